@@ -1,0 +1,120 @@
+// Package checks defines what a check is: metadata plus a pure function over
+// the recording. Families live in subpackages; checks/builtin lists them all.
+package checks
+
+import (
+	"context"
+	"errors"
+	"net/url"
+
+	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/finding"
+)
+
+// Family groups checks for scoring and reporting.
+type Family string
+
+const (
+	FamilyNegotiation Family = "negotiation"
+	FamilyVary        Family = "vary"
+	FamilyProblemJSON Family = "problem-json"
+	FamilyOpenAPIHAL  Family = "openapi-hal"
+	FamilyHAL         Family = "hal"
+	FamilyHALForms    Family = "hal-forms"
+	FamilyAffordance  Family = "affordance"
+	FamilyMCP         Family = "mcp"
+	FamilyLeakage     Family = "leakage"
+	FamilyDiscovery   Family = "discovery"
+	FamilySurface     Family = "surface"
+)
+
+// Families lists every family in report order.
+var Families = []Family{
+	FamilyNegotiation, FamilyVary, FamilyProblemJSON, FamilyOpenAPIHAL, FamilyHAL,
+	FamilyHALForms, FamilyAffordance, FamilyMCP, FamilyLeakage, FamilyDiscovery, FamilySurface,
+}
+
+// DocsBase is where each check's documentation anchor lives.
+const DocsBase = "https://github.com/agentready/agentready/blob/main/docs/checks.md"
+
+// Meta describes a check. It drives `agentready checks`, `explain`, the docs
+// and the rules of every report.
+type Meta struct {
+	ID       string
+	Family   Family
+	Title    string
+	Severity finding.Severity
+	SpecRefs []finding.SpecRef
+	// Help is Markdown: why it matters, then how to fix it.
+	Help     string
+	Security bool
+}
+
+// DocsURL is derived from the ID, never typed by hand.
+func (m Meta) DocsURL() string { return DocsBase + "#" + m.ID }
+
+// Check evaluates the recording. Run must not do I/O, must treat its input as
+// read-only and must be safe to run concurrently with other checks. It returns
+// an error only when it could not evaluate; Skip(reason) when it does not apply.
+type Check interface {
+	Meta() Meta
+	Run(ctx context.Context, in *Input) ([]finding.Finding, error)
+}
+
+// Prober is implemented by checks that need requests beyond the crawl. Plan is
+// pure: it derives requests from what the crawl found.
+type Prober interface {
+	Plan(in *PlanInput) []exchange.PlannedRequest
+}
+
+// PlanInput is what planning sees.
+type PlanInput struct {
+	Target *url.URL
+	// Crawled is every crawl exchange, read-only.
+	Crawled []*exchange.Exchange
+	// Samples are the crawled resources chosen for probing: successful GETs,
+	// a bounded number per path shape.
+	Samples []*exchange.Exchange
+}
+
+// Input is what a check evaluates.
+type Input struct {
+	Target    *url.URL
+	Recording *exchange.Recording
+	Index     *exchange.Index
+	// Samples are the crawl exchanges that planned probes were based on.
+	Samples []*exchange.Exchange
+}
+
+// NewInput builds an Input, resolving the recording's samples.
+func NewInput(target *url.URL, rec *exchange.Recording) *Input {
+	in := &Input{Target: target, Recording: rec, Index: exchange.NewIndex(rec)}
+	for _, u := range rec.Samples {
+		if x := in.Index.Get(exchange.PurposeCrawl, u); x != nil {
+			in.Samples = append(in.Samples, x)
+		}
+	}
+	return in
+}
+
+// Probe returns the probe sent for purpose on the sample at basedOn, or nil.
+func (in *Input) Probe(purpose, basedOn string) *exchange.Exchange {
+	return in.Index.Get(purpose, basedOn)
+}
+
+// SkipError marks a check that does not apply.
+type SkipError struct{ Reason string }
+
+func (e *SkipError) Error() string { return "skipped: " + e.Reason }
+
+// Skip returns an error that records the check as skipped with reason.
+func Skip(reason string) error { return &SkipError{Reason: reason} }
+
+// IsSkip reports whether err is a skip, and returns its reason.
+func IsSkip(err error) (string, bool) {
+	var s *SkipError
+	if errors.As(err, &s) {
+		return s.Reason, true
+	}
+	return "", false
+}

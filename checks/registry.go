@@ -1,0 +1,103 @@
+package checks
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/agentready/agentready/finding"
+)
+
+var idPattern = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)+$`)
+
+// Registry is built once per run from an explicit list and validated then,
+// so a malformed check is a startup error and not a surprise in a report.
+type Registry struct {
+	byID    map[string]Check
+	ordered []Check
+}
+
+// NewRegistry validates metadata: unique kebab-case IDs that start with their
+// family, a title, help, a severity and at least one clause.
+func NewRegistry(cs ...Check) (*Registry, error) {
+	r := &Registry{byID: make(map[string]Check, len(cs))}
+	known := map[Family]bool{}
+	for _, f := range Families {
+		known[f] = true
+	}
+	for _, c := range cs {
+		m := c.Meta()
+		switch {
+		case !idPattern.MatchString(m.ID):
+			return nil, fmt.Errorf("check %q: ID must be kebab-case", m.ID)
+		case !known[m.Family]:
+			return nil, fmt.Errorf("check %q: unknown family %q", m.ID, m.Family)
+		case !strings.HasPrefix(m.ID, string(m.Family)+"-"):
+			return nil, fmt.Errorf("check %q: ID must start with its family %q", m.ID, m.Family)
+		case m.Title == "" || m.Help == "":
+			return nil, fmt.Errorf("check %q: title and help are required", m.ID)
+		case m.Severity == finding.SeverityNone:
+			return nil, fmt.Errorf("check %q: severity is required", m.ID)
+		case len(m.SpecRefs) == 0:
+			return nil, fmt.Errorf("check %q: at least one spec clause is required", m.ID)
+		}
+		if _, dup := r.byID[m.ID]; dup {
+			return nil, fmt.Errorf("check %q registered twice", m.ID)
+		}
+		r.byID[m.ID] = c
+		r.ordered = append(r.ordered, c)
+	}
+	sort.SliceStable(r.ordered, func(i, j int) bool {
+		return r.ordered[i].Meta().ID < r.ordered[j].Meta().ID
+	})
+	return r, nil
+}
+
+// All returns every check, sorted by ID.
+func (r *Registry) All() []Check { return r.ordered }
+
+// Get returns one check by ID.
+func (r *Registry) Get(id string) (Check, bool) {
+	c, ok := r.byID[id]
+	return c, ok
+}
+
+// Suggest returns the registered ID closest to id, for "did you mean" hints.
+func (r *Registry) Suggest(id string) string {
+	best, bestDist := "", len(id)/2+2
+	for known := range r.byID {
+		if d := levenshtein(id, known); d < bestDist {
+			best, bestDist = known, d
+		}
+	}
+	return best
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// RuleInfo converts metadata for the report.
+func RuleInfo(m Meta) finding.RuleInfo {
+	return finding.RuleInfo{
+		ID: m.ID, Family: string(m.Family), Title: m.Title, Severity: m.Severity,
+		Security: m.Security, SpecRefs: m.SpecRefs, Help: m.Help, DocsURL: m.DocsURL(),
+	}
+}

@@ -1,0 +1,217 @@
+// Package exchange is the recording shared by the probe (which writes it) and
+// the checks (which read it). It holds data and pure helpers only; nothing
+// here touches the network.
+package exchange
+
+import (
+	"encoding/json"
+	"iter"
+	"mime"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Purpose tags say why a request was sent. Crawl requests use PurposeCrawl;
+// planned probes use "<family>/<name>", chosen by the check that planned them.
+const PurposeCrawl = "crawl"
+
+// Exchange is one request and what came back.
+type Exchange struct {
+	ID      string `json:"id"`
+	Purpose string `json:"purpose"`
+	// Source says how the URL was found ("start", "hal _links.next of /", ...).
+	Source string `json:"source,omitempty"`
+	// BasedOn is the URL of the crawled resource a probe was derived from.
+	BasedOn  string        `json:"basedOn,omitempty"`
+	Depth    int           `json:"depth"`
+	Request  Request       `json:"request"`
+	Response *Response     `json:"response,omitempty"`
+	Err      string        `json:"error,omitempty"`
+	Duration time.Duration `json:"-"`
+}
+
+// Request is what was sent. Credentials are redacted before checks see it.
+type Request struct {
+	Method string      `json:"method"`
+	URL    string      `json:"url"`
+	Header http.Header `json:"header,omitempty"`
+}
+
+// Response is what came back, with a body capped by the probe's limits.
+type Response struct {
+	Status int         `json:"status"`
+	Proto  string      `json:"proto,omitempty"`
+	Header http.Header `json:"header,omitempty"`
+	Body   []byte      `json:"-"`
+	// BodySize is the number of body bytes received, which may exceed
+	// len(Body) when the body was truncated at the cap or dropped after use.
+	BodySize  int64 `json:"bodySize"`
+	Truncated bool  `json:"truncated,omitempty"`
+	// Dropped is set when the body was released after link extraction because
+	// no check needs it; checks must not judge a dropped body.
+	Dropped bool `json:"dropped,omitempty"`
+
+	jsonOnce sync.Once
+	jsonVal  any
+	jsonErr  error
+}
+
+// MediaType is the lower-cased media type of Content-Type without parameters,
+// or "" when absent or unparsable.
+func (r *Response) MediaType() string {
+	mt, _ := MediaTypeOf(r.Header.Get("Content-Type"))
+	return mt
+}
+
+// JSON decodes the body once and caches it. Numbers stay json.Number so that
+// checks can tell 404 from "404" and 1 from 1.0.
+func (r *Response) JSON() (any, error) {
+	r.jsonOnce.Do(func() {
+		if r.Truncated || r.Dropped {
+			r.jsonErr = errIncomplete
+			return
+		}
+		dec := json.NewDecoder(strings.NewReader(string(r.Body)))
+		dec.UseNumber()
+		r.jsonErr = dec.Decode(&r.jsonVal)
+	})
+	return r.jsonVal, r.jsonErr
+}
+
+type incompleteError struct{}
+
+func (incompleteError) Error() string { return "body incomplete (truncated at the size cap)" }
+
+var errIncomplete = incompleteError{}
+
+// MediaTypeOf parses a Content-Type value leniently.
+func MediaTypeOf(contentType string) (string, map[string]string) {
+	if strings.TrimSpace(contentType) == "" {
+		return "", nil
+	}
+	mt, params, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		// A malformed parameter must not hide the type itself.
+		mt = strings.TrimSpace(strings.SplitN(contentType, ";", 2)[0])
+	}
+	return strings.ToLower(mt), params
+}
+
+// IsJSONMediaType reports application/json and any +json suffix type.
+func IsJSONMediaType(mt string) bool {
+	return mt == "application/json" || strings.HasSuffix(mt, "+json")
+}
+
+// PlannedRequest is what a check asks the probe to send. Method must be GET,
+// HEAD or OPTIONS; the probe refuses anything else unless active probes were
+// explicitly enabled.
+type PlannedRequest struct {
+	Purpose string
+	Method  string
+	URL     string
+	Header  http.Header
+	BasedOn string
+}
+
+// Key identifies a planned request for de-duplication between checks.
+func (p PlannedRequest) Key() string {
+	var b strings.Builder
+	b.WriteString(p.Method)
+	b.WriteByte(' ')
+	b.WriteString(p.URL)
+	names := make([]string, 0, len(p.Header))
+	for k := range p.Header {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		b.WriteString("\x00" + k + ":" + strings.Join(p.Header[k], ","))
+	}
+	return b.String()
+}
+
+// Recording is everything the scan observed, frozen: sorted, with IDs, and
+// with credentials redacted.
+type Recording struct {
+	Target    string      `json:"target"`
+	Exchanges []*Exchange `json:"exchanges"`
+	// Samples are the crawled URLs chosen for planned probes, a bounded number
+	// per path shape.
+	Samples []string `json:"samples,omitempty"`
+}
+
+// WithPurpose iterates the exchanges sent for one purpose.
+func (r *Recording) WithPurpose(purpose string) iter.Seq[*Exchange] {
+	return func(yield func(*Exchange) bool) {
+		for _, x := range r.Exchanges {
+			if x.Purpose == purpose && !yield(x) {
+				return
+			}
+		}
+	}
+}
+
+// Probe finds the exchange sent for purpose on behalf of the resource at basedOn.
+func (r *Recording) Probe(purpose, basedOn string) *Exchange {
+	for _, x := range r.Exchanges {
+		if x.Purpose == purpose && x.BasedOn == basedOn {
+			return x
+		}
+	}
+	return nil
+}
+
+// Crawled iterates the exchanges of the crawl itself.
+func (r *Recording) Crawled() iter.Seq[*Exchange] { return r.WithPurpose(PurposeCrawl) }
+
+// Lookup returns the crawl exchange for a URL, or nil.
+func (r *Recording) Lookup(rawURL string) *Exchange {
+	for x := range r.Crawled() {
+		if x.Request.URL == rawURL {
+			return x
+		}
+	}
+	return nil
+}
+
+// Index speeds up Probe lookups for checks that do many of them.
+type Index struct {
+	byKey map[string]*Exchange
+}
+
+// NewIndex indexes exchanges by purpose and BasedOn.
+func NewIndex(r *Recording) *Index {
+	ix := &Index{byKey: make(map[string]*Exchange, len(r.Exchanges))}
+	for _, x := range r.Exchanges {
+		base := x.BasedOn
+		if x.Purpose == PurposeCrawl {
+			base = x.Request.URL
+		}
+		k := x.Purpose + "\x00" + base
+		if _, dup := ix.byKey[k]; !dup {
+			ix.byKey[k] = x
+		}
+	}
+	return ix
+}
+
+// Get returns the exchange for purpose and base URL, or nil.
+func (ix *Index) Get(purpose, basedOn string) *Exchange {
+	return ix.byKey[purpose+"\x00"+basedOn]
+}
+
+// PathOf returns the path of a URL, or the input when it does not parse.
+func PathOf(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return rawURL
+	}
+	if u.Path == "" {
+		return "/"
+	}
+	return u.Path
+}

@@ -1,0 +1,51 @@
+package exchange
+
+import (
+	"strings"
+)
+
+// PathShape replaces path segments that look like identifiers with "{id}", so
+// that /orders/17 and /orders/18 share the shape /orders/{id}. Sampling and
+// fingerprints use it: neither must depend on which IDs a crawl happened to see.
+func PathShape(path string) string {
+	if path == "" {
+		return "/"
+	}
+	segs := strings.Split(path, "/")
+	for i, s := range segs {
+		if looksLikeID(s) {
+			segs[i] = "{id}"
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
+func looksLikeID(seg string) bool {
+	if seg == "" {
+		return false
+	}
+	// Keep an extension visible: /reports/12.json has the shape /reports/{id}.json
+	// only after the caller splits it; here a segment with a dot is judged whole.
+	digits, hex, other := 0, 0, 0
+	for _, r := range seg {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case (r >= 'a' && r <= 'f') || (r >= 'A' && r <= 'F'):
+			hex++
+		case r == '-' || r == '_':
+		default:
+			other++
+		}
+	}
+	if digits == len(seg) {
+		return true
+	}
+	// UUIDs, hashes and ULID-like tokens: long and mostly digits or hex.
+	if len(seg) >= 16 && other == 0 && digits > 0 {
+		return true
+	}
+	// Mixed prefixes such as ord_8f3k2 or A1B2C3: at least three digits and a
+	// digit share that words rarely have.
+	return digits >= 3 && digits*3 >= len(seg)
+}

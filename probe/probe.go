@@ -1,0 +1,50 @@
+// Package probe is the only package that touches the network. It crawls the
+// target with safe methods, runs the probes that checks planned, and freezes
+// what it saw into an exchange.Recording.
+package probe
+
+import (
+	"io"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/finding"
+)
+
+// Config bounds a scan. The zero value of every limit means its default.
+type Config struct {
+	Start *url.URL
+	// Headers are sent on every request to the target's origin, and never to
+	// another origin. Their values are redacted in the recording.
+	Headers      http.Header
+	MaxPages     int           // default 200
+	MaxDepth     int           // default 5
+	Concurrency  int           // default 4
+	Rate         float64       // requests per second; 0 means unlimited
+	Timeout      time.Duration // per request; default 10s
+	Budget       time.Duration // whole scan; default 2m
+	MaxBody      int64         // bytes read per body; default 2 MiB
+	MaxRedirects int           // default 5
+	// Include and Exclude are path patterns (path.Match syntax, with a
+	// trailing "/**" or "*" matching any suffix).
+	Include, Exclude []string
+	SamplesPerShape  int // default 3
+	UserAgent        string
+	// Transport replaces the default transport, for tests.
+	Transport http.RoundTripper
+	// Log receives progress lines when verbose; nil discards them.
+	Log io.Writer
+}
+
+// Planner turns what the crawl found into planned probes. The scan builds it
+// from the checks, so that this package does not depend on them.
+type Planner func(crawled, samples []*exchange.Exchange) []exchange.PlannedRequest
+
+// Result is a frozen recording plus what was scanned.
+type Result struct {
+	Recording *exchange.Recording
+	Stats     finding.Stats
+	Notes     []string
+}
