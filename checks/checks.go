@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"sort"
+	"sync"
 
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
@@ -84,6 +86,36 @@ type Input struct {
 	Index     *exchange.Index
 	// Samples are the crawl exchanges that planned probes were based on.
 	Samples []*exchange.Exchange
+
+	mu           sync.Mutex
+	observations map[string][]string
+}
+
+// Observe records a fact about a check's run that is not a finding, such as
+// which of two conformant behaviours the server chose. Safe for concurrent use.
+func (in *Input) Observe(checkID, fact string) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.observations == nil {
+		in.observations = map[string][]string{}
+	}
+	in.observations[checkID] = append(in.observations[checkID], fact)
+}
+
+// Observations returns the sorted, de-duplicated facts recorded for a check.
+func (in *Input) Observations(checkID string) []string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range in.observations[checkID] {
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // NewInput builds an Input, resolving the recording's samples.

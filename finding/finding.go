@@ -173,6 +173,8 @@ type CheckResult struct {
 	Status   CheckStatus `json:"status"`
 	Reason   string      `json:"reason,omitempty"`
 	Findings int         `json:"findings"`
+	// Observations are facts the check recorded that are not findings.
+	Observations []string `json:"observations,omitempty"`
 	// Severity is the highest severity among the check's findings, or the
 	// check's default when it has none.
 	Severity Severity `json:"severity"`

@@ -57,7 +57,7 @@ type Score struct {
 type FamilyScore struct {
 	Family   string `json:"family"`
 	Assessed bool   `json:"assessed"`
-	Value    int    `json:"value,omitempty"`
+	Value    int    `json:"value"`
 	Grade    string `json:"grade,omitempty"`
 	Passed   int    `json:"passed"`
 	Failed   int    `json:"failed"`

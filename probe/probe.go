@@ -17,7 +17,9 @@ import (
 type Config struct {
 	Start *url.URL
 	// Headers are sent on every request to the target's origin, and never to
-	// another origin. Their values are redacted in the recording.
+	// another origin. Their values are redacted in the recording. A planned
+	// request controls its own Accept, so an Accept here applies to the crawl
+	// only.
 	Headers      http.Header
 	MaxPages     int           // default 200
 	MaxDepth     int           // default 5
@@ -31,7 +33,16 @@ type Config struct {
 	// trailing "/**" or "*" matching any suffix).
 	Include, Exclude []string
 	SamplesPerShape  int // default 3
-	UserAgent        string
+	// UserAgent replaces the default "agentready/<Version> (+...)".
+	UserAgent string
+	// Version goes into the default User-Agent; default "dev".
+	Version string
+	// MaxQueryVariants caps the distinct query strings crawled per path, so
+	// that calendars and sort-order links cannot explode the crawl; default 5.
+	MaxQueryVariants int
+	// AllowUnsafe lets planned requests use methods other than GET, HEAD and
+	// OPTIONS. It stays false until active probes exist and the user opts in.
+	AllowUnsafe bool
 	// Transport replaces the default transport, for tests.
 	Transport http.RoundTripper
 	// Log receives progress lines when verbose; nil discards them.
@@ -39,7 +50,9 @@ type Config struct {
 }
 
 // Planner turns what the crawl found into planned probes. The scan builds it
-// from the checks, so that this package does not depend on them.
+// from the checks, so that this package does not depend on them. The
+// exchanges it sees are redacted and sorted but not yet numbered: IDs are
+// assigned once the probes have joined the recording.
 type Planner func(crawled, samples []*exchange.Exchange) []exchange.PlannedRequest
 
 // Result is a frozen recording plus what was scanned.

@@ -64,10 +64,19 @@ func Truncate(s string, max int) string {
 	return s[:cut] + "…"
 }
 
-// Excerpt turns a body prefix into a one-line, safe, bounded excerpt.
+// Excerpt turns a body prefix into a one-line, safe, bounded excerpt. A
+// non-positive max gives an empty excerpt: a body has no natural bound.
 func Excerpt(body []byte, max int) string {
+	if max <= 0 {
+		return ""
+	}
 	if len(body) > max*4 {
-		body = body[:max*4]
+		// Back off to a rune start so the cut does not leave a U+FFFD.
+		cut := max * 4
+		for cut > 0 && !utf8.RuneStart(body[cut]) {
+			cut--
+		}
+		body = body[:cut]
 	}
 	return Truncate(strings.Join(strings.Fields(Line(string(body))), " "), max)
 }
@@ -110,6 +119,10 @@ func escapeLen(s string) int {
 			}
 		}
 		return len(s)
+	}
+	if s[1] >= utf8.RuneSelf {
+		// Not an escape sequence: drop the ESC and keep the character.
+		return 1
 	}
 	return 2
 }

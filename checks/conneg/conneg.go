@@ -1,0 +1,143 @@
+// Package conneg plans the content-negotiation probes that the negotiation and
+// vary families share, and reads their results. Both families plan the same
+// requests; the probe de-duplicates them, so each is sent once.
+package conneg
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/agentready/agentready/exchange"
+)
+
+// Probe purposes. Each is sent once per sampled resource.
+const (
+	PurposeNone        = "negotiation/no-accept"
+	PurposeOwn         = "negotiation/own-type"
+	PurposeWildcard    = "negotiation/wildcard"
+	PurposeUnsupported = "negotiation/unsupported"
+	PurposeQZero       = "negotiation/q-zero"
+	PurposeAlt         = "negotiation/alternate"
+	PurposeQOrder      = "negotiation/q-order"
+	PurposeSpecificity = "negotiation/specificity"
+	PurposeMalformed   = "negotiation/malformed-q"
+	PurposeHead        = "negotiation/head"
+	PurposeOptions     = "negotiation/options"
+	PurposePrefer      = "vary/prefer-minimal"
+)
+
+// UnsupportedType is a media type no API serves.
+const UnsupportedType = "application/vnd.agentready.unsupported"
+
+// alternates pairs a served type with the type a client is most likely to ask
+// for instead; only these pairs are probed for preference order, because
+// guessing further types would mostly measure 406s.
+var alternates = map[string]string{
+	"application/hal+json":           "application/json",
+	"application/json":               "application/hal+json",
+	"application/prs.hal-forms+json": "application/hal+json",
+	"text/html":                      "text/markdown",
+	"text/markdown":                  "text/html",
+}
+
+// Alternate returns the alternate type probed for mt, or "".
+func Alternate(mt string) string { return alternates[mt] }
+
+// Plan returns the probes for every sample that answered 2xx with a type.
+func Plan(samples []*exchange.Exchange) []exchange.PlannedRequest {
+	var out []exchange.PlannedRequest
+	for _, s := range samples {
+		out = append(out, planFor(s)...)
+	}
+	return out
+}
+
+func planFor(s *exchange.Exchange) []exchange.PlannedRequest {
+	if s.Response == nil || s.Request.Method != http.MethodGet {
+		return nil
+	}
+	own := s.Response.MediaType()
+	if own == "" {
+		return nil
+	}
+	u := s.Request.URL
+	req := func(purpose, method, accept string, extra ...string) exchange.PlannedRequest {
+		h := http.Header{}
+		if accept != "" {
+			h.Set("Accept", accept)
+		}
+		for i := 0; i+1 < len(extra); i += 2 {
+			h.Set(extra[i], extra[i+1])
+		}
+		return exchange.PlannedRequest{Purpose: purpose, Method: method, URL: u, Header: h, BasedOn: u}
+	}
+	out := []exchange.PlannedRequest{
+		req(PurposeNone, http.MethodGet, ""),
+		req(PurposeOwn, http.MethodGet, own),
+		req(PurposeWildcard, http.MethodGet, "*/*"),
+		req(PurposeUnsupported, http.MethodGet, UnsupportedType),
+		req(PurposeMalformed, http.MethodGet, own+";q=nope"),
+		req(PurposeHead, http.MethodHead, own),
+		req(PurposeOptions, http.MethodOptions, ""),
+		req(PurposePrefer, http.MethodGet, own, "Prefer", "return=minimal"),
+	}
+	if alt := Alternate(own); alt != "" {
+		out = append(out,
+			req(PurposeAlt, http.MethodGet, alt),
+			req(PurposeQZero, http.MethodGet, own+";q=0, "+alt+";q=0.5"),
+			req(PurposeQOrder, http.MethodGet, own+";q=0.4, "+alt),
+			// The specific range carries the lower weight; a server that takes
+			// the highest matching weight instead of the most specific range's
+			// picks own, which is what this probe exists to catch.
+			req(PurposeSpecificity, http.MethodGet, own+";q=0.2, "+majorType(alt)+"/*;q=0.9"),
+		)
+	}
+	return out
+}
+
+func majorType(mt string) string {
+	if i := strings.IndexByte(mt, '/'); i > 0 {
+		return mt[:i]
+	}
+	return mt
+}
+
+// AltServed reports whether the alternate probe proved that the resource has
+// a second representation of the alternate type.
+func AltServed(alt *exchange.Exchange, altType string) bool {
+	return Is2xx(alt) && alt.Response.MediaType() == altType
+}
+
+// Is2xx reports a successful response.
+func Is2xx(x *exchange.Exchange) bool {
+	return x != nil && x.Response != nil && x.Response.Status >= 200 && x.Response.Status < 300
+}
+
+// VaryHas reports whether the response's Vary lists name or "*".
+func VaryHas(h http.Header, name string) bool {
+	for _, v := range h.Values("Vary") {
+		for _, f := range strings.Split(v, ",") {
+			f = strings.TrimSpace(f)
+			if f == "*" || strings.EqualFold(f, name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Cacheable reports whether a response may be stored by some cache, which is
+// when Vary matters (RFC 9111 §3): a successful GET without no-store.
+func Cacheable(x *exchange.Exchange) bool {
+	if !Is2xx(x) || x.Request.Method != http.MethodGet {
+		return false
+	}
+	for _, v := range x.Response.Header.Values("Cache-Control") {
+		for _, d := range strings.Split(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(d), "no-store") {
+				return false
+			}
+		}
+	}
+	return true
+}

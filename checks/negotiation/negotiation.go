@@ -1,0 +1,77 @@
+// Package negotiation checks proactive content negotiation (RFC 9110 §12),
+// HEAD (§9.3.2, §8.6), OPTIONS (§9.3.7) and Allow on 405 (§10.2.1, §15.5.6).
+package negotiation
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/conneg"
+	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/finding"
+)
+
+// All returns the family's checks.
+func All() []checks.Check {
+	return []checks.Check{
+		PreferredType{}, QZero{}, Specificity{}, Wildcard{}, Unsupported{},
+		MalformedAccept{}, HeadStatus{}, HeadContentLength{}, HeadHeaders{},
+		AllowOn405{}, OptionsAllow{}, OptionsFailed{},
+	}
+}
+
+// probes is embedded by every check of the family: they share one plan, and
+// the probe de-duplicates it.
+type probes struct{}
+
+func (probes) Plan(in *checks.PlanInput) []exchange.PlannedRequest { return conneg.Plan(in.Samples) }
+
+func rfc9110(section, level string) finding.SpecRef {
+	return finding.SpecRef{
+		Doc: "RFC 9110", Section: section, Level: level,
+		URL: "https://www.rfc-editor.org/rfc/rfc9110#section-" + section,
+	}
+}
+
+// sampleProbes runs fn for each sample that has a usable own type.
+func sampleProbes(ctx context.Context, in *checks.Input, fn func(s *exchange.Exchange, own string)) error {
+	if len(in.Samples) == 0 {
+		return checks.Skip("no resource answered 2xx to the crawl, so nothing was negotiated")
+	}
+	for _, s := range in.Samples {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if s.Response == nil || s.Response.MediaType() == "" {
+			continue
+		}
+		fn(s, s.Response.MediaType())
+	}
+	return nil
+}
+
+// altProven reports the alternate type of own when the resource was shown to
+// serve it; preference checks only judge resources with two representations,
+// because a server with one may always disregard Accept (RFC 9110 §12.4.1).
+func altProven(in *checks.Input, s *exchange.Exchange, own string) (string, bool) {
+	alt := conneg.Alternate(own)
+	if alt == "" {
+		return "", false
+	}
+	return alt, conneg.AltServed(in.Probe(conneg.PurposeAlt, s.Request.URL), alt)
+}
+
+func status(x *exchange.Exchange) string {
+	if x.Response == nil {
+		return "no response (" + x.Err + ")"
+	}
+	return fmt.Sprintf("%d", x.Response.Status)
+}
+
+func evidence(x *exchange.Exchange, actual, expected string) finding.Evidence {
+	ev := checks.Evidence(x, []string{"Accept", "Prefer"}, []string{"Content-Type", "Content-Length", "Vary", "Allow"})
+	ev.Header = "Content-Type"
+	ev.Actual, ev.Expected = actual, expected
+	return ev
+}

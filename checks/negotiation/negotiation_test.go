@@ -1,0 +1,141 @@
+package negotiation_test
+
+import (
+	"net/http"
+	"slices"
+	"testing"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/checkstest"
+	"github.com/agentready/agentready/checks/conneg"
+	"github.com/agentready/agentready/checks/negotiation"
+	"github.com/agentready/agentready/exchange"
+)
+
+const u = "http://api.test/orders/1"
+
+// resp describes one probe's answer.
+type resp struct {
+	status int
+	ctype  string
+	hdr    map[string]string
+	body   string
+}
+
+// conformant answers of a resource with HAL and JSON representations.
+func conformant() map[string]resp {
+	hal := resp{200, "application/hal+json", map[string]string{"Vary": "Accept"}, `{"a":1}`}
+	json := resp{200, "application/json", map[string]string{"Vary": "Accept"}, `{"a":1}`}
+	return map[string]resp{
+		exchange.PurposeCrawl:     hal,
+		conneg.PurposeNone:        hal,
+		conneg.PurposeOwn:         hal,
+		conneg.PurposeWildcard:    hal,
+		conneg.PurposeUnsupported: {406, "application/problem+json", nil, `{}`},
+		conneg.PurposeMalformed:   hal,
+		conneg.PurposeHead:        {200, "application/hal+json", map[string]string{"Content-Length": "7"}, ""},
+		conneg.PurposeOptions:     {204, "", map[string]string{"Allow": "GET, HEAD, OPTIONS"}, ""},
+		conneg.PurposeAlt:         json,
+		conneg.PurposeQZero:       json,
+		conneg.PurposeQOrder:      json,
+		conneg.PurposeSpecificity: json,
+	}
+}
+
+func build(answers map[string]resp) *checks.Input {
+	var xs []*exchange.Exchange
+	for purpose, r := range answers {
+		method := http.MethodGet
+		switch purpose {
+		case conneg.PurposeHead:
+			method = http.MethodHead
+		case conneg.PurposeOptions:
+			method = http.MethodOptions
+		}
+		b := checkstest.Exchange(purpose, method, u).Status(r.status).Body(r.body)
+		if purpose != exchange.PurposeCrawl {
+			b.BasedOn(u)
+		}
+		if r.ctype != "" {
+			b.Header("Content-Type", r.ctype)
+		}
+		for k, v := range r.hdr {
+			b.Header(k, v)
+		}
+		xs = append(xs, b.Build())
+	}
+	return checkstest.Input("http://api.test/", []string{u}, xs...)
+}
+
+func TestChecksFireOnlyOnTheirDefect(t *testing.T) {
+	tests := []struct {
+		what   string
+		mutate func(map[string]resp)
+		want   []string
+	}{
+		{"conformant", func(map[string]resp) {}, nil},
+		{"q-values ignored", func(a map[string]resp) { a[conneg.PurposeQOrder] = a[conneg.PurposeOwn] }, []string{"negotiation-preferred-type"}},
+		{"q=0 served", func(a map[string]resp) { a[conneg.PurposeQZero] = a[conneg.PurposeOwn] }, []string{"negotiation-q-zero"}},
+		{"specificity", func(a map[string]resp) { a[conneg.PurposeSpecificity] = a[conneg.PurposeOwn] }, []string{"negotiation-specificity"}},
+		{"wildcard 406", func(a map[string]resp) { a[conneg.PurposeWildcard] = resp{406, "application/problem+json", nil, "{}"} }, []string{"negotiation-wildcard"}},
+		{"unsupported 500", func(a map[string]resp) { a[conneg.PurposeUnsupported] = resp{500, "text/plain", nil, "boom"} }, []string{"negotiation-unsupported-type"}},
+		{"unsupported 415", func(a map[string]resp) { a[conneg.PurposeUnsupported] = resp{415, "text/plain", nil, ""} }, []string{"negotiation-unsupported-type"}},
+		{"unsupported default is fine", func(a map[string]resp) { a[conneg.PurposeUnsupported] = a[conneg.PurposeOwn] }, nil},
+		{"malformed 500", func(a map[string]resp) { a[conneg.PurposeMalformed] = resp{500, "text/plain", nil, "panic"} }, []string{"negotiation-malformed-accept"}},
+		{"malformed 400 is fine", func(a map[string]resp) { a[conneg.PurposeMalformed] = resp{400, "application/problem+json", nil, "{}"} }, nil},
+		{"head status", func(a map[string]resp) { a[conneg.PurposeHead] = resp{204, "application/hal+json", nil, ""} }, []string{"negotiation-head-status"}},
+		{"head length", func(a map[string]resp) {
+			a[conneg.PurposeHead] = resp{200, "application/hal+json", map[string]string{"Content-Length": "99"}, ""}
+		}, []string{"negotiation-head-content-length"}},
+		{"head length with unstable GET is not judged", func(a map[string]resp) {
+			a[conneg.PurposeHead] = resp{200, "application/hal+json", map[string]string{"Content-Length": "99"}, ""}
+			a[exchange.PurposeCrawl] = resp{200, "application/hal+json", map[string]string{"Vary": "Accept"}, `{"a":12}`}
+		}, nil},
+		{"head type", func(a map[string]resp) { a[conneg.PurposeHead] = resp{200, "text/plain", nil, ""} }, []string{"negotiation-head-content-type"}},
+		{"options no allow", func(a map[string]resp) { a[conneg.PurposeOptions] = resp{204, "", nil, ""} }, []string{"negotiation-options-allow"}},
+		{"options 500", func(a map[string]resp) { a[conneg.PurposeOptions] = resp{500, "text/plain", nil, "x"} }, []string{"negotiation-options-failed"}},
+		{"options 501 is fine", func(a map[string]resp) {
+			a[conneg.PurposeOptions] = resp{501, "text/plain", map[string]string{"Allow": "GET"}, ""}
+		}, nil},
+		{"options 405 without allow", func(a map[string]resp) { a[conneg.PurposeOptions] = resp{405, "text/plain", nil, ""} }, []string{"negotiation-allow-on-405"}},
+		{"one representation: preference not judged", func(a map[string]resp) {
+			a[conneg.PurposeAlt] = resp{406, "application/problem+json", nil, "{}"}
+			a[conneg.PurposeQOrder] = a[conneg.PurposeOwn]
+			a[conneg.PurposeQZero] = a[conneg.PurposeOwn]
+		}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.what, func(t *testing.T) {
+			answers := conformant()
+			tt.mutate(answers)
+			in := build(answers)
+			var got []string
+			for _, c := range negotiation.All() {
+				fs, _ := checkstest.Run(t, c, in)
+				got = append(got, checkstest.IDs(fs)...)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("fired %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSkipsWithoutSamples(t *testing.T) {
+	in := checkstest.Input("http://api.test/", nil)
+	for _, c := range negotiation.All() {
+		if _, reason := checkstest.Run(t, c, in); reason == "" {
+			t.Errorf("%s: ran without samples", c.Meta().ID)
+		}
+	}
+}
+
+func TestUnsupportedRecordsWhichBehaviourWasObserved(t *testing.T) {
+	in := build(conformant())
+	c := negotiation.Unsupported{}
+	checkstest.Run(t, c, in)
+	obs := in.Observations(c.Meta().ID)
+	if len(obs) != 1 || obs[0] != "unsupported Accept answered with 406 Not Acceptable" {
+		t.Errorf("observations = %q", obs)
+	}
+}

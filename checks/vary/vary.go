@@ -1,0 +1,146 @@
+// Package vary checks that responses whose representation depends on a
+// request header say so in Vary (RFC 9110 §12.5.5, RFC 9111 §4.1, RFC 7240 §2),
+// so that caches never hand one client's variant to another.
+package vary
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/conneg"
+	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/finding"
+)
+
+// All returns the family's checks.
+func All() []checks.Check { return []checks.Check{Accept{}, Prefer{}} }
+
+type probes struct{}
+
+func (probes) Plan(in *checks.PlanInput) []exchange.PlannedRequest { return conneg.Plan(in.Samples) }
+
+// acceptVariants are the GETs of one resource that differ only in Accept.
+var acceptVariants = []string{
+	conneg.PurposeNone, conneg.PurposeOwn, conneg.PurposeWildcard, conneg.PurposeAlt,
+	conneg.PurposeQOrder, conneg.PurposeQZero, conneg.PurposeSpecificity, conneg.PurposeUnsupported,
+}
+
+// Accept checks Vary: Accept on negotiated resources.
+type Accept struct{ probes }
+
+func (Accept) Meta() checks.Meta {
+	return checks.Meta{
+		ID:       "vary-accept",
+		Family:   checks.FamilyVary,
+		Title:    "Responses that depend on Accept list Accept in Vary",
+		Severity: finding.SeverityWarning,
+		SpecRefs: []finding.SpecRef{
+			{Doc: "RFC 9110", Section: "12.5.5", Level: "SHOULD", URL: "https://www.rfc-editor.org/rfc/rfc9110#section-12.5.5"},
+			{Doc: "RFC 9111", Section: "4.1", Level: "MUST", URL: "https://www.rfc-editor.org/rfc/rfc9111#section-4.1"},
+		},
+		Help: `When one URL serves different representations depending on ` + "`Accept`" + `, every
+cacheable response, the default one included, should list ` + "`Accept`" + ` in ` + "`Vary`" + `
+(RFC 9110 §12.5.5). Without it a shared cache keys the response on the URL
+alone (RFC 9111 §4.1) and serves the HTML variant to an agent that asked for
+JSON, or the reverse. The default response, sent when no Accept was given, is
+the one most often missing it.
+
+**How to fix:** add ` + "`Vary: Accept`" + ` to every response of a negotiated resource,
+including the default and the 406.`,
+	}
+}
+
+func (c Accept) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	if len(in.Samples) == 0 {
+		return nil, checks.Skip("no resource answered 2xx to the crawl, so nothing was negotiated")
+	}
+	m := c.Meta()
+	var out []finding.Finding
+	negotiated := 0
+	for _, s := range in.Samples {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		variants := acceptResponses(in, s)
+		types := distinctTypes(variants)
+		if len(types) < 2 {
+			continue
+		}
+		negotiated++
+		if f, ok := missingVary(m, variants, types, "Accept"); ok {
+			out = append(out, f)
+		}
+	}
+	if negotiated == 0 {
+		return nil, checks.Skip("no sampled resource served more than one media type")
+	}
+	return out, nil
+}
+
+func acceptResponses(in *checks.Input, s *exchange.Exchange) []*exchange.Exchange {
+	out := []*exchange.Exchange{s}
+	for _, p := range acceptVariants {
+		if x := in.Probe(p, s.Request.URL); conneg.Cacheable(x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func distinctTypes(xs []*exchange.Exchange) []string {
+	set := map[string]bool{}
+	for _, x := range xs {
+		if mt := x.Response.MediaType(); mt != "" {
+			set[mt] = true
+		}
+	}
+	out := make([]string, 0, len(set))
+	for t := range set {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// missingVary reports one finding per resource, naming every variant whose
+// Vary lacks the field, so a resource counts once however many probes hit it.
+func missingVary(m checks.Meta, variants []*exchange.Exchange, types []string, field string) (finding.Finding, bool) {
+	var lacking []*exchange.Exchange
+	for _, x := range variants {
+		if !conneg.VaryHas(x.Response.Header, field) {
+			lacking = append(lacking, x)
+		}
+	}
+	if len(lacking) == 0 {
+		return finding.Finding{}, false
+	}
+	names := make([]string, len(lacking))
+	for i, x := range lacking {
+		names[i] = describe(x)
+	}
+	msg := fmt.Sprintf("Vary lacks %s on %d of %d responses (%s) although the resource serves %s",
+		field, len(lacking), len(variants), strings.Join(names, "; "), strings.Join(types, ", "))
+	ev := checks.Evidence(lacking[0], []string{"Accept", "Prefer"}, []string{"Content-Type", "Vary", "Cache-Control", "Preference-Applied"})
+	ev.Header, ev.Expected = "Vary", "Vary: "+field
+	ev.Actual = strings.Join(lacking[0].Response.Header.Values("Vary"), ", ")
+	if ev.Actual == "" {
+		ev.Actual = "(absent)"
+	}
+	return checks.New(m, field, msg, ev), true
+}
+
+func describe(x *exchange.Exchange) string {
+	var req string
+	switch {
+	case x.Request.Header.Get("Prefer") != "":
+		req = "Prefer: " + x.Request.Header.Get("Prefer")
+	case x.Request.Header.Get("Accept") == "":
+		req = "no Accept"
+	default:
+		req = "Accept: " + x.Request.Header.Get("Accept")
+	}
+	return fmt.Sprintf("%s → %s", req, x.Response.MediaType())
+}

@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/builtin"
+)
+
+func newChecksCmd(e *env) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "checks",
+		Short: "List every check: ID, family, severity, title",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			reg, err := builtin.Registry()
+			if err != nil {
+				return err
+			}
+			switch format {
+			case "text":
+				return listChecksText(e, reg)
+			case "json":
+				return listChecksJSON(e, reg)
+			}
+			return usageError("unknown --format %q for checks (want text or json)", format)
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+func listChecksText(e *env, reg *checks.Registry) error {
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tFAMILY\tSEVERITY\tTITLE")
+	for _, c := range reg.All() {
+		m := c.Meta()
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", m.ID, m.Family, m.Severity, m.Title)
+	}
+	return tw.Flush()
+}
+
+func listChecksJSON(e *env, reg *checks.Registry) error {
+	var rules []any
+	for _, c := range reg.All() {
+		rules = append(rules, checks.RuleInfo(c.Meta()))
+	}
+	enc := json.NewEncoder(e.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rules)
+}
+
+func newExplainCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "explain ID",
+		Short: "Explain one check: why it matters, the clause it rests on, how to fix it",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			reg, err := builtin.Registry()
+			if err != nil {
+				return err
+			}
+			c, ok := reg.Get(args[0])
+			if !ok {
+				hint := ""
+				if s := reg.Suggest(args[0]); s != "" {
+					hint = fmt.Sprintf("; did you mean %q?", s)
+				}
+				return usageError("unknown check %q%s (see 'agentready checks')", args[0], hint)
+			}
+			_, err = fmt.Fprint(e.stdout, explainText(c.Meta()))
+			return err
+		},
+	}
+}
+
+func explainText(m checks.Meta) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s — %s\n\n", m.ID, m.Title)
+	fmt.Fprintf(&b, "Family:   %s\nSeverity: %s\n", m.Family, m.Severity)
+	if m.Security {
+		b.WriteString("Security: yes\n")
+	}
+	b.WriteString("Clauses:\n")
+	for _, r := range m.SpecRefs {
+		level := ""
+		if r.Level != "" {
+			level = " (" + r.Level + ")"
+		}
+		fmt.Fprintf(&b, "  - %s%s  %s\n", r, level, r.URL)
+	}
+	fmt.Fprintf(&b, "\n%s\n\nDocs: %s\n", strings.TrimSpace(m.Help), m.DocsURL())
+	return b.String()
+}

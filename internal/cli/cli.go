@@ -1,0 +1,137 @@
+// Package cli is the command tree. It parses flags, calls the scan and the
+// reporters, and maps outcomes to exit codes; it holds no scanning logic.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes, documented in the README and in `agentready --help`.
+const (
+	ExitOK         = 0 // the scan completed and the gate passed
+	ExitGateFailed = 1 // the scan completed and the gate failed
+	ExitUsage      = 2 // usage or configuration error
+	ExitIncomplete = 3 // the scan could not complete
+)
+
+// ExitError carries an exit code up to Main, the only place that exits.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit %d", e.Code)
+	}
+	return e.Err.Error()
+}
+
+func (e *ExitError) Unwrap() error { return e.Err }
+
+func usageError(format string, a ...any) error {
+	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, a...)}
+}
+
+// Version is set at build time with -ldflags "-X ...cli.Version=v1.2.3";
+// otherwise the module version from the build info is used.
+var Version = ""
+
+func version() string {
+	if Version != "" {
+		return Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// env is the process environment as given to Main, so tests need not touch
+// the real one.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	vars           map[string]string
+}
+
+func (e *env) get(name string) string { return e.vars[name] }
+
+// Main runs the CLI and returns the exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, environ []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Run(ctx, args, stdin, stdout, stderr, environ)
+}
+
+// Run is Main with a caller-supplied context, for in-process tests.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, environ []string) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, vars: map[string]string{}}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			e.vars[k] = v
+		}
+	}
+	root := newRoot(e)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		if ee.Err != nil {
+			fmt.Fprintln(stderr, "agentready:", ee.Err)
+		}
+		return ee.Code
+	}
+	// Anything cobra itself rejects (unknown flag or command, bad arity) is a
+	// usage error.
+	fmt.Fprintln(stderr, "agentready:", err)
+	fmt.Fprintln(stderr, "Run 'agentready --help' for usage.")
+	return ExitUsage
+}
+
+func newRoot(e *env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "agentready",
+		Short: "Tell whether a web API is ready for AI agents, with evidence for every verdict",
+		Long: `agentready crawls a live API with safe requests (GET, HEAD and OPTIONS only),
+runs checks on what agents depend on, and prints a graded report.
+
+Exit codes:
+  0  the scan completed and the gate passed
+  1  the scan completed and the gate failed (see --fail-on)
+  2  usage or configuration error
+  3  the scan could not complete (target unreachable, interrupted, or nothing could be checked)`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newScanCmd(e), newDemoCmd(e), newChecksCmd(e), newExplainCmd(e), newVersionCmd(e))
+	return root
+}
+
+func newVersionCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := fmt.Fprintln(e.stdout, "agentready", version())
+			return err
+		},
+	}
+}

@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentready/agentready/fixtures/demo"
+)
+
+func newDemoCmd(e *env) *cobra.Command {
+	var out outputFlags
+	var lim limitFlags
+	var serve bool
+	var addr string
+	var defectNames []string
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Start the embedded sample API on 127.0.0.1 and scan it (--serve only serves it)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var defects []demo.Defect
+			for _, name := range defectNames {
+				d, err := demo.ParseDefect(name)
+				if err != nil {
+					return usageError("--defect: %v", err)
+				}
+				defects = append(defects, d)
+			}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return usageError("listen on %s: %v", addr, err)
+			}
+			srv := &http.Server{Handler: demo.New(defects...), ReadHeaderTimeout: 10 * time.Second}
+			go srv.Serve(ln)
+			defer srv.Close()
+			target := &url.URL{Scheme: "http", Host: ln.Addr().String(), Path: "/"}
+			if serve {
+				fmt.Fprintf(e.stdout, "Serving the demo API at %s (Ctrl-C to stop)\n", target)
+				<-cmd.Context().Done()
+				return nil
+			}
+			if out.verbose {
+				fmt.Fprintf(e.stderr, "demo API at %s\n", target)
+			}
+			return runScan(cmd.Context(), e, target, &out, &lim)
+		},
+	}
+	cmd.Flags().BoolVar(&serve, "serve", false, "only serve the demo API and print its URL")
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "address to serve the demo API on")
+	cmd.Flags().StringArrayVar(&defectNames, "defect", nil, "break the demo API on purpose, to see what findings look like (repeatable; see the list in fixtures/demo)")
+	out.register(cmd.Flags())
+	lim.register(cmd.Flags())
+	return cmd
+}

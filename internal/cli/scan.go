@@ -1,0 +1,266 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	"github.com/agentready/agentready/checks/builtin"
+	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/probe"
+	"github.com/agentready/agentready/report"
+	"github.com/agentready/agentready/scan"
+)
+
+// outputFlags are shared by scan and demo: what to write and when to fail.
+type outputFlags struct {
+	format  string
+	outputs []string
+	failOn  string
+	noColor bool
+	quiet   bool
+	verbose bool
+}
+
+func (o *outputFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&o.format, "format", "text", "format of the report on stdout: "+strings.Join(report.Formats(), ", "))
+	fs.StringArrayVarP(&o.outputs, "output", "o", nil, "also write FORMAT=PATH (repeatable; PATH - is stdout)")
+	fs.StringVar(&o.failOn, "fail-on", "error", "fail (exit 1) on findings of this severity or worse: error, warning, info or none")
+	fs.BoolVar(&o.noColor, "no-color", false, "never colour the terminal report (NO_COLOR is honoured too)")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print no report on stdout; -o outputs are still written")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "log progress on stderr and list every occurrence")
+}
+
+// limitFlags bound the crawl.
+type limitFlags struct {
+	headers          []string
+	maxPages         int
+	maxDepth         int
+	concurrency      int
+	rate             float64
+	timeout, budget  time.Duration
+	maxBody          int64
+	include, exclude []string
+}
+
+func (l *limitFlags) register(fs *pflag.FlagSet) {
+	fs.StringArrayVarP(&l.headers, "header", "H", nil, "send 'Name: value' on every request to the target (repeatable; values are redacted in reports)")
+	fs.IntVar(&l.maxPages, "max-pages", 200, "crawl at most this many pages")
+	fs.IntVar(&l.maxDepth, "max-depth", 5, "follow links at most this deep")
+	fs.IntVar(&l.concurrency, "concurrency", 4, "requests in flight at once")
+	fs.Float64Var(&l.rate, "rate", 0, "requests per second (0 means unlimited)")
+	fs.DurationVar(&l.timeout, "timeout", 10*time.Second, "timeout per request")
+	fs.DurationVar(&l.budget, "budget", 2*time.Minute, "time budget for the whole scan")
+	fs.Int64Var(&l.maxBody, "max-body", 2<<20, "read at most this many bytes of each body")
+	fs.StringArrayVar(&l.include, "include", nil, "crawl only paths matching this pattern (repeatable, e.g. '/orders/*')")
+	fs.StringArrayVar(&l.exclude, "exclude", nil, "never crawl paths matching this pattern (repeatable)")
+}
+
+func (l *limitFlags) config(start *url.URL, verbose bool, stderr io.Writer) (probe.Config, error) {
+	h := http.Header{}
+	for _, raw := range l.headers {
+		name, value, ok := strings.Cut(raw, ":")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || strings.ContainsAny(name, " \t") {
+			return probe.Config{}, usageError("--header %q: want 'Name: value'", raw)
+		}
+		h.Add(name, strings.TrimSpace(value))
+	}
+	switch {
+	case l.maxPages < 1, l.maxDepth < 0, l.concurrency < 1, l.rate < 0, l.timeout <= 0, l.budget <= 0, l.maxBody < 1:
+		return probe.Config{}, usageError("limits must be positive (--max-pages, --concurrency, --timeout, --budget, --max-body; --max-depth and --rate may be 0)")
+	}
+	cfg := probe.Config{
+		Start: start, Headers: h, MaxPages: l.maxPages, MaxDepth: l.maxDepth,
+		Concurrency: l.concurrency, Rate: l.rate, Timeout: l.timeout, Budget: l.budget,
+		MaxBody: l.maxBody, Include: l.include, Exclude: l.exclude,
+		UserAgent: "agentready/" + version() + " (+https://github.com/agentready/agentready)",
+	}
+	if verbose {
+		cfg.Log = stderr
+	}
+	return cfg, nil
+}
+
+func newScanCmd(e *env) *cobra.Command {
+	var out outputFlags
+	var lim limitFlags
+	cmd := &cobra.Command{
+		Use:   "scan URL",
+		Short: "Crawl a live API, probe it, check it and print a graded report",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			start, err := parseTarget(args[0])
+			if err != nil {
+				return err
+			}
+			return runScan(cmd.Context(), e, start, &out, &lim)
+		},
+	}
+	out.register(cmd.Flags())
+	lim.register(cmd.Flags())
+	return cmd
+}
+
+func parseTarget(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, usageError("target %q: want an absolute http or https URL", raw)
+	}
+	if u.Path == "" {
+		u.Path = "/"
+	}
+	return u, nil
+}
+
+// runScan is shared by scan and demo.
+func runScan(ctx context.Context, e *env, start *url.URL, out *outputFlags, lim *limitFlags) error {
+	failOn, err := finding.ParseSeverity(out.failOn)
+	if err != nil {
+		return usageError("--fail-on: %v", err)
+	}
+	sinks, err := planOutputs(e, out)
+	if err != nil {
+		return err
+	}
+	cfg, err := lim.config(start, out.verbose, e.stderr)
+	if err != nil {
+		return err
+	}
+	reg, err := builtin.Registry()
+	if err != nil {
+		return err
+	}
+	rep, err := scan.Run(ctx, scan.Options{Probe: cfg, Checks: reg.All(), Version: version()})
+	if err != nil {
+		if errors.Is(err, probe.ErrUnreachable) {
+			return &ExitError{Code: ExitIncomplete, Err: err}
+		}
+		return &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("scan failed: %w", err)}
+	}
+	rep.Gate = evaluateGate(rep, failOn)
+	if err := writeOutputs(sinks, rep); err != nil {
+		return &ExitError{Code: ExitIncomplete, Err: err}
+	}
+	return exitFor(ctx, rep)
+}
+
+func exitFor(ctx context.Context, rep *finding.Report) error {
+	switch {
+	case ctx.Err() != nil:
+		return &ExitError{Code: ExitIncomplete, Err: errors.New("interrupted; the partial report was written")}
+	case rep.Score.Grade == "N/A":
+		return &ExitError{Code: ExitIncomplete, Err: errors.New("no check could be evaluated; see the notes in the report")}
+	case !rep.Gate.Passed:
+		return &ExitError{Code: ExitGateFailed}
+	}
+	return nil
+}
+
+// evaluateGate fails the run when any finding reaches failOn.
+func evaluateGate(rep *finding.Report, failOn finding.Severity) *finding.Gate {
+	g := &finding.Gate{FailOn: failOn, Passed: true, Reason: "no finding at or above " + failOn.String()}
+	if failOn == finding.SeverityNone {
+		g.Reason = "gate disabled (--fail-on none)"
+		return g
+	}
+	n := 0
+	for _, f := range rep.Findings {
+		if f.Severity >= failOn {
+			n++
+		}
+	}
+	if n > 0 {
+		g.Passed = false
+		g.Reason = fmt.Sprintf("%d finding(s) at or above %s", n, failOn)
+	}
+	return g
+}
+
+// sink is one place a report is written.
+type sink struct {
+	format string
+	path   string    // "-" is stdout
+	stdout io.Writer // set when path is "-"
+	rep    report.Reporter
+}
+
+func planOutputs(e *env, out *outputFlags) ([]sink, error) {
+	color := !out.noColor && e.get("NO_COLOR") == "" && isTerminal(e.stdout)
+	var sinks []sink
+	stdoutTaken := false
+	if !out.quiet {
+		r, err := report.New(out.format, report.Options{Color: color && out.format == "text", Width: termWidth(e.stdout), Verbose: out.verbose})
+		if err != nil {
+			return nil, usageError("--format: %v", err)
+		}
+		sinks = append(sinks, sink{format: out.format, path: "-", stdout: e.stdout, rep: r})
+		stdoutTaken = true
+	}
+	for _, spec := range out.outputs {
+		format, path, ok := strings.Cut(spec, "=")
+		if !ok || format == "" || path == "" {
+			return nil, usageError("-o %q: want FORMAT=PATH", spec)
+		}
+		if path == "-" {
+			if stdoutTaken {
+				return nil, usageError("-o %q: stdout is already used; pass -q to free it", spec)
+			}
+			stdoutTaken = true
+		}
+		r, err := report.New(format, report.Options{Width: 100, Verbose: out.verbose})
+		if err != nil {
+			return nil, usageError("-o %q: %v", spec, err)
+		}
+		sinks = append(sinks, sink{format: format, path: path, stdout: e.stdout, rep: r})
+	}
+	return sinks, nil
+}
+
+func writeOutputs(sinks []sink, rep *finding.Report) error {
+	for _, s := range sinks {
+		if err := writeOne(s, rep); err != nil {
+			return fmt.Errorf("write %s report to %s: %w", s.format, s.path, err)
+		}
+	}
+	return nil
+}
+
+func writeOne(s sink, rep *finding.Report) error {
+	if s.path == "-" {
+		return s.rep.Write(s.stdout, rep)
+	}
+	f, err := os.Create(s.path)
+	if err != nil {
+		return err
+	}
+	if err := s.rep.Write(f, rep); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func termWidth(w io.Writer) int {
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 40 {
+			return width
+		}
+	}
+	return 100
+}

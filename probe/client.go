@@ -1,0 +1,198 @@
+package probe
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/sanitize"
+)
+
+// maxResponseHeaderBytes bounds what a hostile server can make us buffer
+// before the body cap even applies.
+const maxResponseHeaderBytes = 1 << 20
+
+// client sends every request of a scan: one transport, one rate limiter, one
+// redirect policy, and a count of the requests that actually went out.
+type client struct {
+	http     *http.Client
+	start    *url.URL
+	timeout  time.Duration
+	maxBody  int64
+	maxHops  int
+	userHdrs http.Header
+	redact   map[string]bool
+	requests atomic.Int64
+
+	logMu sync.Mutex
+	log   io.Writer
+}
+
+func newClient(cfg Config, start *url.URL) *client {
+	c := &client{
+		start:    start,
+		timeout:  cfg.Timeout,
+		maxBody:  cfg.MaxBody,
+		maxHops:  cfg.MaxRedirects,
+		userHdrs: cfg.Headers,
+		redact:   map[string]bool{},
+		log:      cfg.Log,
+	}
+	for name := range cfg.Headers {
+		c.redact[http.CanonicalHeaderKey(name)] = true
+	}
+	base := cfg.Transport
+	if base == nil {
+		base = newTransport(cfg.Concurrency)
+	}
+	var limiter *rate.Limiter
+	if cfg.Rate > 0 {
+		limiter = rate.NewLimiter(rate.Limit(cfg.Rate), 1)
+	}
+	c.http = &http.Client{
+		Transport:     &countingTransport{next: base, limiter: limiter, count: &c.requests},
+		CheckRedirect: c.checkRedirect,
+	}
+	return c
+}
+
+// newTransport keeps connections alive across the worker pool and speaks
+// HTTP/2 when the server offers it. Compression stays off so that the request
+// on the wire is exactly the recorded one, and a curl line reproduces it.
+func newTransport(concurrency int) *http.Transport {
+	return &http.Transport{
+		Proxy:                  http.ProxyFromEnvironment,
+		DialContext:            (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		ForceAttemptHTTP2:      true,
+		DisableCompression:     true,
+		MaxIdleConns:           100,
+		MaxIdleConnsPerHost:    concurrency,
+		IdleConnTimeout:        90 * time.Second,
+		TLSHandshakeTimeout:    10 * time.Second,
+		ExpectContinueTimeout:  time.Second,
+		MaxResponseHeaderBytes: maxResponseHeaderBytes,
+	}
+}
+
+func (c *client) close() {
+	if ci, ok := c.http.Transport.(*countingTransport).next.(interface{ CloseIdleConnections() }); ok {
+		ci.CloseIdleConnections()
+	}
+}
+
+// checkRedirect follows on-origin redirects only, up to the hop limit. The
+// user's headers may be credentials: they are removed before any decision so
+// that a future change of policy cannot leak them to another origin.
+func (c *client) checkRedirect(req *http.Request, via []*http.Request) error {
+	// Referer is added by net/http on redirects; the recording would not show it.
+	req.Header.Del("Referer")
+	if !sameOrigin(req.URL, c.start) {
+		for name := range c.userHdrs {
+			req.Header.Del(name)
+		}
+		return http.ErrUseLastResponse
+	}
+	if len(via) > c.maxHops {
+		return http.ErrUseLastResponse
+	}
+	return nil
+}
+
+// countingTransport applies the rate limit to every hop, redirects included,
+// and counts what was sent.
+type countingTransport struct {
+	next    http.RoundTripper
+	limiter *rate.Limiter
+	count   *atomic.Int64
+}
+
+func (t *countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.limiter != nil {
+		if err := t.limiter.Wait(req.Context()); err != nil {
+			return nil, err
+		}
+	}
+	t.count.Add(1)
+	return t.next.RoundTrip(req)
+}
+
+// fetch sends one request and records it, redacted. final is the URL of the
+// last response after redirects, the base for its relative references; it is
+// nil when nothing came back.
+func (c *client) fetch(ctx context.Context, method, rawURL string, header http.Header) (x *exchange.Exchange, final *url.URL) {
+	x = &exchange.Exchange{Request: exchange.Request{
+		Method: method,
+		URL:    rawURL,
+		Header: exchange.RedactHeader(header, c.redact),
+	}}
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, rawURL, nil)
+	if err != nil {
+		x.Err = err.Error()
+		return x, nil
+	}
+	req.Header = header.Clone()
+	begin := time.Now()
+	defer func() { x.Duration = time.Since(begin) }()
+	resp, err := c.http.Do(req)
+	if err != nil {
+		x.Err = err.Error()
+		c.logf("%s %s: %s", method, rawURL, x.Err)
+		return x, nil
+	}
+	defer resp.Body.Close()
+	body, size, truncated, readErr := readCapped(resp.Body, c.maxBody, resp.ContentLength)
+	x.Response = &exchange.Response{
+		Status:    resp.StatusCode,
+		Proto:     resp.Proto,
+		Header:    exchange.RedactHeader(resp.Header, c.redact),
+		Body:      body,
+		BodySize:  size,
+		Truncated: truncated,
+	}
+	if readErr != nil {
+		x.Err = "reading body: " + readErr.Error()
+	}
+	c.logf("%s %s: %d", method, rawURL, resp.StatusCode)
+	return x, resp.Request.URL
+}
+
+// readCapped reads at most max bytes. One extra byte tells a body of exactly
+// max bytes from a longer one. size is what is known to have been sent: the
+// declared length when the body was cut, or what was read.
+func readCapped(r io.Reader, max, declared int64) (body []byte, size int64, truncated bool, err error) {
+	body, err = io.ReadAll(io.LimitReader(r, max+1))
+	size = int64(len(body))
+	if size > max {
+		body, truncated = body[:max], true
+		if declared > size {
+			size = declared
+		}
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		truncated = true
+		return body, size, truncated, err
+	}
+	return body, size, truncated, nil
+}
+
+func (c *client) logf(format string, args ...any) {
+	if c.log == nil {
+		return
+	}
+	line := sanitize.Line(fmt.Sprintf(format, args...))
+	c.logMu.Lock()
+	defer c.logMu.Unlock()
+	fmt.Fprintln(c.log, line)
+}

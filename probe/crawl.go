@@ -1,0 +1,293 @@
+package probe
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"sort"
+	"sync"
+
+	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/finding"
+)
+
+// CrawlAccept is sent on every crawl request: hypermedia first, then JSON,
+// then HTML, so that the app shows its most navigable representation.
+const CrawlAccept = "application/hal+json, application/json;q=0.9, text/html;q=0.8, */*;q=0.5"
+
+// Reasons a discovered URL was not fetched, as counted in Stats.Skipped.
+const (
+	skipOffOrigin     = "off-origin"
+	skipTemplate      = "template"
+	skipInvalid       = "invalid"
+	skipScheme        = "not-http"
+	skipExcluded      = "excluded"
+	skipMaxDepth      = "max-depth"
+	skipMaxPages      = "max-pages"
+	skipQueryVariants = "query-variants"
+)
+
+// Body retention: the recording must stay bounded on large crawls.
+const (
+	keepCrawlBody = 16 << 10 // larger bodies of unsampled pages are released
+	keepErrorBody = 64 << 10 // error bodies are cut here
+)
+
+type job struct {
+	url    string
+	depth  int
+	source string
+}
+
+type page struct {
+	x     *exchange.Exchange
+	base  *url.URL
+	cands []candidate
+}
+
+// crawler walks breadth-first one depth level at a time. Each level is
+// fetched concurrently, but the next level is built by visiting the pages in
+// queue order, so which URLs get fetched does not depend on timing.
+type crawler struct {
+	cfg     Config
+	client  *client
+	start   *url.URL
+	headers http.Header
+	sampler *sampler
+
+	decided  map[string]bool // URLs queued or skipped, and skip keys already counted
+	variants map[string]int  // distinct query strings queued per path
+	queued   int
+	skipped  map[string]int
+	pages    []*exchange.Exchange
+}
+
+func newCrawler(cfg Config, c *client, start *url.URL) *crawler {
+	h := http.Header{}
+	h.Set("Accept", CrawlAccept)
+	h.Set("User-Agent", cfg.UserAgent)
+	for name, vs := range cfg.Headers {
+		h[http.CanonicalHeaderKey(name)] = append([]string(nil), vs...)
+	}
+	return &crawler{
+		cfg:      cfg,
+		client:   c,
+		start:    start,
+		headers:  h,
+		sampler:  newSampler(cfg.SamplesPerShape),
+		decided:  map[string]bool{},
+		variants: map[string]int{},
+		skipped:  map[string]int{},
+	}
+}
+
+func (cr *crawler) run(ctx context.Context) {
+	startURL := cr.start.String()
+	cr.decided[startURL] = true
+	cr.queued = 1
+	level := []job{{url: startURL, source: "start"}}
+	for len(level) > 0 && ctx.Err() == nil {
+		var next []job
+		for i, p := range cr.fetchLevel(ctx, level) {
+			if p == nil {
+				continue
+			}
+			cr.pages = append(cr.pages, p.x)
+			for _, cand := range p.cands {
+				if j, ok := cr.consider(cand, p.base, level[i].depth+1, p.x.Request.URL); ok {
+					next = append(next, j)
+				}
+			}
+		}
+		level = next
+	}
+}
+
+func (cr *crawler) fetchLevel(ctx context.Context, jobs []job) []*page {
+	out := make([]*page, len(jobs))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(cr.cfg.Concurrency, len(jobs)) {
+		wg.Go(func() {
+			for i := range work {
+				out[i] = cr.fetchPage(ctx, jobs[i])
+			}
+		})
+	}
+feed:
+	for i := range jobs {
+		select {
+		case work <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(work)
+	wg.Wait()
+	return out
+}
+
+// fetchPage returns nil when the scan ended under the request: a request cut
+// by the budget says nothing about the app.
+func (cr *crawler) fetchPage(ctx context.Context, j job) *page {
+	x, final := cr.client.fetch(ctx, http.MethodGet, j.url, cr.headers)
+	if x.Err != "" && ctx.Err() != nil {
+		return nil
+	}
+	x.Purpose, x.Depth, x.Source = exchange.PurposeCrawl, j.depth, j.source
+	p := &page{x: x, base: final}
+	if x.Response == nil {
+		return p
+	}
+	p.cands = discover(x.Response)
+	cr.retain(x)
+	return p
+}
+
+// retain applies the body-retention policy once links are extracted.
+func (cr *crawler) retain(x *exchange.Exchange) {
+	r := x.Response
+	switch {
+	case r.Status >= 400:
+		if len(r.Body) > keepErrorBody {
+			r.Body, r.Truncated = r.Body[:keepErrorBody:keepErrorBody], true
+		}
+	case r.Status >= 200 && r.Status < 300:
+		cr.sampler.offer(x)
+	default:
+		releaseBody(r)
+	}
+}
+
+func releaseBody(r *exchange.Response) {
+	if len(r.Body) > keepCrawlBody {
+		r.Body, r.Dropped = nil, true
+	}
+}
+
+// consider decides the fate of a discovered reference: queued as a job, or
+// counted once under a skip reason.
+func (cr *crawler) consider(c candidate, base *url.URL, depth int, from string) (job, bool) {
+	ref := c.ref
+	if c.templated {
+		expanded, ok := expandTemplate(ref)
+		if !ok {
+			cr.skipOnce(skipTemplate, ref)
+			return job{}, false
+		}
+		ref = expanded
+	}
+	if ref == "" || len(ref) > maxURLLength || base == nil {
+		cr.skipOnce(skipInvalid, ref)
+		return job{}, false
+	}
+	u, err := url.Parse(ref)
+	if err != nil {
+		cr.skipOnce(skipInvalid, ref)
+		return job{}, false
+	}
+	u = normalize(base.ResolveReference(u))
+	if u.Scheme != "http" && u.Scheme != "https" {
+		cr.skipOnce(skipScheme, u.Scheme)
+		return job{}, false
+	}
+	key := u.String()
+	if cr.decided[key] {
+		return job{}, false
+	}
+	cr.decided[key] = true
+	if reason := cr.refusal(u, depth); reason != "" {
+		cr.skipped[reason]++
+		return job{}, false
+	}
+	cr.queued++
+	return job{url: key, depth: depth, source: c.source + " of " + exchange.PathOf(from)}, true
+}
+
+// refusal is the reason not to fetch a new on-scheme URL, or "".
+func (cr *crawler) refusal(u *url.URL, depth int) string {
+	switch {
+	case origin(u) != origin(cr.start):
+		return skipOffOrigin
+	case !inScope(u.Path, cr.cfg.Include, cr.cfg.Exclude):
+		return skipExcluded
+	case depth > cr.cfg.MaxDepth:
+		return skipMaxDepth
+	}
+	if u.RawQuery != "" {
+		p := u.EscapedPath()
+		if cr.variants[p] >= cr.cfg.MaxQueryVariants {
+			return skipQueryVariants
+		}
+		cr.variants[p]++
+	}
+	if cr.queued >= cr.cfg.MaxPages {
+		return skipMaxPages
+	}
+	return ""
+}
+
+// skipOnce counts a reference that never became a URL, once per distinct
+// reference, in the same space as URLs but under a key no URL can have.
+func (cr *crawler) skipOnce(reason, ref string) {
+	key := "\x00" + reason + "\x00" + ref
+	if cr.decided[key] {
+		return
+	}
+	cr.decided[key] = true
+	cr.skipped[reason]++
+}
+
+// sampler keeps, per path shape, the lexically smallest successful crawl URLs.
+// It runs while crawling so that only bodies still in the running can be
+// kept: a page pushed out of its shape's sample releases its body at once.
+type sampler struct {
+	mu     sync.Mutex
+	k      int
+	shapes map[string]*shapeSample
+}
+
+type shapeSample struct {
+	seen   int
+	chosen []*exchange.Exchange // sorted by URL, at most k
+}
+
+func newSampler(k int) *sampler {
+	return &sampler{k: k, shapes: map[string]*shapeSample{}}
+}
+
+func (s *sampler) offer(x *exchange.Exchange) {
+	shape := exchange.PathShape(exchange.PathOf(x.Request.URL))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss := s.shapes[shape]
+	if ss == nil {
+		ss = &shapeSample{}
+		s.shapes[shape] = ss
+	}
+	ss.seen++
+	at := sort.Search(len(ss.chosen), func(i int) bool { return ss.chosen[i].Request.URL >= x.Request.URL })
+	ss.chosen = append(ss.chosen, nil)
+	copy(ss.chosen[at+1:], ss.chosen[at:])
+	ss.chosen[at] = x
+	if len(ss.chosen) > s.k {
+		releaseBody(ss.chosen[s.k].Response)
+		ss.chosen = ss.chosen[:s.k]
+	}
+}
+
+// result returns the samples sorted by URL and the per-shape statistics
+// sorted by shape.
+func (s *sampler) result() ([]*exchange.Exchange, []finding.ShapeSample) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var samples []*exchange.Exchange
+	stats := make([]finding.ShapeSample, 0, len(s.shapes))
+	for shape, ss := range s.shapes {
+		samples = append(samples, ss.chosen...)
+		stats = append(stats, finding.ShapeSample{Shape: shape, Seen: ss.seen, Sampled: len(ss.chosen)})
+	}
+	sort.Slice(samples, func(i, j int) bool { return samples[i].Request.URL < samples[j].Request.URL })
+	sort.Slice(stats, func(i, j int) bool { return stats[i].Shape < stats[j].Shape })
+	return samples, stats
+}

@@ -1,0 +1,300 @@
+package probe
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentready/agentready/exchange"
+)
+
+// ErrUnreachable means the start URL could not be fetched at all: connection
+// refused, DNS, TLS or timeout. An answer of any status is not this error.
+var ErrUnreachable = errors.New("target unreachable")
+
+// skipProbeOffOrigin counts planned requests dropped for leaving the origin.
+const skipProbeOffOrigin = "probe-off-origin"
+
+func (cfg Config) withDefaults() Config {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&cfg.MaxPages, 200)
+	def(&cfg.MaxDepth, 5)
+	def(&cfg.Concurrency, 4)
+	def(&cfg.MaxRedirects, 5)
+	def(&cfg.SamplesPerShape, 3)
+	def(&cfg.MaxQueryVariants, 5)
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 10 * time.Second
+	}
+	if cfg.Budget <= 0 {
+		cfg.Budget = 2 * time.Minute
+	}
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = 2 << 20
+	}
+	if cfg.Version == "" {
+		cfg.Version = "dev"
+	}
+	if cfg.UserAgent == "" {
+		cfg.UserAgent = "agentready/" + cfg.Version + " (+https://github.com/agentready/agentready)"
+	}
+	return cfg
+}
+
+// Run crawls from cfg.Start, sends the probes plan asks for, and returns the
+// frozen recording. Running out of budget or being cancelled is not an error:
+// the partial result is returned with Stats.Interrupted set. The only error
+// besides a bad configuration is ErrUnreachable.
+func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
+	if cfg.Start == nil || (cfg.Start.Scheme != "http" && cfg.Start.Scheme != "https") || cfg.Start.Host == "" {
+		return nil, errors.New("probe: start URL must be an absolute http or https URL")
+	}
+	cfg = cfg.withDefaults()
+	begin := time.Now()
+	start := normalize(cfg.Start)
+	scanCtx, cancel := context.WithTimeout(ctx, cfg.Budget)
+	defer cancel()
+
+	c := newClient(cfg, start)
+	defer c.close()
+	cr := newCrawler(cfg, c, start)
+	cr.run(scanCtx)
+	if err := startFailure(cr.pages, scanCtx); err != nil {
+		return nil, err
+	}
+
+	res := &Result{}
+	if note := startRedirectNote(cr.pages, start); note != "" {
+		res.Notes = append(res.Notes, note)
+	}
+	samples, sampling := cr.sampler.result()
+	crawled := sortedExchanges(cr.pages)
+	var probes []*exchange.Exchange
+	if plan != nil && scanCtx.Err() == nil {
+		var skippedProbes int
+		probes, skippedProbes, res.Notes = sendPlanned(scanCtx, cfg, c, start, plan(crawled, samples))
+		if skippedProbes > 0 {
+			cr.skipped[skipProbeOffOrigin] += skippedProbes
+		}
+	}
+
+	res.Recording = freeze(start.String(), crawled, probes, samples)
+	res.Stats.Pages = len(crawled)
+	res.Stats.Requests = int(c.requests.Load())
+	res.Stats.Probes = len(probes)
+	res.Stats.Sampling = sampling
+	if len(cr.skipped) > 0 {
+		res.Stats.Skipped = cr.skipped
+	}
+	if note := interruption(ctx, scanCtx, cfg.Budget, len(crawled)); note != "" {
+		res.Stats.Interrupted = true
+		res.Notes = append(res.Notes, note)
+	}
+	res.Stats.DurationMS = time.Since(begin).Milliseconds()
+	return res, nil
+}
+
+// startFailure is ErrUnreachable when the start URL got no response while the
+// scan still had time: the target is down or misconfigured.
+func startFailure(pages []*exchange.Exchange, scanCtx context.Context) error {
+	if scanCtx.Err() != nil || len(pages) == 0 {
+		return nil
+	}
+	first := pages[0]
+	if first.Response != nil {
+		return nil
+	}
+	return fmt.Errorf("%w: %s: %s", ErrUnreachable, first.Request.URL, first.Err)
+}
+
+// startRedirectNote explains the most common reason for a one-page scan: the
+// start URL redirects elsewhere (often http to https), which is another origin.
+func startRedirectNote(pages []*exchange.Exchange, start *url.URL) string {
+	if len(pages) == 0 || pages[0].Response == nil {
+		return ""
+	}
+	r := pages[0].Response
+	if r.Status < 300 || r.Status > 399 {
+		return ""
+	}
+	loc, err := start.Parse(r.Header.Get("Location"))
+	if err != nil || r.Header.Get("Location") == "" || sameOrigin(loc, start) {
+		return ""
+	}
+	return fmt.Sprintf("the start URL redirects to another origin (%s); scan that URL to follow it", loc.Redacted())
+}
+
+func interruption(parent, scanCtx context.Context, budget time.Duration, pages int) string {
+	switch {
+	case parent.Err() != nil:
+		return fmt.Sprintf("scan interrupted after %d pages", pages)
+	case scanCtx.Err() != nil:
+		return fmt.Sprintf("budget of %s exhausted after %d pages", budget, pages)
+	}
+	return ""
+}
+
+// sendPlanned validates, de-duplicates and sends planned requests. It returns
+// the exchanges, how many were dropped for leaving the origin, and notes on
+// the ones refused.
+func sendPlanned(ctx context.Context, cfg Config, c *client, start *url.URL, planned []exchange.PlannedRequest) (sent []*exchange.Exchange, offOrigin int, notes []string) {
+	seen := map[string]bool{}
+	var valid []exchange.PlannedRequest
+	for _, p := range planned {
+		if seen[p.Key()] {
+			continue
+		}
+		seen[p.Key()] = true
+		err := validatePlanned(p, start, cfg.AllowUnsafe)
+		switch {
+		case errors.Is(err, errOffOrigin):
+			offOrigin++
+		case err != nil:
+			notes = append(notes, fmt.Sprintf("planned request %s %s (%s) not sent: %v", p.Method, p.URL, p.Purpose, err))
+		default:
+			valid = append(valid, p)
+		}
+	}
+	sort.Slice(valid, func(i, j int) bool { return valid[i].Key() < valid[j].Key() })
+
+	out := make([]*exchange.Exchange, len(valid))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(cfg.Concurrency, len(valid)) {
+		wg.Go(func() {
+			for i := range work {
+				out[i] = sendOne(ctx, c, cfg, valid[i])
+			}
+		})
+	}
+feed:
+	for i := range valid {
+		select {
+		case work <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(work)
+	wg.Wait()
+	for _, x := range out {
+		if x != nil {
+			sent = append(sent, x)
+		}
+	}
+	return sent, offOrigin, notes
+}
+
+func sendOne(ctx context.Context, c *client, cfg Config, p exchange.PlannedRequest) *exchange.Exchange {
+	x, _ := c.fetch(ctx, p.Method, p.URL, plannedHeader(cfg, p))
+	if x.Err != "" && ctx.Err() != nil {
+		return nil
+	}
+	x.Purpose, x.BasedOn = p.Purpose, p.BasedOn
+	return x
+}
+
+var errOffOrigin = errors.New("URL is on another origin")
+
+var safeMethods = map[string]bool{http.MethodGet: true, http.MethodHead: true, http.MethodOptions: true}
+
+// validatePlanned refuses what the probe must not send: unsafe methods unless
+// enabled, and URLs that are not http(s) on the target's origin.
+func validatePlanned(p exchange.PlannedRequest, start *url.URL, allowUnsafe bool) error {
+	if p.Method == "" {
+		return errors.New("no method")
+	}
+	if !safeMethods[p.Method] && !allowUnsafe {
+		return fmt.Errorf("method %q is not safe (only GET, HEAD and OPTIONS are sent)", p.Method)
+	}
+	u, err := url.Parse(p.URL)
+	if err != nil {
+		return err
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("scheme %q is not http or https", u.Scheme)
+	}
+	if !sameOrigin(u, start) {
+		return errOffOrigin
+	}
+	return nil
+}
+
+// plannedHeader is exactly the planned headers, over the user's headers, plus
+// User-Agent. The user's Accept is left out: negotiation probes depend on
+// sending precisely the Accept they planned, or none.
+func plannedHeader(cfg Config, p exchange.PlannedRequest) http.Header {
+	h := http.Header{}
+	h.Set("User-Agent", cfg.UserAgent)
+	for name, vs := range cfg.Headers {
+		if http.CanonicalHeaderKey(name) != "Accept" {
+			h[http.CanonicalHeaderKey(name)] = append([]string(nil), vs...)
+		}
+	}
+	for name, vs := range p.Header {
+		h[http.CanonicalHeaderKey(name)] = append([]string(nil), vs...)
+	}
+	return h
+}
+
+func sortedExchanges(xs []*exchange.Exchange) []*exchange.Exchange {
+	out := append([]*exchange.Exchange(nil), xs...)
+	sort.SliceStable(out, func(i, j int) bool { return exchangeLess(out[i], out[j]) })
+	return out
+}
+
+// exchangeLess orders the recording: the crawl first, then by URL, method,
+// purpose and request headers.
+func exchangeLess(a, b *exchange.Exchange) bool {
+	ac, bc := a.Purpose == exchange.PurposeCrawl, b.Purpose == exchange.PurposeCrawl
+	if ac != bc {
+		return ac
+	}
+	if a.Request.URL != b.Request.URL {
+		return a.Request.URL < b.Request.URL
+	}
+	if a.Request.Method != b.Request.Method {
+		return a.Request.Method < b.Request.Method
+	}
+	if a.Purpose != b.Purpose {
+		return a.Purpose < b.Purpose
+	}
+	return headerKey(a.Request.Header) < headerKey(b.Request.Header)
+}
+
+func headerKey(h http.Header) string {
+	names := make([]string, 0, len(h))
+	for k := range h {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, k := range names {
+		b.WriteString(k + ":" + strings.Join(h[k], ",") + "\x00")
+	}
+	return b.String()
+}
+
+// freeze sorts every exchange and numbers them. Headers were redacted when
+// each exchange was recorded, so nothing unredacted ever left the client.
+func freeze(target string, crawled, probes, samples []*exchange.Exchange) *exchange.Recording {
+	all := sortedExchanges(append(append([]*exchange.Exchange(nil), crawled...), probes...))
+	for i, x := range all {
+		x.ID = fmt.Sprintf("x%04d", i+1)
+	}
+	rec := &exchange.Recording{Target: target, Exchanges: all}
+	for _, s := range samples {
+		rec.Samples = append(rec.Samples, s.Request.URL)
+	}
+	return rec
+}

@@ -1,0 +1,377 @@
+package grade
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/agentready/agentready/finding"
+)
+
+func rule(id, family string) finding.RuleInfo {
+	return finding.RuleInfo{ID: id, Family: family, Title: id, Severity: finding.SeverityError}
+}
+
+func result(id, family string, status finding.CheckStatus, sev finding.Severity) finding.CheckResult {
+	return finding.CheckResult{ID: id, Family: family, Status: status, Severity: sev}
+}
+
+func occurrences(id, family string, sevs ...finding.Severity) []finding.Finding {
+	out := make([]finding.Finding, len(sevs))
+	for i, s := range sevs {
+		out[i] = finding.Finding{CheckID: id, Family: family, Severity: s, Message: fmt.Sprint(i)}
+	}
+	return out
+}
+
+func TestComputeFormula(t *testing.T) {
+	const (
+		E = finding.SeverityError
+		W = finding.SeverityWarning
+		I = finding.SeverityInfo
+	)
+	rules := []finding.RuleInfo{
+		rule("vary-a", "vary"), rule("vary-b", "vary"), rule("vary-c", "vary"),
+		rule("negotiation-a", "negotiation"), rule("negotiation-b", "negotiation"),
+	}
+	tests := []struct {
+		name     string
+		results  []finding.CheckResult
+		findings []finding.Finding
+		want     int
+		grade    string
+		families map[string]int
+	}{
+		{
+			name: "all pass",
+			results: []finding.CheckResult{
+				result("vary-a", "vary", finding.StatusPass, E),
+				result("negotiation-a", "negotiation", finding.StatusPass, E),
+			},
+			want: 100, grade: "A+", families: map[string]int{"vary": 100, "negotiation": 100},
+		},
+		{
+			name: "500 occurrences of one error count once",
+			results: []finding.CheckResult{
+				result("vary-a", "vary", finding.StatusFail, E),
+				result("negotiation-a", "negotiation", finding.StatusPass, E),
+			},
+			findings: occurrences("vary-a", "vary", slices.Repeat([]finding.Severity{E}, 500)...),
+			want:     80, grade: "B+", families: map[string]int{"vary": 80, "negotiation": 100},
+		},
+		{
+			name: "highest severity of the check wins",
+			results: []finding.CheckResult{
+				result("vary-a", "vary", finding.StatusFail, E),
+			},
+			findings: occurrences("vary-a", "vary", I, W, I),
+			want:     95, grade: "A", families: map[string]int{"vary": 95},
+		},
+		{
+			name: "info costs nothing",
+			results: []finding.CheckResult{
+				result("vary-a", "vary", finding.StatusFail, I),
+			},
+			findings: occurrences("vary-a", "vary", I),
+			want:     100, grade: "A+", families: map[string]int{"vary": 100},
+		},
+		{
+			name: "penalties add across families",
+			results: []finding.CheckResult{
+				result("vary-a", "vary", finding.StatusFail, E),
+				result("vary-b", "vary", finding.StatusFail, W),
+				result("negotiation-a", "negotiation", finding.StatusFail, E),
+				result("negotiation-b", "negotiation", finding.StatusFail, E),
+			},
+			findings: slices.Concat(
+				occurrences("vary-a", "vary", E),
+				occurrences("vary-b", "vary", W, W),
+				occurrences("negotiation-a", "negotiation", E),
+				occurrences("negotiation-b", "negotiation", E),
+			),
+			want: 35, grade: "D", families: map[string]int{"vary": 75, "negotiation": 60},
+		},
+		{
+			name: "floors at zero",
+			results: []finding.CheckResult{
+				result("vary-a", "vary", finding.StatusFail, E),
+				result("vary-b", "vary", finding.StatusFail, E),
+				result("vary-c", "vary", finding.StatusFail, E),
+				result("negotiation-a", "negotiation", finding.StatusFail, E),
+				result("negotiation-b", "negotiation", finding.StatusFail, E),
+				result("negotiation-c", "negotiation", finding.StatusFail, E),
+			},
+			want: 0, grade: "F", families: map[string]int{"vary": 40, "negotiation": 40},
+		},
+		{
+			name: "failed check without findings uses its result severity",
+			results: []finding.CheckResult{
+				result("vary-a", "vary", finding.StatusFail, W),
+			},
+			want: 95, grade: "A", families: map[string]int{"vary": 95},
+		},
+		{
+			name: "skipped and errored do not count",
+			results: []finding.CheckResult{
+				result("vary-a", "vary", finding.StatusPass, E),
+				result("vary-b", "vary", finding.StatusSkip, E),
+				result("vary-c", "vary", finding.StatusError, E),
+			},
+			findings: occurrences("vary-c", "vary", E),
+			want:     100, grade: "A+", families: map[string]int{"vary": 100},
+		},
+		{
+			name: "findings of a passed check are ignored",
+			results: []finding.CheckResult{
+				result("vary-a", "vary", finding.StatusPass, E),
+			},
+			findings: occurrences("vary-a", "vary", E),
+			want:     100, grade: "A+", families: map[string]int{"vary": 100},
+		},
+		{
+			name: "result without family takes the rule's",
+			results: []finding.CheckResult{
+				result("vary-a", "", finding.StatusFail, E),
+			},
+			findings: occurrences("vary-a", "", E),
+			want:     80, grade: "B+", families: map[string]int{"vary": 80},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Compute(rules, tt.results, tt.findings)
+			if got.Value != tt.want || got.Grade != tt.grade {
+				t.Errorf("score = %d %s, want %d %s", got.Value, got.Grade, tt.want, tt.grade)
+			}
+			if got.PolicyVersion != PolicyVersion {
+				t.Errorf("policy version = %q", got.PolicyVersion)
+			}
+			for _, fs := range got.Families {
+				want, assessed := tt.families[fs.Family]
+				if fs.Assessed != assessed {
+					t.Errorf("family %s assessed = %v, want %v", fs.Family, fs.Assessed, assessed)
+				}
+				if assessed && (fs.Value != want || fs.Grade != Letter(want)) {
+					t.Errorf("family %s = %d %s, want %d", fs.Family, fs.Value, fs.Grade, want)
+				}
+			}
+		})
+	}
+}
+
+func TestComputeNotAssessed(t *testing.T) {
+	rules := []finding.RuleInfo{rule("vary-a", "vary"), rule("vary-b", "vary"), rule("mcp-a", "mcp"), rule("hal-a", "hal")}
+	results := []finding.CheckResult{
+		{ID: "vary-b", Family: "vary", Status: finding.StatusSkip, Reason: "second"},
+		{ID: "vary-a", Family: "vary", Status: finding.StatusSkip, Reason: "no Vary-relevant responses"},
+		{ID: "mcp-a", Family: "mcp", Status: finding.StatusError, Reason: "boom"},
+	}
+	got := Compute(rules, results, nil)
+	if got.Grade != NotAssessed || got.Value != 0 {
+		t.Fatalf("score = %d %q, want 0 N/A", got.Value, got.Grade)
+	}
+	want := []finding.FamilyScore{
+		{Family: "vary", Skipped: 2, Reason: "no Vary-relevant responses"},
+		{Family: "hal", Reason: "no check ran"},
+		{Family: "mcp", Errored: 1, Reason: "every check errored"},
+	}
+	if !slices.Equal(got.Families, want) {
+		t.Errorf("families =\n%+v\nwant\n%+v", got.Families, want)
+	}
+}
+
+func TestComputeUnassessedFamilyDoesNotCount(t *testing.T) {
+	rules := []finding.RuleInfo{rule("vary-a", "vary"), rule("mcp-a", "mcp")}
+	results := []finding.CheckResult{
+		{ID: "vary-a", Family: "vary", Status: finding.StatusFail, Severity: finding.SeverityWarning},
+		{ID: "mcp-a", Family: "mcp", Status: finding.StatusSkip, Reason: "no --mcp"},
+	}
+	got := Compute(rules, results, occurrences("vary-a", "vary", finding.SeverityWarning))
+	if got.Value != 95 || got.Grade != "A" {
+		t.Errorf("score = %d %s, want 95 A", got.Value, got.Grade)
+	}
+	if got.Families[1].Assessed || got.Families[1].Reason != "no --mcp" {
+		t.Errorf("mcp = %+v, want not assessed with the skip reason", got.Families[1])
+	}
+}
+
+func TestFamilyOrder(t *testing.T) {
+	rules := []finding.RuleInfo{
+		rule("zeta-a", "zeta"), rule("surface-a", "surface"), rule("negotiation-a", "negotiation"),
+		rule("alpha-a", "alpha"), rule("mcp-a", "mcp"), rule("negotiation-b", "negotiation"),
+	}
+	got := Compute(rules, nil, nil)
+	var names []string
+	for _, f := range got.Families {
+		names = append(names, f.Family)
+	}
+	want := []string{"negotiation", "mcp", "surface", "alpha", "zeta"}
+	if !slices.Equal(names, want) {
+		t.Errorf("families = %v, want %v", names, want)
+	}
+}
+
+func TestLetterBoundaries(t *testing.T) {
+	tests := []struct {
+		score int
+		want  string
+	}{
+		{150, "A+"}, {100, "A+"}, {99, "A"}, {90, "A"}, {89, "A-"}, {85, "A-"},
+		{84, "B+"}, {80, "B+"}, {79, "B"}, {70, "B"}, {69, "B-"}, {65, "B-"},
+		{64, "C+"}, {60, "C+"}, {59, "C"}, {50, "C"}, {49, "C-"}, {45, "C-"},
+		{44, "D+"}, {40, "D+"}, {39, "D"}, {30, "D"}, {29, "D-"}, {25, "D-"},
+		{24, "F"}, {0, "F"}, {-10, "F"},
+	}
+	for _, tt := range tests {
+		if got := Letter(tt.score); got != tt.want {
+			t.Errorf("Letter(%d) = %q, want %q", tt.score, got, tt.want)
+		}
+	}
+}
+
+func TestParseGrade(t *testing.T) {
+	tests := []struct {
+		in, want string
+		ok       bool
+	}{
+		{"A+", "A+", true}, {" b- ", "B-", true}, {"a−", "A-", true}, {"n/a", "N/A", true},
+		{"E", "", false}, {"", "", false}, {"A++", "", false},
+	}
+	for _, tt := range tests {
+		got, err := ParseGrade(tt.in)
+		if (err == nil) != tt.ok || got != tt.want {
+			t.Errorf("ParseGrade(%q) = %q, %v; want %q ok=%v", tt.in, got, err, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestGradeAtLeast(t *testing.T) {
+	tests := []struct {
+		grade, min string
+		want       bool
+		wantErr    bool
+	}{
+		{"A+", "A+", true, false},
+		{"A", "A+", false, false},
+		{"B+", "B", true, false},
+		{"B-", "B", false, false},
+		{"F", "F", true, false},
+		{"N/A", "F", false, false},
+		{"A", "N/A", false, true},
+		{"Z", "A", false, true},
+		{"A", "Z", false, true},
+	}
+	for _, tt := range tests {
+		got, err := GradeAtLeast(tt.grade, tt.min)
+		if got != tt.want || (err != nil) != tt.wantErr {
+			t.Errorf("GradeAtLeast(%q, %q) = %v, %v; want %v err=%v", tt.grade, tt.min, got, err, tt.want, tt.wantErr)
+		}
+	}
+}
+
+// scan is a generated, self-consistent scan outcome: a failed check has
+// findings and its result carries their highest severity, as the runner does.
+type scan struct {
+	rules    []finding.RuleInfo
+	results  []finding.CheckResult
+	findings []finding.Finding
+}
+
+var propertyFamilies = []string{"negotiation", "vary", "hal", "mcp"}
+
+func randomScan(rng *rand.Rand) scan {
+	var s scan
+	statuses := []finding.CheckStatus{finding.StatusPass, finding.StatusFail, finding.StatusFail, finding.StatusSkip, finding.StatusError}
+	for i := range rng.IntN(12) {
+		family := propertyFamilies[rng.IntN(len(propertyFamilies))]
+		id := fmt.Sprintf("%s-c%d", family, i)
+		s.rules = append(s.rules, rule(id, family))
+		res := finding.CheckResult{ID: id, Family: family, Status: statuses[rng.IntN(len(statuses))], Reason: "r" + id}
+		if res.Status == finding.StatusFail {
+			for range 1 + rng.IntN(4) {
+				sev := finding.Severity(1 + rng.IntN(3))
+				res.Severity = max(res.Severity, sev)
+				s.findings = append(s.findings, finding.Finding{CheckID: id, Family: family, Severity: sev})
+				res.Findings++
+			}
+		}
+		s.results = append(s.results, res)
+	}
+	return s
+}
+
+// rederive recomputes the results from the findings, the way a fresh scan
+// would after a fix: a failed check with no finding left passes.
+func (s scan) rederive() scan {
+	worst := worstSeverityByCheck(s.findings)
+	out := s
+	out.results = slices.Clone(s.results)
+	for i, r := range out.results {
+		if r.Status != finding.StatusFail {
+			continue
+		}
+		if sev, ok := worst[r.ID]; ok {
+			out.results[i].Severity = sev
+		} else {
+			out.results[i].Status = finding.StatusPass
+		}
+	}
+	return out
+}
+
+func notWorse(t *testing.T, what string, before, after finding.Score) {
+	t.Helper()
+	if after.Value < before.Value {
+		t.Fatalf("%s lowered the score from %d to %d", what, before.Value, after.Value)
+	}
+	if before.Grade != NotAssessed {
+		if ok, err := GradeAtLeast(after.Grade, before.Grade); err != nil || !ok {
+			t.Fatalf("%s lowered the grade from %s to %s (%v)", what, before.Grade, after.Grade, err)
+		}
+	}
+	for i, fb := range before.Families {
+		fa := after.Families[i]
+		if fb.Assessed && (!fa.Assessed || fa.Value < fb.Value) {
+			t.Fatalf("%s lowered family %s from %+v to %+v", what, fb.Family, fb, fa)
+		}
+	}
+}
+
+func TestFixingNeverLowersTheScore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		s := randomScan(rng)
+		base := Compute(s.rules, s.results, s.findings)
+
+		for i := range s.findings {
+			fewer := slices.Delete(slices.Clone(s.findings), i, i+1)
+			notWorse(t, "removing a finding", base, Compute(s.rules, s.results, fewer))
+
+			fixed := scan{rules: s.rules, results: s.results, findings: fewer}.rederive()
+			notWorse(t, "fixing a finding", base, Compute(fixed.rules, fixed.results, fixed.findings))
+		}
+		for i, r := range s.results {
+			if r.Status != finding.StatusFail {
+				continue
+			}
+			passed := slices.Clone(s.results)
+			passed[i].Status = finding.StatusPass
+			notWorse(t, "passing a failed check", base, Compute(s.rules, passed, s.findings))
+		}
+	}
+}
+
+func TestComputeDoesNotDependOnResultOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		s := randomScan(rng)
+		want := Compute(s.rules, s.results, s.findings)
+		shuffled := slices.Clone(s.results)
+		rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		got := Compute(s.rules, shuffled, s.findings)
+		if got.Value != want.Value || !slices.Equal(got.Families, want.Families) {
+			t.Fatalf("order changed the score: %+v vs %+v", got, want)
+		}
+	}
+}

@@ -1,0 +1,81 @@
+// Package jsonreport writes and reads the JSON report, the format baselines
+// and `report convert` are built on. docs/report-schema.md describes it.
+package jsonreport
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/agentready/agentready/finding"
+)
+
+// Reporter writes a report as indented JSON.
+type Reporter struct{}
+
+// New returns the JSON reporter. It has no options: JSON is never colored and
+// never wrapped.
+func New() *Reporter { return &Reporter{} }
+
+// Write encodes r with two-space indentation and a trailing newline. The
+// output is deterministic: struct fields keep their declared order and
+// encoding/json sorts map keys. HTML characters are left as they are, so URLs
+// stay readable; consumers that embed the JSON in HTML escape it themselves.
+func (*Reporter) Write(w io.Writer, r *finding.Report) error {
+	if r == nil {
+		return errors.New("json report: nil report")
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		return fmt.Errorf("json report: %w", err)
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// Read decodes a report written by Write and checks that this build can
+// understand it. Unknown fields are accepted, because additive changes keep
+// the schema version; a different schemaVersion is refused.
+func Read(r io.Reader) (*finding.Report, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read report: %w", err)
+	}
+	if err := checkVersion(data); err != nil {
+		return nil, err
+	}
+	var rep finding.Report
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return nil, fmt.Errorf("read report: %w", err)
+	}
+	return &rep, nil
+}
+
+// checkVersion looks at schemaVersion alone first, so that a report from
+// another schema gets a clear message instead of a type error from a field
+// that changed. It also rejects what is not one JSON value, trailing data
+// included.
+func checkVersion(data []byte) error {
+	var head struct {
+		SchemaVersion *int `json:"schemaVersion"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return fmt.Errorf("read report: not a JSON report: %w", err)
+	}
+	switch {
+	case head.SchemaVersion == nil:
+		return errors.New("read report: no schemaVersion; is this an agentready JSON report?")
+	case *head.SchemaVersion > finding.SchemaVersion:
+		return fmt.Errorf("read report: schemaVersion %d is newer than the %d this version reads; upgrade agentready",
+			*head.SchemaVersion, finding.SchemaVersion)
+	case *head.SchemaVersion != finding.SchemaVersion:
+		return fmt.Errorf("read report: unsupported schemaVersion %d (this version reads %d)",
+			*head.SchemaVersion, finding.SchemaVersion)
+	}
+	return nil
+}

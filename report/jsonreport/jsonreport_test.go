@@ -1,0 +1,124 @@
+package jsonreport
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/report/internal/sample"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func write(t *testing.T, r *finding.Report) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := New().Write(&buf, r); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	return buf.Bytes()
+}
+
+func TestGolden(t *testing.T) {
+	got := write(t, sample.Report())
+	path := filepath.Join("testdata", "golden", "report.json")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("output differs from %s (run go test -update to accept):\n%s", path, got)
+	}
+}
+
+func TestFormat(t *testing.T) {
+	out := write(t, sample.Report())
+	if !bytes.HasSuffix(out, []byte("}\n")) || bytes.HasSuffix(out, []byte("\n\n")) {
+		t.Error("output does not end in exactly one newline")
+	}
+	if !bytes.Contains(out, []byte("\n  \"schemaVersion\": 1,\n")) {
+		t.Error("output is not indented with two spaces")
+	}
+	if bytes.Contains(out, []byte(`\u003c`)) {
+		t.Error("HTML characters are escaped, making URLs and excerpts unreadable")
+	}
+	if !bytes.Equal(out, write(t, sample.Report())) {
+		t.Error("two writes of the same report differ")
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	want := sample.Report()
+	got, err := Read(bytes.NewReader(write(t, want)))
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("round trip changed the report:\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+func TestReadAcceptsUnknownFields(t *testing.T) {
+	in := `{"schemaVersion": 1, "target": "https://x.example/", "addedLater": {"a": 1}}`
+	r, err := Read(strings.NewReader(in))
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	if r.Target != "https://x.example/" {
+		t.Errorf("target = %q", r.Target)
+	}
+}
+
+func TestReadRejects(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"not JSON", `<html>`, "not a JSON report"},
+		{"no version", `{"target": "x"}`, "no schemaVersion"},
+		{"newer version", `{"schemaVersion": 2}`, "newer"},
+		{"version zero", `{"schemaVersion": 0}`, "unsupported schemaVersion 0"},
+		{"wrong type", `{"schemaVersion": 1, "findings": {}}`, "read report"},
+		{"trailing data", `{"schemaVersion": 1} {"schemaVersion": 1}`, "after top-level value"},
+		{"array", `[]`, "not a JSON report"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Read(strings.NewReader(tt.in))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Read(%q) error = %v, want one mentioning %q", tt.in, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestWriteNil(t *testing.T) {
+	if err := New().Write(&bytes.Buffer{}, nil); err == nil {
+		t.Error("writing a nil report succeeded")
+	}
+}
+
+func TestInvalidUTF8BecomesValidJSON(t *testing.T) {
+	r := sample.Report()
+	r.Findings[0].Message = "bad \xff\xfe bytes \x1b[2J"
+	out := write(t, r)
+	if !json.Valid(out) {
+		t.Fatal("output is not valid JSON")
+	}
+	if _, err := Read(bytes.NewReader(out)); err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+}

@@ -1,0 +1,60 @@
+// Package report turns a finding.Report into the formats users read. Each
+// format is a subpackage; this package only maps format names to them, so the
+// CLI and `report convert` share one list.
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/report/jsonreport"
+	"github.com/agentready/agentready/report/text"
+)
+
+// Reporter renders one report in one format.
+type Reporter interface {
+	Write(w io.Writer, r *finding.Report) error
+}
+
+// Options are the knobs shared by the formats; each format uses the ones
+// that make sense for it and ignores the rest.
+type Options struct {
+	// Color enables ANSI colors in terminal output.
+	Color bool
+	// Width is where terminal output wraps; 0 means 100.
+	Width int
+	// Verbose shows every occurrence and every check.
+	Verbose bool
+	// MaxURLs is how many occurrences are shown per check; 0 means 3.
+	MaxURLs int
+}
+
+// formats is the one list of output formats. A new format adds its line here.
+var formats = map[string]func(Options) Reporter{
+	"text": func(o Options) Reporter {
+		return text.New(text.Options{Color: o.Color, Width: o.Width, Verbose: o.Verbose, MaxURLs: o.MaxURLs})
+	},
+	"json": func(Options) Reporter { return jsonreport.New() },
+}
+
+// New returns the reporter for format.
+func New(format string, opts Options) (Reporter, error) {
+	build, ok := formats[format]
+	if !ok {
+		return nil, fmt.Errorf("unknown report format %q (valid: %s)", format, strings.Join(Formats(), ", "))
+	}
+	return build(opts), nil
+}
+
+// Formats lists the format names, sorted.
+func Formats() []string {
+	names := make([]string, 0, len(formats))
+	for name := range formats {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}

@@ -1,0 +1,56 @@
+package report
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/finding"
+)
+
+func TestFormatsSorted(t *testing.T) {
+	got := Formats()
+	if !slices.IsSorted(got) {
+		t.Errorf("Formats() = %v, not sorted", got)
+	}
+	for _, want := range []string{"json", "text"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("Formats() = %v, missing %q", got, want)
+		}
+	}
+}
+
+func TestNewUnknownFormatNamesTheValidOnes(t *testing.T) {
+	_, err := New("yaml", Options{})
+	if err == nil {
+		t.Fatal("New(yaml) succeeded")
+	}
+	for _, f := range Formats() {
+		if !strings.Contains(err.Error(), f) {
+			t.Errorf("error %q does not name %q", err, f)
+		}
+	}
+}
+
+func TestEveryFormatRenders(t *testing.T) {
+	r := &finding.Report{
+		SchemaVersion: finding.SchemaVersion,
+		Tool:          finding.ToolInfo{Name: "agentready", Version: "test"},
+		Target:        "http://127.0.0.1/",
+		Score:         finding.Score{PolicyVersion: "1", Grade: "N/A"},
+	}
+	for _, f := range Formats() {
+		rep, err := New(f, Options{})
+		if err != nil {
+			t.Fatalf("New(%q): %v", f, err)
+		}
+		var buf bytes.Buffer
+		if err := rep.Write(&buf, r); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if !strings.Contains(buf.String(), "127.0.0.1") {
+			t.Errorf("%s output does not mention the target:\n%s", f, buf.String())
+		}
+	}
+}

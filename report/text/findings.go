@@ -1,0 +1,241 @@
+package text
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/agentready/agentready/finding"
+)
+
+// group is every occurrence of one check.
+type group struct {
+	checkID  string
+	severity finding.Severity
+	rule     *finding.RuleInfo
+	items    []finding.Finding
+}
+
+// groupFindings groups by check, most severe check first, then by check ID;
+// occurrences are ordered the same way and then by URL, so runs compare.
+func groupFindings(r *finding.Report) []*group {
+	rules := map[string]*finding.RuleInfo{}
+	for i := range r.Rules {
+		rules[r.Rules[i].ID] = &r.Rules[i]
+	}
+	byID := map[string]*group{}
+	var groups []*group
+	for _, f := range r.Findings {
+		g := byID[f.CheckID]
+		if g == nil {
+			g = &group{checkID: f.CheckID, rule: rules[f.CheckID]}
+			byID[f.CheckID] = g
+			groups = append(groups, g)
+		}
+		g.severity = max(g.severity, f.Severity)
+		g.items = append(g.items, f)
+	}
+	for _, g := range groups {
+		sort.SliceStable(g.items, func(i, j int) bool { return occurrenceLess(&g.items[i], &g.items[j]) })
+	}
+	sort.SliceStable(groups, func(i, j int) bool {
+		if groups[i].severity != groups[j].severity {
+			return groups[i].severity > groups[j].severity
+		}
+		return groups[i].checkID < groups[j].checkID
+	})
+	return groups
+}
+
+func occurrenceLess(a, b *finding.Finding) bool {
+	if a.Severity != b.Severity {
+		return a.Severity > b.Severity
+	}
+	if ua, ub := a.PrimaryURL(), b.PrimaryURL(); ua != ub {
+		return ua < ub
+	}
+	if ma, mb := a.PrimaryMethod(), b.PrimaryMethod(); ma != mb {
+		return ma < mb
+	}
+	if a.Subject != b.Subject {
+		return a.Subject < b.Subject
+	}
+	return a.Message < b.Message
+}
+
+// Indentation of the parts of a check block.
+const (
+	occurrenceIndent = 2
+	detailIndent     = 4
+	severityWidth    = 8
+)
+
+func (p *printer) findings(r *finding.Report) {
+	groups := groupFindings(r)
+	p.heading("Findings")
+	if len(groups) == 0 {
+		p.wrapped(2, 2, "no findings")
+		return
+	}
+	for _, g := range groups {
+		p.blank()
+		p.checkHeader(g)
+		shown := g.items
+		if !p.opts.Verbose && len(shown) > p.opts.MaxURLs {
+			shown = shown[:p.opts.MaxURLs]
+		}
+		for i := range shown {
+			p.occurrence(g, &shown[i])
+		}
+		if rest := len(g.items) - len(shown); rest > 0 {
+			p.wrapped(occurrenceIndent, 2, fmt.Sprintf("… and %d more", rest))
+		}
+	}
+}
+
+func (p *printer) checkHeader(g *group) {
+	title := ""
+	if g.rule != nil {
+		title = clean(g.rule.Title)
+	}
+	n := len(g.items)
+	line := pad(severityLabel(g.severity), severityWidth) + styleStrong.Render(clean(g.checkID))
+	if title != "" {
+		line += "  " + title
+	}
+	line += fmt.Sprintf(" (%d %s)", n, plural(n, "occurrence", "occurrences"))
+	p.wrapped(0, severityWidth, line)
+
+	if g.rule == nil {
+		return
+	}
+	if refs := specRefs(g.rule.SpecRefs); refs != "" {
+		p.wrapped(severityWidth, 2, refs)
+	}
+	// Kept whole so that terminals still recognise it as a link.
+	if docs := clean(g.rule.DocsURL); docs != "" {
+		p.raw(severityWidth, styleDim.Render(docs))
+	}
+}
+
+func (p *printer) occurrence(g *group, f *finding.Finding) {
+	msg := "- " + clean(f.Message)
+	if f.Severity != g.severity {
+		msg += " [" + f.Severity.String() + "]"
+	}
+	if f.Security {
+		msg += " [security]"
+	}
+	if state := clean(f.BaselineState); state != "" {
+		msg += " [" + state + "]"
+	}
+	p.wrapped(occurrenceIndent, 2, msg)
+
+	for i := range f.Evidence {
+		p.evidence(&f.Evidence[i])
+	}
+	if loc := location(f.Location); loc != "" {
+		p.wrapped(detailIndent, 2, "spec: "+loc)
+	}
+	if g.rule == nil || !slices.Equal(f.SpecRefs, g.rule.SpecRefs) {
+		if refs := specRefs(f.SpecRefs); refs != "" {
+			p.wrapped(detailIndent, 2, refs)
+		}
+	}
+}
+
+func (p *printer) evidence(e *finding.Evidence) {
+	line := clean(e.Method) + " " + clean(e.URL)
+	if e.Status != 0 {
+		line += fmt.Sprintf(" → %d", e.Status)
+	}
+	if purpose := clean(e.Purpose); purpose != "" {
+		line += styleDim.Render("  (" + purpose + ")")
+	}
+	p.wrapped(detailIndent, 2, strings.TrimSpace(line))
+
+	if diff := expectedActual(e); diff != "" {
+		p.wrapped(detailIndent, 2, diff)
+	}
+	if ptr := clean(e.JSONPointer); ptr != "" {
+		p.wrapped(detailIndent, 2, "pointer: "+ptr)
+	}
+	if ex := clean(e.Excerpt); ex != "" {
+		p.wrapped(detailIndent, 2, "excerpt: "+ex)
+	}
+	if p.opts.Verbose {
+		p.headers("request", e.RequestHeaders)
+		p.headers("response", e.ResponseHeaders)
+	}
+	if c := curl(e.Curl); c != "" {
+		p.raw(detailIndent, styleDim.Render("$ ")+c)
+	}
+}
+
+// expectedActual renders `Header: expected "x", got "y"`, leaving out what
+// the evidence does not say.
+func expectedActual(e *finding.Evidence) string {
+	var parts []string
+	if e.Expected != "" {
+		parts = append(parts, fmt.Sprintf("expected %q", clean(e.Expected)))
+	}
+	if e.Actual != "" {
+		parts = append(parts, fmt.Sprintf("got %q", clean(e.Actual)))
+	}
+	header := clean(e.Header)
+	switch {
+	case header != "" && len(parts) > 0:
+		return header + ": " + strings.Join(parts, ", ")
+	case header != "":
+		return "header: " + header
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (p *printer) headers(kind string, h http.Header) {
+	if len(h) == 0 {
+		return
+	}
+	names := make([]string, 0, len(h))
+	for name := range h {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	p.wrapped(detailIndent, 2, kind+" headers:")
+	for _, name := range names {
+		for _, v := range h[name] {
+			p.wrapped(detailIndent+2, 2, clean(name)+": "+clean(v))
+		}
+	}
+}
+
+// specRefs renders clauses as `RFC 9110 §8.6 (MUST)`, joined by "; ".
+func specRefs(refs []finding.SpecRef) string {
+	parts := make([]string, 0, len(refs))
+	for _, r := range refs {
+		s := clean(r.String())
+		if level := clean(r.Level); level != "" {
+			s += " (" + level + ")"
+		}
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+func location(l *finding.SourceLocation) string {
+	if l == nil || l.File == "" {
+		return ""
+	}
+	s := fmt.Sprintf("%s:%d", clean(l.File), l.Line)
+	if l.Column > 0 {
+		s += fmt.Sprintf(":%d", l.Column)
+	}
+	if ptr := clean(l.Pointer); ptr != "" {
+		s += " (" + ptr + ")"
+	}
+	return s
+}

@@ -1,0 +1,139 @@
+// Package scan wires the probe, the checks, the post-processing pipeline and
+// grading into one call. It holds no business rules of its own.
+package scan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/probe"
+	"github.com/agentready/agentready/report/grade"
+)
+
+// Options configure one scan.
+type Options struct {
+	Probe   probe.Config
+	Checks  []checks.Check
+	Version string
+	// Now is the clock; tests fix it so reports are reproducible.
+	Now func() time.Time
+}
+
+// Run crawls, probes, checks and grades. It returns an error only when the
+// scan could not complete; a partial scan (budget, Ctrl-C) still gives a report.
+func Run(ctx context.Context, opts Options) (*finding.Report, error) {
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	started := now()
+	if opts.Probe.Version == "" {
+		opts.Probe.Version = opts.Version
+	}
+	res, err := probe.Run(ctx, opts.Probe, planner(opts.Probe.Start, opts.Checks))
+	if err != nil {
+		return nil, err
+	}
+	in := checks.NewInput(opts.Probe.Start, res.Recording)
+	results, findings := Evaluate(context.WithoutCancel(ctx), in, opts.Checks)
+	findings = Process(findings)
+	rep := &finding.Report{
+		SchemaVersion: finding.SchemaVersion,
+		Tool:          finding.ToolInfo{Name: "agentready", Version: opts.Version, DocsURL: "https://github.com/agentready/agentready"},
+		Target:        opts.Probe.Start.String(),
+		StartedAt:     started.UTC(),
+		FinishedAt:    now().UTC(),
+		Checks:        results,
+		Findings:      findings,
+		Stats:         res.Stats,
+		Notes:         res.Notes,
+	}
+	for _, c := range opts.Checks {
+		rep.Rules = append(rep.Rules, checks.RuleInfo(c.Meta()))
+	}
+	rep.Score = grade.Compute(rep.Rules, rep.Checks, rep.Findings)
+	return rep, nil
+}
+
+// planner adapts the checks that plan probes to the probe's Planner, so the
+// probe never imports the checks.
+func planner(target *url.URL, cs []checks.Check) probe.Planner {
+	return func(crawled, samples []*exchange.Exchange) []exchange.PlannedRequest {
+		pin := &checks.PlanInput{Target: target, Crawled: crawled, Samples: samples}
+		var out []exchange.PlannedRequest
+		for _, c := range cs {
+			if p, ok := c.(checks.Prober); ok {
+				out = append(out, p.Plan(pin)...)
+			}
+		}
+		return out
+	}
+}
+
+// checkTimeout bounds one check; checks are pure, so hitting it means a bug.
+const checkTimeout = 30 * time.Second
+
+// Evaluate runs every check concurrently over the recording. A panic in one
+// check becomes status "error" for that check and never takes the scan down.
+func Evaluate(ctx context.Context, in *checks.Input, cs []checks.Check) ([]finding.CheckResult, []finding.Finding) {
+	results := make([]finding.CheckResult, len(cs))
+	found := make([][]finding.Finding, len(cs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 8)
+	for i, c := range cs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			results[i], found[i] = runOne(ctx, in, c)
+		}()
+	}
+	wg.Wait()
+	var all []finding.Finding
+	for _, fs := range found {
+		all = append(all, fs...)
+	}
+	return results, all
+}
+
+func runOne(ctx context.Context, in *checks.Input, c checks.Check) (res finding.CheckResult, fs []finding.Finding) {
+	m := c.Meta()
+	res = finding.CheckResult{ID: m.ID, Family: string(m.Family), Severity: m.Severity}
+	defer func() {
+		if r := recover(); r != nil {
+			res.Status, res.Reason, fs = finding.StatusError, fmt.Sprintf("check panicked: %v\n%s", r, debug.Stack()), nil
+		}
+	}()
+	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
+	defer cancel()
+	fs, err := c.Run(ctx, in)
+	res.Observations = in.Observations(m.ID)
+	switch reason, skipped := checks.IsSkip(err); {
+	case skipped:
+		res.Status, res.Reason, fs = finding.StatusSkip, reason, nil
+	case err != nil:
+		res.Status, res.Reason, fs = finding.StatusError, err.Error(), nil
+	case len(fs) == 0:
+		res.Status = finding.StatusPass
+	default:
+		res.Status, res.Findings = finding.StatusFail, len(fs)
+		res.Severity = finding.SeverityNone
+		for _, f := range fs {
+			res.Severity = max(res.Severity, f.Severity)
+		}
+	}
+	return res, fs
+}
+
+// ErrNothingChecked is returned when the scan finished but no check could be
+// evaluated, which the CLI reports as "scan could not complete".
+var ErrNothingChecked = errors.New("no check could be evaluated")

@@ -1,0 +1,208 @@
+package scan_test
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/agentready/agentready/checks/builtin"
+	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/fixtures/methodlog"
+	"github.com/agentready/agentready/probe"
+	"github.com/agentready/agentready/report"
+	"github.com/agentready/agentready/scan"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+var fixedClock = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
+
+func scanApp(t *testing.T, srv *httptest.Server) *finding.Report {
+	t.Helper()
+	reg, err := builtin.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, _ := url.Parse(srv.URL + "/")
+	rep, err := scan.Run(context.Background(), scan.Options{
+		Probe:   probe.Config{Start: start, Budget: time.Minute},
+		Checks:  reg.All(),
+		Version: "test",
+		Now:     fixedClock,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func firedChecks(rep *finding.Report) []string {
+	var ids []string
+	for _, f := range rep.Findings {
+		if !slices.Contains(ids, f.CheckID) {
+			ids = append(ids, f.CheckID)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+func TestDemoGradesAWithNoErrorOrWarning(t *testing.T) {
+	srv := httptest.NewServer(demo.New())
+	defer srv.Close()
+	rep := scanApp(t, srv)
+	if rep.Score.Grade != "A+" && rep.Score.Grade != "A" {
+		t.Errorf("grade %s (%d), want A or better", rep.Score.Grade, rep.Score.Value)
+	}
+	for _, f := range rep.Findings {
+		if f.Severity >= finding.SeverityWarning {
+			t.Errorf("demo has %s %s: %s", f.Severity, f.CheckID, f.Message)
+		}
+	}
+	for _, c := range rep.Checks {
+		if c.Status == finding.StatusError {
+			t.Errorf("check %s errored: %s", c.ID, c.Reason)
+		}
+	}
+}
+
+// defectChecks maps each broken variant to exactly the checks it must fire;
+// together with the conformant demo, this gives every check a fixture where
+// it fires and one where it does not.
+var defectChecks = map[demo.Defect][]string{
+	demo.DefectIgnoresQValues:       {"negotiation-preferred-type", "negotiation-specificity"},
+	demo.DefectIgnoresQZero:         {"negotiation-q-zero"},
+	demo.DefectSpecificityWrong:     {"negotiation-specificity"},
+	demo.DefectMalformedAccept500:   {"negotiation-malformed-accept"},
+	demo.DefectUnsupportedAccept500: {"negotiation-unsupported-type"},
+	demo.DefectWildcard406:          {"negotiation-wildcard"},
+	demo.DefectHeadContentLength:    {"negotiation-head-content-length"},
+	demo.DefectHeadStatusMismatch:   {"negotiation-head-status"},
+	demo.DefectHeadContentType:      {"negotiation-head-content-type"},
+	demo.Defect405WithoutAllow:      {"negotiation-allow-on-405"},
+	demo.DefectOptionsNoAllow:       {"negotiation-options-allow"},
+	demo.DefectOptions500:           {"negotiation-options-failed"},
+	demo.DefectNoVaryAccept:         {"vary-accept"},
+	demo.DefectNoVaryAcceptDefault:  {"vary-accept"},
+	demo.DefectNoVaryPrefer:         {"vary-prefer"},
+}
+
+func TestEachDefectFiresExactlyItsChecks(t *testing.T) {
+	for _, d := range demo.Defects() {
+		want, ok := defectChecks[d]
+		if !ok {
+			continue // defects of families tested elsewhere
+		}
+		t.Run(string(d), func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(demo.New(d))
+			defer srv.Close()
+			rep := scanApp(t, srv)
+			if got := firedChecks(rep); !slices.Equal(got, want) {
+				t.Errorf("fired %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+func TestEveryCheckFiresSomewhere(t *testing.T) {
+	reg, err := builtin.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	covered := map[string]bool{}
+	for _, ids := range defectChecks {
+		for _, id := range ids {
+			covered[id] = true
+		}
+	}
+	for _, c := range reg.All() {
+		if id := c.Meta().ID; !covered[id] && !coveredElsewhere[id] {
+			t.Errorf("check %s has no fixture where it fires", id)
+		}
+	}
+}
+
+// coveredElsewhere lists checks whose firing fixtures live in their family's
+// own end-to-end tests.
+var coveredElsewhere = map[string]bool{}
+
+func TestScannerSendsOnlySafeMethods(t *testing.T) {
+	log, h := methodlog.Wrap(demo.New())
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	scanApp(t, srv)
+	for _, m := range log.Methods() {
+		if m != "GET" && m != "HEAD" && m != "OPTIONS" {
+			t.Errorf("scanner sent %s", m)
+		}
+	}
+	if len(log.Requests()) == 0 {
+		t.Fatal("no request recorded")
+	}
+}
+
+func TestReportIsDeterministic(t *testing.T) {
+	srv := httptest.NewServer(demo.New(demo.DefectNoVaryAccept))
+	defer srv.Close()
+	a, b := renderJSON(t, scanApp(t, srv), srv), renderJSON(t, scanApp(t, srv), srv)
+	if !bytes.Equal(a, b) {
+		t.Error("two scans of the same app differ")
+	}
+}
+
+var portPattern = regexp.MustCompile(`127\.0\.0\.1:\d+`)
+
+// renderJSON normalizes what legitimately varies between runs: the port and
+// the timing.
+func renderJSON(t *testing.T, rep *finding.Report, srv *httptest.Server) []byte {
+	t.Helper()
+	rep.Stats.DurationMS = 0
+	r, err := report.New("json", report.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := r.Write(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	return portPattern.ReplaceAll(buf.Bytes(), []byte("127.0.0.1:PORT"))
+}
+
+func TestGoldenJSON(t *testing.T) {
+	for name, defects := range map[string][]demo.Defect{
+		"demo":                nil,
+		"demo-no-vary-accept": {demo.DefectNoVaryAccept},
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv := httptest.NewServer(demo.New(defects...))
+			defer srv.Close()
+			got := renderJSON(t, scanApp(t, srv), srv)
+			path := filepath.Join("..", "testdata", "golden", name+".json")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./scan -update)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("JSON report differs from %s; if intended, run go test ./scan -update and review the diff", path)
+			}
+		})
+	}
+}
