@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/spec"
 )
 
 // Family groups checks for scoring and reporting.
@@ -77,6 +78,8 @@ type PlanInput struct {
 	// Samples are the crawled resources chosen for probing: successful GETs,
 	// a bounded number per path shape.
 	Samples []*exchange.Exchange
+	// Spec is the loaded OpenAPI document, or nil.
+	Spec *spec.Document
 }
 
 // Input is what a check evaluates.
@@ -86,6 +89,9 @@ type Input struct {
 	Index     *exchange.Index
 	// Samples are the crawl exchanges that planned probes were based on.
 	Samples []*exchange.Exchange
+	// Spec is the loaded OpenAPI document, or nil when none was given or
+	// found; checks that need it skip with a reason.
+	Spec *spec.Document
 
 	mu           sync.Mutex
 	observations map[string][]string
@@ -127,6 +133,14 @@ func NewInput(target *url.URL, rec *exchange.Recording) *Input {
 		}
 	}
 	return in
+}
+
+// NeedSpec returns a skip error when no spec was loaded.
+func (in *Input) NeedSpec() error {
+	if in.Spec == nil {
+		return Skip("no OpenAPI document was given (--openapi) or found on the target")
+	}
+	return nil
 }
 
 // Probe returns the probe sent for purpose on the sample at basedOn, or nil.
