@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/mcp"
 	"github.com/agentready/agentready/spec"
 )
 
@@ -70,6 +71,14 @@ type Prober interface {
 	Plan(in *PlanInput) []exchange.PlannedRequest
 }
 
+// FollowUpProber is implemented by checks that need a second round of
+// requests derived from their first-round probes (links inside a fetched
+// document). PlanFollowUp sees PlanInput.Probes; it is pure and must bound
+// what it asks for. There is no third round.
+type FollowUpProber interface {
+	PlanFollowUp(in *PlanInput) []exchange.PlannedRequest
+}
+
 // PlanInput is what planning sees.
 type PlanInput struct {
 	Target *url.URL
@@ -80,6 +89,9 @@ type PlanInput struct {
 	Samples []*exchange.Exchange
 	// Spec is the loaded OpenAPI document, or nil.
 	Spec *spec.Document
+	// Probes are the first round's planned probes, set only for
+	// FollowUpProber.PlanFollowUp.
+	Probes []*exchange.Exchange
 }
 
 // Input is what a check evaluates.
@@ -92,9 +104,38 @@ type Input struct {
 	// Spec is the loaded OpenAPI document, or nil when none was given or
 	// found; checks that need it skip with a reason.
 	Spec *spec.Document
+	// MCP is what the MCP probe learned from the app's MCP endpoint, or nil
+	// when none was given or found; the mcp family skips with a reason.
+	MCP *mcp.Snapshot
 
 	mu           sync.Mutex
 	observations map[string][]string
+
+	memoMu sync.Mutex
+	memos  map[string]*memo
+}
+
+type memo struct {
+	once  sync.Once
+	value any
+}
+
+// Memo returns fn's result for key, computing it once per Input, so that the
+// checks of one family can share one analysis of the recording. fn must be
+// pure like the checks themselves. Safe for concurrent use.
+func (in *Input) Memo(key string, fn func() any) any {
+	in.memoMu.Lock()
+	if in.memos == nil {
+		in.memos = map[string]*memo{}
+	}
+	m := in.memos[key]
+	if m == nil {
+		m = &memo{}
+		in.memos[key] = m
+	}
+	in.memoMu.Unlock()
+	m.once.Do(func() { m.value = fn() })
+	return m.value
 }
 
 // Observe records a fact about a check's run that is not a finding, such as

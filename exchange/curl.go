@@ -72,6 +72,9 @@ func (x *Exchange) Curl() string {
 			b.WriteString(" -H " + shellQuote(k+": "+v))
 		}
 	}
+	if x.Request.Body != "" {
+		b.WriteString(" --data-raw " + shellQuote(x.Request.Body))
+	}
 	b.WriteString(" " + shellQuote(x.Request.URL))
 	return b.String()
 }

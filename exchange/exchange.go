@@ -39,6 +39,9 @@ type Request struct {
 	Method string      `json:"method"`
 	URL    string      `json:"url"`
 	Header http.Header `json:"header,omitempty"`
+	// Body is the request body, bounded, for the few requests that have one
+	// (the JSON-RPC messages of the MCP family); empty for every other request.
+	Body string `json:"body,omitempty"`
 }
 
 // Response is what came back, with a body capped by the probe's limits.

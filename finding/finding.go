@@ -126,6 +126,9 @@ type Finding struct {
 	Fingerprint string          `json:"fingerprint"`
 	// BaselineState is "new", "existing" or empty when no baseline was given.
 	BaselineState string `json:"baselineState,omitempty"`
+	// Suppression says why the configuration ignores this finding; set only
+	// on the findings in Report.Ignored.
+	Suppression *Suppression `json:"suppression,omitempty"`
 }
 
 // PrimaryURL is the URL of the first piece of evidence, or "".

@@ -20,8 +20,41 @@ type Report struct {
 	// Notes are scan-level facts a reader should know: interruptions, budget
 	// exhaustion, what was not assessed and why.
 	Notes []string `json:"notes,omitempty"`
+	// States shows which controls each kind of resource offered in each
+	// observed state; empty when no kind was seen in two states.
+	States []StateMatrix `json:"states,omitempty"`
 	// Gate is filled by the CLI once the gate has been evaluated.
 	Gate *Gate `json:"gate,omitempty"`
+	// Surface is the matrix of operations by projection, when an OpenAPI
+	// document was available to anchor it.
+	Surface *SurfaceMatrix `json:"surface,omitempty"`
+	// MCP describes the app's MCP endpoint when one was examined.
+	MCP *MCPInfo `json:"mcp,omitempty"`
+	// Spec names the OpenAPI document the checks used, or is nil when none
+	// was given or found (a note then says so).
+	Spec *SpecInfo `json:"spec,omitempty"`
+	// Baseline compares the findings with an earlier report, when one was
+	// given (--baseline).
+	Baseline *BaselineSummary `json:"baseline,omitempty"`
+	// Ignored are the findings the configuration's ignores matched; they
+	// count neither toward the grade nor toward the gate.
+	Ignored []Finding `json:"ignored,omitempty"`
+	// App describes the app the scan started itself (--start), or is nil.
+	App *AppInfo `json:"app,omitempty"`
+}
+
+// SpecInfo says which OpenAPI document was used and how it was found.
+type SpecInfo struct {
+	// Source is the path or URL it was read from.
+	Source string `json:"source"`
+	// Version is its openapi (or swagger) field.
+	Version    string `json:"version,omitempty"`
+	Operations int    `json:"operations"`
+	// Discovery says how it was found: "--openapi", "Link rel=service-desc",
+	// "HAL _links.service-desc" or "well-known path".
+	Discovery string `json:"discovery,omitempty"`
+	// Problems counts load problems, each reported as a finding.
+	Problems int `json:"problems,omitempty"`
 }
 
 // ToolInfo identifies the producer.
@@ -91,4 +124,10 @@ type Gate struct {
 	FailOn Severity `json:"failOn"`
 	Passed bool     `json:"passed"`
 	Reason string   `json:"reason"`
+	// FailUnder is the minimum grade or score, e.g. "grade B" or "score 80".
+	FailUnder string `json:"failUnder,omitempty"`
+	// NewOnly is set when a baseline was given: only new findings gate.
+	NewOnly bool `json:"newOnly,omitempty"`
+	// StrictBaseline fails the run when the baseline is stale.
+	StrictBaseline bool `json:"strictBaseline,omitempty"`
 }

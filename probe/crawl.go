@@ -60,6 +60,7 @@ type crawler struct {
 	queued   int
 	skipped  map[string]int
 	pages    []*exchange.Exchange
+	spec     *specState // the OpenAPI document and its seeds; see spec.go
 }
 
 func newCrawler(cfg Config, c *client, start *url.URL) *crawler {
@@ -78,6 +79,7 @@ func newCrawler(cfg Config, c *client, start *url.URL) *crawler {
 		decided:  map[string]bool{},
 		variants: map[string]int{},
 		skipped:  map[string]int{},
+		spec:     &specState{cfg: cfg.Spec},
 	}
 }
 
@@ -87,8 +89,9 @@ func (cr *crawler) run(ctx context.Context) {
 	cr.queued = 1
 	level := []job{{url: startURL, source: "start"}}
 	for len(level) > 0 && ctx.Err() == nil {
-		var next []job
-		for i, p := range cr.fetchLevel(ctx, level) {
+		pages := cr.fetchLevel(ctx, level)
+		next := cr.specJobs(ctx, level, pages)
+		for i, p := range pages {
 			if p == nil {
 				continue
 			}

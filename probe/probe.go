@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/spec"
 )
 
 // Config bounds a scan. The zero value of every limit means its default.
@@ -43,6 +44,12 @@ type Config struct {
 	// AllowUnsafe lets planned requests use methods other than GET, HEAD and
 	// OPTIONS. It stays false until active probes exist and the user opts in.
 	AllowUnsafe bool
+	// FollowUp, when set, plans one more round of requests after the planned
+	// probes, from what they returned; see FollowUp.
+	FollowUp FollowUp
+	// Spec says where the OpenAPI document comes from (given, fetched or
+	// discovered) and whether it seeds the crawl; see SpecConfig.
+	Spec SpecConfig
 	// Transport replaces the default transport, for tests.
 	Transport http.RoundTripper
 	// Log receives progress lines when verbose; nil discards them.
@@ -60,4 +67,8 @@ type Result struct {
 	Recording *exchange.Recording
 	Stats     finding.Stats
 	Notes     []string
+	// Spec is the OpenAPI document used, or nil; SpecDiscovery says how it
+	// was found (SpecGiven, SpecLinkHeader, SpecHALLink, SpecWellKnown).
+	Spec          *spec.Document
+	SpecDiscovery string
 }

@@ -83,12 +83,15 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 	if plan != nil && scanCtx.Err() == nil {
 		var skippedProbes int
 		probes, skippedProbes, res.Notes = sendPlanned(scanCtx, cfg, c, start, plan(crawled, samples))
+		more, skippedMore, notes := sendFollowUps(scanCtx, cfg, c, start, crawled, samples, probes)
+		probes, skippedProbes, res.Notes = append(probes, more...), skippedProbes+skippedMore, append(res.Notes, notes...)
 		if skippedProbes > 0 {
 			cr.skipped[skipProbeOffOrigin] += skippedProbes
 		}
 	}
 
-	res.Recording = freeze(start.String(), crawled, probes, samples)
+	res.Spec, res.SpecDiscovery, res.Notes = cr.spec.doc, cr.spec.discovery, append(res.Notes, cr.spec.notes...)
+	res.Recording = freeze(start.String(), crawled, append(probes, cr.spec.exchanges...), samples)
 	res.Stats.Pages = len(crawled)
 	res.Stats.Requests = int(c.requests.Load())
 	res.Stats.Probes = len(probes)

@@ -10,7 +10,11 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/report/html"
 	"github.com/agentready/agentready/report/jsonreport"
+	"github.com/agentready/agentready/report/junit"
+	"github.com/agentready/agentready/report/markdown"
+	"github.com/agentready/agentready/report/sarif"
 	"github.com/agentready/agentready/report/text"
 )
 
@@ -30,6 +34,10 @@ type Options struct {
 	Verbose bool
 	// MaxURLs is how many occurrences are shown per check; 0 means 3.
 	MaxURLs int
+	// SARIF places findings: see sarif.Options.
+	SARIFAnchor, SARIFCategory string
+	// BaseDir is the repository root that SARIF paths are made relative to.
+	BaseDir string
 }
 
 // formats is the one list of output formats. A new format adds its line here.
@@ -38,6 +46,12 @@ var formats = map[string]func(Options) Reporter{
 		return text.New(text.Options{Color: o.Color, Width: o.Width, Verbose: o.Verbose, MaxURLs: o.MaxURLs})
 	},
 	"json": func(Options) Reporter { return jsonreport.New() },
+	"sarif": func(o Options) Reporter {
+		return sarif.New(sarif.Options{Anchor: o.SARIFAnchor, Category: o.SARIFCategory, BaseDir: o.BaseDir})
+	},
+	"markdown": func(o Options) Reporter { return markdown.New(markdown.Options{MaxURLs: o.MaxURLs}) },
+	"html":     func(Options) Reporter { return html.New(html.Options{}) },
+	"junit":    func(Options) Reporter { return junit.New() },
 }
 
 // New returns the reporter for format.

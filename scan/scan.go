@@ -25,6 +25,11 @@ type Options struct {
 	Version string
 	// Now is the clock; tests fix it so reports are reproducible.
 	Now func() time.Time
+	// MCPEndpoint is the MCP endpoint named with --mcp; when empty, the
+	// endpoint is discovered on the target's origin.
+	MCPEndpoint string
+	// Policy tunes checks, severities, ignores and the baseline; nil is none.
+	Policy *Policy
 }
 
 // Run crawls, probes, checks and grades. It returns an error only when the
@@ -38,13 +43,18 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	if opts.Probe.Version == "" {
 		opts.Probe.Version = opts.Version
 	}
-	res, err := probe.Run(ctx, opts.Probe, planner(opts.Probe.Start, opts.Checks))
+	opts.Checks = opts.Policy.Select(opts.Checks)
+	opts.Probe.FollowUp = followUps(opts.Probe.Start, opts.Checks)
+	slot := attachSpec(&opts.Probe)
+	res, err := probe.Run(ctx, opts.Probe, planner(opts.Probe.Start, opts.Checks, slot))
 	if err != nil {
 		return nil, err
 	}
 	in := checks.NewInput(opts.Probe.Start, res.Recording)
+	in.Spec = res.Spec
+	collectMCP(ctx, opts, in)
 	results, findings := Evaluate(context.WithoutCancel(ctx), in, opts.Checks)
-	findings = Process(findings)
+	findings = Process(locate(in.Spec, findings))
 	rep := &finding.Report{
 		SchemaVersion: finding.SchemaVersion,
 		Tool:          finding.ToolInfo{Name: "agentready", Version: opts.Version, DocsURL: "https://github.com/agentready/agentready"},
@@ -54,20 +64,25 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 		Checks:        results,
 		Findings:      findings,
 		Stats:         res.Stats,
-		Notes:         res.Notes,
+		Notes:         append(res.Notes, errorProbeNotes(res.Recording)...),
+		MCP:           in.MCP.Info(),
 	}
+	describeSpec(rep, res)
 	for _, c := range opts.Checks {
 		rep.Rules = append(rep.Rules, checks.RuleInfo(c.Meta()))
 	}
+	rep.States = stateMatrices(res.Recording)
+	opts.Policy.Apply(rep, in.Spec)
+	rep.Surface = surfaceMatrix(in, opts.Checks)
 	rep.Score = grade.Compute(rep.Rules, rep.Checks, rep.Findings)
 	return rep, nil
 }
 
 // planner adapts the checks that plan probes to the probe's Planner, so the
 // probe never imports the checks.
-func planner(target *url.URL, cs []checks.Check) probe.Planner {
+func planner(target *url.URL, cs []checks.Check, slot *specSlot) probe.Planner {
 	return func(crawled, samples []*exchange.Exchange) []exchange.PlannedRequest {
-		pin := &checks.PlanInput{Target: target, Crawled: crawled, Samples: samples}
+		pin := &checks.PlanInput{Target: target, Crawled: crawled, Samples: samples, Spec: slot.get()}
 		var out []exchange.PlannedRequest
 		for _, c := range cs {
 			if p, ok := c.(checks.Prober); ok {

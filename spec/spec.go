@@ -32,6 +32,12 @@ type Document struct {
 	UsesHALRel bool
 	// SecuritySchemes maps scheme names to their type ("http", "apiKey", ...).
 	SecuritySchemes map[string]SecurityScheme
+	// PathItems lists the path templates as written, in document order, with
+	// their own (path-level) parameters and the position of their key.
+	PathItems []PathItem
+	// Notices are facts about the document that are not defects, such as a
+	// Swagger 2.0 document being recognized but not checked.
+	Notices []string
 
 	indexOnce sync.Once
 	index     *Index
@@ -40,6 +46,19 @@ type Document struct {
 // Problem is a defect found while loading.
 type Problem struct {
 	Message  string
+	Location finding.SourceLocation
+	// Warning marks problems that make the document ambiguous (a keyword
+	// that tools of its version ignore) rather than invalid.
+	Warning bool
+}
+
+// PathItem is one entry under paths.
+type PathItem struct {
+	Template string
+	// Parameters are declared on the path item itself; each operation's
+	// Parameters already include them.
+	Parameters []Parameter
+	// Location is the path key.
 	Location finding.SourceLocation
 }
 
@@ -51,7 +70,10 @@ type Operation struct {
 	Summary      string
 	Description  string
 	// HALRels is x-hal-rel as decoded; HALRelsRaw keeps malformed values
-	// (not an array, non-strings) for the well-formedness check.
+	// (not an array, non-strings) for the well-formedness check. An array of
+	// strings is kept verbatim in HALRels (empty strings and duplicates
+	// included) and HALRelsRaw is nil; otherwise HALRelsRaw holds the value
+	// and HALRels its non-empty strings, so coordinate checks still work.
 	HALRels    []string
 	HALRelsRaw any
 	// MCPTool is x-mcp-tool; OperationURI is x-operation-uri.
@@ -75,6 +97,8 @@ type Operation struct {
 	// x-hal-rel key, when present.
 	Location       finding.SourceLocation
 	HALRelLocation *finding.SourceLocation
+	// ExtensionLocations holds the position of every x- key of Extensions.
+	ExtensionLocations map[string]finding.SourceLocation
 }
 
 // Parameter is a declared parameter.
@@ -83,6 +107,9 @@ type Parameter struct {
 	In       string // path, query, header, cookie
 	Required bool
 	Schema   map[string]any
+	// Location is where the parameter is written (the resolved object when
+	// it is a $ref); Pointer names its place in the operation or path item.
+	Location finding.SourceLocation
 }
 
 // Response is one declared response.

@@ -4,7 +4,16 @@ package builtin
 
 import (
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/affordance"
+	"github.com/agentready/agentready/checks/discovery"
+	"github.com/agentready/agentready/checks/hal"
+	"github.com/agentready/agentready/checks/halforms"
+	mcpchecks "github.com/agentready/agentready/checks/mcp"
 	"github.com/agentready/agentready/checks/negotiation"
+	"github.com/agentready/agentready/checks/openapidoc"
+	"github.com/agentready/agentready/checks/openapihal"
+	"github.com/agentready/agentready/checks/problemjson"
+	"github.com/agentready/agentready/checks/surface"
 	"github.com/agentready/agentready/checks/vary"
 )
 
@@ -14,6 +23,15 @@ func All() []checks.Check {
 	for _, family := range [][]checks.Check{
 		negotiation.All(),
 		vary.All(),
+		hal.All(),
+		halforms.All(),
+		affordance.All(),
+		openapihal.All(),
+		openapidoc.All(),
+		problemjson.All(),
+		mcpchecks.All(),
+		discovery.All(),
+		surface.All(),
 	} {
 		all = append(all, family...)
 	}

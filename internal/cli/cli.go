@@ -14,6 +14,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/agentready/agentready/finding"
 )
 
 // Exit codes, documented in the README and in `agentready --help`.
@@ -63,6 +65,10 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	vars           map[string]string
+	// config is the validated configuration (config.go); app is the app
+	// started with --start (harness.go). Both are nil until set.
+	config *loadedConfig
+	app    *finding.AppInfo
 }
 
 func (e *env) get(name string) string { return e.vars[name] }
@@ -121,6 +127,11 @@ Exit codes:
 		SilenceErrors: true,
 	}
 	root.AddCommand(newScanCmd(e), newDemoCmd(e), newChecksCmd(e), newExplainCmd(e), newVersionCmd(e))
+	root.AddCommand(newMCPCmd(e))
+	root.AddCommand(newLintCmd(e))
+	root.AddCommand(newReportCmd(e))
+	root.AddCommand(newBaselineCmd(e), newInitCmd(e), newConfigCmd(e))
+	withConfig(root, e)
 	return root
 }
 

@@ -56,7 +56,7 @@ func TestCommands(t *testing.T) {
 		{"explain", []string{"explain", "vary-prefer"}, ExitOK, "RFC 7240 §2 (MUST)", "", false},
 		{"explain unknown with hint", []string{"explain", "vary-acept"}, ExitUsage, "", `did you mean "vary-accept"`, false},
 		{"unknown command", []string{"frobnicate"}, ExitUsage, "", "unknown command", false},
-		{"scan without URL", []string{"scan"}, ExitUsage, "", "accepts 1 arg", false},
+		{"scan without URL", []string{"scan"}, ExitUsage, "", "no target: give a URL", false},
 		{"scan bad scheme", []string{"scan", "ftp://example.test/"}, ExitUsage, "", "absolute http or https URL", false},
 		{"scan bad fail-on", []string{"scan", "--fail-on", "fatal", "http://127.0.0.1:1/"}, ExitUsage, "", "unknown severity", false},
 		{"scan bad header", []string{"scan", "-H", "novalue", "http://127.0.0.1:1/"}, ExitUsage, "", "want 'Name: value'", false},

@@ -54,6 +54,7 @@ func newDemoCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:0", "address to serve the demo API on")
 	cmd.Flags().StringArrayVar(&defectNames, "defect", nil, "break the demo API on purpose, to see what findings look like (repeatable; see the list in fixtures/demo)")
 	out.register(cmd.Flags())
+	out.gate.register(cmd.Flags())
 	lim.register(cmd.Flags())
 	return cmd
 }

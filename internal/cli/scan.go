@@ -30,6 +30,8 @@ type outputFlags struct {
 	noColor bool
 	quiet   bool
 	verbose bool
+	sarif   sarifFlags // --sarif-anchor, --sarif-category; see report.go
+	gate    gateFlags  // --baseline, --strict-baseline, --fail-under; see baseline.go
 }
 
 func (o *outputFlags) register(fs *pflag.FlagSet) {
@@ -39,6 +41,7 @@ func (o *outputFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.noColor, "no-color", false, "never colour the terminal report (NO_COLOR is honoured too)")
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print no report on stdout; -o outputs are still written")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "log progress on stderr and list every occurrence")
+	o.sarif.register(fs)
 }
 
 // limitFlags bound the crawl.
@@ -51,6 +54,8 @@ type limitFlags struct {
 	timeout, budget  time.Duration
 	maxBody          int64
 	include, exclude []string
+	mcpEndpoint      string
+	spec             specFlags // --openapi and friends; see openapi.go
 }
 
 func (l *limitFlags) register(fs *pflag.FlagSet) {
@@ -64,6 +69,8 @@ func (l *limitFlags) register(fs *pflag.FlagSet) {
 	fs.Int64Var(&l.maxBody, "max-body", 2<<20, "read at most this many bytes of each body")
 	fs.StringArrayVar(&l.include, "include", nil, "crawl only paths matching this pattern (repeatable, e.g. '/orders/*')")
 	fs.StringArrayVar(&l.exclude, "exclude", nil, "never crawl paths matching this pattern (repeatable)")
+	l.spec.register(fs)
+	fs.StringVar(&l.mcpEndpoint, "mcp", "", "MCP endpoint to examine (default: the one the target advertises, else /mcp on its origin)")
 }
 
 func (l *limitFlags) config(start *url.URL, verbose bool, stderr io.Writer) (probe.Config, error) {
@@ -89,26 +96,43 @@ func (l *limitFlags) config(start *url.URL, verbose bool, stderr io.Writer) (pro
 	if verbose {
 		cfg.Log = stderr
 	}
+	if err := l.spec.apply(&cfg); err != nil {
+		return probe.Config{}, err
+	}
 	return cfg, nil
 }
 
 func newScanCmd(e *env) *cobra.Command {
 	var out outputFlags
 	var lim limitFlags
+	var app harnessFlags
 	cmd := &cobra.Command{
-		Use:   "scan URL",
+		Use:   "scan [URL]",
 		Short: "Crawl a live API, probe it, check it and print a graded report",
-		Args:  cobra.ExactArgs(1),
+		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			start, err := parseTarget(args[0])
+			raw, err := targetArg(e, args)
 			if err != nil {
 				return err
 			}
-			return runScan(cmd.Context(), e, start, &out, &lim)
+			start, err := parseTarget(raw)
+			if err != nil {
+				return err
+			}
+			if _, err := out.gate.policy(e); err != nil {
+				return err // before starting the app: a bad baseline fails fast
+			}
+			started, err := app.start(cmd.Context(), e, start.String())
+			if err != nil {
+				return err
+			}
+			return started.finish(e, runScan(cmd.Context(), e, start, &out, &lim))
 		},
 	}
 	out.register(cmd.Flags())
+	out.gate.register(cmd.Flags())
 	lim.register(cmd.Flags())
+	app.register(cmd.Flags())
 	return cmd
 }
 
@@ -141,14 +165,24 @@ func runScan(ctx context.Context, e *env, start *url.URL, out *outputFlags, lim 
 	if err != nil {
 		return err
 	}
-	rep, err := scan.Run(ctx, scan.Options{Probe: cfg, Checks: reg.All(), Version: version()})
+	if lim.mcpEndpoint != "" {
+		if _, err := parseMCPURL(lim.mcpEndpoint); err != nil {
+			return err
+		}
+	}
+	policy, err := out.gate.policy(e)
+	if err != nil {
+		return err
+	}
+	rep, err := scan.Run(ctx, scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint, Policy: policy})
 	if err != nil {
 		if errors.Is(err, probe.ErrUnreachable) {
 			return &ExitError{Code: ExitIncomplete, Err: err}
 		}
 		return &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("scan failed: %w", err)}
 	}
-	rep.Gate = evaluateGate(rep, failOn)
+	attachApp(rep, e)
+	rep.Gate = out.gate.evaluate(rep, failOn)
 	if err := writeOutputs(sinks, rep); err != nil {
 		return &ExitError{Code: ExitIncomplete, Err: err}
 	}
@@ -167,7 +201,8 @@ func exitFor(ctx context.Context, rep *finding.Report) error {
 	return nil
 }
 
-// evaluateGate fails the run when any finding reaches failOn.
+// evaluateGate fails the run when any finding reaches failOn. Findings a
+// baseline lists ("existing") do not count.
 func evaluateGate(rep *finding.Report, failOn finding.Severity) *finding.Gate {
 	g := &finding.Gate{FailOn: failOn, Passed: true, Reason: "no finding at or above " + failOn.String()}
 	if failOn == finding.SeverityNone {
@@ -176,7 +211,7 @@ func evaluateGate(rep *finding.Report, failOn finding.Severity) *finding.Gate {
 	}
 	n := 0
 	for _, f := range rep.Findings {
-		if f.Severity >= failOn {
+		if f.Severity >= failOn && f.BaselineState != finding.BaselineExisting {
 			n++
 		}
 	}
@@ -196,11 +231,14 @@ type sink struct {
 }
 
 func planOutputs(e *env, out *outputFlags) ([]sink, error) {
+	if err := out.sarif.check(); err != nil {
+		return nil, err
+	}
 	color := !out.noColor && e.get("NO_COLOR") == "" && isTerminal(e.stdout)
 	var sinks []sink
 	stdoutTaken := false
 	if !out.quiet {
-		r, err := report.New(out.format, report.Options{Color: color && out.format == "text", Width: termWidth(e.stdout), Verbose: out.verbose})
+		r, err := report.New(out.format, out.sarif.options(report.Options{Color: color && out.format == "text", Width: termWidth(e.stdout), Verbose: out.verbose}))
 		if err != nil {
 			return nil, usageError("--format: %v", err)
 		}
@@ -218,7 +256,7 @@ func planOutputs(e *env, out *outputFlags) ([]sink, error) {
 			}
 			stdoutTaken = true
 		}
-		r, err := report.New(format, report.Options{Width: 100, Verbose: out.verbose})
+		r, err := report.New(format, out.sarif.options(report.Options{Width: 100, Verbose: out.verbose}))
 		if err != nil {
 			return nil, usageError("-o %q: %v", spec, err)
 		}
@@ -256,9 +294,12 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// termWidth is the width of the terminal w writes to, or 100 when w is not a
+// terminal (a pipe, a file, CI logs). A very narrow terminal is taken as it
+// is; the text reporter keeps a minimum of its own.
 func termWidth(w io.Writer) int {
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 40 {
+		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 0 {
 			return width
 		}
 	}

@@ -68,6 +68,8 @@ func (rp *Reporter) Write(w io.Writer, r *finding.Report) error {
 	p.families(r)
 	p.findings(r)
 	p.checks(r)
+	p.states(r)
+	p.surface(r)
 	p.stats(r)
 	p.gate(r)
 

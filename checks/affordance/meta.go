@@ -1,0 +1,127 @@
+package affordance
+
+import (
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/finding"
+)
+
+var rules = []checks.Meta{
+	{
+		ID: idShape, Family: checks.FamilyAffordance, Severity: finding.SeverityError,
+		Title:    "Affordances and next_actions are well formed",
+		SpecRefs: []finding.SpecRef{refHybrid, refStateful},
+		Help: `` + "`affordances`" + ` and ` + "`unavailableAffordances`" + ` are arrays of objects, each naming an
+` + "`operation`" + `; ` + "`target`" + ` is a string, ` + "`arguments`" + ` and ` + "`constraints`" + ` are objects (each
+constraint a schema fragment). ` + "`next_actions`" + ` is an array whose entries name a
+` + "`tool`" + ` or an ` + "`operation`" + `. An entry without its identifier points at nothing: the
+agent is told something applies but not what.
+
+**How to fix:** emit the documented shape; generate affordances from the
+operation catalog rather than by hand.`,
+	},
+	{
+		ID: idUnresolved, Family: checks.FamilyAffordance, Severity: finding.SeverityError,
+		Title:    "Affordance operations resolve to the operation catalog",
+		SpecRefs: []finding.SpecRef{refHybrid, refOpenAPI},
+		Help: `The hybrid format keeps operations stable and described once, in the catalog,
+and lets resources refer to them. The reference is an ` + "`x-operation-uri`" + ` or an
+` + "`operationId`" + ` of the OpenAPI document. A reference that resolves to nothing is an
+affordance pointing at nothing: the agent cannot learn the operation's
+meaning, method or input. (MCP tools are not consulted yet.)
+
+**How to fix:** use the operation's operationId, or give it an
+` + "`x-operation-uri`" + ` extension equal to the identifier the resources use.`,
+	},
+	{
+		ID: idTarget, Family: checks.FamilyAffordance, Severity: finding.SeverityError,
+		Title:    "An affordance's target matches its operation's path",
+		SpecRefs: []finding.SpecRef{refHybrid, refOpenAPI},
+		Help: `` + "`target`" + ` is the concrete URL the operation applies to now; it must match the
+path template of the operation the affordance names. A target on another path
+sends the agent's request to a different operation than the one it read about.
+
+**How to fix:** build the target from the operation's path template.`,
+	},
+	{
+		ID: idArguments, Family: checks.FamilyAffordance, Severity: finding.SeverityError,
+		Title:    "Bound arguments fit the operation's input",
+		SpecRefs: []finding.SpecRef{refHybrid, refOpenAPI},
+		Help: `` + "`arguments`" + ` pre-binds inputs of the operation (its parameters and request
+body members). A name the operation does not accept, or a value of the wrong
+JSON type, makes the agent's call fail validation before anything happens.
+
+**How to fix:** bind only the operation's inputs, with values of their types.`,
+	},
+	{
+		ID: idConstraints, Family: checks.FamilyAffordance, Severity: finding.SeverityError,
+		Title:    "Constraints only narrow the operation's schema",
+		SpecRefs: []finding.SpecRef{refHybrid},
+		Help: `Contextual constraints may narrow a stable operation (fewer enum values, a
+required reason) but never widen or redefine it. A constraint on a field the
+operation does not have, one that makes a required field optional, changes
+its type, or loosens an enum or a bound promises the agent something the
+operation will reject.
+
+**How to fix:** derive constraints from the operation's schema and only
+tighten them.`,
+	},
+	{
+		ID: idVersionMismatch, Family: checks.FamilyAffordance, Severity: finding.SeverityError,
+		Title:    "validForVersion equals the representation's version",
+		SpecRefs: []finding.SpecRef{refHybrid, refETag},
+		Help: `` + "`validForVersion`" + ` binds an affordance to the state it was computed from, so the
+client can send a conditional request and tell "your view was stale" from
+"the operation does not exist". It must equal the representation's own
+version: its ` + "`version`" + ` member or its ETag. Any other value makes every
+conditional request fail.
+
+**How to fix:** set validForVersion from the same version the
+representation exposes.`,
+	},
+	{
+		ID: idVersionUnbound, Family: checks.FamilyAffordance, Severity: finding.SeverityInfo,
+		Title:    "Affordances of a versioned resource carry validForVersion",
+		SpecRefs: []finding.SpecRef{level(refHybrid, "advice"), refETag},
+		Help: `The resource exposes a version (a ` + "`version`" + ` member or an ETag) but its
+affordances do not say which version they were computed for. Clients cannot
+make the conditional request that detects a stale affordance.
+
+**How to fix:** add ` + "`validForVersion`" + ` to each affordance.`,
+	},
+	{
+		ID: idNextUnknown, Family: checks.FamilyAffordance, Severity: finding.SeverityError,
+		Title:    "next_actions name operations that exist",
+		SpecRefs: []finding.SpecRef{refStateful, refOpenAPI},
+		Help: `Each next_actions entry tells the model which call it may make next; the
+server rejects anything not on the list. An entry naming an operation the
+catalog does not have leaves the model with an action it cannot take. Tools
+are resolved through the OpenAPI document's ` + "`x-mcp-tool`" + ` and operationId; MCP
+catalogs are not consulted yet.
+
+**How to fix:** name documented operations or tools only.`,
+	},
+	{
+		ID: idTerminal, Family: checks.FamilyAffordance, Severity: finding.SeverityWarning,
+		Title:    "Terminal states offer no next_actions",
+		SpecRefs: []finding.SpecRef{level(refStateful, "SHOULD")},
+		Help: `An empty next_actions means the flow is finished. A resource whose state says
+it is over (cancelled, completed, closed, refunded, …) but still lists next
+actions contradicts itself, and the model will try them.
+
+**How to fix:** compute next_actions from the state machine, so terminal
+states yield an empty list.`,
+	},
+	{
+		ID: idLeak, Family: checks.FamilyAffordance, Severity: finding.SeverityWarning,
+		Title:    "Model-facing members carry no internal names",
+		SpecRefs: []finding.SpecRef{level(refStateful, "SHOULD NOT")},
+		Help: `Representations that guide agents should carry business state only. A
+` + "`handler`" + ` member, a fully qualified class name or an internal service URL
+(localhost, *.internal, cluster DNS, private addresses) tells the model how
+the backend is built, which it cannot use and may try to call, and tells an
+attacker the same.
+
+**How to fix:** keep flow definitions and handler names on the server; expose
+nodes, missing fields, allowed patches and next actions.`,
+	},
+}

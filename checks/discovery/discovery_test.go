@@ -1,0 +1,204 @@
+package discovery_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/checkstest"
+	"github.com/agentready/agentready/checks/discovery"
+	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/spec"
+)
+
+const origin = "http://api.test"
+
+type site map[string]*checkstest.Builder
+
+func get(purpose, path string) *checkstest.Builder {
+	return checkstest.Exchange(purpose, "GET", origin+path).BasedOn(origin + path)
+}
+
+func link(path string, status int) *checkstest.Builder {
+	return checkstest.Exchange(discovery.PurposeLink, "HEAD", origin+path).BasedOn(origin + path).Status(status)
+}
+
+const card = `{"name":"Demo","description":"Orders","version":"1.0.0",
+ "supportedInterfaces":[{"url":"http://api.test/a2a","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],
+ "capabilities":{},"defaultInputModes":["application/json"],"defaultOutputModes":["application/json"],
+ "skills":[{"id":"listOrders","name":"List orders","description":"Find orders","tags":["orders"]}]}`
+
+// conformant is a site where every discovery document is right.
+func conformant() site {
+	return site{
+		"root": checkstest.Exchange(exchange.PurposeCrawl, "GET", origin+"/").Status(200).
+			Header("Content-Type", "application/hal+json").
+			Header("Link", `</openapi.json>; rel="service-desc", </docs>; rel="service-doc"`).Body(`{"_links":{"self":{"href":"/"}}}`),
+		"robots": get(discovery.PurposeRobots, "/robots.txt").Status(200).Header("Content-Type", "text/plain").
+			Body("User-agent: *\nAllow: /\n\nUser-agent: GPTBot\nDisallow: /private\n\nSitemap: http://api.test/sitemap.xml\n"),
+		"llms": get(discovery.PurposeLLMs, "/llms.txt").Status(200).Header("Content-Type", "text/markdown; charset=utf-8").
+			Body("# Demo\n\n> Orders.\n\n## API\n\n- [listOrders](/orders): Find orders\n\n## Optional\n\n- [Docs](/docs)\n"),
+		"link-orders":  link("/orders", 200),
+		"link-docs":    link("/docs", 200),
+		"link-openapi": link("/openapi.json", 200),
+		"link-a2a":     link("/a2a", 405),
+		"service-desc": get(discovery.PurposeServiceDesc, "/openapi.json").Status(200).Header("Content-Type", "application/json").Body(`{"openapi":"3.1.0"}`),
+		"service-doc":  get(discovery.PurposeServiceDoc, "/docs").Status(200).Header("Content-Type", "text/html"),
+		"catalog": get(discovery.PurposeCatalog, "/.well-known/api-catalog").Status(200).Header("Content-Type", "application/linkset+json").
+			Body(`{"linkset":[{"anchor":"http://api.test/","service-desc":[{"href":"/openapi.json"}]}]}`),
+		"catalog-head": checkstest.Exchange(discovery.PurposeCatalogHead, "HEAD", origin+"/.well-known/api-catalog").BasedOn(origin+"/.well-known/api-catalog").
+			Status(200).Header("Link", `</.well-known/api-catalog>; rel="api-catalog"`),
+		"card": get(discovery.PurposeAgentCard, "/.well-known/agent-card.json").Status(200).Header("Content-Type", "application/json").
+			Header("Cache-Control", "max-age=3600").Header("ETag", `"c1"`).Body(card),
+		"card-legacy": get(discovery.PurposeAgentCardLegacy, "/.well-known/agent.json").Status(404),
+		"md": get(discovery.PurposeMarkdown, "/").ReqHeader("Accept", "text/markdown").Status(200).
+			Header("Content-Type", "text/markdown; charset=utf-8").Header("Vary", "Accept").Body("# Demo\n\n[Orders](/orders)\n"),
+		"md-html": get(discovery.PurposeMarkdownHTML, "/").ReqHeader("Accept", "text/html").Status(200).
+			Header("Content-Type", "text/html; charset=utf-8").Header("Vary", "Accept").Body("<h1>Demo</h1>"),
+	}
+}
+
+func (s site) input(withSpec bool) *checks.Input {
+	names := make([]string, 0, len(s))
+	for k := range s {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	var xs []*exchange.Exchange
+	for _, n := range names {
+		x := s[n].Build()
+		if n == "root" {
+			x.Source = "start"
+		}
+		xs = append(xs, x)
+	}
+	in := checkstest.Input(origin+"/", nil, xs...)
+	if withSpec {
+		in.Spec = &spec.Document{Source: origin + "/openapi.json", Operations: []*spec.Operation{
+			{Method: "GET", PathTemplate: "/orders", OperationID: "listOrders"},
+			{Method: "POST", PathTemplate: "/orders/{id}/payment", OperationID: "payOrder"},
+		}}
+	}
+	return in
+}
+
+func fired(t *testing.T, in *checks.Input) []string {
+	t.Helper()
+	var got []string
+	for _, c := range discovery.All() {
+		fs, _ := checkstest.Run(t, c, in)
+		got = append(got, checkstest.IDs(fs)...)
+	}
+	return got
+}
+
+func TestDiscoveryChecks(t *testing.T) {
+	tests := []struct {
+		what   string
+		mutate func(site)
+		want   []string
+	}{
+		{"conformant", func(site) {}, nil},
+		{"robots 503", func(s site) { s["robots"] = get(discovery.PurposeRobots, "/robots.txt").Status(503) }, []string{"discovery-robots-unreachable"}},
+		{"robots 403", func(s site) { s["robots"] = get(discovery.PurposeRobots, "/robots.txt").Status(403) }, []string{"discovery-robots-forbidden"}},
+		{"robots 404 is fine", func(s site) { s["robots"] = get(discovery.PurposeRobots, "/robots.txt").Status(404) }, nil},
+		{"robots syntax", func(s site) { s["robots"].Body("Disallow: /x\nUser-agent: *\nDisalow /y\n") }, []string{"discovery-robots-syntax"}},
+		{"robots as HTML is not parsed", func(s site) {
+			s["robots"] = get(discovery.PurposeRobots, "/robots.txt").Status(200).Header("Content-Type", "text/html").Body("<html>")
+		}, nil},
+		{"robots too large", func(s site) { s["robots"].Body("User-agent: *\nAllow: /\n" + strings.Repeat("# pad\n", 100<<10)) }, []string{"discovery-robots-size"}},
+		{"relative sitemap", func(s site) { s["robots"].Body("User-agent: *\nAllow: /\nSitemap: /sitemap.xml\n") }, []string{"discovery-robots-sitemap"}},
+		{"robots blocks what llms.txt advertises", func(s site) { s["robots"].Body("User-agent: GPTBot\nDisallow: /orders\n") }, []string{"discovery-robots-blocks-advertised"}},
+		{"llms without H1", func(s site) { s["llms"].Body("## API\n\n- [listOrders](/orders)\n") }, []string{"discovery-llms-title"}},
+		{"llms item without link", func(s site) { s["llms"].Body("# Demo\n## API\n- listOrders: /orders\n") }, []string{"discovery-llms-list-items"}},
+		{"llms Optional first", func(s site) { s["llms"].Body("# Demo\n## Optional\n- [Docs](/docs)\n## API\n- [o](/orders)\n") }, []string{"discovery-llms-optional-order"}},
+		{"llms dead link", func(s site) { s["link-orders"] = link("/orders", 404) }, []string{"discovery-llms-dead-links", "discovery-markdown-dead-links"}},
+		{"llms link unchecked is not judged", func(s site) { delete(s, "link-docs") }, nil},
+		{"llms as HTML catch-all", func(s site) {
+			s["llms"] = get(discovery.PurposeLLMs, "/llms.txt").Status(200).Header("Content-Type", "text/html").Body("<p>app</p>")
+		}, nil},
+		{"service-desc 404", func(s site) { s["service-desc"] = get(discovery.PurposeServiceDesc, "/openapi.json").Status(404) }, []string{"discovery-service-desc"}},
+		{"service-desc not OpenAPI", func(s site) { s["service-desc"].Body(`{"swaggerish":true}`) }, []string{"discovery-service-desc"}},
+		{"service-desc YAML", func(s site) { s["service-desc"].Body("# c\nopenapi: 3.1.0\ninfo: {}\n") }, nil},
+		{"service-doc 410", func(s site) { s["service-doc"] = get(discovery.PurposeServiceDoc, "/docs").Status(410) }, []string{"discovery-service-links"}},
+		{"catalog HEAD without Link", func(s site) {
+			s["catalog-head"] = checkstest.Exchange(discovery.PurposeCatalogHead, "HEAD", origin+"/.well-known/api-catalog").BasedOn(origin + "/.well-known/api-catalog").Status(200)
+		}, []string{"discovery-api-catalog-head"}},
+		{"catalog as plain JSON", func(s site) {
+			s["catalog"].Header("Content-Type", "x").Build().Response.Header.Set("Content-Type", "application/json")
+		}, []string{"discovery-api-catalog-linkset"}},
+		{"catalog target without href", func(s site) { s["catalog"].Body(`{"linkset":[{"item":[{"type":"x"}]}]}`) }, []string{"discovery-api-catalog-linkset"}},
+		{"catalog dead service-desc", func(s site) { s["link-openapi"] = link("/openapi.json", 404) }, []string{"discovery-api-catalog-links"}},
+		{"no catalog", func(s site) {
+			s["catalog"] = get(discovery.PurposeCatalog, "/.well-known/api-catalog").Status(404)
+			delete(s, "catalog-head")
+		}, nil},
+		{"card missing skills", func(s site) { s["card"].Body(strings.Replace(card, `"skills"`, `"skillz"`, 1)) }, []string{"discovery-agent-card-fields"}},
+		{"card pre-1.0", func(s site) {
+			s["card"].Body(`{"name":"x","url":"http://api.test/a2a","preferredTransport":"JSONRPC"}`)
+		}, []string{"discovery-agent-card-fields"}},
+		{"skill without tags", func(s site) { s["card"].Body(strings.Replace(card, `"tags":["orders"]`, `"tag":"orders"`, 1)) }, []string{"discovery-agent-card-skills"}},
+		{"interface 404", func(s site) { s["link-a2a"] = link("/a2a", 404) }, []string{"discovery-agent-card-interfaces"}},
+		{"card without caching", func(s site) {
+			s["card"] = get(discovery.PurposeAgentCard, "/.well-known/agent-card.json").Status(200).Header("Content-Type", "application/json").Body(card)
+		}, []string{"discovery-agent-card-caching"}},
+		{"legacy card only", func(s site) {
+			s["card-legacy"] = get(discovery.PurposeAgentCardLegacy, "/.well-known/agent.json").Status(200).Header("Content-Type", "application/json").
+				Header("Cache-Control", "max-age=60").Header("ETag", `"x"`).Body(card)
+			s["card"] = get(discovery.PurposeAgentCard, "/.well-known/agent-card.json").Status(404)
+		}, []string{"discovery-agent-card-legacy"}},
+		{"markdown without charset", func(s site) { s["md"].Build().Response.Header.Set("Content-Type", "text/markdown") }, []string{"discovery-markdown-charset"}},
+		{"markdown without Vary", func(s site) { s["md"].Build().Response.Header.Del("Vary") }, []string{"discovery-markdown-vary"}},
+		{"HTML without Vary", func(s site) { s["md-html"].Build().Response.Header.Del("Vary") }, []string{"discovery-markdown-vary"}},
+		{"HTML answer is no twin", func(s site) {
+			s["md"] = get(discovery.PurposeMarkdown, "/").ReqHeader("Accept", "text/markdown").Status(200).Header("Content-Type", "text/html").Body("<p>")
+		}, []string{"discovery-markdown-twin"}},
+		{"sibling .md is a twin", func(s site) {
+			s["md"] = get(discovery.PurposeMarkdown, "/").ReqHeader("Accept", "text/markdown").Status(406)
+			s["sibling"] = checkstest.Exchange(discovery.PurposeMarkdownSibling, "GET", origin+"/index.html.md").BasedOn(origin+"/").
+				Status(200).Header("Content-Type", "text/markdown; charset=utf-8").Body("# Demo\n")
+		}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.what, func(t *testing.T) {
+			s := conformant()
+			tt.mutate(s)
+			got := fired(t, s.input(false))
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("fired %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSpecDrivenChecks(t *testing.T) {
+	s := conformant()
+	if got := fired(t, s.input(true)); len(got) != 0 {
+		t.Errorf("conformant site with a spec fired %v", got)
+	}
+	s["robots"].Body("User-agent: *\nDisallow: /orders/\n")
+	in := s.input(true)
+	fs, _ := checkstest.Run(t, discovery.RobotsBlocksAdvertised{}, in)
+	if len(fs) != 1 || !strings.Contains(fs[0].Message, "/orders/0/payment") || !strings.Contains(fs[0].Message, "the OpenAPI document") {
+		t.Errorf("findings %+v", fs)
+	}
+	s = conformant()
+	s["root"].Build().Response.Header.Del("Link")
+	fs, _ = checkstest.Run(t, discovery.ServiceDescMissing{}, s.input(true))
+	if len(fs) != 1 {
+		t.Errorf("service-desc-missing fired %d times", len(fs))
+	}
+	if _, reason := checkstest.Run(t, discovery.ServiceDescMissing{}, s.input(false)); reason == "" {
+		t.Error("service-desc-missing judged a site without a spec")
+	}
+}
+
+func TestAICrawlerGroupsAreFacts(t *testing.T) {
+	in := conformant().input(false)
+	fs, _ := checkstest.Run(t, discovery.RobotsSyntax{}, in)
+	facts := in.Observations("discovery-robots-syntax")
+	if len(fs) != 0 || len(facts) != 1 || !strings.Contains(facts[0], "GPTBot") {
+		t.Errorf("findings %v, facts %v", fs, facts)
+	}
+}

@@ -1,0 +1,87 @@
+package discovery_test
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/discovery"
+	"github.com/agentready/agentready/exchange"
+)
+
+func plannedKeys(ps []exchange.PlannedRequest) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, fmt.Sprintf("%s %s %s %s", p.Purpose, p.Method, strings.TrimPrefix(p.URL, origin), p.Header.Get("Accept")))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestPlanStaysOnTheOriginRoot(t *testing.T) {
+	target, _ := url.Parse(origin + "/api/v1/")
+	s := conformant()
+	root := s["root"].Build()
+	root.Source = "start"
+	pin := &checks.PlanInput{Target: target, Crawled: []*exchange.Exchange{root}}
+	got := plannedKeys((discovery.RobotsSyntax{}).Plan(pin))
+	for _, want := range []string{
+		"discovery/robots GET /robots.txt ", "discovery/llms GET /llms.txt ",
+		"discovery/api-catalog-head HEAD /.well-known/api-catalog application/linkset+json",
+		"discovery/agent-card GET /.well-known/agent-card.json ", "discovery/agent-card-legacy GET /.well-known/agent.json ",
+		"discovery/markdown GET / text/markdown", "discovery/markdown-html GET / text/html",
+		"discovery/service-doc GET /docs ",
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("plan lacks %q:\n%s", want, strings.Join(got, "\n"))
+		}
+	}
+	for _, p := range (discovery.RobotsSyntax{}).Plan(pin) {
+		if p.Method != "GET" && p.Method != "HEAD" {
+			t.Errorf("unsafe method planned: %+v", p)
+		}
+	}
+}
+
+func TestFollowUpChecksLinksWithHEADWithinBounds(t *testing.T) {
+	target, _ := url.Parse(origin + "/")
+	s := conformant()
+	var many strings.Builder
+	many.WriteString("# Big\n## API\n")
+	for i := range 200 {
+		fmt.Fprintf(&many, "- [l%d](/l/%d)\n", i, i)
+	}
+	many.WriteString("- [off](https://elsewhere.test/x)\n")
+	s["llms"].Body(many.String())
+	var probes []*exchange.Exchange
+	for _, k := range []string{"llms", "catalog", "card", "md"} {
+		probes = append(probes, s[k].Build())
+	}
+	md := s["md"].Build()
+	md.Response.Status, md.Response.Header = 406, nil
+	root := s["root"].Build()
+	root.Source = "start"
+	pin := &checks.PlanInput{Target: target, Crawled: []*exchange.Exchange{root}, Probes: probes}
+	links := 0
+	var sibling bool
+	for _, p := range (discovery.LLMsDeadLinks{}).PlanFollowUp(pin) {
+		switch p.Purpose {
+		case discovery.PurposeLink:
+			links++
+			if p.Method != "HEAD" || !strings.HasPrefix(p.URL, origin) {
+				t.Errorf("bad link check %+v", p)
+			}
+		case discovery.PurposeMarkdownSibling:
+			sibling = p.URL == origin+"/index.html.md"
+		}
+	}
+	if links == 0 || links > 40 {
+		t.Errorf("%d link checks, want 1..40", links)
+	}
+	if !sibling {
+		t.Error("no .md sibling asked for a page without a negotiated twin")
+	}
+}

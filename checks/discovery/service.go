@@ -1,0 +1,284 @@
+package discovery
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"regexp"
+	"sort"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/linkheader"
+)
+
+func rfc8631(section, level string) finding.SpecRef {
+	return ref("RFC 8631", section, level, "https://www.rfc-editor.org/rfc/rfc8631#section-"+section)
+}
+
+// serviceRels maps the RFC 8631 relations to the purpose of their probe.
+var serviceRels = map[string]string{
+	"service-desc": PurposeServiceDesc,
+	"service-doc":  PurposeServiceDoc,
+	"status":       PurposeStatus,
+}
+
+// svcLink is a service relation found in the crawl.
+type svcLink struct {
+	rel, purpose string
+	target       string // absolute
+	page         string // the crawled URL that carried it
+	via          string // "Link header" or "HAL _links"
+}
+
+// serviceLinks lists the distinct same-origin service-desc, service-doc and
+// status targets of the crawl, from Link headers and HAL _links, in crawl
+// order, at most maxServiceLinks.
+func serviceLinks(crawled []*exchange.Exchange) []svcLink {
+	var out []svcLink
+	seen := map[string]bool{}
+	for _, x := range crawled {
+		if x.Purpose != exchange.PurposeCrawl || x.Response == nil {
+			continue
+		}
+		base, err := url.Parse(x.Request.URL)
+		if err != nil {
+			continue
+		}
+		for _, c := range serviceRefs(x) {
+			t, err := url.Parse(c.ref)
+			if err != nil {
+				continue
+			}
+			abs := base.ResolveReference(t)
+			abs.Fragment = ""
+			key := c.rel + " " + abs.String()
+			if seen[key] || !sameOrigin(abs, base) || len(out) >= maxServiceLinks {
+				continue
+			}
+			seen[key] = true
+			out = append(out, svcLink{rel: c.rel, purpose: serviceRels[c.rel], target: abs.String(), page: x.Request.URL, via: c.via})
+		}
+	}
+	return out
+}
+
+type relRef struct{ rel, ref, via string }
+
+func serviceRefs(x *exchange.Exchange) []relRef {
+	var out []relRef
+	for _, l := range linkheader.Parse(x.Response.Header.Values("Link")) {
+		if l.Anchored() {
+			continue
+		}
+		for _, rel := range l.Rels {
+			if _, ok := serviceRels[rel]; ok {
+				out = append(out, relRef{rel, l.Target, "Link header"})
+			}
+		}
+	}
+	if exchange.IsJSONMediaType(x.Response.MediaType()) && !x.Response.Dropped && !x.Response.Truncated {
+		out = append(out, halServiceRefs(x.Response.Body)...)
+	}
+	return out
+}
+
+// halServiceRefs reads the service relations of a HAL document's top-level
+// _links: a link object or an array of them.
+func halServiceRefs(body []byte) []relRef {
+	var doc struct {
+		Links map[string]json.RawMessage `json:"_links"`
+	}
+	if json.Unmarshal(body, &doc) != nil {
+		return nil
+	}
+	rels := make([]string, 0, len(serviceRels))
+	for rel := range serviceRels {
+		rels = append(rels, rel)
+	}
+	sort.Strings(rels)
+	var out []relRef
+	for _, rel := range rels {
+		raw, ok := doc.Links[rel]
+		if !ok {
+			continue
+		}
+		var one struct{ Href string }
+		var many []struct{ Href string }
+		switch {
+		case json.Unmarshal(raw, &one) == nil && one.Href != "":
+			out = append(out, relRef{rel, one.Href, "HAL _links"})
+		case json.Unmarshal(raw, &many) == nil:
+			for _, l := range many {
+				if l.Href != "" {
+					out = append(out, relRef{rel, l.Href, "HAL _links"})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func crawled(in *checks.Input) []*exchange.Exchange {
+	var out []*exchange.Exchange
+	for x := range in.Recording.Crawled() {
+		out = append(out, x)
+	}
+	return out
+}
+
+var openAPIKey = regexp.MustCompile(`(?m)^\s*"?(openapi|swagger)"?\s*:`)
+
+// looksLikeOpenAPI accepts a JSON object with an openapi or swagger member,
+// or YAML (or truncated JSON) whose top level has one.
+func looksLikeOpenAPI(body []byte) bool {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(body, &obj) == nil {
+		_, oas := obj["openapi"]
+		_, swagger := obj["swagger"]
+		return oas || swagger
+	}
+	return openAPIKey.Match(body[:min(len(body), 64<<10)])
+}
+
+// ServiceDesc reports service-desc links that do not resolve to an OpenAPI
+// document.
+type ServiceDesc struct{ plans }
+
+func (ServiceDesc) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "discovery-service-desc", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Title:    "service-desc links resolve to an API description",
+		SpecRefs: []finding.SpecRef{rfc8631("4.1", "SHOULD"), ref("RFC 8288", "3.1", "MUST", "https://www.rfc-editor.org/rfc/rfc8288#section-3.1")},
+		Help: `A ` + "`service-desc`" + ` link (RFC 8631 §4.1) tells agents where the machine-readable
+description of the API is. When its target answers an error, or something that is
+not an OpenAPI document, agents that follow the standard way in find nothing to
+read, and fall back to guessing.
+
+**How to fix:** point ` + "`service-desc`" + ` at the served OpenAPI document (relative
+references resolve against the response's URL, RFC 8288 §3.1).`,
+	}
+}
+
+func (c ServiceDesc) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	links := relLinks(in, "service-desc")
+	if len(links) == 0 {
+		return nil, checks.Skip("no crawled response carries a service-desc link on the target's origin")
+	}
+	var out []finding.Finding
+	for _, l := range links {
+		x := in.Probe(l.purpose, l.target)
+		if x == nil {
+			continue
+		}
+		var problem string
+		switch {
+		case !ok2xx(x):
+			problem = "answered " + statusText(x)
+		case x.Response.Dropped || len(x.Response.Body) == 0:
+			problem = "answered an empty body"
+		case !looksLikeOpenAPI(x.Response.Body):
+			problem = fmt.Sprintf("answered %s, which is not an OpenAPI document", x.Response.MediaType())
+		default:
+			continue
+		}
+		ev := evidence(x)
+		ev.Expected, ev.Actual, ev.Excerpt = "an OpenAPI document", problem, checks.Excerpt(x)
+		out = append(out, checks.New(c.Meta(), l.target, fmt.Sprintf(
+			"service-desc %s (%s of %s) %s", l.target, l.via, exchange.PathOf(l.page), problem), ev))
+	}
+	return out, nil
+}
+
+func relLinks(in *checks.Input, rel string) []svcLink {
+	var out []svcLink
+	for _, l := range serviceLinks(crawled(in)) {
+		if l.rel == rel {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// ServiceLinks reports service-doc and status links that do not resolve.
+type ServiceLinks struct{ plans }
+
+func (ServiceLinks) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "discovery-service-links", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Title:    "service-doc and status links resolve",
+		SpecRefs: []finding.SpecRef{rfc8631("4.2", "SHOULD"), rfc8631("5", "SHOULD")},
+		Help: `` + "`service-doc`" + ` points at human documentation of the API and ` + "`status`" + ` at its health
+resource (RFC 8631 §4.2, §5). A target that answers 404, 410 or a server error is a
+dead end for an agent trying to learn or monitor the API.
+
+**How to fix:** fix or remove the links named in the finding.`,
+	}
+}
+
+func (c ServiceLinks) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	links := append(relLinks(in, "service-doc"), relLinks(in, "status")...)
+	if len(links) == 0 {
+		return nil, checks.Skip("no crawled response carries a service-doc or status link on the target's origin")
+	}
+	var out []finding.Finding
+	for _, l := range links {
+		x := in.Probe(l.purpose, l.target)
+		if !dead(x) {
+			continue
+		}
+		ev := evidence(x)
+		ev.Expected, ev.Actual = "an answer", statusText(x)
+		out = append(out, checks.New(c.Meta(), l.rel+" "+l.target, fmt.Sprintf(
+			"%s %s (%s of %s) answered %s", l.rel, l.target, l.via, exchange.PathOf(l.page), statusText(x)), ev))
+	}
+	return out, nil
+}
+
+// ServiceDescMissing reports an API root without service-desc while an
+// OpenAPI document exists.
+type ServiceDescMissing struct{ plans }
+
+func (ServiceDescMissing) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "discovery-service-desc-missing", Family: checks.FamilyDiscovery, Severity: finding.SeverityInfo,
+		Title:    "The API root links its OpenAPI document with service-desc",
+		SpecRefs: []finding.SpecRef{rfc8631("4.1", "MAY")},
+		Help: `An OpenAPI document exists for this API, but its root response does not link it with
+` + "`rel=\"service-desc\"`" + ` (RFC 8631), in a Link header or in its ` + "`_links`" + `. Agents that
+start from the API, as most do, cannot find the description without guessing paths.
+
+**How to fix:** add ` + "`Link: </openapi.json>; rel=\"service-desc\"`" + ` to the root response.`,
+	}
+}
+
+func (c ServiceDescMissing) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	if in.Spec == nil {
+		return nil, checks.Skip("no OpenAPI document was given or found, so none is missing from the root")
+	}
+	root := startExchange(in)
+	if root == nil || !ok2xx(root) {
+		return nil, checks.Skip("the start URL did not answer 2xx")
+	}
+	for _, r := range serviceRefs(root) {
+		if r.rel == "service-desc" {
+			return nil, nil
+		}
+	}
+	ev := evidence(root, "Link")
+	ev.Header, ev.Expected, ev.Actual = "Link", `Link: <…>; rel="service-desc"`, "no service-desc"
+	return []finding.Finding{checks.New(c.Meta(), "", fmt.Sprintf(
+		"the API root %s has no service-desc link, although an OpenAPI document exists (%s)", exchange.PathOf(root.Request.URL), in.Spec.Source), ev)}, nil
+}
+
+// startExchange is the crawl of the start URL.
+func startExchange(in *checks.Input) *exchange.Exchange {
+	for x := range in.Recording.Crawled() {
+		if x.Source == "start" {
+			return x
+		}
+	}
+	return nil
+}

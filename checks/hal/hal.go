@@ -1,0 +1,201 @@
+// Package hal checks HAL documents (draft-kelly-json-hal-11): the resource
+// object, link objects, URI templates, CURIEs, self links, the stability of a
+// relation's shape across responses, and deprecated links. It judges every
+// crawled response served as application/hal+json; the document is decoded
+// with member order kept and within bounds, so hostile bodies cannot blow up
+// the scan, and every finding points at the offending member.
+package hal
+
+import (
+	"context"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/hypermedia"
+	"github.com/agentready/agentready/finding"
+)
+
+// Check IDs.
+const (
+	idRootObject      = "hal-root-object"
+	idLinksShape      = "hal-links-shape"
+	idHref            = "hal-link-href"
+	idTemplatedString = "hal-templated-not-boolean"
+	idUntemplated     = "hal-href-template-undeclared"
+	idInvalidTemplate = "hal-invalid-template"
+	idCurieUndefined  = "hal-curie-undefined"
+	idCurieTemplate   = "hal-curie-malformed"
+	idSelf            = "hal-self-link"
+	idCardinality     = "hal-relation-cardinality"
+	idOffOrigin       = "hal-off-origin-link"
+	idDeprecation     = "hal-deprecated-link"
+)
+
+// All returns the family's checks.
+func All() []checks.Check {
+	out := make([]checks.Check, len(rules))
+	for i, m := range rules {
+		out[i] = rule{m}
+	}
+	return out
+}
+
+// rule is one check of the family; the analysis is shared.
+type rule struct{ meta checks.Meta }
+
+func (r rule) Meta() checks.Meta { return r.meta }
+
+func (r rule) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	a := analyze(in)
+	if a.docs == 0 {
+		return nil, checks.Skip("no crawled response was served as application/hal+json")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return hypermedia.Findings(r.meta, a.issues[r.meta.ID]), nil
+}
+
+const draftURL = "https://datatracker.ietf.org/doc/html/draft-kelly-json-hal-11"
+
+func draft(section, level string) finding.SpecRef {
+	return finding.SpecRef{Doc: "draft-kelly-json-hal-11", Section: section, Level: level, URL: draftURL + "#section-" + section}
+}
+
+var rfc6570 = finding.SpecRef{Doc: "RFC 6570", Section: "2", Level: "MUST", URL: "https://www.rfc-editor.org/rfc/rfc6570#section-2"}
+
+var rules = []checks.Meta{
+	{
+		ID: idRootObject, Family: checks.FamilyHAL, Severity: finding.SeverityError,
+		Title:    "A HAL document's root is a resource object",
+		SpecRefs: []finding.SpecRef{draft("3", "MUST")},
+		Help: `A HAL document is JSON whose root is a Resource Object (draft §3). A body served
+as ` + "`application/hal+json`" + ` that is an array, a string or not JSON at all breaks every
+HAL client: there is nowhere to find ` + "`_links`" + `.
+
+**How to fix:** serve a JSON object at the root, with the state as members and
+the links under ` + "`_links`" + `; serve other bodies with another media type.`,
+	},
+	{
+		ID: idLinksShape, Family: checks.FamilyHAL, Severity: finding.SeverityError,
+		Title:    "_links maps relations to link objects or arrays of them",
+		SpecRefs: []finding.SpecRef{draft("4.1.1", "MUST")},
+		Help: `` + "`_links`" + ` is an object whose keys are link relation types and whose values are
+a Link Object or an array of Link Objects (draft §4.1.1). A string, a number or
+an array of strings where a link object belongs is not a link: agents that
+follow relations find nothing, or crash on the type.
+
+**How to fix:** write every link as ` + "`{\"href\": \"...\"}`" + `, and use an array only for
+relations that can have several targets.`,
+	},
+	{
+		ID: idHref, Family: checks.FamilyHAL, Severity: finding.SeverityError,
+		Title:    "Every link object has an href",
+		SpecRefs: []finding.SpecRef{draft("5.1", "REQUIRED")},
+		Help: `` + "`href`" + ` is the one required member of a Link Object (draft §5.1): a URI or a URI
+Template. A link without it cannot be followed; an agent that chose the
+relation is left with nothing to request.
+
+**How to fix:** give every link an ` + "`href`" + ` string, or drop the link.`,
+	},
+	{
+		ID: idTemplatedString, Family: checks.FamilyHAL, Severity: finding.SeverityWarning,
+		Title:    "templated is the boolean true, not a string",
+		SpecRefs: []finding.SpecRef{draft("5.2", "SHOULD")},
+		Help: `` + "`templated`" + ` is a boolean; clients treat any value other than ` + "`true`" + ` as false
+(draft §5.2). ` + "`\"templated\": \"true\"`" + ` is therefore read as *not templated*, and the
+client requests the template text itself, braces included.
+
+**How to fix:** emit ` + "`\"templated\": true`" + ` without quotes; check the serializer's
+handling of booleans.`,
+	},
+	{
+		ID: idUntemplated, Family: checks.FamilyHAL, Severity: finding.SeverityWarning,
+		Title:    "An href with a template expression declares templated: true",
+		SpecRefs: []finding.SpecRef{draft("5.1", "SHOULD"), draft("5.2", "SHOULD")},
+		Help: `When ` + "`href`" + ` is a URI Template the link SHOULD carry ` + "`\"templated\": true`" + ` (draft
+§5.1, §5.2). Without it clients treat ` + "`/orders{?state}`" + ` as a literal URL and request
+it verbatim, which usually answers 400 or 404.
+
+**How to fix:** add ` + "`\"templated\": true`" + ` to links whose href contains ` + "`{…}`" + `.`,
+	},
+	{
+		ID: idInvalidTemplate, Family: checks.FamilyHAL, Severity: finding.SeverityError,
+		Title:    "Templated hrefs are valid RFC 6570 URI Templates",
+		SpecRefs: []finding.SpecRef{draft("5.1", "MUST"), rfc6570},
+		Help: `A templated ` + "`href`" + ` is an RFC 6570 URI Template (draft §5.1). Unbalanced braces,
+empty expressions, the reserved operators ` + "`= , ! @ |`" + `, bad variable names or
+prefix lengths outside 1–9999 make the template unexpandable: a conforming
+client rejects it, a lenient one sends garbage.
+
+**How to fix:** correct the template; OpenAPI-style ` + "`{id}`" + ` is fine, but operators
+must be one of ` + "`+ # . / ; ? &`" + `.`,
+	},
+	{
+		ID: idCurieUndefined, Family: checks.FamilyHAL, Severity: finding.SeverityError,
+		Title:    "Every CURIE prefix has a curies entry",
+		SpecRefs: []finding.SpecRef{draft("8.3", "MUST")},
+		Help: `A relation such as ` + "`ord:pay`" + ` is a CURIE: the prefix ` + "`ord`" + ` names a ` + "`curies`" + ` link
+whose templated href expands the relation to its documentation (draft §8.3).
+With no such entry the relation cannot be expanded: agents cannot look up
+what it means, and ` + "`ord:pay`" + ` is misread as a URI with the scheme ` + "`ord`" + `.
+
+**How to fix:** add ` + "`\"curies\": [{\"name\": \"ord\", \"href\": \"https://…/rels/{rel}\", \"templated\": true}]`" + `
+to ` + "`_links`" + ` (of the resource or an enclosing one).`,
+	},
+	{
+		ID: idCurieTemplate, Family: checks.FamilyHAL, Severity: finding.SeverityWarning,
+		Title:    "curies entries are named, templated and contain {rel}",
+		SpecRefs: []finding.SpecRef{draft("8.3", "SHOULD")},
+		Help: `Each ` + "`curies`" + ` entry has a ` + "`name`" + ` (the prefix) and a templated href containing
+the token ` + "`{rel}`" + ` (draft §8.3). Without ` + "`{rel}`" + ` every relation of the prefix
+expands to the same page; without ` + "`templated: true`" + ` clients do not expand it at all.
+
+**How to fix:** write entries as ` + "`{\"name\": \"ord\", \"href\": \"https://…/{rel}\", \"templated\": true}`" + `.`,
+	},
+	{
+		ID: idSelf, Family: checks.FamilyHAL, Severity: finding.SeverityWarning,
+		Title:    "Resources have a self link",
+		SpecRefs: []finding.SpecRef{draft("8.1", "SHOULD")},
+		Help: `Each Resource Object, embedded ones included, SHOULD have a ` + "`self`" + ` link to its own
+URI (draft §8.1). Agents use it to refresh a resource, to act on an embedded
+item, and to know which URL a representation belongs to.
+
+**How to fix:** add ` + "`\"self\": {\"href\": \"/orders/1\"}`" + ` to every resource's ` + "`_links`" + `.`,
+	},
+	{
+		ID: idCardinality, Family: checks.FamilyHAL, Severity: finding.SeverityWarning,
+		Title:    "A relation keeps one shape: a link object or an array",
+		SpecRefs: []finding.SpecRef{draft("4.1.1", "SHOULD NOT")},
+		Help: `Servers SHOULD NOT switch a relation between a single Link Object and an array
+(draft §4.1.1); a change of cardinality should get a new relation. Clients are
+written against one shape and break on the other, typically when a collection
+happens to have exactly one item.
+
+**How to fix:** always emit the relation as an array if it can ever hold more
+than one link, even when it holds one.`,
+	},
+	{
+		ID: idOffOrigin, Family: checks.FamilyHAL, Severity: finding.SeverityInfo,
+		Title:    "Links stay on the API's origin unless they are meant to leave",
+		SpecRefs: []finding.SpecRef{draft("5.1", "")},
+		Help: `Most links of a document resolve to the API's own origin. One that resolves
+elsewhere, where the rest do not, is often a leaked internal or staging host,
+an absolute URL built from the wrong configuration, or an intentional hand-off
+that an agent should treat with care (credentials are not sent across origins).
+
+**How to fix:** build links from the request's public origin, or relative to
+it; ignore this note for deliberate external links.`,
+	},
+	{
+		ID: idDeprecation, Family: checks.FamilyHAL, Severity: finding.SeverityInfo,
+		Title:    "Deprecated links are reported with their documentation",
+		SpecRefs: []finding.SpecRef{draft("5.4", "SHOULD")},
+		Help: `A Link Object with ` + "`deprecation`" + ` will be removed later; its value is a URL that
+SHOULD explain the deprecation, and clients SHOULD tell their users when they
+follow such a link (draft §5.4). The scanner lists them so you can check the
+documentation exists and plan the migration of agents.
+
+**How to fix:** nothing, if the deprecation is intended; make sure the URL
+documents the replacement.`,
+	},
+}

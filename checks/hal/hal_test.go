@@ -1,0 +1,156 @@
+package hal_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/checkstest"
+	"github.com/agentready/agentready/checks/hal"
+	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/finding"
+)
+
+const base = "http://api.test"
+
+func doc(path, body string) *exchange.Exchange {
+	return checkstest.Exchange(exchange.PurposeCrawl, "GET", base+path).Status(200).
+		Header("Content-Type", "application/hal+json").Body(body).Build()
+}
+
+func run(t *testing.T, xs ...*exchange.Exchange) []finding.Finding {
+	t.Helper()
+	in := checkstest.Input(base+"/", nil, xs...)
+	var all []finding.Finding
+	for _, c := range hal.All() {
+		fs, _ := checkstest.Run(t, c, in)
+		all = append(all, fs...)
+	}
+	return all
+}
+
+// conformant is the draft's own example (§6 with the §8.3 curies).
+const conformant = `{
+  "_links": {
+    "self": { "href": "/orders" },
+    "next": { "href": "/orders?page=2" },
+    "find": { "href": "/orders{?id}", "templated": true },
+    "curies": [{ "name": "acme", "href": "https://docs.acme.com/relations/{rel}", "templated": true }],
+    "acme:widgets": { "href": "/widgets" }
+  },
+  "_embedded": {
+    "orders": [
+      { "_links": { "self": { "href": "/orders/123" }, "customer": { "href": "/customers/7809" } },
+        "total": 30.00, "currency": "USD", "status": "shipped" }
+    ]
+  },
+  "currentlyProcessing": 14
+}`
+
+func TestHALRules(t *testing.T) {
+	tests := []struct {
+		name    string
+		docs    []*exchange.Exchange
+		want    []string
+		pointer string // of the first finding
+	}{
+		{"draft example", []*exchange.Exchange{doc("/orders", conformant)}, nil, ""},
+		{"root array", []*exchange.Exchange{doc("/", `[{"_links":{}}]`)}, []string{"hal-root-object"}, ""},
+		{"not JSON", []*exchange.Exchange{doc("/", `<html>`)}, []string{"hal-root-object"}, ""},
+		{"link is a string", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"next":"/p2"}}`)}, []string{"hal-links-shape"}, "/_links/next"},
+		{"array of strings", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"item":["/a"]}}`)}, []string{"hal-links-shape"}, "/_links/item/0"},
+		{"_links is an array", []*exchange.Exchange{doc("/", `{"_links":[]}`)}, []string{"hal-links-shape"}, "/_links"},
+		{"no href", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"next":{"title":"Next"}}}`)}, []string{"hal-link-href"}, "/_links/next"},
+		{"templated string", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"find":{"href":"/o{?id}","templated":"true"}}}`)}, []string{"hal-templated-not-boolean"}, "/_links/find/templated"},
+		{"brace without templated", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"find":{"href":"/o{?id}"}}}`)}, []string{"hal-href-template-undeclared"}, "/_links/find/href"},
+		{"invalid template", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"find":{"href":"/o{=id}","templated":true}}}`)}, []string{"hal-invalid-template"}, "/_links/find/href"},
+		{"unclosed template", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"find":{"href":"/o{?id","templated":true}}}`)}, []string{"hal-invalid-template"}, "/_links/find/href"},
+		{"undefined curie", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"ord:pay":{"href":"/pay"}}}`)}, []string{"hal-curie-undefined"}, "/_links/ord:pay"},
+		{"URI relations are not curies", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"https://rels.example/pay":{"href":"/pay"},"urn:x:pay":{"href":"/p"},"tag:a.b,2020:x":{"href":"/t"}}}`)}, nil, ""},
+		{"embedded inherits curies", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"curies":[{"name":"o","href":"/r/{rel}","templated":true}]},"_embedded":{"x":{"_links":{"self":{"href":"/x"},"o:y":{"href":"/y"}}}}}`)}, nil, ""},
+		{"curie without rel", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"curies":[{"name":"o","href":"/r/","templated":true}],"o:a":{"href":"/a"}}}`)}, []string{"hal-curie-malformed"}, "/_links/curies/0/href"},
+		{"curie not templated", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"curies":[{"name":"o","href":"/r/{rel}"}],"o:a":{"href":"/a"}}}`)}, []string{"hal-curie-malformed"}, "/_links/curies/0"},
+		{"no self", []*exchange.Exchange{doc("/", `{"_links":{"next":{"href":"/2"}}}`)}, []string{"hal-self-link"}, "/_links"},
+		{"embedded without self", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"}},"_embedded":{"items":[{"id":1}]}}`)}, []string{"hal-self-link"}, "/_embedded/items/0"},
+		{"cardinality switch", []*exchange.Exchange{
+			doc("/a", `{"_links":{"self":{"href":"/a"},"item":{"href":"/1"}}}`),
+			doc("/b", `{"_links":{"self":{"href":"/b"},"item":[{"href":"/1"},{"href":"/2"}]}}`),
+		}, []string{"hal-relation-cardinality"}, "/_links/item"},
+		{"one off-origin link", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"a":{"href":"/a"},"b":{"href":"http://orders.internal:8080/b"}}}`)}, []string{"hal-off-origin-link"}, "/_links/b/href"},
+		{"documentation links may leave", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"help":{"href":"https://docs.example/"}}}`)}, nil, ""},
+		{"deprecation", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"old":{"href":"/old","deprecation":"https://dev.example/deprecations/old"}}}`)}, []string{"hal-deprecated-link"}, "/_links/old/deprecation"},
+		{"escaped pointer", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"a/b~c":{}}}`)}, []string{"hal-link-href"}, "/_links/a~1b~0c"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := run(t, tt.docs...)
+			got := checkstest.IDs(fs)
+			if !slices.Equal(got, tt.want) {
+				t.Fatalf("fired %v, want %v; %v", got, tt.want, messages(fs))
+			}
+			if tt.pointer != "" && fs[0].Evidence[0].JSONPointer != tt.pointer {
+				t.Errorf("pointer %q, want %q", fs[0].Evidence[0].JSONPointer, tt.pointer)
+			}
+		})
+	}
+}
+
+func TestDeprecationMessageNamesTheURL(t *testing.T) {
+	fs := run(t, doc("/", `{"_links":{"self":{"href":"/"},"old":{"href":"/old","deprecation":"https://dev.example/dep"}}}`))
+	if len(fs) != 1 || !strings.Contains(fs[0].Message, "https://dev.example/dep") {
+		t.Errorf("findings %v", messages(fs))
+	}
+}
+
+func TestSkipsWithoutHAL(t *testing.T) {
+	x := checkstest.Exchange(exchange.PurposeCrawl, "GET", base+"/").Status(200).Header("Content-Type", "application/json").Body(`{}`).Build()
+	in := checkstest.Input(base+"/", nil, x)
+	for _, c := range hal.All() {
+		if _, reason := checkstest.Run(t, c, in); reason == "" {
+			t.Errorf("%s did not skip", c.Meta().ID)
+		}
+	}
+}
+
+func TestHostileBodiesAreBounded(t *testing.T) {
+	deep := strings.Repeat(`{"_embedded":{"x":`, 5000) + "{}" + strings.Repeat("}}", 5000)
+	huge := `{"_links":{"self":{"href":"/` + strings.Repeat("a", 1<<20) + `"}}}`
+	dups := `{"_links":{"self":{"href":"/"}},"_links":{"next":"bad"}}`
+	fs := run(t, doc("/deep", deep), doc("/huge", huge), doc("/dups", dups))
+	if got := checkstest.IDs(fs); len(got) != 0 {
+		t.Errorf("bounded documents produced %v", got)
+	}
+}
+
+func TestRegistryAcceptsFamily(t *testing.T) {
+	if _, err := checks.NewRegistry(hal.All()...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func messages(fs []finding.Finding) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.CheckID+": "+f.Message+" @"+f.Evidence[0].JSONPointer)
+	}
+	return out
+}
+
+// FuzzHALDocument feeds arbitrary bodies through every HAL check: none may
+// panic, and every finding must carry a pointer that starts at the root.
+func FuzzHALDocument(f *testing.F) {
+	f.Add(conformant)
+	f.Add(`{"_links":{"a":[{"href":"{"}],"curies":{"name":1}},"_embedded":{"e":[[]]}}`)
+	f.Fuzz(func(t *testing.T, body string) {
+		in := checkstest.Input(base+"/", nil, doc("/", body))
+		for _, c := range hal.All() {
+			fs, _ := checkstest.Run(t, c, in)
+			for _, fd := range fs {
+				if p := fd.Evidence[0].JSONPointer; p != "" && p[0] != '/' {
+					t.Fatalf("pointer %q", p)
+				}
+			}
+		}
+	})
+}

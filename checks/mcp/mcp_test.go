@@ -1,0 +1,381 @@
+package mcpchecks_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/checkstest"
+	mcpchecks "github.com/agentready/agentready/checks/mcp"
+	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/mcp"
+	"github.com/agentready/agentready/spec"
+)
+
+const endpoint = "http://api.test/mcp"
+
+func call(method string, era mcp.Era, status int, body string) *mcp.Call {
+	x := checkstest.Exchange("mcp/"+method, "POST", endpoint).Status(status).Header("Content-Type", "application/json").Body(body).Build()
+	c := &mcp.Call{Method: method, Era: era, Exchange: x, Connection: "1"}
+	c.Message, _ = mcp.ParseResponse("application/json", []byte(body), 1)
+	return c
+}
+
+const caching = `"resultType":"complete","ttlMs":0,"cacheScope":"public"`
+
+func listing(label string, era mcp.Era, tools []string) mcp.Listing {
+	members := `"tools":[` + strings.Join(tools, ",") + `]`
+	if era == mcp.EraModern {
+		members = caching + "," + members
+	}
+	c := call("tools/list", era, 200, `{"jsonrpc":"2.0","id":1,"result":{`+members+`}}`)
+	ts, _ := mcp.DecodeTools(c.Message.Result, 0, 0)
+	return mcp.Listing{Label: label, Complete: true, Tools: ts, Pages: []mcp.Page{{Call: c, Raw: c.Message.Result}}}
+}
+
+// The conformant tools project the operations of conformantSpec.
+var goodTools = []string{
+	`{"name":"listOrders","description":"Find orders, newest first","inputSchema":{"type":"object","properties":{"state":{"type":"string","description":"Order state"}}},"annotations":{"readOnlyHint":true,"openWorldHint":false}}`,
+	`{"name":"getOrder","description":"Order with its state and links","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"}},"required":["id"]},"annotations":{"readOnlyHint":true}}`,
+	`{"name":"payOrder","description":"Pay a pending order","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"},"reference":{"type":"string","description":"Payment reference"}},"required":["id","reference"]},"annotations":{"readOnlyHint":false,"destructiveHint":false}}`,
+	`{"name":"deleteOrder","description":"Delete an order","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"}},"required":["id"]},"annotations":{"idempotentHint":true}}`,
+}
+
+func conformantSpec() *spec.Document {
+	id := spec.Parameter{Name: "id", In: "path", Required: true, Schema: map[string]any{"type": "integer"}}
+	return &spec.Document{Operations: []*spec.Operation{
+		{Method: "GET", PathTemplate: "/orders", OperationID: "listOrders", Summary: "Find orders", HALRels: []string{"order:find"},
+			Parameters: []spec.Parameter{{Name: "state", In: "query", Schema: map[string]any{"type": "string"}}}},
+		{Method: "GET", PathTemplate: "/orders/{id}", OperationID: "getOrder", Summary: "Order", Parameters: []spec.Parameter{id}},
+		{Method: "POST", PathTemplate: "/orders/{id}/payment", OperationID: "payOrder", Summary: "Pay order", HALRels: []string{"order:pay"},
+			Parameters: []spec.Parameter{id}, RequestBodyRequired: true,
+			RequestBody: map[string]any{"application/json": map[string]any{"type": "object",
+				"properties": map[string]any{"reference": map[string]any{"type": "string"}}, "required": []any{"reference"}}}},
+		{Method: "DELETE", PathTemplate: "/orders/{id}", OperationID: "deleteOrder", Summary: "Delete order", Parameters: []spec.Parameter{id}},
+	}}
+}
+
+func modern(tools []string) *mcp.Snapshot {
+	discover := call("server/discover", mcp.EraModern, 200, `{"jsonrpc":"2.0","id":1,"result":{`+caching+`,"supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{"tools":{}}}}`)
+	a, b := listing("first", mcp.EraModern, tools), listing("second, new connection", mcp.EraModern, tools)
+	s := &mcp.Snapshot{
+		Endpoint: mcp.Endpoint{URL: endpoint, Source: "test"},
+		Verdict:  mcp.Verdict{Era: mcp.EraModern, Version: mcp.Modern, SupportedVersions: []string{mcp.Modern, mcp.Legacy}, Reason: "DiscoverResult lists 2026-07-28"},
+		Calls: []*mcp.Call{discover, a.Pages[0].Call, b.Pages[0].Call,
+			call("prompts/list", mcp.EraModern, 404, `{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"Method not found"}}`)},
+		Listings: []mcp.Listing{a, b},
+	}
+	s.Catalog = mcp.NewCatalog(a.Tools)
+	return s
+}
+
+func legacy(tools []string) *mcp.Snapshot {
+	s := modern(tools)
+	s.Verdict = mcp.Verdict{Era: mcp.EraLegacy, Version: mcp.Legacy, FellBack: true, Reason: "HTTP 400 without a recognized modern error body"}
+	a, b := listing("first", mcp.EraLegacy, tools), listing("second, same session", mcp.EraLegacy, tools)
+	s.Listings = []mcp.Listing{a, b}
+	s.Calls = []*mcp.Call{
+		call("server/discover", mcp.EraModern, 400, `{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request"}}`),
+		call("initialize", mcp.EraLegacy, 200, `{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}`),
+		a.Pages[0].Call, b.Pages[0].Call,
+	}
+	s.SessionID = "abc"
+	return s
+}
+
+func replace(tools []string, name, with string) []string {
+	out := slices.Clone(tools)
+	for i, t := range out {
+		if strings.Contains(t, `"name":"`+name+`"`) {
+			out[i] = with
+		}
+	}
+	return out
+}
+
+func fired(t *testing.T, s *mcp.Snapshot, doc *spec.Document) ([]string, []finding.Finding) {
+	t.Helper()
+	in := checkstest.Input("http://api.test/", nil)
+	in.MCP, in.Spec = s, doc
+	var all []finding.Finding
+	for _, c := range mcpchecks.All() {
+		fs, _ := checkstest.Run(t, c, in)
+		all = append(all, fs...)
+	}
+	return checkstest.IDs(all), all
+}
+
+func TestChecks(t *testing.T) {
+	tests := []struct {
+		name string
+		snap func() *mcp.Snapshot
+		spec *spec.Document
+		want []string
+	}{
+		{"conformant modern with spec", func() *mcp.Snapshot { return modern(goodTools) }, conformantSpec(), nil},
+		{"conformant modern without spec", func() *mcp.Snapshot { return modern(goodTools) }, nil, nil},
+		{"legacy only", func() *mcp.Snapshot { return legacy(goodTools) }, conformantSpec(), []string{"mcp-legacy-only"}},
+		{"refused with 401", func() *mcp.Snapshot {
+			s := modern(nil)
+			s.Verdict = mcp.Verdict{Refused: "HTTP 401", RefusedStatus: 401, Reason: "not determined"}
+			s.Calls, s.Listings = s.Calls[:1], nil
+			return s
+		}, conformantSpec(), []string{"mcp-revision-undetermined"}},
+		{"second endpoint in another era", func() *mcp.Snapshot {
+			s := modern(goodTools)
+			s.Others = []mcp.EndpointVerdict{{Endpoint: mcp.Endpoint{URL: "http://api.test/legacy/mcp", Source: "Link"},
+				Verdict: mcp.Verdict{Era: mcp.EraLegacy, Version: mcp.Legacy}, Calls: []*mcp.Call{s.Calls[0]}}}
+			return s
+		}, nil, []string{"mcp-revision-drift"}},
+		{"second endpoint in the same era", func() *mcp.Snapshot {
+			s := modern(goodTools)
+			s.Others = []mcp.EndpointVerdict{{Endpoint: mcp.Endpoint{URL: "http://api.test/v2/mcp"}, Verdict: mcp.Verdict{Era: mcp.EraModern, Version: mcp.Modern}}}
+			return s
+		}, nil, nil},
+		{"modern result without caching hints", func() *mcp.Snapshot {
+			s := modern(goodTools)
+			s.Calls[0] = call("server/discover", mcp.EraModern, 200, `{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28"]}}`)
+			return s
+		}, nil, []string{"mcp-result-fields"}},
+		{"negative ttlMs", func() *mcp.Snapshot {
+			s := modern(goodTools)
+			s.Calls[0] = call("server/discover", mcp.EraModern, 200, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","ttlMs":-1,"cacheScope":"public","supportedVersions":["2026-07-28"]}}`)
+			return s
+		}, nil, []string{"mcp-result-fields"}},
+		{"legacy results need no caching hints", func() *mcp.Snapshot { return legacy(goodTools) }, nil, []string{"mcp-legacy-only"}},
+		{"unknown method answered in a 200", func() *mcp.Snapshot {
+			s := modern(goodTools)
+			s.Calls[3] = call("prompts/list", mcp.EraModern, 200, `{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"Method not found"}}`)
+			return s
+		}, nil, []string{"mcp-unknown-method"}},
+		{"unknown method answered with a bare 404", func() *mcp.Snapshot {
+			s := modern(goodTools)
+			s.Calls[3] = call("prompts/list", mcp.EraModern, 404, `not found`)
+			return s
+		}, nil, []string{"mcp-unknown-method"}},
+		{"optional method implemented", func() *mcp.Snapshot {
+			s := modern(goodTools)
+			s.Calls[3] = call("prompts/list", mcp.EraModern, 200, `{"jsonrpc":"2.0","id":4,"result":{`+caching+`,"prompts":[]}}`)
+			return s
+		}, nil, nil},
+		{"legacy session demanded", func() *mcp.Snapshot {
+			s := legacy(goodTools)
+			s.SessionID = ""
+			s.SessionDemanded = call("notifications/initialized", mcp.EraLegacy, 400, `{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"No valid session ID provided"}}`)
+			return s
+		}, nil, []string{"mcp-legacy-only", "mcp-legacy-session"}},
+		{"input schema missing", func() *mcp.Snapshot {
+			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x"}`))
+		}, nil, []string{"mcp-tool-input-schema"}},
+		{"input schema null", func() *mcp.Snapshot {
+			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":null}`))
+		}, nil, []string{"mcp-tool-input-schema"}},
+		{"input schema not an object schema", func() *mcp.Snapshot {
+			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"array"}}`))
+		}, nil, []string{"mcp-tool-input-schema"}},
+		{"input schema invalid", func() *mcp.Snapshot {
+			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object","properties":{"a":{"type":"strang","description":"A"}}}}`))
+		}, nil, []string{"mcp-tool-input-schema"}},
+		{"ECMA pattern with lookahead is valid", func() *mcp.Snapshot {
+			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object","properties":{"a":{"type":"string","pattern":"^(?=.*[0-9]).+$","description":"A"}}}}`))
+		}, nil, nil},
+		{"draft-07 schema is valid", func() *mcp.Snapshot {
+			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"$schema":"http://json-schema.org/draft-07/schema#","type":"object"}}`))
+		}, nil, nil},
+		{"output schema with array root in 2025-11-25", func() *mcp.Snapshot {
+			return legacy(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object"},"outputSchema":{"type":"array"}}`))
+		}, nil, []string{"mcp-legacy-only", "mcp-tool-output-schema"}},
+		{"output schema with array root in 2026-07-28", func() *mcp.Snapshot {
+			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object"},"outputSchema":{"type":"array"}}`))
+		}, nil, nil},
+		{"bad tool name", func() *mcp.Snapshot {
+			return modern(append(slices.Clone(goodTools), `{"name":"get order","description":"Does x","inputSchema":{"type":"object"}}`))
+		}, nil, []string{"mcp-tool-name"}},
+		{"duplicate tool name", func() *mcp.Snapshot {
+			return modern(append(slices.Clone(goodTools), goodTools[1]))
+		}, nil, []string{"mcp-tool-name"}},
+		{"invalid x-mcp-header", func() *mcp.Snapshot {
+			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object","properties":{"a":{"type":"string","description":"A","x-mcp-header":"Has Space"}}}}`))
+		}, nil, []string{"mcp-tool-mcp-header"}},
+		{"x-mcp-header on an object", func() *mcp.Snapshot {
+			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object","properties":{"a":{"type":"object","description":"A","x-mcp-header":"A"}}}}`))
+		}, nil, []string{"mcp-tool-mcp-header"}},
+		{"x-mcp-header under items", func() *mcp.Snapshot {
+			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object","properties":{"a":{"type":"array","description":"A","items":{"type":"string","x-mcp-header":"A"}}}}}`))
+		}, nil, []string{"mcp-tool-mcp-header"}},
+		{"x-mcp-header repeated case-insensitively", func() *mcp.Snapshot {
+			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object","properties":{"a":{"type":"string","description":"A","x-mcp-header":"Region"},"b":{"type":"string","description":"B","x-mcp-header":"region"}}}}`))
+		}, nil, []string{"mcp-tool-mcp-header"}},
+		{"valid x-mcp-header", func() *mcp.Snapshot {
+			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object","properties":{"a":{"type":"string","description":"A","x-mcp-header":"Region"},"n":{"type":"object","description":"N","properties":{"b":{"type":"integer","description":"B","x-mcp-header":"Tenant"}}}}}}`))
+		}, nil, nil},
+		{"read-only and destructive", func() *mcp.Snapshot {
+			return modern(replace(goodTools, "getOrder", `{"name":"getOrder","description":"Order with its state","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"}},"required":["id"]},"annotations":{"readOnlyHint":true,"destructiveHint":true}}`))
+		}, conformantSpec(), []string{"mcp-tool-hint-conflict"}},
+		{"description smells", func() *mcp.Snapshot {
+			return modern(append(slices.Clone(goodTools), `{"name":"do_x","description":"Do X","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}`))
+		}, nil, []string{"mcp-tool-description"}},
+		{"empty description", func() *mcp.Snapshot {
+			return modern(append(slices.Clone(goodTools), `{"name":"x","inputSchema":{"type":"object"}}`))
+		}, nil, []string{"mcp-tool-description"}},
+		{"tool set changes between calls", func() *mcp.Snapshot {
+			s := modern(goodTools)
+			s.Listings[1] = listing("second, new connection", mcp.EraModern, goodTools[:3])
+			return s
+		}, nil, []string{"mcp-catalog-stable"}},
+		{"tool order changes between calls", func() *mcp.Snapshot {
+			s := modern(goodTools)
+			rev := slices.Clone(goodTools)
+			slices.Reverse(rev)
+			s.Listings[1] = listing("second, new connection", mcp.EraModern, rev)
+			return s
+		}, nil, []string{"mcp-catalog-order"}},
+		{"legacy tool order may change", func() *mcp.Snapshot {
+			s := legacy(goodTools)
+			rev := slices.Clone(goodTools)
+			slices.Reverse(rev)
+			s.Listings[1] = listing("second, same session", mcp.EraLegacy, rev)
+			return s
+		}, nil, []string{"mcp-legacy-only"}},
+		{"large catalog without search", func() *mcp.Snapshot { return modern(manyTools(41, "tool")) }, nil, []string{"mcp-context-cost"}},
+		{"large catalog with search", func() *mcp.Snapshot {
+			return modern(append(manyTools(41, "tool"), `{"name":"searchTools","description":"Find tools by keyword","inputSchema":{"type":"object"}}`))
+		}, nil, nil},
+		{"readOnlyHint on a POST", func() *mcp.Snapshot {
+			return modern(replace(goodTools, "payOrder", strings.Replace(goodTools[2], `"readOnlyHint":false`, `"readOnlyHint":true`, 1)))
+		}, conformantSpec(), []string{"mcp-parity-readonly-unsafe"}},
+		{"missing path parameter", func() *mcp.Snapshot {
+			return modern(replace(goodTools, "getOrder", `{"name":"getOrder","description":"Order with its state","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`))
+		}, conformantSpec(), []string{"mcp-parity-missing-parameter"}},
+		{"extra property", func() *mcp.Snapshot {
+			return modern(replace(goodTools, "getOrder", `{"name":"getOrder","description":"Order with its state","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"},"expand":{"type":"boolean","description":"Expand"}},"required":["id"]},"annotations":{"readOnlyHint":true}}`))
+		}, conformantSpec(), []string{"mcp-parity-unknown-property"}},
+		{"type mismatch", func() *mcp.Snapshot {
+			return modern(replace(goodTools, "getOrder", `{"name":"getOrder","description":"Order with its state","inputSchema":{"type":"object","properties":{"id":{"type":"string","description":"Order ID"}},"required":["id"]},"annotations":{"readOnlyHint":true}}`))
+		}, conformantSpec(), []string{"mcp-parity-type"}},
+		{"integer against number is compatible", func() *mcp.Snapshot {
+			return modern(replace(goodTools, "getOrder", `{"name":"getOrder","description":"Order with its state","inputSchema":{"type":"object","properties":{"id":{"type":"number","description":"Order ID"}},"required":["id"]},"annotations":{"readOnlyHint":true}}`))
+		}, conformantSpec(), nil},
+		{"required-ness mismatch", func() *mcp.Snapshot {
+			return modern(replace(goodTools, "payOrder", strings.Replace(goodTools[2], `"required":["id","reference"]`, `"required":["id"]`, 1)))
+		}, conformantSpec(), []string{"mcp-parity-required"}},
+		{"body nested under body", func() *mcp.Snapshot {
+			return modern(replace(goodTools, "payOrder", `{"name":"payOrder","description":"Pay a pending order","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"},"body":{"type":"object","description":"Body","properties":{"reference":{"type":"string","description":"Payment reference"}},"required":["reference"]}},"required":["id","body"]},"annotations":{"destructiveHint":false}}`))
+		}, conformantSpec(), nil},
+		{"GET tool without readOnlyHint", func() *mcp.Snapshot {
+			return modern(replace(goodTools, "listOrders", `{"name":"listOrders","description":"Find orders","inputSchema":{"type":"object","properties":{"state":{"type":"string","description":"Order state"}}}}`))
+		}, conformantSpec(), []string{"mcp-parity-get-not-readonly"}},
+		{"DELETE with destructiveHint false and no idempotentHint", func() *mcp.Snapshot {
+			return modern(replace(goodTools, "deleteOrder", `{"name":"deleteOrder","description":"Delete an order","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"}},"required":["id"]},"annotations":{"destructiveHint":false}}`))
+		}, conformantSpec(), []string{"mcp-parity-delete-not-destructive", "mcp-parity-idempotent"}},
+		{"description contradicts summary", func() *mcp.Snapshot {
+			return modern(replace(goodTools, "payOrder", strings.Replace(goodTools[2], "Pay a pending order", "Get the payment of an order", 1)))
+		}, conformantSpec(), []string{"mcp-parity-description"}},
+		{"tool outside the declared surface", func() *mcp.Snapshot {
+			return modern(append(slices.Clone(goodTools), `{"name":"exportAll","description":"Export all orders","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`))
+		}, conformantSpec(), []string{"mcp-parity-unmapped-tool"}},
+		{"mapped by x-mcp-tool and _meta", func() *mcp.Snapshot {
+			return modern([]string{
+				strings.Replace(goodTools[0], `"name":"listOrders"`, `"name":"orders.find"`, 1),
+				strings.Replace(goodTools[1], `"name":"getOrder"`, `"name":"order","_meta":{"com.example/operation":"GET /orders/{id}"}`, 1),
+				goodTools[2], goodTools[3],
+			})
+		}, func() *spec.Document {
+			d := conformantSpec()
+			d.Operations[0].MCPTool = "orders.find"
+			return d
+		}(), nil},
+		{"agent-facing operation without a tool", func() *mcp.Snapshot {
+			return modern(goodTools[1:])
+		}, conformantSpec(), []string{"mcp-parity-missing-tool"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, fs := fired(t, tt.snap(), tt.spec)
+			if !slices.Equal(got, tt.want) {
+				var msgs []string
+				for _, f := range fs {
+					msgs = append(msgs, f.CheckID+": "+f.Message)
+				}
+				t.Errorf("fired %v, want %v\n%s", got, tt.want, strings.Join(msgs, "\n"))
+			}
+		})
+	}
+}
+
+func manyTools(n int, prefix string) []string {
+	var out []string
+	for i := range n {
+		out = append(out, fmt.Sprintf(`{"name":"%s%d","description":"Tool number %d","inputSchema":{"type":"object"}}`, prefix, i, i))
+	}
+	return out
+}
+
+func TestSkipReasons(t *testing.T) {
+	in := checkstest.Input("http://api.test/", nil)
+	for _, c := range mcpchecks.All() {
+		if _, reason := checkstest.Run(t, c, in); !strings.Contains(reason, "no MCP endpoint") {
+			t.Errorf("%s without a snapshot: skip reason %q", c.Meta().ID, reason)
+		}
+	}
+	in.MCP = &mcp.Snapshot{Endpoint: mcp.Endpoint{URL: endpoint, Source: mcp.SourceConventional}, Verdict: mcp.Verdict{Refused: "HTTP 403", RefusedStatus: 403}}
+	for _, c := range mcpchecks.All() {
+		if _, reason := checkstest.Run(t, c, in); reason == "" {
+			t.Errorf("%s ran on a refused conventional path", c.Meta().ID)
+		}
+	}
+	in.MCP = modern(goodTools)
+	for _, c := range mcpchecks.All() {
+		if !strings.HasPrefix(c.Meta().ID, "mcp-parity") {
+			continue
+		}
+		if _, reason := checkstest.Run(t, c, in); !strings.Contains(reason, "OpenAPI") {
+			t.Errorf("%s without a spec: skip reason %q", c.Meta().ID, reason)
+		}
+	}
+}
+
+func TestRefusedAuthIsInfoAndServerErrorIsWarning(t *testing.T) {
+	for status, want := range map[int]finding.Severity{401: finding.SeverityInfo, 429: finding.SeverityInfo, 503: finding.SeverityWarning} {
+		s := modern(nil)
+		s.Verdict = mcp.Verdict{Refused: fmt.Sprintf("HTTP %d", status), RefusedStatus: status}
+		_, fs := fired(t, s, nil)
+		if len(fs) != 1 || fs[0].Severity != want {
+			t.Errorf("%d: %+v", status, fs)
+		}
+	}
+}
+
+func TestMetadata(t *testing.T) {
+	reg, err := checks.NewRegistry(mcpchecks.All()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range reg.All() {
+		m := c.Meta()
+		for _, r := range m.SpecRefs {
+			if r.Level == "" || r.URL == "" {
+				t.Errorf("%s: spec ref %v lacks level or URL", m.ID, r)
+			}
+		}
+	}
+}
+
+func TestFindingsAreDeterministic(t *testing.T) {
+	s := modern(append(slices.Clone(goodTools), `{"name":"x y","inputSchema":{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"string"}}}}`))
+	in := checkstest.Input("http://api.test/", nil)
+	in.MCP = s
+	for _, c := range mcpchecks.All() {
+		a, _ := c.Run(context.Background(), in)
+		b, _ := c.Run(context.Background(), in)
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if string(ja) != string(jb) {
+			t.Errorf("%s differs between runs", c.Meta().ID)
+		}
+	}
+}

@@ -1,0 +1,149 @@
+package problemjson
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/errorleak"
+	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/finding"
+)
+
+// ServerError checks that requests an agent can send never crash the server.
+type ServerError struct{ probes }
+
+func (ServerError) Meta() checks.Meta {
+	return checks.Meta{
+		ID:       "problem-json-server-error",
+		Family:   checks.FamilyProblemJSON,
+		Title:    "Safe requests an agent can send get no 5xx",
+		Severity: finding.SeverityError,
+		SpecRefs: []finding.SpecRef{{
+			Doc: "RFC 9110", Section: "15.6", Level: "readiness", URL: "https://www.rfc-editor.org/rfc/rfc9110#section-15.6",
+		}, {
+			Doc: "RFC 9110", Section: "15.5.1", Level: "readiness", URL: "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.1",
+		}},
+		Help: `A 5xx says the server failed (RFC 9110 §15.6). Here it failed on a safe GET an
+agent will send: a link the app advertises, an ID that does not exist, a
+cursor with an encoded colon, a flag without a value (` + "`?debug&limit=1`" + `) or
+` + "`limit=-1`" + `. Those are client mistakes and deserve a 4xx (§15.5.1) that says
+what to change; a 5xx tells the agent to retry the same thing later, which
+will fail again. 503 and 504 are left out: they report overload or an
+upstream timeout, not the input.
+
+**How to fix:** validate path IDs and query parameters before using them,
+and map parse failures to 400 (or 404 for unknown IDs) with a problem
+details body naming the parameter.`,
+	}
+}
+
+func (c ServerError) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	var occs []occurrence
+	sent := 0
+	for _, x := range in.Recording.Exchanges {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if !isOwnProbe(x.Purpose) || x.Response == nil {
+			continue
+		}
+		sent++
+		s := x.Response.Status
+		if s < 500 || s > 599 || s == http.StatusServiceUnavailable || s == http.StatusGatewayTimeout {
+			continue
+		}
+		msg := fmt.Sprintf("%s answered %d: the server failed on a request an agent can send", describe(x), s)
+		if x.Purpose != exchange.PurposeCrawl {
+			msg += " (" + strings.TrimPrefix(x.Purpose, PurposePrefix) + " probe)"
+		}
+		ev := evidence(x, fmt.Sprint(s), "a 2xx, or a 4xx naming the problem")
+		ev.Excerpt = checks.Excerpt(x)
+		occs = append(occs, occurrence{x: x, subject: x.Purpose, message: msg, ev: ev})
+	}
+	if sent == 0 {
+		return nil, checks.Skip("no crawl request or error probe got a response")
+	}
+	in.Observe(c.Meta().ID, probeSummary(in.Recording))
+	return group(c.Meta(), occs), nil
+}
+
+// ProbeSummary says how many error probes were sent and of which kinds, or
+// "" when none were; the scan puts it in the report's notes.
+func ProbeSummary(rec *exchange.Recording) string { return probeSummary(rec) }
+
+func probeSummary(rec *exchange.Recording) string {
+	kinds := map[string]int{}
+	total := 0
+	for _, x := range rec.Exchanges {
+		if strings.HasPrefix(x.Purpose, PurposePrefix) {
+			kinds[strings.TrimPrefix(x.Purpose, PurposePrefix)]++
+			total++
+		}
+	}
+	if total == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(kinds))
+	for _, k := range sortedKeys(kinds) {
+		parts = append(parts, fmt.Sprintf("%d %s", kinds[k], k))
+	}
+	return fmt.Sprintf("problem-json: %d safe error probes sent (GET): %s", total, strings.Join(parts, ", "))
+}
+
+// Leak checks that error bodies carry no implementation details.
+type Leak struct{ probes }
+
+func (Leak) Meta() checks.Meta {
+	return checks.Meta{
+		ID:       "problem-json-leak",
+		Family:   checks.FamilyProblemJSON,
+		Title:    "Error bodies carry no stack traces, SQL, file paths or debug pages",
+		Severity: finding.SeverityWarning,
+		Security: true,
+		// §5 only encourages; the warning rests on the weakness, CWE-209.
+		SpecRefs: []finding.SpecRef{rfc9457("5", "security consideration"), {
+			Doc: "CWE-209", URL: "https://cwe.mitre.org/data/definitions/209.html",
+		}},
+		Help: `RFC 9457 §5 warns that problem details can leak information that helps
+compromise the system, and asks generators not to expose implementation
+details such as stack dumps (CWE-209). An agent gains nothing from a Java
+stack trace, a SQL statement, a server file path or a framework's debug
+page; an attacker learns the stack, the schema and the layout. The finding
+shows a redacted excerpt only.
+
+**How to fix:** turn off debug error pages in production (Django ` + "`DEBUG`" + `,
+Flask debug, Rails ` + "`consider_all_requests_local`" + `, ASP.NET developer exception
+page, Spring ` + "`server.error.include-stacktrace`" + `), and map exceptions to problem
+details whose ` + "`detail`" + ` is written for the client. Log the trace server-side,
+keyed by an ` + "`instance`" + ` URI you return.`,
+	}
+}
+
+func (c Leak) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	xs, err := errorsToJudge(in)
+	if err != nil {
+		return nil, err
+	}
+	var occs []occurrence
+	for _, x := range xs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if x.Response.Dropped {
+			continue
+		}
+		for _, l := range errorleak.Find(x.Response.Body, x.Response.MediaType(), exchange.PathOf(x.Request.URL)) {
+			msg := fmt.Sprintf("the %d to %s carries a %s", x.Response.Status, describe(x), l.What)
+			// Only the redacted excerpt: the body itself may hold more.
+			ev := evidence(x, l.What, "no implementation details")
+			ev.Excerpt = l.Excerpt
+			occs = append(occs, occurrence{x: x, subject: string(l.Kind), message: msg, ev: ev})
+		}
+	}
+	sort.SliceStable(occs, func(i, j int) bool { return occs[i].x.ID < occs[j].x.ID })
+	return group(c.Meta(), occs), nil
+}

@@ -1,0 +1,179 @@
+package problemjson
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/exchange"
+)
+
+// Probe purposes. Every error probe is a GET of a URL the app did not
+// advertise; none changes state.
+const (
+	PurposePrefix        = "problem-json/"
+	PurposeNotFound      = PurposePrefix + "not-found-sibling"
+	PurposeUnknownPath   = PurposePrefix + "unknown-path"
+	PurposeColonCursor   = PurposePrefix + "colon-cursor"
+	PurposeValuelessFlag = PurposePrefix + "valueless-param"
+	PurposeNegativeLimit = PurposePrefix + "negative-limit"
+)
+
+// MissingID replaces the last path segment of a sampled resource, and names
+// the unknown path under the root: no real API uses it as an identifier.
+const MissingID = "agentready-missing-7f3c"
+
+// problemAccept is added to the resource's own type, so that a server able to
+// answer with problem details is asked for them.
+const problemAccept = "application/problem+json"
+
+// plan derives the error probes: per path shape, one not-found sibling of
+// its first JSON sample and, for collections, three query edge cases; plus
+// one unknown path under the target. At most 4 per shape, plus one.
+func plan(in *checks.PlanInput) []exchange.PlannedRequest {
+	firsts := firstJSONSamplePerShape(in.Samples)
+	if len(firsts) == 0 {
+		return nil
+	}
+	var out []exchange.PlannedRequest
+	seen := map[string]bool{}
+	add := func(purpose, rawURL string, s *exchange.Exchange) {
+		if rawURL == "" || seen[rawURL] {
+			return
+		}
+		seen[rawURL] = true
+		h := http.Header{}
+		h.Set("Accept", s.Response.MediaType()+", "+problemAccept)
+		out = append(out, exchange.PlannedRequest{Purpose: purpose, Method: http.MethodGet, URL: rawURL, Header: h, BasedOn: s.Request.URL})
+	}
+	if in.Target != nil {
+		add(PurposeUnknownPath, in.Target.ResolveReference(&url.URL{Path: MissingID}).String(), firsts[0])
+	}
+	for _, s := range firsts {
+		add(PurposeNotFound, siblingURL(s.Request.URL), s)
+		if !isCollection(s) {
+			continue
+		}
+		base, cursor := collectionBase(s)
+		add(PurposeColonCursor, base+"?"+url.QueryEscape(cursor)+"=a%3Ab", s)
+		add(PurposeValuelessFlag, base+"?debug&limit=1", s)
+		add(PurposeNegativeLimit, base+"?limit=-1", s)
+	}
+	return out
+}
+
+// firstJSONSamplePerShape keeps the first (lexically smallest) sample of
+// each path shape whose GET answered JSON: error probes are about APIs.
+func firstJSONSamplePerShape(samples []*exchange.Exchange) []*exchange.Exchange {
+	var out []*exchange.Exchange
+	seen := map[string]bool{}
+	for _, s := range samples {
+		if s.Response == nil || s.Request.Method != http.MethodGet || !exchange.IsJSONMediaType(s.Response.MediaType()) {
+			continue
+		}
+		shape := exchange.PathShape(exchange.PathOf(s.Request.URL))
+		if seen[shape] {
+			continue
+		}
+		seen[shape] = true
+		out = append(out, s)
+	}
+	return out
+}
+
+// siblingURL replaces the last non-empty path segment, keeping a trailing
+// slash; the root has no sibling.
+func siblingURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	p := u.EscapedPath()
+	trailing := strings.HasSuffix(p, "/")
+	trimmed := strings.TrimSuffix(p, "/")
+	i := strings.LastIndexByte(trimmed, '/')
+	if trimmed == "" || i < 0 {
+		return ""
+	}
+	next := trimmed[:i+1] + MissingID
+	if trailing {
+		next += "/"
+	}
+	sib := url.URL{Scheme: u.Scheme, Host: u.Host, RawPath: next}
+	sib.Path, _ = url.PathUnescape(next)
+	return sib.String()
+}
+
+// isCollection recognises a list resource by its body: a top-level JSON
+// array, a HAL _embedded array, or a next link (HAL or a plain links object).
+func isCollection(s *exchange.Exchange) bool {
+	v, err := s.Response.JSON()
+	if err != nil {
+		return false
+	}
+	switch doc := v.(type) {
+	case []any:
+		return true
+	case map[string]any:
+		if emb, ok := doc["_embedded"].(map[string]any); ok {
+			for _, e := range emb {
+				if _, isArray := e.([]any); isArray {
+					return true
+				}
+			}
+		}
+		return nextHref(doc) != ""
+	}
+	return false
+}
+
+func nextHref(doc map[string]any) string {
+	for _, key := range []string{"_links", "links"} {
+		links, _ := doc[key].(map[string]any)
+		switch next := links["next"].(type) {
+		case string:
+			return next
+		case map[string]any:
+			if href, ok := next["href"].(string); ok {
+				return href
+			}
+		}
+	}
+	return ""
+}
+
+// collectionBase is the sample's URL without query, and the parameter that
+// carries the position or filter: the first parameter of the next link, else
+// of the sample's own URL, else "cursor".
+func collectionBase(s *exchange.Exchange) (base, cursor string) {
+	u, err := url.Parse(s.Request.URL)
+	if err != nil {
+		return s.Request.URL, "cursor"
+	}
+	cursor = "cursor"
+	doc, _ := s.Response.JSON()
+	obj, _ := doc.(map[string]any)
+	for _, ref := range []string{nextHref(obj), s.Request.URL} {
+		if name := firstParam(ref); name != "" {
+			cursor = name
+			break
+		}
+	}
+	u.RawQuery, u.Fragment = "", ""
+	return u.String(), cursor
+}
+
+func firstParam(ref string) string {
+	u, err := url.Parse(ref)
+	if err != nil || u.RawQuery == "" {
+		return ""
+	}
+	first, _, _ := strings.Cut(u.RawQuery, "&")
+	name, _, _ := strings.Cut(first, "=")
+	name, err = url.QueryUnescape(name)
+	if err != nil {
+		return ""
+	}
+	return name
+}

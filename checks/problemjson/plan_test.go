@@ -1,0 +1,98 @@
+package problemjson_test
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"testing"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/checkstest"
+	"github.com/agentready/agentready/checks/problemjson"
+	"github.com/agentready/agentready/exchange"
+)
+
+func crawled(rawURL, ctype, body string) *exchange.Exchange {
+	return checkstest.Exchange(exchange.PurposeCrawl, http.MethodGet, rawURL).Status(200).Header("Content-Type", ctype).Body(body).Build()
+}
+
+func planFor(target string, samples ...*exchange.Exchange) []exchange.PlannedRequest {
+	u, _ := url.Parse(target)
+	return problemjson.MediaType{}.Plan(&checks.PlanInput{Target: u, Crawled: samples, Samples: samples})
+}
+
+func TestPlan(t *testing.T) {
+	root := crawled(base+"/", "application/hal+json", `{"_links":{"self":{"href":"/"}}}`)
+	halList := crawled(base+"/orders", "application/hal+json", `{"_links":{"next":{"href":"/orders?page=2"}},"_embedded":{"orders":[]}}`)
+	halList2 := crawled(base+"/orders?page=2", "application/hal+json", `{"_embedded":{"orders":[]}}`)
+	item := crawled(base+"/orders/1", "application/hal+json", `{"id":1}`)
+	item2 := crawled(base+"/orders/2", "application/hal+json", `{"id":2}`)
+	array := crawled(base+"/v1/users/", "application/json", `[{"id":1}]`)
+	page := crawled(base+"/items?cursor=abc&limit=2", "application/json", `{"items":[],"links":{"next":"/items?cursor=def&limit=2"}}`)
+	htmlPage := crawled(base+"/about", "text/html", `<p>x</p>`)
+
+	// Samples arrive sorted by URL, as the probe hands them over.
+	got := planFor(base+"/", root, htmlPage, page, halList, halList2, item, item2, array)
+	var lines []string
+	for _, p := range got {
+		if p.Method != http.MethodGet {
+			t.Errorf("planned %s", p.Method)
+		}
+		lines = append(lines, p.Purpose+" "+p.URL+" <"+p.Header.Get("Accept")+"> from "+p.BasedOn)
+	}
+	want := []string{
+		"problem-json/unknown-path http://api.test/agentready-missing-7f3c <application/hal+json, application/problem+json> from http://api.test/",
+		"problem-json/colon-cursor http://api.test/items?cursor=a%3Ab <application/json, application/problem+json> from http://api.test/items?cursor=abc&limit=2",
+		"problem-json/valueless-param http://api.test/items?debug&limit=1 <application/json, application/problem+json> from http://api.test/items?cursor=abc&limit=2",
+		"problem-json/negative-limit http://api.test/items?limit=-1 <application/json, application/problem+json> from http://api.test/items?cursor=abc&limit=2",
+		"problem-json/colon-cursor http://api.test/orders?page=a%3Ab <application/hal+json, application/problem+json> from http://api.test/orders",
+		"problem-json/valueless-param http://api.test/orders?debug&limit=1 <application/hal+json, application/problem+json> from http://api.test/orders",
+		"problem-json/negative-limit http://api.test/orders?limit=-1 <application/hal+json, application/problem+json> from http://api.test/orders",
+		"problem-json/not-found-sibling http://api.test/orders/agentready-missing-7f3c <application/hal+json, application/problem+json> from http://api.test/orders/1",
+		"problem-json/not-found-sibling http://api.test/v1/agentready-missing-7f3c/ <application/json, application/problem+json> from http://api.test/v1/users/",
+		"problem-json/colon-cursor http://api.test/v1/users/?cursor=a%3Ab <application/json, application/problem+json> from http://api.test/v1/users/",
+		"problem-json/valueless-param http://api.test/v1/users/?debug&limit=1 <application/json, application/problem+json> from http://api.test/v1/users/",
+		"problem-json/negative-limit http://api.test/v1/users/?limit=-1 <application/json, application/problem+json> from http://api.test/v1/users/",
+	}
+	if !slices.Equal(lines, want) {
+		t.Errorf("plan:\n%s\nwant:\n%s", join(lines), join(want))
+	}
+}
+
+func join(xs []string) string {
+	out := ""
+	for _, x := range xs {
+		out += "  " + x + "\n"
+	}
+	return out
+}
+
+func TestPlanIsBoundedPerShape(t *testing.T) {
+	var samples []*exchange.Exchange
+	for _, id := range []string{"1", "2", "3", "4", "5"} {
+		samples = append(samples, crawled(base+"/orders/"+id, "application/json", `{"_embedded":{"lines":[]}}`))
+	}
+	if got := planFor(base+"/", samples...); len(got) != 5 { // unknown path, sibling, three query probes
+		t.Errorf("planned %d requests for one path shape, want 5", len(got))
+	}
+}
+
+func TestNoPlanForWebSites(t *testing.T) {
+	if got := planFor(base+"/", crawled(base+"/", "text/html", "<p>x</p>")); len(got) != 0 {
+		t.Errorf("planned %v for an HTML site", got)
+	}
+}
+
+func TestProbeSummary(t *testing.T) {
+	rec := &exchange.Recording{Exchanges: []*exchange.Exchange{
+		{Purpose: exchange.PurposeCrawl},
+		{Purpose: problemjson.PurposeNotFound}, {Purpose: problemjson.PurposeNotFound}, {Purpose: problemjson.PurposeUnknownPath},
+	}}
+	want := "problem-json: 3 safe error probes sent (GET): 2 not-found-sibling, 1 unknown-path"
+	if got := problemjson.ProbeSummary(rec); got != want {
+		t.Errorf("summary %q, want %q", got, want)
+	}
+	if got := problemjson.ProbeSummary(&exchange.Recording{}); got != "" {
+		t.Errorf("summary without probes %q", got)
+	}
+}

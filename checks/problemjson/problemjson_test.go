@@ -1,0 +1,247 @@
+package problemjson_test
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/checkstest"
+	"github.com/agentready/agentready/checks/conneg"
+	"github.com/agentready/agentready/checks/problemjson"
+	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/finding"
+)
+
+const (
+	base     = "http://api.test"
+	sample   = base + "/orders/1"
+	prob     = "application/problem+json"
+	notFound = `{"type":"https://api.test/problems/not-found","title":"Not Found","status":404,"detail":"no order 9"}`
+)
+
+// errResp is one error response the scan met.
+type errResp struct {
+	purpose, method, url string
+	status               int
+	ctype, body          string
+	hdr                  map[string]string
+}
+
+func e(purpose, url string, status int, ctype, body string) errResp {
+	return errResp{purpose: purpose, method: http.MethodGet, url: url, status: status, ctype: ctype, body: body}
+}
+
+// input builds a recording with one JSON sample and the given responses.
+func input(rs ...errResp) *checks.Input {
+	xs := []*exchange.Exchange{
+		checkstest.Exchange(exchange.PurposeCrawl, http.MethodGet, sample).Status(200).
+			Header("Content-Type", "application/hal+json").Body(`{"_links":{"self":{"href":"/orders/1"}}}`).Build(),
+	}
+	for _, r := range rs {
+		b := checkstest.Exchange(r.purpose, r.method, r.url).Status(r.status).Body(r.body).ReqHeader("Accept", "application/hal+json")
+		if r.purpose != exchange.PurposeCrawl {
+			b.BasedOn(sample)
+		}
+		if r.ctype != "" {
+			b.Header("Content-Type", r.ctype)
+		}
+		for k, v := range r.hdr {
+			b.Header(k, v)
+		}
+		xs = append(xs, b.Build())
+	}
+	return checkstest.Input(base+"/", []string{sample}, xs...)
+}
+
+func runAll(t *testing.T, in *checks.Input) ([]finding.Finding, []string) {
+	t.Helper()
+	var all []finding.Finding
+	for _, c := range problemjson.All() {
+		fs, _ := checkstest.Run(t, c, in)
+		all = append(all, fs...)
+	}
+	return all, checkstest.IDs(all)
+}
+
+func TestChecksFireOnlyOnTheirDefect(t *testing.T) {
+	missing := base + "/orders/" + problemjson.MissingID
+	tests := []struct {
+		what string
+		rs   []errResp
+		want []string
+	}{
+		{"conformant problem", []errResp{e(problemjson.PurposeNotFound, missing, 404, prob, notFound)}, nil},
+		{"problem+xml is fine", []errResp{e(problemjson.PurposeNotFound, missing, 404, "application/problem+xml", `<problem xmlns="urn:ietf:rfc:7807"/>`)}, nil},
+		{"charset parameter is fine", []errResp{e(problemjson.PurposeNotFound, missing, 404, prob+"; charset=utf-8", notFound)}, nil},
+		{"about:blank with reason phrase", []errResp{e(problemjson.PurposeNotFound, missing, 404, prob, `{"title":"Not Found","status":404}`)}, nil},
+		{"about:blank localized title", []errResp{{purpose: problemjson.PurposeNotFound, method: "GET", url: missing, status: 404, ctype: prob,
+			body: `{"title":"Nicht gefunden","status":404}`, hdr: map[string]string{"Content-Language": "de"}}}, nil},
+		{"422 under its RFC 9110 phrase", []errResp{e(exchange.PurposeCrawl, base+"/x", 422, prob, `{"title":"Unprocessable Content","status":422}`)}, nil},
+		{"HEAD is not judged", []errResp{{purpose: conneg.PurposeHead, method: http.MethodHead, url: sample, status: 404, ctype: "text/html"}}, nil},
+		{"other families' probes are not judged", []errResp{e("mcp/initialize", base+"/mcp", 400, "application/json", `{"jsonrpc":"2.0"}`)}, nil},
+		{"2xx and 3xx are not errors", []errResp{e(exchange.PurposeCrawl, base+"/r", 302, "text/html", "<a>moved</a>"), e(exchange.PurposeCrawl, base+"/s", 200, "text/html", "ok")}, nil},
+
+		{"html 404", []errResp{e(problemjson.PurposeNotFound, missing, 404, "text/html", "<h1>Not Found</h1>")}, []string{"problem-json-media-type"}},
+		{"empty 405 to OPTIONS", []errResp{{purpose: conneg.PurposeOptions, method: http.MethodOptions, url: sample, status: 405}}, []string{"problem-json-media-type"}},
+		{"406 reused from negotiation", []errResp{e(conneg.PurposeUnsupported, sample, 406, "text/plain", "Not Acceptable")}, []string{"problem-json-media-type"}},
+		{"framework json error is not a problem", []errResp{e(exchange.PurposeCrawl, base+"/x", 404, "application/json", `{"timestamp":"t","status":404,"error":"Not Found","path":"/x"}`)}, []string{"problem-json-media-type"}},
+		{"problem as application/json", []errResp{e(problemjson.PurposeNotFound, missing, 404, "application/json", notFound)}, []string{"problem-json-served-as-json"}},
+		{"invalid json", []errResp{e(problemjson.PurposeNotFound, missing, 404, prob, `{"title":`)}, []string{"problem-json-invalid-json"}},
+		{"empty problem body", []errResp{e(problemjson.PurposeNotFound, missing, 404, prob, ``)}, []string{"problem-json-invalid-json"}},
+		{"array problem body", []errResp{e(problemjson.PurposeNotFound, missing, 404, prob, `[1]`)}, []string{"problem-json-invalid-json"}},
+		{"trailing garbage", []errResp{e(problemjson.PurposeNotFound, missing, 404, prob, notFound+"x")}, []string{"problem-json-invalid-json"}},
+		{"status mismatch on 405", []errResp{e(exchange.PurposeCrawl, base+"/orders/1/payment", 405, prob,
+			`{"type":"https://api.test/problems/method","title":"Method Not Allowed","status":400}`)}, []string{"problem-json-status-mismatch"}},
+		{"status as string", []errResp{e(problemjson.PurposeNotFound, missing, 404, prob,
+			`{"type":"https://api.test/problems/not-found","title":"Not Found","status":"404"}`)}, []string{"problem-json-member-type"}},
+		{"type as number", []errResp{e(problemjson.PurposeNotFound, missing, 404, prob, `{"type":42,"title":"Not Found","status":404}`)}, []string{"problem-json-member-type"}},
+		{"relative type", []errResp{e(problemjson.PurposeNotFound, missing, 404, prob, `{"type":"not-found","title":"Not Found","status":404}`)}, []string{"problem-json-type-uri"}},
+		{"type with spaces", []errResp{e(problemjson.PurposeNotFound, missing, 404, prob, `{"type":"order not found","title":"Not Found","status":404}`)}, []string{"problem-json-type-uri"}},
+		{"absolute-path type is fine", []errResp{e(problemjson.PurposeNotFound, missing, 404, prob, `{"type":"/problems/not-found","title":"Not Found","status":404}`)}, nil},
+		{"tag type is fine", []errResp{e(problemjson.PurposeNotFound, missing, 404, prob, `{"type":"tag:api.test,2024:not-found","title":"Not Found","status":404}`)}, nil},
+		{"about:blank custom title", []errResp{e(problemjson.PurposeNotFound, missing, 404, prob, `{"title":"Order missing","status":404}`)}, []string{"problem-json-title-reason-phrase"}},
+		{"titles vary for one type", []errResp{
+			e(problemjson.PurposeNotFound, missing, 404, prob, `{"type":"https://api.test/p/nf","title":"No order 9","status":404}`),
+			e(problemjson.PurposeUnknownPath, base+"/"+problemjson.MissingID, 404, prob, `{"type":"https://api.test/p/nf","title":"No route","status":404}`),
+		}, []string{"problem-json-title-varies"}},
+		{"relative types resolving apart do not vary", []errResp{
+			e(problemjson.PurposeNotFound, base+"/a/x", 404, prob, `{"type":"nf","title":"A","status":404}`),
+			e(problemjson.PurposeNotFound, base+"/b/x", 404, prob, `{"type":"nf","title":"B","status":404}`),
+		}, []string{"problem-json-type-uri"}},
+		{"about:blank titles per status do not vary", []errResp{
+			e(problemjson.PurposeNotFound, missing, 404, prob, `{"title":"Not Found","status":404}`),
+			e(exchange.PurposeCrawl, base+"/orders/1/payment", 405, prob, `{"title":"Method Not Allowed","status":405}`),
+		}, nil},
+		{"localized titles do not vary", []errResp{
+			{purpose: problemjson.PurposeNotFound, method: "GET", url: missing, status: 404, ctype: prob, body: `{"type":"/p/nf","title":"Not found"}`, hdr: map[string]string{"Content-Language": "en"}},
+			{purpose: problemjson.PurposeUnknownPath, method: "GET", url: base + "/z", status: 404, ctype: prob, body: `{"type":"/p/nf","title":"Introuvable"}`, hdr: map[string]string{"Content-Language": "fr"}},
+		}, nil},
+		{"extension names", []errResp{e(problemjson.PurposeNotFound, missing, 404, prob,
+			`{"type":"/p/nf","title":"Not Found","invalid-params":[],"id":1,"balance":3,"errors_2":[]}`)}, []string{"problem-json-extension-names"}},
+		{"500 on a probe", []errResp{e(problemjson.PurposeValuelessFlag, base+"/orders?debug&limit=1", 500, prob,
+			`{"type":"/p/internal","title":"Internal Server Error","status":500}`)}, []string{"problem-json-server-error"}},
+		{"500 on a crawled link", []errResp{e(exchange.PurposeCrawl, base+"/orders/1/invoice", 500, prob,
+			`{"type":"/p/internal","title":"Internal Server Error","status":500}`)}, []string{"problem-json-server-error"}},
+		{"503 is overload, not input", []errResp{e(problemjson.PurposeValuelessFlag, base+"/orders?debug&limit=1", 503, prob,
+			`{"type":"/p/busy","title":"Service Unavailable","status":503}`)}, nil},
+		{"500 on a negotiation probe is negotiation's finding", []errResp{e(conneg.PurposeMalformed, sample, 500, prob,
+			`{"type":"/p/internal","title":"Internal Server Error","status":500}`)}, nil},
+		{"java stack trace in detail", []errResp{e(problemjson.PurposeColonCursor, base+"/orders?page=a%3Ab", 400, prob,
+			`{"type":"/p/bad","title":"Bad Request","status":400,"detail":"java.lang.NumberFormatException: For input string: \"a:b\"\n\tat com.acme.Orders.list(Orders.java:42)"}`)}, []string{"problem-json-leak"}},
+		{"debug page", []errResp{e(exchange.PurposeCrawl, base+"/x", 404, prob,
+			`{"type":"/p/nf","title":"Not Found","status":404,"detail":"see /orders/1 instead"}`),
+			e(problemjson.PurposeUnknownPath, base+"/y", 404, "text/html", "<p>You&#x27;re seeing this error because you have <code>DEBUG = True</code></p>")},
+			[]string{"problem-json-leak", "problem-json-media-type"}},
+		{"go net/http default 404", []errResp{{purpose: problemjson.PurposeUnknownPath, method: "GET", url: base + "/" + problemjson.MissingID, status: 404,
+			ctype: "text/plain; charset=utf-8", body: "404 page not found\n", hdr: map[string]string{"X-Content-Type-Options": "nosniff"}}},
+			[]string{"problem-json-media-type"}},
+		{"go http.Error", []errResp{{purpose: problemjson.PurposeNegativeLimit, method: "GET", url: base + "/orders?limit=-1", status: 400,
+			ctype: "text/plain; charset=utf-8", body: "limit must be positive\n", hdr: map[string]string{"X-Content-Type-Options": "nosniff"}}},
+			[]string{"problem-json-media-type"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.what, func(t *testing.T) {
+			_, got := runAll(t, input(tt.rs...))
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("fired %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRepeatsAreGroupedAndCounted(t *testing.T) {
+	var rs []errResp
+	for _, id := range []string{"7", "8", "9"} {
+		rs = append(rs, e(exchange.PurposeCrawl, base+"/orders/"+id, 404, "text/html", "<h1>Not Found</h1>"))
+	}
+	rs = append(rs, e(exchange.PurposeCrawl, base+"/users/17", 404, "text/html", "<h1>Not Found</h1>"))
+	fs, _ := checkstest.Run(t, problemjson.MediaType{}, input(rs...))
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings, want one per path shape: %+v", len(fs), fs)
+	}
+	if !strings.Contains(fs[0].Message, "(3 responses like it)") || fs[0].Evidence[0].URL != base+"/orders/7" {
+		t.Errorf("first finding = %q on %s", fs[0].Message, fs[0].Evidence[0].URL)
+	}
+}
+
+func TestFindingsCarryRequestAndCurl(t *testing.T) {
+	in := input(e(problemjson.PurposeValuelessFlag, base+"/orders?debug&limit=1", 500, "text/html", "<pre>boom</pre>"))
+	all, _ := runAll(t, in)
+	if len(all) == 0 {
+		t.Fatal("no finding")
+	}
+	for _, f := range all {
+		ev := f.Evidence[0]
+		if ev.Method != "GET" || ev.URL != base+"/orders?debug&limit=1" || ev.Status != 500 ||
+			!strings.Contains(ev.Curl, "'http://api.test/orders?debug&limit=1'") || ev.RequestHeaders.Get("Accept") == "" {
+			t.Errorf("%s evidence = %+v", f.CheckID, ev)
+		}
+	}
+}
+
+func TestLeakShowsOnlyRedactedExcerpt(t *testing.T) {
+	secret := "alice@example.com"
+	in := input(e(exchange.PurposeCrawl, base+"/x", 500, prob,
+		`{"title":"Internal Server Error","status":500,"detail":"SELECT * FROM users WHERE email = '`+secret+`'"}`))
+	fs, _ := checkstest.Run(t, problemjson.Leak{}, in)
+	if len(fs) != 1 || !fs[0].Security {
+		t.Fatalf("findings = %+v", fs)
+	}
+	ev := fs[0].Evidence[0]
+	if strings.Contains(ev.Excerpt, secret) || !strings.Contains(ev.Excerpt, "FROM users") || strings.Contains(fs[0].Message, secret) {
+		t.Errorf("excerpt %q, message %q", ev.Excerpt, fs[0].Message)
+	}
+}
+
+func TestMessagesNameTheMember(t *testing.T) {
+	in := input(e(problemjson.PurposeNotFound, base+"/orders/x", 404, prob, `{"type":"/p","title":"Not Found","status":"404"}`))
+	fs, _ := checkstest.Run(t, problemjson.MemberType{}, in)
+	if len(fs) != 1 || fs[0].Evidence[0].JSONPointer != "/status" || !strings.Contains(fs[0].Message, "silently dropped") {
+		t.Errorf("findings = %+v", fs)
+	}
+}
+
+func TestSkips(t *testing.T) {
+	html := checkstest.Exchange(exchange.PurposeCrawl, http.MethodGet, base+"/").Status(200).Header("Content-Type", "text/html").Body("<p>hi</p>").Build()
+	site := checkstest.Input(base+"/", []string{base + "/"}, html,
+		checkstest.Exchange(exchange.PurposeCrawl, http.MethodGet, base+"/missing").Status(404).Header("Content-Type", "text/html").Body("<h1>404</h1>").Build())
+	noErrors := input()
+	problemFree := input(e(exchange.PurposeCrawl, base+"/x", 404, "text/html", "x"))
+	for _, c := range problemjson.All() {
+		id := c.Meta().ID
+		if id == "problem-json-server-error" {
+			continue // judges every crawl answer, web sites included
+		}
+		if _, reason := checkstest.Run(t, c, site); reason == "" {
+			t.Errorf("%s: judged a web site that serves no JSON", id)
+		}
+		if _, reason := checkstest.Run(t, c, noErrors); reason == "" {
+			t.Errorf("%s: ran without any error response", id)
+		}
+	}
+	for _, c := range []checks.Check{problemjson.StatusMismatch{}, problemjson.TitleVaries{}, problemjson.ExtensionNames{}} {
+		if _, reason := checkstest.Run(t, c, problemFree); !strings.Contains(reason, "problem details") {
+			t.Errorf("%s: skip reason %q", c.Meta().ID, reason)
+		}
+	}
+	for _, c := range []checks.Check{problemjson.DeclaredMediaType{}, problemjson.DeclaredType{}, problemjson.UndeclaredStatus{}} {
+		if _, reason := checkstest.Run(t, c, problemFree); !strings.Contains(reason, "OpenAPI") {
+			t.Errorf("%s: skip reason %q without a spec", c.Meta().ID, reason)
+		}
+	}
+}
+
+func TestHostileBodiesDoNotPanic(t *testing.T) {
+	bodies := []string{
+		strings.Repeat("[", 100000),
+		`{"type":` + strings.Repeat(`{"a":`, 5000) + `1` + strings.Repeat("}", 5000) + `}`,
+		`{"type":"\u0000\u001b[2J","title":{"x":1},"status":1e400,"detail":null,"` + strings.Repeat("k", 5000) + `":1}`,
+		"\xff\xfe\x00",
+	}
+	for _, b := range bodies {
+		in := input(e(problemjson.PurposeNotFound, base+"/orders/x", 404, prob, b), e(exchange.PurposeCrawl, base+"/y", 500, "application/json", b))
+		runAll(t, in)
+	}
+}

@@ -1,0 +1,110 @@
+package problemjson_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/checkstest"
+	"github.com/agentready/agentready/checks/problemjson"
+	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/spec"
+)
+
+// problemResponse declares problem+json, with type and status pinned when given.
+func problemResponse(types []any, status any) spec.Response {
+	props := map[string]any{"title": map[string]any{"type": "string"}}
+	if types != nil {
+		props["type"] = map[string]any{"type": "string", "enum": types}
+	}
+	if status != nil {
+		props["status"] = map[string]any{"const": status}
+	}
+	return spec.Response{Content: map[string]map[string]any{
+		"application/problem+json": {"allOf": []any{map[string]any{"properties": props}}},
+	}}
+}
+
+func testSpec() *spec.Document {
+	hal := spec.Response{Content: map[string]map[string]any{"application/hal+json": nil}}
+	return &spec.Document{File: "openapi.yaml", Operations: []*spec.Operation{
+		{Method: "GET", PathTemplate: "/orders", Responses: map[string]spec.Response{
+			"200": hal, "4XX": problemResponse(nil, nil),
+		}},
+		{Method: "GET", PathTemplate: "/orders/{id}", Location: finding.SourceLocation{File: "openapi.yaml", Line: 12},
+			Responses: map[string]spec.Response{
+				"200": hal,
+				"404": problemResponse([]any{"https://api.test/problems/not-found"}, 404),
+			}},
+		{Method: "POST", PathTemplate: "/orders/{id}/payment", Responses: map[string]spec.Response{
+			"default": problemResponse(nil, nil),
+		}},
+		{Method: "GET", PathTemplate: "/plain", Responses: map[string]spec.Response{
+			"404": {Content: map[string]map[string]any{"text/plain": nil}},
+		}},
+	}}
+}
+
+func withSpec(in *checks.Input) *checks.Input {
+	in.Spec = testSpec()
+	return in
+}
+
+func TestSpecChecks(t *testing.T) {
+	missing := base + "/orders/" + problemjson.MissingID
+	tests := []struct {
+		what string
+		rs   []errResp
+		want []string
+	}{
+		{"declared and kept", []errResp{e(problemjson.PurposeNotFound, missing, 404, prob, notFound)}, nil},
+		{"range declared and kept", []errResp{e(problemjson.PurposeNegativeLimit, base+"/orders?limit=-1", 400, prob, `{"type":"/p/bad","title":"Bad","status":400}`)}, nil},
+		{"declared problem, html served", []errResp{e(problemjson.PurposeNotFound, missing, 404, "text/html", "<h1>nope</h1>")},
+			[]string{"problem-json-declared-media-type"}},
+		{"declared problem via range, text served", []errResp{e(problemjson.PurposeNegativeLimit, base+"/orders?limit=-1", 400, "text/plain", "bad limit\n")},
+			[]string{"problem-json-declared-media-type"}},
+		{"declared problem, served as plain JSON", []errResp{e(problemjson.PurposeNotFound, missing, 404, "application/json", notFound)},
+			[]string{"problem-json-declared-media-type"}},
+		{"declared text stays a readiness warning", []errResp{e(exchange.PurposeCrawl, base+"/plain", 404, "text/plain", "no\n")},
+			[]string{"problem-json-media-type"}},
+		{"undeclared type", []errResp{e(problemjson.PurposeNotFound, missing, 404, prob, `{"type":"https://api.test/problems/gone","title":"Gone Away","status":404}`)},
+			[]string{"problem-json-declared-type"}},
+		{"absent type is about:blank, not declared", []errResp{e(problemjson.PurposeNotFound, missing, 404, prob, `{"title":"Not Found","status":404}`)},
+			[]string{"problem-json-declared-type"}},
+		{"undeclared status on an operation", []errResp{e("negotiation/unsupported", base+"/orders/1", 406, prob, `{"type":"/p/na","title":"Not Acceptable","status":406}`)},
+			[]string{"problem-json-undeclared-status"}},
+		{"5xx is a failure, not an undeclared status", []errResp{e(problemjson.PurposeValuelessFlag, base+"/orders?debug&limit=1", 500, prob,
+			`{"type":"/p/internal","title":"Internal Server Error","status":500}`)}, []string{"problem-json-server-error"}},
+		{"unknown path matches no operation", []errResp{e(problemjson.PurposeUnknownPath, base+"/"+problemjson.MissingID, 404, prob, notFound)}, nil},
+		{"GET on a POST-only path matches no GET operation", []errResp{e(exchange.PurposeCrawl, base+"/orders/1/payment", 405, prob,
+			`{"type":"/p/m","title":"Method Not Allowed","status":405}`)}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.what, func(t *testing.T) {
+			_, got := runAll(t, withSpec(input(tt.rs...)))
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("fired %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSpecFindingsPointAtTheOperation(t *testing.T) {
+	in := withSpec(input(e(problemjson.PurposeNotFound, base+"/orders/x", 404, "text/html", "<h1>nope</h1>")))
+	fs, _ := checkstest.Run(t, problemjson.DeclaredMediaType{}, in)
+	if len(fs) != 1 || fs[0].Location == nil || fs[0].Location.Line != 12 || !strings.Contains(fs[0].Message, `responses.404`) {
+		t.Errorf("findings = %+v", fs)
+	}
+}
+
+func TestSwagger2IsSkipped(t *testing.T) {
+	in := input(e(problemjson.PurposeNotFound, base+"/orders/x", 404, "text/html", "x"))
+	in.Spec = &spec.Document{Swagger2: true}
+	for _, c := range []checks.Check{problemjson.DeclaredMediaType{}, problemjson.DeclaredType{}, problemjson.UndeclaredStatus{}} {
+		if _, reason := checkstest.Run(t, c, in); !strings.Contains(reason, "Swagger 2.0") {
+			t.Errorf("%s: reason %q", c.Meta().ID, reason)
+		}
+	}
+}

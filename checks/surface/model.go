@@ -1,0 +1,526 @@
+package surface
+
+import (
+	"net/http"
+	"net/url"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/discovery"
+	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/llmstxt"
+	"github.com/agentready/agentready/mcp"
+	"github.com/agentready/agentready/spec"
+)
+
+// Projection names, in matrix column order.
+const (
+	ProjOpenAPI    = "OpenAPI"
+	ProjMCP        = "MCP tools"
+	ProjLLMs       = "llms.txt"
+	ProjAgentCard  = "agent card"
+	ProjHypermedia = "hypermedia"
+)
+
+var projectionOrder = []string{ProjOpenAPI, ProjMCP, ProjLLMs, ProjAgentCard, ProjHypermedia}
+
+// entry is one name a projection gives, and what it was matched to.
+type entry struct {
+	projection string
+	name       string
+	op         *spec.Operation // nil when it names no operation
+	how        string          // how the match was made
+	// renamed: matched by path, pointer or a near-identical name, under a
+	// name that is not the operationId.
+	renamed bool
+	// unknown: it names an operation (by METHOD /path or JSON pointer) that
+	// the OpenAPI document does not have.
+	unknown   bool
+	reference string // the METHOD /path or URL it pointed at, for messages
+	ev        finding.Evidence
+	tool      *mcp.Tool
+}
+
+type model struct {
+	projections []finding.SurfaceProjection
+	entries     []entry
+}
+
+// build derives every projection once per scan.
+func build(in *checks.Input) *model {
+	return in.Memo("surface/model", func() any {
+		m := &model{}
+		for _, p := range []struct {
+			name string
+			fn   func(*checks.Input) ([]entry, string)
+		}{
+			{ProjOpenAPI, openAPIEntries}, {ProjMCP, mcpEntries}, {ProjLLMs, llmsEntries},
+			{ProjAgentCard, cardEntries}, {ProjHypermedia, hypermediaEntries},
+		} {
+			entries, reason := p.fn(in)
+			m.projections = append(m.projections, finding.SurfaceProjection{Name: p.name, Assessed: reason == "", Reason: reason})
+			m.entries = append(m.entries, entries...)
+		}
+		return m
+	}).(*model)
+}
+
+func openAPIEntries(in *checks.Input) ([]entry, string) {
+	doc := in.Spec
+	var out []entry
+	for _, op := range doc.Operations {
+		name := op.OperationID
+		if name == "" {
+			name = op.Key()
+		}
+		out = append(out, entry{projection: ProjOpenAPI, name: name, op: op, how: "itself"})
+	}
+	return out, ""
+}
+
+// byName matches a name to an operation: exactly by operationId (or
+// x-mcp-tool when tools is set), else by a near-identical operationId.
+func byName(doc *spec.Document, name string, tools bool) (op *spec.Operation, how string, renamed bool) {
+	for _, o := range doc.Operations {
+		if o.OperationID == name {
+			return o, "operationId", false
+		}
+		if tools && o.MCPTool != "" && o.MCPTool == name {
+			return o, "x-mcp-tool", false
+		}
+	}
+	best, bestDist := (*spec.Operation)(nil), 1<<30
+	for _, o := range doc.Operations {
+		if d, ok := nearIdentical(name, o.OperationID); ok && d < bestDist {
+			best, bestDist = o, d
+		}
+	}
+	if best != nil {
+		return best, "near-identical name", true
+	}
+	return nil, "", false
+}
+
+// nearIdentical compares names ignoring case and separators (cancel_order,
+// cancelOrder and Cancel-Order are one name), and tolerates a small edit: at
+// most two characters and a quarter of the shorter name.
+func nearIdentical(a, b string) (int, bool) {
+	na, nb := normalize(a), normalize(b)
+	if na == "" || nb == "" {
+		return 0, false
+	}
+	d := levenshtein(na, nb)
+	return d, d <= 2 && d*4 <= min(len(na), len(nb))
+}
+
+func normalize(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func levenshtein(a, b string) int {
+	if len(a) > 256 || len(b) > 256 {
+		return 1 << 20 // long names are never near-identical; bounds the work
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]{0,127}$`)
+
+// mcpEntries names the tools of the first complete listing. A tool that
+// maps to nothing is left to the mcp family, which reports it.
+func mcpEntries(in *checks.Input) ([]entry, string) {
+	s := in.MCP
+	switch {
+	case s == nil:
+		return nil, "no MCP endpoint was found or named"
+	case !s.Assessed() || len(s.Listings) == 0 || len(s.Listings[0].Pages) == 0:
+		return nil, "the MCP endpoint gave no tool listing"
+	}
+	l := &s.Listings[0]
+	var ev finding.Evidence
+	if c := l.Pages[0].Call; c != nil && c.Exchange != nil {
+		ev = checks.Evidence(c.Exchange, nil, []string{"Content-Type"})
+	}
+	var out []entry
+	for i := range l.Tools {
+		t := &l.Tools[i]
+		op, how, renamed := byName(in.Spec, t.Name, true)
+		e := entry{projection: ProjMCP, name: t.Name, op: op, how: how, renamed: renamed, ev: ev, tool: t}
+		e.ev.JSONPointer = "/tools/" + strconv.Itoa(i) + "/name"
+		out = append(out, e)
+	}
+	return out, ""
+}
+
+// llmsEntries names what the file lists of llms.txt link to: an operation's
+// entry in the OpenAPI document (by JSON pointer) or a path an operation
+// serves with GET.
+func llmsEntries(in *checks.Input) ([]entry, string) {
+	x := in.Probe(discovery.PurposeLLMs, wellKnown(in.Target, "/llms.txt"))
+	if !usable(x) {
+		return nil, "no llms.txt was found"
+	}
+	specPath := specPath(in.Spec)
+	var out []entry
+	for _, l := range llmstxt.Parse(x.Response.Body).Links() {
+		u, err := url.Parse(x.Request.URL)
+		if err != nil {
+			break
+		}
+		ref, err := url.Parse(l.URL)
+		if err != nil {
+			continue
+		}
+		abs := u.ResolveReference(ref)
+		if !strings.EqualFold(abs.Host, in.Target.Host) {
+			continue
+		}
+		e := entry{projection: ProjLLMs, name: l.Name, reference: l.URL, ev: evidence(x, l.Line)}
+		switch method, template, ok := pointerOperation(abs, specPath); {
+		case ok:
+			e.op = findOp(in.Spec, method, template)
+			e.how, e.unknown = "JSON pointer", e.op == nil
+			e.reference = method + " " + template
+		default:
+			e.op = in.Spec.Index().Match(http.MethodGet, abs.String())
+			e.how = "path"
+		}
+		if e.op == nil && !e.unknown {
+			continue // a page or document, not an operation
+		}
+		e.renamed = e.op != nil && renamedName(l.Name, e.op)
+		out = append(out, e)
+	}
+	return out, ""
+}
+
+// renamedName reports an identifier that is near-identical to the
+// operationId without being it; prose titles ("Find orders") are not names.
+func renamedName(name string, op *spec.Operation) bool {
+	if !identifier.MatchString(name) || name == op.OperationID {
+		return false
+	}
+	_, near := nearIdentical(name, op.OperationID)
+	return near
+}
+
+// pointerOperation reads a link to the OpenAPI document whose fragment is a
+// JSON pointer to an operation: #/paths/~1orders~1{id}/get.
+func pointerOperation(u *url.URL, specPath string) (method, template string, ok bool) {
+	if specPath == "" || u.Path != specPath || !strings.HasPrefix(u.Fragment, "/paths/") {
+		return "", "", false
+	}
+	parts := strings.Split(strings.TrimPrefix(u.Fragment, "/paths/"), "/")
+	if len(parts) != 2 {
+		return "", "", false
+	}
+	template = strings.NewReplacer("~1", "/", "~0", "~").Replace(parts[0])
+	return strings.ToUpper(parts[1]), template, true
+}
+
+func specPath(doc *spec.Document) string {
+	u, err := url.Parse(doc.Source)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return u.Path
+}
+
+var methodPath = regexp.MustCompile(`\b(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) (/[^\s"'),;]*)`)
+
+// cardEntries names what agent card skills reference: an operationId as
+// the skill id, or a "METHOD /path" in its name or description.
+func cardEntries(in *checks.Input) ([]entry, string) {
+	var x *exchange.Exchange
+	for _, loc := range []struct{ purpose, path string }{
+		{discovery.PurposeAgentCard, "/.well-known/agent-card.json"},
+		{discovery.PurposeAgentCardLegacy, "/.well-known/agent.json"},
+	} {
+		if c := in.Probe(loc.purpose, wellKnown(in.Target, loc.path)); usable(c) {
+			x = c
+			break
+		}
+	}
+	if x == nil {
+		return nil, "no A2A agent card was found"
+	}
+	v, err := x.Response.JSON()
+	obj, isObj := v.(map[string]any)
+	if err != nil || !isObj {
+		return nil, "the agent card is not a JSON object"
+	}
+	skills, _ := obj["skills"].([]any)
+	var out []entry
+	for i, s := range skills {
+		skill, _ := s.(map[string]any)
+		id, _ := skill["id"].(string)
+		name, _ := skill["name"].(string)
+		desc, _ := skill["description"].(string)
+		e := entry{projection: ProjAgentCard, name: id, ev: checks.Evidence(x, nil, []string{"Content-Type"})}
+		e.ev.JSONPointer = "/skills/" + strconv.Itoa(i)
+		if m := methodPath.FindStringSubmatch(name + " " + desc); m != nil {
+			e.reference = m[1] + " " + m[2]
+			e.op = findOp(in.Spec, m[1], m[2])
+			e.how, e.unknown = "METHOD /path", e.op == nil
+			e.renamed = e.op != nil && id != "" && id != e.op.OperationID && identifier.MatchString(id)
+		} else if id != "" {
+			e.op, e.how, e.renamed = byName(in.Spec, id, false)
+		}
+		if e.op != nil || e.unknown {
+			out = append(out, e)
+		}
+	}
+	return out, ""
+}
+
+// hypermediaEntries names what the crawled HAL documents link to: each
+// relation whose href an operation serves, and each HAL-FORMS template.
+func hypermediaEntries(in *checks.Input) ([]entry, string) {
+	ix := in.Spec.Index()
+	var out []entry
+	found := false
+	for x := range in.Recording.Crawled() {
+		if x.Response == nil || x.Response.Dropped || x.Response.Truncated || !exchange.IsJSONMediaType(x.Response.MediaType()) {
+			continue
+		}
+		v, err := x.Response.JSON()
+		doc, ok := v.(map[string]any)
+		if err != nil || !ok {
+			continue
+		}
+		base, _ := url.Parse(x.Request.URL)
+		for _, l := range halLinks(doc) {
+			found = true
+			ref, err := url.Parse(l.href)
+			if err != nil || base == nil {
+				continue
+			}
+			if op := linkTarget(ix, l, base.ResolveReference(ref)); op != nil {
+				out = append(out, entry{projection: ProjHypermedia, name: l.rel, op: op, how: "href"})
+			}
+		}
+	}
+	if !found {
+		return nil, "the crawl found no HAL links"
+	}
+	return out, ""
+}
+
+type halLink struct{ rel, href, method string }
+
+// linkTarget is the operation a HAL control invokes. A template states its
+// method; a plain link is a GET when its path has one, and otherwise the one
+// operation of its path (an HDTC action link such as "pay" names a POST).
+func linkTarget(ix *spec.Index, l halLink, u *url.URL) *spec.Operation {
+	_, ops := ix.MatchPath(u.EscapedPath())
+	for _, m := range sortedOps(ops) {
+		if ops[m].HALRels != nil && contains(ops[m].HALRels, l.rel) {
+			return ops[m] // x-hal-rel says which operation the relation invokes
+		}
+	}
+	if op := ix.Match(l.method, u.String()); op != nil || l.method != http.MethodGet {
+		return op
+	}
+	if len(ops) != 1 {
+		return nil
+	}
+	for _, op := range ops {
+		return op
+	}
+	return nil
+}
+
+func sortedOps(ops map[string]*spec.Operation) []string {
+	out := make([]string, 0, len(ops))
+	for m := range ops {
+		out = append(out, m)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// maxEmbedded bounds the descent into _embedded of hostile documents.
+const maxEmbedded = 4
+
+var optionalQuery = regexp.MustCompile(`\{[?&][^{}]*\}`)
+
+func halLinks(doc map[string]any) []halLink {
+	var out []halLink
+	collectHAL(doc, 0, &out)
+	return out
+}
+
+func collectHAL(doc map[string]any, depth int, acc *[]halLink) {
+	if depth > maxEmbedded {
+		return
+	}
+	out := *acc
+	defer func() { *acc = out }()
+	if embedded, ok := doc["_embedded"].(map[string]any); ok {
+		for _, rel := range sortedKeys(embedded) {
+			for _, item := range asObjects(embedded[rel]) {
+				collectHAL(item, depth+1, &out)
+			}
+		}
+	}
+	if links, ok := doc["_links"].(map[string]any); ok {
+		for _, rel := range sortedKeys(links) {
+			if rel == "curies" || (rel == "self" && depth == 0) {
+				continue
+			}
+			for _, l := range asObjects(links[rel]) {
+				if href, _ := l["href"].(string); href != "" {
+					out = append(out, halLink{rel: rel, href: optionalQuery.ReplaceAllString(href, ""), method: http.MethodGet})
+				}
+			}
+		}
+	}
+	if templates, ok := doc["_templates"].(map[string]any); ok {
+		for _, name := range sortedKeys(templates) {
+			t, _ := templates[name].(map[string]any)
+			target, _ := t["target"].(string)
+			method, _ := t["method"].(string)
+			if target != "" && method != "" {
+				out = append(out, halLink{rel: "_templates." + name, href: target, method: strings.ToUpper(method)})
+			}
+		}
+	}
+}
+
+func asObjects(v any) []map[string]any {
+	switch t := v.(type) {
+	case map[string]any:
+		return []map[string]any{t}
+	case []any:
+		var out []map[string]any
+		for _, e := range t {
+			if m, ok := e.(map[string]any); ok {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+var templateVar = regexp.MustCompile(`\{[^{}]*\}`)
+
+// findOp finds the operation with method on a path template, comparing
+// templates with their variable names erased.
+func findOp(doc *spec.Document, method, template string) *spec.Operation {
+	if u, err := url.PathUnescape(template); err == nil {
+		template = u
+	}
+	want := templateVar.ReplaceAllString(template, "{}")
+	for _, op := range doc.Operations {
+		if op.Method == strings.ToUpper(method) && templateVar.ReplaceAllString(op.PathTemplate, "{}") == want {
+			return op
+		}
+	}
+	return nil
+}
+
+func usable(x *exchange.Exchange) bool {
+	if x == nil || x.Response == nil || x.Response.Status < 200 || x.Response.Status > 299 || x.Response.Dropped {
+		return false
+	}
+	mt := x.Response.MediaType()
+	return mt != "text/html" && mt != "application/xhtml+xml"
+}
+
+func evidence(x *exchange.Exchange, line int) finding.Evidence {
+	ev := checks.Evidence(x, nil, []string{"Content-Type"})
+	if line > 0 {
+		ev.Actual = "line " + strconv.Itoa(line)
+	}
+	return ev
+}
+
+func wellKnown(target *url.URL, path string) string {
+	return (&url.URL{Scheme: target.Scheme, Host: target.Host, Path: path}).String()
+}
+
+// matrix lays the entries out: operations in document order, then the names
+// that match no operation, each with its names per projection.
+func (m *model) matrix(doc *spec.Document) *finding.SurfaceMatrix {
+	col := map[string]int{}
+	for i, p := range projectionOrder {
+		col[p] = i
+	}
+	sm := &finding.SurfaceMatrix{Projections: m.projections}
+	rowOf := map[*spec.Operation]int{}
+	for _, op := range doc.Operations {
+		rowOf[op] = len(sm.Rows)
+		sm.Rows = append(sm.Rows, finding.SurfaceRow{Operation: op.Key(), InOpenAPI: true, Names: make([][]string, len(projectionOrder))})
+	}
+	unknownRow := map[string]int{}
+	for _, e := range m.entries {
+		var r int
+		switch {
+		case e.op != nil:
+			r = rowOf[e.op]
+		case e.unknown:
+			key := e.reference
+			i, ok := unknownRow[key]
+			if !ok {
+				i = len(sm.Rows)
+				unknownRow[key] = i
+				sm.Rows = append(sm.Rows, finding.SurfaceRow{Operation: key, Names: make([][]string, len(projectionOrder))})
+			}
+			r = i
+		default:
+			continue
+		}
+		names := sm.Rows[r].Names[col[e.projection]]
+		if !contains(names, e.name) {
+			names = append(names, e.name)
+			sort.Strings(names)
+		}
+		sm.Rows[r].Names[col[e.projection]] = names
+	}
+	return sm
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

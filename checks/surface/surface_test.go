@@ -1,0 +1,161 @@
+package surface_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/checkstest"
+	"github.com/agentready/agentready/checks/discovery"
+	"github.com/agentready/agentready/checks/surface"
+	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/mcp"
+	"github.com/agentready/agentready/spec"
+)
+
+const origin = "http://api.test"
+
+func doc() *spec.Document {
+	return &spec.Document{Source: origin + "/openapi.json", Operations: []*spec.Operation{
+		{Method: "GET", PathTemplate: "/orders", OperationID: "listOrders"},
+		{Method: "GET", PathTemplate: "/orders/{id}", OperationID: "getOrder"},
+		{Method: "POST", PathTemplate: "/orders/{id}/payment", OperationID: "payOrder"},
+	}}
+}
+
+const goodLLMs = "# Demo\n## Operations\n- [listOrders](/orders): Find orders\n" +
+	"- [payOrder](/openapi.json#/paths/~1orders~1%7Bid%7D~1payment/post): Pay\n- [Guide](/guide.md)\n"
+
+const goodCard = `{"skills":[{"id":"getOrder","name":"Order","description":"Order: GET /orders/{id}","tags":["orders"]},
+ {"id":"support","name":"Talk to support","description":"Free text","tags":["help"]}]}`
+
+type fixture struct {
+	llms, card string
+	tools      []mcp.Tool
+}
+
+func (f fixture) input(withSpec bool) *checks.Input {
+	xs := []*exchange.Exchange{
+		checkstest.Exchange(exchange.PurposeCrawl, "GET", origin+"/").Status(200).Header("Content-Type", "application/hal+json").
+			Body(`{"_links":{"self":{"href":"/"},"orders":{"href":"/orders"}},"_templates":{"pay":{"method":"POST","target":"/orders/1/payment"}}}`).Build(),
+		checkstest.Exchange(discovery.PurposeLLMs, "GET", origin+"/llms.txt").BasedOn(origin+"/llms.txt").Status(200).
+			Header("Content-Type", "text/markdown; charset=utf-8").Body(f.llms).Build(),
+		checkstest.Exchange(discovery.PurposeAgentCard, "GET", origin+"/.well-known/agent-card.json").BasedOn(origin+"/.well-known/agent-card.json").
+			Status(200).Header("Content-Type", "application/json").Body(f.card).Build(),
+	}
+	list := checkstest.Exchange("mcp/tools-list", "POST", origin+"/mcp").Status(200).Build()
+	xs = append(xs, list)
+	in := checkstest.Input(origin+"/", nil, xs...)
+	if withSpec {
+		in.Spec = doc()
+	}
+	if f.tools != nil {
+		for i := range f.tools {
+			f.tools[i].NameValid = true
+		}
+		in.MCP = &mcp.Snapshot{
+			Verdict:  mcp.Verdict{Era: mcp.EraModern},
+			Listings: []mcp.Listing{{Complete: true, Tools: f.tools, Pages: []mcp.Page{{Call: &mcp.Call{Exchange: list}}}}},
+		}
+	}
+	return in
+}
+
+func yes() *bool { b := true; return &b }
+
+func goodTools() []mcp.Tool {
+	return []mcp.Tool{
+		{Name: "listOrders", Annotations: &mcp.Annotations{ReadOnlyHint: yes()}},
+		{Name: "getOrder", Annotations: &mcp.Annotations{ReadOnlyHint: yes()}},
+		{Name: "payOrder"},
+	}
+}
+
+func fired(t *testing.T, in *checks.Input) []string {
+	t.Helper()
+	var got []string
+	for _, c := range surface.All() {
+		fs, _ := checkstest.Run(t, c, in)
+		got = append(got, checkstest.IDs(fs)...)
+	}
+	slices.Sort(got)
+	return got
+}
+
+func TestSurfaceChecks(t *testing.T) {
+	tests := []struct {
+		what string
+		f    fixture
+		want []string
+	}{
+		{"agreeing projections", fixture{goodLLMs, goodCard, goodTools()}, nil},
+		{"tool renamed", fixture{goodLLMs, goodCard, []mcp.Tool{{Name: "listOrders", Annotations: &mcp.Annotations{ReadOnlyHint: yes()}}, {Name: "pay_orders"}}}, []string{"surface-renamed"}},
+		{"renamed tool with a lying hint", fixture{goodLLMs, goodCard, []mcp.Tool{{Name: "payOrders", Annotations: &mcp.Annotations{ReadOnlyHint: yes()}}}},
+			[]string{"surface-mcp-hints", "surface-renamed"}},
+		{"unrelated tool is the mcp family's", fixture{goodLLMs, goodCard, []mcp.Tool{{Name: "sendInvoice"}}}, nil},
+		{"llms.txt renames by pointer", fixture{strings.Replace(goodLLMs, "[payOrder]", "[payOrders]", 1), goodCard, nil}, []string{"surface-renamed"}},
+		{"llms.txt prose titles are not names", fixture{strings.Replace(goodLLMs, "[listOrders]", "[Find all the orders]", 1), goodCard, nil}, nil},
+		{"llms.txt points at a missing operation", fixture{goodLLMs + "- [refundOrder](/openapi.json#/paths/~1orders~1%7Bid%7D~1refund/post)\n", goodCard, nil},
+			[]string{"surface-unknown-operation"}},
+		{"skill renamed by path", fixture{goodLLMs, strings.Replace(goodCard, `"id":"getOrder"`, `"id":"fetchOrder"`, 1), nil}, []string{"surface-renamed"}},
+		{"skill near-identical id", fixture{goodLLMs, `{"skills":[{"id":"get-order","name":"x","description":"y","tags":[]}]}`, nil}, []string{"surface-renamed"}},
+		{"skill names a missing operation", fixture{goodLLMs, `{"skills":[{"id":"giftWrap","name":"Gift wrap","description":"POST /orders/{id}/gift-wrap","tags":[]}]}`, nil},
+			[]string{"surface-unknown-operation"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.what, func(t *testing.T) {
+			if got := fired(t, tt.f.input(true)); !slices.Equal(got, tt.want) {
+				t.Errorf("fired %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSkipsWithoutSpecOrMCP(t *testing.T) {
+	in := fixture{goodLLMs, goodCard, nil}.input(false)
+	for _, c := range surface.All() {
+		if _, reason := checkstest.Run(t, c, in); reason == "" {
+			t.Errorf("%s ran without a spec", c.Meta().ID)
+		}
+	}
+	if _, reason := checkstest.Run(t, surface.MCPHints{}, fixture{goodLLMs, goodCard, nil}.input(true)); !strings.Contains(reason, "MCP") {
+		t.Errorf("mcp hints skip reason %q", reason)
+	}
+	if surface.Matrix(in) != nil {
+		t.Error("a matrix without a spec to anchor it")
+	}
+}
+
+func TestMatrix(t *testing.T) {
+	f := fixture{strings.Replace(goodLLMs, "[payOrder]", "[payOrders]", 1) + "- [refundOrder](/openapi.json#/paths/~1r/post)\n", goodCard, goodTools()}
+	m := surface.Matrix(f.input(true))
+	var cols []string
+	for _, p := range m.Projections {
+		cols = append(cols, p.Name)
+		if !p.Assessed {
+			t.Errorf("%s not assessed: %s", p.Name, p.Reason)
+		}
+	}
+	if want := []string{"OpenAPI", "MCP tools", "llms.txt", "agent card", "hypermedia"}; !slices.Equal(cols, want) {
+		t.Fatalf("columns %v", cols)
+	}
+	got := map[string][][]string{}
+	for _, r := range m.Rows {
+		got[r.Operation] = r.Names
+	}
+	want := map[string][][]string{
+		"GET /orders":               {{"listOrders"}, {"listOrders"}, {"listOrders"}, nil, {"orders"}},
+		"GET /orders/{id}":          {{"getOrder"}, {"getOrder"}, nil, {"getOrder"}, nil},
+		"POST /orders/{id}/payment": {{"payOrder"}, {"payOrder"}, {"payOrders"}, nil, {"_templates.pay"}},
+		"POST /r":                   {nil, nil, {"refundOrder"}, nil, nil},
+	}
+	for op, names := range want {
+		if !slices.EqualFunc(got[op], names, func(a, b []string) bool { return slices.Equal(a, b) }) {
+			t.Errorf("%s: %v, want %v", op, got[op], names)
+		}
+	}
+	if len(m.Rows) != len(want) {
+		t.Errorf("%d rows, want %d", len(m.Rows), len(want))
+	}
+}

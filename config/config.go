@@ -1,0 +1,213 @@
+// Package config reads .agentready.yaml: what to scan, how to tune the checks
+// and when to fail. It is pure data plus validation; the CLI applies it to
+// its flags (flags win, then AGENTREADY_* variables, then the file, then the
+// defaults) and the scan applies the check policy.
+//
+// Every field carries three tags: yaml (the key), doc (the description that
+// goes into the JSON Schema and the starter file) and, where the setting is
+// also a command-line flag, flag (the flag's name, so that precedence is one
+// mechanical rule and a key can never drift from its flag).
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	yaml "github.com/pb33f/go-yaml"
+)
+
+// FileName is looked for in the working directory and then in each parent.
+const FileName = ".agentready.yaml"
+
+// CurrentVersion is the only format version this release reads.
+const CurrentVersion = 1
+
+// maxFileSize bounds what is read: a config file is hand-written.
+const maxFileSize = 1 << 20
+
+// File is the whole configuration file.
+type File struct {
+	Version    int               `yaml:"version,omitempty" enum:"1" doc:"Format version of this file. 1 is the only version."`
+	Target     string            `yaml:"target,omitempty" flag:"target" doc:"Base URL to scan, used when the command line names none."`
+	OpenAPI    string            `yaml:"openapi,omitempty" flag:"openapi" path:"true" doc:"OpenAPI document of the target: a file (relative to this file) or a URL."`
+	MCP        string            `yaml:"mcp,omitempty" flag:"mcp" doc:"MCP endpoint of the target, when it is not discoverable from the target itself."`
+	Identities []Identity        `yaml:"identities,omitempty" doc:"Identities to scan as. Credentials are named by environment variable, never written here."`
+	Limits     Limits            `yaml:"limits,omitempty" doc:"Bounds of the crawl."`
+	Include    []string          `yaml:"include,omitempty" flag:"include" doc:"Crawl only paths matching these patterns (path.Match syntax; a trailing * or /** matches any suffix)."`
+	Exclude    []string          `yaml:"exclude,omitempty" flag:"exclude" doc:"Never crawl paths matching these patterns."`
+	Families   map[string]bool   `yaml:"families,omitempty" names:"families" doc:"Check families to run (true) or leave out (false); families not listed run."`
+	Checks     map[string]string `yaml:"checks,omitempty" names:"checks" enum:"error,warning,info,off" doc:"Per-check severity override: error, warning, info, or off to not run the check."`
+	Ignores    []Ignore          `yaml:"ignores,omitempty" doc:"Findings to leave out of the report and the gate, each with a reason and optionally an expiry date."`
+	Gate       Gate              `yaml:"gate,omitempty" doc:"When the run fails (exit 1)."`
+	Baseline   string            `yaml:"baseline,omitempty" flag:"baseline" path:"true" doc:"JSON report of an earlier scan (relative to this file): only findings not in it gate the run."`
+	Start      *Start            `yaml:"start,omitempty" doc:"Start the app before scanning it, and stop it afterwards."`
+
+	// Path is the file this was read from, or "" when no file was found.
+	Path string `yaml:"-"`
+}
+
+// Identity is a credential the scan may present. Only the name of the
+// environment variable holding the secret is written down.
+type Identity struct {
+	Name        string `yaml:"name" doc:"Name of the identity, as reports show it."`
+	Header      string `yaml:"header,omitempty" doc:"Request header that carries the credential; default Authorization."`
+	Scheme      string `yaml:"scheme,omitempty" doc:"Prefix of the header value, e.g. Bearer; empty sends the variable's value as it is."`
+	Env         string `yaml:"env" names:"env" doc:"Name of the environment variable that holds the credential (e.g. READER_TOKEN), never the credential itself."`
+	Description string `yaml:"description,omitempty" doc:"What this identity may do, for people reading the file."`
+}
+
+// Limits bound the crawl. Pointers tell "not set" apart from an explicit 0.
+type Limits struct {
+	MaxPages    *int     `yaml:"max-pages,omitempty" min:"1" flag:"max-pages" doc:"Crawl at most this many pages (default 200)."`
+	MaxDepth    *int     `yaml:"max-depth,omitempty" min:"0" flag:"max-depth" doc:"Follow links at most this deep (default 5)."`
+	Concurrency *int     `yaml:"concurrency,omitempty" min:"1" flag:"concurrency" doc:"Requests in flight at once (default 4)."`
+	Rate        *float64 `yaml:"rate,omitempty" min:"0" flag:"rate" doc:"Requests per second; 0 means unlimited (default 0)."`
+	Timeout     string   `yaml:"timeout,omitempty" flag:"timeout" format:"duration" doc:"Timeout per request, e.g. 10s (default 10s)."`
+	Budget      string   `yaml:"budget,omitempty" flag:"budget" format:"duration" doc:"Time budget of the whole scan, e.g. 2m (default 2m)."`
+	MaxBody     *int64   `yaml:"max-body,omitempty" min:"1" flag:"max-body" doc:"Bytes read of each response body (default 2097152)."`
+}
+
+// Gate decides the exit status.
+type Gate struct {
+	FailOn         string `yaml:"fail-on,omitempty" flag:"fail-on" enum:"error,warning,info,none" doc:"Fail on findings of this severity or worse (default error). With a baseline, only new findings count."`
+	FailUnder      string `yaml:"fail-under,omitempty" flag:"fail-under" doc:"Fail when the grade is below this letter (e.g. B) or the score below this number (e.g. 80)."`
+	StrictBaseline *bool  `yaml:"strict-baseline,omitempty" flag:"strict-baseline" doc:"Fail when the baseline lists a finding that is no longer found, so that the baseline only shrinks."`
+}
+
+// Start describes the app the scan starts itself.
+type Start struct {
+	Command      string            `yaml:"command" flag:"start" doc:"Shell command that starts the app, e.g. go run ./cmd/server or npm start."`
+	Ready        string            `yaml:"ready,omitempty" flag:"ready" doc:"Readiness: an http(s) URL that must answer 2xx, or a regular expression matched against each line the app prints."`
+	ReadyTimeout string            `yaml:"ready-timeout,omitempty" flag:"ready-timeout" format:"duration" doc:"How long to wait for readiness (default 60s)."`
+	Log          string            `yaml:"log,omitempty" flag:"start-log" path:"true" doc:"File the app's output is written to (default: a new file in the temporary directory)."`
+	Grace        string            `yaml:"grace,omitempty" flag:"stop-grace" format:"duration" doc:"How long the app has to exit after SIGTERM before it is killed (default 5s)."`
+	Env          map[string]string `yaml:"env,omitempty" flag:"start-env" names:"env" doc:"Environment variables added to the app's environment. Keep secrets out: the app inherits the scanner's environment."`
+}
+
+// Find returns the path of the configuration file in dir or its nearest
+// parent, or "" when there is none.
+func Find(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for {
+		p := filepath.Join(dir, FileName)
+		st, err := os.Stat(p)
+		switch {
+		case err == nil && !st.IsDir():
+			return p, nil
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			return "", err
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", nil
+		}
+		dir = parent
+	}
+}
+
+// Load reads and parses the file at path. It checks the shape of the file
+// (unknown keys, types) but not the check IDs, which Validate does.
+func Load(path string) (*File, error) {
+	data, err := readBounded(path)
+	if err != nil {
+		return nil, err
+	}
+	f, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	f.Path = path
+	return f, nil
+}
+
+func readBounded(path string) ([]byte, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(io.LimitReader(fh, maxFileSize+1)); err != nil {
+		return nil, err
+	}
+	if buf.Len() > maxFileSize {
+		return nil, fmt.Errorf("%s: larger than %d bytes; is this really a configuration file?", path, maxFileSize)
+	}
+	return buf.Bytes(), nil
+}
+
+// Parse decodes a configuration document. Unknown keys are errors with a
+// "did you mean" hint and the line they are on.
+func Parse(data []byte) (*File, error) {
+	f := &File{}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return f, nil
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, fmt.Errorf("not valid YAML: %w", err)
+	}
+	if len(root.Content) == 0 {
+		return f, nil
+	}
+	if err := checkKeys(root.Content[0], fileShape()); err != nil {
+		return nil, err
+	}
+	// The key walk above gives the friendly errors; strict decoding stays as
+	// the safety net for anything it does not model.
+	if err := root.Content[0].Load(f, yaml.WithKnownFields()); err != nil {
+		return nil, err
+	}
+	if f.Version != 0 && f.Version != CurrentVersion {
+		return nil, fmt.Errorf("version %d: this release reads version %d", f.Version, CurrentVersion)
+	}
+	return f, nil
+}
+
+// Dir is the directory relative paths in the file are resolved against.
+func (f *File) Dir() string {
+	if f.Path == "" {
+		return "."
+	}
+	return filepath.Dir(f.Path)
+}
+
+// Resolve makes a path written in the file relative to the working
+// directory. URLs and absolute paths are returned as they are.
+func (f *File) Resolve(p string) string {
+	if p == "" || strings.Contains(p, "://") || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(f.Dir(), p)
+}
+
+// DefaultIdentityHeader carries an identity's credential unless it names
+// another header.
+const DefaultIdentityHeader = "Authorization"
+
+// Credential resolves an identity through getenv (os.Getenv in the CLI):
+// the header to send and its value. ok is false when the variable is unset
+// or empty, so the caller can say which identity could not be used.
+func (id Identity) Credential(getenv func(string) string) (header, value string, ok bool) {
+	header = id.Header
+	if header == "" {
+		header = DefaultIdentityHeader
+	}
+	secret := getenv(id.Env)
+	if secret == "" {
+		return header, "", false
+	}
+	if id.Scheme != "" {
+		return header, id.Scheme + " " + secret, true
+	}
+	return header, secret, true
+}

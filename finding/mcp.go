@@ -1,0 +1,59 @@
+package finding
+
+// MCPInfo is what the report says about the app's MCP face: the revision
+// verdict with its reasoning, and the tool catalog with a fingerprint per tool
+// and for the whole catalog, so that a later scan or a baseline can tell
+// what changed. It mirrors the mcp package's snapshot without importing it.
+type MCPInfo struct {
+	Endpoint string `json:"endpoint"`
+	Source   string `json:"source"`
+	Identity string `json:"identity,omitempty"`
+	// Era is "modern", "legacy", "none" or "" when it could not be determined.
+	Era               string    `json:"era"`
+	Version           string    `json:"version,omitempty"`
+	SupportedVersions []string  `json:"supportedVersions,omitempty"`
+	FellBack          bool      `json:"fellBack,omitempty"`
+	Refused           string    `json:"refused,omitempty"`
+	Reason            string    `json:"reason"`
+	Steps             []MCPStep `json:"steps"`
+	// Tools are listed in server order.
+	Tools              []MCPTool     `json:"tools,omitempty"`
+	CatalogFingerprint string        `json:"catalogFingerprint,omitempty"`
+	Tokens             int           `json:"tokens,omitempty"`
+	Tokenizer          string        `json:"tokenizer,omitempty"`
+	Others             []MCPEndpoint `json:"otherEndpoints,omitempty"`
+	Notes              []string      `json:"notes,omitempty"`
+}
+
+// MCPStep is one request of the revision decision and what it meant.
+type MCPStep struct {
+	Method  string `json:"method"`
+	Status  int    `json:"status,omitempty"`
+	RPCCode int    `json:"rpcCode,omitempty"`
+	Error   string `json:"error,omitempty"`
+	Meaning string `json:"meaning"`
+	Why     string `json:"why"`
+}
+
+// MCPTool is one tool of the catalog.
+type MCPTool struct {
+	Name        string   `json:"name"`
+	Title       string   `json:"title,omitempty"`
+	ReadOnly    bool     `json:"readOnly"`
+	Destructive bool     `json:"destructive"`
+	Idempotent  bool     `json:"idempotent"`
+	OpenWorld   bool     `json:"openWorld"`
+	Hints       []string `json:"hints,omitempty"`
+	Schema      string   `json:"schema"`
+	Fingerprint string   `json:"fingerprint"`
+	Tokens      int      `json:"tokens"`
+}
+
+// MCPEndpoint is another MCP endpoint of the same app and its revision.
+type MCPEndpoint struct {
+	Endpoint string `json:"endpoint"`
+	Source   string `json:"source"`
+	Era      string `json:"era"`
+	Version  string `json:"version,omitempty"`
+	Reason   string `json:"reason"`
+}

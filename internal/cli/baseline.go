@@ -1,0 +1,213 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/agentready/agentready/baseline"
+	"github.com/agentready/agentready/checks/builtin"
+	"github.com/agentready/agentready/config"
+	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/scan"
+)
+
+// gateFlags add the baseline and the minimum grade to --fail-on.
+type gateFlags struct {
+	baseline       string
+	strictBaseline bool
+	failUnder      string
+
+	// loaded memoizes policy, which scan calls before starting the app (so
+	// that a bad baseline fails fast) and again in runScan.
+	loaded *scan.Policy
+	done   bool
+}
+
+func (g *gateFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&g.baseline, "baseline", "", "JSON report of an earlier scan: its findings are 'existing' and do not fail the run; only new ones do")
+	fs.BoolVar(&g.strictBaseline, "strict-baseline", false, "fail when the baseline lists a finding that is no longer found (rewrite it with 'agentready baseline write')")
+	fs.StringVar(&g.failUnder, "fail-under", "", "fail when the grade is below this letter (B) or the score below this number (80)")
+}
+
+// policy combines the configuration's check policy with the baseline.
+func (g *gateFlags) policy(e *env) (*scan.Policy, error) {
+	if g.done {
+		return g.loaded, nil
+	}
+	p, err := g.load(e)
+	if err == nil {
+		g.loaded, g.done = p, true
+	}
+	return p, err
+}
+
+func (g *gateFlags) load(e *env) (*scan.Policy, error) {
+	if _, err := g.minimum(); err != nil {
+		return nil, err
+	}
+	p, err := e.config.policy()
+	if err != nil {
+		return nil, err
+	}
+	if g.baseline == "" {
+		if g.strictBaseline {
+			return nil, usageError("--strict-baseline needs --baseline")
+		}
+		return p, nil
+	}
+	b, err := baseline.Load(g.baseline)
+	if err != nil {
+		return nil, usageError("--baseline: %v", err)
+	}
+	if p == nil {
+		p = &scan.Policy{}
+	}
+	p.Baseline = b
+	return p, nil
+}
+
+func (g *gateFlags) minimum() (*config.FailUnder, error) {
+	if g.failUnder == "" {
+		return nil, nil
+	}
+	m, err := config.ParseFailUnder(g.failUnder)
+	if err != nil {
+		return nil, usageError("--fail-under: %v", err)
+	}
+	return &m, nil
+}
+
+// evaluate completes the --fail-on gate (which, with a baseline, counts only
+// new findings) with the minimum grade and the stale-baseline rule.
+func (g *gateFlags) evaluate(rep *finding.Report, failOn finding.Severity) *finding.Gate {
+	gate := evaluateGate(rep, failOn)
+	if rep.Baseline != nil {
+		gate.NewOnly = true
+		gate.Reason = strings.NewReplacer("no finding", "no new finding", "finding(s)", "new finding(s)").Replace(gate.Reason)
+		gate.Reason = fmt.Sprintf("%s (baseline: %d new, %d existing, %d fixed)", gate.Reason, rep.Baseline.New, rep.Baseline.Existing, len(rep.Baseline.Fixed))
+	}
+	var failed []string
+	if !gate.Passed {
+		failed = append(failed, gate.Reason)
+	}
+	if m, _ := g.minimum(); m != nil {
+		gate.FailUnder = m.String()
+		if !m.Met(rep.Score.Grade, rep.Score.Value) {
+			failed = append(failed, fmt.Sprintf("grade %s (score %d) is below the minimum %s", rep.Score.Grade, rep.Score.Value, m))
+		}
+	}
+	if g.strictBaseline && rep.Baseline != nil {
+		gate.StrictBaseline = true
+		if rep.Baseline.Stale {
+			failed = append(failed, fmt.Sprintf("the baseline is stale: %d finding(s) it lists are fixed; rewrite it with 'agentready baseline write'", len(rep.Baseline.Fixed)))
+		}
+	}
+	if len(failed) > 0 {
+		gate.Passed = false
+		gate.Reason = strings.Join(failed, "; ")
+	}
+	return gate
+}
+
+func newBaselineCmd(e *env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "baseline",
+		Short: "Write a baseline: the findings that later scans compare with (--baseline)",
+	}
+	cmd.AddCommand(newBaselineWriteCmd(e))
+	return cmd
+}
+
+func newBaselineWriteCmd(e *env) *cobra.Command {
+	var lim limitFlags
+	var from, output string
+	cmd := &cobra.Command{
+		Use:   "write [URL]",
+		Short: "Scan URL (or read --from REPORT) and write its findings as a baseline",
+		Long: `write scans the target (or reads a JSON report with --from) and writes a
+baseline: a JSON report trimmed to one finding per fingerprint, sorted, without
+timings, so that a committed baseline changes only when findings do. The
+configuration's severity overrides and ignores apply, so ignored findings are
+not baselined.`,
+		Args:        cobra.MaximumNArgs(1),
+		Annotations: map[string]string{usesConfig: "true"},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rep, err := baselineSource(cmd.Context(), e, from, args, &lim)
+			if err != nil {
+				return err
+			}
+			return writeBaseline(e, output, rep)
+		},
+	}
+	cmd.Flags().StringVar(&from, "from", "", "JSON report to take the findings from, instead of scanning")
+	cmd.Flags().StringVarP(&output, "output", "o", "agentready-baseline.json", "file to write (- for stdout)")
+	lim.register(cmd.Flags())
+	return cmd
+}
+
+func baselineSource(ctx context.Context, e *env, from string, args []string, lim *limitFlags) (*finding.Report, error) {
+	if from != "" {
+		if len(args) > 0 {
+			return nil, usageError("give a URL to scan or --from REPORT, not both")
+		}
+		return readReport(e, from)
+	}
+	raw, err := targetArg(e, args)
+	if err != nil {
+		return nil, err
+	}
+	policy, err := e.config.policy()
+	if err != nil {
+		return nil, err
+	}
+	return scanOnly(ctx, e, raw, lim, policy)
+}
+
+// scanOnly runs a scan for commands that need the report but not the
+// outputs or the gate (baseline write, init).
+func scanOnly(ctx context.Context, e *env, raw string, lim *limitFlags, policy *scan.Policy) (*finding.Report, error) {
+	start, err := parseTarget(raw)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := lim.config(start, false, e.stderr)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := builtin.Registry()
+	if err != nil {
+		return nil, err
+	}
+	rep, err := scan.Run(ctx, scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint, Policy: policy})
+	if err != nil {
+		return nil, &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("scan failed: %w", err)}
+	}
+	if ctx.Err() != nil {
+		return nil, &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("interrupted; nothing was written")}
+	}
+	return rep, nil
+}
+
+func writeBaseline(e *env, output string, rep *finding.Report) error {
+	if output == "-" {
+		return baseline.Write(e.stdout, rep)
+	}
+	f, err := os.Create(output)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	if err := baseline.Write(f, rep); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "wrote %s: %d finding(s) with %d fingerprint(s) from %s\n", output, len(rep.Findings), len(baseline.FromFindings(rep.Findings).Entries), rep.Target)
+	return nil
+}

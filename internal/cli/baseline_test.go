@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/fixtures/demo"
+)
+
+func TestBaselineGatesOnNewFindingsOnly(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "agentready-baseline.json")
+	if r := run(t, "baseline", "write", "-o", base, serve(t, demo.DefectNoVaryAccept)); r.code != ExitOK {
+		t.Fatalf("baseline write: exit %d: %s", r.code, r.stderr)
+	}
+	gate := []string{"scan", "-q", "--fail-on", "warning", "--baseline", base}
+	tests := []struct {
+		name    string
+		defects []demo.Defect
+		extra   []string
+		code    int
+		reason  string
+	}{
+		{"same findings: existing only", []demo.Defect{demo.DefectNoVaryAccept}, nil, ExitOK, ""},
+		{"a new finding fails", []demo.Defect{demo.DefectNoVaryAccept, demo.Defect405WithoutAllow}, nil, ExitGateFailed, "new finding(s) at or above warning"},
+		{"fixed, lenient", nil, nil, ExitOK, ""},
+		{"fixed, strict: stale", nil, []string{"--strict-baseline"}, ExitGateFailed, "the baseline is stale"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "r.json")
+			args := append(append(append([]string{}, gate...), "-o", "json="+out), tt.extra...)
+			r := run(t, append(args, serve(t, tt.defects...))...)
+			if r.code != tt.code {
+				t.Fatalf("exit %d, want %d: %s", r.code, tt.code, r.stderr)
+			}
+			rep := readJSONReport(t, out)
+			if rep.Baseline == nil || !rep.Gate.NewOnly || !strings.Contains(rep.Gate.Reason, tt.reason) {
+				t.Fatalf("baseline %+v, gate %+v", rep.Baseline, rep.Gate)
+			}
+		})
+	}
+}
+
+func TestBaselineWriteFromAReport(t *testing.T) {
+	dir := t.TempDir()
+	report, base := filepath.Join(dir, "r.json"), filepath.Join(dir, "b.json")
+	if r := run(t, "scan", "-q", "--fail-on", "none", "-o", "json="+report, serve(t, demo.DefectNoVaryAccept)); r.code != ExitOK {
+		t.Fatalf("scan: %d %s", r.code, r.stderr)
+	}
+	if r := run(t, "baseline", "write", "--from", report, "-o", base); r.code != ExitOK {
+		t.Fatalf("baseline write --from: %d %s", r.code, r.stderr)
+	}
+	// A saved report serves as a baseline as it is, and so does the trimmed one.
+	for _, b := range []string{report, base} {
+		if r := run(t, "scan", "-q", "--fail-on", "warning", "--baseline", b, serve(t, demo.DefectNoVaryAccept)); r.code != ExitOK {
+			t.Errorf("--baseline %s: exit %d: %s", filepath.Base(b), r.code, r.stderr)
+		}
+	}
+	if r := run(t, "baseline", "write", "--from", report, "http://x/"); r.code != ExitUsage {
+		t.Errorf("--from and a URL: exit %d", r.code)
+	}
+}
+
+func TestBaselineUsageErrors(t *testing.T) {
+	target := serve(t)
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(bad, []byte(`{"not":"a report"}`), 0o644)
+	for _, args := range [][]string{
+		{"scan", "--baseline", filepath.Join(t.TempDir(), "missing.json"), target},
+		{"scan", "--baseline", bad, target},
+		{"scan", "--strict-baseline", target},
+		{"scan", "--fail-under", "Q", target},
+	} {
+		if r := run(t, args...); r.code != ExitUsage {
+			t.Errorf("%v: exit %d, want %d (%s)", args, r.code, ExitUsage, r.stderr)
+		}
+	}
+}
+
+func TestFailUnderGradeOrScore(t *testing.T) {
+	target := serve(t, demo.DefectNoVaryAccept) // grade A, 95
+	for _, tt := range []struct {
+		min  string
+		code int
+	}{{"A", ExitOK}, {"A+", ExitGateFailed}, {"95", ExitOK}, {"96", ExitGateFailed}, {"b", ExitOK}} {
+		r := run(t, "scan", "-q", "--fail-on", "none", "--fail-under", tt.min, target)
+		if r.code != tt.code {
+			t.Errorf("--fail-under %s: exit %d, want %d", tt.min, r.code, tt.code)
+		}
+	}
+}

@@ -1,0 +1,93 @@
+//go:build unix
+
+package cli
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentready/agentready/harness/harnesstest"
+)
+
+// TestScanStartsAndStopsTheApp starts the demo as a real child process
+// (internal/testserver, with a child of its own), scans it, and proves the
+// whole process group is gone afterwards, whatever the outcome.
+func TestScanStartsAndStopsTheApp(t *testing.T) {
+	bin := harnesstest.BuildServer(t)
+	type tc struct {
+		name     string
+		server   string // extra test-server flags
+		flags    []string
+		ctx      func(url string) (context.Context, context.CancelFunc)
+		code     int
+		stderr   string
+		noReport bool
+	}
+	background := func(string) (context.Context, context.CancelFunc) { return context.WithCancel(context.Background()) }
+	// cancelMidScan plays Ctrl-C: it cancels once the app has served a few
+	// requests of the rate-limited scan, so the scan is under way.
+	var logPath string
+	cancelMidScan := func(string) (context.Context, context.CancelFunc) {
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			for ctx.Err() == nil {
+				if b, _ := os.ReadFile(logPath); strings.Contains(string(b), "served 3 requests") {
+					cancel()
+					return
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		}()
+		return ctx, cancel
+	}
+	tests := []tc{
+		{name: "success", flags: []string{"--ready", "listening on"}, ctx: background, code: ExitOK},
+		{name: "failing gate", server: "-defect no-vary-accept", flags: []string{"--fail-on", "warning"}, ctx: background,
+			code: ExitGateFailed, stderr: "last "},
+		{name: "readiness timeout", server: "-silent", flags: []string{"--ready", "never printed", "--ready-timeout", "300ms"}, ctx: background,
+			code: ExitIncomplete, stderr: "not ready after 300ms", noReport: true},
+		{name: "interrupted", server: "-mark-after 3", flags: []string{"--rate", "5", "--ready", "listening on"}, ctx: cancelMidScan,
+			code: ExitIncomplete, stderr: "interrupted; the partial report was written"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			addr := harnesstest.FreeAddr(t)
+			url := "http://" + addr + "/"
+			logPath = filepath.Join(dir, "app.log")
+			out := filepath.Join(dir, "r.json")
+			command := strings.TrimSpace(bin + " -spawn -addr " + addr + " " + tt.server)
+			ctx, cancel := tt.ctx(url)
+			defer cancel()
+			args := append([]string{"scan", "-q", "-o", "json=" + out, "--start", command, "--start-log", logPath, "--stop-grace", "2s"}, tt.flags...)
+			r := runCtx(t, ctx, append(args, url)...)
+			if r.code != tt.code || !strings.Contains(r.stderr, tt.stderr) {
+				t.Fatalf("exit %d, stderr %q; want %d and %q", r.code, r.stderr, tt.code, tt.stderr)
+			}
+			pgid, err := harnesstest.PgidFromLog(logPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			harnesstest.AssertGroupGone(t, pgid)
+			if tt.noReport {
+				return
+			}
+			rep := readJSONReport(t, out)
+			if rep.App == nil || rep.App.Log != logPath || rep.App.Command != command {
+				t.Fatalf("report app %+v", rep.App)
+			}
+		})
+	}
+}
+
+func TestStartFlagsNeedStart(t *testing.T) {
+	for _, flag := range []string{"--ready=x", "--start-log=x", "--start-env=A=1"} {
+		if r := run(t, "scan", flag, "http://127.0.0.1:1/"); r.code != ExitUsage {
+			t.Errorf("%s without --start: exit %d", flag, r.code)
+		}
+	}
+}

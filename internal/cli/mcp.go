@@ -1,0 +1,214 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/sanitize"
+	"github.com/agentready/agentready/mcp"
+	"github.com/agentready/agentready/probe"
+	mcpprobe "github.com/agentready/agentready/probe/mcp"
+	"github.com/agentready/agentready/scan"
+)
+
+func newMCPCmd(e *env) *cobra.Command {
+	var format string
+	var headers []string
+	var timeout time.Duration
+	var verbose bool
+	cmd := &cobra.Command{
+		Use:   "mcp URL",
+		Short: "Detect an MCP endpoint's revision (never downgrading) and print its tool catalog",
+		Long: `mcp sends only read-only MCP requests to URL: server/discover, then initialize
+and notifications/initialized only on positive evidence of a legacy server, then
+tools/list (every page, twice), the other list methods, and DELETE of the session
+it opened. It never calls a tool. A 401, 403, 407, 429, a 5xx or a network error
+on the probe is reported and never leads to a fallback.
+
+It prints the revision verdict with its reasoning and the catalog: each tool's
+name, hints, a schema summary, its fingerprint and its token count, and the
+catalog's fingerprint.
+
+Exit codes: 0 the endpoint spoke MCP and was listed; 2 usage error; 3 the
+endpoint could not be reached, refused the probe, or is not an MCP endpoint.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "text" && format != "json" {
+				return usageError("--format %q: want text or json", format)
+			}
+			endpoint, err := parseMCPURL(args[0])
+			if err != nil {
+				return err
+			}
+			if timeout <= 0 {
+				return usageError("--timeout must be positive")
+			}
+			h, err := parseHeaders(headers)
+			if err != nil {
+				return err
+			}
+			pc := probe.Config{Headers: h, Timeout: timeout}
+			if verbose {
+				pc.Log = e.stderr
+			}
+			cfg := scan.MCPConfig(pc, version())
+			s, err := mcpprobe.Collect(cmd.Context(), cfg, mcp.Endpoint{URL: endpoint, Source: "command line"})
+			if err != nil {
+				return &ExitError{Code: ExitIncomplete, Err: err}
+			}
+			if err := writeMCP(e.stdout, format, s); err != nil {
+				return &ExitError{Code: ExitIncomplete, Err: err}
+			}
+			return mcpExit(cmd.Context(), s)
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().StringArrayVarP(&headers, "header", "H", nil, "send 'Name: value' on every request (repeatable; values are redacted)")
+	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "timeout per request")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "log every request on stderr")
+	return cmd
+}
+
+// parseMCPURL validates an MCP endpoint given on the command line.
+func parseMCPURL(raw string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", usageError("MCP endpoint %q: want an absolute http or https URL", raw)
+	}
+	return u.String(), nil
+}
+
+func parseHeaders(raw []string) (http.Header, error) {
+	h := http.Header{}
+	for _, line := range raw {
+		name, value, ok := strings.Cut(line, ":")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || strings.ContainsAny(name, " \t") {
+			return nil, usageError("--header %q: want 'Name: value'", line)
+		}
+		h.Add(name, strings.TrimSpace(value))
+	}
+	return h, nil
+}
+
+func mcpExit(ctx context.Context, s *mcp.Snapshot) error {
+	switch {
+	case ctx.Err() != nil:
+		return &ExitError{Code: ExitIncomplete, Err: errors.New("interrupted")}
+	case s.Verdict.Refused != "":
+		return &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("revision not determined, no fallback: %s", s.Verdict.Refused)}
+	case s.Verdict.Era == mcp.EraNone:
+		return &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("not an MCP endpoint: %s", s.Verdict.Reason)}
+	case len(s.Listings) == 0 || !s.Listings[0].Complete:
+		problem := "no listing"
+		if len(s.Listings) > 0 {
+			problem = s.Listings[0].Problem
+		}
+		return &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("tools/list incomplete: %s", problem)}
+	}
+	return nil
+}
+
+func writeMCP(w io.Writer, format string, s *mcp.Snapshot) error {
+	info := s.Info()
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(info)
+	}
+	return writeMCPText(w, info)
+}
+
+func writeMCPText(w io.Writer, info *finding.MCPInfo) error {
+	clean := sanitize.Terminal
+	era := info.Era
+	if era == "" {
+		era = "not determined"
+	}
+	fmt.Fprintf(w, "MCP endpoint  %s\n", clean(info.Endpoint))
+	fmt.Fprintf(w, "Revision      %s", era)
+	if info.Version != "" {
+		fmt.Fprintf(w, " (%s)", info.Version)
+	}
+	if info.FellBack {
+		fmt.Fprint(w, ", after falling back to initialize")
+	}
+	fmt.Fprintln(w)
+	if len(info.SupportedVersions) > 0 {
+		fmt.Fprintf(w, "Supported     %s\n", clean(strings.Join(info.SupportedVersions, ", ")))
+	}
+	if info.Refused != "" {
+		fmt.Fprintf(w, "Refused       %s (no fallback)\n", clean(info.Refused))
+	}
+	fmt.Fprintf(w, "Reason        %s\n\nSteps\n", clean(info.Reason))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, st := range info.Steps {
+		status := "-"
+		if st.Status != 0 {
+			status = fmt.Sprintf("HTTP %d", st.Status)
+		}
+		code := ""
+		if st.RPCCode != 0 {
+			code = fmt.Sprint(st.RPCCode)
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s: %s\n", st.Method, status, code, st.Meaning, clean(st.Why))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if info.CatalogFingerprint != "" {
+		fmt.Fprintf(w, "\nTools (%d, %d tokens by %s)\nCatalog fingerprint %s\n", len(info.Tools), info.Tokens, info.Tokenizer, info.CatalogFingerprint)
+		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		for _, t := range info.Tools {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%d tokens\n", clean(sanitize.Truncate(t.Name, 60)), hintLabel(t),
+				clean(sanitize.Truncate(t.Schema, 80)), shortFingerprint(t.Fingerprint), t.Tokens)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	for _, n := range info.Notes {
+		fmt.Fprintf(w, "Note: %s\n", clean(n))
+	}
+	return nil
+}
+
+// hintLabel shows the effective hints, defaults applied.
+func hintLabel(t finding.MCPTool) string {
+	var parts []string
+	if t.ReadOnly {
+		parts = append(parts, "read-only")
+	} else {
+		if t.Destructive {
+			parts = append(parts, "destructive")
+		}
+		if t.Idempotent {
+			parts = append(parts, "idempotent")
+		}
+	}
+	if t.OpenWorld {
+		parts = append(parts, "open-world")
+	}
+	if len(parts) == 0 {
+		return "[writes]"
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+func shortFingerprint(fp string) string {
+	if len(fp) > len("sha256:")+16 {
+		return fp[:len("sha256:")+16]
+	}
+	return fp
+}

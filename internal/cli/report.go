@@ -1,0 +1,132 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/report"
+	"github.com/agentready/agentready/report/jsonreport"
+	"github.com/agentready/agentready/report/sarif"
+)
+
+// sarifFlags place SARIF results for GitHub code scanning; they belong to the
+// output flags because any -o sarif=PATH uses them.
+type sarifFlags struct {
+	anchor, category string
+}
+
+func (s *sarifFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&s.anchor, "sarif-anchor", "",
+		"repository file that SARIF results without a spec location are reported on, at line 1 (default: the OpenAPI file, else action.yml)")
+	fs.StringVar(&s.category, "sarif-category", sarif.DefaultCategory,
+		"SARIF category (automationDetails.id), so that scans of several targets upload side by side")
+}
+
+// options fills the SARIF fields of base. The working directory is the
+// repository root that absolute paths are made relative to.
+func (s *sarifFlags) options(base report.Options) report.Options {
+	base.SARIFAnchor, base.SARIFCategory = s.anchor, s.category
+	if wd, err := os.Getwd(); err == nil {
+		base.BaseDir = wd
+	}
+	return base
+}
+
+// check rejects an anchor GitHub would refuse before anything is scanned.
+func (s *sarifFlags) check() error {
+	if strings.TrimSpace(s.anchor) == "" {
+		return nil
+	}
+	wd, _ := os.Getwd()
+	if err := sarif.ValidAnchor(s.anchor, wd); err != nil {
+		return usageError("--sarif-anchor: %v", err)
+	}
+	return nil
+}
+
+func newReportCmd(e *env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "report",
+		Short: "Work with saved reports",
+		Args:  cobra.NoArgs,
+	}
+	cmd.AddCommand(newReportConvertCmd(e))
+	return cmd
+}
+
+func newReportConvertCmd(e *env) *cobra.Command {
+	var from, format, output string
+	var maxURLs int
+	var noColor bool
+	var sf sarifFlags
+	cmd := &cobra.Command{
+		Use:   "convert --from report.json --format FORMAT [-o PATH]",
+		Short: "Re-render a saved JSON report in another format, without scanning again",
+		Example: `  agentready scan https://api.example.com/ -q -o json=report.json
+  agentready report convert --from report.json --format html -o report.html
+  agentready report convert --from report.json --format sarif --sarif-anchor api/openapi.yaml -o agentready.sarif`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if from == "" {
+				return usageError("--from: the JSON report to convert is required")
+			}
+			if err := sf.check(); err != nil {
+				return err
+			}
+			toStdout := output == "" || output == "-"
+			color := toStdout && !noColor && e.get("NO_COLOR") == "" && isTerminal(e.stdout) && format == "text"
+			width := 100
+			if toStdout {
+				width = termWidth(e.stdout)
+			}
+			rep, err := report.New(format, sf.options(report.Options{Color: color, Width: width, MaxURLs: maxURLs}))
+			if err != nil {
+				return usageError("--format: %v", err)
+			}
+			in, err := readReport(e, from)
+			if err != nil {
+				return err
+			}
+			s := sink{format: format, path: "-", stdout: e.stdout, rep: rep}
+			if !toStdout {
+				s.path = output
+			}
+			if err := writeOne(s, in); err != nil {
+				return &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("write %s report to %s: %w", format, s.path, err)}
+			}
+			return nil
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&from, "from", "", "the JSON report to read (- for stdin), as written by -o json=PATH")
+	fs.StringVar(&format, "format", "text", "format to write: "+strings.Join(report.Formats(), ", "))
+	fs.StringVarP(&output, "output", "o", "", "file to write (default: stdout)")
+	fs.IntVar(&maxURLs, "max-urls", 0, "occurrences shown per check in text and Markdown (default 3)")
+	fs.BoolVar(&noColor, "no-color", false, "never colour the terminal report (NO_COLOR is honoured too)")
+	sf.register(fs)
+	return cmd
+}
+
+// readReport reads and checks a JSON report; a missing or foreign file is a
+// usage error, since nothing was scanned.
+func readReport(e *env, path string) (*finding.Report, error) {
+	f := e.stdin
+	if path != "-" {
+		file, err := os.Open(path)
+		if err != nil {
+			return nil, usageError("--from: %v", err)
+		}
+		defer file.Close()
+		f = file
+	}
+	rep, err := jsonreport.Read(f)
+	if err != nil {
+		return nil, usageError("--from %s: %v", path, err)
+	}
+	return rep, nil
+}

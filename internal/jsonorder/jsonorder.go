@@ -1,0 +1,285 @@
+// Package jsonorder decodes JSON into a tree that keeps object members in
+// document order, records duplicate keys, and refuses documents beyond fixed
+// bounds. HAL-FORMS needs the order ("the first template is the default") and
+// the scanner needs the bounds: a response body is hostile input, and
+// encoding/json would happily build a 10,000-level tree or keep only the last
+// of two duplicate keys without saying so.
+package jsonorder
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Kind is the JSON type of a value.
+type Kind uint8
+
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+	Array
+	Object
+)
+
+var kindNames = [...]string{Null: "null", Bool: "boolean", Number: "number", String: "string", Array: "array", Object: "object"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", uint8(k))
+}
+
+// Value is one decoded JSON value. Pointer is its RFC 6901 location in the
+// document, so that findings can name the offending member.
+type Value struct {
+	Kind    Kind
+	Pointer string
+	// Bool holds a boolean; Text holds a string, or a number exactly as
+	// written (so 1 and 1.0 stay distinguishable).
+	Bool    bool
+	Text    string
+	Items   []*Value
+	Members []Member
+}
+
+// Member is one object member, in document order.
+type Member struct {
+	Key   string
+	Value *Value
+}
+
+// Limits bound what Decode accepts. The zero value of a field means its
+// default.
+type Limits struct {
+	MaxBytes  int // whole document; default 8 MiB
+	MaxDepth  int // nesting of arrays and objects; default 64
+	MaxString int // one string or key, in bytes; default 1 MiB
+	MaxValues int // values in the document; default 200,000
+}
+
+// Default limits.
+const (
+	DefaultMaxBytes  = 8 << 20
+	DefaultMaxDepth  = 64
+	DefaultMaxString = 1 << 20
+	DefaultMaxValues = 200_000
+)
+
+func (l Limits) withDefaults() Limits {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&l.MaxBytes, DefaultMaxBytes)
+	def(&l.MaxDepth, DefaultMaxDepth)
+	def(&l.MaxString, DefaultMaxString)
+	def(&l.MaxValues, DefaultMaxValues)
+	return l
+}
+
+// Document is a decoded JSON text.
+type Document struct {
+	Root *Value
+	// Duplicates are the pointers of members whose key repeated an earlier
+	// key of the same object, in document order. Get returns the first.
+	Duplicates []string
+}
+
+// ErrLimit is wrapped by every error that reports an exceeded bound, so
+// callers can tell "too big to judge" from "not JSON".
+var ErrLimit = errors.New("exceeds the decoder's bounds")
+
+// Decode parses data as exactly one JSON value within lim.
+func Decode(data []byte, lim Limits) (*Document, error) {
+	lim = lim.withDefaults()
+	if len(data) > lim.MaxBytes {
+		return nil, fmt.Errorf("document of %d bytes: %w (%d bytes)", len(data), ErrLimit, lim.MaxBytes)
+	}
+	d := &decoder{dec: json.NewDecoder(bytes.NewReader(data)), lim: lim}
+	d.dec.UseNumber()
+	root, err := d.value("", 0)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := d.dec.Token(); err != io.EOF {
+		return nil, errors.New("invalid JSON: data after the top-level value")
+	}
+	return &Document{Root: root, Duplicates: d.dups}, nil
+}
+
+type decoder struct {
+	dec    *json.Decoder
+	lim    Limits
+	values int
+	dups   []string
+}
+
+func (d *decoder) value(ptr string, depth int) (*Value, error) {
+	tok, err := d.dec.Token()
+	if err != nil {
+		return nil, syntaxError(err)
+	}
+	d.values++
+	if d.values > d.lim.MaxValues {
+		return nil, fmt.Errorf("more than %d values: %w", d.lim.MaxValues, ErrLimit)
+	}
+	v := &Value{Pointer: ptr}
+	switch t := tok.(type) {
+	case nil:
+		v.Kind = Null
+	case bool:
+		v.Kind, v.Bool = Bool, t
+	case json.Number:
+		v.Kind, v.Text = Number, string(t)
+	case string:
+		if len(t) > d.lim.MaxString {
+			return nil, fmt.Errorf("string of %d bytes at %q: %w", len(t), ptr, ErrLimit)
+		}
+		v.Kind, v.Text = String, t
+	case json.Delim:
+		if depth+1 > d.lim.MaxDepth {
+			return nil, fmt.Errorf("nesting deeper than %d at %q: %w", d.lim.MaxDepth, ptr, ErrLimit)
+		}
+		if t == '[' {
+			return v, d.array(v, depth+1)
+		}
+		return v, d.object(v, depth+1)
+	}
+	return v, nil
+}
+
+func (d *decoder) array(v *Value, depth int) error {
+	v.Kind = Array
+	for i := 0; d.dec.More(); i++ {
+		item, err := d.value(Join(v.Pointer, fmt.Sprint(i)), depth)
+		if err != nil {
+			return err
+		}
+		v.Items = append(v.Items, item)
+	}
+	_, err := d.dec.Token() // ']'
+	return syntaxError(err)
+}
+
+func (d *decoder) object(v *Value, depth int) error {
+	v.Kind = Object
+	seen := map[string]bool{}
+	for d.dec.More() {
+		tok, err := d.dec.Token()
+		if err != nil {
+			return syntaxError(err)
+		}
+		key, ok := tok.(string)
+		if !ok {
+			return errors.New("invalid JSON: object key is not a string")
+		}
+		if len(key) > d.lim.MaxString {
+			return fmt.Errorf("key of %d bytes at %q: %w", len(key), v.Pointer, ErrLimit)
+		}
+		ptr := Join(v.Pointer, key)
+		if seen[key] {
+			d.dups = append(d.dups, ptr)
+		}
+		seen[key] = true
+		val, err := d.value(ptr, depth)
+		if err != nil {
+			return err
+		}
+		v.Members = append(v.Members, Member{Key: key, Value: val})
+	}
+	_, err := d.dec.Token() // '}'
+	return syntaxError(err)
+}
+
+func syntaxError(err error) error {
+	if err == nil {
+		return nil
+	}
+	if err == io.EOF {
+		return errors.New("invalid JSON: unexpected end of input")
+	}
+	return fmt.Errorf("invalid JSON: %w", err)
+}
+
+// Get returns the first member named key of an object, or nil. It is nil-safe
+// so that chains such as doc.Get("_links").Get("self") need no checks.
+func (v *Value) Get(key string) *Value {
+	if v == nil || v.Kind != Object {
+		return nil
+	}
+	for _, m := range v.Members {
+		if m.Key == key {
+			return m.Value
+		}
+	}
+	return nil
+}
+
+// Elements returns an array's items, or nil for anything else (nil included).
+func (v *Value) Elements() []*Value {
+	if v == nil || v.Kind != Array {
+		return nil
+	}
+	return v.Items
+}
+
+// Is reports whether v is present and of kind k.
+func (v *Value) Is(k Kind) bool { return v != nil && v.Kind == k }
+
+// Str returns the string value and whether v is a string.
+func (v *Value) Str() (string, bool) {
+	if v.Is(String) {
+		return v.Text, true
+	}
+	return "", false
+}
+
+// IsTrue reports the JSON literal true, and nothing else: HAL and HAL-FORMS
+// clients treat "true" (a string) as false.
+func (v *Value) IsTrue() bool { return v.Is(Bool) && v.Bool }
+
+// Float returns a number's value.
+func (v *Value) Float() (float64, bool) {
+	if !v.Is(Number) {
+		return 0, false
+	}
+	f, err := json.Number(v.Text).Float64()
+	return f, err == nil
+}
+
+// Literal renders a scalar for messages: strings quoted, others as written,
+// containers by kind.
+func (v *Value) Literal() string {
+	switch {
+	case v == nil:
+		return "(absent)"
+	case v.Kind == String:
+		b, _ := json.Marshal(v.Text)
+		return string(b)
+	case v.Kind == Number:
+		return v.Text
+	case v.Kind == Bool:
+		return fmt.Sprint(v.Bool)
+	}
+	return v.Kind.String()
+}
+
+// Escape escapes one reference token (RFC 6901 §3): "~" becomes "~0" and "/"
+// becomes "~1", in that order.
+func Escape(token string) string {
+	if !strings.ContainsAny(token, "~/") {
+		return token
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(token, "~", "~0"), "/", "~1")
+}
+
+// Join appends an unescaped reference token to a pointer.
+func Join(ptr, token string) string { return ptr + "/" + Escape(token) }

@@ -1,0 +1,40 @@
+package probe
+
+import (
+	"context"
+	"net/url"
+
+	"github.com/agentready/agentready/exchange"
+)
+
+// FollowUp plans a second, last round of requests from what the first round
+// of planned probes returned: links found inside discovery documents (an
+// llms.txt, an API catalog, an agent card, a Markdown twin) can only be
+// checked once those documents have been fetched. It sees the crawl, the
+// samples and the first round's probes, redacted and not yet numbered. There
+// is no third round, so the number of rounds is bounded by construction;
+// each follow-up planner bounds its own request count.
+type FollowUp func(crawled, samples, probes []*exchange.Exchange) []exchange.PlannedRequest
+
+// sendFollowUps runs the follow-up round under the same validation as the
+// first: safe methods, the target's origin only, de-duplicated, and nothing
+// already sent in the first round is sent again.
+func sendFollowUps(ctx context.Context, cfg Config, c *client, start *url.URL, crawled, samples, probes []*exchange.Exchange) (sent []*exchange.Exchange, offOrigin int, notes []string) {
+	if cfg.FollowUp == nil || ctx.Err() != nil {
+		return nil, 0, nil
+	}
+	done := map[string]bool{}
+	for _, x := range probes {
+		done[x.Purpose+"\x00"+x.Request.Method+"\x00"+x.Request.URL] = true
+	}
+	var fresh []exchange.PlannedRequest
+	for _, p := range cfg.FollowUp(crawled, samples, probes) {
+		if !done[p.Purpose+"\x00"+p.Method+"\x00"+p.URL] {
+			fresh = append(fresh, p)
+		}
+	}
+	if len(fresh) == 0 {
+		return nil, 0, nil
+	}
+	return sendPlanned(ctx, cfg, c, start, fresh)
+}

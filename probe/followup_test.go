@@ -1,0 +1,59 @@
+package probe
+
+import (
+	"net/http"
+	"slices"
+	"testing"
+
+	"github.com/agentready/agentready/exchange"
+)
+
+func TestFollowUpRoundSeesFirstRoundAndRunsOnce(t *testing.T) {
+	srv, rec := serve(t, routes{
+		"/":         halBody(`{"_links":{"self":{"href":"/"}}}`),
+		"/llms.txt": func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("- [a](/a)\n")) },
+		"/a":        halBody(`{}`),
+	})
+	plan := func(_, _ []*exchange.Exchange) []exchange.PlannedRequest {
+		return []exchange.PlannedRequest{{Purpose: "t/doc", Method: http.MethodGet, URL: srv.URL + "/llms.txt"}}
+	}
+	calls := 0
+	cfg := Config{Start: mustParse(t, srv.URL+"/")}
+	cfg.FollowUp = func(crawled, samples, probes []*exchange.Exchange) []exchange.PlannedRequest {
+		calls++
+		if len(probes) != 1 || probes[0].Purpose != "t/doc" || string(probes[0].Response.Body) != "- [a](/a)\n" {
+			t.Errorf("follow-up saw probes %+v", probes)
+		}
+		return []exchange.PlannedRequest{
+			{Purpose: "t/link", Method: http.MethodHead, URL: srv.URL + "/a", BasedOn: srv.URL + "/llms.txt"},
+			{Purpose: "t/doc", Method: http.MethodGet, URL: srv.URL + "/llms.txt"}, // already sent
+			{Purpose: "t/link", Method: http.MethodGet, URL: "http://elsewhere.test/x"},
+			{Purpose: "t/link", Method: http.MethodPost, URL: srv.URL + "/a"},
+		}
+	}
+	res := run(t, cfg, plan)
+	if calls != 1 {
+		t.Errorf("follow-up planned %d times, want once", calls)
+	}
+	if x := res.Recording.Probe("t/link", srv.URL+"/llms.txt"); x == nil || x.Request.Method != http.MethodHead || x.Response.Status != 200 {
+		t.Errorf("follow-up probe missing or wrong: %+v", x)
+	}
+	var llms int
+	for _, r := range rec.requests() {
+		if r.Path == "/llms.txt" {
+			llms++
+		}
+		if r.Method == http.MethodPost {
+			t.Error("an unsafe follow-up was sent")
+		}
+	}
+	if llms != 1 {
+		t.Errorf("/llms.txt fetched %d times, want 1", llms)
+	}
+	if res.Stats.Skipped[skipProbeOffOrigin] != 1 {
+		t.Errorf("off-origin follow-up not counted: %v", res.Stats.Skipped)
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool { return n != "" }) {
+		t.Error("refused unsafe follow-up left no note")
+	}
+}

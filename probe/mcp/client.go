@@ -1,0 +1,309 @@
+// Package mcpprobe is the scanner's MCP client. It is part of probe, the
+// only package tree that touches the network, and it sends only read-only
+// MCP traffic: the JSON-RPC methods in allowedMethods, GETs of discovery
+// documents, and DELETE of a session it opened itself. The revision decision
+// and the raw tools/list pages stay in its own hands instead of an SDK's,
+// because the SDKs fall back to the legacy handshake on any failure (401 and
+// 5xx included) and silently drop tools that the checks must report.
+package mcpprobe
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/sanitize"
+	"github.com/agentready/agentready/mcp"
+)
+
+// allowedMethods is the whole of what the scanner may ask an MCP server.
+// tools/call, and every other method, is refused before anything is sent.
+var allowedMethods = map[string]bool{
+	"server/discover":           true,
+	"initialize":                true,
+	"notifications/initialized": true,
+	"tools/list":                true,
+	"prompts/list":              true,
+	"resources/list":            true,
+	"resources/templates/list":  true,
+}
+
+// AllowedMethods lists the JSON-RPC methods the client may send, sorted.
+func AllowedMethods() []string {
+	return []string{
+		"initialize", "notifications/initialized", "prompts/list", "resources/list",
+		"resources/templates/list", "server/discover", "tools/list",
+	}
+}
+
+// ErrMethodNotAllowed is returned for any JSON-RPC method outside the
+// read-only list, and for a DELETE of a session the client did not open.
+var ErrMethodNotAllowed = errors.New("refused: not a read-only MCP request")
+
+// Config bounds the client. Zero values mean the defaults.
+type Config struct {
+	// Headers are sent on every request (the user's credentials); their
+	// values are redacted in the recording.
+	Headers   http.Header
+	Timeout   time.Duration // per request; default 10s
+	MaxBody   int64         // bytes read per response; default 2 MiB
+	MaxPages  int           // tools/list pages per walk; default 50
+	UserAgent string
+	// ClientName and ClientVersion go into clientInfo.
+	ClientName, ClientVersion string
+	// Transport replaces the default transports, for tests. With it, the
+	// "second connection" of the stability check shares its pool.
+	Transport http.RoundTripper
+	// Log receives one line per request when set.
+	Log io.Writer
+}
+
+func (cfg Config) withDefaults() Config {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 10 * time.Second
+	}
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = 2 << 20
+	}
+	if cfg.MaxPages <= 0 {
+		cfg.MaxPages = 50
+	}
+	if cfg.ClientName == "" {
+		cfg.ClientName = "agentready"
+	}
+	if cfg.ClientVersion == "" {
+		cfg.ClientVersion = "dev"
+	}
+	if cfg.UserAgent == "" {
+		cfg.UserAgent = cfg.ClientName + "/" + cfg.ClientVersion
+	}
+	return cfg
+}
+
+// maxRecordedRequestBody bounds the JSON-RPC body kept in the recording.
+const maxRecordedRequestBody = 4 << 10
+
+// client talks to one endpoint. It records every exchange as an mcp.Call.
+type client struct {
+	cfg      Config
+	endpoint *url.URL
+	conns    map[string]*http.Client
+	redact   map[string]bool
+	nextID   int
+	// opened is the session this client minted, the only one it may DELETE.
+	opened string
+
+	mu    sync.Mutex
+	calls []*mcp.Call
+}
+
+func newClient(cfg Config, endpoint *url.URL) *client {
+	cfg = cfg.withDefaults()
+	c := &client{cfg: cfg, endpoint: endpoint, conns: map[string]*http.Client{}, redact: map[string]bool{}}
+	for name := range cfg.Headers {
+		c.redact[http.CanonicalHeaderKey(name)] = true
+	}
+	return c
+}
+
+// conn returns the HTTP client for a connection label. Each label gets its
+// own transport, hence its own TCP connections, unless a test transport was
+// given.
+func (c *client) conn(label string) *http.Client {
+	if hc, ok := c.conns[label]; ok {
+		return hc
+	}
+	rt := c.cfg.Transport
+	if rt == nil {
+		rt = &http.Transport{
+			Proxy:                  http.ProxyFromEnvironment,
+			DialContext:            (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+			ForceAttemptHTTP2:      true,
+			DisableCompression:     true,
+			TLSHandshakeTimeout:    10 * time.Second,
+			MaxResponseHeaderBytes: 1 << 20,
+		}
+	}
+	hc := &http.Client{
+		Transport: rt,
+		// A POST is never replayed elsewhere: net/http would turn it into a
+		// GET on 301/302, and a redirect may leave the origin.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	c.conns[label] = hc
+	return hc
+}
+
+func (c *client) close() {
+	for _, hc := range c.conns {
+		if ci, ok := hc.Transport.(interface{ CloseIdleConnections() }); ok && c.cfg.Transport == nil {
+			ci.CloseIdleConnections()
+		}
+	}
+}
+
+// request is one JSON-RPC message to send.
+type request struct {
+	method  string
+	params  any
+	era     mcp.Era
+	session string // Mcp-Session-Id, legacy only
+	version string // MCP-Protocol-Version header, "" for none
+	conn    string
+}
+
+// rpc sends one JSON-RPC request or notification, after checking the method
+// against the read-only list. It never returns nil.
+func (c *client) rpc(ctx context.Context, r request) *mcp.Call {
+	call := &mcp.Call{Method: r.method, Era: r.era, Connection: r.conn}
+	if !allowedMethods[r.method] {
+		call.ParseError = fmt.Sprintf("%v: %s", ErrMethodNotAllowed, r.method)
+		return call
+	}
+	notification := r.method == "notifications/initialized"
+	msg := map[string]any{"jsonrpc": "2.0", "method": r.method}
+	id := 0
+	if !notification {
+		c.nextID++
+		id = c.nextID
+		msg["id"] = id
+	}
+	if r.params != nil {
+		msg["params"] = r.params
+	}
+	body, err := json.Marshal(msg)
+	if err != nil {
+		call.ParseError = err.Error()
+		return call
+	}
+	h := c.baseHeader()
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json, text/event-stream")
+	if r.version != "" {
+		h.Set("MCP-Protocol-Version", r.version)
+	}
+	if r.era == mcp.EraModern {
+		h.Set("Mcp-Method", r.method)
+	}
+	if r.session != "" {
+		h.Set("Mcp-Session-Id", r.session)
+	}
+	call.Exchange = c.send(ctx, http.MethodPost, h, body, r.conn, "mcp/"+r.method)
+	c.record(call)
+	if resp := call.Exchange.Response; resp != nil && !notification {
+		m, err := mcp.ParseResponse(resp.Header.Get("Content-Type"), resp.Body, id)
+		if err != nil {
+			call.ParseError = err.Error()
+		}
+		call.Message = m
+	}
+	return call
+}
+
+// deleteSession ends the session this client opened; any other ID is refused.
+func (c *client) deleteSession(ctx context.Context, sessionID, version string) (*mcp.Call, error) {
+	if sessionID == "" || sessionID != c.opened {
+		return nil, fmt.Errorf("%w: DELETE of session %q, which this client did not open", ErrMethodNotAllowed, sessionID)
+	}
+	h := c.baseHeader()
+	h.Set("Mcp-Session-Id", sessionID)
+	if version != "" {
+		h.Set("MCP-Protocol-Version", version)
+	}
+	call := &mcp.Call{Method: "DELETE session", Era: mcp.EraLegacy, Connection: "1"}
+	call.Exchange = c.send(ctx, http.MethodDelete, h, nil, "1", "mcp/delete-session")
+	c.record(call)
+	return call, nil
+}
+
+func (c *client) baseHeader() http.Header {
+	h := http.Header{}
+	h.Set("User-Agent", c.cfg.UserAgent)
+	for name, vs := range c.cfg.Headers {
+		h[http.CanonicalHeaderKey(name)] = append([]string(nil), vs...)
+	}
+	return h
+}
+
+func (c *client) record(call *mcp.Call) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.calls = append(c.calls, call)
+}
+
+// send performs one HTTP request and records it, redacted and bounded.
+func (c *client) send(ctx context.Context, method string, h http.Header, body []byte, conn, purpose string) *exchange.Exchange {
+	x := &exchange.Exchange{
+		Purpose: purpose,
+		Request: exchange.Request{Method: method, URL: c.endpoint.String(), Header: exchange.RedactHeader(h, c.redact)},
+	}
+	if len(body) > 0 {
+		x.Request.Body = string(body[:min(len(body), maxRecordedRequestBody)])
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.endpoint.String(), rd)
+	if err != nil {
+		x.Err = err.Error()
+		return x
+	}
+	req.Header = h
+	begin := time.Now()
+	resp, err := c.conn(conn).Do(req)
+	x.Duration = time.Since(begin)
+	if err != nil {
+		x.Err = err.Error()
+		c.logf("POST %s (%s): %s", c.endpoint.Redacted(), purpose, x.Err)
+		return x
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, c.cfg.MaxBody+1))
+	x.Response = &exchange.Response{
+		Status: resp.StatusCode, Proto: resp.Proto,
+		Header: exchange.RedactHeader(resp.Header, c.redact),
+		Body:   data, BodySize: int64(len(data)),
+	}
+	if int64(len(data)) > c.cfg.MaxBody {
+		x.Response.Body, x.Response.Truncated = data[:c.cfg.MaxBody], true
+	}
+	if err != nil {
+		x.Err = "reading body: " + err.Error()
+	}
+	c.logf("%s %s (%s): %d", method, c.endpoint.Redacted(), purpose, resp.StatusCode)
+	return x
+}
+
+func (c *client) logf(format string, args ...any) {
+	if c.cfg.Log == nil {
+		return
+	}
+	fmt.Fprintln(c.cfg.Log, sanitize.Line(fmt.Sprintf(format, args...)))
+}
+
+// modernParams are the params of a 2026-07-28 request: its own members plus
+// the _meta every modern request carries.
+func (c *client) modernParams(capabilities json.RawMessage, extra map[string]any) map[string]any {
+	p := map[string]any{}
+	for k, v := range extra {
+		p[k] = v
+	}
+	p["_meta"] = map[string]any{
+		"io.modelcontextprotocol/protocolVersion":    mcp.Modern,
+		"io.modelcontextprotocol/clientInfo":         map[string]string{"name": c.cfg.ClientName, "version": c.cfg.ClientVersion},
+		"io.modelcontextprotocol/clientCapabilities": capabilities,
+	}
+	return p
+}

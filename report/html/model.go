@@ -1,0 +1,407 @@
+package html
+
+import (
+	"fmt"
+	"html/template"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/report/internal/view"
+)
+
+// Bounds on what one field shows; the JSON report keeps everything.
+const (
+	maxField   = 1000
+	maxURL     = 2000
+	maxExcerpt = 4000
+	maxCurl    = 4096
+)
+
+// data is what the template sees: strings already bounded and stripped of
+// control characters, left for html/template to escape.
+type data struct {
+	CSP, Tool, Version, Target, ToolURL string
+	Grade, GradeClass, Coverage         string
+	Score                               int
+	Graded, Interrupted                 bool
+	Started                             string
+	Families                            []familyView
+	ChartHeight                         int
+	Gate                                *gateView
+	Severities, FindingFamilies         []string
+	Groups                              []groupView
+	Matrices                            []matrixView
+	Summary                             view.Summary
+	Checks                              []checkView
+	Stats                               statsView
+	Notes                               []string
+	CSS                                 template.CSS
+	JS                                  template.JS
+}
+
+type familyView struct {
+	Name, Grade, GradeClass, Reason         string
+	Assessed                                bool
+	Value, Passed, Failed, Skipped, Errored int
+	Y, TextY, Bar                           int
+}
+
+type gateView struct{ Verdict, Class, FailOn, Reason string }
+
+type clauseView struct{ Label, URL, Level string }
+
+type groupView struct {
+	CheckID, Title, Severity, Family string
+	Security                         bool
+	Count, Hidden                    int
+	Clauses                          []clauseView
+	DocsURL                          string
+	Occurrences                      []occurrenceView
+}
+
+type occurrenceView struct {
+	Message, Severity, Baseline, Location, Clauses string
+	OtherSeverity                                  bool
+	Evidence                                       []evidenceView
+}
+
+type evidenceView struct {
+	Method, URL, Purpose, Diff, JSONPointer, Excerpt, Curl string
+	Status                                                 int
+	RequestHeaders, ResponseHeaders                        []view.Header
+}
+
+type checkView struct{ ID, Family, Status, Label, Detail string }
+
+type statsView struct {
+	Pages, Requests, Probes int
+	Duration                string
+	Sampling                []finding.ShapeSample
+	Skipped                 []skipView
+}
+
+type skipView struct {
+	Reason string
+	Count  int
+}
+
+// matrixView is one state matrix: states across, controls down.
+type matrixView struct {
+	Caption string
+	Columns []string
+	Rows    []matrixRow
+}
+
+type matrixRow struct {
+	Name  string
+	Cells []matrixCell
+}
+
+type matrixCell struct{ Text, Class string }
+
+func line(s string) string { return view.Line(s, maxField) }
+
+func build(r *finding.Report, opts Options) *data {
+	d := &data{
+		CSP:         CSP,
+		CSS:         template.CSS(css),
+		JS:          template.JS(js),
+		Tool:        nonEmpty(line(r.Tool.Name), "agentready"),
+		Version:     line(r.Tool.Version),
+		Target:      view.Line(view.URL(r.Target), maxURL),
+		Grade:       view.Line(view.Grade(r), 10),
+		Score:       r.Score.Value,
+		Summary:     view.Summarize(r),
+		Interrupted: r.Stats.Interrupted,
+	}
+	if view.IsWebURL(r.Tool.DocsURL) {
+		d.ToolURL = r.Tool.DocsURL
+	}
+	d.Graded = d.Grade != "N/A"
+	d.GradeClass = gradeClass(d.Grade)
+	if !d.Graded {
+		d.GradeClass = "grade-na"
+	}
+	d.Coverage = coverage(r, d.Summary)
+	if !r.StartedAt.IsZero() {
+		d.Started = r.StartedAt.UTC().Format(time.RFC3339)
+	}
+	d.Families, d.ChartHeight = families(r)
+	d.Gate = gate(r.Gate)
+	d.Groups, d.Severities, d.FindingFamilies = groups(r, opts)
+	d.Matrices = matrices(r.States)
+	d.Checks = checkViews(r)
+	d.Stats = stats(r.Stats)
+	for _, n := range r.Notes {
+		d.Notes = append(d.Notes, line(n))
+	}
+	return d
+}
+
+func coverage(r *finding.Report, s view.Summary) string {
+	c := fmt.Sprintf("graded on %d of %d checks", s.Passed+s.Failed, s.Total)
+	var extra []string
+	if s.Skipped > 0 {
+		extra = append(extra, fmt.Sprintf("%d skipped", s.Skipped))
+	}
+	if s.Errored > 0 {
+		extra = append(extra, fmt.Sprintf("%d errored", s.Errored))
+	}
+	if len(extra) > 0 {
+		c += " (" + strings.Join(extra, ", ") + ")"
+	}
+	if v := view.Line(r.Score.PolicyVersion, 20); v != "" {
+		c += "; scoring policy v" + v
+	}
+	return c
+}
+
+// families lays out one chart row per family: a 200-unit bar for 0–100.
+func families(r *finding.Report) ([]familyView, int) {
+	const rowHeight = 24
+	var out []familyView
+	for i, f := range r.Score.Families {
+		v := familyView{
+			Name: view.Line(f.Family, 100), Grade: view.Line(f.Grade, 10), Assessed: f.Assessed,
+			Reason: line(f.Reason), Value: f.Value, Passed: f.Passed, Failed: f.Failed, Skipped: f.Skipped, Errored: f.Errored,
+			Y: i*rowHeight + 4, TextY: i*rowHeight + 17, Bar: min(max(f.Value, 0), 100) * 2,
+		}
+		v.GradeClass = gradeClass(v.Grade)
+		out = append(out, v)
+	}
+	return out, len(out)*rowHeight + 4
+}
+
+func gate(g *finding.Gate) *gateView {
+	if g == nil {
+		return nil
+	}
+	v := &gateView{Verdict: "passed", Class: "passed", FailOn: g.FailOn.String(), Reason: line(g.Reason)}
+	if !g.Passed {
+		v.Verdict, v.Class = "failed", "failed"
+	}
+	return v
+}
+
+func groups(r *finding.Report, opts Options) ([]groupView, []string, []string) {
+	var out []groupView
+	sevSet, famSet := map[string]bool{}, map[string]bool{}
+	for _, g := range view.Groups(r) {
+		gv := groupView{
+			CheckID:  view.Line(g.CheckID, 200),
+			Title:    line(g.Title()),
+			Severity: g.Severity.String(),
+			Family:   nonEmpty(view.Line(g.Family, 100), "unknown"),
+			Count:    len(g.Findings),
+		}
+		if g.Rule != nil {
+			gv.Clauses = clauses(g.Rule.SpecRefs)
+			gv.Security = g.Rule.Security
+			if view.IsWebURL(g.Rule.DocsURL) && len(g.Rule.DocsURL) <= maxURL {
+				gv.DocsURL = g.Rule.DocsURL
+			}
+		}
+		shown := g.Findings
+		if len(shown) > opts.MaxOccurrences {
+			gv.Hidden = len(shown) - opts.MaxOccurrences
+			shown = shown[:opts.MaxOccurrences]
+		}
+		for i := range shown {
+			gv.Occurrences = append(gv.Occurrences, occurrence(g, &shown[i]))
+			gv.Security = gv.Security || shown[i].Security
+		}
+		sevSet[gv.Severity] = true
+		famSet[gv.Family] = true
+		out = append(out, gv)
+	}
+	var sevs []string
+	for _, s := range []finding.Severity{finding.SeverityError, finding.SeverityWarning, finding.SeverityInfo} {
+		if sevSet[s.String()] {
+			sevs = append(sevs, s.String())
+		}
+	}
+	fams := make([]string, 0, len(famSet))
+	for f := range famSet {
+		fams = append(fams, f)
+	}
+	sort.Strings(fams)
+	return out, sevs, fams
+}
+
+func clauses(refs []finding.SpecRef) []clauseView {
+	var out []clauseView
+	for _, ref := range refs {
+		c := clauseView{Label: line(ref.String()), Level: view.Line(ref.Level, 20)}
+		if view.IsWebURL(ref.URL) && len(ref.URL) <= maxURL {
+			c.URL = ref.URL
+		}
+		if strings.TrimSpace(c.Label) != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func occurrence(g *view.Group, f *finding.Finding) occurrenceView {
+	o := occurrenceView{
+		Message:       line(f.Message),
+		Severity:      f.Severity.String(),
+		OtherSeverity: f.Severity != g.Severity,
+		Baseline:      view.Line(f.BaselineState, 20),
+	}
+	if l := f.Location; l != nil && l.File != "" && l.Line > 0 {
+		o.Location = fmt.Sprintf("%s:%d", view.Line(l.File, maxURL), l.Line)
+		if l.Column > 0 {
+			o.Location += fmt.Sprintf(":%d", l.Column)
+		}
+		if p := view.Line(l.Pointer, maxURL); p != "" {
+			o.Location += " (" + p + ")"
+		}
+	}
+	if g.Rule == nil || !slices.Equal(f.SpecRefs, g.Rule.SpecRefs) {
+		o.Clauses = line(view.Clauses(f.SpecRefs))
+	}
+	for i := range f.Evidence {
+		o.Evidence = append(o.Evidence, evidence(&f.Evidence[i]))
+	}
+	return o
+}
+
+func evidence(e *finding.Evidence) evidenceView {
+	v := evidenceView{
+		Method:          view.Line(e.Method, 20),
+		URL:             view.Line(view.URL(e.URL), maxURL),
+		Status:          e.Status,
+		Purpose:         view.Line(e.Purpose, 200),
+		JSONPointer:     view.Line(e.JSONPointer, maxURL),
+		Excerpt:         view.Line(e.Excerpt, maxExcerpt),
+		Curl:            view.Line(view.Curl(e.Curl), maxCurl),
+		RequestHeaders:  headers(e.RequestHeaders),
+		ResponseHeaders: headers(e.ResponseHeaders),
+	}
+	var parts []string
+	if e.Expected != "" {
+		parts = append(parts, fmt.Sprintf("expected %q", line(e.Expected)))
+	}
+	if e.Actual != "" {
+		parts = append(parts, fmt.Sprintf("got %q", line(e.Actual)))
+	}
+	if h := view.Line(e.Header, 200); h != "" && len(parts) > 0 {
+		v.Diff = h + ": " + strings.Join(parts, ", ")
+	} else {
+		v.Diff = strings.Join(parts, ", ")
+	}
+	return v
+}
+
+func headers(h map[string][]string) []view.Header {
+	lines := view.Headers(h)
+	for i := range lines {
+		lines[i] = view.Header{Name: view.Line(lines[i].Name, 200), Value: line(lines[i].Value)}
+	}
+	return lines
+}
+
+var statusLabels = map[finding.CheckStatus]string{
+	finding.StatusPass: "passed", finding.StatusFail: "failed",
+	finding.StatusSkip: "skipped", finding.StatusError: "errored",
+}
+
+func checkViews(r *finding.Report) []checkView {
+	var out []checkView
+	for _, c := range view.Checks(r) {
+		status := string(c.Status)
+		label := statusLabels[c.Status]
+		if label == "" {
+			label, status = view.Line(status, 20), "error"
+		}
+		detail := line(c.Reason)
+		if c.Status == finding.StatusFail {
+			detail = fmt.Sprintf("%d %s, %s", c.Findings, plural(c.Findings, "finding", "findings"), c.Severity)
+		}
+		out = append(out, checkView{ID: view.Line(c.ID, 200), Family: view.Line(c.Family, 100), Status: status, Label: label, Detail: detail})
+	}
+	return out
+}
+
+func stats(st finding.Stats) statsView {
+	v := statsView{Pages: st.Pages, Requests: st.Requests, Probes: st.Probes}
+	if st.DurationMS > 0 {
+		v.Duration = (time.Duration(st.DurationMS) * time.Millisecond).Round(time.Millisecond).String()
+	}
+	samples := append([]finding.ShapeSample(nil), st.Sampling...)
+	sort.SliceStable(samples, func(i, j int) bool { return samples[i].Shape < samples[j].Shape })
+	for _, s := range samples {
+		s.Shape = view.Line(s.Shape, maxURL)
+		v.Sampling = append(v.Sampling, s)
+	}
+	reasons := make([]string, 0, len(st.Skipped))
+	for reason := range st.Skipped {
+		reasons = append(reasons, reason)
+	}
+	sort.Strings(reasons)
+	for _, reason := range reasons {
+		v.Skipped = append(v.Skipped, skipView{Reason: line(reason), Count: st.Skipped[reason]})
+	}
+	return v
+}
+
+// maxStates and maxControls bound a state matrix: an app that reports a
+// new state on every resource must not produce a page-wide table.
+const (
+	maxStates   = 30
+	maxControls = 100
+)
+
+// matrices lays out the report's state matrices.
+func matrices(ms []finding.StateMatrix) []matrixView {
+	var out []matrixView
+	for _, m := range ms {
+		states := m.States
+		if len(states) > maxStates {
+			states = states[:maxStates]
+		}
+		v := matrixView{Caption: fmt.Sprintf("%s (state from %q, %d %s)", view.Line(m.Kind, maxURL),
+			view.Line(m.Member, 100), m.Resources, plural(m.Resources, "resource", "resources"))}
+		for _, s := range states {
+			v.Columns = append(v.Columns, view.Line(s, 100))
+		}
+		for i, c := range m.Controls {
+			if i == maxControls {
+				break
+			}
+			offered := map[string]bool{}
+			for _, s := range c.OfferedIn {
+				offered[s] = true
+			}
+			row := matrixRow{Name: view.Line(c.Type, 50) + " " + view.Line(c.Name, 200)}
+			for _, s := range states {
+				cell := matrixCell{Text: "–", Class: "no"}
+				if offered[s] {
+					cell = matrixCell{Text: "✓", Class: "yes"}
+				}
+				row.Cells = append(row.Cells, cell)
+			}
+			v.Rows = append(v.Rows, row)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func nonEmpty(s, fallback string) string {
+	if strings.TrimSpace(s) == "" {
+		return fallback
+	}
+	return s
+}

@@ -1,0 +1,73 @@
+package markdown
+
+import (
+	"strings"
+
+	"github.com/agentready/agentready/report/internal/view"
+)
+
+// escaper neutralises every character that starts Markdown or HTML syntax in
+// GitHub-flavoured Markdown: emphasis, code spans, links and images (with
+// the brackets escaped, parentheses and ! are inert), tables, strike-through,
+// headings, raw HTML and entities. Backslash escapes are valid for all ASCII
+// punctuation, so escaping more than needed is harmless.
+var escaper = strings.NewReplacer(
+	`\`, `\\`,
+	"`", "\\`",
+	"*", `\*`,
+	"_", `\_`,
+	"[", `\[`,
+	"]", `\]`,
+	"|", `\|`,
+	"~", `\~`,
+	"#", `\#`,
+	"<", "&lt;",
+	">", "&gt;",
+	"&", "&amp;",
+	// A zero-width space after @ keeps a string from the app from
+	// mentioning a user or team in a pull-request comment.
+	"@", "@\u200b",
+)
+
+// text makes an untrusted string one line of inline Markdown that renders as
+// the literal text, bounded to limit bytes before escaping.
+func text(s string, limit int) string {
+	return escaper.Replace(view.Line(s, limit))
+}
+
+// code renders an untrusted string as an inline code span: a fence of
+// backticks longer than any run inside it, padded when the string starts or
+// ends with a backtick. In a table cell, pipes are still escaped, because GFM
+// splits cells before it parses code spans.
+func code(s string, limit int, inTable bool) string {
+	s = view.Line(s, limit)
+	if strings.TrimSpace(s) == "" {
+		return ""
+	}
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || strings.HasPrefix(s, " ") || strings.HasSuffix(s, " ") {
+		s = " " + s + " "
+	}
+	if inTable {
+		s = strings.ReplaceAll(s, "|", `\|`)
+	}
+	return fence + s + fence
+}
+
+// link renders [label](url) when url is a plain web URL, else the label
+// alone: a report may carry javascript: URLs planted by the app.
+func link(label, url string) string {
+	if !view.IsWebURL(url) || len(url) > 2000 {
+		return label
+	}
+	return "[" + label + "](" + strings.NewReplacer("(", "%28", ")", "%29").Replace(url) + ")"
+}

@@ -1,0 +1,372 @@
+// Package markdown writes a report as GitHub-flavoured Markdown for
+// $GITHUB_STEP_SUMMARY and pull-request comments: the grade and per-family
+// scores, then the findings grouped by check, most severe first, with the
+// first few URLs and the rest folded in <details>.
+//
+// The output is stable (no clock, no durations), so it diffs cleanly between
+// runs, and it stays under GitHub's 1 MiB step-summary limit by cutting with
+// a note. Every string that may come from the scanned app is escaped: it can
+// neither break a table, open a link or code span, inject HTML, nor mention
+// anyone.
+package markdown
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/report/internal/view"
+)
+
+// Defaults for the zero Options.
+const (
+	// DefaultMaxBytes stays under the 1024 KiB GitHub accepts in a step
+	// summary, with room for whatever else a workflow appends.
+	DefaultMaxBytes = 1000 << 10
+	DefaultMaxURLs  = 3
+)
+
+// Bounds on one field, before escaping.
+const (
+	maxField = 300
+	maxURL   = 500
+	// reserve is kept free for closing a <details> block and the
+	// truncation note.
+	reserve = 1 << 10
+)
+
+// Options shape the output.
+type Options struct {
+	// MaxURLs is how many occurrences of a check are shown before the
+	// collapsed rest; 0 means DefaultMaxURLs.
+	MaxURLs int
+	// MaxBytes bounds the document; 0 means DefaultMaxBytes.
+	MaxBytes int
+}
+
+// Reporter writes Markdown.
+type Reporter struct{ opts Options }
+
+// New returns a Markdown reporter.
+func New(opts Options) *Reporter {
+	if opts.MaxURLs <= 0 {
+		opts.MaxURLs = DefaultMaxURLs
+	}
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = DefaultMaxBytes
+	}
+	opts.MaxBytes = max(opts.MaxBytes, 8*reserve)
+	return &Reporter{opts: opts}
+}
+
+// Write renders r.
+func (rp *Reporter) Write(w io.Writer, r *finding.Report) error {
+	if r == nil {
+		return errors.New("markdown report: nil report")
+	}
+	d := &doc{limit: rp.opts.MaxBytes - reserve, maxURLs: rp.opts.MaxURLs}
+	d.header(r)
+	d.families(r)
+	d.gate(r)
+	d.findings(r)
+	d.checks(r)
+	d.scan(r)
+	d.truncationNote()
+	_, err := io.WriteString(w, d.b.String())
+	return err
+}
+
+// doc accumulates the document within a byte budget.
+type doc struct {
+	b       strings.Builder
+	limit   int
+	maxURLs int
+	// omitted counts what the budget left out.
+	omittedChecks, omittedOccurrences int
+	cut                               bool
+}
+
+func (d *doc) fits(s string) bool { return !d.cut && d.b.Len()+len(s) <= d.limit }
+
+// add writes s when it fits and reports whether it did; once something has
+// not fitted nothing more is written, so the document never skips ahead.
+func (d *doc) add(s string) bool {
+	if !d.fits(s) {
+		d.cut = true
+		return false
+	}
+	d.b.WriteString(s)
+	return true
+}
+
+// must writes s regardless of the budget: closing tags, from the reserve.
+func (d *doc) must(s string) { d.b.WriteString(s) }
+
+func (d *doc) header(r *finding.Report) {
+	tool := nonEmpty(text(r.Tool.Name, 100), "agentready")
+	grade := view.Grade(r)
+	line := fmt.Sprintf("## %s: grade **%s**", tool, text(grade, 10))
+	if grade != "N/A" {
+		line += fmt.Sprintf(" (%d/100)", r.Score.Value)
+	} else {
+		line += " (nothing could be assessed)"
+	}
+	d.add(line + "\n\n")
+
+	s := view.Summarize(r)
+	parts := []string{}
+	if t := code(view.URL(r.Target), maxURL, false); t != "" {
+		parts = append(parts, t)
+	}
+	cov := fmt.Sprintf("graded on %d of %d checks", s.Passed+s.Failed, s.Total)
+	var extra []string
+	if s.Skipped > 0 {
+		extra = append(extra, fmt.Sprintf("%d skipped", s.Skipped))
+	}
+	if s.Errored > 0 {
+		extra = append(extra, fmt.Sprintf("%d errored", s.Errored))
+	}
+	if len(extra) > 0 {
+		cov += " (" + strings.Join(extra, ", ") + ")"
+	}
+	parts = append(parts, cov)
+	if v := text(r.Score.PolicyVersion, 20); v != "" {
+		parts = append(parts, "scoring policy v"+v)
+	}
+	if r.Stats.Interrupted {
+		parts = append(parts, "**interrupted: results are partial**")
+	}
+	d.add(strings.Join(parts, " · ") + "\n\n")
+}
+
+func (d *doc) families(r *finding.Report) {
+	if len(r.Score.Families) == 0 {
+		return
+	}
+	var b strings.Builder
+	b.WriteString("| Family | Grade | Score | Passed | Failed | Skipped | Errored | Note |\n")
+	b.WriteString("| --- | :---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
+	for _, f := range r.Score.Families {
+		grade, score, note := "–", "–", ""
+		if f.Assessed {
+			grade, score = text(f.Grade, 10), fmt.Sprint(f.Value)
+		} else {
+			note = "not assessed: " + text(f.Reason, maxField)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %d | %d | %s |\n",
+			nonEmpty(text(f.Family, 100), "?"), grade, score, f.Passed, f.Failed, f.Skipped, f.Errored, note)
+	}
+	b.WriteString("\n")
+	d.add(b.String())
+}
+
+func (d *doc) gate(r *finding.Report) {
+	g := r.Gate
+	if g == nil {
+		return
+	}
+	verdict := "passed"
+	if !g.Passed {
+		verdict = "failed"
+	}
+	line := fmt.Sprintf("> **Gate %s** (fail on %s)", verdict, g.FailOn)
+	if reason := text(g.Reason, maxField); reason != "" {
+		line += ": " + reason
+	}
+	d.add(line + "\n\n")
+}
+
+var severityMark = map[finding.Severity]string{
+	finding.SeverityError:   "🔴 error",
+	finding.SeverityWarning: "🟡 warning",
+	finding.SeverityInfo:    "🔵 info",
+}
+
+func (d *doc) findings(r *finding.Report) {
+	groups := view.Groups(r)
+	d.add("### Findings\n\n")
+	if len(groups) == 0 {
+		d.add("No findings.\n\n")
+		return
+	}
+	d.add(fmt.Sprintf("%d %s failed, %d %s in all.\n\n",
+		len(groups), plural(len(groups), "check", "checks"), len(r.Findings), plural(len(r.Findings), "occurrence", "occurrences")))
+	for i, g := range groups {
+		if !d.group(g) {
+			d.omittedChecks += len(groups) - i
+			for _, rest := range groups[i:] {
+				d.omittedOccurrences += len(rest.Findings)
+			}
+			return
+		}
+	}
+}
+
+// group writes one check's block; it reports false when not even the
+// check's heading and first occurrences fit.
+func (d *doc) group(g *view.Group) bool {
+	n := len(g.Findings)
+	mark := severityMark[g.Severity]
+	if mark == "" {
+		mark = text(g.Severity.String(), 20)
+	}
+	var head strings.Builder
+	fmt.Fprintf(&head, "#### %s: %s %s (%d)\n\n", mark, code(g.CheckID, 200, false), text(g.Title(), maxField), n)
+	var meta []string
+	if g.Rule != nil {
+		if c := text(view.Clauses(g.Rule.SpecRefs), maxField); c != "" {
+			meta = append(meta, c)
+		}
+		if docs := link("docs", g.Rule.DocsURL); docs != "docs" {
+			meta = append(meta, docs)
+		}
+	}
+	if len(meta) > 0 {
+		head.WriteString(strings.Join(meta, " · ") + "\n\n")
+	}
+	shown := min(n, d.maxURLs)
+	for i := range g.Findings[:shown] {
+		head.WriteString(occurrence(g, &g.Findings[i]))
+	}
+	head.WriteString("\n")
+	rest := g.Findings[shown:]
+	open := ""
+	if len(rest) > 0 {
+		open = fmt.Sprintf("<details><summary>%d more %s</summary>\n\n", len(rest), plural(len(rest), "occurrence", "occurrences"))
+	}
+	if !d.add(head.String() + open) {
+		return false
+	}
+	if len(rest) == 0 {
+		return true
+	}
+	for i := range rest {
+		if !d.add(occurrence(g, &rest[i])) {
+			d.omittedOccurrences += len(rest) - i
+			break
+		}
+	}
+	d.must("\n</details>\n\n")
+	return true
+}
+
+// occurrence is one list item: the exchange, then the message.
+func occurrence(g *view.Group, f *finding.Finding) string {
+	var parts []string
+	if len(f.Evidence) > 0 {
+		e := &f.Evidence[0]
+		ex := strings.TrimSpace(text(e.Method, 20) + " " + code(view.URL(e.URL), maxURL, false))
+		if e.Status > 0 {
+			ex += fmt.Sprintf(" → %d", e.Status)
+		}
+		if ex != "" {
+			parts = append(parts, ex)
+		}
+	}
+	msg := text(f.Message, maxField)
+	if f.Severity != g.Severity {
+		msg += " [" + f.Severity.String() + "]"
+	}
+	if f.Security {
+		msg += " [security]"
+	}
+	if st := text(f.BaselineState, 20); st != "" {
+		msg += " [" + st + "]"
+	}
+	parts = append(parts, msg)
+	if l := f.Location; l != nil && l.File != "" && l.Line > 0 {
+		parts = append(parts, "spec "+code(fmt.Sprintf("%s:%d", l.File, l.Line), maxURL, false))
+	}
+	return "- " + strings.Join(parts, ": ") + "\n"
+}
+
+var statusLabel = map[finding.CheckStatus]string{
+	finding.StatusPass:  "passed",
+	finding.StatusFail:  "failed",
+	finding.StatusSkip:  "skipped",
+	finding.StatusError: "errored",
+}
+
+// checks folds the table of every check, with skip and error reasons: what
+// the grade does not cover.
+func (d *doc) checks(r *finding.Report) {
+	results := view.Checks(r)
+	if len(results) == 0 || d.cut {
+		return
+	}
+	s := view.Summarize(r)
+	if !d.add(fmt.Sprintf("<details><summary>%d checks: %d passed, %d failed, %d skipped, %d errored</summary>\n\n",
+		s.Total, s.Passed, s.Failed, s.Skipped, s.Errored)) {
+		return
+	}
+	d.add("| Check | Family | Status | Detail |\n| --- | --- | --- | --- |\n")
+	for _, c := range results {
+		status := statusLabel[c.Status]
+		if status == "" {
+			status = text(string(c.Status), 20)
+		}
+		detail := text(c.Reason, maxField)
+		if c.Status == finding.StatusFail {
+			detail = fmt.Sprintf("%d %s, %s", c.Findings, plural(c.Findings, "finding", "findings"), c.Severity)
+		}
+		if !d.add(fmt.Sprintf("| %s | %s | %s | %s |\n", code(c.ID, 200, true), text(c.Family, 100), status, detail)) {
+			break
+		}
+	}
+	d.must("\n</details>\n\n")
+}
+
+// scan gives the counts that explain how much was looked at; no duration,
+// so the document is the same for the same app.
+func (d *doc) scan(r *finding.Report) {
+	st := r.Stats
+	d.add(fmt.Sprintf("Scanned %d %s with %d %s (%d %s).\n\n",
+		st.Pages, plural(st.Pages, "page", "pages"), st.Requests, plural(st.Requests, "request", "requests"),
+		st.Probes, plural(st.Probes, "probe", "probes")))
+	if len(st.Skipped) > 0 {
+		reasons := make([]string, 0, len(st.Skipped))
+		for reason := range st.Skipped {
+			reasons = append(reasons, reason)
+		}
+		sort.Strings(reasons)
+		var parts []string
+		for _, reason := range reasons {
+			parts = append(parts, fmt.Sprintf("%s: %d", text(reason, 100), st.Skipped[reason]))
+		}
+		d.add("URLs not fetched: " + strings.Join(parts, ", ") + ".\n\n")
+	}
+	for _, n := range r.Notes {
+		if !d.add("> " + text(n, maxField) + "\n\n") {
+			return
+		}
+	}
+}
+
+func (d *doc) truncationNote() {
+	if !d.cut {
+		return
+	}
+	note := "> **Cut to stay under GitHub's 1 MiB summary limit.**"
+	if d.omittedChecks > 0 || d.omittedOccurrences > 0 {
+		note += fmt.Sprintf(" Not shown: %d %s and %d %s.", d.omittedChecks, plural(d.omittedChecks, "check", "checks"),
+			d.omittedOccurrences, plural(d.omittedOccurrences, "occurrence", "occurrences"))
+	}
+	d.must(note + " The JSON and HTML reports have everything.\n")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func nonEmpty(s, fallback string) string {
+	if strings.TrimSpace(s) == "" {
+		return fallback
+	}
+	return s
+}

@@ -1,0 +1,181 @@
+package scan_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentready/agentready/checks/builtin"
+	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/probe"
+	"github.com/agentready/agentready/scan"
+)
+
+var _ = addExpectations(map[demo.Defect][]string{
+	demo.DefectRobots500:              {"discovery-robots-unreachable"},
+	demo.DefectRobots403:              {"discovery-robots-forbidden"},
+	demo.DefectRobotsSyntax:           {"discovery-robots-syntax"},
+	demo.DefectRobotsHuge:             {"discovery-robots-size"},
+	demo.DefectRobotsBlocksAPI:        {"discovery-robots-blocks-advertised"},
+	demo.DefectRobotsRelativeSitemap:  {"discovery-robots-sitemap"},
+	demo.DefectLLMsNoTitleDeadLinks:   {"discovery-llms-dead-links", "discovery-llms-title"},
+	demo.DefectLLMsBadItems:           {"discovery-llms-list-items"},
+	demo.DefectLLMsOptionalFirst:      {"discovery-llms-optional-order"},
+	demo.DefectServiceDesc404:         {"discovery-service-desc"},
+	demo.DefectStatusLink404:          {"discovery-service-links"},
+	demo.DefectCatalogNoHeadLink:      {"discovery-api-catalog-head"},
+	demo.DefectCatalogPlainJSON:       {"discovery-api-catalog-linkset"},
+	demo.DefectCatalogDeadServiceDesc: {"discovery-api-catalog-links"},
+	demo.DefectAgentCardNoSkills:      {"discovery-agent-card-fields"},
+	demo.DefectAgentCardSkillNoTags:   {"discovery-agent-card-skills"},
+	demo.DefectAgentCardLegacyOnly:    {"discovery-agent-card-legacy"},
+	demo.DefectAgentCardNoCaching:     {"discovery-agent-card-caching"},
+	demo.DefectAgentCardDeadInterface: {"discovery-agent-card-interfaces"},
+	demo.DefectMarkdownNoCharset:      {"discovery-markdown-charset"},
+	demo.DefectMarkdownNoVary:         {"discovery-markdown-vary"},
+	demo.DefectMarkdownDeadLinks:      {"discovery-markdown-dead-links"},
+	demo.DefectNoMarkdownTwin:         {"discovery-markdown-twin"},
+})
+
+// TestDemoDiscoveryIsAssessed proves the conformant demo is clean because
+// its documents were read and found right, not because they were skipped.
+func TestDemoDiscoveryIsAssessed(t *testing.T) {
+	srv := httptest.NewServer(demo.New())
+	defer srv.Close()
+	rep := scanApp(t, srv)
+	skipped := map[string]string{}
+	for _, c := range rep.Checks {
+		if strings.HasPrefix(c.ID, "discovery-") && c.Status == finding.StatusSkip {
+			skipped[c.ID] = c.Reason
+		}
+	}
+	for id, reason := range skipped {
+		t.Logf("%s skipped: %s", id, reason)
+	}
+	// What the demo does not publish on purpose: a legacy-only card, and an
+	// HTML page without a twin (its root has one).
+	for _, id := range []string{"discovery-robots-syntax", "discovery-llms-dead-links", "discovery-api-catalog-links",
+		"discovery-agent-card-skills", "discovery-agent-card-interfaces", "discovery-markdown-charset",
+		"discovery-markdown-vary", "discovery-markdown-dead-links", "discovery-service-desc", "discovery-robots-blocks-advertised"} {
+		if reason, ok := skipped[id]; ok {
+			t.Errorf("%s was skipped on the demo: %s", id, reason)
+		}
+	}
+}
+
+// discoveredDefects (and the spec-driven discovery rules) need the OpenAPI document the default scan of the defect
+// table does not discover, so they are scanned here with discovery on.
+var discoveredDefects = map[demo.Defect][]string{
+	demo.DefectLLMsRenamedOperation:    {"surface-renamed"},
+	demo.DefectAgentCardUnknownSkillOp: {"surface-unknown-operation"},
+	demo.DefectNoServiceDesc:           {"discovery-service-desc-missing"},
+	demo.DefectMCPRenamedTool:          {"surface-renamed"},
+	demo.DefectMCPRenamedReadTool:      {"surface-mcp-hints", "surface-renamed"},
+}
+
+var _ = func() bool {
+	for _, ids := range discoveredDefects {
+		for _, id := range ids {
+			coveredElsewhere[id] = true
+		}
+	}
+	return true
+}()
+
+// scanDiscovered scans like a user would: the OpenAPI document is discovered.
+func scanDiscovered(t *testing.T, srv *httptest.Server) *finding.Report {
+	t.Helper()
+	reg, err := builtin.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, _ := url.Parse(srv.URL + "/")
+	rep, err := scan.Run(context.Background(), scan.Options{
+		Probe:   probe.Config{Start: start, Budget: time.Minute, Spec: probe.SpecConfig{Discover: true}},
+		Checks:  reg.All(),
+		Version: "test",
+		Now:     fixedClock,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func TestSurfaceDefects(t *testing.T) {
+	for d, want := range discoveredDefects {
+		t.Run(string(d), func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(demo.New(d))
+			defer srv.Close()
+			var got []string
+			for _, id := range firedChecks(scanDiscovered(t, srv)) {
+				if strings.HasPrefix(id, "surface-") || strings.HasPrefix(id, "discovery-") {
+					got = append(got, id)
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("fired %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// TestDemoWithSpecHasNoDiscoveryWarnings repeats the conformance test with
+// the OpenAPI document discovered, which the spec-driven rules need.
+func TestDemoWithSpecHasNoDiscoveryWarnings(t *testing.T) {
+	srv := httptest.NewServer(demo.New())
+	defer srv.Close()
+	rep := scanDiscovered(t, srv)
+	for _, f := range rep.Findings {
+		if f.Family == "discovery" || f.Family == "surface" {
+			t.Errorf("demo has %s %s: %s", f.Severity, f.CheckID, f.Message)
+		}
+	}
+	for _, c := range rep.Checks {
+		if c.ID == "discovery-robots-blocks-advertised" || c.ID == "discovery-service-desc-missing" || c.ID == "surface-renamed" {
+			if c.Status != finding.StatusPass {
+				t.Errorf("%s: %s %s", c.ID, c.Status, c.Reason)
+			}
+		}
+	}
+}
+
+// TestDemoSurfaceMatrix checks that the demo's projections, derived from one
+// operation table, name every agent-facing operation alike.
+func TestDemoSurfaceMatrix(t *testing.T) {
+	srv := httptest.NewServer(demo.New())
+	defer srv.Close()
+	rep := scanDiscovered(t, srv)
+	m := rep.Surface
+	if m == nil {
+		t.Fatal("no surface matrix in the report")
+	}
+	col := map[string]int{}
+	for i, p := range m.Projections {
+		col[p.Name] = i
+		if p.Name != "MCP tools" && !p.Assessed {
+			t.Errorf("%s not assessed: %s", p.Name, p.Reason)
+		}
+	}
+	for _, r := range m.Rows {
+		if !r.InOpenAPI {
+			t.Errorf("row %s is not in OpenAPI", r.Operation)
+			continue
+		}
+		id := r.Names[col["OpenAPI"]]
+		if r.Operation == "GET /" || r.Operation == "GET /openapi.json" {
+			continue
+		}
+		for _, p := range []string{"llms.txt", "agent card"} {
+			if got := r.Names[col[p]]; len(got) != 1 || got[0] != id[0] {
+				t.Errorf("%s: %s names %v, OpenAPI %v", r.Operation, p, got, id)
+			}
+		}
+	}
+}

@@ -1,0 +1,174 @@
+package scan_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentready/agentready/checks/builtin"
+	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/probe"
+	"github.com/agentready/agentready/scan"
+	"github.com/agentready/agentready/spec"
+)
+
+// documentDefects break the demo's OpenAPI document; each must fire exactly
+// its check when the document is discovered as a user's scan would.
+var documentDefects = map[demo.Defect][]string{
+	demo.DefectSpecBrokenRef:        {"openapi-hal-spec-invalid"},
+	demo.DefectOperationIDDuplicate: {"openapi-hal-operation-id-unique"},
+	demo.DefectPathParamUndeclared:  {"openapi-hal-path-template-valid"},
+}
+
+var documentChecks = func() map[string]bool {
+	m := map[string]bool{}
+	for _, ids := range documentDefects {
+		for _, id := range ids {
+			coveredElsewhere[id] = true
+			m[id] = true
+		}
+	}
+	return m
+}()
+
+// scanForDocument scans with discovery on, as the CLI does by default.
+func scanForDocument(t *testing.T, srv *httptest.Server, sc probe.SpecConfig) *finding.Report {
+	t.Helper()
+	reg, err := builtin.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, _ := url.Parse(srv.URL + "/")
+	rep, err := scan.Run(context.Background(), scan.Options{
+		Probe:   probe.Config{Start: start, Budget: time.Minute, Spec: sc},
+		Checks:  reg.All(),
+		Version: "test",
+		Now:     fixedClock,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func TestDocumentDefectsFireExactlyTheirChecks(t *testing.T) {
+	for d, want := range documentDefects {
+		t.Run(string(d), func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(demo.New(d))
+			defer srv.Close()
+			rep := scanForDocument(t, srv, probe.SpecConfig{Discover: true})
+			if got := firedChecks(rep); !slices.Equal(got, want) {
+				t.Errorf("fired %v, want %v", got, want)
+			}
+			for _, f := range rep.Findings {
+				if f.Location == nil || f.Location.Line < 2 || f.Location.Column == 0 {
+					t.Errorf("%s without a line and column: %+v", f.CheckID, f.Location)
+				}
+			}
+		})
+	}
+}
+
+// TestDemoSpecIsFoundAndReported: the conformant demo links its document
+// with rel="service-desc"; the scan loads it, names it in the report, and
+// the document checks pass on it rather than skip.
+func TestDemoSpecIsFoundAndReported(t *testing.T) {
+	srv := httptest.NewServer(demo.New())
+	defer srv.Close()
+	rep := scanForDocument(t, srv, probe.SpecConfig{Discover: true})
+	for _, f := range rep.Findings {
+		if f.Severity >= finding.SeverityWarning {
+			t.Errorf("demo with its document has %s %s: %s", f.Severity, f.CheckID, f.Message)
+		}
+	}
+	if rep.Spec == nil || rep.Spec.Source != srv.URL+"/openapi.json" || rep.Spec.Discovery != probe.SpecLinkHeader || rep.Spec.Operations == 0 {
+		t.Fatalf("report spec %+v", rep.Spec)
+	}
+	for _, c := range rep.Checks {
+		if documentChecks[c.ID] {
+			if c.Status != finding.StatusPass {
+				t.Errorf("%s: %s %s", c.ID, c.Status, c.Reason)
+			}
+		}
+	}
+}
+
+// TestFindingsLocatedOnOperations: a finding about a live request is placed
+// on the operation its request matches, with file, line and column, when
+// the document is given as a file.
+func TestFindingsLocatedOnOperations(t *testing.T) {
+	srv := httptest.NewServer(demo.New(demo.DefectNoVaryAccept))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := spec.Load(body, "api/openapi.json", "api/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := scanForDocument(t, srv, probe.SpecConfig{Document: doc})
+	if rep.Spec == nil || rep.Spec.Discovery != probe.SpecGiven {
+		t.Fatalf("spec %+v", rep.Spec)
+	}
+	located := 0
+	for _, f := range rep.Findings {
+		if f.CheckID != "vary-accept" {
+			continue
+		}
+		op := doc.Index().Match(f.PrimaryMethod(), f.PrimaryURL())
+		if op == nil {
+			continue
+		}
+		if f.Location == nil || *f.Location != op.Location || f.Location.File != "api/openapi.json" || f.Location.Line == 0 || f.Location.Column == 0 {
+			t.Errorf("%s %s: location %+v, want %+v", f.PrimaryMethod(), f.PrimaryURL(), f.Location, op.Location)
+		}
+		located++
+	}
+	if located == 0 {
+		t.Error("no vary-accept finding matched an operation")
+	}
+}
+
+// TestScanWithoutSpecSaysSo: an app that publishes no document gets a note,
+// and the openapi-hal checks skip instead of failing.
+func TestScanWithoutSpecSaysSo(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/hal+json")
+		w.Write([]byte(`{"_links": {"self": {"href": "/"}}}`))
+	}))
+	defer srv.Close()
+	rep := scanForDocument(t, srv, probe.SpecConfig{Discover: true})
+	if rep.Spec != nil {
+		t.Fatalf("spec %+v", rep.Spec)
+	}
+	noted := false
+	for _, n := range rep.Notes {
+		noted = noted || strings.Contains(n, "no OpenAPI document was found")
+	}
+	if !noted {
+		t.Errorf("notes %v", rep.Notes)
+	}
+	for _, c := range rep.Checks {
+		if documentChecks[c.ID] && c.Status != finding.StatusSkip {
+			t.Errorf("%s: %s without a document", c.ID, c.Status)
+		}
+	}
+}
