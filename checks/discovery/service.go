@@ -36,9 +36,13 @@ type svcLink struct {
 // serviceLinks lists the distinct same-origin service-desc, service-doc and
 // status targets of the crawl, from Link headers and HAL _links, in crawl
 // order, at most maxServiceLinks.
+// maxBodiesPerShape bounds the HAL bodies read per path shape for service links.
+const maxBodiesPerShape = 4
+
 func serviceLinks(crawled []*exchange.Exchange) []svcLink {
 	var out []svcLink
 	seen := map[string]bool{}
+	bodies := map[string]int{}
 	for _, x := range crawled {
 		if x.Purpose != exchange.PurposeCrawl || x.Response == nil {
 			continue
@@ -47,7 +51,12 @@ func serviceLinks(crawled []*exchange.Exchange) []svcLink {
 		if err != nil {
 			continue
 		}
-		for _, c := range serviceRefs(x) {
+		// Service links describe the API, not each item: reading the bodies of
+		// a few resources per path shape finds them without decoding every
+		// page of a large crawl. Link headers are cheap and always read.
+		shape := exchange.PathShape(exchange.PathOf(x.Request.URL))
+		bodies[shape]++
+		for _, c := range serviceRefs(x, bodies[shape] <= maxBodiesPerShape) {
 			t, err := url.Parse(c.ref)
 			if err != nil {
 				continue
@@ -67,7 +76,7 @@ func serviceLinks(crawled []*exchange.Exchange) []svcLink {
 
 type relRef struct{ rel, ref, via string }
 
-func serviceRefs(x *exchange.Exchange) []relRef {
+func serviceRefs(x *exchange.Exchange, readBody bool) []relRef {
 	var out []relRef
 	for _, l := range linkheader.Parse(x.Response.Header.Values("Link")) {
 		if l.Anchored() {
@@ -79,7 +88,7 @@ func serviceRefs(x *exchange.Exchange) []relRef {
 			}
 		}
 	}
-	if exchange.IsJSONMediaType(x.Response.MediaType()) && !x.Response.Dropped && !x.Response.Truncated {
+	if readBody && exchange.IsJSONMediaType(x.Response.MediaType()) && !x.Response.Dropped && !x.Response.Truncated {
 		out = append(out, halServiceRefs(x.Response.Body)...)
 	}
 	return out
@@ -262,7 +271,7 @@ func (c ServiceDescMissing) Run(_ context.Context, in *checks.Input) ([]finding.
 	if root == nil || !ok2xx(root) {
 		return nil, checks.Skip("the start URL did not answer 2xx")
 	}
-	for _, r := range serviceRefs(root) {
+	for _, r := range serviceRefs(root, true) {
 		if r.rel == "service-desc" {
 			return nil, nil
 		}

@@ -61,15 +61,29 @@ func Decode(x *exchange.Exchange) *Doc {
 	return &Doc{X: x, Doc: d, Err: err}
 }
 
-// Docs decodes, once per Input, every judgeable exchange that keep selects.
-// key names the selection for the memo.
+// MaxDocsPerShape bounds the documents of one path shape that are decoded and
+// judged. Resources of one shape come from one serializer, so a few dozen
+// show its defects; decoding all of a large crawl would make memory grow
+// with it, since the decoded trees are kept for every check of the family.
+const MaxDocsPerShape = 32
+
+// Docs decodes, once per Input, the judgeable exchanges that keep selects, at
+// most MaxDocsPerShape per path shape and purpose (in recording order, so the
+// choice is deterministic). key names the selection for the memo.
 func Docs(in *checks.Input, key string, keep func(*exchange.Exchange) bool) []*Doc {
 	return in.Memo("hypermedia/docs/"+key, func() any {
 		var out []*Doc
+		perShape := map[string]int{}
 		for _, x := range in.Recording.Exchanges {
-			if Judgeable(x) && keep(x) {
-				out = append(out, Decode(x))
+			if !Judgeable(x) || !keep(x) {
+				continue
 			}
+			k := x.Purpose + "\x00" + ShapeOf(x)
+			if perShape[k] >= MaxDocsPerShape {
+				continue
+			}
+			perShape[k]++
+			out = append(out, Decode(x))
 		}
 		return out
 	}).([]*Doc)

@@ -14,6 +14,10 @@ import (
 // path shape because they are in a state the samples did not show.
 const maxExtraPerShape = 8
 
+// maxExaminedPerShape bounds how many crawled resources of one shape are
+// decoded to find states the samples missed.
+const maxExaminedPerShape = 64
+
 // PlanFetch asks for HAL-FORMS on every sampled resource that serves HAL or
 // advertises HAL-FORMS, and on further crawled resources of the same shape
 // whose state the samples did not cover, so that the templates of every
@@ -45,11 +49,19 @@ func fetchCandidates(samples, crawled []*exchange.Exchange) []*exchange.Exchange
 		}
 	}
 	extra := map[string]int{}
+	examined := map[string]int{}
 	for _, x := range crawled {
 		if sampled[x.Request.URL] || !Judgeable(x) {
 			continue
 		}
 		shape := ShapeOf(x)
+		// Decoding every crawled body to learn its state would make planning
+		// grow with the crawl; a bounded look per shape finds the states a
+		// reviewer needs without that cost.
+		if examined[shape] >= maxExaminedPerShape {
+			continue
+		}
+		examined[shape]++
 		st := stateOfExchange(x)
 		if st == "" || covered[shape+"\x00"+st] || extra[shape] >= maxExtraPerShape {
 			continue
