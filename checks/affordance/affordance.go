@@ -8,8 +8,8 @@
 // only narrow it, versions must match the representation, and model-facing
 // members must not leak implementation names.
 //
-// MCP tools are not consulted yet: a next_actions tool is only resolved
-// against the OpenAPI document's x-mcp-tool and operationId values.
+// References resolve against the OpenAPI document (x-operation-uri,
+// operationId, x-mcp-tool) and, when the scan read one, the MCP tool catalog.
 package affordance
 
 import (

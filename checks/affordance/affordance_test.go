@@ -10,6 +10,7 @@ import (
 	"github.com/agentready/agentready/checks/checkstest"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/mcp"
 	"github.com/agentready/agentready/spec"
 )
 
@@ -185,4 +186,33 @@ func FuzzAffordanceDocument(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body string) {
 		run(t, cat, doc("/orders/o1", `"x"`, body))
 	})
+}
+
+func TestMCPToolsResolveReferences(t *testing.T) {
+	doc0 := catalog()
+	doc0.Operations = doc0.Operations[:2] // no x-mcp-tool: only the MCP catalog knows the tools
+	snap := &mcp.Snapshot{Catalog: mcp.Catalog{Tools: []mcp.ToolSummary{{Name: "advance_action"}, {Name: "refund_order"}}}}
+	tests := []struct {
+		what, body string
+		want       []string
+	}{
+		{"next_actions tool in the catalog", `{"next_actions":[{"tool":"advance_action"}]}`, nil},
+		{"affordance naming a tool", `{"affordances":[{"operation":"refund_order"}]}`, nil},
+		{"next_actions tool missing from the catalog", `{"next_actions":[{"tool":"teleport"}]}`, []string{"affordance-next-action-unknown"}},
+		{"affordance naming neither", `{"affordances":[{"operation":"teleport"}]}`, []string{"affordance-operation-unresolved"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.what, func(t *testing.T) {
+			in := checkstest.Input(base+"/", nil, doc("/a/1", "", tt.body))
+			in.Spec, in.MCP = doc0, snap
+			var got []string
+			for _, c := range affordance.All() {
+				fs, _ := checkstest.Run(t, c, in)
+				got = append(got, checkstest.IDs(fs)...)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("fired %v, want %v", got, tt.want)
+			}
+		})
+	}
 }

@@ -27,7 +27,8 @@ operation catalog rather than by hand.`,
 and lets resources refer to them. The reference is an ` + "`x-operation-uri`" + ` or an
 ` + "`operationId`" + ` of the OpenAPI document. A reference that resolves to nothing is an
 affordance pointing at nothing: the agent cannot learn the operation's
-meaning, method or input. (MCP tools are not consulted yet.)
+meaning, method or input. When the scan read the app's MCP tool catalog, a
+tool name is a valid reference too.
 
 **How to fix:** use the operation's operationId, or give it an
 ` + "`x-operation-uri`" + ` extension equal to the identifier the resources use.`,
@@ -95,8 +96,8 @@ make the conditional request that detects a stale affordance.
 		Help: `Each next_actions entry tells the model which call it may make next; the
 server rejects anything not on the list. An entry naming an operation the
 catalog does not have leaves the model with an action it cannot take. Tools
-are resolved through the OpenAPI document's ` + "`x-mcp-tool`" + ` and operationId; MCP
-catalogs are not consulted yet.
+are resolved through the OpenAPI document's ` + "`x-mcp-tool`" + ` and operationId, and
+through the app's MCP tool catalog when the scan read one.
 
 **How to fix:** name documented operations or tools only.`,
 	},

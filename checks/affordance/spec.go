@@ -10,19 +10,28 @@ import (
 	"github.com/agentready/agentready/checks/hypermedia"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/internal/jsonorder"
+	"github.com/agentready/agentready/mcp"
 	"github.com/agentready/agentready/spec"
 )
 
-// catalog resolves operation identifiers against the OpenAPI document: an
-// x-operation-uri, an operationId, or (for next_actions tools) an x-mcp-tool.
+// catalog resolves operation identifiers against the OpenAPI document (an
+// x-operation-uri, an operationId, or for next_actions tools an x-mcp-tool)
+// and, when the scan reached an MCP endpoint, against its tool names.
 type catalog struct {
 	doc      *spec.Document
 	byID     map[string]*spec.Operation
+	tools    map[string]bool
 	hasTools bool
 }
 
-func newCatalog(doc *spec.Document) *catalog {
-	c := &catalog{doc: doc, byID: map[string]*spec.Operation{}}
+func newCatalog(doc *spec.Document, snap *mcp.Snapshot) *catalog {
+	c := &catalog{doc: doc, byID: map[string]*spec.Operation{}, tools: map[string]bool{}}
+	if snap != nil {
+		for _, t := range snap.Catalog.Tools {
+			c.tools[t.Name] = true
+		}
+		c.hasTools = len(c.tools) > 0
+	}
 	for _, op := range doc.Operations {
 		for _, id := range []string{op.OperationURI, op.OperationID, op.MCPTool} {
 			if id != "" {
@@ -38,18 +47,26 @@ func newCatalog(doc *spec.Document) *catalog {
 
 func (c *catalog) resolve(name string) *spec.Operation { return c.byID[name] }
 
+// isTool reports a name the MCP catalog lists.
+func (c *catalog) isTool(name string) bool { return c.tools[name] }
+
 // specIssues resolves every reference and compares affordances with their
 // operations.
 func specIssues(in *checks.Input, a *analysis) map[string][]hypermedia.Issue {
-	c := newCatalog(in.Spec)
+	c := newCatalog(in.Spec, in.MCP)
 	out := map[string][]hypermedia.Issue{}
 	add := func(id string, rf ref, v *jsonorder.Value, msg, expected, actual string) {
 		out[id] = append(out[id], hypermedia.Issue{X: rf.x, Pointer: v.Pointer, Value: v, Subject: rf.name, Message: msg, Expected: expected, Actual: actual})
 	}
 	for _, rf := range a.refs {
 		op := c.resolve(rf.name)
+		if op == nil && c.isTool(rf.name) {
+			// A tool is a stable operation too; its schema lives in MCP, so
+			// only the reference itself is judged here.
+			continue
+		}
 		if op == nil {
-			add(idUnresolved, rf, rf.v.Get("operation"), fmt.Sprintf("operation %q resolves to no operationId or x-operation-uri of the OpenAPI document", rf.name),
+			add(idUnresolved, rf, rf.v.Get("operation"), fmt.Sprintf("operation %q resolves to no operationId or x-operation-uri of the OpenAPI document, nor to an MCP tool", rf.name),
 				"a documented operation", rf.name)
 			continue
 		}
@@ -58,14 +75,14 @@ func specIssues(in *checks.Input, a *analysis) map[string][]hypermedia.Issue {
 		})
 	}
 	for _, rf := range a.next {
-		if c.resolve(rf.name) != nil {
+		if c.resolve(rf.name) != nil || c.isTool(rf.name) {
 			continue
 		}
 		if rf.kind == "tool" && !c.hasTools {
-			in.Observe(idNextUnknown, fmt.Sprintf("next_actions tool %q not checked: the OpenAPI document maps no x-mcp-tool and MCP catalogs are not consulted yet", rf.name))
+			in.Observe(idNextUnknown, fmt.Sprintf("next_actions tool %q not checked: the OpenAPI document maps no x-mcp-tool and no MCP catalog was read", rf.name))
 			continue
 		}
-		add(idNextUnknown, rf, rf.v.Get(rf.kind), fmt.Sprintf("next_actions names %s %q, which no operation of the OpenAPI document provides", rf.kind, rf.name),
+		add(idNextUnknown, rf, rf.v.Get(rf.kind), fmt.Sprintf("next_actions names %s %q, which no operation of the OpenAPI document nor any MCP tool provides", rf.kind, rf.name),
 			"a documented "+rf.kind, rf.name)
 	}
 	return out
