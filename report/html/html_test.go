@@ -217,3 +217,26 @@ func TestStateMatrix(t *testing.T) {
 		t.Error("a report without states shows a States section")
 	}
 }
+
+func TestSurfaceMatrixIsRenderedAndEscaped(t *testing.T) {
+	r := sample.Report()
+	r.Surface = &finding.SurfaceMatrix{
+		Projections: []finding.SurfaceProjection{{Name: "OpenAPI", Assessed: true}, {Name: "MCP tools", Assessed: false, Reason: "no endpoint"}},
+		Rows: []finding.SurfaceRow{
+			{Operation: "GET /orders/{id}", InOpenAPI: true, Names: [][]string{{"getOrder"}, nil}},
+			{Operation: "<script>alert(1)</script>", Names: [][]string{nil, nil}},
+		},
+	}
+	out := string(render(t, r))
+	for _, want := range []string{"<h2>Surface</h2>", "getOrder", "not assessed", "&lt;script&gt;alert(1)&lt;/script&gt;"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("surface section lacks %q", want)
+		}
+	}
+	if strings.Contains(out, "<script>alert(1)") {
+		t.Error("an operation name from the app was not escaped")
+	}
+	if strings.Contains(string(render(t, sample.Report())), "<h2>Surface</h2>") {
+		t.Error("a report without a surface matrix shows a Surface section")
+	}
+}

@@ -34,6 +34,7 @@ type data struct {
 	Severities, FindingFamilies         []string
 	Groups                              []groupView
 	Matrices                            []matrixView
+	Surface                             *matrixView
 	Summary                             view.Summary
 	Checks                              []checkView
 	Stats                               statsView
@@ -133,6 +134,7 @@ func build(r *finding.Report, opts Options) *data {
 	d.Gate = gate(r.Gate)
 	d.Groups, d.Severities, d.FindingFamilies = groups(r, opts)
 	d.Matrices = matrices(r.States)
+	d.Surface = surface(r.Surface)
 	d.Checks = checkViews(r)
 	d.Stats = stats(r.Stats)
 	for _, n := range r.Notes {
@@ -390,6 +392,45 @@ func matrices(ms []finding.StateMatrix) []matrixView {
 		out = append(out, v)
 	}
 	return out
+}
+
+// maxSurfaceRows bounds the surface matrix the way maxControls bounds a
+// state matrix.
+const maxSurfaceRows = 500
+
+// surface lays out the operation × projection matrix: each cell holds the
+// names a projection uses for the operation, "–" when it names none, and
+// "not assessed" for a projection the scan could not read.
+func surface(m *finding.SurfaceMatrix) *matrixView {
+	if m == nil || len(m.Rows) == 0 {
+		return nil
+	}
+	v := &matrixView{Caption: "operations by projection"}
+	for _, p := range m.Projections {
+		v.Columns = append(v.Columns, view.Line(p.Name, 100))
+	}
+	for i, r := range m.Rows {
+		if i == maxSurfaceRows {
+			break
+		}
+		row := matrixRow{Name: view.Line(r.Operation, maxURL)}
+		for j, p := range m.Projections {
+			cell := matrixCell{Text: "–", Class: "no"}
+			switch {
+			case !p.Assessed:
+				cell = matrixCell{Text: "not assessed", Class: "na"}
+			case j < len(r.Names) && len(r.Names[j]) > 0:
+				names := make([]string, len(r.Names[j]))
+				for k, n := range r.Names[j] {
+					names[k] = view.Line(n, 200)
+				}
+				cell = matrixCell{Text: strings.Join(names, ", "), Class: "yes"}
+			}
+			row.Cells = append(row.Cells, cell)
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	return v
 }
 
 func plural(n int, one, many string) string {
