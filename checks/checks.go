@@ -107,6 +107,10 @@ type Input struct {
 	// MCP is what the MCP probe learned from the app's MCP endpoint, or nil
 	// when none was given or found; the mcp family skips with a reason.
 	MCP *mcp.Snapshot
+	// Identities are the recordings of each identity, least privileged
+	// first, when the scan ran as two or more; nil otherwise. Recording is
+	// the most privileged identity's view, which every other family judges.
+	Identities []IdentityView
 
 	mu           sync.Mutex
 	observations map[string][]string
@@ -204,4 +208,12 @@ func IsSkip(err error) (string, bool) {
 		return s.Reason, true
 	}
 	return "", false
+}
+
+// IdentityView is what one identity was shown: its own crawl and the probes
+// sent as it. Rank 0 is the least privileged.
+type IdentityView struct {
+	Name      string
+	Rank      int
+	Recording *exchange.Recording
 }

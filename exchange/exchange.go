@@ -32,6 +32,9 @@ type Exchange struct {
 	Response *Response     `json:"response,omitempty"`
 	Err      string        `json:"error,omitempty"`
 	Duration time.Duration `json:"-"`
+	// Identity names the caller the request was sent as when the scan ran
+	// as several identities; empty in a single-identity scan.
+	Identity string `json:"identity,omitempty"`
 }
 
 // Request is what was sent. Credentials are redacted before checks see it.

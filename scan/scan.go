@@ -30,6 +30,9 @@ type Options struct {
 	MCPEndpoint string
 	// Policy tunes checks, severities, ignores and the baseline; nil is none.
 	Policy *Policy
+	// Identities are the callers to scan as, least privileged first; with two
+	// or more the leakage family compares them. See identities.go.
+	Identities []Identity
 }
 
 // Run crawls, probes, checks and grades. It returns an error only when the
@@ -46,12 +49,13 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	opts.Checks = opts.Policy.Select(opts.Checks)
 	opts.Probe.FollowUp = followUps(opts.Probe.Start, opts.Checks)
 	slot := attachSpec(&opts.Probe)
-	res, err := probe.Run(ctx, opts.Probe, planner(opts.Probe.Start, opts.Checks, slot))
+	res, views, err := crawlAs(ctx, &opts, planner(opts.Probe.Start, opts.Checks, slot))
 	if err != nil {
 		return nil, err
 	}
 	in := checks.NewInput(opts.Probe.Start, res.Recording)
 	in.Spec = res.Spec
+	in.Identities = views
 	collectMCP(ctx, opts, in)
 	results, findings := Evaluate(context.WithoutCancel(ctx), in, opts.Checks)
 	findings = Process(locate(in.Spec, findings))

@@ -8,6 +8,7 @@ import (
 	"github.com/agentready/agentready/checks/discovery"
 	"github.com/agentready/agentready/checks/hal"
 	"github.com/agentready/agentready/checks/halforms"
+	"github.com/agentready/agentready/checks/leakage"
 	mcpchecks "github.com/agentready/agentready/checks/mcp"
 	"github.com/agentready/agentready/checks/negotiation"
 	"github.com/agentready/agentready/checks/openapidoc"
@@ -30,6 +31,7 @@ func All() []checks.Check {
 		openapidoc.All(),
 		problemjson.All(),
 		mcpchecks.All(),
+		leakage.All(),
 		discovery.All(),
 		surface.All(),
 	} {

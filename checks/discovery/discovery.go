@@ -1,8 +1,9 @@
 // Package discovery checks the documents through which agents find an API
 // before they call it: robots.txt (RFC 9309), llms.txt (a proposal),
 // service-desc, service-doc and status links (RFC 8631), the API catalog
-// (RFC 9727, RFC 9264), the A2A agent card and Markdown twins of pages
-// (RFC 7763 over RFC 9110 negotiation). It judges whether they are right,
+// (RFC 9727, RFC 9264), the A2A agent card, the MCP server card and AI
+// catalog (experimental proposals) and Markdown twins of pages (RFC 7763
+// over RFC 9110 negotiation). It judges whether they are right,
 // not merely whether they exist.
 //
 // Every document is fetched with GET (HEAD where a rule is about HEAD) on the
@@ -14,6 +15,7 @@ package discovery
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,6 +33,7 @@ func All() []checks.Check {
 		CatalogHead{}, CatalogLinkset{}, CatalogLinks{},
 		AgentCardLegacy{}, AgentCardFields{}, AgentCardSkills{}, AgentCardInterfaces{}, AgentCardCaching{},
 		MarkdownCharset{}, MarkdownVary{}, MarkdownTwin{}, MarkdownDeadLinks{},
+		MCPCardFormat{}, MCPCardRemotes{}, AICatalog{},
 	}
 }
 
@@ -49,6 +52,10 @@ const (
 	PurposeMarkdownHTML    = "discovery/markdown-html"
 	PurposeMarkdownAlt     = "discovery/markdown-alternate"
 	PurposeMarkdownSibling = "discovery/markdown-sibling"
+	// PurposeMCPCard is a GET of an MCP server card: at the reserved
+	// location below an MCP endpoint, or where the AI catalog points.
+	PurposeMCPCard   = "discovery/mcp-server-card"
+	PurposeAICatalog = "discovery/ai-catalog"
 	// PurposeLink is the follow-up HEAD sent to a link found in a document;
 	// its BasedOn is the link's own absolute URL.
 	PurposeLink = "discovery/link"
@@ -99,6 +106,11 @@ func (plans) Plan(in *checks.PlanInput) []exchange.PlannedRequest {
 		request(PurposeCatalogHead, http.MethodHead, wellKnown(in.Target, catalogPath), acceptLinkset, wellKnown(in.Target, catalogPath)),
 		get(PurposeAgentCard, agentCardPath, ""),
 		get(PurposeAgentCardLegacy, agentCardLegacyPath, ""),
+		get(PurposeAICatalog, aiCatalogPath, acceptAICatalog),
+	}
+	for _, ep := range cardEndpoints(in.Target, in.Crawled) {
+		card := serverCardURL(ep)
+		out = append(out, request(PurposeMCPCard, http.MethodGet, card, acceptServerCard, card))
 	}
 	for _, l := range serviceLinks(in.Crawled) {
 		accept := ""
@@ -112,7 +124,7 @@ func (plans) Plan(in *checks.PlanInput) []exchange.PlannedRequest {
 			request(PurposeMarkdown, http.MethodGet, page, acceptMarkdown, page),
 			request(PurposeMarkdownHTML, http.MethodGet, page, acceptHTML, page))
 	}
-	for _, alt := range markdownAlternates(in.Crawled) {
+	for _, alt := range markdownAlternates(append(slices.Clone(in.Crawled), in.Samples...)) {
 		out = append(out, request(PurposeMarkdownAlt, http.MethodGet, alt.target, acceptMarkdown, alt.page))
 	}
 	return out
@@ -143,6 +155,16 @@ func (plans) PlanFollowUp(in *checks.PlanInput) []exchange.PlannedRequest {
 	for _, page := range markdownPages(in.Target, in.Crawled, in.Samples) {
 		if x := findSent(in.Probes, http.MethodGet, page, acceptMarkdown); x != nil && !isMarkdown(x) {
 			out = append(out, request(PurposeMarkdownSibling, http.MethodGet, siblingURL(page), acceptMarkdown, page))
+		}
+	}
+	// The HTML answers of round 1 may carry <link rel="alternate"
+	// type="text/markdown">, which the crawl (asking for JSON) never saw.
+	for _, alt := range markdownAlternates(htmlAnswers(markdownPages(in.Target, in.Crawled, in.Samples), in.Probes)) {
+		out = append(out, request(PurposeMarkdownAlt, http.MethodGet, alt.target, acceptMarkdown, alt.page))
+	}
+	for _, x := range byPurpose[PurposeAICatalog] {
+		for _, card := range catalogCardLinks(in.Target, x) {
+			out = append(out, request(PurposeMCPCard, http.MethodGet, card, acceptServerCard, card))
 		}
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/agentready/agentready/checks"
@@ -46,23 +47,42 @@ func markdownPages(target *url.URL, crawled, samples []*exchange.Exchange) []str
 
 type mdAlternate struct{ page, target string }
 
-// markdownAlternates are the same-origin Link rel="alternate"
-// type="text/markdown" targets of crawled responses.
-func markdownAlternates(crawled []*exchange.Exchange) []mdAlternate {
+// markdownAlternates are the same-origin rel="alternate"
+// type="text/markdown" targets of responses: in a Link header, or in an
+// HTML <link> element. At most maxMarkdownPages, without repeats.
+func markdownAlternates(xs []*exchange.Exchange) []mdAlternate {
 	var out []mdAlternate
-	for _, x := range crawled {
-		if x.Response == nil || len(out) >= maxMarkdownPages {
+	add := func(page, base string, refs []string) {
+		for _, r := range resolve(mustURL(page), base, refs) {
+			alt := mdAlternate{page: page, target: r.url}
+			if r.sameOrigin && len(out) < maxMarkdownPages && !slices.Contains(out, alt) {
+				out = append(out, alt)
+			}
+		}
+	}
+	for _, x := range xs {
+		if x == nil || x.Response == nil || len(out) >= maxMarkdownPages {
 			continue
 		}
 		for _, l := range linkheader.WithRel(linkheader.Parse(x.Response.Header.Values("Link")), "alternate") {
-			if mt, _ := exchange.MediaTypeOf(l.Params["type"]); mt != "text/markdown" {
-				continue
+			if mt, _ := exchange.MediaTypeOf(l.Params["type"]); mt == "text/markdown" {
+				add(x.Request.URL, x.Request.URL, []string{l.Target})
 			}
-			for _, r := range resolve(mustURL(x.Request.URL), x.Request.URL, []string{l.Target}) {
-				if r.sameOrigin {
-					out = append(out, mdAlternate{page: x.Request.URL, target: r.url})
-				}
-			}
+		}
+		if base, hrefs := htmlMarkdownLinks(x); len(hrefs) > 0 {
+			add(x.Request.URL, base, hrefs)
+		}
+	}
+	return out
+}
+
+// htmlAnswers are the Accept: text/html answers of the Markdown pages, by
+// what was sent: another family may have planned the same request.
+func htmlAnswers(pages []string, xs []*exchange.Exchange) []*exchange.Exchange {
+	var out []*exchange.Exchange
+	for _, page := range pages {
+		if x := findSent(xs, http.MethodGet, page, acceptHTML); x != nil {
+			out = append(out, x)
 		}
 	}
 	return out
@@ -121,8 +141,10 @@ type twin struct {
 func twins(in *checks.Input) []*twin {
 	return in.Memo("discovery/twins", func() any {
 		var out []*twin
-		alts := markdownAlternates(crawled(in))
-		for _, page := range markdownPages(in.Target, crawled(in), in.Samples) {
+		pages := markdownPages(in.Target, crawled(in), in.Samples)
+		seen := append(append(crawled(in), in.Samples...), htmlAnswers(pages, in.Recording.Exchanges)...)
+		alts := markdownAlternates(seen)
+		for _, page := range pages {
 			t := &twin{
 				page:       page,
 				negotiated: sent(in, PurposeMarkdown, http.MethodGet, page, acceptMarkdown),
@@ -131,7 +153,9 @@ func twins(in *checks.Input) []*twin {
 			}
 			for _, a := range alts {
 				if a.page == page {
-					if x := in.Probe(PurposeMarkdownAlt, a.page); x != nil {
+					// By target, not by page: a page may name several twins.
+					x := findSent(in.Recording.Exchanges, http.MethodGet, a.target, acceptMarkdown)
+					if x != nil && !slices.Contains(t.alternates, x) && x != t.negotiated {
 						t.alternates = append(t.alternates, x)
 					}
 				}

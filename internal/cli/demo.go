@@ -47,6 +47,7 @@ func newDemoCmd(e *env) *cobra.Command {
 			if out.verbose {
 				fmt.Fprintf(e.stderr, "demo API at %s\n", target)
 			}
+			lim.ids.fallback = demoIdentities() // scan as anonymous and user unless told otherwise
 			return runScan(cmd.Context(), e, target, &out, &lim)
 		},
 	}

@@ -55,7 +55,8 @@ type limitFlags struct {
 	maxBody          int64
 	include, exclude []string
 	mcpEndpoint      string
-	spec             specFlags // --openapi and friends; see openapi.go
+	spec             specFlags     // --openapi and friends; see openapi.go
+	ids              identityFlags // --identity and friends; see identities.go
 }
 
 func (l *limitFlags) register(fs *pflag.FlagSet) {
@@ -70,6 +71,7 @@ func (l *limitFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&l.include, "include", nil, "crawl only paths matching this pattern (repeatable, e.g. '/orders/*')")
 	fs.StringArrayVar(&l.exclude, "exclude", nil, "never crawl paths matching this pattern (repeatable)")
 	l.spec.register(fs)
+	l.ids.register(fs)
 	fs.StringVar(&l.mcpEndpoint, "mcp", "", "MCP endpoint to examine (default: the one the target advertises, else /mcp on its origin)")
 }
 
@@ -174,7 +176,11 @@ func runScan(ctx context.Context, e *env, start *url.URL, out *outputFlags, lim 
 	if err != nil {
 		return err
 	}
-	rep, err := scan.Run(ctx, scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint, Policy: policy})
+	ids, err := lim.ids.resolve(e)
+	if err != nil {
+		return err
+	}
+	rep, err := scan.Run(ctx, scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint, Policy: policy, Identities: ids})
 	if err != nil {
 		if errors.Is(err, probe.ErrUnreachable) {
 			return &ExitError{Code: ExitIncomplete, Err: err}

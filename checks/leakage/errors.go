@@ -1,0 +1,95 @@
+package leakage
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/errorleak"
+	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/finding"
+)
+
+// ErrorDetail flags error bodies that show a less privileged identity
+// implementation details (stack frames, SQL, paths, debug pages) that the
+// most privileged identity was not shown at the same URL. The patterns are
+// errorleak's, shared with problem-json-leak, which judges the privileged
+// identity's own view; this check covers only what differs across callers.
+type ErrorDetail struct{}
+
+func (ErrorDetail) Meta() checks.Meta {
+	return checks.Meta{
+		ID:       "leakage-error-detail",
+		Family:   checks.FamilyLeakage,
+		Title:    "Less privileged callers are not shown internal details in error bodies",
+		Severity: finding.SeverityWarning,
+		Security: true,
+		SpecRefs: []finding.SpecRef{
+			{Doc: "RFC 9457", Section: "5", Level: "SHOULD", URL: "https://www.rfc-editor.org/rfc/rfc9457#section-5"},
+		},
+		Help: `Error handling often branches on who is asking: the authenticated path
+returns a tidy problem document while the anonymous or low-privilege path
+falls through to a framework's default error page, with its stack trace,
+SQL or file paths. A scan as one privileged identity never sees it. RFC 9457
+§5 warns that problem details must not disclose implementation internals.
+
+**How to fix:** route every caller's errors through the same problem+json
+writer, and test the unauthenticated path explicitly.`,
+	}
+}
+
+func (c ErrorDetail) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	vs, err := views(in)
+	if err != nil {
+		return nil, err
+	}
+	privileged := byRequest(top(vs).Recording)
+	m := c.Meta()
+	var out []finding.Finding
+	for _, v := range vs[:len(vs)-1] {
+		if v.Recording == nil {
+			continue
+		}
+		for _, x := range v.Recording.Exchanges {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			leaks := errorLeaks(x)
+			if len(leaks) == 0 || len(errorLeaks(privileged[requestKey(x)])) > 0 {
+				// Also shown to the privileged identity: problem-json-leak's.
+				continue
+			}
+			what := make([]string, len(leaks))
+			for i, l := range leaks {
+				what[i] = l.What
+			}
+			msg := fmt.Sprintf("as %q, the %d error body of %s %s shows %s (%s); not seen in the most privileged identity's view",
+				v.Name, x.Response.Status, x.Request.Method, exchange.PathOf(x.Request.URL), strings.Join(what, ", "), leaks[0].Excerpt)
+			out = append(out, checks.New(m, v.Name+" "+string(leaks[0].Kind), msg, checks.Evidence(x, nil, []string{"Content-Type"})))
+		}
+	}
+	return out, nil
+}
+
+func errorLeaks(x *exchange.Exchange) []errorleak.Leak {
+	if x == nil || x.Response == nil || x.Response.Status < 400 || !whole(x) {
+		return nil
+	}
+	return errorleak.Find(x.Response.Body, x.Response.MediaType(), exchange.PathOf(x.Request.URL))
+}
+
+func requestKey(x *exchange.Exchange) string { return x.Request.Method + " " + x.Request.URL }
+
+func byRequest(rec *exchange.Recording) map[string]*exchange.Exchange {
+	out := map[string]*exchange.Exchange{}
+	if rec == nil {
+		return out
+	}
+	for _, x := range rec.Exchanges {
+		if _, ok := out[requestKey(x)]; !ok {
+			out[requestKey(x)] = x
+		}
+	}
+	return out
+}

@@ -1,0 +1,82 @@
+// Package leakage compares what several identities were shown when a scan
+// runs as more than one caller: operations and policy revealed to callers
+// who may not use them, existence oracles, error details shown only to the
+// less privileged, and per-caller responses a shared cache could mix up.
+// With one identity every check is "not assessed".
+package leakage
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/exchange"
+)
+
+// All returns the family's checks.
+func All() []checks.Check {
+	return []checks.Check{OfferedRefused{}, PolicyReason{}, NeverOffered{}, ErrorDetail{}, ExistenceOracle{}, SharedCache{}}
+}
+
+// Purposes of the requests the scan sends as a lower identity; they mirror
+// scan.PurposeCrossFetch and scan.PurposeMissingSibling (scan imports the
+// checks, not the reverse).
+const (
+	purposeCrossFetch     = "leakage/cross-fetch"
+	purposeMissingSibling = "leakage/missing-sibling"
+)
+
+const notAssessed = "not assessed: the scan ran as one identity; give two or more with --identity to compare what each caller is shown"
+
+// views returns the identities, or a skip when there are fewer than two.
+func views(in *checks.Input) ([]checks.IdentityView, error) {
+	if len(in.Identities) < 2 {
+		return nil, checks.Skip(notAssessed)
+	}
+	return in.Identities, nil
+}
+
+// top is the most privileged identity's view.
+func top(vs []checks.IdentityView) checks.IdentityView { return vs[len(vs)-1] }
+
+// gets indexes the successful-or-not GETs of a recording by URL, the crawl
+// first, so that a URL crawled and cross-fetched keeps its crawl exchange.
+func gets(rec *exchange.Recording) map[string]*exchange.Exchange {
+	out := map[string]*exchange.Exchange{}
+	if rec == nil {
+		return out
+	}
+	for _, x := range rec.Exchanges {
+		if x.Request.Method != http.MethodGet || x.Response == nil || x.Purpose == purposeMissingSibling {
+			continue
+		}
+		if prev, ok := out[x.Request.URL]; ok && prev.Purpose == exchange.PurposeCrawl {
+			continue
+		}
+		out[x.Request.URL] = x
+	}
+	return out
+}
+
+// whole reports a response whose body can be compared and judged.
+func whole(x *exchange.Exchange) bool {
+	return x != nil && x.Response != nil && !x.Response.Truncated && !x.Response.Dropped
+}
+
+// sentCredentials reports whether a request carried a credential header:
+// Authorization, Cookie, or any header the probe redacted.
+func sentCredentials(x *exchange.Exchange) bool {
+	for name, vs := range x.Request.Header {
+		if exchange.IsSensitiveHeader(name) {
+			return true
+		}
+		for _, v := range vs {
+			if v == exchange.Redacted {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func lower(s string) string { return strings.ToLower(s) }

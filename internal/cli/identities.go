@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/agentready/agentready/config"
+	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/scan"
+)
+
+// identityFlags name the callers to scan as. Headers are given per identity
+// with --header-for 'NAME=Header: value'; a value, or the word after its
+// scheme, may be env:VAR or file:PATH so that secrets stay out of shell
+// history. Values are never printed.
+type identityFlags struct {
+	names           []string
+	headers         []string
+	leastPrivileged string
+	// fallback is used when neither flags nor the configuration name any
+	// identity (the demo scans as anonymous and user).
+	fallback []scan.Identity
+}
+
+func (f *identityFlags) register(fs *pflag.FlagSet) {
+	fs.StringArrayVar(&f.names, "identity", nil, "scan as this caller too (repeatable; the order given is the rank, least privileged first); with two or more the leakage family compares them")
+	fs.StringArrayVar(&f.headers, "header-for", nil, "'NAME=Header: value' sent only as identity NAME (repeatable); the value may be env:VAR or file:PATH, also after a scheme ('Authorization: Bearer env:USER_TOKEN')")
+	fs.StringVar(&f.leastPrivileged, "least-privileged", "", "the identity ranked lowest, whatever the order given")
+}
+
+// resolve builds the identities from the flags, else from the configuration
+// file, else the fallback; nil means the single-identity scan.
+func (f *identityFlags) resolve(e *env) ([]scan.Identity, error) {
+	ids, err := f.fromFlags(e)
+	if err != nil {
+		return nil, err
+	}
+	if len(ids) == 0 && e.config != nil {
+		if ids, err = fromConfig(e.config.file.Identities, e.get); err != nil {
+			return nil, err
+		}
+	}
+	if len(ids) == 0 {
+		ids = f.fallback
+	}
+	return rank(ids, f.leastPrivileged)
+}
+
+func (f *identityFlags) fromFlags(e *env) ([]scan.Identity, error) {
+	var ids []scan.Identity
+	index := map[string]int{}
+	for _, name := range f.names {
+		name = strings.TrimSpace(name)
+		if name == "" || strings.ContainsAny(name, "=:") {
+			return nil, usageError("--identity %q: want a name without '=' or ':'", name)
+		}
+		if _, dup := index[name]; dup {
+			return nil, usageError("--identity %s is given twice", name)
+		}
+		index[name] = len(ids)
+		ids = append(ids, scan.Identity{Name: name, Header: http.Header{}})
+	}
+	for _, raw := range f.headers {
+		name, header, ok := strings.Cut(raw, "=")
+		i, known := index[strings.TrimSpace(name)]
+		if !ok || !known {
+			// The value may hold a secret: name only the identity part.
+			return nil, usageError("--header-for: want 'NAME=Header: value' naming an --identity (got identity %q)", strings.TrimSpace(name))
+		}
+		key, value, ok := strings.Cut(header, ":")
+		key = strings.TrimSpace(key)
+		if !ok || key == "" || strings.ContainsAny(key, " \t") {
+			return nil, usageError("--header-for %s: want 'Header: value'", name)
+		}
+		v, err := secretValue(strings.TrimSpace(value), e)
+		if err != nil {
+			return nil, usageError("--header-for %s %s: %v", name, key, err)
+		}
+		ids[i].Header.Add(key, v)
+	}
+	if len(f.headers) > 0 && len(ids) == 0 {
+		return nil, usageError("--header-for needs --identity")
+	}
+	return ids, nil
+}
+
+// secretValue resolves env:VAR and file:PATH, alone or after a scheme word.
+func secretValue(v string, e *env) (string, error) {
+	scheme, ref := "", v
+	if before, after, ok := strings.Cut(v, " "); ok && isSecretRef(strings.TrimSpace(after)) {
+		scheme, ref = before+" ", strings.TrimSpace(after)
+	}
+	switch {
+	case strings.HasPrefix(ref, "env:"):
+		name := strings.TrimPrefix(ref, "env:")
+		s := e.get(name)
+		if s == "" {
+			return "", fmt.Errorf("environment variable %s is unset or empty", name)
+		}
+		return scheme + s, nil
+	case strings.HasPrefix(ref, "file:"):
+		path := strings.TrimPrefix(ref, "file:")
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return "", fmt.Errorf("reading %s: %v", path, err)
+		}
+		s := strings.TrimRight(string(b), "\r\n")
+		if s == "" || strings.ContainsAny(s, "\r\n") {
+			return "", fmt.Errorf("%s must hold one non-empty line", path)
+		}
+		return scheme + s, nil
+	}
+	return v, nil
+}
+
+func isSecretRef(s string) bool { return strings.HasPrefix(s, "env:") || strings.HasPrefix(s, "file:") }
+
+// fromConfig turns the file's identities into scan identities; the secret
+// stays in the named environment variable until now.
+func fromConfig(ids []config.Identity, getenv func(string) string) ([]scan.Identity, error) {
+	var out []scan.Identity
+	for _, id := range ids {
+		header, value, ok := id.Credential(getenv)
+		if !ok {
+			return nil, usageError("identity %s: environment variable %s is unset or empty", id.Name, id.Env)
+		}
+		out = append(out, scan.Identity{Name: id.Name, Header: http.Header{http.CanonicalHeaderKey(header): {value}}})
+	}
+	return out, nil
+}
+
+// rank moves the named identity first; the others keep the order given.
+func rank(ids []scan.Identity, least string) ([]scan.Identity, error) {
+	if least == "" {
+		return ids, nil
+	}
+	for i, id := range ids {
+		if id.Name == least {
+			out := append([]scan.Identity{id}, ids[:i]...)
+			return append(out, ids[i+1:]...), nil
+		}
+	}
+	return nil, usageError("--least-privileged %s names no identity", least)
+}
+
+// demoIdentities are the demo's anonymous and user callers, by its
+// documented, non-secret token.
+func demoIdentities() []scan.Identity {
+	return []scan.Identity{
+		{Name: "anonymous"},
+		{Name: "user", Header: http.Header{"Authorization": {"Bearer " + demo.UserToken}}},
+	}
+}

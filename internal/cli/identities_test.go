@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/config"
+	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/report"
+	"github.com/agentready/agentready/scan"
+)
+
+func runEnv(t *testing.T, environ []string, args ...string) result {
+	t.Helper()
+	var out, errb strings.Builder
+	code := Run(t.Context(), args, strings.NewReader(""), &out, &errb, append([]string{"NO_COLOR="}, environ...))
+	return result{code, out.String(), errb.String()}
+}
+
+func TestIdentitiesFromFlagsFindLeaks(t *testing.T) {
+	url := serve(t, demo.DefectLeakPolicyReason)
+	r := runEnv(t, []string{"USER_TOKEN=" + demo.UserToken},
+		"scan", url, "--format", "json", "--identity", "anonymous", "--identity", "user",
+		"--header-for", "user=Authorization: Bearer env:USER_TOKEN")
+	if r.code != ExitGateFailed || !strings.Contains(r.stdout, `"checkId": "leakage-unavailable-policy-reason"`) {
+		t.Fatalf("code %d, stderr %s; want the policy-reason error", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "scanned as 2 identities (anonymous, user, least privileged first)") {
+		t.Error("the report does not say how the budget was split")
+	}
+}
+
+// TestSecretFromFileNeverPrinted writes every format, verbose, and greps
+// stdout, stderr and each file for the secret.
+func TestSecretFromFileNeverPrinted(t *testing.T) {
+	const secret = "s3cr3t-agentready-canary"
+	dir := t.TempDir()
+	tokenFile := filepath.Join(dir, "token")
+	if err := os.WriteFile(tokenFile, []byte(secret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The secret stands for the demo's user token, so that the views differ
+	// and findings quote the requests of both identities.
+	app := demo.New(demo.DefectLeakCachePublic, demo.DefectProblemJavaTrace)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") == "Bearer "+secret {
+			r.Header.Set("Authorization", "Bearer "+demo.UserToken)
+		}
+		app.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	args := []string{"scan", srv.URL + "/", "-v",
+		"--identity", "anonymous", "--identity", "admin",
+		"--header-for", "admin=Authorization: Bearer file:" + tokenFile,
+		"--header-for", "admin=X-Tenant: env:TENANT_SECRET"}
+	var files []string
+	for _, format := range report.Formats() {
+		path := filepath.Join(dir, "report."+format)
+		files = append(files, path)
+		args = append(args, "-o", format+"="+path)
+	}
+	r := runEnv(t, []string{"TENANT_SECRET=" + secret + "-tenant"}, args...)
+	if r.code != ExitGateFailed {
+		t.Fatalf("code %d: %s", r.code, r.stderr)
+	}
+	outputs := map[string]string{"stdout": r.stdout, "stderr": r.stderr}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil || len(b) == 0 {
+			t.Fatalf("%s: %v (%d bytes)", f, err, len(b))
+		}
+		outputs[f] = string(b)
+	}
+	for where, s := range outputs {
+		if strings.Contains(s, "s3cr3t") {
+			t.Errorf("%s contains the secret", where)
+		}
+	}
+	if !strings.Contains(outputs[filepath.Join(dir, "report.json")], "X-Tenant: REDACTED") {
+		t.Error("the JSON report quotes no redacted X-Tenant header: the test would not notice a leak")
+	}
+}
+
+func TestIdentityFlagErrors(t *testing.T) {
+	url := serve(t)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"header for unknown identity", []string{"--identity", "a", "--header-for", "ghost=Authorization: Bearer s3cr3t"}, `identity "ghost"`},
+		{"unset variable", []string{"--identity", "a", "--header-for", "a=Authorization: Bearer env:NOPE_TOKEN"}, "NOPE_TOKEN is unset"},
+		{"missing file", []string{"--identity", "a", "--header-for", "a=Authorization: file:/nonexistent/token"}, "reading /nonexistent/token"},
+		{"bad header", []string{"--identity", "a", "--header-for", "a=no colon s3cr3t"}, "want 'Header: value'"},
+		{"duplicate identity", []string{"--identity", "a", "--identity", "a"}, "given twice"},
+		{"unknown least privileged", []string{"--identity", "a", "--identity", "b", "--least-privileged", "c"}, "names no identity"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := run(t, append([]string{"scan", url}, tt.args...)...)
+			if r.code != ExitUsage || !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("code %d, stderr %q; want usage error with %q", r.code, r.stderr, tt.want)
+			}
+			if strings.Contains(r.stderr+r.stdout, "s3cr3t") {
+				t.Error("the error echoes the secret")
+			}
+		})
+	}
+}
+
+func TestRankAndConfigIdentities(t *testing.T) {
+	ids := []scan.Identity{{Name: "admin"}, {Name: "anon"}, {Name: "user"}}
+	got, err := rank(ids, "anon")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, id := range got {
+		names = append(names, id.Name)
+	}
+	if strings.Join(names, ",") != "anon,admin,user" {
+		t.Errorf("rank = %v", names)
+	}
+	env := map[string]string{"READER_TOKEN": "r"}
+	fromFile, err := fromConfig([]config.Identity{{Name: "reader", Env: "READER_TOKEN", Scheme: "Bearer"}, {Name: "key", Env: "READER_TOKEN", Header: "x-api-key"}}, func(k string) string { return env[k] })
+	if err != nil || fromFile[0].Header.Get("Authorization") != "Bearer r" || fromFile[1].Header.Get("X-Api-Key") != "r" {
+		t.Errorf("fromConfig = %+v, %v", fromFile, err)
+	}
+	if _, err := fromConfig([]config.Identity{{Name: "reader", Env: "UNSET"}}, func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), "UNSET is unset") {
+		t.Errorf("unset variable: %v", err)
+	}
+}
+
+func TestDemoScansAsTwoIdentities(t *testing.T) {
+	r := run(t, "demo", "--format", "json")
+	if r.code != ExitOK || !strings.Contains(r.stdout, "scanned as 2 identities (anonymous, user") {
+		t.Errorf("code %d; want the demo scanned as anonymous and user: %s", r.code, r.stderr)
+	}
+	if strings.Contains(r.stdout, `"reason": "not assessed`) {
+		t.Error("leakage is not assessed by the demo")
+	}
+}

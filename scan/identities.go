@@ -1,0 +1,195 @@
+package scan
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/leakage"
+	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/probe"
+)
+
+// Identity is one caller the scan runs as: a name reports show, and the
+// headers (credentials) sent as it. Header values are redacted in every
+// recording, like --header values.
+type Identity struct {
+	Name   string
+	Header http.Header
+}
+
+// Purposes of the requests sent as a less privileged identity.
+const (
+	// PurposeCrossFetch is a GET, as a lower identity, of a resource the most
+	// privileged identity read.
+	PurposeCrossFetch = "leakage/cross-fetch"
+	// PurposeMissingSibling is a GET, as a lower identity, of a URL next to
+	// such a resource that certainly does not exist.
+	PurposeMissingSibling = "leakage/missing-sibling"
+)
+
+// maxCrossFetch bounds the resources fetched as each lower identity.
+const maxCrossFetch = 24
+
+// MissingSegment replaces the last path segment to make a URL that no
+// application routes to an existing resource.
+const MissingSegment = "agentready-missing-7f3c"
+
+// crawlAs runs the probe once per identity. With fewer than two identities
+// it is the single-identity scan of old (one identity only adds its headers).
+// With several, the most privileged identity (the last) gets the full scan
+// whose recording every family except leakage judges, so nothing is reported
+// twice; each lower identity crawls the same frontier and fetches a sample of
+// what the privileged one read, plus a missing sibling of each. The budget
+// and page limit are split evenly and a note says so.
+func crawlAs(ctx context.Context, opts *Options, plan probe.Planner) (*probe.Result, []checks.IdentityView, error) {
+	ids := opts.Identities
+	if len(ids) == 0 {
+		return runProbe(ctx, opts.Probe, plan)
+	}
+	base := opts.Probe
+	n := len(ids)
+	share := withDefaultBudget(base.Budget) / time.Duration(n)
+	pages := max(1, withDefaultPages(base.MaxPages)/n)
+	primary := ids[n-1]
+	cfg := asIdentity(base, primary, share, pages)
+	// What runs after the crawl (the MCP collection) also runs as the
+	// privileged identity, whose view the other families judge.
+	opts.Probe.Headers = cfg.Headers
+	res, _, err := runProbe(ctx, cfg, plan)
+	if err != nil || n == 1 {
+		return res, nil, err
+	}
+	label(res.Recording, primary.Name)
+	views := make([]checks.IdentityView, n)
+	views[n-1] = checks.IdentityView{Name: primary.Name, Rank: n - 1, Recording: res.Recording}
+	next := len(res.Recording.Exchanges)
+	for i, id := range ids[:n-1] {
+		lower := asIdentity(base, id, share, pages)
+		lower.FollowUp, lower.Spec = nil, probe.SpecConfig{NoSeed: true}
+		lres, lerr := probe.Run(ctx, lower, crossFetchPlanner(res.Recording))
+		if lerr != nil {
+			res.Notes = append(res.Notes, fmt.Sprintf("identity %q: crawl failed: %v", id.Name, lerr))
+			views[i] = checks.IdentityView{Name: id.Name, Rank: i, Recording: &exchange.Recording{Target: res.Recording.Target}}
+			continue
+		}
+		label(lres.Recording, id.Name)
+		for _, x := range lres.Recording.Exchanges {
+			next++
+			x.ID = fmt.Sprintf("x%04d", next)
+		}
+		res.Stats.Requests += lres.Stats.Requests
+		for _, note := range lres.Notes {
+			res.Notes = append(res.Notes, fmt.Sprintf("identity %q: %s", id.Name, note))
+		}
+		views[i] = checks.IdentityView{Name: id.Name, Rank: i, Recording: lres.Recording}
+	}
+	res.Notes = append(res.Notes, fmt.Sprintf(
+		"scanned as %d identities (%s, least privileged first); each got %s of the budget and %d pages; families other than leakage judge %q",
+		n, names(ids), share, pages, primary.Name))
+	return res, views, nil
+}
+
+func runProbe(ctx context.Context, cfg probe.Config, plan probe.Planner) (*probe.Result, []checks.IdentityView, error) {
+	res, err := probe.Run(ctx, cfg, plan)
+	return res, nil, err
+}
+
+// asIdentity is cfg with the identity's headers over the shared ones.
+func asIdentity(cfg probe.Config, id Identity, budget time.Duration, pages int) probe.Config {
+	h := cfg.Headers.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	for k, vs := range id.Header {
+		h[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
+	}
+	cfg.Headers, cfg.Budget, cfg.MaxPages = h, budget, pages
+	return cfg
+}
+
+func withDefaultBudget(d time.Duration) time.Duration {
+	if d <= 0 {
+		return 2 * time.Minute
+	}
+	return d
+}
+
+func withDefaultPages(n int) int {
+	if n <= 0 {
+		return 200
+	}
+	return n
+}
+
+func label(rec *exchange.Recording, name string) {
+	for _, x := range rec.Exchanges {
+		x.Identity = name
+	}
+}
+
+func names(ids []Identity) string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = id.Name
+	}
+	return strings.Join(out, ", ")
+}
+
+// crossFetchPlanner plans, for a lower identity, a GET of the targets of the
+// links, templates and affordances it was offered (leakage.PlanTargets), a
+// GET of each resource the privileged identity read successfully that the
+// lower identity's own crawl did not reach (bounded), and one missing sibling
+// per parent path: together the pairs that expose an existence oracle.
+func crossFetchPlanner(privileged *exchange.Recording) probe.Planner {
+	return func(crawled, _ []*exchange.Exchange) []exchange.PlannedRequest {
+		out := leakage.PlanTargets(crawled)
+		seen := map[string]bool{}
+		for _, x := range crawled {
+			seen[x.Request.URL] = true
+		}
+		fetched := 0
+		for x := range privileged.Crawled() {
+			if fetched >= maxCrossFetch {
+				break
+			}
+			if x.Request.Method != http.MethodGet || x.Response == nil || x.Response.Status != http.StatusOK {
+				continue
+			}
+			sibling, ok := MissingSibling(x.Request.URL)
+			if !ok {
+				continue
+			}
+			if !seen[x.Request.URL] {
+				seen[x.Request.URL] = true
+				fetched++
+				out = append(out, exchange.PlannedRequest{Purpose: PurposeCrossFetch, Method: http.MethodGet, URL: x.Request.URL, BasedOn: x.Request.URL})
+			}
+			if !seen[sibling] {
+				seen[sibling] = true
+				out = append(out, exchange.PlannedRequest{Purpose: PurposeMissingSibling, Method: http.MethodGet, URL: sibling, BasedOn: x.Request.URL})
+			}
+		}
+		return out
+	}
+}
+
+// MissingSibling is rawURL with its last path segment replaced by
+// MissingSegment and no query; ok is false for the root, which has no sibling.
+func MissingSibling(rawURL string) (string, bool) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "", false
+	}
+	p := strings.TrimSuffix(u.Path, "/")
+	if p == "" {
+		return "", false
+	}
+	u.Path, u.RawPath, u.RawQuery, u.Fragment = path.Join(path.Dir(p), MissingSegment), "", "", ""
+	return u.String(), true
+}

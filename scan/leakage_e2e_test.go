@@ -1,0 +1,205 @@
+package scan_test
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentready/agentready/checks/builtin"
+	"github.com/agentready/agentready/checks/leakage"
+	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/fixtures/methodlog"
+	"github.com/agentready/agentready/probe"
+	"github.com/agentready/agentready/report"
+	"github.com/agentready/agentready/scan"
+)
+
+// The leakage defects break only what anonymous callers see, so they are
+// scanned as anonymous and user (the user's view is the one every other
+// family judges) rather than through defectChecks' single-identity scan.
+var leakageDefectChecks = map[demo.Defect][]string{
+	demo.DefectLeakRefundOffered:    {"leakage-offered-refused"},
+	demo.DefectLeakPolicyReason:     {"leakage-unavailable-policy-reason"},
+	demo.DefectLeak403Not404:        {"leakage-existence-oracle"},
+	demo.DefectLeakCachePublic:      {"leakage-shared-cache"},
+	demo.DefectLeakStackTraceAnonym: {"leakage-error-detail"},
+}
+
+var _ = func() bool {
+	for _, ids := range leakageDefectChecks {
+		for _, id := range ids {
+			coveredElsewhere[id] = true
+		}
+	}
+	// Fires at info on a bare entry; its unit tests hold the fixtures.
+	coveredElsewhere["leakage-unavailable-never-offered"] = true
+	return true
+}()
+
+const userAuth = "Bearer " + demo.UserToken
+
+func anonAndUser(auth string) []scan.Identity {
+	return []scan.Identity{
+		{Name: "anonymous"},
+		{Name: "user", Header: http.Header{"Authorization": {auth}}},
+	}
+}
+
+func scanAs(t *testing.T, h http.Handler, ids []scan.Identity) *finding.Report {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	reg, err := builtin.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, _ := url.Parse(srv.URL + "/")
+	rep, err := scan.Run(context.Background(), scan.Options{
+		Probe:      probe.Config{Start: start, Budget: time.Minute},
+		Checks:     reg.All(),
+		Version:    "test",
+		Now:        fixedClock,
+		Identities: ids,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func checkStatus(rep *finding.Report, id string) finding.CheckResult {
+	for _, c := range rep.Checks {
+		if c.ID == id {
+			return c
+		}
+	}
+	return finding.CheckResult{}
+}
+
+func TestDemoAsTwoIdentitiesGradesAWithNoLeak(t *testing.T) {
+	rep := scanAs(t, demo.New(), anonAndUser(userAuth))
+	if rep.Score.Grade != "A+" && rep.Score.Grade != "A" {
+		t.Errorf("grade %s (%d), want A or better", rep.Score.Grade, rep.Score.Value)
+	}
+	for _, f := range rep.Findings {
+		if f.Severity >= finding.SeverityWarning || f.Family == "leakage" {
+			t.Errorf("demo has %s %s: %s", f.Severity, f.CheckID, f.Message)
+		}
+	}
+	for _, c := range leakage.All() {
+		if st := checkStatus(rep, c.Meta().ID); st.Status != finding.StatusPass {
+			t.Errorf("%s: %s (%s), want pass: every leakage check is assessed on the demo", c.Meta().ID, st.Status, st.Reason)
+		}
+	}
+	if !slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "scanned as 2 identities") }) {
+		t.Errorf("no note on the budget split: %v", rep.Notes)
+	}
+}
+
+func TestOneIdentityLeavesLeakageNotAssessed(t *testing.T) {
+	srv := httptest.NewServer(demo.New())
+	defer srv.Close()
+	rep := scanApp(t, srv)
+	for _, c := range leakage.All() {
+		if st := checkStatus(rep, c.Meta().ID); st.Status != finding.StatusSkip || !strings.HasPrefix(st.Reason, "not assessed") {
+			t.Errorf("%s: %s %q, want skip not assessed", c.Meta().ID, st.Status, st.Reason)
+		}
+	}
+}
+
+func TestEachLeakageDefectFiresExactlyItsChecks(t *testing.T) {
+	for d, want := range leakageDefectChecks {
+		t.Run(string(d), func(t *testing.T) {
+			t.Parallel()
+			rep := scanAs(t, demo.New(d), anonAndUser(userAuth))
+			if got := firedChecks(rep); !slices.Equal(got, want) {
+				for _, f := range rep.Findings {
+					t.Log(f.CheckID, f.Message)
+				}
+				t.Errorf("fired %v, want %v", got, want)
+			}
+			for _, f := range rep.Findings {
+				if f.Subject == "" || !strings.HasPrefix(f.Subject, "anonymous") || !f.Security {
+					t.Errorf("%s: subject %q security %v, want the anonymous identity, security", f.CheckID, f.Subject, f.Security)
+				}
+			}
+		})
+	}
+}
+
+const canary = "s3cr3t-agentready-canary"
+
+// TestCredentialsNeverAppearInAnyReport scans with a recognizable secret in
+// a standard and in a custom credential header and greps every format.
+func TestCredentialsNeverAppearInAnyReport(t *testing.T) {
+	ids := []scan.Identity{
+		{Name: "anonymous"},
+		{Name: "user", Header: http.Header{"Authorization": {"Bearer " + canary}}},
+		{Name: "custom", Header: http.Header{"Authorization": {"Bearer " + canary}, "X-Tenant-Secret": {canary + "-custom"}}},
+	}
+	// The canary stands for the demo's user token, so that the views differ
+	// and findings quote requests of every kind (the privileged identity's
+	// in problem-json findings, the others' in leakage findings).
+	app := demo.New(demo.DefectLeakCachePublic, demo.DefectProblemJavaTrace)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") == "Bearer "+canary {
+			r.Header.Set("Authorization", userAuth)
+		}
+		app.ServeHTTP(w, r)
+	})
+	rep := scanAs(t, h, ids)
+	if len(rep.Findings) == 0 || !slices.ContainsFunc(rep.Findings, func(f finding.Finding) bool { return f.Family == "leakage" }) {
+		t.Fatal("no leakage finding: the test would not exercise evidence rendering")
+	}
+	var curls strings.Builder
+	for _, f := range rep.Findings {
+		for _, ev := range f.Evidence {
+			curls.WriteString(ev.Curl + "\n")
+		}
+	}
+	if !strings.Contains(curls.String(), "X-Tenant-Secret: REDACTED") || !strings.Contains(curls.String(), "Authorization: REDACTED") {
+		t.Errorf("curl lines do not show the redacted credentials:\n%s", curls.String())
+	}
+	for _, format := range report.Formats() {
+		for _, verbose := range []bool{false, true} {
+			r, err := report.New(format, report.Options{Verbose: verbose})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			if err := r.Write(&buf, rep); err != nil {
+				t.Fatalf("%s: %v", format, err)
+			}
+			if buf.Len() == 0 {
+				t.Errorf("%s: empty output", format)
+			}
+			if bytes.Contains(buf.Bytes(), []byte("s3cr3t")) {
+				t.Errorf("%s (verbose %v) output contains the secret", format, verbose)
+			}
+		}
+	}
+}
+
+func TestIdentityScanSendsOnlySafeMethods(t *testing.T) {
+	log, h := methodlog.Wrap(demo.New())
+	scanAs(t, h, anonAndUser(userAuth))
+	for _, req := range log.Requests() {
+		switch req[:strings.IndexByte(req, ' ')] {
+		case "GET", "HEAD", "OPTIONS":
+		default:
+			if req != "POST /mcp" {
+				t.Errorf("scanner sent %s", req)
+			}
+		}
+	}
+	if len(log.Requests()) == 0 {
+		t.Fatal("no request recorded")
+	}
+}
