@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -241,4 +242,45 @@ func pgidFromLog(t *testing.T, logPath string) int {
 		t.Fatal(err)
 	}
 	return pgid
+}
+
+// TestNpmStartIsStoppedWithItsServer starts the app the way Node projects do:
+// npm runs a shell, which runs the server, and all of them must go.
+func TestNpmStartIsStoppedWithItsServer(t *testing.T) {
+	if _, err := exec.LookPath("npm"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("npm is required in CI for the npm start harness test")
+		}
+		t.Skip("npm is not installed; skipping the npm start harness test")
+	}
+	bin := harnesstest.BuildServer(t)
+	dir := t.TempDir()
+	pkg := `{"name":"harness-fixture","version":"1.0.0","private":true,"scripts":{"start":` + strconv.Quote(bin+" -spawn -addr 127.0.0.1:0") + `}}`
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(pkg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logPath := filepath.Join(t.TempDir(), "app.log")
+	app, err := harness.Start(context.Background(), harness.Options{
+		Command:      "cd " + strconv.Quote(dir) + " && npm start --silent",
+		Ready:        "listening on",
+		ReadyTimeout: 2 * time.Minute,
+		LogPath:      logPath,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := harnesstest.ListenURL(t, logPath)
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	child := spawnedChild(t, logPath)
+	if err := app.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	harnesstest.AssertGroupGone(t, app.Pgid())
+	if !harnesstest.ProcessGone(child) {
+		t.Fatalf("the server's child %d survived npm start's shutdown", child)
+	}
 }
