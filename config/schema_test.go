@@ -198,7 +198,8 @@ func TestStarterIsValidAndItsSuggestionsUncomment(t *testing.T) {
 	if err := s.Validate(asJSON(t, doc)); err != nil {
 		t.Fatalf("starter fails the schema: %v", err)
 	}
-	// Uncomment the ignores block: it must be a valid file too.
+	// Uncomment the ignores block: it must parse, be refused until each
+	// suggestion says why it is accepted, and validate once it does.
 	var lines []string
 	in := false
 	for _, l := range strings.Split(string(doc), "\n") {
@@ -220,8 +221,14 @@ func TestStarterIsValidAndItsSuggestionsUncomment(t *testing.T) {
 	if len(f.Ignores) != 2 || f.Ignores[0].URL != "/orders/*" || f.Ignores[0].Expires != "2026-08-01" {
 		t.Fatalf("ignores %+v", f.Ignores)
 	}
+	if err := f.Validate(known); err == nil || !strings.Contains(err.Error(), "reason is required") {
+		t.Fatalf("uncommented suggestions without a reason: %v, want a reason is required error", err)
+	}
+	for i := range f.Ignores {
+		f.Ignores[i].Reason = "accepted until the cache layer is replaced"
+	}
 	if err := f.Validate(known); err != nil {
-		t.Fatalf("uncommented suggestions do not validate: %v", err)
+		t.Fatalf("uncommented suggestions with reasons do not validate: %v", err)
 	}
 	if strings.Contains(string(doc), "\x1b") {
 		t.Fatal("an escape sequence from the app reached the file")

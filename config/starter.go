@@ -170,7 +170,9 @@ func writeIgnores(b *bytes.Buffer, rep *finding.Report, now time.Time) {
 		if s.pattern != "" {
 			fmt.Fprintf(b, "#     url: %s\n", quote(s.pattern))
 		}
-		b.WriteString("#     reason: \"TODO: why this is accepted\"\n")
+		// Left empty on purpose: an ignore uncommented without a reason is
+		// refused, so no finding is accepted without someone saying why.
+		b.WriteString("#     reason: \"\"  # required: why this is accepted\n")
 		fmt.Fprintf(b, "#     expires: \"%s\"\n", now.AddDate(0, 3, 0).UTC().Format(dateLayout))
 	}
 }

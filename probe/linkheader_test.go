@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/agentready/agentready/internal/linkheader"
 )
 
 func TestParseLinkHeader(t *testing.T) {
@@ -88,8 +90,8 @@ func TestParseLinkHeader(t *testing.T) {
 
 func TestParseLinkHeaderBoundsHostileInput(t *testing.T) {
 	huge := strings.Repeat(`</x>; rel=next, `, 10<<20/16)
-	if got := len(ParseLinkHeader([]string{huge})); got != maxLinksPerHeader {
-		t.Errorf("links = %d, want the cap %d", got, maxLinksPerHeader)
+	if got := len(ParseLinkHeader([]string{huge})); got != linkheader.MaxLinks {
+		t.Errorf("links = %d, want the cap %d", got, linkheader.MaxLinks)
 	}
 	// Unbalanced quotes and brackets must not make parsing quadratic or stall.
 	for _, s := range []string{strings.Repeat(`"`, 10<<20), strings.Repeat(`<`, 10<<20), strings.Repeat(`;`, 10<<20), strings.Repeat(`<a>;"`, 2<<20)} {
@@ -109,7 +111,7 @@ func FuzzParseLinkHeader(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		links := ParseLinkHeader([]string{s, s})
-		if len(links) > maxLinksPerHeader {
+		if len(links) > linkheader.MaxLinks {
 			t.Fatalf("%d links exceed the cap", len(links))
 		}
 		for _, l := range links {

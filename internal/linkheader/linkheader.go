@@ -2,8 +2,8 @@
 // pure and bounded: parsing never fails, never panics and allocates at most
 // MaxLinks links of MaxParams parameters whatever a server sends.
 //
-// The probe has its own parser for crawling, which drops anchored links; the
-// checks need to see anchors to judge them, so this one keeps them.
+// It keeps anchored links, which the checks judge; the probe's crawler
+// filters them out on top of this parser.
 package linkheader
 
 import "strings"
