@@ -111,6 +111,11 @@ type Input struct {
 	// first, when the scan ran as two or more; nil otherwise. Recording is
 	// the most privileged identity's view, which every other family judges.
 	Identities []IdentityView
+	// Caller is the identity whose view Recording is; Access maps operations
+	// to roles from the configuration. Together they let a check tell an
+	// operation rightly absent from this caller's view (see MayCall).
+	Caller Caller
+	Access AccessRules
 
 	mu           sync.Mutex
 	observations map[string][]string
@@ -216,4 +221,17 @@ type IdentityView struct {
 	Name      string
 	Rank      int
 	Recording *exchange.Recording
+	// Credentials and Roles are as in Caller.
+	Credentials []string
+	Roles       []string
+}
+
+// AsCaller is the view's identity for access decisions.
+func (v IdentityView) AsCaller() Caller {
+	return Caller{Name: v.Name, Credentials: v.Credentials, Roles: v.Roles}
+}
+
+// MayCall is Access.MayCall with the scan's rules and document.
+func (in *Input) MayCall(op *spec.Operation, who Caller) (Access, string) {
+	return in.Access.MayCall(in.Spec, op, who)
 }

@@ -33,20 +33,22 @@ const maxFileSize = 1 << 20
 
 // File is the whole configuration file.
 type File struct {
-	Version    int               `yaml:"version,omitempty" enum:"1" doc:"Format version of this file. 1 is the only version."`
-	Target     string            `yaml:"target,omitempty" flag:"target" doc:"Base URL to scan, used when the command line names none."`
-	OpenAPI    string            `yaml:"openapi,omitempty" flag:"openapi" path:"true" doc:"OpenAPI document of the target: a file (relative to this file) or a URL."`
-	MCP        string            `yaml:"mcp,omitempty" flag:"mcp" doc:"MCP endpoint of the target, when it is not discoverable from the target itself."`
-	Identities []Identity        `yaml:"identities,omitempty" doc:"Identities to scan as. Credentials are named by environment variable, never written here."`
-	Limits     Limits            `yaml:"limits,omitempty" doc:"Bounds of the crawl."`
-	Include    []string          `yaml:"include,omitempty" flag:"include" doc:"Crawl only paths matching these patterns (path.Match syntax; a trailing * or /** matches any suffix)."`
-	Exclude    []string          `yaml:"exclude,omitempty" flag:"exclude" doc:"Never crawl paths matching these patterns."`
-	Families   map[string]bool   `yaml:"families,omitempty" names:"families" doc:"Check families to run (true) or leave out (false); families not listed run."`
-	Checks     map[string]string `yaml:"checks,omitempty" names:"checks" enum:"error,warning,info,off" doc:"Per-check severity override: error, warning, info, or off to not run the check."`
-	Ignores    []Ignore          `yaml:"ignores,omitempty" doc:"Findings to leave out of the report and the gate, each with a reason and optionally an expiry date."`
-	Gate       Gate              `yaml:"gate,omitempty" doc:"When the run fails (exit 1)."`
-	Baseline   string            `yaml:"baseline,omitempty" flag:"baseline" path:"true" doc:"JSON report of an earlier scan (relative to this file): only findings not in it gate the run."`
-	Start      *Start            `yaml:"start,omitempty" doc:"Start the app before scanning it, and stop it afterwards."`
+	Version    int                 `yaml:"version,omitempty" enum:"1" doc:"Format version of this file. 1 is the only version."`
+	Target     string              `yaml:"target,omitempty" flag:"target" doc:"Base URL to scan, used when the command line names none."`
+	OpenAPI    string              `yaml:"openapi,omitempty" flag:"openapi" path:"true" doc:"OpenAPI document of the target: a file (relative to this file) or a URL."`
+	MCP        string              `yaml:"mcp,omitempty" flag:"mcp" doc:"MCP endpoint of the target, when it is not discoverable from the target itself."`
+	Identities []Identity          `yaml:"identities,omitempty" doc:"Identities to scan as. Credentials are named by environment variable, never written here."`
+	Access     map[string][]string `yaml:"access,omitempty" doc:"Operations (operationId, or 'METHOD /path/template') mapped to the roles that may call them, any one sufficing; the leakage family uses it as evidence that an operation refuses an identity."`
+	Limits     Limits              `yaml:"limits,omitempty" doc:"Bounds of the crawl."`
+	Include    []string            `yaml:"include,omitempty" flag:"include" doc:"Crawl only paths matching these patterns (path.Match syntax; a trailing * or /** matches any suffix)."`
+	Exclude    []string            `yaml:"exclude,omitempty" flag:"exclude" doc:"Never crawl paths matching these patterns."`
+	Families   map[string]bool     `yaml:"families,omitempty" names:"families" doc:"Check families to run (true) or leave out (false); families not listed run."`
+	Checks     map[string]string   `yaml:"checks,omitempty" names:"checks" enum:"error,warning,info,off" doc:"Per-check severity override: error, warning, info, or off to not run the check."`
+	Ignores    []Ignore            `yaml:"ignores,omitempty" doc:"Findings to leave out of the report and the gate, each with a reason and optionally an expiry date."`
+	Gate       Gate                `yaml:"gate,omitempty" doc:"When the run fails (exit 1)."`
+	Baseline   string              `yaml:"baseline,omitempty" flag:"baseline" path:"true" doc:"JSON report of an earlier scan (relative to this file): only findings not in it gate the run."`
+	Active     Active              `yaml:"active,omitempty" doc:"Active probes: state-changing requests sent only with --active, and only to what allow names."`
+	Start      *Start              `yaml:"start,omitempty" doc:"Start the app before scanning it, and stop it afterwards."`
 
 	// Path is the file this was read from, or "" when no file was found.
 	Path string `yaml:"-"`
@@ -55,11 +57,19 @@ type File struct {
 // Identity is a credential the scan may present. Only the name of the
 // environment variable holding the secret is written down.
 type Identity struct {
-	Name        string `yaml:"name" doc:"Name of the identity, as reports show it."`
-	Header      string `yaml:"header,omitempty" doc:"Request header that carries the credential; default Authorization."`
-	Scheme      string `yaml:"scheme,omitempty" doc:"Prefix of the header value, e.g. Bearer; empty sends the variable's value as it is."`
-	Env         string `yaml:"env" names:"env" doc:"Name of the environment variable that holds the credential (e.g. READER_TOKEN), never the credential itself."`
-	Description string `yaml:"description,omitempty" doc:"What this identity may do, for people reading the file."`
+	Name        string   `yaml:"name" doc:"Name of the identity, as reports show it."`
+	Header      string   `yaml:"header,omitempty" doc:"Request header that carries the credential; default Authorization."`
+	Scheme      string   `yaml:"scheme,omitempty" doc:"Prefix of the header value, e.g. Bearer; empty sends the variable's value as it is."`
+	Env         string   `yaml:"env" names:"env" doc:"Name of the environment variable that holds the credential (e.g. READER_TOKEN), never the credential itself."`
+	Description string   `yaml:"description,omitempty" doc:"What this identity may do, for people reading the file."`
+	Roles       []string `yaml:"roles,omitempty" doc:"Roles the identity holds, matched against access and against role names in OpenAPI security requirements; leave out when unknown."`
+}
+
+// Active configures active probes. They change state on the target, so
+// nothing here turns them on: --active does, and the allow-list bounds them.
+type Active struct {
+	Allow []string `yaml:"allow,omitempty" doc:"Operations active probes may send: 'METHOD /path/glob' (* matches one path segment) or an operationId."`
+	CI    bool     `yaml:"ci,omitempty" doc:"Let --active run when the CI environment variable is set; off by default, so a pipeline sends active probes only when this file says so."`
 }
 
 // Limits bound the crawl. Pointers tell "not set" apart from an explicit 0.

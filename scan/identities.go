@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"sort"
 	"strings"
 	"time"
 
@@ -21,6 +22,37 @@ import (
 type Identity struct {
 	Name   string
 	Header http.Header
+	// Roles are the roles the configuration gives the identity, nil when
+	// not stated; see checks.Caller.
+	Roles []string
+}
+
+// caller describes id, sending shared as well as its own headers.
+func (id Identity) caller(shared http.Header) checks.Caller {
+	c := checks.Caller{Name: id.Name, Roles: id.Roles}
+	seen := map[string]bool{}
+	add := func(name string) {
+		name = http.CanonicalHeaderKey(name)
+		if !seen[name] {
+			seen[name] = true
+			c.Credentials = append(c.Credentials, name)
+		}
+	}
+	for name := range shared {
+		if exchange.IsSensitiveHeader(name) {
+			add(name)
+		}
+	}
+	for name := range id.Header {
+		add(name)
+	}
+	sort.Strings(c.Credentials)
+	return c
+}
+
+func view(id Identity, shared http.Header, rank int, rec *exchange.Recording) checks.IdentityView {
+	c := id.caller(shared)
+	return checks.IdentityView{Name: id.Name, Rank: rank, Recording: rec, Credentials: c.Credentials, Roles: c.Roles}
 }
 
 // Purposes of the requests sent as a less privileged identity.
@@ -67,7 +99,7 @@ func crawlAs(ctx context.Context, opts *Options, plan probe.Planner) (*probe.Res
 	}
 	label(res.Recording, primary.Name)
 	views := make([]checks.IdentityView, n)
-	views[n-1] = checks.IdentityView{Name: primary.Name, Rank: n - 1, Recording: res.Recording}
+	views[n-1] = view(primary, base.Headers, n-1, res.Recording)
 	next := len(res.Recording.Exchanges)
 	for i, id := range ids[:n-1] {
 		lower := asIdentity(base, id, share, pages)
@@ -75,7 +107,7 @@ func crawlAs(ctx context.Context, opts *Options, plan probe.Planner) (*probe.Res
 		lres, lerr := probe.Run(ctx, lower, crossFetchPlanner(res.Recording))
 		if lerr != nil {
 			res.Notes = append(res.Notes, fmt.Sprintf("identity %q: crawl failed: %v", id.Name, lerr))
-			views[i] = checks.IdentityView{Name: id.Name, Rank: i, Recording: &exchange.Recording{Target: res.Recording.Target}}
+			views[i] = view(id, base.Headers, i, &exchange.Recording{Target: res.Recording.Target})
 			continue
 		}
 		label(lres.Recording, id.Name)
@@ -87,7 +119,7 @@ func crawlAs(ctx context.Context, opts *Options, plan probe.Planner) (*probe.Res
 		for _, note := range lres.Notes {
 			res.Notes = append(res.Notes, fmt.Sprintf("identity %q: %s", id.Name, note))
 		}
-		views[i] = checks.IdentityView{Name: id.Name, Rank: i, Recording: lres.Recording}
+		views[i] = view(id, base.Headers, i, lres.Recording)
 	}
 	res.Notes = append(res.Notes, fmt.Sprintf(
 		"scanned as %d identities (%s, least privileged first); each got %s of the budget and %d pages; families other than leakage judge %q",
@@ -192,4 +224,14 @@ func MissingSibling(rawURL string) (string, bool) {
 	}
 	u.Path, u.RawPath, u.RawQuery, u.Fragment = path.Join(path.Dir(p), MissingSegment), "", "", ""
 	return u.String(), true
+}
+
+// judgedCaller is the identity whose view the families other than leakage
+// judge: the most privileged one, or an unnamed caller with the shared
+// headers when the scan runs as no named identity.
+func judgedCaller(ids []Identity, shared http.Header) checks.Caller {
+	if len(ids) == 0 {
+		return Identity{}.caller(shared)
+	}
+	return ids[len(ids)-1].caller(shared)
 }

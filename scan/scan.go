@@ -33,6 +33,9 @@ type Options struct {
 	// Identities are the callers to scan as, least privileged first; with two
 	// or more the leakage family compares them. See identities.go.
 	Identities []Identity
+	// Access maps operations (operationId or "METHOD /path/template") to the
+	// roles that may call them, from the configuration.
+	Access checks.AccessRules
 }
 
 // Run crawls, probes, checks and grades. It returns an error only when the
@@ -49,6 +52,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	opts.Checks = opts.Policy.Select(opts.Checks)
 	opts.Probe.FollowUp = followUps(opts.Probe.Start, opts.Checks)
 	slot := attachSpec(&opts.Probe)
+	shared := opts.Probe.Headers.Clone()
 	res, views, err := crawlAs(ctx, &opts, planner(opts.Probe.Start, opts.Checks, slot))
 	if err != nil {
 		return nil, err
@@ -56,6 +60,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	in := checks.NewInput(opts.Probe.Start, res.Recording)
 	in.Spec = res.Spec
 	in.Identities = views
+	in.Caller, in.Access = judgedCaller(opts.Identities, shared), opts.Access
 	collectMCP(ctx, opts, in)
 	results, findings := Evaluate(context.WithoutCancel(ctx), in, opts.Checks)
 	findings = Process(locate(in.Spec, findings))

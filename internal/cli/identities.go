@@ -128,7 +128,7 @@ func fromConfig(ids []config.Identity, getenv func(string) string) ([]scan.Ident
 		if !ok {
 			return nil, usageError("identity %s: environment variable %s is unset or empty", id.Name, id.Env)
 		}
-		out = append(out, scan.Identity{Name: id.Name, Header: http.Header{http.CanonicalHeaderKey(header): {value}}})
+		out = append(out, scan.Identity{Name: id.Name, Header: http.Header{http.CanonicalHeaderKey(header): {value}}, Roles: id.Roles})
 	}
 	return out, nil
 }
@@ -151,7 +151,7 @@ func rank(ids []scan.Identity, least string) ([]scan.Identity, error) {
 // documented, non-secret token.
 func demoIdentities() []scan.Identity {
 	return []scan.Identity{
-		{Name: "anonymous"},
-		{Name: "user", Header: http.Header{"Authorization": {"Bearer " + demo.UserToken}}},
+		{Name: "anonymous", Roles: []string{}},
+		{Name: "user", Header: http.Header{"Authorization": {"Bearer " + demo.UserToken}}, Roles: []string{"user"}},
 	}
 }

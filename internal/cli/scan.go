@@ -180,7 +180,7 @@ func runScan(ctx context.Context, e *env, start *url.URL, out *outputFlags, lim 
 	if err != nil {
 		return err
 	}
-	rep, err := scan.Run(ctx, scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint, Policy: policy, Identities: ids})
+	rep, err := scan.Run(ctx, scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint, Policy: policy, Identities: ids, Access: e.config.file.Access})
 	if err != nil {
 		if errors.Is(err, probe.ErrUnreachable) {
 			return &ExitError{Code: ExitIncomplete, Err: err}

@@ -1,0 +1,215 @@
+package checks
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/agentready/agentready/spec"
+)
+
+// Access is what the scan can tell about whether a caller may call an
+// operation. Unknown is the common answer, and a check that would otherwise
+// report an operation's absence from a caller's view says nothing then: an
+// operation the caller may not use is rightly absent.
+type Access int
+
+// The answers, from least to most certain that the caller may proceed.
+const (
+	AccessUnknown Access = iota
+	AccessRefused
+	AccessAllowed
+)
+
+func (a Access) String() string {
+	switch a {
+	case AccessRefused:
+		return "refused"
+	case AccessAllowed:
+		return "allowed"
+	}
+	return "unknown"
+}
+
+// Caller describes one identity for access decisions.
+type Caller struct {
+	Name string
+	// Credentials are the canonical names of the credential headers the
+	// identity sent (Authorization, Cookie, an API key header); none means
+	// anonymous.
+	Credentials []string
+	// Roles are the roles the configuration gives the identity; nil means
+	// not stated, which leaves role requirements undecided.
+	Roles []string
+}
+
+// Anonymous reports a caller that sent no credentials.
+func (c Caller) Anonymous() bool { return len(c.Credentials) == 0 }
+
+// AccessRules holds the explicit mapping of operations to the roles that
+// may call them (any one suffices), keyed by operationId or by
+// "METHOD /path/template"; configuration fills it.
+type AccessRules map[string][]string
+
+// rolesFor returns the roles configured for op, and whether any are.
+func (r AccessRules) rolesFor(op *spec.Operation) ([]string, bool) {
+	if op == nil || len(r) == 0 {
+		return nil, false
+	}
+	if op.OperationID != "" {
+		if roles, ok := r[op.OperationID]; ok {
+			return roles, true
+		}
+	}
+	roles, ok := r[op.Method+" "+op.PathTemplate]
+	return roles, ok
+}
+
+// MayCall decides whether who may call op, and says why. The explicit
+// mapping wins over the OpenAPI security requirements; of those, as far as
+// the declared schemes let anyone judge: an alternative with no scheme ({})
+// lets anyone in; an anonymous caller meets no scheme; a caller who sent the
+// header a scheme reads meets it when the scheme lists no roles or scopes,
+// or when its configured roles include them all.
+func (rules AccessRules) MayCall(doc *spec.Document, op *spec.Operation, who Caller) (Access, string) {
+	if op == nil {
+		return AccessUnknown, "no OpenAPI operation matches"
+	}
+	if roles, ok := rules.rolesFor(op); ok {
+		return byRoles(op, roles, who)
+	}
+	if len(op.Security) == 0 {
+		return AccessAllowed, "the operation declares no security requirement"
+	}
+	verdict, why := AccessRefused, ""
+	for _, alt := range op.Security {
+		a, reason := meets(doc, alt, who)
+		switch {
+		case a == AccessAllowed:
+			return a, reason
+		case a == AccessUnknown:
+			verdict, why = a, reason
+		case verdict == AccessRefused && why == "":
+			why = reason
+		}
+	}
+	if verdict == AccessRefused {
+		why = fmt.Sprintf("its OpenAPI operation %s %s requires %s; %s", op.Method, op.PathTemplate, describeSecurity(op.Security), why)
+	}
+	return verdict, why
+}
+
+func byRoles(op *spec.Operation, roles []string, who Caller) (Access, string) {
+	where := fmt.Sprintf("the configuration maps %s to role %s", opName(op), strings.Join(roles, " or "))
+	switch {
+	case len(roles) == 0:
+		return AccessAllowed, where
+	case who.Roles != nil && slices.ContainsFunc(roles, func(r string) bool { return slices.Contains(who.Roles, r) }):
+		return AccessAllowed, where
+	case who.Roles != nil:
+		return AccessRefused, fmt.Sprintf("%s and %q holds %s", where, who.Name, holds(who.Roles))
+	case who.Anonymous():
+		return AccessRefused, where + " and this caller sent no credentials"
+	}
+	return AccessUnknown, where + " and no roles are configured for " + fmt.Sprintf("%q", who.Name)
+}
+
+// meets judges one security alternative: every scheme in it must be met.
+func meets(doc *spec.Document, alt map[string][]string, who Caller) (Access, string) {
+	if len(alt) == 0 {
+		return AccessAllowed, "the operation may be called without credentials ({} alternative)"
+	}
+	if who.Anonymous() {
+		return AccessRefused, "this caller sent no credentials"
+	}
+	verdict := AccessAllowed
+	why := "the caller's credentials meet the declared scheme"
+	for _, name := range sortedSchemes(alt) {
+		header := schemeHeader(doc, name)
+		if header != "" && !slices.Contains(who.Credentials, header) {
+			return AccessRefused, fmt.Sprintf("scheme %s reads %s, which this caller did not send", name, header)
+		}
+		need := alt[name]
+		switch {
+		case len(need) == 0:
+		case who.Roles == nil:
+			verdict, why = min(verdict, AccessUnknown), fmt.Sprintf("scheme %s needs %s and no roles are configured for %q", name, strings.Join(need, ", "), who.Name)
+		case !containsAll(who.Roles, need):
+			return AccessRefused, fmt.Sprintf("scheme %s needs %s and %q holds %s", name, strings.Join(need, ", "), who.Name, holds(who.Roles))
+		}
+	}
+	return verdict, why
+}
+
+// schemeHeader is the request header a declared scheme reads, or "" when it
+// cannot be told (an undeclared scheme, mutual TLS, a query parameter).
+func schemeHeader(doc *spec.Document, name string) string {
+	if doc == nil {
+		return ""
+	}
+	s, ok := doc.SecuritySchemes[name]
+	if !ok {
+		return ""
+	}
+	switch s.Type {
+	case "http", "oauth2", "openIdConnect":
+		return "Authorization"
+	case "apiKey":
+		switch s.In {
+		case "header":
+			return http.CanonicalHeaderKey(s.Name)
+		case "cookie":
+			return "Cookie"
+		}
+	}
+	return ""
+}
+
+func sortedSchemes(alt map[string][]string) []string {
+	out := make([]string, 0, len(alt))
+	for k := range alt {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func describeSecurity(alts []map[string][]string) string {
+	var parts []string
+	for _, alt := range alts {
+		var in []string
+		for _, name := range sortedSchemes(alt) {
+			if len(alt[name]) > 0 {
+				name += " [" + strings.Join(alt[name], ", ") + "]"
+			}
+			in = append(in, name)
+		}
+		parts = append(parts, strings.Join(in, " and "))
+	}
+	return strings.Join(parts, " or ")
+}
+
+func containsAll(have, need []string) bool {
+	for _, n := range need {
+		if !slices.Contains(have, n) {
+			return false
+		}
+	}
+	return true
+}
+
+func holds(roles []string) string {
+	if len(roles) == 0 {
+		return "no role"
+	}
+	return "role " + strings.Join(roles, ", ")
+}
+
+func opName(op *spec.Operation) string {
+	if op.OperationID != "" {
+		return op.OperationID
+	}
+	return op.Method + " " + op.PathTemplate
+}
