@@ -116,6 +116,9 @@ type Input struct {
 	// operation rightly absent from this caller's view (see MayCall).
 	Caller Caller
 	Access AccessRules
+	// Active is set when the user enabled active probes (--active); nil
+	// leaves the checks that judge them not assessed.
+	Active *ActiveRun
 
 	mu           sync.Mutex
 	observations map[string][]string
@@ -224,6 +227,23 @@ type IdentityView struct {
 	// Credentials and Roles are as in Caller.
 	Credentials []string
 	Roles       []string
+}
+
+// ActiveRun describes the active probes of a scan.
+type ActiveRun struct {
+	// Allow is the allow-list as the user wrote it.
+	Allow []string
+	// Planned counts the requests the recordings called for and the list
+	// allowed; they are in the recordings under the active/ purposes.
+	Planned int
+}
+
+// NeedActive returns a skip error when active probes were not enabled.
+func (in *Input) NeedActive() error {
+	if in.Active == nil {
+		return Skip("not assessed: this is an active probe, which changes state on the target; run with --active and an --active-allow entry naming the operation to assess it")
+	}
+	return nil
 }
 
 // AsCaller is the view's identity for access decisions.

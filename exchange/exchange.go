@@ -43,7 +43,8 @@ type Request struct {
 	URL    string      `json:"url"`
 	Header http.Header `json:"header,omitempty"`
 	// Body is the request body, bounded, for the few requests that have one
-	// (the JSON-RPC messages of the MCP family); empty for every other request.
+	// (the JSON-RPC messages of the MCP family, active probes); empty for
+	// every other request.
 	Body string `json:"body,omitempty"`
 }
 
@@ -121,6 +122,8 @@ type PlannedRequest struct {
 	URL     string
 	Header  http.Header
 	BasedOn string
+	// Body is sent only by active probes, which alone may use unsafe methods.
+	Body []byte
 }
 
 // Key identifies a planned request for de-duplication between checks.

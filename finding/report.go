@@ -41,6 +41,33 @@ type Report struct {
 	Ignored []Finding `json:"ignored,omitempty"`
 	// App describes the app the scan started itself (--start), or is nil.
 	App *AppInfo `json:"app,omitempty"`
+	// Active lists the state-changing requests sent with --active; nil when
+	// active probes were not enabled, so a report always tells whether the
+	// scan changed the target.
+	Active *ActiveInfo `json:"active,omitempty"`
+}
+
+// ActiveInfo describes the active probes of a scan.
+type ActiveInfo struct {
+	// Allow is the allow-list as given.
+	Allow []string `json:"allow"`
+	// Confirmed says how the user agreed: "prompt" or "--yes".
+	Confirmed string `json:"confirmed,omitempty"`
+	// Sent are the requests that left the scanner, in the order sent.
+	Sent []ActiveRequest `json:"sent"`
+}
+
+// ActiveRequest is one active probe that was sent.
+type ActiveRequest struct {
+	ExchangeID string `json:"exchangeId"`
+	Identity   string `json:"identity,omitempty"`
+	Purpose    string `json:"purpose"`
+	Method     string `json:"method"`
+	URL        string `json:"url"`
+	// Status is the answer, 0 when none came back.
+	Status int `json:"status"`
+	// Why says what the probe tested.
+	Why string `json:"why"`
 }
 
 // SpecInfo says which OpenAPI document was used and how it was found.

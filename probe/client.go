@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -130,14 +131,24 @@ func (t *countingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 // last response after redirects, the base for its relative references; it is
 // nil when nothing came back.
 func (c *client) fetch(ctx context.Context, method, rawURL string, header http.Header) (x *exchange.Exchange, final *url.URL) {
+	return c.send(ctx, method, rawURL, header, nil)
+}
+
+// send is fetch with a request body, which only active probes have.
+func (c *client) send(ctx context.Context, method, rawURL string, header http.Header, body []byte) (x *exchange.Exchange, final *url.URL) {
 	x = &exchange.Exchange{Request: exchange.Request{
 		Method: method,
 		URL:    rawURL,
 		Header: exchange.RedactHeader(header, c.redact),
+		Body:   string(body),
 	}}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, method, rawURL, nil)
+	var content io.Reader
+	if body != nil {
+		content = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, rawURL, content)
 	if err != nil {
 		x.Err = err.Error()
 		return x, nil

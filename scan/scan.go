@@ -36,6 +36,8 @@ type Options struct {
 	// Access maps operations (operationId or "METHOD /path/template") to the
 	// roles that may call them, from the configuration.
 	Access checks.AccessRules
+	// Active enables active probes; nil sends only safe requests.
+	Active *ActiveOptions
 }
 
 // Run crawls, probes, checks and grades. It returns an error only when the
@@ -57,7 +59,12 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	activeInfo, activeRun, err := runActive(ctx, opts, shared, res, views)
+	if err != nil {
+		return nil, err
+	}
 	in := checks.NewInput(opts.Probe.Start, res.Recording)
+	in.Active = activeRun
 	in.Spec = res.Spec
 	in.Identities = views
 	in.Caller, in.Access = judgedCaller(opts.Identities, shared), opts.Access
@@ -75,6 +82,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 		Stats:         res.Stats,
 		Notes:         append(res.Notes, errorProbeNotes(res.Recording)...),
 		MCP:           in.MCP.Info(),
+		Active:        activeInfo,
 	}
 	describeSpec(rep, res)
 	for _, c := range opts.Checks {

@@ -15,7 +15,7 @@ import (
 
 // All returns the family's checks.
 func All() []checks.Check {
-	return []checks.Check{OfferedRefused{}, PolicyReason{}, NeverOffered{}, ErrorDetail{}, ExistenceOracle{}, SharedCache{}}
+	return []checks.Check{OfferedRefused{}, PolicyReason{}, NeverOffered{}, ErrorDetail{}, ExistenceOracle{}, SharedCache{}, HiddenExecuted{}, HiddenRefusal{}}
 }
 
 // Purposes of the requests the scan sends as a lower identity; they mirror
@@ -25,6 +25,10 @@ const (
 	purposeCrossFetch     = "leakage/cross-fetch"
 	purposeMissingSibling = "leakage/missing-sibling"
 )
+
+// PurposeCrossFetch is the GET, as a lower identity, of a resource the most
+// privileged identity read.
+const PurposeCrossFetch = purposeCrossFetch
 
 const notAssessed = "not assessed: the scan ran as one identity; give two or more with --identity to compare what each caller is shown"
 

@@ -29,6 +29,9 @@ type Offer struct {
 	Target  string // absolute URL
 	Name    string // relation, template key or operation name
 	Pointer string
+	// Control is the HAL-FORMS template or affordance object, nil for a
+	// link; active probes build their request body from it.
+	Control map[string]any
 }
 
 // Offers lists what the successful JSON GETs among xs offered, in order.
@@ -51,9 +54,9 @@ func Offers(xs []*exchange.Exchange) []Offer {
 
 func offersIn(x *exchange.Exchange, obj map[string]any, ptr string) []Offer {
 	var out []Offer
-	add := func(method, target, name, pointer string) {
+	add := func(method, target, name, pointer string, control map[string]any) {
 		if u, ok := resolve(x.Request.URL, target); ok && name != "self" {
-			out = append(out, Offer{X: x, Method: strings.ToUpper(method), Target: u, Name: name, Pointer: pointer})
+			out = append(out, Offer{X: x, Method: strings.ToUpper(method), Target: u, Name: name, Pointer: pointer, Control: control})
 		}
 	}
 	self := x.Request.URL
@@ -66,7 +69,7 @@ func offersIn(x *exchange.Exchange, obj map[string]any, ptr string) []Offer {
 		for _, rel := range sortedKeys(links) {
 			for i, l := range linkObjects(links[rel]) {
 				if h, ok := l["href"].(string); ok && l["templated"] != true {
-					add(http.MethodGet, h, rel, fmt.Sprintf("%s/_links/%s%s", ptr, escapePointer(rel), index(links[rel], i)))
+					add(http.MethodGet, h, rel, fmt.Sprintf("%s/_links/%s%s", ptr, escapePointer(rel), index(links[rel], i)), nil)
 				}
 			}
 		}
@@ -80,7 +83,7 @@ func offersIn(x *exchange.Exchange, obj map[string]any, ptr string) []Offer {
 				target = self
 			}
 			if method != "" {
-				add(method, target, key, ptr+"/_templates/"+escapePointer(key))
+				add(method, target, key, ptr+"/_templates/"+escapePointer(key), t)
 			}
 		}
 	}
@@ -92,7 +95,7 @@ func offersIn(x *exchange.Exchange, obj map[string]any, ptr string) []Offer {
 			method = http.MethodPost
 		}
 		if op != "" && target != "" {
-			add(method, target, op, fmt.Sprintf("%s/affordances/%d", ptr, i))
+			add(method, target, op, fmt.Sprintf("%s/affordances/%d", ptr, i), a)
 		}
 	}
 	return out

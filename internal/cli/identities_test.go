@@ -56,7 +56,10 @@ func TestSecretFromFileNeverPrinted(t *testing.T) {
 	args := []string{"scan", srv.URL + "/", "-v",
 		"--identity", "anonymous", "--identity", "admin",
 		"--header-for", "admin=Authorization: Bearer file:" + tokenFile,
-		"--header-for", "admin=X-Tenant: env:TENANT_SECRET"}
+		"--header-for", "admin=X-Tenant: env:TENANT_SECRET",
+		// Active probes are sent with the identity's credentials too, and
+		// their plan is printed before sending.
+		"--active", "--active-allow", "POST /orders/*/cancellation", "--yes"}
 	var files []string
 	for _, format := range report.Formats() {
 		path := filepath.Join(dir, "report."+format)
@@ -79,6 +82,9 @@ func TestSecretFromFileNeverPrinted(t *testing.T) {
 		if strings.Contains(s, "s3cr3t") {
 			t.Errorf("%s contains the secret", where)
 		}
+	}
+	if !strings.Contains(r.stderr, "Active probes: ") || !strings.Contains(outputs[filepath.Join(dir, "report.json")], `"purpose": "active/stale-version"`) {
+		t.Error("no active probe was planned and sent: the test would not notice a leak through them")
 	}
 	if !strings.Contains(outputs[filepath.Join(dir, "report.json")], "X-Tenant: REDACTED") {
 		t.Error("the JSON report quotes no redacted X-Tenant header: the test would not notice a leak")

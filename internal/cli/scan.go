@@ -57,6 +57,7 @@ type limitFlags struct {
 	mcpEndpoint      string
 	spec             specFlags     // --openapi and friends; see openapi.go
 	ids              identityFlags // --identity and friends; see identities.go
+	act              activeFlags   // --active and friends; see active.go
 }
 
 func (l *limitFlags) register(fs *pflag.FlagSet) {
@@ -72,6 +73,7 @@ func (l *limitFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&l.exclude, "exclude", nil, "never crawl paths matching this pattern (repeatable)")
 	l.spec.register(fs)
 	l.ids.register(fs)
+	l.act.register(fs)
 	fs.StringVar(&l.mcpEndpoint, "mcp", "", "MCP endpoint to examine (default: the one the target advertises, else /mcp on its origin)")
 }
 
@@ -180,7 +182,14 @@ func runScan(ctx context.Context, e *env, start *url.URL, out *outputFlags, lim 
 	if err != nil {
 		return err
 	}
-	rep, err := scan.Run(ctx, scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint, Policy: policy, Identities: ids, Access: e.config.file.Access})
+	act, err := lim.act.options(e)
+	if err != nil {
+		return err
+	}
+	rep, err := scan.Run(ctx, scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint, Policy: policy, Identities: ids, Access: e.configFile().Access, Active: act})
+	if errors.Is(err, errActiveDeclined) {
+		return err
+	}
 	if err != nil {
 		if errors.Is(err, probe.ErrUnreachable) {
 			return &ExitError{Code: ExitIncomplete, Err: err}

@@ -39,6 +39,7 @@ type data struct {
 	Checks                              []checkView
 	Stats                               statsView
 	Notes                               []string
+	Active                              *activeProbes
 	CSS                                 template.CSS
 	JS                                  template.JS
 }
@@ -140,6 +141,7 @@ func build(r *finding.Report, opts Options) *data {
 	for _, n := range r.Notes {
 		d.Notes = append(d.Notes, line(n))
 	}
+	d.Active = activeView(r.Active)
 	return d
 }
 
@@ -445,4 +447,30 @@ func nonEmpty(s, fallback string) string {
 		return fallback
 	}
 	return s
+}
+
+// activeProbes is the HTML view of the state-changing requests sent.
+type activeProbes struct {
+	Allow, Confirmed string
+	Sent             []activeSent
+}
+
+type activeSent struct {
+	Method, URL, Identity, Purpose string
+	Status                         int
+}
+
+func activeView(a *finding.ActiveInfo) *activeProbes {
+	if a == nil {
+		return nil
+	}
+	out := &activeProbes{Allow: line(strings.Join(a.Allow, ", ")), Confirmed: line(a.Confirmed)}
+	for _, s := range a.Sent {
+		who := s.Identity
+		if who == "" {
+			who = "the scan's caller"
+		}
+		out.Sent = append(out.Sent, activeSent{Method: line(s.Method), URL: line(view.URL(s.URL)), Identity: line(who), Purpose: line(s.Purpose), Status: s.Status})
+	}
+	return out
 }

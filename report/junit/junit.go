@@ -154,6 +154,9 @@ func build(r *finding.Report) testSuites {
 // on every suite because some CI views show suites one at a time.
 func suiteProperties(r *finding.Report, fam string) []property {
 	props := []property{{Name: "target", Value: clean(view.URL(r.Target))}, {Name: "grade", Value: clean(view.Grade(r))}}
+	if r.Active != nil {
+		props = append(props, property{Name: "activeProbes.sent", Value: fmt.Sprint(len(r.Active.Sent))})
+	}
 	for _, f := range r.Score.Families {
 		if f.Family != fam {
 			continue

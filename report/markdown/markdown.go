@@ -338,6 +338,20 @@ func (d *doc) scan(r *finding.Report) {
 		}
 		d.add("URLs not fetched: " + strings.Join(parts, ", ") + ".\n\n")
 	}
+	if a := r.Active; a != nil {
+		d.add(fmt.Sprintf("**Active probes:** %d state-changing %s sent (allowed: %s; confirmed by %s).\n\n",
+			len(a.Sent), plural(len(a.Sent), "request", "requests"), text(strings.Join(a.Allow, ", "), maxField), text(a.Confirmed, 20)))
+		for _, s := range a.Sent {
+			who := s.Identity
+			if who == "" {
+				who = "the scan's caller"
+			}
+			d.add(fmt.Sprintf("- %s %s as %s → %d (%s)\n", text(s.Method, 10), text(s.URL, maxField), text(who, 100), s.Status, text(s.Purpose, 100)))
+		}
+		if len(a.Sent) > 0 {
+			d.add("\n")
+		}
+	}
 	for _, n := range r.Notes {
 		if !d.add("> " + text(n, maxField) + "\n\n") {
 			return

@@ -234,7 +234,27 @@ func runProperties(r *finding.Report, anchor string, total, kept int) map[string
 		p["resultsTotal"] = total
 		p["resultsTruncated"] = true
 	}
+	if a := r.Active; a != nil {
+		p["activeProbes"] = activeProbes(a)
+	}
 	return p
+}
+
+// activeProbes tells code scanning that the scan changed state on the
+// target, and exactly how.
+func activeProbes(a *finding.ActiveInfo) map[string]any {
+	allow := make([]string, len(a.Allow))
+	for i, s := range a.Allow {
+		allow[i] = view.Line(s, maxValue)
+	}
+	sent := make([]map[string]any, len(a.Sent))
+	for i, s := range a.Sent {
+		sent[i] = map[string]any{
+			"exchangeId": view.Line(s.ExchangeID, 20), "identity": view.Line(s.Identity, 100), "purpose": view.Line(s.Purpose, 100),
+			"method": view.Line(s.Method, 20), "url": view.Line(view.URL(s.URL), maxValue), "status": s.Status,
+		}
+	}
+	return map[string]any{"allow": allow, "confirmed": view.Line(a.Confirmed, 20), "sent": sent}
 }
 
 // level maps a severity to a SARIF level.

@@ -318,6 +318,15 @@ func (p *printer) stats(r *finding.Report) {
 		}
 	}
 
+	if a := r.Active; a != nil {
+		p.heading("Active probes")
+		p.wrapped(2, 2, fmt.Sprintf("%d state-changing request(s) sent (allowed: %s; confirmed by %s)",
+			len(a.Sent), clean(strings.Join(a.Allow, ", ")), clean(a.Confirmed)))
+		for _, s := range a.Sent {
+			p.wrapped(4, 2, fmt.Sprintf("%s %s as %s → %d [%s]", s.Method, clean(s.URL), clean(nonEmptyName(s.Identity)), s.Status, s.Purpose))
+		}
+	}
+
 	if len(r.Notes) > 0 {
 		p.heading("Notes")
 		for _, n := range r.Notes {
@@ -345,3 +354,11 @@ func (p *printer) gate(r *finding.Report) {
 
 // curl bounds a curl line without folding it.
 func curl(s string) string { return sanitize.Truncate(sanitize.Line(s), maxCurl) }
+
+// nonEmptyName names the caller of a single-identity scan.
+func nonEmptyName(identity string) string {
+	if identity == "" {
+		return "the scan's caller"
+	}
+	return identity
+}

@@ -1,0 +1,131 @@
+package active
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/spec"
+)
+
+func TestParseRule(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    Rule
+		wantErr bool
+	}{
+		{in: "POST /orders/*/cancel", want: Rule{Raw: "POST /orders/*/cancel", Method: "POST", Path: "/orders/*/cancel"}},
+		{in: "  delete /orders/*  ", want: Rule{Raw: "delete /orders/*", Method: "DELETE", Path: "/orders/*"}},
+		{in: "cancelOrder", want: Rule{Raw: "cancelOrder", OperationID: "cancelOrder"}},
+		{in: "", wantErr: true},
+		{in: "/orders/*/cancel", wantErr: true},
+		{in: "POST orders/1", wantErr: true},
+		{in: "POST /orders?x=1", wantErr: true},
+		{in: "P0ST /orders", wantErr: true},
+		{in: "POST /orders/[", wantErr: true},
+	}
+	for _, tt := range tests {
+		got, err := ParseRule(tt.in)
+		if (err != nil) != tt.wantErr {
+			t.Errorf("ParseRule(%q) error %v, want error %v", tt.in, err, tt.wantErr)
+			continue
+		}
+		if !tt.wantErr && got != tt.want {
+			t.Errorf("ParseRule(%q) = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestAllows(t *testing.T) {
+	rules, err := ParseRules([]string{"POST /orders/*/cancel", "refundOrder"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refund := &spec.Operation{Method: "POST", PathTemplate: "/orders/{id}/refund", OperationID: "refundOrder"}
+	tests := []struct {
+		method, url string
+		op          *spec.Operation
+		want        bool
+	}{
+		{"POST", "http://a/orders/6/cancel", nil, true},
+		{"POST", "http://a/orders/6/cancel?x=1", nil, true},
+		{"PUT", "http://a/orders/6/cancel", nil, false},
+		{"POST", "http://a/orders/6/7/cancel", nil, false}, // * is one segment
+		{"POST", "http://a/orders/cancel", nil, false},
+		{"POST", "http://a/orders/6/refund", refund, true},
+		{"POST", "http://a/orders/6/refund", nil, false},
+	}
+	for _, tt := range tests {
+		if got := rules.Allows(tt.method, tt.url, tt.op); got != tt.want {
+			t.Errorf("Allows(%s %s) = %v, want %v", tt.method, tt.url, got, tt.want)
+		}
+	}
+}
+
+func TestBody(t *testing.T) {
+	tests := []struct {
+		name        string
+		control     map[string]any
+		body, ctype string
+	}{
+		{"affordance", map[string]any{"operation": "cancelOrder"}, `{}`, "application/json"},
+		{"required and valued properties", map[string]any{"properties": []any{
+			map[string]any{"name": "reason", "type": "textarea"},
+			map[string]any{"name": "carrier", "required": true},
+			map[string]any{"name": "qty", "type": "number", "required": true, "min": 2.0},
+			map[string]any{"name": "ref", "value": "R-1"},
+		}}, `{"carrier":"agentready active probe","qty":2,"ref":"R-1"}`, "application/json"},
+		{"form", map[string]any{"contentType": "application/x-www-form-urlencoded", "properties": []any{
+			map[string]any{"name": "a b", "required": true, "type": "email"},
+		}}, `a+b=agentready%40example.com`, "application/x-www-form-urlencoded"},
+		{"hostile", map[string]any{"properties": "nope", "contentType": 7}, `{}`, "application/json"},
+	}
+	for _, tt := range tests {
+		body, ctype := Body(tt.control)
+		if string(body) != tt.body || ctype != tt.ctype {
+			t.Errorf("%s: Body = %s %s, want %s %s", tt.name, body, ctype, tt.body, tt.ctype)
+		}
+	}
+}
+
+func get(id, u string, status int, etag, body string) *exchange.Exchange {
+	h := http.Header{"Content-Type": {"application/hal+json"}}
+	if etag != "" {
+		h.Set("ETag", etag)
+	}
+	return &exchange.Exchange{ID: id, Purpose: exchange.PurposeCrawl, Request: exchange.Request{Method: "GET", URL: u},
+		Response: &exchange.Response{Status: status, Header: h, Body: []byte(body), BodySize: int64(len(body))}}
+}
+
+func TestPlan(t *testing.T) {
+	withTemplate := `{"_templates":{"default":{"method":"POST","target":"/t/1/close"},"del":{"method":"DELETE","target":"/t/1"}},"_links":{"self":{"href":"/t/1"},"next":{"href":"/t/2"}}}`
+	bare := `{"_links":{"self":{"href":"/t/1"}}}`
+	top := View{Name: "user", Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{get("x1", "http://a/t/1", 200, `"v1"`, withTemplate)}}}
+	low := View{Name: "anon", Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{get("x2", "http://a/t/1", 200, `"v1"`, bare)}}}
+	rules, _ := ParseRules([]string{"POST /t/*/close"})
+	plan := Plan([]View{low, top}, nil, rules)
+	if len(plan) != 2 {
+		t.Fatalf("plan %+v, want a stale and a hidden request", plan)
+	}
+	if p := plan[0]; p.Purpose != PurposeStale || p.Identity != "user" || p.Header.Get("If-Match") != StaleETag || p.URL != "http://a/t/1/close" {
+		t.Errorf("stale %+v", p)
+	}
+	if p := plan[1]; p.Purpose != PurposeHidden || p.Identity != "anon" || p.Header.Get("If-Match") != "" || p.Method != "POST" {
+		t.Errorf("hidden %+v", p)
+	}
+	if got := Plan([]View{low, top}, nil, nil); len(got) != 0 {
+		t.Errorf("an empty allow-list planned %+v", got)
+	}
+	// The lower identity was offered it too: nothing hidden. Without an ETag
+	// or validForVersion: nothing stale.
+	top.Recording.Exchanges[0] = get("x1", "http://a/t/1", 200, "", withTemplate)
+	low.Recording.Exchanges[0] = get("x2", "http://a/t/1", 200, "", withTemplate)
+	if got := Plan([]View{low, top}, nil, rules); len(got) != 0 {
+		t.Errorf("planned %+v, want nothing", got)
+	}
+	// The lower identity could not read the resource: nothing to compare.
+	low.Recording.Exchanges[0] = get("x2", "http://a/t/1", 404, "", `{}`)
+	if got := Plan([]View{low, top}, nil, rules); len(got) != 0 {
+		t.Errorf("planned %+v for an unread resource", got)
+	}
+}

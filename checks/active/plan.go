@@ -1,0 +1,263 @@
+package active
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/agentready/agentready/checks/leakage"
+	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/spec"
+)
+
+// View is what one identity was shown, least privileged first in Plan's
+// argument; the last is the most privileged.
+type View struct {
+	Name      string
+	Recording *exchange.Recording
+}
+
+// Request is one planned active probe.
+type Request struct {
+	exchange.PlannedRequest
+	Identity string
+	// Operation names the control (template key, affordance operation).
+	Operation string
+	// Why says what the probe tests, for the plan printed before sending.
+	Why string
+}
+
+// Plan lists the active probes the recordings call for and the rules allow,
+// stale-version probes first, in a stable order, bounded by MaxPerKind each.
+func Plan(views []View, doc *spec.Document, rules Rules) []Request {
+	if len(views) == 0 || len(rules) == 0 {
+		return nil
+	}
+	var idx *spec.Index
+	if doc != nil {
+		idx = doc.Index()
+	}
+	allowed := func(o leakage.Offer) bool {
+		var op *spec.Operation
+		if idx != nil {
+			op = idx.Match(o.Method, o.Target)
+		}
+		return !safe(o.Method) && rules.Allows(o.Method, o.Target, op)
+	}
+	top := views[len(views)-1]
+	topOffers := offersByResource(top.Recording)
+	out := stale(top, topOffers, allowed)
+	for _, v := range views[:len(views)-1] {
+		out = append(out, hidden(v, top.Name, topOffers, offersByResource(v.Recording), allowed)...)
+	}
+	if n := countKind(out, PurposeHidden); n > MaxPerKind {
+		out = trimKind(out, PurposeHidden, MaxPerKind)
+	}
+	return out
+}
+
+// resourceOffers is what one resource offered its caller, keyed by URL.
+type resourceOffers map[string][]leakage.Offer
+
+func offersByResource(rec *exchange.Recording) resourceOffers {
+	out := resourceOffers{}
+	if rec == nil {
+		return out
+	}
+	for _, x := range rec.Exchanges {
+		if x.Purpose != exchange.PurposeCrawl && x.Purpose != leakage.PurposeCrossFetch {
+			continue
+		}
+		for _, o := range leakage.Offers([]*exchange.Exchange{x}) {
+			out[x.Request.URL] = append(out[x.Request.URL], o)
+		}
+		if _, ok := out[x.Request.URL]; !ok && fetchedOK(x) {
+			out[x.Request.URL] = []leakage.Offer{}
+		}
+	}
+	return out
+}
+
+func fetchedOK(x *exchange.Exchange) bool {
+	return x.Request.Method == http.MethodGet && x.Response != nil && x.Response.Status == http.StatusOK &&
+		!x.Response.Truncated && !x.Response.Dropped && exchange.IsJSONMediaType(x.Response.MediaType())
+}
+
+func sortedURLs(m resourceOffers) []string {
+	out := make([]string, 0, len(m))
+	for u := range m {
+		out = append(out, u)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// operationKey groups requests to the same operation: one probe each.
+func operationKey(identity string, o leakage.Offer) string {
+	return identity + " " + o.Method + " " + exchange.PathShape(exchange.PathOf(o.Target))
+}
+
+// stale plans, as the most privileged identity, one request per offered
+// operation on a resource that has an entity tag or a validForVersion,
+// conditional on StaleETag.
+func stale(top View, offers resourceOffers, allowed func(leakage.Offer) bool) []Request {
+	var out []Request
+	seen := map[string]bool{}
+	for _, u := range sortedURLs(offers) {
+		for _, o := range offers[u] {
+			key := operationKey(top.Name, o)
+			if seen[key] || !allowed(o) || !versioned(o) || len(out) >= MaxPerKind {
+				continue
+			}
+			seen[key] = true
+			req := request(o, PurposeStale, top.Name)
+			req.Header.Set("If-Match", StaleETag)
+			req.Why = fmt.Sprintf("%s on %s, conditional on a version it does not have: must be refused with 412 or 409",
+				o.Name, exchange.PathOf(u))
+			out = append(out, req)
+		}
+	}
+	return out
+}
+
+func versioned(o leakage.Offer) bool {
+	if o.X.Response != nil && o.X.Response.Header.Get("ETag") != "" {
+		return true
+	}
+	_, ok := o.Control["validForVersion"]
+	return ok
+}
+
+// hidden plans, as a lower identity, the requests behind controls the most
+// privileged identity was offered on a resource the lower identity also read
+// successfully without that control.
+func hidden(low View, topName string, topOffers, lowOffers resourceOffers, allowed func(leakage.Offer) bool) []Request {
+	var out []Request
+	seen := map[string]bool{}
+	for _, u := range sortedURLs(topOffers) {
+		mine, read := lowOffers[u]
+		if !read {
+			continue
+		}
+		for _, o := range topOffers[u] {
+			key := operationKey(low.Name, o)
+			if seen[key] || !allowed(o) || offered(mine, o) {
+				continue
+			}
+			seen[key] = true
+			req := request(o, PurposeHidden, low.Name)
+			req.Why = fmt.Sprintf("%s, offered on %s to %q only: must be refused with 401, 403, 404 or 409 and problem+json",
+				o.Name, exchange.PathOf(u), topName)
+			out = append(out, req)
+		}
+	}
+	return out
+}
+
+func offered(offers []leakage.Offer, o leakage.Offer) bool {
+	for _, m := range offers {
+		if m.Method == o.Method && m.Target == o.Target {
+			return true
+		}
+	}
+	return false
+}
+
+func request(o leakage.Offer, purpose, identity string) Request {
+	body, contentType := Body(o.Control)
+	h := http.Header{}
+	h.Set("Content-Type", contentType)
+	h.Set("Accept", "application/problem+json, application/hal+json;q=0.9, application/json;q=0.8")
+	return Request{
+		PlannedRequest: exchange.PlannedRequest{Purpose: purpose, Method: o.Method, URL: o.Target, Header: h, BasedOn: o.X.Request.URL, Body: body},
+		Identity:       identity,
+		Operation:      o.Name,
+	}
+}
+
+func countKind(rs []Request, purpose string) int {
+	n := 0
+	for _, r := range rs {
+		if r.Purpose == purpose {
+			n++
+		}
+	}
+	return n
+}
+
+func trimKind(rs []Request, purpose string, limit int) []Request {
+	var out []Request
+	n := 0
+	for _, r := range rs {
+		if r.Purpose == purpose {
+			if n >= limit {
+				continue
+			}
+			n++
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// placeholder is the text sent for a required property without a value.
+const placeholder = "agentready active probe"
+
+// Body builds the request body a HAL-FORMS template describes: each property
+// with its value, and required ones without a value get a placeholder of
+// their type, so a server that skips its checks has a request it can accept.
+// Affordance entries and templates without properties send {}.
+func Body(control map[string]any) ([]byte, string) {
+	contentType, _ := control["contentType"].(string)
+	if contentType == "" {
+		contentType = "application/json"
+	}
+	values := map[string]any{}
+	props, _ := control["properties"].([]any)
+	for _, p := range props {
+		prop, _ := p.(map[string]any)
+		name, _ := prop["name"].(string)
+		if name == "" {
+			continue
+		}
+		if v, ok := prop["value"]; ok && v != "" && v != nil {
+			values[name] = v
+			continue
+		}
+		if prop["required"] == true {
+			values[name] = placeholderFor(prop)
+		}
+	}
+	if strings.HasPrefix(contentType, "application/x-www-form-urlencoded") {
+		form := url.Values{}
+		for k, v := range values {
+			form.Set(k, fmt.Sprint(v))
+		}
+		return []byte(form.Encode()), contentType
+	}
+	raw, err := json.Marshal(values)
+	if err != nil {
+		return []byte("{}"), "application/json"
+	}
+	return raw, "application/json"
+}
+
+func placeholderFor(prop map[string]any) any {
+	switch prop["type"] {
+	case "number", "range":
+		if m, ok := prop["min"].(float64); ok {
+			return m
+		}
+		return 1
+	case "email":
+		return "agentready@example.com"
+	case "url":
+		return "https://example.com/"
+	case "date":
+		return "2026-01-01"
+	}
+	return placeholder
+}

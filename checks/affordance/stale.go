@@ -1,0 +1,74 @@
+package affordance
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/active"
+	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/finding"
+)
+
+// StaleVersion flags an operation executed although its request was
+// conditional on a version the resource does not have. It judges the active
+// stale-version probes (checks/active), sent only with --active.
+type StaleVersion struct{}
+
+func (StaleVersion) Meta() checks.Meta {
+	return checks.Meta{
+		ID:       "affordance-stale-version-executed",
+		Family:   checks.FamilyAffordance,
+		Title:    "Operations conditional on a stale version are refused",
+		Severity: finding.SeverityError,
+		SpecRefs: []finding.SpecRef{
+			{Doc: "RFC 9110", Section: "13.1.1", Level: "MUST", URL: "https://www.rfc-editor.org/rfc/rfc9110#section-13.1.1"},
+			{Doc: "RFC 9110", Section: "15.5.13", Level: "SHOULD", URL: "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.13"},
+			refStateful,
+		},
+		Help: `An affordance is valid for one version of a resource (` + "`validForVersion`" + `, or the
+representation's entity tag). An agent that acts on an old view must be
+stopped, not allowed to cancel an order that has since shipped. RFC 9110
+§13.1.1: when If-Match matches no current representation, the server MUST NOT
+perform the method, and answers 412 (or 409 when it reports a conflict in
+its own terms). This active probe (sent only with ` + "`--active`" + ` and an
+` + "`--active-allow`" + ` entry naming the operation) sends the request behind an
+offered control with ` + "`If-Match: \"agentready-stale-version\"`" + `, a tag no server
+issues. A 2xx or 3xx answer means the server executed it anyway.
+
+**How to fix:** evaluate If-Match (and the version an affordance was issued
+for) before executing any state change, and answer 412 with problem+json.`,
+	}
+}
+
+func (c StaleVersion) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	if err := in.NeedActive(); err != nil {
+		return nil, err
+	}
+	m := c.Meta()
+	var out []finding.Finding
+	judged := 0
+	for _, x := range in.Recording.Exchanges {
+		if x.Purpose != active.PurposeStale || x.Response == nil {
+			continue
+		}
+		judged++
+		st := x.Response.Status
+		switch {
+		case st >= 200 && st < 400:
+			msg := fmt.Sprintf("%s %s with If-Match: %s (matching no representation) was answered %d; expected 412 or 409, and the method not performed",
+				x.Request.Method, exchange.PathOf(x.Request.URL), active.StaleETag, st)
+			out = append(out, checks.New(m, x.Request.Method+" "+exchange.PathShape(exchange.PathOf(x.Request.URL)), msg,
+				checks.Evidence(x, []string{"If-Match", "Content-Type"}, []string{"Content-Type", "ETag"})))
+		case st == http.StatusPreconditionFailed || st == http.StatusConflict:
+		default:
+			in.Observe(m.ID, fmt.Sprintf("%s %s with a stale If-Match was refused with %d before the precondition could be judged",
+				x.Request.Method, exchange.PathShape(exchange.PathOf(x.Request.URL)), st))
+		}
+	}
+	if judged == 0 {
+		return nil, checks.Skip("no operation named by --active-allow was offered on a resource with an ETag or validForVersion")
+	}
+	return out, nil
+}

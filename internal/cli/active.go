@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	"github.com/agentready/agentready/checks/active"
+	"github.com/agentready/agentready/config"
+	"github.com/agentready/agentready/internal/sanitize"
+	"github.com/agentready/agentready/scan"
+)
+
+// activeFlags opt in to active probes: the only requests that may change
+// state on the target. Every safeguard is here, before anything is sent:
+// an allow-list is required, CI needs the configuration's consent, and the
+// exact requests are shown and confirmed.
+type activeFlags struct {
+	on    bool
+	allow []string
+	yes   bool
+}
+
+func (f *activeFlags) register(fs *pflag.FlagSet) {
+	fs.BoolVar(&f.on, "active", false, "also send active probes: state-changing requests, only to what --active-allow names, shown and confirmed first (see README: Active probes)")
+	fs.StringArrayVar(&f.allow, "active-allow", nil, "operation active probes may send: 'METHOD /path' (* matches one segment) or an operationId (repeatable; default: active.allow in .agentready.yaml)")
+	fs.BoolVar(&f.yes, "yes", false, "send the active probes without asking (they are still printed on stderr)")
+}
+
+// ErrActiveDeclined is returned when the user answers no at the prompt.
+var errActiveDeclined = usageError("active probes declined: nothing state-changing was sent; run without --active for a passive scan")
+
+// options validates the flags against the configuration and the
+// environment, and returns nil when active probes are off.
+func (f *activeFlags) options(e *env) (*scan.ActiveOptions, error) {
+	if !f.on {
+		if len(f.allow) > 0 || f.yes {
+			return nil, usageError("--active-allow and --yes only apply with --active")
+		}
+		return nil, nil
+	}
+	entries, file := f.allow, e.configFile().Active
+	if len(entries) == 0 {
+		entries = file.Allow
+	}
+	if len(entries) == 0 {
+		return nil, usageError("--active needs an allow-list: --active-allow 'POST /orders/*/cancel' (or an operationId), or active.allow in %s", configName(e))
+	}
+	rules, err := active.ParseRules(entries)
+	if err != nil {
+		return nil, usageError("--active-allow %v", err)
+	}
+	if inCI(e) && !file.CI {
+		return nil, usageError("--active refused: CI is set and %s does not set active.ci: true; active probes change state on the target, so a pipeline sends them only when its configuration says so", configName(e))
+	}
+	opts := &scan.ActiveOptions{Allow: rules, Confirmed: "--yes"}
+	prompt := f.yes
+	if !f.yes {
+		if !isTerminal(e.stderr) || !readerIsTerminal(e.stdin) {
+			return nil, usageError("--active asks for confirmation on a terminal; pass --yes to send the active probes without asking")
+		}
+		opts.Confirmed = "prompt"
+	}
+	opts.Confirm = func(plan []active.Request) error {
+		printPlan(e.stderr, plan)
+		if prompt {
+			return nil
+		}
+		return confirm(e.stdin, e.stderr, len(plan))
+	}
+	return opts, nil
+}
+
+func configName(e *env) string {
+	if p := e.configFile().Path; p != "" {
+		return p
+	}
+	return ".agentready.yaml"
+}
+
+// inCI follows the convention of CI services: CI set to anything but
+// false or 0.
+func inCI(e *env) bool {
+	v := strings.ToLower(strings.TrimSpace(e.get("CI")))
+	return v != "" && v != "false" && v != "0"
+}
+
+func readerIsTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// printPlan shows exactly what will be sent. Credentials are named, never
+// shown: the identity's headers are redacted like everywhere else.
+func printPlan(w io.Writer, plan []active.Request) {
+	fmt.Fprintf(w, "Active probes: %d state-changing request(s) will be sent to the target:\n", len(plan))
+	for i, r := range plan {
+		who := r.Identity
+		if who == "" {
+			who = "the scan's caller"
+		}
+		fmt.Fprintf(w, "  %d. %s %s  as %s  [%s]\n", i+1, r.Method, sanitize.Line(r.URL), sanitize.Line(who), r.Purpose)
+		for _, name := range []string{"Content-Type", "If-Match"} {
+			if v := r.Header.Get(name); v != "" {
+				fmt.Fprintf(w, "     %s: %s\n", name, sanitize.Line(v))
+			}
+		}
+		if len(r.Body) > 0 {
+			fmt.Fprintf(w, "     body: %s\n", sanitize.Truncate(sanitize.Line(string(r.Body)), 200))
+		}
+		fmt.Fprintf(w, "     why: %s\n", sanitize.Line(r.Why))
+	}
+}
+
+func confirm(in io.Reader, out io.Writer, n int) error {
+	fmt.Fprintf(out, "Send these %d request(s)? [y/N] ", n)
+	line, _ := bufio.NewReader(in).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return nil
+	}
+	return errActiveDeclined
+}
+
+// configFile is the loaded configuration, or an empty one for commands that
+// load none.
+func (e *env) configFile() *config.File {
+	if e.config == nil || e.config.file == nil {
+		return &config.File{}
+	}
+	return e.config.file
+}

@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/fixtures/activefix"
+)
+
+func TestActiveFlagErrors(t *testing.T) {
+	url := serve(t)
+	tests := []struct {
+		name    string
+		environ []string
+		args    []string
+		want    string
+	}{
+		{"allow without active", nil, []string{"--active-allow", "POST /orders/*"}, "only apply with --active"},
+		{"yes without active", nil, []string{"--yes"}, "only apply with --active"},
+		{"no allow-list", nil, []string{"--active", "--yes"}, "--active needs an allow-list"},
+		{"bad rule", nil, []string{"--active", "--yes", "--active-allow", "POST orders"}, "must start with /"},
+		{"no terminal, no --yes", nil, []string{"--active", "--active-allow", "POST /orders/*/cancellation"}, "pass --yes"},
+		{"CI without consent", []string{"CI=true"}, []string{"--active", "--yes", "--active-allow", "POST /orders/*/cancellation"}, "does not set active.ci: true"},
+	}
+	for _, tt := range tests {
+		r := runEnv(t, tt.environ, append([]string{"scan", url}, tt.args...)...)
+		if r.code != ExitUsage || !strings.Contains(r.stderr, tt.want) {
+			t.Errorf("%s: code %d, stderr %q; want %d and %q", tt.name, r.code, r.stderr, ExitUsage, tt.want)
+		}
+	}
+}
+
+func TestActiveInCIWithConsentFromConfig(t *testing.T) {
+	url := serveHandler(t, activefix.New(activefix.IfMatchIgnored))
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, ".agentready.yaml")
+	if err := os.WriteFile(cfg, []byte("version: 1\nactive:\n  ci: true\n  allow:\n    - POST /things/*/close\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runEnv(t, []string{"CI=true", "USER_AUTH=" + activefix.UserAuth}, "scan", url, "--config", cfg, "--format", "json",
+		"--identity", "anonymous", "--identity", "user", "--header-for", "user=Authorization: env:USER_AUTH",
+		"--active", "--yes")
+	if r.code != ExitGateFailed {
+		t.Fatalf("code %d: %s", r.code, r.stderr)
+	}
+	var rep finding.Report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Active == nil || len(rep.Active.Sent) != 2 || rep.Active.Confirmed != "--yes" || rep.Active.Allow[0] != "POST /things/*/close" {
+		t.Fatalf("active section %+v", rep.Active)
+	}
+	if !strings.Contains(r.stderr, "1. POST "+url+"things/1/close  as user  [active/stale-version]") ||
+		!strings.Contains(r.stderr, `If-Match: "agentready-stale-version"`) || strings.Contains(r.stderr, "activefix-user") {
+		t.Errorf("the printed plan is not the exact requests, or shows a credential:\n%s", r.stderr)
+	}
+	fired := false
+	for _, f := range rep.Findings {
+		fired = fired || f.CheckID == "affordance-stale-version-executed"
+	}
+	if !fired {
+		t.Error("the ignored If-Match was not reported")
+	}
+}
+
+func TestConfirmAnswers(t *testing.T) {
+	for answer, ok := range map[string]bool{"y\n": true, "YES\n": true, "n\n": false, "\n": false, "": false, "yess\n": false} {
+		var out strings.Builder
+		err := confirm(strings.NewReader(answer), &out, 2)
+		if (err == nil) != ok || !strings.Contains(out.String(), "Send these 2 request(s)? [y/N]") {
+			t.Errorf("answer %q: err %v, prompt %q", answer, err, out.String())
+		}
+	}
+}
+
+func serveHandler(t *testing.T, h http.Handler) string {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL + "/"
+}

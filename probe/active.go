@@ -1,0 +1,38 @@
+package probe
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agentready/agentready/exchange"
+)
+
+// SendActive sends the active probes the user allowed and confirmed, exactly
+// as given: one at a time and in order, because each may change state the
+// next depends on. It is the one path on which unsafe methods leave the
+// scanner. Redirects are recorded, not followed: a client following a 303
+// would turn the answer into a GET the user never allowed. Requests that
+// leave the origin are refused with a note, like every planned request.
+func SendActive(ctx context.Context, cfg Config, reqs []exchange.PlannedRequest) ([]*exchange.Exchange, []string) {
+	cfg = cfg.withDefaults()
+	start := normalize(cfg.Start)
+	c := newClient(cfg, start)
+	c.maxHops = 0
+	defer c.close()
+	var sent []*exchange.Exchange
+	var notes []string
+	for _, p := range reqs {
+		if err := validatePlanned(p, start, true); err != nil {
+			notes = append(notes, fmt.Sprintf("active probe %s %s (%s) not sent: %v", p.Method, p.URL, p.Purpose, err))
+			continue
+		}
+		if ctx.Err() != nil {
+			notes = append(notes, fmt.Sprintf("active probe %s %s (%s) not sent: %v", p.Method, p.URL, p.Purpose, ctx.Err()))
+			continue
+		}
+		x, _ := c.send(ctx, p.Method, p.URL, plannedHeader(cfg, p), p.Body)
+		x.Purpose, x.BasedOn = p.Purpose, p.BasedOn
+		sent = append(sent, x)
+	}
+	return sent, notes
+}

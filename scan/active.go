@@ -1,0 +1,153 @@
+package scan
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/active"
+	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/probe"
+)
+
+// ActiveOptions enable active probes: state-changing requests, planned from
+// the crawl, limited to what Allow names, sent only after Confirm agrees.
+type ActiveOptions struct {
+	Allow active.Rules
+	// Confirm sees the exact requests before any is sent; an error sends
+	// none and is returned from Run (the CLI asks on a TTY, or has --yes).
+	Confirm func([]active.Request) error
+	// Confirmed names how the user agreed, for the report.
+	Confirmed string
+}
+
+// runActive plans, confirms and sends the active probes, and appends each
+// exchange to the recording of the identity it was sent as.
+func runActive(ctx context.Context, opts Options, shared http.Header, res *probe.Result, views []checks.IdentityView) (*finding.ActiveInfo, *checks.ActiveRun, error) {
+	if opts.Active == nil {
+		return nil, nil, nil
+	}
+	plan := active.Plan(activeViews(opts, res, views), res.Spec, opts.Active.Allow)
+	info := &finding.ActiveInfo{Allow: opts.Active.Allow.Strings(), Confirmed: opts.Active.Confirmed, Sent: []finding.ActiveRequest{}}
+	run := &checks.ActiveRun{Allow: info.Allow, Planned: len(plan)}
+	if len(plan) == 0 {
+		res.Notes = append(res.Notes, "active probes: no offered operation matched --active-allow; none sent")
+		return info, run, nil
+	}
+	if opts.Active.Confirm != nil {
+		if err := opts.Active.Confirm(plan); err != nil {
+			return nil, nil, err
+		}
+	}
+	next := countExchanges(res.Recording, views)
+	for _, batch := range byIdentity(plan) {
+		id := identityNamed(opts.Identities, batch[0].Identity)
+		cfg := asIdentity(opts.Probe, id, opts.Probe.Budget, opts.Probe.MaxPages)
+		cfg.Headers = withIdentity(shared, id)
+		reqs := make([]exchange.PlannedRequest, len(batch))
+		for i, r := range batch {
+			reqs[i] = r.PlannedRequest
+		}
+		sent, notes := probe.SendActive(ctx, cfg, reqs)
+		res.Notes = append(res.Notes, notes...)
+		rec := recordingOf(res.Recording, views, id.Name)
+		for _, x := range sent {
+			next++
+			x.ID, x.Identity = fmt.Sprintf("x%04d", next), id.Name
+			rec.Exchanges = append(rec.Exchanges, x)
+			info.Sent = append(info.Sent, sentRequest(x, whyOf(batch, x)))
+		}
+		res.Stats.Requests += len(sent)
+		res.Stats.Probes += len(sent)
+	}
+	res.Notes = append(res.Notes, fmt.Sprintf("active probes: %d state-changing request(s) sent, as allowed by --active-allow (listed under active in the JSON report)", len(info.Sent)))
+	return info, run, nil
+}
+
+func activeViews(opts Options, res *probe.Result, views []checks.IdentityView) []active.View {
+	if len(views) == 0 {
+		name := ""
+		if len(opts.Identities) == 1 {
+			name = opts.Identities[0].Name
+		}
+		return []active.View{{Name: name, Recording: res.Recording}}
+	}
+	out := make([]active.View, len(views))
+	for i, v := range views {
+		out[i] = active.View{Name: v.Name, Recording: v.Recording}
+	}
+	return out
+}
+
+// byIdentity splits the plan into runs of one identity, keeping its order.
+func byIdentity(plan []active.Request) [][]active.Request {
+	var out [][]active.Request
+	for _, r := range plan {
+		if n := len(out); n > 0 && out[n-1][0].Identity == r.Identity {
+			out[n-1] = append(out[n-1], r)
+			continue
+		}
+		out = append(out, []active.Request{r})
+	}
+	return out
+}
+
+func identityNamed(ids []Identity, name string) Identity {
+	for _, id := range ids {
+		if id.Name == name {
+			return id
+		}
+	}
+	return Identity{Name: name}
+}
+
+func withIdentity(shared http.Header, id Identity) http.Header {
+	h := shared.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	for k, vs := range id.Header {
+		h[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
+	}
+	return h
+}
+
+// recordingOf is the recording of the named identity: the main recording
+// for the most privileged one or a single-identity scan.
+func recordingOf(main *exchange.Recording, views []checks.IdentityView, name string) *exchange.Recording {
+	for _, v := range views[:max(0, len(views)-1)] {
+		if v.Name == name && v.Recording != nil {
+			return v.Recording
+		}
+	}
+	return main
+}
+
+func countExchanges(main *exchange.Recording, views []checks.IdentityView) int {
+	n := len(main.Exchanges)
+	for _, v := range views[:max(0, len(views)-1)] {
+		if v.Recording != nil {
+			n += len(v.Recording.Exchanges)
+		}
+	}
+	return n
+}
+
+func whyOf(batch []active.Request, x *exchange.Exchange) string {
+	for _, r := range batch {
+		if r.Method == x.Request.Method && r.URL == x.Request.URL && r.Purpose == x.Purpose {
+			return r.Why
+		}
+	}
+	return ""
+}
+
+func sentRequest(x *exchange.Exchange, why string) finding.ActiveRequest {
+	out := finding.ActiveRequest{ExchangeID: x.ID, Identity: x.Identity, Purpose: x.Purpose, Method: x.Request.Method, URL: x.Request.URL, Why: why}
+	if x.Response != nil {
+		out.Status = x.Response.Status
+	}
+	return out
+}

@@ -1,0 +1,177 @@
+package scan_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentready/agentready/checks/active"
+	"github.com/agentready/agentready/checks/builtin"
+	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/fixtures/activefix"
+	"github.com/agentready/agentready/fixtures/methodlog"
+	"github.com/agentready/agentready/probe"
+	"github.com/agentready/agentready/scan"
+)
+
+var activeChecks = []string{"affordance-stale-version-executed", "leakage-hidden-operation-executed", "leakage-hidden-operation-refusal"}
+
+func scanActive(t *testing.T, h http.Handler, act *scan.ActiveOptions) *finding.Report {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	reg, err := builtin.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, _ := url.Parse(srv.URL + "/")
+	rep, err := scan.Run(context.Background(), scan.Options{
+		Probe:   probe.Config{Start: start, Budget: time.Minute},
+		Checks:  reg.All(),
+		Version: "test",
+		Now:     fixedClock,
+		Identities: []scan.Identity{
+			{Name: "anonymous"},
+			{Name: "user", Header: http.Header{"Authorization": {activefix.UserAuth}}},
+		},
+		Active: act,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func allowClose(t *testing.T) *scan.ActiveOptions {
+	rules, err := active.ParseRules([]string{"POST /things/*/close"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &scan.ActiveOptions{Allow: rules, Confirmed: "--yes"}
+}
+
+func firedAmong(rep *finding.Report, ids []string) []string {
+	var out []string
+	for _, id := range firedChecks(rep) {
+		if slices.Contains(ids, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func TestActiveProbesFireOnlyOnTheirBrokenMode(t *testing.T) {
+	tests := []struct {
+		mode activefix.Mode
+		want []string
+	}{
+		{activefix.Conformant, nil},
+		{activefix.HiddenAccepted, []string{"leakage-hidden-operation-executed"}},
+		{activefix.IfMatchIgnored, []string{"affordance-stale-version-executed"}},
+	}
+	for _, tt := range tests {
+		rep := scanActive(t, activefix.New(tt.mode), allowClose(t))
+		if got := firedAmong(rep, activeChecks); !slices.Equal(got, tt.want) {
+			t.Errorf("mode %d: fired %v, want %v", tt.mode, got, tt.want)
+		}
+		for _, id := range activeChecks {
+			if st := checkStatus(rep, id); st.Status == finding.StatusSkip {
+				t.Errorf("mode %d: %s skipped: %s", tt.mode, id, st.Reason)
+			}
+		}
+		if rep.Active == nil || len(rep.Active.Sent) != 2 {
+			t.Fatalf("mode %d: active section %+v, want two requests sent", tt.mode, rep.Active)
+		}
+	}
+}
+
+// Without --active only safe methods reach the app; with it, exactly the
+// planned requests the allow-list names, and nothing else unsafe.
+func TestActiveModeSendsExactlyTheAllowedRequests(t *testing.T) {
+	log, h := methodlog.Wrap(activefix.New(activefix.Conformant))
+	rep := scanActive(t, h, nil)
+	if got := unsafeRequests(log); len(got) != 0 {
+		t.Errorf("without --active the scan sent %v", got)
+	}
+	if rep.Active != nil {
+		t.Errorf("report has an active section without --active: %+v", rep.Active)
+	}
+	for _, id := range activeChecks {
+		if st := checkStatus(rep, id); st.Status != finding.StatusSkip || !strings.HasPrefix(st.Reason, "not assessed") {
+			t.Errorf("%s: %s %q, want not assessed", id, st.Status, st.Reason)
+		}
+	}
+
+	log, h = methodlog.Wrap(activefix.New(activefix.Conformant))
+	var planned []active.Request
+	opts := allowClose(t)
+	opts.Confirm = func(p []active.Request) error { planned = p; return nil }
+	rep = scanActive(t, h, opts)
+	want := []string{"POST /things/1/close", "POST /things/1/close"}
+	if got := unsafeRequests(log); !slices.Equal(got, want) {
+		t.Errorf("with --active the scan sent %v, want %v", got, want)
+	}
+	if len(planned) != 2 || planned[0].Purpose != active.PurposeStale || planned[0].Identity != "user" ||
+		planned[1].Purpose != active.PurposeHidden || planned[1].Identity != "anonymous" {
+		t.Errorf("plan shown for confirmation: %+v", planned)
+	}
+	for i, s := range rep.Active.Sent {
+		if s.Method != planned[i].Method || s.URL != planned[i].URL || s.Identity != planned[i].Identity || s.Status == 0 {
+			t.Errorf("sent[%d] = %+v, planned %+v", i, s, planned[i])
+		}
+	}
+}
+
+func TestActiveRequestsOutsideTheAllowListAreNotSent(t *testing.T) {
+	log, h := methodlog.Wrap(activefix.New(activefix.HiddenAccepted))
+	rules, _ := active.ParseRules([]string{"POST /other/*"})
+	rep := scanActive(t, h, &scan.ActiveOptions{Allow: rules})
+	if got := unsafeRequests(log); len(got) != 0 {
+		t.Errorf("sent %v though the allow-list names nothing offered", got)
+	}
+	if rep.Active == nil || len(rep.Active.Sent) != 0 {
+		t.Errorf("active section %+v, want none sent", rep.Active)
+	}
+}
+
+func TestDeclinedActiveProbesSendNothing(t *testing.T) {
+	log, h := methodlog.Wrap(activefix.New(activefix.Conformant))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	reg, _ := builtin.Registry()
+	start, _ := url.Parse(srv.URL + "/")
+	declined := errors.New("declined")
+	opts := allowClose(t)
+	opts.Confirm = func([]active.Request) error { return declined }
+	_, err := scan.Run(context.Background(), scan.Options{
+		Probe: probe.Config{Start: start, Budget: time.Minute}, Checks: reg.All(), Version: "test", Now: fixedClock,
+		Identities: []scan.Identity{{Name: "anonymous"}, {Name: "user", Header: http.Header{"Authorization": {activefix.UserAuth}}}},
+		Active:     opts,
+	})
+	if !errors.Is(err, declined) {
+		t.Errorf("err %v, want the confirmation's", err)
+	}
+	if got := unsafeRequests(log); len(got) != 0 {
+		t.Errorf("sent %v after the user declined", got)
+	}
+}
+
+func unsafeRequests(log *methodlog.Log) []string {
+	var out []string
+	for _, req := range log.Requests() {
+		switch req[:strings.IndexByte(req, ' ')] {
+		case "GET", "HEAD", "OPTIONS":
+		default:
+			if req != "POST /mcp" {
+				out = append(out, req)
+			}
+		}
+	}
+	return out
+}
