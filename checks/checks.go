@@ -227,6 +227,11 @@ type IdentityView struct {
 	// Credentials and Roles are as in Caller.
 	Credentials []string
 	Roles       []string
+	// MCP is the MCP catalog the identity was shown: the revision decision
+	// and one tools/list walk, sent as it. It is nil when the scan found no
+	// MCP endpoint or did not list the catalog as this identity; for the most
+	// privileged identity it is Input.MCP.
+	MCP *mcp.Snapshot
 }
 
 // ActiveRun describes the active probes of a scan.

@@ -23,6 +23,25 @@ type MCPInfo struct {
 	Tokenizer          string        `json:"tokenizer,omitempty"`
 	Others             []MCPEndpoint `json:"otherEndpoints,omitempty"`
 	Notes              []string      `json:"notes,omitempty"`
+	// Identities are the catalogs listed as each less privileged identity,
+	// least privileged first, when the scan ran as several.
+	Identities []MCPIdentity `json:"identities,omitempty"`
+}
+
+// MCPIdentity is what the endpoint listed to one less privileged identity.
+type MCPIdentity struct {
+	Identity string `json:"identity"`
+	// Era is as in MCPInfo; empty when the endpoint refused the identity.
+	Era string `json:"era"`
+	// Refused says why the revision was not determined, RefusedStatus the
+	// HTTP status behind it (401 and 403 are answers, not failures).
+	Refused       string `json:"refused,omitempty"`
+	RefusedStatus int    `json:"refusedStatus,omitempty"`
+	// Tools are the names listed, in server order.
+	Tools              []string `json:"tools"`
+	CatalogFingerprint string   `json:"catalogFingerprint,omitempty"`
+	// Problem says why tools/list stopped early or failed.
+	Problem string `json:"problem,omitempty"`
 }
 
 // MCPStep is one request of the revision decision and what it meant.

@@ -35,3 +35,19 @@ func steps(in []Step) []finding.MCPStep {
 	}
 	return out
 }
+
+// IdentityInfo converts the catalog listed as one identity for the report.
+func (s *Snapshot) IdentityInfo() finding.MCPIdentity {
+	info := finding.MCPIdentity{
+		Identity: s.Identity, Era: string(s.Verdict.Era),
+		Refused: s.Verdict.Refused, RefusedStatus: s.Verdict.RefusedStatus, Tools: []string{},
+	}
+	if len(s.Listings) > 0 {
+		l := s.Listings[0]
+		for _, t := range l.Tools {
+			info.Tools = append(info.Tools, t.Name)
+		}
+		info.CatalogFingerprint, info.Problem = s.Catalog.Fingerprint, l.Problem
+	}
+	return info
+}

@@ -22,6 +22,13 @@ import (
 
 var activeChecks = []string{"affordance-stale-version-executed", "leakage-hidden-operation-executed", "leakage-hidden-operation-refusal"}
 
+var _ = func() bool {
+	for _, id := range activeChecks {
+		coveredElsewhere[id] = true // TestActiveProbesFireOnlyOnTheirBrokenMode
+	}
+	return true
+}()
+
 func scanActive(t *testing.T, h http.Handler, act *scan.ActiveOptions) *finding.Report {
 	t.Helper()
 	srv := httptest.NewServer(h)
@@ -74,6 +81,7 @@ func TestActiveProbesFireOnlyOnTheirBrokenMode(t *testing.T) {
 		{activefix.Conformant, nil},
 		{activefix.HiddenAccepted, []string{"leakage-hidden-operation-executed"}},
 		{activefix.IfMatchIgnored, []string{"affordance-stale-version-executed"}},
+		{activefix.RefusesInHTML, []string{"leakage-hidden-operation-refusal"}},
 	}
 	for _, tt := range tests {
 		rep := scanActive(t, activefix.New(tt.mode), allowClose(t))

@@ -52,6 +52,8 @@ func anonAndUser(auth string) []scan.Identity {
 	}
 }
 
+// scanAs scans like the CLI does, the OpenAPI document discovered, so that
+// the checks that map tools to operations are assessed.
 func scanAs(t *testing.T, h http.Handler, ids []scan.Identity) *finding.Report {
 	t.Helper()
 	srv := httptest.NewServer(h)
@@ -62,7 +64,7 @@ func scanAs(t *testing.T, h http.Handler, ids []scan.Identity) *finding.Report {
 	}
 	start, _ := url.Parse(srv.URL + "/")
 	rep, err := scan.Run(context.Background(), scan.Options{
-		Probe:      probe.Config{Start: start, Budget: time.Minute},
+		Probe:      probe.Config{Start: start, Budget: time.Minute, Spec: probe.SpecConfig{Discover: true}},
 		Checks:     reg.All(),
 		Version:    "test",
 		Now:        fixedClock,
@@ -94,6 +96,9 @@ func TestDemoAsTwoIdentitiesGradesAWithNoLeak(t *testing.T) {
 		}
 	}
 	for _, c := range leakage.All() {
+		if slices.Contains(activeChecks, c.Meta().ID) {
+			continue // TestActiveProbesFireOnlyOnTheirBrokenMode's
+		}
 		if st := checkStatus(rep, c.Meta().ID); st.Status != finding.StatusPass {
 			t.Errorf("%s: %s (%s), want pass: every leakage check is assessed on the demo", c.Meta().ID, st.Status, st.Reason)
 		}
@@ -167,6 +172,13 @@ func TestCredentialsNeverAppearInAnyReport(t *testing.T) {
 	if !strings.Contains(curls.String(), "X-Tenant-Secret: REDACTED") || !strings.Contains(curls.String(), "Authorization: REDACTED") {
 		t.Errorf("curl lines do not show the redacted credentials:\n%s", curls.String())
 	}
+	assertNoSecret(t, rep, "s3cr3t")
+}
+
+// assertNoSecret renders rep in every format, verbose or not, and looks for
+// secret.
+func assertNoSecret(t *testing.T, rep *finding.Report, secret string) {
+	t.Helper()
 	for _, format := range report.Formats() {
 		for _, verbose := range []bool{false, true} {
 			r, err := report.New(format, report.Options{Verbose: verbose})
@@ -180,7 +192,7 @@ func TestCredentialsNeverAppearInAnyReport(t *testing.T) {
 			if buf.Len() == 0 {
 				t.Errorf("%s: empty output", format)
 			}
-			if bytes.Contains(buf.Bytes(), []byte("s3cr3t")) {
+			if bytes.Contains(buf.Bytes(), []byte(secret)) {
 				t.Errorf("%s (verbose %v) output contains the secret", format, verbose)
 			}
 		}

@@ -3,12 +3,15 @@ package scan
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/leakage"
 	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/mcp"
 	"github.com/agentready/agentready/probe"
 	mcpprobe "github.com/agentready/agentready/probe/mcp"
@@ -18,15 +21,35 @@ import (
 // endpoints are advertised in what the crawl found.
 const mcpBudget = time.Minute
 
+// Bounds of the catalog listed as each less privileged identity: the
+// revision decision and one tools/list walk fit in them with room to spare.
+const (
+	mcpIdentityBudget   = 15 * time.Second
+	mcpIdentityRequests = 8
+	mcpIdentityPages    = 4
+)
+
 // collectMCP finds the app's MCP endpoints, examines the first and decides
 // the revision of the others, and adds every exchange to the recording so
 // that findings have evidence. When no endpoint speaks MCP, in.MCP stays nil
-// and the mcp family is not assessed. Nothing is sent when no mcp check is
-// selected and no endpoint was named.
-func collectMCP(ctx context.Context, opts Options, in *checks.Input) {
-	if opts.MCPEndpoint == "" && !hasFamily(opts.Checks, checks.FamilyMCP) {
-		return
+// and the mcp family is not assessed. Nothing is sent when no check reads
+// the MCP face and no endpoint was named. With several identities, the
+// catalog is then listed as each lower one too (see listAsIdentities). It
+// returns notes for the report.
+func collectMCP(ctx context.Context, opts Options, shared http.Header, in *checks.Input) []string {
+	perIdentity := len(in.Identities) > 1 && readsCatalogs(opts.Checks)
+	if opts.MCPEndpoint == "" && !hasFamily(opts.Checks, checks.FamilyMCP) && !perIdentity {
+		return nil
 	}
+	if !examineMCP(ctx, opts, in) || !perIdentity {
+		return nil
+	}
+	return listAsIdentities(ctx, opts, shared, in)
+}
+
+// examineMCP fills in.MCP as the privileged identity, and reports whether
+// the app has an MCP face.
+func examineMCP(ctx context.Context, opts Options, in *checks.Input) bool {
 	ctx, cancel := context.WithTimeout(ctx, mcpBudget)
 	defer cancel()
 	target := opts.Probe.Start
@@ -49,7 +72,10 @@ func collectMCP(ctx context.Context, opts Options, in *checks.Input) {
 			if err != nil {
 				// The CLI validates --mcp; a bad URL here came from a caller.
 				appendExchanges(in, docs)
-				return
+				return false
+			}
+			if len(opts.Identities) > 0 {
+				s.Identity = opts.Identities[len(opts.Identities)-1].Name
 			}
 			snap = s
 			continue
@@ -58,12 +84,115 @@ func collectMCP(ctx context.Context, opts Options, in *checks.Input) {
 			snap.Others = append(snap.Others, v)
 		}
 	}
+	if snap == nil {
+		appendExchanges(in, docs)
+		return false
+	}
 	appendExchanges(in, append(docs, snap.Exchanges()...))
 	if snap.Verdict.Era == mcp.EraNone && snap.Endpoint.Conventional() && len(snap.Others) == 0 {
 		// Nothing answers MCP at the conventional path: the app has no MCP face.
-		return
+		return false
 	}
 	in.MCP = snap
+	if n := len(in.Identities); n > 0 {
+		in.Identities[n-1].MCP = snap
+		for _, x := range snap.Exchanges() {
+			x.Identity = in.Identities[n-1].Name
+		}
+	}
+	return true
+}
+
+// listAsIdentities lists the catalog of the endpoint examined as each less
+// privileged identity, with that identity's headers over the shared ones,
+// within mcpIdentityRequests requests and mcpIdentityBudget each. Only the
+// read-only client is used, so only its allow-listed methods are sent. The
+// exchanges join the identity's recording; a refusal is recorded like any
+// answer, for the leakage family to state.
+func listAsIdentities(ctx context.Context, opts Options, shared http.Header, in *checks.Input) []string {
+	ep := in.MCP.Endpoint
+	lower := in.Identities[:len(in.Identities)-1]
+	if !sameOrigin(ep.URL, opts.Probe.Start) {
+		return []string{fmt.Sprintf("the MCP catalog was not listed as %s: %s is not on the target's origin, and identities' credentials go to that origin only", viewNames(lower), ep.URL)}
+	}
+	ids := opts.Identities
+	var notes []string
+	for i := range lower {
+		v := &lower[i]
+		base := opts.Probe
+		base.Headers = shared
+		cfg := MCPConfig(asIdentity(base, ids[i], 0, 0), opts.Version)
+		cfg.MaxPages, cfg.MaxRequests = mcpIdentityPages, mcpIdentityRequests
+		ictx, cancel := context.WithTimeout(ctx, mcpIdentityBudget)
+		s, err := mcpprobe.List(ictx, cfg, ep, v.Name)
+		cancel()
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("identity %q: the MCP catalog was not listed: %v", v.Name, err))
+			continue
+		}
+		if v.Recording == nil {
+			v.Recording = &exchange.Recording{Target: in.Recording.Target}
+		}
+		xs := s.Exchanges()
+		for _, x := range xs {
+			x.Identity = v.Name
+		}
+		renumber(in, xs)
+		v.Recording.Exchanges = append(v.Recording.Exchanges, xs...)
+		v.MCP = s
+		for _, note := range s.Notes {
+			notes = append(notes, fmt.Sprintf("identity %q: MCP %s", v.Name, note))
+		}
+	}
+	return append(notes, fmt.Sprintf("MCP catalog also listed as %s (tools/list only; at most %d requests and %s per identity)",
+		viewNames(lower), mcpIdentityRequests, mcpIdentityBudget))
+}
+
+// readsCatalogs reports whether a selected check compares MCP catalogs
+// across identities.
+func readsCatalogs(cs []checks.Check) bool {
+	for _, c := range cs {
+		switch c.(type) {
+		case leakage.MCPToolRefused, leakage.MCPPrivilegedToolAnonymous:
+			return true
+		}
+	}
+	return false
+}
+
+func viewNames(vs []checks.IdentityView) string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = fmt.Sprintf("%q", v.Name)
+	}
+	return strings.Join(out, ", ")
+}
+
+// renumber gives xs the IDs that follow every exchange of the scan, the
+// lower identities' included, so that evidence never names two exchanges
+// with one ID.
+func renumber(in *checks.Input, xs []*exchange.Exchange) {
+	n := lastID(in.Recording)
+	for _, v := range in.Identities {
+		n = max(n, lastID(v.Recording))
+	}
+	for i, x := range xs {
+		x.ID = fmt.Sprintf("x%04d", n+i+1)
+	}
+}
+
+func lastID(rec *exchange.Recording) int {
+	n := 0
+	if rec == nil {
+		return n
+	}
+	for _, x := range rec.Exchanges {
+		var id int
+		if _, err := fmt.Sscanf(x.ID, "x%d", &id); err == nil {
+			n = max(n, id)
+		}
+	}
+	return n
 }
 
 // MCPConfig derives the MCP client's configuration from the probe's, so that
@@ -83,13 +212,10 @@ func MCPConfig(p probe.Config, version string) mcpprobe.Config {
 }
 
 // appendExchanges adds the MCP exchanges after the frozen recording,
-// numbering on from its last ID, and re-indexes.
+// numbering on from the scan's last ID, and re-indexes.
 func appendExchanges(in *checks.Input, xs []*exchange.Exchange) {
-	n := len(in.Recording.Exchanges)
-	for i, x := range xs {
-		x.ID = fmt.Sprintf("x%04d", n+i+1)
-		in.Recording.Exchanges = append(in.Recording.Exchanges, x)
-	}
+	renumber(in, xs)
+	in.Recording.Exchanges = append(in.Recording.Exchanges, xs...)
 	in.Index = exchange.NewIndex(in.Recording)
 }
 
@@ -105,4 +231,19 @@ func hasFamily(cs []checks.Check, f checks.Family) bool {
 func sameOrigin(raw string, target *url.URL) bool {
 	u, err := url.Parse(raw)
 	return err == nil && strings.EqualFold(u.Scheme, target.Scheme) && strings.EqualFold(u.Host, target.Host)
+}
+
+// mcpInfo is the report's MCP section: the privileged identity's snapshot,
+// and the catalog each lower identity was listed.
+func mcpInfo(in *checks.Input) *finding.MCPInfo {
+	info := in.MCP.Info()
+	if info == nil {
+		return nil
+	}
+	for _, v := range in.Identities {
+		if v.MCP != nil && v.MCP != in.MCP {
+			info.Identities = append(info.Identities, v.MCP.IdentityInfo())
+		}
+	}
+	return info
 }

@@ -68,7 +68,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	in.Spec = res.Spec
 	in.Identities = views
 	in.Caller, in.Access = judgedCaller(opts.Identities, shared), opts.Access
-	collectMCP(ctx, opts, in)
+	mcpNotes := collectMCP(ctx, opts, shared, in)
 	results, findings := Evaluate(context.WithoutCancel(ctx), in, opts.Checks)
 	findings = Process(locate(in.Spec, findings))
 	rep := &finding.Report{
@@ -80,8 +80,8 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 		Checks:        results,
 		Findings:      findings,
 		Stats:         res.Stats,
-		Notes:         append(res.Notes, errorProbeNotes(res.Recording)...),
-		MCP:           in.MCP.Info(),
+		Notes:         append(append(res.Notes, mcpNotes...), errorProbeNotes(res.Recording)...),
+		MCP:           mcpInfo(in),
 		Active:        activeInfo,
 	}
 	describeSpec(rep, res)

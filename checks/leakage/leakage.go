@@ -1,12 +1,14 @@
 // Package leakage compares what several identities were shown when a scan
-// runs as more than one caller: operations and policy revealed to callers
-// who may not use them, existence oracles, error details shown only to the
-// less privileged, and per-caller responses a shared cache could mix up.
+// runs as more than one caller: operations, MCP tools and policy revealed
+// to callers who may not use them, existence oracles, error details shown
+// only to the less privileged, and per-caller responses a shared cache could
+// mix up.
 // With one identity every check is "not assessed".
 package leakage
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/agentready/agentready/checks"
@@ -15,7 +17,8 @@ import (
 
 // All returns the family's checks.
 func All() []checks.Check {
-	return []checks.Check{OfferedRefused{}, PolicyReason{}, NeverOffered{}, ErrorDetail{}, ExistenceOracle{}, SharedCache{}, HiddenExecuted{}, HiddenRefusal{}}
+	return []checks.Check{OfferedRefused{}, PolicyReason{}, NeverOffered{}, ErrorDetail{}, ExistenceOracle{}, SharedCache{},
+		MCPToolRefused{}, MCPPrivilegedToolAnonymous{}, HiddenExecuted{}, HiddenRefusal{}}
 }
 
 // Purposes of the requests the scan sends as a lower identity; they mirror
@@ -67,20 +70,35 @@ func whole(x *exchange.Exchange) bool {
 	return x != nil && x.Response != nil && !x.Response.Truncated && !x.Response.Dropped
 }
 
-// sentCredentials reports whether a request carried a credential header:
+// sentCredentials reports whether a request carried a credential header.
+func sentCredentials(x *exchange.Exchange) bool { return len(credentialHeaders(x)) > 0 }
+
+// credentialHeaders names the credential headers a request carried:
 // Authorization, Cookie, or any header the probe redacted.
-func sentCredentials(x *exchange.Exchange) bool {
+func credentialHeaders(x *exchange.Exchange) []string {
+	var out []string
 	for name, vs := range x.Request.Header {
-		if exchange.IsSensitiveHeader(name) {
-			return true
-		}
-		for _, v := range vs {
-			if v == exchange.Redacted {
-				return true
-			}
+		if exchange.IsSensitiveHeader(name) || slices.Contains(vs, exchange.Redacted) {
+			out = append(out, http.CanonicalHeaderKey(name))
 		}
 	}
-	return false
+	return out
+}
+
+// caller is the view's identity for access decisions. A view that names no
+// credentials although its requests carried some is not anonymous: the
+// recording is the better witness.
+func caller(v checks.IdentityView) checks.Caller {
+	c := v.AsCaller()
+	if !c.Anonymous() || v.Recording == nil {
+		return c
+	}
+	for _, x := range v.Recording.Exchanges {
+		c.Credentials = append(c.Credentials, credentialHeaders(x)...)
+	}
+	slices.Sort(c.Credentials)
+	c.Credentials = slices.Compact(c.Credentials)
+	return c
 }
 
 func lower(s string) string { return strings.ToLower(s) }

@@ -10,17 +10,21 @@ import (
 	"github.com/agentready/agentready/checks/leakage"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/mcp"
 	"github.com/agentready/agentready/spec"
 )
 
 const base = "http://api.test"
 
 // view is one identity's exchanges; auth marks requests sent with a
-// credential (redacted, as the probe records them).
+// credential (redacted, as the probe records them), roles the roles the
+// configuration gives the identity, snap the MCP catalog it was listed.
 type view struct {
-	name string
-	auth bool
-	xs   []*checkstest.Builder
+	name  string
+	auth  bool
+	roles []string
+	xs    []*checkstest.Builder
+	snap  *mcp.Snapshot
 }
 
 func input(vs ...view) *checks.Input {
@@ -37,7 +41,10 @@ func input(vs ...view) *checks.Input {
 			rec.Exchanges = append(rec.Exchanges, x)
 			all = append(all, x)
 		}
-		views[i] = checks.IdentityView{Name: v.name, Rank: i, Recording: rec}
+		views[i] = checks.IdentityView{Name: v.name, Rank: i, Recording: rec, Roles: v.roles, MCP: v.snap}
+		if v.auth {
+			views[i].Credentials = []string{"Authorization"}
+		}
 	}
 	in := checkstest.Input(base+"/", nil, all...)
 	if len(vs) > 1 {
@@ -272,6 +279,52 @@ func TestOfferedRefusedBySecurityRequirement(t *testing.T) {
 			}
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("subjects %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestOfferedRefusedByAccessRules: the configuration's access mapping and
+// the identity's roles decide, through MayCall, when no GET was refused.
+func TestOfferedRefusedByAccessRules(t *testing.T) {
+	doc := &spec.Document{
+		SecuritySchemes: map[string]spec.SecurityScheme{"bearer": {Type: "http", Scheme: "bearer"}},
+		Operations: []*spec.Operation{
+			{Method: "POST", PathTemplate: "/orders/{id}/refund", OperationID: "refundOrder", Security: []map[string][]string{{"bearer": {"admin"}}}},
+			{Method: "POST", PathTemplate: "/orders/{id}/pay", OperationID: "payOrder"},
+		},
+	}
+	body := `{"affordances":[{"operation":"refundOrder","target":"/orders/1/refund"},{"operation":"payOrder","target":"/orders/1/pay"}]}`
+	for _, tt := range []struct {
+		what   string
+		roles  []string
+		access checks.AccessRules
+		want   []string
+	}{
+		{"role in the security requirement, not held", []string{"user"}, nil, []string{"user refundOrder"}},
+		{"role in the security requirement, held", []string{"admin"}, nil, nil},
+		{"roles not configured: undecided", nil, nil, nil},
+		{"access mapping by operationId", []string{"user"}, checks.AccessRules{"payOrder": {"billing"}}, []string{"user payOrder", "user refundOrder"}},
+		{"access mapping by METHOD /path", []string{"billing"}, checks.AccessRules{"POST /orders/{id}/pay": {"billing"}, "refundOrder": {"billing"}}, nil},
+		{"access mapping wins over the requirement", []string{"user"}, checks.AccessRules{"refundOrder": {"user"}}, nil},
+	} {
+		t.Run(tt.what, func(t *testing.T) {
+			in := input(view{name: "user", auth: true, roles: tt.roles, xs: []*checkstest.Builder{json200("/orders/1", body)}},
+				view{name: "admin", auth: true, roles: []string{"admin"}, xs: []*checkstest.Builder{json200("/", `{}`)}})
+			in.Spec, in.Access = doc, tt.access
+			fs, _ := run(t, leakage.OfferedRefused{}, in)
+			var got []string
+			for _, f := range fs {
+				got = append(got, f.Subject)
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("subjects %v, want %v", got, tt.want)
+			}
+			for _, f := range fs {
+				if !strings.Contains(f.Message, "role") {
+					t.Errorf("message does not say which role: %s", f.Message)
+				}
 			}
 		})
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/spec"
 )
 
 // PurposeTarget is the GET, as a lower identity, of the target of a link,
@@ -177,8 +176,11 @@ anonymous callers) misleads cooperative agents into failing calls, and tells
 every caller that the capability exists. agentready reports an offered
 operation as refusing a less privileged identity when fetching its target with
 GET as that identity answered 401 or 403, or when the matched OpenAPI
-operation requires a security scheme while the identity sent no credentials.
-State-changing operations are errors, links warnings.
+operation excludes it: the configuration's ` + "`access`" + ` mapping names roles the
+identity does not hold, or its security requirements need a credential the
+identity did not send, or role names (as scopes) outside the identity's
+` + "`roles`" + `. When none of these can tell, nothing is reported. State-changing
+operations are errors, links warnings.
 
 **How to fix:** build links and templates per caller from the same
 authorization rules the handlers enforce, and omit what the caller may not do.`,
@@ -198,14 +200,14 @@ func (c OfferedRefused) Run(ctx context.Context, in *checks.Input) ([]finding.Fi
 			continue
 		}
 		fetched := gets(v.Recording)
-		anonymous := !anyCredentials(v.Recording)
+		who := caller(v)
 		reported := map[string]bool{}
 		for _, o := range Offers(v.Recording.Exchanges) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 			judged++
-			why, ev, ok := refusal(in.Spec, o, fetched[o.Target], anonymous)
+			why, ev, ok := refusal(in, o, fetched[o.Target], who)
 			key := o.Method + " " + exchange.PathShape(exchange.PathOf(o.Target))
 			if !ok || reported[key] {
 				continue
@@ -228,39 +230,25 @@ func (c OfferedRefused) Run(ctx context.Context, in *checks.Input) ([]finding.Fi
 	return out, nil
 }
 
-// refusal says how the operation refuses the identity, with evidence.
-func refusal(doc *spec.Document, o Offer, got *exchange.Exchange, anonymous bool) (string, []finding.Evidence, bool) {
+// refusal says how the operation refuses the identity, with evidence: a
+// refused GET of the target first, then what in.MayCall decides from the
+// configuration's access mapping and the operation's security requirements.
+func refusal(in *checks.Input, o Offer, got *exchange.Exchange, who checks.Caller) (string, []finding.Evidence, bool) {
 	if got != nil && got.Response != nil && (got.Response.Status == http.StatusUnauthorized || got.Response.Status == http.StatusForbidden) {
 		return fmt.Sprintf("GET of the target answered %d to this caller", got.Response.Status),
 			[]finding.Evidence{checks.Evidence(got, nil, []string{"Content-Type", "WWW-Authenticate"})}, true
 	}
-	if doc == nil || !anonymous {
+	if in.Spec == nil {
 		return "", nil, false
 	}
-	op := doc.Index().Match(o.Method, o.Target)
-	if op == nil || len(op.Security) == 0 {
+	op := in.Spec.Index().Match(o.Method, o.Target)
+	if op == nil {
 		return "", nil, false
 	}
-	var schemes []string
-	for _, alt := range op.Security {
-		if len(alt) == 0 {
-			return "", nil, false // {} makes the operation callable anonymously
-		}
-		for name := range alt {
-			schemes = append(schemes, name)
-		}
+	if a, why := in.MayCall(op, who); a == checks.AccessRefused {
+		return why, nil, true
 	}
-	sort.Strings(schemes)
-	return fmt.Sprintf("its OpenAPI operation %s %s requires %s and this caller sent no credentials", op.Method, op.PathTemplate, strings.Join(schemes, " or ")), nil, true
-}
-
-func anyCredentials(rec *exchange.Recording) bool {
-	for _, x := range rec.Exchanges {
-		if sentCredentials(x) {
-			return true
-		}
-	}
-	return false
+	return "", nil, false
 }
 
 func safe(method string) bool {

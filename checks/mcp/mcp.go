@@ -96,8 +96,9 @@ func evidence(call *mcp.Call) finding.Evidence {
 	return ev
 }
 
-// toolEvidence points at one tool inside its tools/list page.
-func toolEvidence(l *mcp.Listing, t *mcp.Tool, member string) finding.Evidence {
+// ToolEvidence points at one tool inside its tools/list page, member
+// ("" for the whole tool) included in the JSON pointer.
+func ToolEvidence(l *mcp.Listing, t *mcp.Tool, member string) finding.Evidence {
 	var call *mcp.Call
 	if t.Page < len(l.Pages) {
 		call = l.Pages[t.Page].Call

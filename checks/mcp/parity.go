@@ -22,13 +22,15 @@ var (
 	operationRef   = finding.SpecRef{Doc: "OpenAPI 3.1", Section: "4.8.10 Operation Object", Level: "MUST", URL: "https://spec.openapis.org/oas/v3.1.0#operation-object"}
 )
 
-const mappingHelp = "A tool maps to an operation when its name equals the operationId, when the\n" +
+// MappingHelp says how a tool is matched with the operation it projects
+// (OperationFor), for the help of every check that relies on it.
+const MappingHelp = "A tool maps to an operation when its name equals the operationId, when the\n" +
 	"operation names it in `x-mcp-tool`, or when the tool's `_meta` names the operation (its\n" +
 	"operationId, `x-operation-uri`, or `METHOD /path`)."
 
 func parityChecks() []*check {
 	meta := func(id, title string, sev finding.Severity, refs []finding.SpecRef, help string) checks.Meta {
-		return checks.Meta{ID: id, Family: checks.FamilyMCP, Title: title, Severity: sev, SpecRefs: refs, Help: help + "\n\n" + mappingHelp}
+		return checks.Meta{ID: id, Family: checks.FamilyMCP, Title: title, Severity: sev, SpecRefs: refs, Help: help + "\n\n" + MappingHelp}
 	}
 	return []*check{
 		{meta: meta("mcp-parity-unknown-property", "Tool arguments are operation parameters or body fields", finding.SeverityError,
@@ -63,7 +65,7 @@ func parityChecks() []*check {
 			Help: "Hosts auto-approve tools marked `readOnlyHint: true`: no confirmation is asked. On a tool that\n" +
 				"projects a POST, PUT, PATCH or DELETE, the hint lets an agent change state without the user's\n" +
 				"consent. This is a security problem, whatever the hint's \"untrusted\" status in the spec.\n\n" +
-				"**How to fix:** derive `readOnlyHint` from the HTTP method (true only for GET and HEAD).\n\n" + mappingHelp},
+				"**How to fix:** derive `readOnlyHint` from the HTTP method (true only for GET and HEAD).\n\n" + MappingHelp},
 			run: parity(ruleReadOnlyUnsafe)},
 		{meta: meta("mcp-parity-get-not-readonly", "Tools of GET operations say readOnlyHint: true", finding.SeverityWarning,
 			[]finding.SpecRef{annotationsRef, methodsRef},
@@ -131,7 +133,7 @@ func parity(r rule) func(checks.Meta, *checks.Input, *mcp.Snapshot) ([]finding.F
 		for _, p := range pairs {
 			for _, msg := range r(p) {
 				f := checks.New(m, p.tool.Name+"|"+p.op.Key()+"|"+msg, fmt.Sprintf("%s (%s, mapped by %s): %s", toolLabel(p.tool), p.op.Key(), p.how, msg),
-					toolEvidence(p.listing, p.tool, "inputSchema"))
+					ToolEvidence(p.listing, p.tool, "inputSchema"))
 				if p.op.Location.File != "" {
 					loc := p.op.Location
 					f.Location = &loc
@@ -165,7 +167,7 @@ func mapped(in *checks.Input, s *mcp.Snapshot) ([]pair, []*spec.Operation, error
 		used := map[*spec.Operation]bool{}
 		for i := range l.Tools {
 			t := &l.Tools[i]
-			if op, how := operationFor(in.Spec, t); op != nil {
+			if op, how := OperationFor(in.Spec, t); op != nil {
 				res.pairs = append(res.pairs, pair{listing: l, tool: t, op: op, how: how, usable: inputSchemaProblem(t.InputSchema) == ""})
 				used[op] = true
 			}
@@ -180,8 +182,9 @@ func mapped(in *checks.Input, s *mcp.Snapshot) ([]pair, []*spec.Operation, error
 	return r.pairs, r.unmapped, nil
 }
 
-// operationFor finds the operation a tool projects.
-func operationFor(doc *spec.Document, t *mcp.Tool) (*spec.Operation, string) {
+// OperationFor finds the operation a tool projects, and says by what
+// ("operationId", "x-mcp-tool" or "_meta"); nil when none does.
+func OperationFor(doc *spec.Document, t *mcp.Tool) (*spec.Operation, string) {
 	if !t.NameValid || t.Name == "" {
 		return nil, ""
 	}
@@ -519,7 +522,7 @@ func runUnmappedTool(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]findin
 		t := &l.Tools[i]
 		if !isMapped[t] && t.NameValid {
 			out = append(out, checks.New(m, t.Name, toolLabel(t)+" maps to no operation of the OpenAPI document: a verb outside the declared surface",
-				toolEvidence(l, t, "name")))
+				ToolEvidence(l, t, "name")))
 		}
 	}
 	return out, nil

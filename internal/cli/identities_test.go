@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/config"
+	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/report"
 	"github.com/agentready/agentready/scan"
@@ -146,7 +148,17 @@ func TestDemoScansAsTwoIdentities(t *testing.T) {
 	if r.code != ExitOK || !strings.Contains(r.stdout, "scanned as 2 identities (anonymous, user") {
 		t.Errorf("code %d; want the demo scanned as anonymous and user: %s", r.code, r.stderr)
 	}
-	if strings.Contains(r.stdout, `"reason": "not assessed`) {
-		t.Error("leakage is not assessed by the demo")
+	var rep finding.Report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range rep.Checks {
+		active := strings.HasPrefix(c.ID, "leakage-hidden-operation-")
+		if c.Family == "leakage" && !active && c.Status != finding.StatusPass {
+			t.Errorf("%s: %s %s; want every passive leakage check assessed and passing on the demo", c.ID, c.Status, c.Reason)
+		}
+		if active && c.Status != finding.StatusSkip {
+			t.Errorf("%s: %s without --active", c.ID, c.Status)
+		}
 	}
 }

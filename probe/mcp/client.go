@@ -45,6 +45,9 @@ func AllowedMethods() []string {
 	}
 }
 
+// errRequestCap marks a request not sent because Config.MaxRequests was reached.
+var errRequestCap = errors.New("not sent: the request cap was reached")
+
 // ErrMethodNotAllowed is returned for any JSON-RPC method outside the
 // read-only list, and for a DELETE of a session the client did not open.
 var ErrMethodNotAllowed = errors.New("refused: not a read-only MCP request")
@@ -53,11 +56,14 @@ var ErrMethodNotAllowed = errors.New("refused: not a read-only MCP request")
 type Config struct {
 	// Headers are sent on every request (the user's credentials); their
 	// values are redacted in the recording.
-	Headers   http.Header
-	Timeout   time.Duration // per request; default 10s
-	MaxBody   int64         // bytes read per response; default 2 MiB
-	MaxPages  int           // tools/list pages per walk; default 50
-	UserAgent string
+	Headers  http.Header
+	Timeout  time.Duration // per request; default 10s
+	MaxBody  int64         // bytes read per response; default 2 MiB
+	MaxPages int           // tools/list pages per walk; default 50
+	// MaxRequests caps the JSON-RPC requests sent; 0 means no cap beyond
+	// MaxPages. Closing a session the client opened is never capped.
+	MaxRequests int
+	UserAgent   string
 	// ClientName and ClientVersion go into clientInfo.
 	ClientName, ClientVersion string
 	// Transport replaces the default transports, for tests. With it, the
@@ -99,6 +105,7 @@ type client struct {
 	conns    map[string]*http.Client
 	redact   map[string]bool
 	nextID   int
+	sent     int
 	// opened is the session this client minted, the only one it may DELETE.
 	opened string
 
@@ -169,6 +176,11 @@ func (c *client) rpc(ctx context.Context, r request) *mcp.Call {
 		call.ParseError = fmt.Sprintf("%v: %s", ErrMethodNotAllowed, r.method)
 		return call
 	}
+	if c.cfg.MaxRequests > 0 && c.sent >= c.cfg.MaxRequests {
+		call.ParseError = fmt.Sprintf("%v (%d)", errRequestCap, c.cfg.MaxRequests)
+		return call
+	}
+	c.sent++
 	notification := r.method == "notifications/initialized"
 	msg := map[string]any{"jsonrpc": "2.0", "method": r.method}
 	id := 0

@@ -117,6 +117,20 @@ func validSessionID(s string) bool {
 // Collect examines one endpoint: the revision decision, then, if it speaks
 // MCP, two walks through tools/list and the other read-only list methods.
 func Collect(ctx context.Context, cfg Config, ep mcp.Endpoint) (*mcp.Snapshot, error) {
+	return examine(ctx, cfg, ep, "default", true)
+}
+
+// List takes the catalog one caller is shown, and no more: the revision
+// decision and a single walk through tools/list, so that the catalogs of
+// several callers can be compared at a small cost per caller. identity names
+// the caller in the snapshot.
+func List(ctx context.Context, cfg Config, ep mcp.Endpoint, identity string) (*mcp.Snapshot, error) {
+	return examine(ctx, cfg, ep, identity, false)
+}
+
+// examine runs the decision and, when full, everything the mcp family
+// judges; otherwise only the first walk.
+func examine(ctx context.Context, cfg Config, ep mcp.Endpoint, identity string, full bool) (*mcp.Snapshot, error) {
 	u, err := endpointURL(ep.URL)
 	if err != nil {
 		return nil, err
@@ -124,15 +138,15 @@ func Collect(ctx context.Context, cfg Config, ep mcp.Endpoint) (*mcp.Snapshot, e
 	mcp.WarmTokenizer()
 	c := newClient(cfg, u)
 	defer c.close()
-	s := &mcp.Snapshot{Endpoint: ep, Identity: "default"}
+	s := &mcp.Snapshot{Endpoint: ep, Identity: identity}
 	h := c.decide(ctx)
 	s.Verdict = h.verdict
 	switch {
 	case h.verdict.Refused != "":
 	case h.verdict.Era == mcp.EraModern:
-		c.collectModern(ctx, s, h)
+		c.collectModern(ctx, s, h, full)
 	case h.verdict.Era == mcp.EraLegacy:
-		c.collectLegacy(ctx, s, h)
+		c.collectLegacy(ctx, s, h, full)
 	}
 	s.Calls = c.calls
 	for _, l := range s.Listings {
@@ -146,7 +160,7 @@ func Collect(ctx context.Context, cfg Config, ep mcp.Endpoint) (*mcp.Snapshot, e
 	return s, nil
 }
 
-func (c *client) collectModern(ctx context.Context, s *mcp.Snapshot, h handshake) {
+func (c *client) collectModern(ctx context.Context, s *mcp.Snapshot, h handshake, full bool) {
 	if r := h.discover.Message.Result; r != nil {
 		var caps, meta json.RawMessage
 		mcp.ResultMember(r, "capabilities", &caps)
@@ -159,9 +173,11 @@ func (c *client) collectModern(ctx context.Context, s *mcp.Snapshot, h handshake
 		}
 	}
 	req := request{era: mcp.EraModern, version: mcp.Modern}
-	s.Listings = append(s.Listings,
-		c.walk(ctx, "first", withConn(req, "1"), h.capabilities),
-		c.walk(ctx, "second, new connection", withConn(req, "2"), h.capabilities))
+	s.Listings = append(s.Listings, c.walk(ctx, "first", withConn(req, "1"), h.capabilities))
+	if !full {
+		return
+	}
+	s.Listings = append(s.Listings, c.walk(ctx, "second, new connection", withConn(req, "2"), h.capabilities))
 	for _, method := range []string{"prompts/list", "resources/list", "resources/templates/list"} {
 		r := withConn(req, "1")
 		r.method, r.params = method, c.modernParams(h.capabilities, nil)
@@ -169,7 +185,7 @@ func (c *client) collectModern(ctx context.Context, s *mcp.Snapshot, h handshake
 	}
 }
 
-func (c *client) collectLegacy(ctx context.Context, s *mcp.Snapshot, h handshake) {
+func (c *client) collectLegacy(ctx context.Context, s *mcp.Snapshot, h handshake, full bool) {
 	s.SessionID = h.session
 	if r := h.initialize.Message.Result; r != nil {
 		var caps, info json.RawMessage
@@ -186,7 +202,7 @@ func (c *client) collectLegacy(ctx context.Context, s *mcp.Snapshot, h handshake
 	if h.session == "" {
 		s.SessionDemanded = demanded(initialized, first)
 	}
-	if s.SessionDemanded == nil {
+	if s.SessionDemanded == nil && full {
 		s.Listings = append(s.Listings, c.walk(ctx, "second, same session", req, nil))
 	}
 	if h.session != "" {

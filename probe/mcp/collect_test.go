@@ -351,3 +351,49 @@ func readAll(r *http.Request) []byte {
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	return body
 }
+
+// TestListWalksOnce: a caller's catalog costs the decision and one walk,
+// in both eras, and the legacy session is still closed.
+func TestListWalksOnce(t *testing.T) {
+	tools := []json.RawMessage{json.RawMessage(`{"name":"a","inputSchema":{"type":"object"}}`)}
+	for _, tt := range []struct {
+		era  mcpfix.Era
+		want []string
+	}{
+		{mcpfix.Modern, []string{"server/discover", "tools/list"}},
+		{mcpfix.Legacy, []string{"server/discover", "initialize", "notifications/initialized", "tools/list", "DELETE"}},
+	} {
+		fix := &mcpfix.Server{Era: tt.era, Tools: tools}
+		srv, _ := serve(t, fix)
+		s, err := List(context.Background(), Config{}, mcp.Endpoint{URL: srv.URL, Source: "test"}, "anonymous")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fix.Methods(); !slices.Equal(got, tt.want) {
+			t.Errorf("era %d: methods %v, want %v", tt.era, got, tt.want)
+		}
+		if s.Identity != "anonymous" || len(s.Listings) != 1 || !slices.Equal(toolNames(s.Listings[0]), []string{"a"}) || s.Catalog.Fingerprint == "" {
+			t.Errorf("era %d: snapshot %+v", tt.era, s)
+		}
+	}
+}
+
+func TestRequestCapStopsTheWalk(t *testing.T) {
+	var tools []json.RawMessage
+	for i := range 6 {
+		tools = append(tools, json.RawMessage(fmt.Sprintf(`{"name":"t%d","inputSchema":{"type":"object"}}`, i)))
+	}
+	fix := &mcpfix.Server{Tools: tools, PageSize: 1}
+	srv, _ := serve(t, fix)
+	s, err := List(context.Background(), Config{MaxRequests: 3}, mcp.Endpoint{URL: srv.URL, Source: "test"}, "anonymous")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fix.Methods(); len(got) != 3 {
+		t.Errorf("methods %v, want 3 requests", got)
+	}
+	l := s.Listings[0]
+	if l.Complete || len(l.Tools) != 2 || !strings.Contains(l.Problem, "request cap") {
+		t.Errorf("listing %+v", l)
+	}
+}
