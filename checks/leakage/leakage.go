@@ -63,20 +63,4 @@ func whole(x *exchange.Exchange) bool {
 	return x != nil && x.Response != nil && !x.Response.Truncated && !x.Response.Dropped
 }
 
-// sentCredentials reports whether a request carried a credential header:
-// Authorization, Cookie, or any header the probe redacted.
-func sentCredentials(x *exchange.Exchange) bool {
-	for name, vs := range x.Request.Header {
-		if exchange.IsSensitiveHeader(name) {
-			return true
-		}
-		for _, v := range vs {
-			if v == exchange.Redacted {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 func lower(s string) string { return strings.ToLower(s) }

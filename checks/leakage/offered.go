@@ -253,7 +253,7 @@ func refusal(doc *spec.Document, o Offer, got *exchange.Exchange, anonymous bool
 
 func anyCredentials(rec *exchange.Recording) bool {
 	for _, x := range rec.Exchanges {
-		if sentCredentials(x) {
+		if checks.SentCredentials(x) {
 			return true
 		}
 	}

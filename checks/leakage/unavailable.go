@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/errorleak"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
 )
@@ -191,44 +191,11 @@ func entries(v any) []map[string]any {
 	return out
 }
 
-// policyWords name roles, permissions, plans and rules. A reason made of
-// state words ("order is shipped") reveals no policy.
-var policyWords = map[string]bool{
-	"role": true, "roles": true, "permission": true, "permissions": true, "scope": true, "scopes": true,
-	"privilege": true, "privileges": true, "entitlement": true, "entitlements": true, "admin": true,
-	"administrator": true, "superuser": true, "staff": true, "plan": true, "tier": true, "acl": true,
-	"policy": true, "rule": true, "group": true, "grant": true, "rbac": true, "abac": true,
-}
-
-// revealsPolicy splits a reason into words (snake, kebab, camel and prose)
-// and looks for a policy word.
+// revealsPolicy reports a reason that names a role, permission, scope or
+// policy, by errorleak's patterns, the ones error bodies are judged by. A
+// reason made of state words ("order is shipped"), or one that only says
+// the caller may not ("insufficient permissions"), names none.
 func revealsPolicy(reason string) bool {
-	var words []string
-	var cur strings.Builder
-	flush := func() {
-		if cur.Len() > 0 {
-			words = append(words, strings.ToLower(cur.String()))
-			cur.Reset()
-		}
-	}
-	prev := rune(0)
-	for _, r := range reason {
-		switch {
-		case unicode.IsUpper(r) && unicode.IsLower(prev):
-			flush()
-			cur.WriteRune(r)
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			cur.WriteRune(r)
-		default:
-			flush()
-		}
-		prev = r
-	}
-	flush()
-	for _, w := range words {
-		if policyWords[w] {
-			return true
-		}
-	}
-	return false
+	_, ok := errorleak.FindPolicy(reason)
+	return ok
 }
