@@ -3,10 +3,12 @@ package checks
 import (
 	"fmt"
 	"net/http"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/spec"
 )
 
@@ -48,12 +50,30 @@ type Caller struct {
 // Anonymous reports a caller that sent no credentials.
 func (c Caller) Anonymous() bool { return len(c.Credentials) == 0 }
 
+// SentCredentials reports whether a request carried a credential header:
+// Authorization, Cookie, or any header the probe redacted.
+func SentCredentials(x *exchange.Exchange) bool {
+	for name, vs := range x.Request.Header {
+		if exchange.IsSensitiveHeader(name) {
+			return true
+		}
+		for _, v := range vs {
+			if v == exchange.Redacted {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // AccessRules holds the explicit mapping of operations to the roles that
-// may call them (any one suffices), keyed by operationId or by
-// "METHOD /path/template"; configuration fills it.
+// may call them (any one suffices; an empty list lets anyone in), keyed by
+// operationId or by "METHOD /path/template"; configuration fills it.
 type AccessRules map[string][]string
 
-// rolesFor returns the roles configured for op, and whether any are.
+// rolesFor returns the roles configured for op, and whether any are. A
+// "METHOD /path" key matches whatever the case of the method and the names
+// of the path parameters, which people write as they remember them.
 func (r AccessRules) rolesFor(op *spec.Operation) ([]string, bool) {
 	if op == nil || len(r) == 0 {
 		return nil, false
@@ -63,8 +83,33 @@ func (r AccessRules) rolesFor(op *spec.Operation) ([]string, bool) {
 			return roles, true
 		}
 	}
-	roles, ok := r[op.Method+" "+op.PathTemplate]
-	return roles, ok
+	if roles, ok := r[op.Method+" "+op.PathTemplate]; ok {
+		return roles, true
+	}
+	want := routeKey(op.Method + " " + op.PathTemplate)
+	keys := make([]string, 0, len(r))
+	for k := range r {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if routeKey(k) == want {
+			return r[k], true
+		}
+	}
+	return nil, false
+}
+
+var pathParam = regexp.MustCompile(`\{[^{}/]*\}`)
+
+// routeKey normalises "METHOD /path/{param}" to "METHOD /path/{}", or
+// returns "" for a key that is not a route.
+func routeKey(k string) string {
+	method, path, ok := strings.Cut(strings.TrimSpace(k), " ")
+	if !ok || !strings.HasPrefix(strings.TrimSpace(path), "/") {
+		return ""
+	}
+	return strings.ToUpper(method) + " " + pathParam.ReplaceAllString(strings.TrimSpace(path), "{}")
 }
 
 // MayCall decides whether who may call op, and says why. The explicit
@@ -102,10 +147,11 @@ func (rules AccessRules) MayCall(doc *spec.Document, op *spec.Operation, who Cal
 }
 
 func byRoles(op *spec.Operation, roles []string, who Caller) (Access, string) {
+	if len(roles) == 0 {
+		return AccessAllowed, fmt.Sprintf("the configuration maps %s to no role: anyone may call it", opName(op))
+	}
 	where := fmt.Sprintf("the configuration maps %s to role %s", opName(op), strings.Join(roles, " or "))
 	switch {
-	case len(roles) == 0:
-		return AccessAllowed, where
 	case who.Roles != nil && slices.ContainsFunc(roles, func(r string) bool { return slices.Contains(who.Roles, r) }):
 		return AccessAllowed, where
 	case who.Roles != nil:
@@ -128,16 +174,19 @@ func meets(doc *spec.Document, alt map[string][]string, who Caller) (Access, str
 	why := "the caller's credentials meet the declared scheme"
 	for _, name := range sortedSchemes(alt) {
 		header := schemeHeader(doc, name)
-		if header != "" && !slices.Contains(who.Credentials, header) {
+		if header != "" && !slices.ContainsFunc(who.Credentials, func(c string) bool { return strings.EqualFold(c, header) }) {
 			return AccessRefused, fmt.Sprintf("scheme %s reads %s, which this caller did not send", name, header)
 		}
 		need := alt[name]
 		switch {
-		case len(need) == 0:
-		case who.Roles == nil:
-			verdict, why = min(verdict, AccessUnknown), fmt.Sprintf("scheme %s needs %s and no roles are configured for %q", name, strings.Join(need, ", "), who.Name)
-		case !containsAll(who.Roles, need):
+		case len(need) > 0 && who.Roles != nil && !containsAll(who.Roles, need):
 			return AccessRefused, fmt.Sprintf("scheme %s needs %s and %q holds %s", name, strings.Join(need, ", "), who.Name, holds(who.Roles))
+		case header == "":
+			// Credentials were sent, but whether they are the ones this
+			// scheme reads cannot be told.
+			verdict, why = min(verdict, AccessUnknown), fmt.Sprintf("scheme %s is not read from a request header this scan can see", name)
+		case len(need) > 0 && who.Roles == nil:
+			verdict, why = min(verdict, AccessUnknown), fmt.Sprintf("scheme %s needs %s and no roles are configured for %q", name, strings.Join(need, ", "), who.Name)
 		}
 	}
 	return verdict, why

@@ -1,16 +1,35 @@
-// Package errorleak finds implementation details in response bodies that a
-// client has no use for and an attacker does: stack traces, SQL, file system
-// paths and framework debug pages (RFC 9457 §5, CWE-209). It is pure and is
-// shared by every family that judges bodies, so the patterns live once.
+// Package errorleak finds details in error bodies that a client has no use
+// for and an attacker does: stack traces, SQL, file system paths, framework
+// debug pages (RFC 9457 §5, CWE-209), the names of roles, permissions,
+// scopes and policies, and internal hosts. It is pure and is shared by every
+// family that judges bodies, so the patterns live once.
 //
 // The patterns are tuned for precision: a URL path in a message is not a
-// file path, and the word "select" in prose is not SQL. A leak is reported
-// with a redacted excerpt only, because the report may end up in a CI log.
+// file path, the word "select" in prose is not SQL, "you do not have
+// permission" names no permission and "10.0.1" is a version, not a host.
+// A policy is named when a policy word (role, permission, scope, privilege,
+// authority, entitlement, policy) sits next to an identifier (quoted, with a
+// separator as in orders:refund or billing-admin, or PascalCase), in an
+// identifier that also says what is missing (requires_role_admin,
+// missingRefundPermission), or in Spring's ROLE_ and SCOPE_ authorities and
+// hasRole('…') expressions. An internal host is a private, link-local or
+// loopback address, or a name under .internal, .local, .localdomain, .corp,
+// .lan, .intranet, .svc or .cluster.local. IPv4 and the weaker suffixes need
+// context, because four dotted numbers are often a version
+// ("Version=10.0.0.0") and a dotted name is often a module: a port, a URL,
+// or a word such as host, upstream, connect or dial close by; "at" is too
+// common in prose to count. Loopback addresses need a port or a URL, and
+// localhost a port. The requested host itself is never a leak.
+//
+// A leak is reported with a redacted excerpt only, because the report may
+// end up in a CI log: addresses lose their host part (10.0.3.x) and host
+// names their first label (x.prod.internal).
 package errorleak
 
 import (
 	"encoding/json"
 	"html"
+	"net/url"
 	"regexp"
 	"sort"
 	"strings"
@@ -28,14 +47,17 @@ const (
 	KindSQL        Kind = "sql"
 	KindPath       Kind = "filesystem-path"
 	KindDebugPage  Kind = "debug-page"
+	KindPolicy     Kind = "policy-name"
+	KindHost       Kind = "internal-host"
 )
 
-var kindOrder = map[Kind]int{KindStackTrace: 0, KindSQL: 1, KindPath: 2, KindDebugPage: 3}
+var kindOrder = map[Kind]int{KindStackTrace: 0, KindSQL: 1, KindPath: 2, KindDebugPage: 3, KindPolicy: 4, KindHost: 5}
 
 // Leak is one kind of detail found in a body.
 type Leak struct {
 	Kind Kind
-	// What names the evidence, e.g. "Java stack trace" or "MySQL error".
+	// What names the evidence, e.g. "Java stack trace", "MySQL error",
+	// "role" or "private IP address".
 	What string
 	// Excerpt is the matched text with literals, long numbers and the middle
 	// of paths removed, on one line and bounded.
@@ -49,22 +71,35 @@ const (
 	excerptSize = 120
 )
 
+// Phrase says what the body does with the leak, for messages: "carries a
+// Java stack trace", "names a role", "names a private IP address".
+func (l Leak) Phrase() string {
+	verb := "carries"
+	if l.Kind == KindPolicy || l.Kind == KindHost {
+		verb = "names"
+	}
+	article := "a"
+	if l.What != "" && strings.ContainsRune("AEIOUaeiou", rune(l.What[0])) {
+		article = "an"
+	}
+	return verb + " " + article + " " + l.What
+}
+
 // Find returns at most one leak per kind, in kind order. mediaType selects
 // how the body is read (JSON string values, or text with HTML entities
-// decoded); requestPath is the path that was requested, which an error
-// message may legitimately echo.
-func Find(body []byte, mediaType, requestPath string) []Leak {
+// decoded); request is the URL that was requested (a path alone will do),
+// whose path an error message may legitimately echo and whose host is not
+// internal to the client that asked for it.
+func Find(body []byte, mediaType, request string) []Leak {
 	texts := textsOf(body, mediaType)
+	req := parseRequest(request)
 	found := map[Kind]Leak{}
 	for _, t := range texts {
 		for _, d := range detectors {
-			if _, done := found[d.kind]; done {
+			if _, done := found[d.kind]; done || t.urlish && !d.urlish {
 				continue
 			}
-			if t.urlish && d.kind == KindPath {
-				continue
-			}
-			if what, excerpt, ok := d.find(t.s, requestPath); ok {
+			if what, excerpt, ok := d.find(t.s, req); ok {
 				found[d.kind] = Leak{Kind: d.kind, What: what, Excerpt: redact(excerpt)}
 			}
 		}
@@ -125,18 +160,41 @@ func collect(v any, urlish bool, depth int, out *[]text) {
 	}
 }
 
-// detector finds one kind of leak in a text.
+// request is what Find knows of the request: its path, and its host and
+// port (defaulted from the scheme), lower case.
+type request struct {
+	path, host, port string
+}
+
+func parseRequest(raw string) request {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return request{path: raw}
+	}
+	r := request{path: u.Path, host: strings.ToLower(u.Hostname()), port: u.Port()}
+	if r.port == "" {
+		r.port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return r
+}
+
+// detector finds one kind of leak in a text. urlish marks the kinds also
+// looked for in URI references: a file path is expected there, an internal
+// host is not, and a policy word in a problem type URI names a problem.
 type detector struct {
-	kind Kind
-	find func(s, requestPath string) (what, excerpt string, ok bool)
+	kind   Kind
+	find   func(s string, req request) (what, excerpt string, ok bool)
+	urlish bool
 }
 
 // detectors run in this order; the first match of a kind wins.
 var detectors = []detector{
-	{KindStackTrace, findPatterns(stackPatterns)},
-	{KindSQL, findPatterns(sqlPatterns)},
-	{KindPath, findPath},
-	{KindDebugPage, findPatterns(debugPatterns)},
+	{KindStackTrace, findPatterns(stackPatterns), true},
+	{KindSQL, findPatterns(sqlPatterns), true},
+	{KindPath, findPath, false},
+	{KindDebugPage, findPatterns(debugPatterns), true},
+	{KindPolicy, findPolicy, false},
+	{KindHost, findHost, true},
 }
 
 // pattern is a regular expression that proves a leak when it matches at
@@ -149,8 +207,8 @@ type pattern struct {
 
 func p(what, expr string) pattern { return pattern{what, regexp.MustCompile(expr), 1} }
 
-func findPatterns(ps []pattern) func(string, string) (string, string, bool) {
-	return func(s, _ string) (string, string, bool) {
+func findPatterns(ps []pattern) func(string, request) (string, string, bool) {
+	return func(s string, _ request) (string, string, bool) {
 		for _, pt := range ps {
 			if pt.min <= 1 {
 				if loc := pt.re.FindStringIndex(s); loc != nil {
@@ -234,10 +292,10 @@ var containerRoots = map[string]bool{
 
 var sourceExt = regexp.MustCompile(`\.(?:go|py|pyc|rb|php|java|class|jar|js|mjs|cjs|ts|cs|dll|so|jsp|aspx|erb|ex|exs|rs|c|cc|cpp|h|kt|scala|conf|ini|env|pem|key|sqlite|db|log|properties|config)$`)
 
-func findPath(s, requestPath string) (string, string, bool) {
+func findPath(s string, req request) (string, string, bool) {
 	for _, m := range unixPath.FindAllStringSubmatch(s, 20) {
 		candidate := m[1]
-		if echoesRequest(candidate, requestPath) {
+		if echoesRequest(candidate, req.path) {
 			continue
 		}
 		root := strings.SplitN(strings.TrimPrefix(candidate, "/"), "/", 2)[0]

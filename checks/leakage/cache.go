@@ -105,7 +105,7 @@ func sharedStorable(x *exchange.Exchange) (string, bool) {
 	if cc["private"] || cc["no-store"] {
 		return "", false
 	}
-	if sentCredentials(x) {
+	if checks.SentCredentials(x) {
 		// RFC 9111 §3.5: only these let a shared cache store it.
 		for _, d := range []string{"public", "s-maxage", "must-revalidate"} {
 			if cc[d] {

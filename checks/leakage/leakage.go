@@ -71,7 +71,7 @@ func whole(x *exchange.Exchange) bool {
 }
 
 // sentCredentials reports whether a request carried a credential header.
-func sentCredentials(x *exchange.Exchange) bool { return len(credentialHeaders(x)) > 0 }
+func sentCredentials(x *exchange.Exchange) bool { return checks.SentCredentials(x) }
 
 // credentialHeaders names the credential headers a request carried:
 // Authorization, Cookie, or any header the probe redacted.

@@ -157,22 +157,36 @@ func TestErrorDetail(t *testing.T) {
 		return get("/orders/9").Status(404).Header("Content-Type", "application/problem+json").Body(body)
 	}
 	clean := `{"type":"about:blank","status":404,"title":"Not Found"}`
+	role := `{"type":"about:blank","status":404,"title":"Not Found","detail":"denied by requires_role_admin"}`
+	prose := `{"type":"about:blank","status":404,"title":"Not Found","detail":"refunds require the admin role"}`
+	host := `{"type":"about:blank","status":404,"detail":"dial tcp 10.0.3.7:5432: connect: connection refused"}`
 	tests := []struct {
 		what       string
 		anon, user string
-		want       bool
+		want       string // message part; "" for no finding
 	}{
-		{"stack trace to the lower identity only", trace, clean, true},
-		{"stack trace to both (problem-json-leak's)", trace, trace, false},
-		{"clean for both", clean, clean, false},
+		{"stack trace to the lower identity only", trace, clean, "carries a Java stack trace (at com.example.orders.OrderService.find(OrderService.java:42))"},
+		{"stack trace to both (problem-json-leak's)", trace, trace, ""},
+		{"clean for both", clean, clean, ""},
+		{"role named to the lower identity only", role, clean, "names a role (requires_role_admin)"},
+		{"role named to both", role, role, ""},
+		{"role in prose", prose, clean, ""},
+		{"internal host to the lower identity only", host, clean, "names a private IP address (10.0.3.x:5432)"},
+		{"a kind the privileged view does not show", trace[:len(trace)-2] + ` requires_role_admin"}`, trace, "names a role (requires_role_admin)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.what, func(t *testing.T) {
 			fs, _ := run(t, leakage.ErrorDetail{}, input(
 				view{name: "anon", xs: []*checkstest.Builder{problem(tt.anon)}},
 				view{name: "user", auth: true, xs: []*checkstest.Builder{problem(tt.user)}}))
-			if got := len(fs) > 0; got != tt.want {
-				t.Fatalf("fired %v, want %v: %v", got, tt.want, fs)
+			if tt.want == "" {
+				if len(fs) > 0 {
+					t.Fatalf("fired: %v", fs)
+				}
+				return
+			}
+			if len(fs) != 1 || !strings.Contains(fs[0].Message, tt.want) {
+				t.Fatalf("findings %v, want one whose message has %q", fs, tt.want)
 			}
 		})
 	}
@@ -191,6 +205,12 @@ func TestUnavailableAffordances(t *testing.T) {
 	}{
 		{"policy reason for an operation never offered", []*checkstest.Builder{doc(pay, `{"operation":"refundOrder","reason":"requires_role_admin"}`)}, true, false},
 		{"camel-case permission reason", []*checkstest.Builder{doc(pay, `{"operation":"refundOrder","reason":"missingRefundPermission"}`)}, true, false},
+		{"spring role reason", []*checkstest.Builder{doc(pay, `{"operation":"refundOrder","reason":"ROLE_ADMIN"}`)}, true, false},
+		{"quoted permission reason", []*checkstest.Builder{doc(pay, `{"operation":"refundOrder","reason":"missing permission 'orders:refund'"}`)}, true, false},
+		{"generic refusal reason", []*checkstest.Builder{doc(pay, `{"operation":"refundOrder","reason":"insufficient permissions"}`)}, false, true},
+		{"privileged role in prose", []*checkstest.Builder{doc(pay, `{"operation":"refundOrder","reason":"refunds require the admin role"}`)}, true, false},
+		{"plan in prose", []*checkstest.Builder{doc(pay, `{"operation":"refundOrder","reason":"requires the Pro plan"}`)}, true, false},
+		{"refusal naming nobody", []*checkstest.Builder{doc(pay, `{"operation":"refundOrder","reason":"you are not allowed to do this"}`)}, false, true},
 		{"bare entry for an operation never offered", []*checkstest.Builder{doc(pay, `{"operation":"refundOrder"}`)}, false, true},
 		{"state reason, offered in another state", []*checkstest.Builder{
 			doc(pay, `{"operation":"shipOrder","reason":"order is placed"}`),

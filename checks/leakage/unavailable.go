@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/errorleak"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
 )
@@ -191,18 +192,37 @@ func entries(v any) []map[string]any {
 	return out
 }
 
-// policyWords name roles, permissions, plans and rules. A reason made of
-// state words ("order is shipped") reveals no policy.
-var policyWords = map[string]bool{
-	"role": true, "roles": true, "permission": true, "permissions": true, "scope": true, "scopes": true,
-	"privilege": true, "privileges": true, "entitlement": true, "entitlements": true, "admin": true,
-	"administrator": true, "superuser": true, "staff": true, "plan": true, "tier": true, "acl": true,
-	"policy": true, "rule": true, "group": true, "grant": true, "rbac": true, "abac": true,
+// revealsPolicy reports a reason that names a role, permission, scope or
+// policy, by errorleak's patterns, the ones error bodies are judged by, or
+// that names who or what unlocks the operation: a privileged role word
+// ("admin") or a plan or tier. Error bodies need the stricter patterns alone,
+// because a 403 may rightly say "insufficient permissions"; an entry for an
+// operation the caller is never offered has no such excuse, and "requires
+// pro plan" tells the caller exactly what to obtain. A reason made of state
+// words ("order is shipped"), or one that only says the caller may not
+// ("insufficient permissions"), names none.
+func revealsPolicy(reason string) bool {
+	if _, ok := errorleak.FindPolicy(reason); ok {
+		return true
+	}
+	for _, w := range reasonWords(reason) {
+		if unlockWords[w] {
+			return true
+		}
+	}
+	return false
 }
 
-// revealsPolicy splits a reason into words (snake, kebab, camel and prose)
-// and looks for a policy word.
-func revealsPolicy(reason string) bool {
+// unlockWords name a holder or an offer, never a mere refusal.
+var unlockWords = map[string]bool{
+	"admin": true, "admins": true, "administrator": true, "administrators": true, "superuser": true,
+	"staff": true, "owner": true, "plan": true, "tier": true, "premium": true, "enterprise": true,
+	"subscription": true, "entitlement": true, "rbac": true, "abac": true, "acl": true,
+}
+
+// reasonWords splits a reason into lower-case words: snake, kebab, camel
+// case and prose.
+func reasonWords(reason string) []string {
 	var words []string
 	var cur strings.Builder
 	flush := func() {
@@ -225,10 +245,5 @@ func revealsPolicy(reason string) bool {
 		prev = r
 	}
 	flush()
-	for _, w := range words {
-		if policyWords[w] {
-			return true
-		}
-	}
-	return false
+	return words
 }

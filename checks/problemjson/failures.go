@@ -94,14 +94,15 @@ func probeSummary(rec *exchange.Recording) string {
 	return fmt.Sprintf("problem-json: %d safe error probes sent (GET): %s", total, strings.Join(parts, ", "))
 }
 
-// Leak checks that error bodies carry no implementation details.
+// Leak checks that error bodies carry no implementation details, and name
+// no internal hosts or, to callers without credentials, policies.
 type Leak struct{ probes }
 
 func (Leak) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "problem-json-leak",
 		Family:   checks.FamilyProblemJSON,
-		Title:    "Error bodies carry no stack traces, SQL, file paths or debug pages",
+		Title:    "Error bodies carry no stack traces, SQL, file paths, debug pages, policy names or internal hosts",
 		Severity: finding.SeverityWarning,
 		Security: true,
 		// §5 only encourages; the warning rests on the weakness, CWE-209.
@@ -112,14 +113,20 @@ func (Leak) Meta() checks.Meta {
 compromise the system, and asks generators not to expose implementation
 details such as stack dumps (CWE-209). An agent gains nothing from a Java
 stack trace, a SQL statement, a server file path or a framework's debug
-page; an attacker learns the stack, the schema and the layout. The finding
-shows a redacted excerpt only.
+page; an attacker learns the stack, the schema and the layout. The same
+goes for the hosts behind the API (` + "`10.0.3.7:5432`" + `, ` + "`orders-db.prod.internal`" + `)
+and, for a caller that sent no credentials, the names of the roles,
+permissions, scopes or policies that would let it in (` + "`requires_role_admin`" + `,
+` + "`missing permission 'orders:refund'`" + `): a map of what to attack and whom
+to impersonate. A caller with credentials may be told what it lacks. The
+finding shows a redacted excerpt only.
 
 **How to fix:** turn off debug error pages in production (Django ` + "`DEBUG`" + `,
 Flask debug, Rails ` + "`consider_all_requests_local`" + `, ASP.NET developer exception
 page, Spring ` + "`server.error.include-stacktrace`" + `), and map exceptions to problem
-details whose ` + "`detail`" + ` is written for the client. Log the trace server-side,
-keyed by an ` + "`instance`" + ` URI you return.`,
+details whose ` + "`detail`" + ` is written for the client ("you may not refund
+this order", not the rule that said so). Log the trace, the upstream and
+the rule server-side, keyed by an ` + "`instance`" + ` URI you return.`,
 	}
 }
 
@@ -136,14 +143,33 @@ func (c Leak) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, err
 		if x.Response.Dropped {
 			continue
 		}
-		for _, l := range errorleak.Find(x.Response.Body, x.Response.MediaType(), exchange.PathOf(x.Request.URL)) {
-			msg := fmt.Sprintf("the %d to %s carries a %s", x.Response.Status, describe(x), l.What)
+		for _, l := range errorleak.Find(x.Response.Body, x.Response.MediaType(), x.Request.URL) {
+			if l.Kind == errorleak.KindPolicy && checks.SentCredentials(x) {
+				// RFC 6750 §3 lets a server tell a token which scope it
+				// lacks; leakage-error-detail judges what lower identities
+				// are told.
+				continue
+			}
+			msg := fmt.Sprintf("the %d to %s %s", x.Response.Status, describe(x), l.Phrase())
+			if l.Kind == errorleak.KindPolicy || l.Kind == errorleak.KindHost {
+				msg += " (" + l.Excerpt + ")"
+			}
 			// Only the redacted excerpt: the body itself may hold more.
-			ev := evidence(x, l.What, "no implementation details")
+			ev := evidence(x, l.What, leakExpected[l.Kind])
 			ev.Excerpt = l.Excerpt
 			occs = append(occs, occurrence{x: x, subject: string(l.Kind), message: msg, ev: ev})
 		}
 	}
 	sort.SliceStable(occs, func(i, j int) bool { return occs[i].x.ID < occs[j].x.ID })
 	return group(c.Meta(), occs), nil
+}
+
+// leakExpected is what a finding's evidence expects instead of the leak.
+var leakExpected = map[errorleak.Kind]string{
+	errorleak.KindStackTrace: "no implementation details",
+	errorleak.KindSQL:        "no implementation details",
+	errorleak.KindPath:       "no implementation details",
+	errorleak.KindDebugPage:  "no implementation details",
+	errorleak.KindPolicy:     "no role, permission, scope or policy names",
+	errorleak.KindHost:       "no internal hosts",
 }

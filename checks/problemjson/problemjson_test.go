@@ -195,6 +195,38 @@ func TestLeakShowsOnlyRedactedExcerpt(t *testing.T) {
 	}
 }
 
+func TestLeakNamesPolicyOnlyToCallersWithoutCredentials(t *testing.T) {
+	body := `{"title":"Forbidden","status":403,"detail":"missing permission 'orders:refund'; upstream billing.prod.internal:8443 is down"}`
+	for _, tt := range []struct {
+		what        string
+		credentials bool
+		want        []string
+	}{
+		{"anonymous", false, []string{
+			"the 403 to GET /orders/1/refund names a permission (orders:refund)",
+			"the 403 to GET /orders/1/refund names an internal host (x.prod.internal:8443)",
+		}},
+		{"with credentials", true, []string{
+			"the 403 to GET /orders/1/refund names an internal host (x.prod.internal:8443)",
+		}},
+	} {
+		t.Run(tt.what, func(t *testing.T) {
+			in := input(e(exchange.PurposeCrawl, base+"/orders/1/refund", 403, prob, body))
+			if tt.credentials {
+				in.Recording.Exchanges[1].Request.Header.Set("Authorization", exchange.Redacted)
+			}
+			fs, _ := checkstest.Run(t, problemjson.Leak{}, in)
+			var got []string
+			for _, f := range fs {
+				got = append(got, f.Message)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("messages %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestMessagesNameTheMember(t *testing.T) {
 	in := input(e(problemjson.PurposeNotFound, base+"/orders/x", 404, prob, `{"type":"/p","title":"Not Found","status":"404"}`))
 	fs, _ := checkstest.Run(t, problemjson.MemberType{}, in)
