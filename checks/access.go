@@ -47,6 +47,15 @@ type Caller struct {
 	Roles []string
 }
 
+// label names the caller in messages; a scan as no named identity has an
+// unnamed one.
+func (c Caller) label() string {
+	if c.Name == "" {
+		return "this caller"
+	}
+	return fmt.Sprintf("%q", c.Name)
+}
+
 // Anonymous reports a caller that sent no credentials.
 func (c Caller) Anonymous() bool { return len(c.Credentials) == 0 }
 
@@ -155,11 +164,11 @@ func byRoles(op *spec.Operation, roles []string, who Caller) (Access, string) {
 	case who.Roles != nil && slices.ContainsFunc(roles, func(r string) bool { return slices.Contains(who.Roles, r) }):
 		return AccessAllowed, where
 	case who.Roles != nil:
-		return AccessRefused, fmt.Sprintf("%s and %q holds %s", where, who.Name, holds(who.Roles))
+		return AccessRefused, fmt.Sprintf("%s and %s holds %s", where, who.label(), holds(who.Roles))
 	case who.Anonymous():
 		return AccessRefused, where + " and this caller sent no credentials"
 	}
-	return AccessUnknown, where + " and no roles are configured for " + fmt.Sprintf("%q", who.Name)
+	return AccessUnknown, where + " and no roles are configured for " + who.label()
 }
 
 // meets judges one security alternative: every scheme in it must be met.
@@ -180,13 +189,13 @@ func meets(doc *spec.Document, alt map[string][]string, who Caller) (Access, str
 		need := alt[name]
 		switch {
 		case len(need) > 0 && who.Roles != nil && !containsAll(who.Roles, need):
-			return AccessRefused, fmt.Sprintf("scheme %s needs %s and %q holds %s", name, strings.Join(need, ", "), who.Name, holds(who.Roles))
+			return AccessRefused, fmt.Sprintf("scheme %s needs %s and %s holds %s", name, strings.Join(need, ", "), who.label(), holds(who.Roles))
 		case header == "":
 			// Credentials were sent, but whether they are the ones this
 			// scheme reads cannot be told.
 			verdict, why = min(verdict, AccessUnknown), fmt.Sprintf("scheme %s is not read from a request header this scan can see", name)
 		case len(need) > 0 && who.Roles == nil:
-			verdict, why = min(verdict, AccessUnknown), fmt.Sprintf("scheme %s needs %s and no roles are configured for %q", name, strings.Join(need, ", "), who.Name)
+			verdict, why = min(verdict, AccessUnknown), fmt.Sprintf("scheme %s needs %s and no roles are configured for %s", name, strings.Join(need, ", "), who.label())
 		}
 	}
 	return verdict, why
@@ -261,4 +270,17 @@ func opName(op *spec.Operation) string {
 		return op.OperationID
 	}
 	return op.Method + " " + op.PathTemplate
+}
+
+// JudgesAbsence reports whether a check may count op's absence from the
+// judged caller's view (no relation, no tool, no control offered) against
+// the API: only when that caller may call op. Otherwise the operation is
+// rightly absent, or may be, and the check records why it did not judge it.
+func (in *Input) JudgesAbsence(checkID string, op *spec.Operation) bool {
+	access, why := in.MayCall(op, in.Caller)
+	if access == AccessAllowed {
+		return true
+	}
+	in.Observe(checkID, fmt.Sprintf("%s not judged: %s", opName(op), why))
+	return false
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/activefix"
+	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/fixtures/methodlog"
 	"github.com/agentready/agentready/probe"
 	"github.com/agentready/agentready/scan"
@@ -182,4 +183,126 @@ func unsafeRequests(log *methodlog.Log) []string {
 		}
 	}
 	return out
+}
+
+// activeDefectChecks are the demo's defects that only active probes show,
+// scanned as anonymous and user with cancellations allowed.
+var activeDefectChecks = map[demo.Defect][]string{
+	demo.DefectActiveHiddenCancel:   {"leakage-hidden-operation-executed"},
+	demo.DefectActiveIfMatchIgnored: {"affordance-stale-version-executed"},
+}
+
+func allowRules(t *testing.T, entries ...string) *scan.ActiveOptions {
+	t.Helper()
+	rules, err := active.ParseRules(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &scan.ActiveOptions{Allow: rules, Confirmed: "--yes"}
+}
+
+func scanDemoActive(t *testing.T, h http.Handler, ids []scan.Identity, act *scan.ActiveOptions) *finding.Report {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	reg, err := builtin.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, _ := url.Parse(srv.URL + "/")
+	rep, err := scan.Run(context.Background(), scan.Options{
+		Probe:   probe.Config{Start: start, Budget: time.Minute, Spec: probe.SpecConfig{Discover: true}},
+		Checks:  reg.All(),
+		Version: "test", Now: fixedClock, Identities: ids, Active: act,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func TestEachActiveDemoDefectFiresExactlyItsChecks(t *testing.T) {
+	for d, want := range activeDefectChecks {
+		t.Run(string(d), func(t *testing.T) {
+			t.Parallel()
+			log, h := methodlog.Wrap(demo.New(d))
+			rep := scanDemoActive(t, h, anonAndUser(userAuth), allowRules(t, "POST /orders/*/cancellation"))
+			if got := firedChecks(rep); !slices.Equal(got, want) {
+				for _, f := range rep.Findings {
+					t.Log(f.CheckID, f.Message)
+				}
+				t.Errorf("fired %v, want %v", got, want)
+			}
+			assertOnlyAllowed(t, log, rep, "/cancellation")
+		})
+	}
+}
+
+// The conformant demo re-checks on execution: the same probes, and a user
+// replaying the refund only an admin was offered, are refused.
+func TestConformantDemoRefusesEveryActiveProbe(t *testing.T) {
+	tests := []struct {
+		name   string
+		ids    []scan.Identity
+		allow  []string
+		suffix string
+		sent   int
+	}{
+		// Both callers are offered cancel: only the stale probe applies.
+		{"cancel as anonymous and user", anonAndUser(userAuth), []string{"POST /orders/*/cancellation"}, "/cancellation", 1},
+		{"refund as user and admin", []scan.Identity{
+			{Name: "user", Header: http.Header{"Authorization": {userAuth}}, Roles: []string{"user"}},
+			{Name: "admin", Header: http.Header{"Authorization": {"Bearer " + demo.AdminToken}}, Roles: []string{"admin"}},
+		}, []string{"refundOrder"}, "/refund", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			log, h := methodlog.Wrap(demo.New())
+			rep := scanDemoActive(t, h, tt.ids, allowRules(t, tt.allow...))
+			for _, f := range rep.Findings {
+				if f.Severity >= finding.SeverityWarning {
+					t.Errorf("%s %s: %s", f.Severity, f.CheckID, f.Message)
+				}
+			}
+			for _, id := range activeChecks {
+				st := checkStatus(rep, id)
+				hidden := strings.HasPrefix(id, "leakage-hidden-")
+				if st.Status == finding.StatusSkip && (!hidden || tt.sent == 2) {
+					t.Errorf("%s skipped: %s", id, st.Reason)
+				}
+			}
+			if rep.Active == nil || len(rep.Active.Sent) != tt.sent {
+				t.Fatalf("active section %+v, want %d probes", rep.Active, tt.sent)
+			}
+			for _, s := range rep.Active.Sent {
+				if s.Status != http.StatusNotFound && s.Status != http.StatusPreconditionFailed {
+					t.Errorf("%s %s as %s answered %d, want 404 or 412", s.Method, s.URL, s.Identity, s.Status)
+				}
+			}
+			assertOnlyAllowed(t, log, rep, tt.suffix)
+		})
+	}
+}
+
+// assertOnlyAllowed: every unsafe request the app received is one the report
+// lists as an active probe, to a path ending in suffix, and vice versa.
+func assertOnlyAllowed(t *testing.T, log *methodlog.Log, rep *finding.Report, suffix string) {
+	t.Helper()
+	var sent []string
+	for _, s := range rep.Active.Sent {
+		u, _ := url.Parse(s.URL)
+		sent = append(sent, s.Method+" "+u.Path)
+	}
+	got := unsafeRequests(log)
+	slices.Sort(got)
+	slices.Sort(sent)
+	if !slices.Equal(got, sent) {
+		t.Errorf("the app received %v, the report lists %v", got, sent)
+	}
+	for _, r := range got {
+		if !strings.HasSuffix(r, suffix) {
+			t.Errorf("sent %s, outside the allow-list", r)
+		}
+	}
 }

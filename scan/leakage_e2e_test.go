@@ -30,6 +30,7 @@ var leakageDefectChecks = map[demo.Defect][]string{
 	demo.DefectLeak403Not404:        {"leakage-existence-oracle"},
 	demo.DefectLeakCachePublic:      {"leakage-shared-cache"},
 	demo.DefectLeakStackTraceAnonym: {"leakage-error-detail"},
+	demo.DefectLeakMCPAdminTool:     {"leakage-mcp-privileged-tool-anonymous"},
 }
 
 var _ = func() bool {
@@ -56,6 +57,13 @@ func anonAndUser(auth string) []scan.Identity {
 // the checks that map tools to operations are assessed.
 func scanAs(t *testing.T, h http.Handler, ids []scan.Identity) *finding.Report {
 	t.Helper()
+	return scanIdentities(t, h, ids, true)
+}
+
+// scanIdentities scans as ids, finding the OpenAPI document through its
+// service-desc link when discover is set, as the CLI does.
+func scanIdentities(t *testing.T, h http.Handler, ids []scan.Identity, discover bool) *finding.Report {
+	t.Helper()
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	reg, err := builtin.Registry()
@@ -64,7 +72,7 @@ func scanAs(t *testing.T, h http.Handler, ids []scan.Identity) *finding.Report {
 	}
 	start, _ := url.Parse(srv.URL + "/")
 	rep, err := scan.Run(context.Background(), scan.Options{
-		Probe:      probe.Config{Start: start, Budget: time.Minute, Spec: probe.SpecConfig{Discover: true}},
+		Probe:      probe.Config{Start: start, Budget: time.Minute, Spec: probe.SpecConfig{Discover: discover}},
 		Checks:     reg.All(),
 		Version:    "test",
 		Now:        fixedClock,
@@ -213,5 +221,131 @@ func TestIdentityScanSendsOnlySafeMethods(t *testing.T) {
 	}
 	if len(log.Requests()) == 0 {
 		t.Fatal("no request recorded")
+	}
+}
+
+// accessDefects break what only state-changing requests can show; they must
+// leave a passive scan as clean as the conformant demo, and fire exactly
+// their checks with --active (activeDefectChecks in active_e2e_test.go).
+var accessDefects = []demo.Defect{demo.DefectActiveHiddenCancel, demo.DefectActiveIfMatchIgnored}
+
+func TestAccessDefectsDisturbNoPassiveScan(t *testing.T) {
+	for _, d := range accessDefects {
+		t.Run(string(d), func(t *testing.T) {
+			t.Parallel()
+			if _, listed := defectChecks[d]; listed {
+				t.Errorf("%s is in the single-identity table", d)
+			}
+			if _, listed := leakageDefectChecks[d]; listed {
+				t.Errorf("%s is in the leakage table", d)
+			}
+			for _, ids := range [][]scan.Identity{nil, anonAndUser(userAuth)} {
+				if got := firedChecks(scanIdentities(t, demo.New(d), ids, true)); len(got) != 0 {
+					t.Errorf("as %d identities: fired %v", len(ids), got)
+				}
+			}
+		})
+	}
+}
+
+// judgedRefund reports, from a scan with the demo's OpenAPI document, what
+// the checks that judge an operation's absence said about refundOrder, and
+// how the surface matrix shows it.
+func judgedRefund(t *testing.T, rep *finding.Report) (observed []string, row finding.SurfaceRow) {
+	t.Helper()
+	for _, id := range []string{"openapi-hal-rel-never-offered", "mcp-parity-missing-tool"} {
+		c := checkStatus(rep, id)
+		if c.Status != finding.StatusPass {
+			t.Errorf("%s: %s %s", id, c.Status, c.Reason)
+		}
+		for _, o := range c.Observations {
+			if strings.HasPrefix(o, "refundOrder not judged: ") {
+				observed = append(observed, id)
+			}
+		}
+	}
+	if rep.Surface == nil {
+		t.Fatal("no surface matrix")
+	}
+	for _, r := range rep.Surface.Rows {
+		if r.Operation == "POST /orders/{id}/refund" {
+			return observed, r
+		}
+	}
+	t.Fatal("no refundOrder row in the surface matrix")
+	return nil, row
+}
+
+func assertCleanDemo(t *testing.T, rep *finding.Report) {
+	t.Helper()
+	if rep.Score.Grade != "A+" && rep.Score.Grade != "A" {
+		t.Errorf("grade %s (%d), want A or better", rep.Score.Grade, rep.Score.Value)
+	}
+	for _, f := range rep.Findings {
+		if f.Severity >= finding.SeverityWarning || f.Family == "leakage" {
+			t.Errorf("demo has %s %s: %s", f.Severity, f.CheckID, f.Message)
+		}
+	}
+}
+
+// TestDemoRefundIsNotJudgedForCallersWhoMayNotCallIt: refundOrder is
+// admin-only, so a scan as anonymous, or as anonymous and user, rightly
+// sees neither its relation nor its tool, and says so instead of
+// reporting it.
+func TestDemoRefundIsNotJudgedForCallersWhoMayNotCallIt(t *testing.T) {
+	for name, ids := range map[string][]scan.Identity{
+		"anonymous": nil,
+		"anonymous and user": {
+			{Name: "anonymous", Roles: []string{}},
+			{Name: "user", Header: http.Header{"Authorization": {userAuth}}, Roles: []string{"user"}},
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			rep := scanIdentities(t, demo.New(), ids, true)
+			assertCleanDemo(t, rep)
+			observed, row := judgedRefund(t, rep)
+			if !slices.Equal(observed, []string{"openapi-hal-rel-never-offered", "mcp-parity-missing-tool"}) {
+				t.Errorf("observations name refundOrder in %v", observed)
+			}
+			if row.NotForCaller == "" {
+				t.Errorf("refund row %+v: not marked as not for this caller", row)
+			}
+			for col, p := range rep.Surface.Projections {
+				if p.PerCaller && !rep.Surface.NotAssessedForCaller(row, col) {
+					t.Errorf("refund row, %s: %v, want not assessed for this caller", p.Name, row.Names[col])
+				}
+			}
+		})
+	}
+}
+
+// TestDemoAsUserAndAdminGradesAWithNoLeak: an administrator is offered
+// refunds that a user is not, and the demo keeps the two views apart.
+func TestDemoAsUserAndAdminGradesAWithNoLeak(t *testing.T) {
+	rep := scanIdentities(t, demo.New(), []scan.Identity{
+		{Name: "user", Header: http.Header{"Authorization": {userAuth}}, Roles: []string{"user"}},
+		{Name: "admin", Header: http.Header{"Authorization": {"Bearer " + demo.AdminToken}}, Roles: []string{"admin"}},
+	}, true)
+	assertCleanDemo(t, rep)
+	observed, row := judgedRefund(t, rep)
+	if len(observed) != 0 || row.NotForCaller != "" {
+		t.Errorf("refundOrder not judged for the admin: %v %q", observed, row.NotForCaller)
+	}
+	for col, p := range rep.Surface.Projections {
+		if p.PerCaller && !slices.Contains(row.Names[col], map[string]string{"MCP tools": "refundOrder", "hypermedia": "refund"}[p.Name]) {
+			t.Errorf("the admin's %s do not offer refunds: %v", p.Name, row.Names[col])
+		}
+	}
+	for _, c := range leakage.All() {
+		id := c.Meta().ID
+		// Active probes need --active; the anonymous catalog needs an
+		// identity without credentials.
+		if slices.Contains(activeChecks, id) || id == "leakage-mcp-privileged-tool-anonymous" {
+			continue
+		}
+		if st := checkStatus(rep, id); st.Status != finding.StatusPass {
+			t.Errorf("%s: %s (%s), want pass", id, st.Status, st.Reason)
+		}
 	}
 }

@@ -379,3 +379,39 @@ func TestFindingsAreDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingToolJudgesOnlyWhatTheCallerMayCall: the catalog may rightly
+// differ per caller, so an operation the scanned caller may not call is not
+// missing from its catalog; the check names it in an observation instead.
+func TestMissingToolJudgesOnlyWhatTheCallerMayCall(t *testing.T) {
+	const id = "mcp-parity-missing-tool"
+	for _, tt := range []struct {
+		name   string
+		caller checks.Caller
+		want   []string
+	}{
+		{"anonymous", checks.Caller{}, nil},
+		{"another role", checks.Caller{Name: "user", Credentials: []string{"Authorization"}, Roles: []string{"user"}}, nil},
+		{"the required role", checks.Caller{Name: "staff", Credentials: []string{"Authorization"}, Roles: []string{"staff"}}, []string{id}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := conformantSpec()
+			d.Operations[0].Security = []map[string][]string{{"bearer": {"staff"}}}
+			d.SecuritySchemes = map[string]spec.SecurityScheme{"bearer": {Type: "http", Scheme: "bearer"}}
+			in := checkstest.Input("http://api.test/", nil)
+			in.MCP, in.Spec, in.Caller = modern(goodTools[1:]), d, tt.caller
+			var all []finding.Finding
+			for _, c := range mcpchecks.All() {
+				fs, _ := checkstest.Run(t, c, in)
+				all = append(all, fs...)
+			}
+			if got := checkstest.IDs(all); !slices.Equal(got, tt.want) {
+				t.Errorf("fired %v, want %v", got, tt.want)
+			}
+			obs := in.Observations(id)
+			if judged := tt.want != nil; judged == (len(obs) == 1 && strings.HasPrefix(obs[0], "listOrders not judged: ")) {
+				t.Errorf("observations %q", obs)
+			}
+		})
+	}
+}

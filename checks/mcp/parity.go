@@ -103,7 +103,9 @@ func parityChecks() []*check {
 		{meta: meta("mcp-parity-missing-tool", "Agent-facing operations have a tool", finding.SeverityInfo,
 			[]finding.SpecRef{operationRef, toolsRef},
 			"An operation with `x-hal-rel` is meant for agents: hypermedia clients reach it by relation.\n"+
-				"Without a tool, MCP clients cannot reach it at all.\n\n"+
+				"Without a tool, MCP clients cannot reach it at all. The catalog may rightly differ per\n"+
+				"caller: an operation the scanned caller may not call (by its OpenAPI security requirement or\n"+
+				"the configuration's `access` mapping) is not judged, and the check says so in its observations.\n\n"+
 				"**How to fix:** project the operation as a tool, or say in the description why it is not."),
 			run: runMissingTool},
 	}
@@ -536,7 +538,7 @@ func runMissingTool(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding
 	l := &s.Listings[0]
 	var out []finding.Finding
 	for _, op := range unmapped {
-		if len(op.HALRels) == 0 {
+		if len(op.HALRels) == 0 || !in.JudgesAbsence(m.ID, op) {
 			continue
 		}
 		ev := evidence(l.Pages[0].Call)

@@ -33,7 +33,10 @@ information, not a defect: a list of operations to verify by hand or with
 data in the missing states.
 
 An operation counts as offered when any one of its relations appeared, or
-when a HAL-FORMS ` + "`default`" + ` template targets it.
+when a HAL-FORMS ` + "`default`" + ` template targets it. An operation the scanned
+caller may not call (its OpenAPI security requirement or the configuration's
+` + "`access`" + ` mapping says so, or cannot say) is rightly absent from that caller's
+view and is not judged; the check says so in its observations.
 
 **How to fix:** nothing, if the state exists and offers the relation; otherwise
 offer the relation where the operation applies, or remove the stale
@@ -62,7 +65,7 @@ func (c NeverOffered) Run(ctx context.Context, in *checks.Input) ([]finding.Find
 	var out []finding.Finding
 	for _, op := range in.Spec.Operations {
 		rels := relsOf(op)
-		if len(rels) == 0 || byTemplate[op] || offeredAny(a, rels) {
+		if len(rels) == 0 || byTemplate[op] || offeredAny(a, rels) || !in.JudgesAbsence(c.Meta().ID, op) {
 			continue
 		}
 		msg := fmt.Sprintf("%s lists %s in x-hal-rel, but none of the %d HAL representations the scan saw offered it; the crawl may not have reached a state that does",

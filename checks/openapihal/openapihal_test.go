@@ -377,6 +377,46 @@ func TestNeverOffered(t *testing.T) {
 	}
 }
 
+// TestNeverOfferedJudgesOnlyWhatTheCallerMayCall: an operation the scanned
+// caller may not call is rightly absent from its view; it is judged only
+// when the caller may call it, and otherwise named in an observation.
+func TestNeverOfferedJudgesOnlyWhatTheCallerMayCall(t *testing.T) {
+	u := target + "orders/1"
+	refund := op(100, "POST", "/orders/{id}/refund", "order:refund", "refund")
+	refund.Security = []map[string][]string{{"bearer": {"admin"}}}
+	admin := checks.Caller{Name: "admin", Credentials: []string{"Authorization"}, Roles: []string{"admin"}}
+	tests := []struct {
+		name    string
+		caller  checks.Caller
+		access  checks.AccessRules
+		judged  bool
+		observe string
+	}{
+		{"anonymous", checks.Caller{}, nil, false, "this caller sent no credentials"},
+		{"a role the requirement lacks", checks.Caller{Name: "user", Credentials: []string{"Authorization"}, Roles: []string{"user"}}, nil, false, `"user" holds role user`},
+		{"roles not configured", checks.Caller{Name: "someone", Credentials: []string{"Authorization"}}, nil, false, "no roles are configured"},
+		{"the required role", admin, nil, true, ""},
+		{"mapped to everyone", checks.Caller{}, checks.AccessRules{"post/orders/{id}/refund": {}}, true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := orders()
+			d.Operations = append(d.Operations, refund)
+			d.SecuritySchemes = map[string]spec.SecurityScheme{"bearer": {Type: "http", Scheme: "bearer"}}
+			in := input(d, []string{u}, hal(exchange.PurposeCrawl, u, `{"_links":{"pay":{"href":"/orders/1/payment"},"cancel":{"href":"/orders/1/cancellation"},"find":{"href":"/orders"}}}`))
+			in.Caller, in.Access = tt.caller, tt.access
+			fs, _ := run(t, NeverOffered{}, in)
+			if judged := len(fs) == 1 && fs[0].Subject == "POST /orders/{id}/refund"; judged != tt.judged || len(fs) > 1 {
+				t.Fatalf("findings %+v, want judged %v", fs, tt.judged)
+			}
+			obs := strings.Join(in.Observations(NeverOffered{}.Meta().ID), "\n")
+			if tt.observe == "" && obs != "" || !strings.Contains(obs, tt.observe) || tt.observe != "" && !strings.HasPrefix(obs, "post/orders/{id}/refund not judged: ") {
+				t.Errorf("observations %q, want one naming %q", obs, tt.observe)
+			}
+		})
+	}
+}
+
 func TestUndeclaredResponse(t *testing.T) {
 	u := target + "orders/1"
 	get := op(10, "GET", "/orders/{id}")

@@ -55,14 +55,15 @@ func build(in *checks.Input) *model {
 	return in.Memo("surface/model", func() any {
 		m := &model{}
 		for _, p := range []struct {
-			name string
-			fn   func(*checks.Input) ([]entry, string)
+			name      string
+			fn        func(*checks.Input) ([]entry, string)
+			perCaller bool
 		}{
-			{ProjOpenAPI, openAPIEntries}, {ProjMCP, mcpEntries}, {ProjLLMs, llmsEntries},
-			{ProjAgentCard, cardEntries}, {ProjHypermedia, hypermediaEntries},
+			{ProjOpenAPI, openAPIEntries, false}, {ProjMCP, mcpEntries, true}, {ProjLLMs, llmsEntries, false},
+			{ProjAgentCard, cardEntries, false}, {ProjHypermedia, hypermediaEntries, true},
 		} {
 			entries, reason := p.fn(in)
-			m.projections = append(m.projections, finding.SurfaceProjection{Name: p.name, Assessed: reason == "", Reason: reason})
+			m.projections = append(m.projections, finding.SurfaceProjection{Name: p.name, Assessed: reason == "", Reason: reason, PerCaller: p.perCaller})
 			m.entries = append(m.entries, entries...)
 		}
 		return m
@@ -467,8 +468,11 @@ func wellKnown(target *url.URL, path string) string {
 }
 
 // matrix lays the entries out: operations in document order, then the names
-// that match no operation, each with its names per projection.
-func (m *model) matrix(doc *spec.Document) *finding.SurfaceMatrix {
+// that match no operation, each with its names per projection. An operation
+// the scanned caller may not call says why, so that the projections that
+// show each caller only its own operations are not read as missing it.
+func (m *model) matrix(in *checks.Input) *finding.SurfaceMatrix {
+	doc := in.Spec
 	col := map[string]int{}
 	for i, p := range projectionOrder {
 		col[p] = i
@@ -477,7 +481,11 @@ func (m *model) matrix(doc *spec.Document) *finding.SurfaceMatrix {
 	rowOf := map[*spec.Operation]int{}
 	for _, op := range doc.Operations {
 		rowOf[op] = len(sm.Rows)
-		sm.Rows = append(sm.Rows, finding.SurfaceRow{Operation: op.Key(), InOpenAPI: true, Names: make([][]string, len(projectionOrder))})
+		row := finding.SurfaceRow{Operation: op.Key(), InOpenAPI: true, Names: make([][]string, len(projectionOrder))}
+		if access, why := in.MayCall(op, in.Caller); access != checks.AccessAllowed {
+			row.NotForCaller = why
+		}
+		sm.Rows = append(sm.Rows, row)
 	}
 	unknownRow := map[string]int{}
 	for _, e := range m.entries {

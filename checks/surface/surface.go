@@ -28,7 +28,7 @@ func Matrix(in *checks.Input) *finding.SurfaceMatrix {
 	if in.Spec == nil {
 		return nil
 	}
-	return build(in).matrix(in.Spec)
+	return build(in).matrix(in)
 }
 
 var seedRef = finding.SpecRef{Doc: "agentready", Section: "one declared surface", Level: "advice",

@@ -159,3 +159,54 @@ func TestMatrix(t *testing.T) {
 		t.Errorf("%d rows, want %d", len(m.Rows), len(want))
 	}
 }
+
+// TestMatrixMarksWhatTheCallerMayNotCall: the MCP catalog and hypermedia
+// show each caller its own operations, so an operation the scanned caller
+// may not call is "not assessed for this caller" there, not missing; the
+// documents that describe the whole API are still compared as usual.
+func TestMatrixMarksWhatTheCallerMayNotCall(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		caller checks.Caller
+		want   string
+	}{
+		{"anonymous", checks.Caller{}, "this caller sent no credentials"},
+		{"the required role", checks.Caller{Name: "admin", Credentials: []string{"Authorization"}, Roles: []string{"admin"}}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in := fixture{goodLLMs, goodCard, goodTools()}.input(true)
+			in.Spec.Operations = append(in.Spec.Operations, &spec.Operation{Method: "POST", PathTemplate: "/orders/{id}/refund", OperationID: "refundOrder",
+				Security: []map[string][]string{{"bearer": {"admin"}}}})
+			in.Spec.SecuritySchemes = map[string]spec.SecurityScheme{"bearer": {Type: "http", Scheme: "bearer"}}
+			in.Caller = tt.caller
+			m := surface.Matrix(in)
+			var perCaller []string
+			for _, p := range m.Projections {
+				if p.PerCaller {
+					perCaller = append(perCaller, p.Name)
+				}
+			}
+			if !slices.Equal(perCaller, []string{"MCP tools", "hypermedia"}) {
+				t.Errorf("per-caller projections %v", perCaller)
+			}
+			for _, r := range m.Rows {
+				switch {
+				case r.Operation != "POST /orders/{id}/refund":
+					if r.NotForCaller != "" {
+						t.Errorf("%s: %q, but every caller may call it", r.Operation, r.NotForCaller)
+					}
+				case tt.want == "" && r.NotForCaller != "", !strings.Contains(r.NotForCaller, tt.want):
+					t.Errorf("refund: %q, want %q", r.NotForCaller, tt.want)
+				default:
+					var cells []bool
+					for col := range m.Projections {
+						cells = append(cells, m.NotAssessedForCaller(r, col))
+					}
+					if want := []bool{false, tt.want != "", false, false, tt.want != ""}; !slices.Equal(cells, want) {
+						t.Errorf("refund cells not assessed for the caller: %v, want %v", cells, want)
+					}
+				}
+			}
+		})
+	}
+}

@@ -221,14 +221,17 @@ func TestStateMatrix(t *testing.T) {
 func TestSurfaceMatrixIsRenderedAndEscaped(t *testing.T) {
 	r := sample.Report()
 	r.Surface = &finding.SurfaceMatrix{
-		Projections: []finding.SurfaceProjection{{Name: "OpenAPI", Assessed: true}, {Name: "MCP tools", Assessed: false, Reason: "no endpoint"}},
+		Projections: []finding.SurfaceProjection{{Name: "OpenAPI", Assessed: true}, {Name: "MCP tools", Assessed: false, Reason: "no endpoint"},
+			{Name: "hypermedia", Assessed: true, PerCaller: true}},
 		Rows: []finding.SurfaceRow{
-			{Operation: "GET /orders/{id}", InOpenAPI: true, Names: [][]string{{"getOrder"}, nil}},
-			{Operation: "<script>alert(1)</script>", Names: [][]string{nil, nil}},
+			{Operation: "GET /orders/{id}", InOpenAPI: true, Names: [][]string{{"getOrder"}, nil, nil}},
+			{Operation: "POST /orders/{id}/refund", InOpenAPI: true, Names: [][]string{{"refundOrder"}, nil, nil}, NotForCaller: "needs <admin>"},
+			{Operation: "<script>alert(1)</script>", Names: [][]string{nil, nil, nil}},
 		},
 	}
 	out := string(render(t, r))
-	for _, want := range []string{"<h2>Surface</h2>", "getOrder", "not assessed", "&lt;script&gt;alert(1)&lt;/script&gt;"} {
+	for _, want := range []string{"<h2>Surface</h2>", "getOrder", "not assessed", "&lt;script&gt;alert(1)&lt;/script&gt;",
+		`<td class="na" title="needs &lt;admin&gt;">not assessed for this caller</td>`, `<td class="no">–</td>`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("surface section lacks %q", want)
 		}

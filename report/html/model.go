@@ -102,7 +102,8 @@ type matrixRow struct {
 	Cells []matrixCell
 }
 
-type matrixCell struct{ Text, Class string }
+// matrixCell is one cell of a matrix; Title, when set, explains it on hover.
+type matrixCell struct{ Text, Class, Title string }
 
 func line(s string) string { return view.Line(s, maxField) }
 
@@ -401,8 +402,10 @@ func matrices(ms []finding.StateMatrix) []matrixView {
 const maxSurfaceRows = 500
 
 // surface lays out the operation × projection matrix: each cell holds the
-// names a projection uses for the operation, "–" when it names none, and
-// "not assessed" for a projection the scan could not read.
+// names a projection uses for the operation, "–" when it names none, "not
+// assessed" for a projection the scan could not read, and "not assessed for
+// this caller" where a per-caller projection rightly omits an operation the
+// scanned caller may not call.
 func surface(m *finding.SurfaceMatrix) *matrixView {
 	if m == nil || len(m.Rows) == 0 {
 		return nil
@@ -421,6 +424,8 @@ func surface(m *finding.SurfaceMatrix) *matrixView {
 			switch {
 			case !p.Assessed:
 				cell = matrixCell{Text: "not assessed", Class: "na"}
+			case m.NotAssessedForCaller(r, j):
+				cell = matrixCell{Text: "not assessed for this caller", Class: "na", Title: view.Line(r.NotForCaller, 300)}
 			case j < len(r.Names) && len(r.Names[j]) > 0:
 				names := make([]string, len(r.Names[j]))
 				for k, n := range r.Names[j] {

@@ -10,7 +10,9 @@ import (
 
 // surface prints the operation × projection matrix: a table when it fits
 // the width, else one wrapped line per operation. Projections that were not
-// assessed are listed with their reason instead of as empty columns.
+// assessed are listed with their reason instead of as empty columns, and
+// operations the scanned caller may not call are listed with theirs under
+// the table, their per-caller cells reading notForCaller instead of "—".
 func (p *printer) surface(r *finding.Report) {
 	m := r.Surface
 	if m == nil || len(m.Rows) == 0 {
@@ -29,16 +31,25 @@ func (p *printer) surface(r *finding.Report) {
 		for _, row := range rows {
 			p.raw(2, row)
 		}
-		return
+	} else {
+		for _, row := range m.Rows {
+			var parts []string
+			for _, c := range cols {
+				parts = append(parts, clean(m.Projections[c].Name)+": "+cell(m, row, c))
+			}
+			p.wrapped(2, 4, surfaceLabel(row)+" — "+strings.Join(parts, "; "))
+		}
 	}
 	for _, row := range m.Rows {
-		var parts []string
-		for _, c := range cols {
-			parts = append(parts, clean(m.Projections[c].Name)+": "+cell(row, c))
+		if row.NotForCaller != "" {
+			p.wrapped(2, 4, styleDim.Render(surfaceLabel(row)+": "+notForCaller+" ("+clean(row.NotForCaller)+")"))
 		}
-		p.wrapped(2, 4, surfaceLabel(row)+" — "+strings.Join(parts, "; "))
 	}
 }
+
+// notForCaller stands in a per-caller cell for an operation the scanned
+// caller may not call: its absence there is expected, not a gap.
+const notForCaller = "not assessed for this caller"
 
 func surfaceLabel(row finding.SurfaceRow) string {
 	if row.InOpenAPI {
@@ -48,7 +59,10 @@ func surfaceLabel(row finding.SurfaceRow) string {
 }
 
 // cell is the names a projection uses for the row, or "—" for none.
-func cell(row finding.SurfaceRow, col int) string {
+func cell(m *finding.SurfaceMatrix, row finding.SurfaceRow, col int) string {
+	if m.NotAssessedForCaller(row, col) {
+		return "n/a"
+	}
 	if col >= len(row.Names) || len(row.Names[col]) == 0 {
 		return "—"
 	}
@@ -65,7 +79,7 @@ func (p *printer) surfaceTable(m *finding.SurfaceMatrix, cols []int) ([]string, 
 	for i, c := range cols {
 		widths[i] = lipgloss.Width(clean(m.Projections[c].Name))
 		for _, row := range m.Rows {
-			widths[i] = max(widths[i], lipgloss.Width(cell(row, c)))
+			widths[i] = max(widths[i], lipgloss.Width(cell(m, row, c)))
 		}
 		total += widths[i] + columnGap
 	}
@@ -80,7 +94,7 @@ func (p *printer) surfaceTable(m *finding.SurfaceMatrix, cols []int) ([]string, 
 	for _, row := range m.Rows {
 		line := pad(surfaceLabel(row), labelWidth+columnGap)
 		for i, c := range cols {
-			line += pad(cell(row, c), widths[i]+columnGap)
+			line += pad(cell(m, row, c), widths[i]+columnGap)
 		}
 		rows = append(rows, strings.TrimRight(line, " "))
 	}

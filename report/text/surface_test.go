@@ -11,11 +11,12 @@ func surfaceReport() *finding.Report {
 	return &finding.Report{Surface: &finding.SurfaceMatrix{
 		Projections: []finding.SurfaceProjection{
 			{Name: "OpenAPI", Assessed: true}, {Name: "MCP tools", Reason: "no MCP endpoint was found or named"},
-			{Name: "llms.txt", Assessed: true},
+			{Name: "llms.txt", Assessed: true}, {Name: "hypermedia", Assessed: true, PerCaller: true},
 		},
 		Rows: []finding.SurfaceRow{
-			{Operation: "POST /orders/{id}/payment", InOpenAPI: true, Names: [][]string{{"payOrder"}, nil, {"payOrders"}}},
-			{Operation: "POST /r", Names: [][]string{nil, nil, {"refund\x1b[31m"}}},
+			{Operation: "POST /orders/{id}/payment", InOpenAPI: true, Names: [][]string{{"payOrder"}, nil, {"payOrders"}, nil}},
+			{Operation: "POST /orders/{id}/refund", InOpenAPI: true, Names: [][]string{{"refundOrder"}, nil, {"refundOrder"}, nil}, NotForCaller: "needs admin"},
+			{Operation: "POST /r", Names: [][]string{nil, nil, {"refund\x1b[31m"}, nil}},
 		},
 	}}
 }
@@ -27,7 +28,8 @@ func TestSurfaceTableAndFallback(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := b.String()
-		for _, want := range []string{"Surface", "MCP tools not compared: no MCP endpoint", "payOrders", "POST /r (not in OpenAPI)"} {
+		for _, want := range []string{"Surface", "MCP tools not compared: no MCP endpoint", "payOrders", "POST /r (not in OpenAPI)",
+			"n/a", "POST /orders/{id}/refund: not assessed for this caller (needs admin)"} {
 			if !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
 				t.Errorf("width %d: output lacks %q:\n%s", width, want, out)
 			}
