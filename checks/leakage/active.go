@@ -55,8 +55,8 @@ func (c HiddenExecuted) Run(ctx context.Context, in *checks.Input) ([]finding.Fi
 	var out []finding.Finding
 	for _, p := range probes {
 		if st := p.x.Response.Status; st >= 200 && st < 400 {
-			msg := fmt.Sprintf("as %q, %s %s was answered %d although %q's view of %s did not offer it; expected 401, 403, 404 or 409",
-				p.identity, p.x.Request.Method, exchange.PathOf(p.x.Request.URL), st, p.identity, exchange.PathOf(p.x.BasedOn))
+			msg := fmt.Sprintf("as %q, %s %s was answered %d although %s offered it only to %q; expected 401, 403, 404 or 409: the hidden control was the only gate",
+				p.identity, p.x.Request.Method, exchange.PathOf(p.x.Request.URL), st, exchange.PathOf(p.x.BasedOn), top(in.Identities).Name)
 			out = append(out, checks.New(m, p.identity+" "+p.x.Request.Method+" "+exchange.PathShape(exchange.PathOf(p.x.Request.URL)), msg,
 				checks.Evidence(p.x, []string{"Content-Type"}, []string{"Content-Type", "Location"})))
 		}
