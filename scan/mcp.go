@@ -207,7 +207,7 @@ func MCPConfig(p probe.Config, version string) mcpprobe.Config {
 	}
 	return mcpprobe.Config{
 		Headers: p.Headers, Timeout: p.Timeout, MaxBody: p.MaxBody, UserAgent: ua,
-		ClientName: "agentready", ClientVersion: version, Transport: p.Transport, Log: p.Log,
+		ClientName: "agentready", ClientVersion: version, Transport: p.Transport, Log: p.Log, Rate: p.Rate,
 	}
 }
 

@@ -68,7 +68,9 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	in.Spec = res.Spec
 	in.Identities = views
 	in.Caller, in.Access = judgedCaller(opts.Identities, shared), opts.Access
+	before := exchangeCount(in)
 	mcpNotes := collectMCP(ctx, opts, shared, in)
+	res.Stats.Requests += exchangeCount(in) - before
 	results, findings := Evaluate(context.WithoutCancel(ctx), in, opts.Checks)
 	findings = Process(locate(in.Spec, findings))
 	rep := &finding.Report{
@@ -169,3 +171,15 @@ func runOne(ctx context.Context, in *checks.Input, c checks.Check) (res finding.
 // ErrNothingChecked is returned when the scan finished but no check could be
 // evaluated, which the CLI reports as "scan could not complete".
 var ErrNothingChecked = errors.New("no check could be evaluated")
+
+// exchangeCount counts the exchanges of every identity's recording: the MCP
+// requests, sent after the probe finished, are counted from it.
+func exchangeCount(in *checks.Input) int {
+	n := len(in.Recording.Exchanges)
+	for _, v := range in.Identities[:max(0, len(in.Identities)-1)] {
+		if v.Recording != nil {
+			n += len(v.Recording.Exchanges)
+		}
+	}
+	return n
+}

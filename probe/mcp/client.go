@@ -20,6 +20,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/internal/sanitize"
 	"github.com/agentready/agentready/mcp"
@@ -71,6 +73,8 @@ type Config struct {
 	Transport http.RoundTripper
 	// Log receives one line per request when set.
 	Log io.Writer
+	// Rate is the scan's --rate in requests per second; 0 is unlimited.
+	Rate float64
 }
 
 func (cfg Config) withDefaults() Config {
@@ -108,6 +112,8 @@ type client struct {
 	sent     int
 	// opened is the session this client minted, the only one it may DELETE.
 	opened string
+	// limiter applies Config.Rate across the client's connections.
+	limiter *rate.Limiter
 
 	mu    sync.Mutex
 	calls []*mcp.Call
@@ -116,6 +122,9 @@ type client struct {
 func newClient(cfg Config, endpoint *url.URL) *client {
 	cfg = cfg.withDefaults()
 	c := &client{cfg: cfg, endpoint: endpoint, conns: map[string]*http.Client{}, redact: map[string]bool{}}
+	if cfg.Rate > 0 {
+		c.limiter = rate.NewLimiter(rate.Limit(cfg.Rate), 1)
+	}
 	for name := range cfg.Headers {
 		c.redact[http.CanonicalHeaderKey(name)] = true
 	}
@@ -140,6 +149,9 @@ func (c *client) conn(label string) *http.Client {
 			MaxResponseHeaderBytes: 1 << 20,
 		}
 	}
+	if c.limiter != nil {
+		rt = limited{next: rt, limiter: c.limiter}
+	}
 	hc := &http.Client{
 		Transport: rt,
 		// A POST is never replayed elsewhere: net/http would turn it into a
@@ -148,6 +160,25 @@ func (c *client) conn(label string) *http.Client {
 	}
 	c.conns[label] = hc
 	return hc
+}
+
+// limited holds every request of the client to the scan's --rate.
+type limited struct {
+	next    http.RoundTripper
+	limiter *rate.Limiter
+}
+
+func (l limited) RoundTrip(req *http.Request) (*http.Response, error) {
+	if err := l.limiter.Wait(req.Context()); err != nil {
+		return nil, err
+	}
+	return l.next.RoundTrip(req)
+}
+
+func (l limited) CloseIdleConnections() {
+	if ci, ok := l.next.(interface{ CloseIdleConnections() }); ok {
+		ci.CloseIdleConnections()
+	}
 }
 
 func (c *client) close() {
