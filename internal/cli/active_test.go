@@ -85,3 +85,36 @@ func serveHandler(t *testing.T, h http.Handler) string {
 	t.Cleanup(srv.Close)
 	return srv.URL + "/"
 }
+
+// A password in the target URL is sent as Basic credentials and never
+// printed: the URL the scan records has no user-info.
+func TestUserInfoInTargetBecomesARedactedHeader(t *testing.T) {
+	var got string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if user, pass, ok := r.BasicAuth(); ok {
+			got = user + ":" + pass
+		}
+		http.NotFound(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	target := strings.Replace(srv.URL, "http://", "http://bob:pa55w0rd@", 1) + "/"
+	dir := t.TempDir()
+	args := []string{"scan", target, "-v", "--format", "json"}
+	for _, f := range []string{"text", "sarif", "html", "markdown", "junit"} {
+		args = append(args, "-o", f+"="+filepath.Join(dir, "r."+f))
+	}
+	r := runEnv(t, nil, args...)
+	if got != "bob:pa55w0rd" {
+		t.Errorf("the server got Basic credentials %q", got)
+	}
+	outputs := []string{r.stdout, r.stderr}
+	for _, f := range []string{"text", "sarif", "html", "markdown", "junit"} {
+		b, _ := os.ReadFile(filepath.Join(dir, "r."+f))
+		outputs = append(outputs, string(b))
+	}
+	for i, out := range outputs {
+		if strings.Contains(out, "pa55w0rd") {
+			t.Errorf("output %d prints the password", i)
+		}
+	}
+}

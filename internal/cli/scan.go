@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -86,6 +87,15 @@ func (l *limitFlags) config(start *url.URL, verbose bool, stderr io.Writer) (pro
 			return probe.Config{}, usageError("--header %q: want 'Name: value'", raw)
 		}
 		h.Add(name, strings.TrimSpace(value))
+	}
+	if start.User != nil {
+		// Credentials in the URL become the Basic header a browser or curl
+		// would send, so that no URL the scan records or prints carries them.
+		if h.Get("Authorization") == "" {
+			pass, _ := start.User.Password()
+			h.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(start.User.Username()+":"+pass)))
+		}
+		start.User = nil
 	}
 	switch {
 	case l.maxPages < 1, l.maxDepth < 0, l.concurrency < 1, l.rate < 0, l.timeout <= 0, l.budget <= 0, l.maxBody < 1:

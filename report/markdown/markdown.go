@@ -346,7 +346,7 @@ func (d *doc) scan(r *finding.Report) {
 			if who == "" {
 				who = "the scan's caller"
 			}
-			d.add(fmt.Sprintf("- %s %s as %s → %d (%s)\n", text(s.Method, 10), text(s.URL, maxField), text(who, 100), s.Status, text(s.Purpose, 100)))
+			d.add(fmt.Sprintf("- %s %s as %s → %d (%s)\n", text(s.Method, 10), text(view.URL(s.URL), maxField), text(who, 100), s.Status, text(s.Purpose, 100)))
 		}
 		if len(a.Sent) > 0 {
 			d.add("\n")

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/report/internal/view"
 )
 
 // group is every occurrence of one check.
@@ -147,7 +148,7 @@ func (p *printer) occurrence(g *group, f *finding.Finding) {
 }
 
 func (p *printer) evidence(e *finding.Evidence) {
-	line := clean(e.Method) + " " + clean(e.URL)
+	line := clean(e.Method) + " " + clean(view.URL(e.URL))
 	if e.Status != 0 {
 		line += fmt.Sprintf(" → %d", e.Status)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/internal/sanitize"
+	"github.com/agentready/agentready/report/internal/view"
 )
 
 // printer accumulates the rendered report.
@@ -138,7 +139,7 @@ func (p *printer) header(r *finding.Report) {
 		tool += " " + v
 	}
 	title := styleStrong.Render(tool)
-	if target := clean(r.Target); target != "" {
+	if target := clean(view.URL(r.Target)); target != "" {
 		title += " — " + target
 	}
 	p.wrapped(0, 2, title)
@@ -323,7 +324,7 @@ func (p *printer) stats(r *finding.Report) {
 		p.wrapped(2, 2, fmt.Sprintf("%d state-changing request(s) sent (allowed: %s; confirmed by %s)",
 			len(a.Sent), clean(strings.Join(a.Allow, ", ")), clean(a.Confirmed)))
 		for _, s := range a.Sent {
-			p.wrapped(4, 2, fmt.Sprintf("%s %s as %s → %d [%s]", s.Method, clean(s.URL), clean(nonEmptyName(s.Identity)), s.Status, s.Purpose))
+			p.wrapped(4, 2, fmt.Sprintf("%s %s as %s → %d [%s]", clean(s.Method), clean(view.URL(s.URL)), clean(nonEmptyName(s.Identity)), s.Status, s.Purpose))
 		}
 	}
 
@@ -353,7 +354,7 @@ func (p *printer) gate(r *finding.Report) {
 }
 
 // curl bounds a curl line without folding it.
-func curl(s string) string { return sanitize.Truncate(sanitize.Line(s), maxCurl) }
+func curl(s string) string { return sanitize.Truncate(sanitize.Line(view.Curl(s)), maxCurl) }
 
 // nonEmptyName names the caller of a single-identity scan.
 func nonEmptyName(identity string) string {

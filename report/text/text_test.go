@@ -176,6 +176,9 @@ func TestHostileTextWithoutColorHasNoEscapes(t *testing.T) {
 		if strings.ContainsRune(out, 0x1b) {
 			t.Fatalf("verbose=%v: output contains ESC", verbose)
 		}
+		if strings.Contains(out, "hunter2") {
+			t.Errorf("verbose=%v: a password in a URL was printed", verbose)
+		}
 	}
 }
 
@@ -225,5 +228,15 @@ func assertInert(t *testing.T, out string) {
 	}
 	if len(out) > 2<<20 {
 		t.Errorf("output is %d bytes: hostile fields are not bounded", len(out))
+	}
+}
+
+func TestSharedHostileSampleIsInert(t *testing.T) {
+	out := render(t, Options{Verbose: true}, sample.Hostile())
+	if strings.ContainsRune(out, 0x1b) || strings.Contains(out, "hunter2") {
+		t.Error("the shared hostile sample prints an escape or a password")
+	}
+	if !strings.Contains(out, "Active probes") {
+		t.Error("the active probes section is missing")
 	}
 }

@@ -75,6 +75,14 @@ func Hostile() *finding.Report {
 			e.ResponseHeaders = http.Header{"Content-Type": {short}, "Set-Cookie": {"session=secret"}, ScriptPayload: {"x"}}
 		}
 	}
+	r.Active = &finding.ActiveInfo{
+		Allow:     []string{short, all},
+		Confirmed: short,
+		Sent: []finding.ActiveRequest{{
+			ExchangeID: short, Identity: short, Purpose: short, Method: short,
+			URL: "https://user:hunter2@api.example.com/" + short, Status: 200, Why: all,
+		}},
+	}
 	// One finding with a credential in the URL, which every format must
 	// redact.
 	r.Findings[0].Evidence[0].URL = "https://user:hunter2@api.example.com/items/1"

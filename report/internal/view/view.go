@@ -8,6 +8,7 @@ package view
 import (
 	"net/http"
 	"net/url"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -131,7 +132,11 @@ func Headers(h http.Header) []Header {
 // returned as it is; callers escape it for their format.
 func URL(raw string) string {
 	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
+	if err != nil {
+		// Unparsable, yet it may still carry user-info: cut it textually.
+		return userInfo.ReplaceAllString(raw, "${1}"+exchange.Redacted+"@")
+	}
+	if u.User == nil {
 		return raw
 	}
 	if _, has := u.User.Password(); has {
@@ -141,6 +146,10 @@ func URL(raw string) string {
 	}
 	return u.String()
 }
+
+// userInfo is the user-info of an absolute URL: what lies between the
+// scheme's // and the first @ before any / ? or #.
+var userInfo = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*://)[^/?#@]*@`)
 
 // Curl redacts the user-info of every URL in a curl line; header values were
 // redacted when the exchange was recorded.
