@@ -188,6 +188,10 @@ func meets(doc *spec.Document, alt map[string][]string, who Caller) (Access, str
 		}
 		need := alt[name]
 		switch {
+		case len(need) > 0 && grantsScopes(doc, name):
+			// OAuth scopes are granted per token, not per role: the roles
+			// the configuration gives an identity say nothing about them.
+			verdict, why = min(verdict, AccessUnknown), fmt.Sprintf("scheme %s needs the scopes %s, which only the token's grant can tell", name, strings.Join(need, ", "))
 		case len(need) > 0 && who.Roles != nil && !containsAll(who.Roles, need):
 			return AccessRefused, fmt.Sprintf("scheme %s needs %s and %s holds %s", name, strings.Join(need, ", "), who.label(), holds(who.Roles))
 		case header == "":
@@ -199,6 +203,16 @@ func meets(doc *spec.Document, alt map[string][]string, who Caller) (Access, str
 		}
 	}
 	return verdict, why
+}
+
+// grantsScopes reports a scheme whose requirement lists OAuth scopes rather
+// than role names (OpenAPI 3.1 §4.8.30).
+func grantsScopes(doc *spec.Document, name string) bool {
+	if doc == nil {
+		return false
+	}
+	t := doc.SecuritySchemes[name].Type
+	return t == "oauth2" || t == "openIdConnect"
 }
 
 // schemeHeader is the request header a declared scheme reads, or "" when it

@@ -2,6 +2,7 @@ package scan
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 
@@ -18,6 +19,7 @@ type ActiveOptions struct {
 	Allow active.Rules
 	// Confirm sees the exact requests before any is sent; an error sends
 	// none and is returned from Run (the CLI asks on a TTY, or has --yes).
+	// It is required: without it Run refuses to send anything.
 	Confirm func([]active.Request) error
 	// Confirmed names how the user agreed, for the report.
 	Confirmed string
@@ -29,17 +31,18 @@ func runActive(ctx context.Context, opts Options, shared http.Header, res *probe
 	if opts.Active == nil {
 		return nil, nil, nil
 	}
-	plan := active.Plan(activeViews(opts, res, views), res.Spec, opts.Active.Allow)
+	if opts.Active.Confirm == nil {
+		return nil, nil, errors.New("active probes need a confirmation step; none was given, so nothing was sent")
+	}
+	plan := active.Plan(activeViews(opts, res, views), res.Spec, opts.Active.Allow, activeKinds(opts.Checks))
 	info := &finding.ActiveInfo{Allow: opts.Active.Allow.Strings(), Confirmed: opts.Active.Confirmed, Sent: []finding.ActiveRequest{}}
 	run := &checks.ActiveRun{Allow: info.Allow, Planned: len(plan)}
 	if len(plan) == 0 {
 		res.Notes = append(res.Notes, "active probes: no offered operation matched --active-allow; none sent")
 		return info, run, nil
 	}
-	if opts.Active.Confirm != nil {
-		if err := opts.Active.Confirm(plan); err != nil {
-			return nil, nil, err
-		}
+	if err := opts.Active.Confirm(plan); err != nil {
+		return nil, nil, err
 	}
 	next := countExchanges(res.Recording, views)
 	for _, batch := range byIdentity(plan) {
@@ -64,6 +67,20 @@ func runActive(ctx context.Context, opts Options, shared http.Header, res *probe
 	}
 	res.Notes = append(res.Notes, fmt.Sprintf("active probes: %d state-changing request(s) sent, as allowed by --active-allow (listed under active in the JSON report)", len(info.Sent)))
 	return info, run, nil
+}
+
+// activeKinds plans only the probes whose check runs.
+func activeKinds(cs []checks.Check) active.Kinds {
+	var k active.Kinds
+	for _, c := range cs {
+		switch c.Meta().ID {
+		case "leakage-hidden-operation-executed", "leakage-hidden-operation-refusal":
+			k.Hidden = true
+		case "affordance-stale-version-executed":
+			k.Stale = true
+		}
+	}
+	return k
 }
 
 func activeViews(opts Options, res *probe.Result, views []checks.IdentityView) []active.View {

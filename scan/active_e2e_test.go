@@ -61,7 +61,7 @@ func allowClose(t *testing.T) *scan.ActiveOptions {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &scan.ActiveOptions{Allow: rules, Confirmed: "--yes"}
+	return &scan.ActiveOptions{Allow: rules, Confirmed: "--yes", Confirm: func([]active.Request) error { return nil }}
 }
 
 func firedAmong(rep *finding.Report, ids []string) []string {
@@ -122,7 +122,7 @@ func TestActiveModeSendsExactlyTheAllowedRequests(t *testing.T) {
 	opts := allowClose(t)
 	opts.Confirm = func(p []active.Request) error { planned = p; return nil }
 	rep = scanActive(t, h, opts)
-	want := []string{"POST /things/1/close", "POST /things/1/close"}
+	want := []string{"POST /things/2/close", "POST /things/1/close"}
 	if got := unsafeRequests(log); !slices.Equal(got, want) {
 		t.Errorf("with --active the scan sent %v, want %v", got, want)
 	}
@@ -140,7 +140,7 @@ func TestActiveModeSendsExactlyTheAllowedRequests(t *testing.T) {
 func TestActiveRequestsOutsideTheAllowListAreNotSent(t *testing.T) {
 	log, h := methodlog.Wrap(activefix.New(activefix.HiddenAccepted))
 	rules, _ := active.ParseRules([]string{"POST /other/*"})
-	rep := scanActive(t, h, &scan.ActiveOptions{Allow: rules})
+	rep := scanActive(t, h, &scan.ActiveOptions{Allow: rules, Confirm: func([]active.Request) error { return nil }})
 	if got := unsafeRequests(log); len(got) != 0 {
 		t.Errorf("sent %v though the allow-list names nothing offered", got)
 	}
@@ -198,7 +198,7 @@ func allowRules(t *testing.T, entries ...string) *scan.ActiveOptions {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &scan.ActiveOptions{Allow: rules, Confirmed: "--yes"}
+	return &scan.ActiveOptions{Allow: rules, Confirmed: "--yes", Confirm: func([]active.Request) error { return nil }}
 }
 
 func scanDemoActive(t *testing.T, h http.Handler, ids []scan.Identity, act *scan.ActiveOptions) *finding.Report {

@@ -81,7 +81,7 @@ func TestBody(t *testing.T) {
 		{"hostile", map[string]any{"properties": "nope", "contentType": 7}, `{}`, "application/json"},
 	}
 	for _, tt := range tests {
-		body, ctype := Body(tt.control)
+		body, ctype := Body(tt.control, true)
 		if string(body) != tt.body || ctype != tt.ctype {
 			t.Errorf("%s: Body = %s %s, want %s %s", tt.name, body, ctype, tt.body, tt.ctype)
 		}
@@ -98,34 +98,82 @@ func get(id, u string, status int, etag, body string) *exchange.Exchange {
 }
 
 func TestPlan(t *testing.T) {
-	withTemplate := `{"_templates":{"default":{"method":"POST","target":"/t/1/close"},"del":{"method":"DELETE","target":"/t/1"}},"_links":{"self":{"href":"/t/1"},"next":{"href":"/t/2"}}}`
+	controls := func(id string) string {
+		return `{"_templates":{"default":{"method":"POST","target":"/t/` + id + `/close"},"del":{"method":"DELETE","target":"/t/` + id + `"}},` +
+			`"affordances":[{"operation":"closeT","method":"POST","target":"/t/` + id + `/close","validForVersion":"3"}],"_links":{"self":{"href":"/t/` + id + `"}}}`
+	}
 	bare := `{"_links":{"self":{"href":"/t/1"}}}`
-	top := View{Name: "user", Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{get("x1", "http://a/t/1", 200, `"v1"`, withTemplate)}}}
-	low := View{Name: "anon", Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{get("x2", "http://a/t/1", 200, `"v1"`, bare)}}}
+	top := View{Name: "user", Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{
+		get("x1", "http://a/t/1", 200, `"v1"`, controls("1")), get("x2", "http://a/t/2", 200, `"v1"`, controls("2"))}}}
+	low := View{Name: "anon", Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{
+		get("x3", "http://a/t/1", 200, `"v1"`, bare), get("x4", "http://a/t/2", 200, `"v1"`, bare)}}}
 	rules, _ := ParseRules([]string{"POST /t/*/close"})
-	plan := Plan([]View{low, top}, nil, rules)
+	all := Kinds{Hidden: true, Stale: true}
+	plan := Plan([]View{low, top}, nil, rules, all)
 	if len(plan) != 2 {
 		t.Fatalf("plan %+v, want a stale and a hidden request", plan)
 	}
-	if p := plan[0]; p.Purpose != PurposeStale || p.Identity != "user" || p.Header.Get("If-Match") != StaleETag || p.URL != "http://a/t/1/close" {
-		t.Errorf("stale %+v", p)
+	if p := plan[0]; p.Purpose != PurposeStale || p.Identity != "user" || p.Header.Get("If-Match") != StaleETag || p.URL != "http://a/t/2/close" || p.Operation != "closeT" {
+		t.Errorf("stale %+v: want the versioned affordance, on another resource than the hidden probe", p)
 	}
-	if p := plan[1]; p.Purpose != PurposeHidden || p.Identity != "anon" || p.Header.Get("If-Match") != "" || p.Method != "POST" {
+	if p := plan[1]; p.Purpose != PurposeHidden || p.Identity != "anon" || p.Header.Get("If-Match") != "" || p.Method != "POST" || p.URL != "http://a/t/1/close" {
 		t.Errorf("hidden %+v", p)
 	}
-	if got := Plan([]View{low, top}, nil, nil); len(got) != 0 {
+	if got := Plan([]View{low, top}, nil, nil, all); len(got) != 0 {
 		t.Errorf("an empty allow-list planned %+v", got)
 	}
-	// The lower identity was offered it too: nothing hidden. Without an ETag
-	// or validForVersion: nothing stale.
-	top.Recording.Exchanges[0] = get("x1", "http://a/t/1", 200, "", withTemplate)
-	low.Recording.Exchanges[0] = get("x2", "http://a/t/1", 200, "", withTemplate)
-	if got := Plan([]View{low, top}, nil, rules); len(got) != 0 {
-		t.Errorf("planned %+v, want nothing", got)
+	if got := Plan([]View{low, top}, nil, rules, Kinds{Stale: true}); len(got) != 1 || got[0].Purpose != PurposeStale || got[0].URL != "http://a/t/1/close" {
+		t.Errorf("stale only: %+v", got)
 	}
-	// The lower identity could not read the resource: nothing to compare.
-	low.Recording.Exchanges[0] = get("x2", "http://a/t/1", 404, "", `{}`)
-	if got := Plan([]View{low, top}, nil, rules); len(got) != 0 {
-		t.Errorf("planned %+v for an unread resource", got)
+	if got := Plan([]View{low, top}, nil, rules, Kinds{}); len(got) != 0 {
+		t.Errorf("no kind selected, planned %+v", got)
+	}
+	// An ETag on the resource does not govern a POST to another URL: without
+	// validForVersion, only controls on the resource itself are stale-probed.
+	delOnly, _ := ParseRules([]string{"POST /t/*/close", "DELETE /t/*"})
+	noVersion := View{Name: "user", Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{
+		get("x1", "http://a/t/1", 200, `"v1"`, `{"_templates":{"default":{"method":"POST","target":"/t/1/close"},"del":{"method":"DELETE","target":"/t/1"}}}`)}}}
+	got := Plan([]View{noVersion}, nil, delOnly, Kinds{Stale: true})
+	if len(got) != 1 || got[0].Method != "DELETE" {
+		t.Errorf("planned %+v, want only the DELETE of the resource itself", got)
+	}
+	// The lower identity was offered it too: nothing hidden.
+	low.Recording.Exchanges[0] = get("x3", "http://a/t/1", 200, "", controls("1"))
+	low.Recording.Exchanges[1] = get("x4", "http://a/t/2", 200, "", controls("2"))
+	if got := Plan([]View{low, top}, nil, rules, Kinds{Hidden: true}); len(got) != 0 {
+		t.Errorf("planned %+v, want nothing hidden", got)
+	}
+	// The lower identity could not read the resources: nothing to compare.
+	low.Recording.Exchanges[0] = get("x3", "http://a/t/1", 404, "", `{}`)
+	low.Recording.Exchanges[1] = get("x4", "http://a/t/2", 404, "", `{}`)
+	if got := Plan([]View{low, top}, nil, rules, Kinds{Hidden: true}); len(got) != 0 {
+		t.Errorf("planned %+v for unread resources", got)
+	}
+}
+
+func TestAffordanceMethodComesFromTheOperation(t *testing.T) {
+	doc := &spec.Document{Operations: []*spec.Operation{{Method: "DELETE", PathTemplate: "/t/{id}", OperationID: "deleteT"}}}
+	body := `{"affordances":[{"operation":"deleteT","target":"/t/1","validForVersion":"3","arguments":{"reason":"x"}},{"operation":"unknownOp","target":"/t/1/x","validForVersion":"3"}]}`
+	top := View{Name: "user", Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{get("x1", "http://a/t/1", 200, "", body)}}}
+	rules, _ := ParseRules([]string{"DELETE /t/*", "POST /t/*/x"})
+	got := Plan([]View{top}, doc, rules, Kinds{Stale: true})
+	if len(got) != 1 || got[0].Method != "DELETE" || string(got[0].Body) != `{"reason":"x"}` {
+		t.Errorf("planned %+v, want the DELETE with its arguments, and nothing for an operation of unknown method", got)
+	}
+	if got := Plan([]View{top}, nil, rules, Kinds{Stale: true}); len(got) != 0 {
+		t.Errorf("without a document the method cannot be told, yet planned %+v", got)
+	}
+}
+
+func TestHiddenValuesAreNotReplayedAsAnotherCaller(t *testing.T) {
+	control := map[string]any{"properties": []any{
+		map[string]any{"name": "csrf", "type": "hidden", "value": "tok-123", "required": true},
+		map[string]any{"name": "note", "value": "keep"},
+	}}
+	if body, _ := Body(control, false); string(body) != `{"csrf":"agentready active probe","note":"keep"}` {
+		t.Errorf("as another caller: %s", body)
+	}
+	if body, _ := Body(control, true); string(body) != `{"csrf":"tok-123","note":"keep"}` {
+		t.Errorf("as the same caller: %s", body)
 	}
 }

@@ -30,9 +30,15 @@ type Request struct {
 	Why string
 }
 
+// Kinds selects the probes to plan; a kind whose check will not run is not
+// sent, since nothing would judge its answer.
+type Kinds struct{ Hidden, Stale bool }
+
 // Plan lists the active probes the recordings call for and the rules allow,
 // stale-version probes first, in a stable order, bounded by MaxPerKind each.
-func Plan(views []View, doc *spec.Document, rules Rules) []Request {
+// The two kinds never target the same URL, so that a probe wrongly executed
+// cannot turn the other kind's answer into a refusal for another reason.
+func Plan(views []View, doc *spec.Document, rules Rules, kinds Kinds) []Request {
 	if len(views) == 0 || len(rules) == 0 {
 		return nil
 	}
@@ -48,21 +54,29 @@ func Plan(views []View, doc *spec.Document, rules Rules) []Request {
 		return !safe(o.Method) && rules.Allows(o.Method, o.Target, op)
 	}
 	top := views[len(views)-1]
-	topOffers := offersByResource(top.Recording)
-	out := stale(top, topOffers, allowed)
-	for _, v := range views[:len(views)-1] {
-		out = append(out, hidden(v, top.Name, topOffers, offersByResource(v.Recording), allowed)...)
+	topOffers := offersByResource(top.Recording, doc)
+	var hiddenReqs []Request
+	if kinds.Hidden {
+		for _, v := range views[:len(views)-1] {
+			hiddenReqs = append(hiddenReqs, hidden(v, top.Name, topOffers, offersByResource(v.Recording, doc), allowed)...)
+		}
+		hiddenReqs = trimKind(hiddenReqs, PurposeHidden, MaxPerKind)
 	}
-	if n := countKind(out, PurposeHidden); n > MaxPerKind {
-		out = trimKind(out, PurposeHidden, MaxPerKind)
+	var out []Request
+	if kinds.Stale {
+		taken := map[string]bool{}
+		for _, r := range hiddenReqs {
+			taken[r.URL] = true
+		}
+		out = stale(top, topOffers, allowed, taken)
 	}
-	return out
+	return append(out, hiddenReqs...)
 }
 
 // resourceOffers is what one resource offered its caller, keyed by URL.
 type resourceOffers map[string][]leakage.Offer
 
-func offersByResource(rec *exchange.Recording) resourceOffers {
+func offersByResource(rec *exchange.Recording, doc *spec.Document) resourceOffers {
 	out := resourceOffers{}
 	if rec == nil {
 		return out
@@ -72,13 +86,44 @@ func offersByResource(rec *exchange.Recording) resourceOffers {
 			continue
 		}
 		for _, o := range leakage.Offers([]*exchange.Exchange{x}) {
-			out[x.Request.URL] = append(out[x.Request.URL], o)
+			if o, ok := withMethod(o, doc); ok {
+				out[x.Request.URL] = append(out[x.Request.URL], o)
+			}
 		}
 		if _, ok := out[x.Request.URL]; !ok && fetchedOK(x) {
 			out[x.Request.URL] = []leakage.Offer{}
 		}
 	}
 	return out
+}
+
+// withMethod settles the method of an affordance entry that names none: it
+// is the method of the OpenAPI operation the entry names. Without one the
+// method cannot be told, and the control is not probed.
+func withMethod(o leakage.Offer, doc *spec.Document) (leakage.Offer, bool) {
+	if o.Control == nil {
+		return o, true
+	}
+	if _, explicit := o.Control["method"]; explicit {
+		return o, true
+	}
+	if _, template := o.Control["properties"]; template {
+		return o, true
+	}
+	name, isAffordance := o.Control["operation"].(string)
+	if !isAffordance {
+		return o, true
+	}
+	if doc == nil {
+		return o, false
+	}
+	for _, op := range doc.Operations {
+		if op.OperationID == name {
+			o.Method = op.Method
+			return o, true
+		}
+	}
+	return o, false
 }
 
 func fetchedOK(x *exchange.Exchange) bool {
@@ -103,17 +148,17 @@ func operationKey(identity string, o leakage.Offer) string {
 // stale plans, as the most privileged identity, one request per offered
 // operation on a resource that has an entity tag or a validForVersion,
 // conditional on StaleETag.
-func stale(top View, offers resourceOffers, allowed func(leakage.Offer) bool) []Request {
+func stale(top View, offers resourceOffers, allowed func(leakage.Offer) bool, taken map[string]bool) []Request {
 	var out []Request
 	seen := map[string]bool{}
 	for _, u := range sortedURLs(offers) {
 		for _, o := range offers[u] {
 			key := operationKey(top.Name, o)
-			if seen[key] || !allowed(o) || !versioned(o) || len(out) >= MaxPerKind {
+			if seen[key] || taken[o.Target] || !allowed(o) || !versioned(o) || len(out) >= MaxPerKind {
 				continue
 			}
 			seen[key] = true
-			req := request(o, PurposeStale, top.Name)
+			req := request(o, PurposeStale, top.Name, true)
 			req.Header.Set("If-Match", StaleETag)
 			req.Why = fmt.Sprintf("%s on %s, conditional on a version it does not have: must be refused with 412 or 409",
 				o.Name, exchange.PathOf(u))
@@ -123,12 +168,22 @@ func stale(top View, offers resourceOffers, allowed func(leakage.Offer) bool) []
 	return out
 }
 
+// versioned reports a control whose request a version governs: one that
+// says which version it is valid for, or one that acts on the very resource
+// whose entity tag the response carried. A control on another URL (a POST
+// into a sub-collection) is not governed by that tag, and many servers
+// rightly ignore If-Match there.
 func versioned(o leakage.Offer) bool {
-	if o.X.Response != nil && o.X.Response.Header.Get("ETag") != "" {
+	if _, ok := o.Control["validForVersion"]; ok {
 		return true
 	}
-	_, ok := o.Control["validForVersion"]
-	return ok
+	return o.X.Response != nil && o.X.Response.Header.Get("ETag") != "" && sameResource(o.Target, o.X.Request.URL)
+}
+
+func sameResource(a, b string) bool {
+	ua, errA := url.Parse(a)
+	ub, errB := url.Parse(b)
+	return errA == nil && errB == nil && ua.Host == ub.Host && strings.TrimSuffix(ua.Path, "/") == strings.TrimSuffix(ub.Path, "/")
 }
 
 // hidden plans, as a lower identity, the requests behind controls the most
@@ -148,7 +203,7 @@ func hidden(low View, topName string, topOffers, lowOffers resourceOffers, allow
 				continue
 			}
 			seen[key] = true
-			req := request(o, PurposeHidden, low.Name)
+			req := request(o, PurposeHidden, low.Name, false)
 			req.Why = fmt.Sprintf("%s, offered on %s to %q only: must be refused with 401, 403, 404 or 409 and problem+json",
 				o.Name, exchange.PathOf(u), topName)
 			out = append(out, req)
@@ -166,8 +221,8 @@ func offered(offers []leakage.Offer, o leakage.Offer) bool {
 	return false
 }
 
-func request(o leakage.Offer, purpose, identity string) Request {
-	body, contentType := Body(o.Control)
+func request(o leakage.Offer, purpose, identity string, ownValues bool) Request {
+	body, contentType := Body(o.Control, ownValues)
 	h := http.Header{}
 	h.Set("Content-Type", contentType)
 	h.Set("Accept", "application/problem+json, application/hal+json;q=0.9, application/json;q=0.8")
@@ -189,6 +244,9 @@ func countKind(rs []Request, purpose string) int {
 }
 
 func trimKind(rs []Request, purpose string, limit int) []Request {
+	if countKind(rs, purpose) <= limit {
+		return rs
+	}
 	var out []Request
 	n := 0
 	for _, r := range rs {
@@ -206,16 +264,25 @@ func trimKind(rs []Request, purpose string, limit int) []Request {
 // placeholder is the text sent for a required property without a value.
 const placeholder = "agentready active probe"
 
-// Body builds the request body a HAL-FORMS template describes: each property
-// with its value, and required ones without a value get a placeholder of
-// their type, so a server that skips its checks has a request it can accept.
-// Affordance entries and templates without properties send {}.
-func Body(control map[string]any) ([]byte, string) {
+// Body builds the request body a control describes, so that a server that
+// skips its checks has a request it can accept: an affordance's bound
+// arguments, or a HAL-FORMS template's properties with their values, and a
+// placeholder of their type for required ones without a value. ownValues is
+// false when the request is sent as another identity than the one the
+// control was shown to: the values of hidden properties, which a server
+// fills in for that caller (an anti-forgery token, say), are not replayed as
+// someone else. With nothing to send, the body is {}.
+func Body(control map[string]any, ownValues bool) ([]byte, string) {
 	contentType, _ := control["contentType"].(string)
 	if contentType == "" {
 		contentType = "application/json"
 	}
 	values := map[string]any{}
+	if args, ok := control["arguments"].(map[string]any); ok {
+		for k, v := range args {
+			values[k] = v
+		}
+	}
 	props, _ := control["properties"].([]any)
 	for _, p := range props {
 		prop, _ := p.(map[string]any)
@@ -223,7 +290,7 @@ func Body(control map[string]any) ([]byte, string) {
 		if name == "" {
 			continue
 		}
-		if v, ok := prop["value"]; ok && v != "" && v != nil {
+		if v, ok := prop["value"]; ok && v != "" && v != nil && (ownValues || prop["type"] != "hidden") {
 			values[name] = v
 			continue
 		}

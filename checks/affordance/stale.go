@@ -35,7 +35,8 @@ perform the method, and answers 412 (or 409 when it reports a conflict in
 its own terms). This active probe (sent only with ` + "`--active`" + ` and an
 ` + "`--active-allow`" + ` entry naming the operation) sends the request behind an
 offered control with ` + "`If-Match: \"agentready-stale-version\"`" + `, a tag no server
-issues. A 2xx or 3xx answer means the server executed it anyway.
+issues. A 2xx answer means the server executed it anyway; any other answer
+is recorded as an observation.
 
 **How to fix:** evaluate If-Match (and the version an affordance was issued
 for) before executing any state change, and answer 412 with problem+json.`,
@@ -56,7 +57,7 @@ func (c StaleVersion) Run(ctx context.Context, in *checks.Input) ([]finding.Find
 		judged++
 		st := x.Response.Status
 		switch {
-		case st >= 200 && st < 400:
+		case st >= 200 && st < 300:
 			msg := fmt.Sprintf("%s %s with If-Match: %s (matching no representation) was answered %d; expected 412 or 409, and the method not performed",
 				x.Request.Method, exchange.PathOf(x.Request.URL), active.StaleETag, st)
 			out = append(out, checks.New(m, x.Request.Method+" "+exchange.PathShape(exchange.PathOf(x.Request.URL)), msg,

@@ -16,7 +16,7 @@ func TestStaleVersionExecuted(t *testing.T) {
 		fires  bool
 		fact   bool
 	}{
-		{200, true, false}, {204, true, false}, {303, true, false},
+		{200, true, false}, {204, true, false}, {303, false, true},
 		{412, false, false}, {409, false, false},
 		{403, false, true}, {422, false, true},
 	}

@@ -37,8 +37,9 @@ attacker can send the request anyway, from documentation, an OpenAPI
 document or another caller's view. This active probe (sent only with
 ` + "`--active`" + ` and an ` + "`--active-allow`" + ` entry naming the operation) sends, as the less
 privileged identity, the request behind a control that only a more privileged
-identity was offered on the same resource. A 2xx or 3xx answer means the
-server executed it: the hidden control was the only gate.
+identity was offered on the same resource. A 2xx answer means the server
+executed it: the hidden control was the only gate. A redirect is recorded as
+an observation, not judged.
 
 **How to fix:** enforce the same authorization rule in the handler that
 decides whether the control is shown, and answer 401, 403 or 404 with
@@ -54,7 +55,14 @@ func (c HiddenExecuted) Run(ctx context.Context, in *checks.Input) ([]finding.Fi
 	m := c.Meta()
 	var out []finding.Finding
 	for _, p := range probes {
-		if st := p.x.Response.Status; st >= 200 && st < 400 {
+		st := p.x.Response.Status
+		if st >= 300 && st < 400 {
+			// A redirect to a sign-in page or a canonical URL performs
+			// nothing; whether it did cannot be told from here.
+			in.Observe(m.ID, fmt.Sprintf("as %q, %s %s was redirected (%d): not judged", p.identity, p.x.Request.Method, exchange.PathShape(exchange.PathOf(p.x.Request.URL)), st))
+			continue
+		}
+		if st >= 200 && st < 300 {
 			msg := fmt.Sprintf("as %q, %s %s was answered %d although %s offered it only to %q; expected 401, 403, 404 or 409: the hidden control was the only gate",
 				p.identity, p.x.Request.Method, exchange.PathOf(p.x.Request.URL), st, exchange.PathOf(p.x.BasedOn), top(in.Identities).Name)
 			out = append(out, checks.New(m, p.identity+" "+p.x.Request.Method+" "+exchange.PathShape(exchange.PathOf(p.x.Request.URL)), msg,
@@ -92,6 +100,10 @@ writer the rest of the API uses.`,
 	}
 }
 
+// transient statuses say "not now" whoever asks: they prove nothing about
+// the authorization check.
+var transient = map[int]bool{http.StatusRequestTimeout: true, http.StatusTooManyRequests: true, http.StatusBadGateway: true, http.StatusServiceUnavailable: true, http.StatusGatewayTimeout: true}
+
 var refusalStatuses = map[int]bool{http.StatusUnauthorized: true, http.StatusForbidden: true, http.StatusNotFound: true, http.StatusConflict: true}
 
 func (c HiddenRefusal) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
@@ -105,6 +117,10 @@ func (c HiddenRefusal) Run(ctx context.Context, in *checks.Input) ([]finding.Fin
 		st := p.x.Response.Status
 		if st < 400 {
 			continue // leakage-hidden-operation-executed's
+		}
+		if transient[st] {
+			in.Observe(m.ID, fmt.Sprintf("as %q, %s %s answered %d, a transient refusal: not judged", p.identity, p.x.Request.Method, exchange.PathShape(exchange.PathOf(p.x.Request.URL)), st))
+			continue
 		}
 		var why string
 		switch mt := p.x.Response.MediaType(); {

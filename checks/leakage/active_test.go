@@ -23,7 +23,9 @@ func TestHiddenOperationChecks(t *testing.T) {
 	}{
 		{"executed", 200, "application/hal+json", true, false},
 		{"accepted for later", 202, "application/json", true, false},
-		{"redirected to the result", 303, "text/plain", true, false},
+		{"redirected to sign in", 302, "text/html", false, false},
+		{"rate limited", 429, "application/problem+json", false, false},
+		{"unavailable", 503, "text/html", false, false},
 		{"404 problem", 404, "application/problem+json", false, false},
 		{"403 problem", 403, "application/problem+json", false, false},
 		{"409 problem", 409, "application/problem+json", false, false},

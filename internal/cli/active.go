@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -36,8 +38,9 @@ func (f *activeFlags) register(fs *pflag.FlagSet) {
 var errActiveDeclined = usageError("active probes declined: nothing state-changing was sent; run without --active for a passive scan")
 
 // options validates the flags against the configuration and the
-// environment, and returns nil when active probes are off.
-func (f *activeFlags) options(e *env) (*scan.ActiveOptions, error) {
+// environment, and returns nil when active probes are off. headers gives the
+// headers sent as an identity ("" for a single-identity scan), redacted.
+func (f *activeFlags) options(e *env, headers func(identity string) http.Header) (*scan.ActiveOptions, error) {
 	if !f.on {
 		if len(f.allow) > 0 || f.yes {
 			return nil, usageError("--active-allow and --yes only apply with --active")
@@ -56,7 +59,7 @@ func (f *activeFlags) options(e *env) (*scan.ActiveOptions, error) {
 		return nil, usageError("--active-allow %v", err)
 	}
 	if inCI(e) && !file.CI {
-		return nil, usageError("--active refused: CI is set and %s does not set active.ci: true; active probes change state on the target, so a pipeline sends them only when its configuration says so", configName(e))
+		return nil, usageError("--active refused: this looks like CI and %s does not set active.ci: true; active probes change state on the target, so a pipeline sends them only when its configuration says so", configName(e))
 	}
 	opts := &scan.ActiveOptions{Allow: rules, Confirmed: "--yes"}
 	prompt := f.yes
@@ -67,7 +70,7 @@ func (f *activeFlags) options(e *env) (*scan.ActiveOptions, error) {
 		opts.Confirmed = "prompt"
 	}
 	opts.Confirm = func(plan []active.Request) error {
-		printPlan(e.stderr, plan)
+		printPlan(e.stderr, plan, headers)
 		if prompt {
 			return nil
 		}
@@ -83,11 +86,25 @@ func configName(e *env) string {
 	return ".agentready.yaml"
 }
 
-// inCI follows the convention of CI services: CI set to anything but
-// false or 0.
+// ciVariables are set by CI services; most set CI, and the others are
+// recognized by a variable of their own.
+var ciVariables = []string{
+	"CI", "CONTINUOUS_INTEGRATION", "BUILD_NUMBER", "RUN_ID", "GITHUB_ACTIONS", "GITLAB_CI", "JENKINS_URL",
+	"TF_BUILD", "TEAMCITY_VERSION", "BUILDKITE", "CIRCLECI", "TRAVIS", "BITBUCKET_BUILD_NUMBER",
+	"CODEBUILD_BUILD_ID", "DRONE", "APPVEYOR", "SEMAPHORE", "WOODPECKER_CI",
+}
+
+// inCI reports a CI environment: any of ciVariables set to anything but
+// false or 0. Erring towards CI is the safe side: it only asks for
+// active.ci: true.
 func inCI(e *env) bool {
-	v := strings.ToLower(strings.TrimSpace(e.get("CI")))
-	return v != "" && v != "false" && v != "0"
+	for _, name := range ciVariables {
+		v := strings.ToLower(strings.TrimSpace(e.get(name)))
+		if v != "" && v != "false" && v != "0" {
+			return true
+		}
+	}
+	return false
 }
 
 func readerIsTerminal(r io.Reader) bool {
@@ -95,9 +112,10 @@ func readerIsTerminal(r io.Reader) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// printPlan shows exactly what will be sent. Credentials are named, never
-// shown: the identity's headers are redacted like everywhere else.
-func printPlan(w io.Writer, plan []active.Request) {
+// printPlan shows exactly what will be sent: every header, with the
+// credentials of the identity (and the -H headers) named but redacted, and
+// the whole body.
+func printPlan(w io.Writer, plan []active.Request, header func(identity string) http.Header) {
 	fmt.Fprintf(w, "Active probes: %d state-changing request(s) will be sent to the target:\n", len(plan))
 	for i, r := range plan {
 		who := r.Identity
@@ -105,13 +123,20 @@ func printPlan(w io.Writer, plan []active.Request) {
 			who = "the scan's caller"
 		}
 		fmt.Fprintf(w, "  %d. %s %s  as %s  [%s]\n", i+1, r.Method, sanitize.Line(r.URL), sanitize.Line(who), r.Purpose)
-		for _, name := range []string{"Content-Type", "If-Match"} {
-			if v := r.Header.Get(name); v != "" {
-				fmt.Fprintf(w, "     %s: %s\n", name, sanitize.Line(v))
-			}
+		sent := header(r.Identity)
+		for name, vs := range r.Header {
+			sent[http.CanonicalHeaderKey(name)] = vs
+		}
+		names := make([]string, 0, len(sent))
+		for name := range sent {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			fmt.Fprintf(w, "     %s: %s\n", sanitize.Line(name), sanitize.Line(strings.Join(sent[name], ", ")))
 		}
 		if len(r.Body) > 0 {
-			fmt.Fprintf(w, "     body: %s\n", sanitize.Truncate(sanitize.Line(string(r.Body)), 200))
+			fmt.Fprintf(w, "     body: %s\n", sanitize.Line(string(r.Body)))
 		}
 		fmt.Fprintf(w, "     why: %s\n", sanitize.Line(r.Why))
 	}

@@ -27,6 +27,8 @@ func TestActiveFlagErrors(t *testing.T) {
 		{"bad rule", nil, []string{"--active", "--yes", "--active-allow", "POST orders"}, "must start with /"},
 		{"no terminal, no --yes", nil, []string{"--active", "--active-allow", "POST /orders/*/cancellation"}, "pass --yes"},
 		{"CI without consent", []string{"CI=true"}, []string{"--active", "--yes", "--active-allow", "POST /orders/*/cancellation"}, "does not set active.ci: true"},
+		{"Jenkins without consent", []string{"JENKINS_URL=http://ci.example/"}, []string{"--active", "--yes", "--active-allow", "POST /orders/*/cancellation"}, "does not set active.ci: true"},
+		{"Azure Pipelines without consent", []string{"TF_BUILD=True"}, []string{"--active", "--yes", "--active-allow", "POST /orders/*/cancellation"}, "does not set active.ci: true"},
 	}
 	for _, tt := range tests {
 		r := runEnv(t, tt.environ, append([]string{"scan", url}, tt.args...)...)
@@ -56,8 +58,10 @@ func TestActiveInCIWithConsentFromConfig(t *testing.T) {
 	if rep.Active == nil || len(rep.Active.Sent) != 2 || rep.Active.Confirmed != "--yes" || rep.Active.Allow[0] != "POST /things/*/close" {
 		t.Fatalf("active section %+v", rep.Active)
 	}
-	if !strings.Contains(r.stderr, "1. POST "+url+"things/1/close  as user  [active/stale-version]") ||
-		!strings.Contains(r.stderr, `If-Match: "agentready-stale-version"`) || strings.Contains(r.stderr, "activefix-user") {
+	if !strings.Contains(r.stderr, "1. POST "+url+"things/2/close  as user  [active/stale-version]") ||
+		!strings.Contains(r.stderr, `If-Match: "agentready-stale-version"`) || !strings.Contains(r.stderr, "Authorization: REDACTED") ||
+		!strings.Contains(r.stderr, "User-Agent: agentready/") || !strings.Contains(r.stderr, `body: {"note":"agentready active probe"}`) ||
+		strings.Contains(r.stderr, "activefix-user") {
 		t.Errorf("the printed plan is not the exact requests, or shows a credential:\n%s", r.stderr)
 	}
 	fired := false

@@ -68,8 +68,16 @@ func (f *identityFlags) fromFlags(e *env) ([]scan.Identity, error) {
 		name, header, ok := strings.Cut(raw, "=")
 		i, known := index[strings.TrimSpace(name)]
 		if !ok || !known {
-			// The value may hold a secret: name only the identity part.
-			return nil, usageError("--header-for: want 'NAME=Header: value' naming an --identity (got identity %q)", strings.TrimSpace(name))
+			// The value may hold a secret, and without NAME= the part before
+			// the first = is a header and part of its value (base64 pads
+			// with =): echo it only when it reads as an identity name.
+			shown := strings.TrimSpace(name)
+			if !ok || strings.ContainsAny(shown, ": \t") {
+				shown = "(not shown: it may hold a credential)"
+			} else {
+				shown = fmt.Sprintf("%q", shown)
+			}
+			return nil, usageError("--header-for: want 'NAME=Header: value' naming an --identity (got identity %s)", shown)
 		}
 		key, value, ok := strings.Cut(header, ":")
 		key = strings.TrimSpace(key)

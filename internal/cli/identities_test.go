@@ -101,6 +101,7 @@ func TestIdentityFlagErrors(t *testing.T) {
 		want string
 	}{
 		{"header for unknown identity", []string{"--identity", "a", "--header-for", "ghost=Authorization: Bearer s3cr3t"}, `identity "ghost"`},
+		{"NAME= forgotten before a base64 value", []string{"--identity", "a", "--header-for", "Authorization: Basic dXNlcjpzM2NyM3Q="}, "(not shown: it may hold a credential)"},
 		{"unset variable", []string{"--identity", "a", "--header-for", "a=Authorization: Bearer env:NOPE_TOKEN"}, "NOPE_TOKEN is unset"},
 		{"missing file", []string{"--identity", "a", "--header-for", "a=Authorization: file:/nonexistent/token"}, "reading /nonexistent/token"},
 		{"bad header", []string{"--identity", "a", "--header-for", "a=no colon s3cr3t"}, "want 'Header: value'"},
@@ -113,7 +114,7 @@ func TestIdentityFlagErrors(t *testing.T) {
 			if r.code != ExitUsage || !strings.Contains(r.stderr, tt.want) {
 				t.Errorf("code %d, stderr %q; want usage error with %q", r.code, r.stderr, tt.want)
 			}
-			if strings.Contains(r.stderr+r.stdout, "s3cr3t") {
+			if strings.Contains(r.stderr+r.stdout, "s3cr3t") || strings.Contains(r.stderr+r.stdout, "dXNlcjpzM2NyM3Q") {
 				t.Error("the error echoes the secret")
 			}
 		})
