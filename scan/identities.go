@@ -65,8 +65,9 @@ const (
 	PurposeMissingSibling = "leakage/missing-sibling"
 )
 
-// maxCrossFetch bounds the resources fetched as each lower identity.
-const maxCrossFetch = 24
+// minCrossFetch is the least number of resources the privileged identity
+// read that each lower identity fetches too; otherwise its page share is.
+const minCrossFetch = 24
 
 // MissingSegment replaces the last path segment to make a URL that no
 // application routes to an existing resource.
@@ -104,7 +105,7 @@ func crawlAs(ctx context.Context, opts *Options, plan probe.Planner) (*probe.Res
 	for i, id := range ids[:n-1] {
 		lower := asIdentity(base, id, share, pages)
 		lower.FollowUp, lower.Spec = nil, probe.SpecConfig{NoSeed: true}
-		lres, lerr := probe.Run(ctx, lower, crossFetchPlanner(res.Recording))
+		lres, lerr := probe.Run(ctx, lower, crossFetchPlanner(res.Recording, max(minCrossFetch, pages)))
 		if lerr != nil {
 			res.Notes = append(res.Notes, fmt.Sprintf("identity %q: crawl failed: %v", id.Name, lerr))
 			views[i] = view(id, base.Headers, i, &exchange.Recording{Target: res.Recording.Target})
@@ -177,8 +178,11 @@ func names(ids []Identity) string {
 // links, templates and affordances it was offered (leakage.PlanTargets), a
 // GET of each resource the privileged identity read successfully that the
 // lower identity's own crawl did not reach (bounded), and one missing sibling
-// per parent path: together the pairs that expose an existence oracle.
-func crossFetchPlanner(privileged *exchange.Recording) probe.Planner {
+// per parent path: together the pairs that expose an existence oracle. The
+// resources fetched are bounded by limit, the identity's page share, so that
+// a lower identity whose own crawl stops at a 401 root still sees as much of
+// the frontier as its share allows.
+func crossFetchPlanner(privileged *exchange.Recording, limit int) probe.Planner {
 	return func(crawled, _ []*exchange.Exchange) []exchange.PlannedRequest {
 		out := leakage.PlanTargets(crawled)
 		seen := map[string]bool{}
@@ -187,7 +191,7 @@ func crossFetchPlanner(privileged *exchange.Recording) probe.Planner {
 		}
 		fetched := 0
 		for x := range privileged.Crawled() {
-			if fetched >= maxCrossFetch {
+			if fetched >= limit {
 				break
 			}
 			if x.Request.Method != http.MethodGet || x.Response == nil || x.Response.Status != http.StatusOK {
