@@ -59,20 +59,48 @@ func (c Caller) label() string {
 // Anonymous reports a caller that sent no credentials.
 func (c Caller) Anonymous() bool { return len(c.Credentials) == 0 }
 
-// SentCredentials reports whether a request carried a credential header:
-// Authorization, Cookie, or any header the probe redacted.
+// SentCredentials reports whether a request carried a header that is a
+// credential by name (Authorization, Cookie, an API key header; see
+// exchange.IsSensitiveHeader). It does not know the identity's own
+// credential headers; Input.Credentialed does.
 func SentCredentials(x *exchange.Exchange) bool {
-	for name, vs := range x.Request.Header {
+	for name := range x.Request.Header {
 		if exchange.IsSensitiveHeader(name) {
 			return true
 		}
-		for _, v := range vs {
-			if v == exchange.Redacted {
-				return true
-			}
+	}
+	return false
+}
+
+// Credentialed reports whether x was sent with credentials: a header that
+// is one by name (SentCredentials), or one of the credential headers of the
+// identity x was sent as (its view's Credentials, or the judged caller's in
+// a scan as one identity). The user's shared headers are credentials only
+// by name: the recording redacts every value, so a redacted header says
+// nothing about who the caller is.
+func (in *Input) Credentialed(x *exchange.Exchange) bool {
+	if SentCredentials(x) {
+		return true
+	}
+	for _, name := range in.credentialsOf(x.Identity) {
+		if _, ok := x.Request.Header[http.CanonicalHeaderKey(name)]; ok {
+			return true
 		}
 	}
 	return false
+}
+
+// credentialsOf names the credential headers of the identity called name.
+func (in *Input) credentialsOf(name string) []string {
+	for _, v := range in.Identities {
+		if v.Name == name {
+			return v.Credentials
+		}
+	}
+	if name == "" || name == in.Caller.Name {
+		return in.Caller.Credentials
+	}
+	return nil
 }
 
 // AccessRules holds the explicit mapping of operations to the roles that

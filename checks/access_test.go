@@ -97,12 +97,56 @@ func TestSentCredentials(t *testing.T) {
 	}{
 		{"none", http.Header{"Accept": {"application/json"}}, false},
 		{"authorization", http.Header{"Authorization": {exchange.Redacted}}, true},
-		{"redacted custom header", http.Header{"X-Key": {exchange.Redacted}}, true},
+		{"cookie", http.Header{"Cookie": {exchange.Redacted}}, true},
+		// Every --header value is redacted: redaction alone says nothing.
+		{"redacted custom header", http.Header{"X-Trace": {exchange.Redacted}}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			x := &exchange.Exchange{Request: exchange.Request{Header: tt.header}}
 			if got := checks.SentCredentials(x); got != tt.want {
 				t.Errorf("SentCredentials = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCredentialed(t *testing.T) {
+	redacted := func(names ...string) http.Header {
+		h := http.Header{"User-Agent": {"agentready/test"}}
+		for _, n := range names {
+			h.Set(n, exchange.Redacted)
+		}
+		return h
+	}
+	views := []checks.IdentityView{
+		{Name: "anonymous"},
+		{Name: "tenant", Credentials: []string{"X-Tenant-Key"}},
+		{Name: "user", Credentials: []string{"Authorization"}},
+	}
+	for _, tt := range []struct {
+		name     string
+		views    []checks.IdentityView
+		caller   checks.Caller
+		identity string
+		header   http.Header
+		want     bool
+	}{
+		{"anonymous with a shared -H header", views, checks.Caller{}, "anonymous", redacted("X-Trace"), false},
+		{"anonymous with a shared sensitive header", views, checks.Caller{}, "anonymous", redacted("Cookie"), true},
+		{"the identity's own header", views, checks.Caller{}, "tenant", redacted("X-Tenant-Key", "X-Trace"), true},
+		{"the identity's header, not sent", views, checks.Caller{}, "tenant", redacted("X-Trace"), false},
+		{"another identity's header name", views, checks.Caller{}, "anonymous", redacted("X-Tenant-Key"), false},
+		{"authorization", views, checks.Caller{}, "user", redacted("Authorization"), true},
+		{"one identity: the judged caller's header", nil, checks.Caller{Name: "tenant", Credentials: []string{"x-tenant-key"}}, "", redacted("X-Tenant-Key"), true},
+		{"one identity, shared header only", nil, checks.Caller{Name: "tenant", Credentials: []string{"X-Tenant-Key"}}, "", redacted("X-Trace"), false},
+		{"no identity at all", nil, checks.Caller{}, "", redacted("X-Trace"), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in := checks.NewInput(nil, &exchange.Recording{})
+			in.Identities, in.Caller = tt.views, tt.caller
+			x := &exchange.Exchange{Identity: tt.identity, Request: exchange.Request{Header: tt.header}}
+			if got := in.Credentialed(x); got != tt.want {
+				t.Errorf("Credentialed = %v, want %v", got, tt.want)
 			}
 		})
 	}

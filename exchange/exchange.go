@@ -54,13 +54,18 @@ type Response struct {
 	Proto  string      `json:"proto,omitempty"`
 	Header http.Header `json:"header,omitempty"`
 	Body   []byte      `json:"-"`
-	// BodySize is the number of body bytes received, which may exceed
-	// len(Body) when the body was truncated at the cap or dropped after use.
+	// BodySize is the number of body bytes received, which may differ from
+	// len(Body) when the body was truncated at the cap, dropped after use, or
+	// had credentials replaced.
 	BodySize  int64 `json:"bodySize"`
 	Truncated bool  `json:"truncated,omitempty"`
 	// Dropped is set when the body was released after link extraction because
 	// no check needs it; checks must not judge a dropped body.
 	Dropped bool `json:"dropped,omitempty"`
+	// Redactions counts the echoes of the scan's own credentials replaced
+	// with Redacted in the body and header values (see Secrets). The body is
+	// otherwise as received, and BodySize still counts the bytes received.
+	Redactions int `json:"redactions,omitempty"`
 
 	jsonOnce sync.Once
 	jsonVal  any

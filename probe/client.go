@@ -33,6 +33,9 @@ type client struct {
 	maxHops  int
 	userHdrs http.Header
 	redact   map[string]bool
+	// secrets are the credential values scrubbed from whatever the client
+	// records or logs: a server may echo them anywhere.
+	secrets  *exchange.Secrets
 	requests atomic.Int64
 
 	logMu sync.Mutex
@@ -47,6 +50,7 @@ func newClient(cfg Config, start *url.URL) *client {
 		maxHops:  cfg.MaxRedirects,
 		userHdrs: cfg.Headers,
 		redact:   map[string]bool{},
+		secrets:  exchange.NewSecrets(cfg.Headers, cfg.Secrets),
 		log:      cfg.Log,
 	}
 	for name := range cfg.Headers {
@@ -127,7 +131,8 @@ func (t *countingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	return t.next.RoundTrip(req)
 }
 
-// fetch sends one request and records it, redacted. final is the URL of the
+// fetch sends one request and records it, redacted and with every echo of
+// a credential scrubbed (see exchange.Secrets). final is the URL of the
 // last response after redirects, the base for its relative references; it is
 // nil when nothing came back.
 func (c *client) fetch(ctx context.Context, method, rawURL string, header http.Header) (x *exchange.Exchange, final *url.URL) {
@@ -142,6 +147,10 @@ func (c *client) send(ctx context.Context, method, rawURL string, header http.He
 		Header: exchange.RedactHeader(header, c.redact),
 		Body:   string(body),
 	}}
+	// Links are extracted from the scrubbed response, so a link that echoes
+	// a credential is followed as recorded, and the recording stays the
+	// exact record of what was sent.
+	defer func() { c.secrets.Scrub(x) }()
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	var content io.Reader
@@ -202,7 +211,7 @@ func (c *client) logf(format string, args ...any) {
 	if c.log == nil {
 		return
 	}
-	line := sanitize.Line(fmt.Sprintf(format, args...))
+	line := sanitize.Line(c.secrets.String(fmt.Sprintf(format, args...)))
 	c.logMu.Lock()
 	defer c.logMu.Unlock()
 	fmt.Fprintln(c.log, line)

@@ -21,7 +21,12 @@ type Config struct {
 	// another origin. Their values are redacted in the recording. A planned
 	// request controls its own Accept, so an Accept here applies to the crawl
 	// only.
-	Headers      http.Header
+	Headers http.Header
+	// Secrets are more credentials to scrub from the recording, never sent:
+	// the headers the scan sends as its other identities, which a server may
+	// echo to this one (a shared cache, a debug page). The values of Headers
+	// are scrubbed as well; see exchange.Secrets.
+	Secrets      http.Header
 	MaxPages     int           // default 200
 	MaxDepth     int           // default 5
 	Concurrency  int           // default 4

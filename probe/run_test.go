@@ -265,6 +265,58 @@ func TestRedaction(t *testing.T) {
 	}
 }
 
+// TestEchoedCredentialsAreScrubbed: a server that echoes credentials (its
+// own caller's, and another identity's that a shared cache served it) into
+// bodies, headers and links leaves none of them in the recording, and the
+// sizes received stay as received.
+func TestEchoedCredentialsAreScrubbed(t *testing.T) {
+	const own, other = "own-t0ken-1234", "other-identity-t0ken"
+	debug := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Debug-Auth", r.Header.Get("Authorization"))
+		w.Header().Set("Content-Type", "text/plain")
+		w.WriteHeader(http.StatusInternalServerError)
+		fmt.Fprintf(w, "panic: nil map\nAuthorization: %s\ncached for: Bearer %s\n", r.Header.Get("Authorization"), other)
+	}
+	srv, seen := serve(t, routes{
+		"/":      halBody(`{"_links": {"self": {"href": "/"}, "next": {"href": "/debug?access_token=` + own + `"}}, "me": "` + own + `"}`),
+		"/debug": debug,
+	})
+	cfg := Config{Start: mustParse(t, srv.URL), Headers: http.Header{"Authorization": {"Bearer " + own}},
+		Secrets: http.Header{"Authorization": {"Bearer " + other}}}
+	res := run(t, cfg, nil)
+	raw, err := json.Marshal(res.Recording)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for x := range res.Recording.Crawled() {
+		if x.Response != nil {
+			raw = append(raw, x.Response.Body...)
+		}
+	}
+	for _, secret := range []string{own, other} {
+		if strings.Contains(string(raw), secret) {
+			t.Errorf("recording contains %q: %s", secret, raw)
+		}
+	}
+	root, dbg := crawlOf(res, "/"), crawlOf(res, "/debug")
+	if root == nil || dbg == nil {
+		t.Fatalf("crawled %v", crawledPaths(res))
+	}
+	if root.Response.BodySize != int64(len(root.Response.Body)+2*(len(own)-len(exchange.Redacted))) || root.Response.Redactions != 2 {
+		t.Errorf("root: size %d for %d bytes, %d redactions; want the size received and 2", root.Response.BodySize, len(root.Response.Body), root.Response.Redactions)
+	}
+	// The link is followed as recorded: the recording is what was sent.
+	if dbg.Request.URL != srv.URL+"/debug?access_token="+exchange.Redacted || !strings.Contains(string(dbg.Response.Body), "Authorization: "+exchange.Redacted) ||
+		dbg.Response.Header.Get("X-Debug-Auth") != exchange.Redacted || dbg.Response.Redactions != 3 {
+		t.Errorf("debug: %s %q %v (%d redactions)", dbg.Request.URL, dbg.Response.Body, dbg.Response.Header, dbg.Response.Redactions)
+	}
+	for _, r := range seen.requests() {
+		if r.Header.Get("Authorization") != "Bearer "+own {
+			t.Errorf("%s %s sent Authorization %q: Secrets are never sent", r.Method, r.Path, r.Header.Get("Authorization"))
+		}
+	}
+}
+
 func TestHostileServer(t *testing.T) {
 	srv, _ := serve(t, hostile.New())
 	cfg := Config{Start: mustParse(t, srv.URL), Budget: 5 * time.Second, Timeout: 2 * time.Second, MaxBody: 1 << 20, Rate: 1000}

@@ -239,3 +239,52 @@ func judgedCaller(ids []Identity, shared http.Header) checks.Caller {
 	}
 	return ids[len(ids)-1].caller(shared)
 }
+
+// identitySecrets adds every identity's headers to more: each identity's
+// recording is scrubbed of all of them, because a server may echo one
+// caller's credentials to another (a shared cache, a debug page).
+func identitySecrets(ids []Identity, more http.Header) http.Header {
+	out := more.Clone()
+	for _, id := range ids {
+		for name, vs := range id.Header {
+			for _, v := range vs {
+				if out == nil {
+					out = http.Header{}
+				}
+				out.Add(name, v)
+			}
+		}
+	}
+	return out
+}
+
+// echoNotes says when the server echoed credentials the scan sent, which
+// the recording shows as REDACTED: a report reader would otherwise wonder
+// where that word in a body came from.
+func echoNotes(in *checks.Input) []string {
+	recs := []*exchange.Recording{in.Recording}
+	for _, v := range in.Identities {
+		if v.Recording != in.Recording {
+			recs = append(recs, v.Recording)
+		}
+	}
+	n, first := 0, ""
+	for _, rec := range recs {
+		if rec == nil {
+			continue
+		}
+		for _, x := range rec.Exchanges {
+			if x.Response == nil || x.Response.Redactions == 0 {
+				continue
+			}
+			if n++; first == "" {
+				first = x.Request.Method + " " + exchange.PathOf(x.Request.URL)
+			}
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("the server echoed credentials the scan sent in %d response(s), first to %s; they are replaced with %s in the recording and every report",
+		n, first, exchange.Redacted)}
+}

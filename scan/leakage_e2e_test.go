@@ -3,18 +3,23 @@ package scan_test
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/checks/leakage"
+	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/fixtures/hostile"
 	"github.com/agentready/agentready/fixtures/methodlog"
 	"github.com/agentready/agentready/probe"
 	"github.com/agentready/agentready/report"
@@ -64,6 +69,12 @@ func scanAs(t *testing.T, h http.Handler, ids []scan.Identity) *finding.Report {
 // service-desc link when discover is set, as the CLI does.
 func scanIdentities(t *testing.T, h http.Handler, ids []scan.Identity, discover bool) *finding.Report {
 	t.Helper()
+	return scanShared(t, h, ids, discover, nil)
+}
+
+// scanShared is scanIdentities with shared headers, as -H sends them.
+func scanShared(t *testing.T, h http.Handler, ids []scan.Identity, discover bool, shared http.Header) *finding.Report {
+	t.Helper()
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	reg, err := builtin.Registry()
@@ -72,7 +83,7 @@ func scanIdentities(t *testing.T, h http.Handler, ids []scan.Identity, discover 
 	}
 	start, _ := url.Parse(srv.URL + "/")
 	rep, err := scan.Run(context.Background(), scan.Options{
-		Probe:      probe.Config{Start: start, Budget: time.Minute, Spec: probe.SpecConfig{Discover: discover}},
+		Probe:      probe.Config{Start: start, Headers: shared, Budget: time.Minute, Spec: probe.SpecConfig{Discover: discover}},
 		Checks:     reg.All(),
 		Version:    "test",
 		Now:        fixedClock,
@@ -147,6 +158,43 @@ func TestEachLeakageDefectFiresExactlyItsChecks(t *testing.T) {
 	}
 }
 
+// A shared header (-H) is redacted in the recording like every --header
+// value, and leaves an identity without credentials anonymous: the checks
+// that need an anonymous caller still judge it.
+func TestSharedHeaderKeepsAnonymousAnonymous(t *testing.T) {
+	for _, shared := range []http.Header{nil, {"X-Trace": {"1"}}} {
+		rep := scanShared(t, demo.New(demo.DefectLeakMCPAdminTool), anonAndUser(userAuth), true, shared)
+		if got, want := firedChecks(rep), []string{"leakage-mcp-privileged-tool-anonymous"}; !slices.Equal(got, want) {
+			st := checkStatus(rep, want[0])
+			t.Errorf("with -H %v: fired %v (%s: %s %s), want %v", shared, got, want[0], st.Status, st.Reason, want)
+		}
+	}
+}
+
+// A credential echoed in a body is replaced, but the size received is what
+// HEAD's Content-Length is compared with: scrubbing makes no finding.
+func TestScrubbedEchoKeepsHeadLengthConsistent(t *testing.T) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		body := fmt.Sprintf(`{"_links":{"self":{"href":"/"}},"caller":%q}`, r.Header.Get("Authorization"))
+		w.Header().Set("Content-Type", "application/hal+json")
+		w.Header().Set("Cache-Control", "private")
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		if r.Method != http.MethodHead {
+			io.WriteString(w, body)
+		}
+	})
+	rep := scanShared(t, h, nil, false, http.Header{"Authorization": {"Bearer " + canary}})
+	st := checkStatus(rep, "negotiation-head-content-length")
+	if st.Status != finding.StatusPass {
+		t.Errorf("negotiation-head-content-length: %s %q, want pass", st.Status, st.Reason)
+	}
+	assertNoSecret(t, rep, "s3cr3t")
+}
+
 const canary = "s3cr3t-agentready-canary"
 
 // TestCredentialsNeverAppearInAnyReport scans with a recognizable secret in
@@ -160,17 +208,20 @@ func TestCredentialsNeverAppearInAnyReport(t *testing.T) {
 	// The canary stands for the demo's user token, so that the views differ
 	// and findings quote requests of every kind (the privileged identity's
 	// in problem-json findings, the others' in leakage findings).
+	// The server echoes the credentials it gets into debug pages, JSON
+	// descriptions and headers, so that findings quote them back.
 	app := demo.New(demo.DefectLeakCachePublic, demo.DefectProblemJavaTrace)
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := hostile.EchoCredentials(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") == "Bearer "+canary {
 			r.Header.Set("Authorization", userAuth)
 		}
 		app.ServeHTTP(w, r)
-	})
+	}), "Authorization", "X-Tenant-Secret")
 	rep := scanAs(t, h, ids)
 	if len(rep.Findings) == 0 || !slices.ContainsFunc(rep.Findings, func(f finding.Finding) bool { return f.Family == "leakage" }) {
 		t.Fatal("no leakage finding: the test would not exercise evidence rendering")
 	}
+	assertEchoQuoted(t, rep)
 	var curls strings.Builder
 	for _, f := range rep.Findings {
 		for _, ev := range f.Evidence {
@@ -181,6 +232,26 @@ func TestCredentialsNeverAppearInAnyReport(t *testing.T) {
 		t.Errorf("curl lines do not show the redacted credentials:\n%s", curls.String())
 	}
 	assertNoSecret(t, rep, "s3cr3t")
+}
+
+// assertEchoQuoted fails unless findings quote a body and a header in which
+// the server echoed credentials: without them the test would not notice
+// echoes reaching a report.
+func assertEchoQuoted(t *testing.T, rep *finding.Report) {
+	t.Helper()
+	var body, header bool
+	for _, f := range rep.Findings {
+		for _, ev := range f.Evidence {
+			body = body || strings.Contains(ev.Excerpt, "Authorization: "+exchange.Redacted)
+			header = header || strings.Contains(ev.ResponseHeaders.Get("Content-Type"), "x-caller")
+		}
+	}
+	if !body || !header {
+		t.Errorf("a body echo quoted %v, a header echo quoted %v: the test would not notice a leak through them", body, header)
+	}
+	if !slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "the server echoed credentials the scan sent") }) {
+		t.Errorf("no note on the echoes: %v", rep.Notes)
+	}
 }
 
 // assertNoSecret renders rep in every format, verbose or not, and looks for

@@ -206,7 +206,7 @@ func MCPConfig(p probe.Config, version string) mcpprobe.Config {
 		ua = "agentready/" + version + " (+https://github.com/agentready/agentready)"
 	}
 	return mcpprobe.Config{
-		Headers: p.Headers, Timeout: p.Timeout, MaxBody: p.MaxBody, UserAgent: ua,
+		Headers: p.Headers, Secrets: p.Secrets, Timeout: p.Timeout, MaxBody: p.MaxBody, UserAgent: ua,
 		ClientName: "agentready", ClientVersion: version, Transport: p.Transport, Log: p.Log, Rate: p.Rate,
 	}
 }

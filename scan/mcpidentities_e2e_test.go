@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/fixtures/hostile"
 	"github.com/agentready/agentready/fixtures/mcpfix"
 	"github.com/agentready/agentready/probe"
 	mcpprobe "github.com/agentready/agentready/probe/mcp"
@@ -71,7 +72,7 @@ func bearer(name, token string, roles ...string) scan.Identity {
 
 // scanRoles scans the role-aware app as ids, discovering its OpenAPI
 // document and MCP endpoint as the CLI does.
-func scanRoles(t *testing.T, app *mcpfix.RoleApp, ids []scan.Identity) (*finding.Report, *callerLog) {
+func scanRoles(t *testing.T, app http.Handler, ids []scan.Identity) (*finding.Report, *callerLog) {
 	t.Helper()
 	log := &callerLog{next: app}
 	srv := httptest.NewServer(log)
@@ -208,18 +209,23 @@ func TestMCPIdentityCredentialsNeverPrinted(t *testing.T) {
 		{Name: "user", Header: http.Header{"Authorization": {"Bearer " + canary}, "X-Tenant-Secret": {canary + "-tenant"}}, Roles: []string{"user"}},
 		bearer("admin", mcpfix.AdminToken, "admin"),
 	}
-	rep, log := scanRoles(t, mcpfix.NewRoleApp(mcpfix.RoleApp{LeakAdminTool: true}), ids)
+	// The server echoes the credentials it gets into every tool's
+	// description and into its headers, so that findings quote them back.
+	app := hostile.EchoCredentials(mcpfix.NewRoleApp(mcpfix.RoleApp{LeakAdminTool: true}), "Authorization", "X-Tenant-Secret")
+	rep, log := scanRoles(t, app, ids)
 	if !slices.Contains(log.rpc, "tools/list as "+canary) {
 		t.Fatalf("the catalog was not listed with the user's credentials: %v", log.rpc)
 	}
 	quoted := false
 	for _, f := range rep.Findings {
-		if f.CheckID == mcpToolRefused && strings.Contains(f.Evidence[0].Curl, "Authorization: REDACTED") && strings.Contains(f.Evidence[0].Curl, "X-Tenant-Secret: REDACTED") {
+		ev := f.Evidence[0]
+		if f.CheckID == mcpToolRefused && strings.Contains(ev.Curl, "Authorization: REDACTED") && strings.Contains(ev.Curl, "X-Tenant-Secret: REDACTED") &&
+			strings.Contains(ev.Excerpt, "Authorization: REDACTED; X-Tenant-Secret: REDACTED") && strings.Contains(ev.ResponseHeaders.Get("Content-Type"), "x-caller") {
 			quoted = true
 		}
 	}
 	if !quoted {
-		t.Fatal("no finding quotes the user's tools/list request with its credentials redacted")
+		t.Fatal("no finding quotes the user's tools/list request with its credentials redacted, and the tool and headers that echo them")
 	}
 	assertNoSecret(t, rep, "s3cr3t")
 }

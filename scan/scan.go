@@ -55,6 +55,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	opts.Probe.FollowUp = followUps(opts.Probe.Start, opts.Checks)
 	slot := attachSpec(&opts.Probe)
 	shared := opts.Probe.Headers.Clone()
+	opts.Probe.Secrets = identitySecrets(opts.Identities, opts.Probe.Secrets)
 	res, views, err := crawlAs(ctx, &opts, planner(opts.Probe.Start, opts.Checks, slot))
 	if err != nil {
 		return nil, err
@@ -82,7 +83,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 		Checks:        results,
 		Findings:      findings,
 		Stats:         res.Stats,
-		Notes:         append(append(res.Notes, mcpNotes...), errorProbeNotes(res.Recording)...),
+		Notes:         append(append(append(res.Notes, mcpNotes...), errorProbeNotes(res.Recording)...), echoNotes(in)...),
 		MCP:           mcpInfo(in),
 		Active:        activeInfo,
 	}

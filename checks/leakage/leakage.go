@@ -73,21 +73,24 @@ func whole(x *exchange.Exchange) bool {
 // sentCredentials reports whether a request carried a credential header.
 func sentCredentials(x *exchange.Exchange) bool { return checks.SentCredentials(x) }
 
-// credentialHeaders names the credential headers a request carried:
-// Authorization, Cookie, or any header the probe redacted.
+// credentialHeaders names the headers a request carried that are
+// credentials by name (Authorization, Cookie, ...).
 func credentialHeaders(x *exchange.Exchange) []string {
 	var out []string
-	for name, vs := range x.Request.Header {
-		if exchange.IsSensitiveHeader(name) || slices.Contains(vs, exchange.Redacted) {
+	for name := range x.Request.Header {
+		if exchange.IsSensitiveHeader(name) {
 			out = append(out, http.CanonicalHeaderKey(name))
 		}
 	}
 	return out
 }
 
-// caller is the view's identity for access decisions. A view that names no
-// credentials although its requests carried some is not anonymous: the
-// recording is the better witness.
+// caller is the view's identity for access decisions: the credential
+// headers the scan gave it. A view that names none although its requests
+// carried a header that is a credential by name is not anonymous: the
+// recording is the better witness. A header redacted in the recording is
+// not a credential for that alone: every --header value is redacted, and
+// -H 'X-Trace: 1' does not make a caller privileged.
 func caller(v checks.IdentityView) checks.Caller {
 	c := v.AsCaller()
 	if !c.Anonymous() || v.Recording == nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/checkstest"
 	"github.com/agentready/agentready/checks/leakage"
+	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/mcp"
 	"github.com/agentready/agentready/spec"
@@ -150,6 +151,11 @@ func TestMCPPrivilegedToolAnonymous(t *testing.T) {
 			access: checks.AccessRules{"refundOrder": {"admin"}},
 			want:   []string{"anonymous refundOrder error"}},
 		{what: "access mapping naming no role", lower: anon(refundTool), access: checks.AccessRules{"refundOrder": {}}},
+		// -H 'X-Trace: 1' is redacted in the recording like every --header
+		// value, and is no credential for that.
+		{what: "a shared header is no credential", doc: accessDoc(),
+			lower: view{name: "anonymous", xs: []*checkstest.Builder{json200("/", `{}`).ReqHeader("X-Trace", exchange.Redacted)}, snap: listed("anonymous", refundTool)},
+			want:  []string{"anonymous refundOrder error"}},
 		{what: "access mapping overrides the requirement", lower: anon(reportTool), doc: accessDoc(),
 			access: checks.AccessRules{"getReport": {}}},
 	})
@@ -182,6 +188,10 @@ func TestMCPChecksSayWhyNotAssessed(t *testing.T) {
 			[]checks.Check{leakage.MCPToolRefused{}, leakage.MCPPrivilegedToolAnonymous{}}, "not assessed: neither an OpenAPI document"},
 		{"no anonymous identity", func() *checks.Input { return mcpInput(user, accessDoc(), nil) },
 			[]checks.Check{leakage.MCPPrivilegedToolAnonymous{}}, "not assessed: every less privileged identity sent credentials"},
+		{"a view naming no credentials sent Authorization", func() *checks.Input {
+			lower := view{name: "anonymous", xs: []*checkstest.Builder{json200("/", `{}`).ReqHeader("Authorization", exchange.Redacted)}, snap: listed("anonymous", refundTool)}
+			return mcpInput(lower, accessDoc(), nil)
+		}, []checks.Check{leakage.MCPPrivilegedToolAnonymous{}}, "not assessed: every less privileged identity sent credentials"},
 		{"catalog refused with 401", func() *checks.Input {
 			return mcpInput(view{name: "anonymous", snap: refusedMCP("anonymous", 401)}, accessDoc(), nil)
 		}, []checks.Check{leakage.MCPToolRefused{}, leakage.MCPPrivilegedToolAnonymous{}}, "anonymous: the MCP endpoint answered 401"},

@@ -144,7 +144,7 @@ func (c Leak) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, err
 			continue
 		}
 		for _, l := range errorleak.Find(x.Response.Body, x.Response.MediaType(), x.Request.URL) {
-			if l.Kind == errorleak.KindPolicy && checks.SentCredentials(x) {
+			if l.Kind == errorleak.KindPolicy && in.Credentialed(x) {
 				// RFC 6750 §3 lets a server tell a token which scope it
 				// lacks; leakage-error-detail judges what lower identities
 				// are told.

@@ -197,23 +197,30 @@ func TestLeakShowsOnlyRedactedExcerpt(t *testing.T) {
 
 func TestLeakNamesPolicyOnlyToCallersWithoutCredentials(t *testing.T) {
 	body := `{"title":"Forbidden","status":403,"detail":"missing permission 'orders:refund'; upstream billing.prod.internal:8443 is down"}`
+	both := []string{
+		"the 403 to GET /orders/1/refund names a permission (orders:refund)",
+		"the 403 to GET /orders/1/refund names an internal host (x.prod.internal:8443)",
+	}
+	hostOnly := both[1:]
+	tenant := checks.Caller{Name: "tenant", Credentials: []string{"X-Tenant-Key"}}
 	for _, tt := range []struct {
-		what        string
-		credentials bool
-		want        []string
+		what string
+		// header is sent, redacted as the probe records it, as caller.
+		header string
+		caller checks.Caller
+		want   []string
 	}{
-		{"anonymous", false, []string{
-			"the 403 to GET /orders/1/refund names a permission (orders:refund)",
-			"the 403 to GET /orders/1/refund names an internal host (x.prod.internal:8443)",
-		}},
-		{"with credentials", true, []string{
-			"the 403 to GET /orders/1/refund names an internal host (x.prod.internal:8443)",
-		}},
+		{"anonymous", "", checks.Caller{}, both},
+		{"with credentials", "Authorization", checks.Caller{}, hostOnly},
+		{"with the identity's own credential header", "X-Tenant-Key", tenant, hostOnly},
+		// Every -H value is redacted; that does not make it a credential.
+		{"with a shared header only", "X-Trace", checks.Caller{}, both},
 	} {
 		t.Run(tt.what, func(t *testing.T) {
 			in := input(e(exchange.PurposeCrawl, base+"/orders/1/refund", 403, prob, body))
-			if tt.credentials {
-				in.Recording.Exchanges[1].Request.Header.Set("Authorization", exchange.Redacted)
+			in.Caller = tt.caller
+			if tt.header != "" {
+				in.Recording.Exchanges[1].Request.Header.Set(tt.header, exchange.Redacted)
 			}
 			fs, _ := checkstest.Run(t, problemjson.Leak{}, in)
 			var got []string

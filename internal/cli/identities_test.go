@@ -12,6 +12,7 @@ import (
 	"github.com/agentready/agentready/config"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/fixtures/hostile"
 	"github.com/agentready/agentready/report"
 	"github.com/agentready/agentready/scan"
 )
@@ -46,14 +47,16 @@ func TestSecretFromFileNeverPrinted(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The secret stands for the demo's user token, so that the views differ
-	// and findings quote the requests of both identities.
+	// and findings quote the requests of both identities. The server echoes
+	// the credentials it gets into debug pages, JSON descriptions and
+	// headers, so that findings quote them back.
 	app := demo.New(demo.DefectLeakCachePublic, demo.DefectProblemJavaTrace)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(hostile.EchoCredentials(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") == "Bearer "+secret {
 			r.Header.Set("Authorization", "Bearer "+demo.UserToken)
 		}
 		app.ServeHTTP(w, r)
-	}))
+	}), "Authorization", "X-Tenant"))
 	t.Cleanup(srv.Close)
 	args := []string{"scan", srv.URL + "/", "-v",
 		"--identity", "anonymous", "--identity", "admin",
@@ -90,6 +93,10 @@ func TestSecretFromFileNeverPrinted(t *testing.T) {
 	}
 	if !strings.Contains(outputs[filepath.Join(dir, "report.json")], "X-Tenant: REDACTED") {
 		t.Error("the JSON report quotes no redacted X-Tenant header: the test would not notice a leak")
+	}
+	if !strings.Contains(outputs[filepath.Join(dir, "report.json")], "Authorization: REDACTED X-Tenant: REDACTED") ||
+		!strings.Contains(outputs[filepath.Join(dir, "report.json")], `x-caller=\"Authorization: REDACTED; X-Tenant: REDACTED\"`) {
+		t.Error("the JSON report quotes no debug page or header that echoed the credentials: the test would not notice a leak through them")
 	}
 }
 

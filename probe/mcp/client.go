@@ -58,7 +58,11 @@ var ErrMethodNotAllowed = errors.New("refused: not a read-only MCP request")
 type Config struct {
 	// Headers are sent on every request (the user's credentials); their
 	// values are redacted in the recording.
-	Headers  http.Header
+	Headers http.Header
+	// Secrets are more credentials scrubbed from the recording, never sent:
+	// those of the scan's other identities. The values of Headers are
+	// scrubbed as well; see exchange.Secrets.
+	Secrets  http.Header
 	Timeout  time.Duration // per request; default 10s
 	MaxBody  int64         // bytes read per response; default 2 MiB
 	MaxPages int           // tools/list pages per walk; default 50
@@ -108,6 +112,7 @@ type client struct {
 	endpoint *url.URL
 	conns    map[string]*http.Client
 	redact   map[string]bool
+	secrets  *exchange.Secrets
 	nextID   int
 	sent     int
 	// opened is the session this client minted, the only one it may DELETE.
@@ -121,7 +126,8 @@ type client struct {
 
 func newClient(cfg Config, endpoint *url.URL) *client {
 	cfg = cfg.withDefaults()
-	c := &client{cfg: cfg, endpoint: endpoint, conns: map[string]*http.Client{}, redact: map[string]bool{}}
+	c := &client{cfg: cfg, endpoint: endpoint, conns: map[string]*http.Client{}, redact: map[string]bool{},
+		secrets: exchange.NewSecrets(cfg.Headers, cfg.Secrets)}
 	if cfg.Rate > 0 {
 		c.limiter = rate.NewLimiter(rate.Limit(cfg.Rate), 1)
 	}
@@ -283,15 +289,19 @@ func (c *client) record(call *mcp.Call) {
 	c.calls = append(c.calls, call)
 }
 
-// send performs one HTTP request and records it, redacted and bounded.
-func (c *client) send(ctx context.Context, method string, h http.Header, body []byte, conn, purpose string) *exchange.Exchange {
-	x := &exchange.Exchange{
+// send performs one HTTP request and records it, redacted, bounded, and
+// with every echo of a credential scrubbed before anything parses it.
+func (c *client) send(ctx context.Context, method string, h http.Header, body []byte, conn, purpose string) (x *exchange.Exchange) {
+	x = &exchange.Exchange{
 		Purpose: purpose,
 		Request: exchange.Request{Method: method, URL: c.endpoint.String(), Header: exchange.RedactHeader(h, c.redact)},
 	}
 	if len(body) > 0 {
-		x.Request.Body = string(body[:min(len(body), maxRecordedRequestBody)])
+		// Scrubbed before the cut, which could split a credential.
+		sent := c.secrets.String(string(body))
+		x.Request.Body = sent[:min(len(sent), maxRecordedRequestBody)]
 	}
+	defer func() { c.secrets.Scrub(x) }()
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
 	var rd io.Reader
@@ -333,7 +343,7 @@ func (c *client) logf(format string, args ...any) {
 	if c.cfg.Log == nil {
 		return
 	}
-	fmt.Fprintln(c.cfg.Log, sanitize.Line(fmt.Sprintf(format, args...)))
+	fmt.Fprintln(c.cfg.Log, sanitize.Line(c.secrets.String(fmt.Sprintf(format, args...))))
 }
 
 // modernParams are the params of a 2026-07-28 request: its own members plus

@@ -18,6 +18,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/fixtures/hostile"
 	"github.com/agentready/agentready/fixtures/mcpfix"
 	"github.com/agentready/agentready/mcp"
 )
@@ -395,5 +396,35 @@ func TestRequestCapStopsTheWalk(t *testing.T) {
 	l := s.Listings[0]
 	if l.Complete || len(l.Tools) != 2 || !strings.Contains(l.Problem, "request cap") {
 		t.Errorf("listing %+v", l)
+	}
+}
+
+// TestEchoedCredentialsAreScrubbed: a server that echoes the caller's
+// credentials into every tool's description and its headers leaves none in
+// the snapshot, and the tools still parse.
+func TestEchoedCredentialsAreScrubbed(t *testing.T) {
+	const own = "Bearer mcp-own-t0ken"
+	srv, _ := serve(t, hostile.EchoCredentials(mcpfix.NewRoleApp(mcpfix.RoleApp{}), "Authorization"))
+	s, err := Collect(context.Background(), Config{Headers: http.Header{"Authorization": {own}}}, mcp.Endpoint{URL: srv.URL + "/mcp", Source: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Listings) == 0 || len(s.Listings[0].Tools) != 2 || !strings.HasPrefix(s.Listings[0].Tools[0].Description, "Authorization: REDACTED ") {
+		t.Fatalf("listings %+v: want the two tools, their descriptions scrubbed", s.Listings)
+	}
+	var all []byte
+	for _, x := range s.Exchanges() {
+		raw, _ := json.Marshal(x)
+		all = append(all, raw...)
+		if x.Response == nil {
+			continue
+		}
+		all = append(all, x.Response.Body...)
+		if x.Response.Redactions == 0 {
+			t.Errorf("%s: no echo replaced", x.Purpose)
+		}
+	}
+	if bytes.Contains(all, []byte("t0ken")) {
+		t.Errorf("the exchanges hold a credential: %s", all)
 	}
 }
