@@ -1,7 +1,6 @@
 package leakage
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"sort"
@@ -38,6 +37,20 @@ Without ` + "`Vary: Authorization`" + ` (or ` + "`Cookie`" + `, whichever carrie
 the cache keys the response on the URL alone, so an agent may be shown
 another caller's orders, or a privileged caller an anonymous view.
 
+Only a successful (2xx) response that a shared cache may store is judged: a
+stale ` + "`404`" + ` hides nothing, and answering ` + "`404`" + ` to callers who may not see a
+resource is what ` + "`leakage-existence-oracle`" + ` recommends. Two requests for one
+URL with the same ` + "`Accept`" + ` are answered differently per caller when the other
+caller got another 2xx status or media type or, for JSON bodies, another
+set of member names (at any depth, array positions and identifier-like keys
+folded) or of offered controls (links, HAL-FORMS templates and affordances,
+by name, method and target path). Member values and raw bytes are not
+compared, so a timestamp or request ID that changes on every fetch is not
+mistaken for a per-caller answer; other bodies are judged by status and
+media type alone. A response to a request with credentials also counts when
+another caller was refused (401, 403, 404, 410): the cache would hand it to
+that caller.
+
 **How to fix:** send ` + "`Cache-Control: private`" + ` (or ` + "`no-store`" + `) on every response
 whose content depends on the caller, or list the credential header in ` + "`Vary`" + `.`,
 	}
@@ -71,29 +84,153 @@ func (c SharedCache) Run(ctx context.Context, in *checks.Input) ([]finding.Findi
 			return nil, err
 		}
 		xs := byURL[u]
-		if len(xs) < 2 || !differ(xs) {
-			continue
-		}
 		for _, x := range xs {
-			if why, ok := sharedStorable(x); ok && !varyOnCredentials(x) {
-				msg := fmt.Sprintf("%s answers differently per caller, and the response to %q is %s without Vary: Authorization; expected Cache-Control: private or Vary on the credential",
-					exchange.PathOf(x.Request.URL), x.Identity, why)
-				out = append(out, checks.New(m, x.Identity, msg, checks.Evidence(x, []string{"Authorization", "Cookie"}, []string{"Cache-Control", "Vary", "Expires"})))
-				break
+			why, ok := sharedStorable(x)
+			if !ok || !successful(x.Response.Status) || varyOnCredentials(x) {
+				continue
 			}
+			diff, ok := perCaller(x, xs)
+			if !ok {
+				continue
+			}
+			msg := fmt.Sprintf("%s answers differently per caller (%s), and the response to %q is %s without Vary: Authorization; expected Cache-Control: private or Vary on the credential",
+				exchange.PathOf(x.Request.URL), diff, x.Identity, why)
+			out = append(out, checks.New(m, x.Identity, msg, checks.Evidence(x, []string{"Authorization", "Cookie"}, []string{"Cache-Control", "Vary", "Expires"})))
+			break
 		}
 	}
 	return out, nil
 }
 
-// differ reports whether the identities got different statuses or bodies.
-func differ(xs []*exchange.Exchange) bool {
-	for _, x := range xs[1:] {
-		if x.Response.Status != xs[0].Response.Status || !bytes.Equal(x.Response.Body, xs[0].Response.Body) {
-			return true
+func successful(status int) bool { return status >= 200 && status < 300 }
+
+// refused are the statuses of a caller denied what another caller got.
+var refused = map[int]bool{401: true, 403: true, 404: true, 410: true}
+
+// perCaller says how another identity's response differs from x, which a
+// shared cache could store, in a way a second fetch by the same caller
+// would not: status, media type, JSON member names or offered controls. A
+// refusal counts only against a response to a request with credentials,
+// whose content the cache would hand to the refused caller; an anonymous
+// response holds nothing that caller could not fetch itself. Other statuses
+// (3xx, 429, 5xx) say nothing about the caller and are ignored.
+func perCaller(x *exchange.Exchange, xs []*exchange.Exchange) (string, bool) {
+	for _, y := range xs {
+		if y.Identity == x.Identity {
+			continue
+		}
+		status := y.Response.Status
+		switch {
+		case refused[status] && checks.SentCredentials(x):
+			return fmt.Sprintf("%d to %q, %d to %q", x.Response.Status, x.Identity, status, y.Identity), true
+		case !successful(status):
+			continue
+		case status != x.Response.Status:
+			return fmt.Sprintf("%d to %q, %d to %q", x.Response.Status, x.Identity, status, y.Identity), true
+		}
+		if a, b := x.Response.MediaType(), y.Response.MediaType(); a != b {
+			return fmt.Sprintf("%s to %q, %s to %q", orNone(a), x.Identity, orNone(b), y.Identity), true
+		}
+		if diff, ok := shapeDiff(x, y); ok {
+			return diff, true
 		}
 	}
-	return false
+	return "", false
+}
+
+func orNone(mediaType string) string {
+	if mediaType == "" {
+		return "no Content-Type"
+	}
+	return mediaType
+}
+
+// shapeDiff compares the member names, then the offered controls, of two
+// JSON bodies and names the first difference in sorted order.
+func shapeDiff(x, y *exchange.Exchange) (string, bool) {
+	a, ok := shapeOf(x)
+	if !ok {
+		return "", false
+	}
+	b, ok := shapeOf(y)
+	if !ok {
+		return "", false
+	}
+	if d, ok := onlyIn("member", a.members, b.members, x.Identity, y.Identity); ok {
+		return d, true
+	}
+	return onlyIn("control", a.controls, b.controls, x.Identity, y.Identity)
+}
+
+// shape is what a JSON body holds and offers, whatever its member values.
+type shape struct{ members, controls map[string]bool }
+
+// maxMembers bounds the member names collected from one hostile body.
+const maxMembers = 4096
+
+func shapeOf(x *exchange.Exchange) (shape, bool) {
+	if !exchange.IsJSONMediaType(x.Response.MediaType()) {
+		return shape{}, false
+	}
+	v, err := x.Response.JSON()
+	if err != nil {
+		return shape{}, false
+	}
+	s := shape{members: map[string]bool{}, controls: map[string]bool{}}
+	memberNames(v, "", 0, s.members)
+	if len(s.members) >= maxMembers {
+		// A partial list could differ by where it was cut.
+		return shape{}, false
+	}
+	for _, o := range Offers([]*exchange.Exchange{x}) {
+		s.controls[fmt.Sprintf("%s (%s %s)", o.Name, o.Method, exchange.PathShape(exchange.PathOf(o.Target)))] = true
+	}
+	return s, true
+}
+
+// memberNames adds the JSON pointer of every member, array positions as "*"
+// and identifier-like keys (IDs, dates) as "{id}", so that two fetches of
+// one document by one caller agree.
+func memberNames(v any, ptr string, depth int, out map[string]bool) {
+	if depth > maxWalkDepth || len(out) >= maxMembers {
+		return
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		for _, k := range sortedKeys(t) {
+			name := k
+			if exchange.PathShape("/"+k) == "/{id}" {
+				name = "{id}"
+			}
+			p := ptr + "/" + escapePointer(name)
+			out[p] = true
+			memberNames(t[k], p, depth+1, out)
+		}
+	case []any:
+		for _, e := range t {
+			memberNames(e, ptr+"/*", depth+1, out)
+		}
+	}
+}
+
+// onlyIn names the first entry, in sorted order, that one set lacks.
+func onlyIn(kind string, a, b map[string]bool, aName, bName string) (string, bool) {
+	var diffs []string
+	for k := range a {
+		if !b[k] {
+			diffs = append(diffs, fmt.Sprintf("%s %s only in the response to %q", kind, k, aName))
+		}
+	}
+	for k := range b {
+		if !a[k] {
+			diffs = append(diffs, fmt.Sprintf("%s %s only in the response to %q", kind, k, bName))
+		}
+	}
+	if len(diffs) == 0 {
+		return "", false
+	}
+	sort.Strings(diffs)
+	return diffs[0], true
 }
 
 // heuristic are the statuses cacheable by default (RFC 9110 §15.1).

@@ -11,6 +11,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/spec"
 )
 
 // PurposeTarget is the GET, as a lower identity, of the target of a link,
@@ -31,6 +32,10 @@ type Offer struct {
 	// Control is the HAL-FORMS template or affordance object, nil for a
 	// link; active probes build their request body from it.
 	Control map[string]any
+	// DefaultMethod marks an affordance entry that stated no method: Method
+	// is POST by default, a guess that checks with an OpenAPI document
+	// should replace by the method of the operation the entry names.
+	DefaultMethod bool
 }
 
 // Offers lists what the successful JSON GETs among xs offered, in order.
@@ -56,6 +61,13 @@ func offersIn(x *exchange.Exchange, obj map[string]any, ptr string) []Offer {
 	add := func(method, target, name, pointer string, control map[string]any) {
 		if u, ok := resolve(x.Request.URL, target); ok && name != "self" {
 			out = append(out, Offer{X: x, Method: strings.ToUpper(method), Target: u, Name: name, Pointer: pointer, Control: control})
+		}
+	}
+	guessed := func(method, target, name, pointer string, control map[string]any) {
+		n := len(out)
+		add(method, target, name, pointer, control)
+		if len(out) > n {
+			out[n].DefaultMethod = true
 		}
 	}
 	self := x.Request.URL
@@ -90,10 +102,11 @@ func offersIn(x *exchange.Exchange, obj map[string]any, ptr string) []Offer {
 		op, _ := a["operation"].(string)
 		target, _ := a["target"].(string)
 		method, _ := a["method"].(string)
-		if method == "" {
-			method = http.MethodPost
-		}
-		if op != "" && target != "" {
+		switch {
+		case op == "" || target == "":
+		case method == "":
+			guessed(http.MethodPost, target, op, fmt.Sprintf("%s/affordances/%d", ptr, i), a)
+		default:
 			add(method, target, op, fmt.Sprintf("%s/affordances/%d", ptr, i), a)
 		}
 	}
@@ -174,13 +187,20 @@ func (OfferedRefused) Meta() checks.Meta {
 server then refuses for this caller (an admin-only refund template shown to
 anonymous callers) misleads cooperative agents into failing calls, and tells
 every caller that the capability exists. agentready reports an offered
-operation as refusing a less privileged identity when fetching its target with
-GET as that identity answered 401 or 403, or when the matched OpenAPI
-operation excludes it: the configuration's ` + "`access`" + ` mapping names roles the
+operation as refusing a less privileged identity when the matched OpenAPI
+operation excludes it (the configuration's ` + "`access`" + ` mapping names roles the
 identity does not hold, or its security requirements need a credential the
-identity did not send, or role names (as scopes) outside the identity's
-` + "`roles`" + `. When none of these can tell, nothing is reported. State-changing
-operations are errors, links warnings.
+identity did not send, or role names, as scopes, outside the identity's
+` + "`roles`" + `), or when fetching its target with GET as that identity answered 401
+or 403 and the most privileged identity was offered the same method and
+target path: the control unlocks something for a higher caller. A safe link
+answered 401 with ` + "`WWW-Authenticate`" + ` is an authentication challenge, the
+ordinary way to ask a caller to sign in; it is listed in the observations.
+An affordance entry without ` + "`method`" + ` takes the method of the operation its
+` + "`operation`" + ` names (by operationId), or of the one operation declared at its
+target path; when neither tells, the method is not known.
+When none of these can tell, nothing is reported. State-changing operations
+are errors; links and operations of unknown method warnings.
 
 **How to fix:** build links and templates per caller from the same
 authorization rules the handlers enforce, and omit what the caller may not do.`,
@@ -193,6 +213,7 @@ func (c OfferedRefused) Run(ctx context.Context, in *checks.Input) ([]finding.Fi
 		return nil, err
 	}
 	m := c.Meta()
+	higher := offeredShapes(in, top(vs))
 	var out []finding.Finding
 	judged := 0
 	for _, v := range vs[:len(vs)-1] {
@@ -201,24 +222,39 @@ func (c OfferedRefused) Run(ctx context.Context, in *checks.Input) ([]finding.Fi
 		}
 		fetched := gets(v.Recording)
 		who := caller(v)
-		reported := map[string]bool{}
+		reported, noted := map[string]bool{}, map[string]bool{}
 		for _, o := range Offers(v.Recording.Exchanges) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 			judged++
-			why, ev, ok := refusal(in, o, fetched[o.Target], who)
-			key := o.Method + " " + exchange.PathShape(exchange.PathOf(o.Target))
-			if !ok || reported[key] {
+			method, op := methodOf(in, o)
+			shape := exchange.PathShape(exchange.PathOf(o.Target))
+			key := method + " " + shape
+			if reported[key] {
+				continue
+			}
+			got := fetched[o.Target]
+			if challenged(method, got) {
+				if noted[key] {
+					continue
+				}
+				noted[key] = true
+				in.Observe(m.ID, fmt.Sprintf("as %q, %s offers %s (GET %s), which answered 401 with WWW-Authenticate: an authentication challenge, not reported",
+					v.Name, exchange.PathOf(o.X.Request.URL), o.Name, exchange.PathOf(o.Target)))
+				continue
+			}
+			why, ev, ok := refusal(in, op, got, who, higher.has(method, shape))
+			if !ok {
 				continue
 			}
 			reported[key] = true
 			offer := checks.Evidence(o.X, nil, []string{"Content-Type"})
 			offer.JSONPointer = o.Pointer
-			msg := fmt.Sprintf("as %q, %s offers %s (%s %s) but %s; expected no control for an operation that refuses this caller",
-				v.Name, exchange.PathOf(o.X.Request.URL), o.Name, o.Method, exchange.PathOf(o.Target), why)
+			msg := fmt.Sprintf("as %q, %s offers %s (%s) but %s; expected no control for an operation that refuses this caller",
+				v.Name, exchange.PathOf(o.X.Request.URL), o.Name, describe(method, o.Target), why)
 			f := checks.New(m, v.Name+" "+o.Name, msg, append([]finding.Evidence{offer}, ev...)...)
-			if !safe(o.Method) {
+			if method != "" && !safe(method) {
 				f.Severity = finding.SeverityError
 			}
 			out = append(out, f)
@@ -230,22 +266,113 @@ func (c OfferedRefused) Run(ctx context.Context, in *checks.Input) ([]finding.Fi
 	return out, nil
 }
 
-// refusal says how the operation refuses the identity, with evidence: a
-// refused GET of the target first, then what in.MayCall decides from the
-// configuration's access mapping and the operation's security requirements.
-func refusal(in *checks.Input, o Offer, got *exchange.Exchange, who checks.Caller) (string, []finding.Evidence, bool) {
-	if got != nil && got.Response != nil && (got.Response.Status == http.StatusUnauthorized || got.Response.Status == http.StatusForbidden) {
-		return fmt.Sprintf("GET of the target answered %d to this caller", got.Response.Status),
-			[]finding.Evidence{checks.Evidence(got, nil, []string{"Content-Type", "WWW-Authenticate"})}, true
+// methodOf is the method a control invokes and its OpenAPI operation. An
+// affordance entry that states no method takes it from the operation its
+// operationId names, else from the one operation declared at its target
+// path; otherwise the method cannot be told and is "".
+func methodOf(in *checks.Input, o Offer) (string, *spec.Operation) {
+	switch {
+	case in.Spec == nil && o.DefaultMethod:
+		return "", nil
+	case in.Spec == nil:
+		return o.Method, nil
+	case !o.DefaultMethod:
+		return o.Method, in.Spec.Index().Match(o.Method, o.Target)
 	}
-	if in.Spec == nil {
-		return "", nil, false
+	if op := operationByID(in, o.Name); op != nil {
+		return op.Method, op
 	}
-	op := in.Spec.Index().Match(o.Method, o.Target)
-	if op == nil {
-		return "", nil, false
+	if u, err := url.Parse(o.Target); err == nil {
+		if _, ops := in.Spec.Index().MatchPath(u.EscapedPath()); len(ops) == 1 {
+			for _, op := range ops {
+				return op.Method, op
+			}
+		}
 	}
-	if a, why := in.MayCall(op, who); a == checks.AccessRefused {
+	return "", nil
+}
+
+// operationByID finds an operation by operationId.
+func operationByID(in *checks.Input, id string) *spec.Operation {
+	if in.Spec == nil || id == "" {
+		return nil
+	}
+	byID := in.Memo("leakage/operations-by-id", func() any {
+		out := map[string]*spec.Operation{}
+		for _, op := range in.Spec.Operations {
+			if _, dup := out[op.OperationID]; op.OperationID != "" && !dup {
+				out[op.OperationID] = op
+			}
+		}
+		return out
+	}).(map[string]*spec.Operation)
+	return byID[id]
+}
+
+func describe(method, target string) string {
+	if method == "" {
+		return exchange.PathOf(target) + ", method not stated"
+	}
+	return method + " " + exchange.PathOf(target)
+}
+
+// shapes maps the target path shapes of what an identity was offered to
+// the methods offered there, "" for a method that cannot be told.
+type shapes map[string][]string
+
+func offeredShapes(in *checks.Input, v checks.IdentityView) shapes {
+	out := shapes{}
+	if v.Recording == nil {
+		return out
+	}
+	for _, o := range Offers(v.Recording.Exchanges) {
+		method, _ := methodOf(in, o)
+		shape := exchange.PathShape(exchange.PathOf(o.Target))
+		out[shape] = append(out[shape], method)
+	}
+	return out
+}
+
+// has reports an offer of method at shape; an unknown method on either side
+// matches any.
+func (s shapes) has(method, shape string) bool {
+	for _, m := range s[shape] {
+		if m == method || m == "" || method == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// challenged reports a safe control whose target answered 401 with
+// WWW-Authenticate: the ordinary way to tell a caller to sign in (RFC 9110
+// §15.5.2), not a refusal of a capability it was shown.
+func challenged(method string, got *exchange.Exchange) bool {
+	return safe(method) && got != nil && got.Response != nil &&
+		got.Response.Status == http.StatusUnauthorized && got.Response.Header.Get("WWW-Authenticate") != ""
+}
+
+// refusal says how the operation refuses the identity, with evidence. What
+// in.MayCall decides from the configuration's access mapping and the
+// operation's security requirements counts alone: it names whom the
+// operation is for. A refused GET of the target (401, 403) counts, and is
+// given first, when the most privileged identity was offered the same method
+// and target path, so that the control evidently unlocks something for a
+// higher caller, or when the declared access excludes this caller too.
+func refusal(in *checks.Input, op *spec.Operation, got *exchange.Exchange, who checks.Caller, higher bool) (string, []finding.Evidence, bool) {
+	declared, why := checks.AccessUnknown, ""
+	if op != nil {
+		declared, why = in.MayCall(op, who)
+	}
+	if got != nil && got.Response != nil && (got.Response.Status == http.StatusUnauthorized || got.Response.Status == http.StatusForbidden) &&
+		(higher || declared == checks.AccessRefused) {
+		said := fmt.Sprintf("GET of the target answered %d to this caller", got.Response.Status)
+		if !higher {
+			said += ", and " + why
+		}
+		return said, []finding.Evidence{checks.Evidence(got, nil, []string{"Content-Type", "WWW-Authenticate"})}, true
+	}
+	if declared == checks.AccessRefused {
 		return why, nil, true
 	}
 	return "", nil, false

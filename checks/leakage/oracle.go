@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"path"
 	"sort"
 	"strings"
@@ -36,7 +37,11 @@ guidance is to do so for objects the caller has no right to know about.
 
 agentready fetches, as each less privileged identity, a resource the most
 privileged identity could read and a sibling URL that certainly does not
-exist, and compares the two statuses.
+exist, and compares the two statuses. Only a URL whose last segment is an
+identifier is judged: one that looks like an ID (a number, a UUID, a mixed
+token such as ` + "`ord_8f3k2`" + `) or that the OpenAPI document templates
+(` + "`/articles/{slug}`" + `). A fixed path such as ` + "`/admin/settings`" + ` answering ` + "`403`" + `
+names nothing a caller could enumerate; it is listed in the observations.
 
 **How to fix:** answer ` + "`404`" + ` (same body shape) for resources that exist but are
 not visible to the caller, and keep ` + "`403`" + ` for resources the caller can see but
@@ -79,9 +84,17 @@ func (c ExistenceOracle) Run(ctx context.Context, in *checks.Input) ([]finding.F
 			if !readable[u] || missing == nil {
 				continue
 			}
+			oracle := x.Response.Status == http.StatusForbidden && missing.Response.Status == http.StatusNotFound
+			if !identified(in, u) {
+				if oracle {
+					in.Observe(m.ID, fmt.Sprintf("as %q, %s answers 403 and a missing sibling 404, not judged: its last segment names no identifier, so there is nothing to enumerate",
+						v.Name, exchange.PathOf(u)))
+				}
+				continue
+			}
 			pairs++
 			shape := exchange.PathShape(exchange.PathOf(u))
-			if x.Response.Status == http.StatusForbidden && missing.Response.Status == http.StatusNotFound && !reported[shape] {
+			if oracle && !reported[shape] {
 				// One finding per path shape: every ID of it is enumerable.
 				reported[shape] = true
 				msg := fmt.Sprintf("as %q, %s answers 403 while a missing sibling answers 404, revealing that it exists; expected 404 for both",
@@ -96,7 +109,7 @@ func (c ExistenceOracle) Run(ctx context.Context, in *checks.Input) ([]finding.F
 		}
 	}
 	if pairs == 0 {
-		return nil, checks.Skip("no resource the most privileged identity read was fetched as a lower identity next to a missing sibling")
+		return nil, checks.Skip("no resource named by an identifier that the most privileged identity read was fetched as a lower identity next to a missing sibling")
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Evidence[0].URL < out[j].Evidence[0].URL })
 	return out, nil
@@ -105,4 +118,26 @@ func (c ExistenceOracle) Run(ctx context.Context, in *checks.Input) ([]finding.F
 // parent is the URL's path without its last segment.
 func parent(rawURL string) string {
 	return path.Dir(strings.TrimSuffix(exchange.PathOf(rawURL), "/"))
+}
+
+// identified reports a URL whose last path segment is an identifier, the
+// part a caller can vary to enumerate resources: it looks like one (a
+// number, a UUID, a mixed token), or the OpenAPI path template it matches
+// has a parameter there (/articles/{slug}). A fixed path such as
+// /admin/settings answering 403 reveals nothing a caller could not read in
+// the API's documentation.
+func identified(in *checks.Input, rawURL string) bool {
+	p := strings.TrimSuffix(exchange.PathOf(rawURL), "/")
+	if path.Base(exchange.PathShape(p)) == "{id}" {
+		return true
+	}
+	if in.Spec == nil {
+		return false
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return false
+	}
+	tmpl, _ := in.Spec.Index().MatchPath(strings.TrimSuffix(u.EscapedPath(), "/"))
+	return strings.Contains(path.Base(tmpl), "{")
 }

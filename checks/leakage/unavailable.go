@@ -3,6 +3,8 @@ package leakage
 import (
 	"context"
 	"fmt"
+	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -11,6 +13,7 @@ import (
 	"github.com/agentready/agentready/checks/errorleak"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/spec"
 )
 
 // PolicyReason flags unavailableAffordances entries that name an operation
@@ -37,6 +40,18 @@ attacker learns the operation, the role that unlocks it and the rule's
 internal name. Listing unavailable operations is optional; a server should
 give reasons only for operations the caller is allowed to know about.
 
+An operation is never offered to a caller when no response it was shown
+offered it: as an affordance, as a HAL-FORMS template or a link named after
+it, or as a template or link that the OpenAPI document ties to it (through
+` + "`x-hal-rel`" + ` at the control's target path, or the method and target it
+states). A reason reveals policy when it names a role, permission, scope or
+policy as error bodies are judged (` + "`requires_role_admin`" + `), or names who or what
+unlocks the operation (an administrator, the owner, staff; a plan, tier or
+subscription) in a requirement phrase: "requires the Pro plan", "admin
+only", "available on the Enterprise tier". The same words in a state
+("subscription is cancelled", "awaiting admin approval", "plan expired")
+reveal nothing.
+
 **How to fix:** omit entries for operations the caller's identity can never
 perform, or give them no reason; keep reasons for state-dependent
 unavailability.`,
@@ -57,8 +72,10 @@ func (NeverOffered) Meta() checks.Meta {
 			{Doc: "Dynamic affordances (operation availability)", Section: "negative affordances", Level: "advice", URL: "https://github.com/agentready/agentready/blob/main/docs/identities.md#negative-affordances"},
 		},
 		Help: `An ` + "`unavailableAffordances`" + ` entry for an operation the caller never sees
-offered in any state still reveals that the operation exists. Without a
-policy-revealing reason this is a small disclosure, reported for review.
+offered in any state (as an affordance, a HAL-FORMS template or a link, as
+` + "`leakage-unavailable-policy-reason`" + ` matches them) still reveals that the
+operation exists. Without a policy-revealing reason this is a small
+disclosure, reported for review.
 
 **How to fix:** list as unavailable only operations the caller could
 perform in another state.`,
@@ -92,6 +109,9 @@ func unavailable(ctx context.Context, in *checks.Input, m checks.Meta, policy bo
 			return nil, err
 		}
 		offered, negatives := affordancesOf(v.Recording)
+		for name := range offeredOperations(in, v.Recording) {
+			offered[name] = true
+		}
 		seen += len(negatives)
 		reported := map[string]bool{}
 		for _, n := range negatives {
@@ -118,8 +138,8 @@ func unavailable(ctx context.Context, in *checks.Input, m checks.Meta, policy bo
 }
 
 // affordancesOf collects, over every JSON response of a recording, the
-// operations offered in "affordances" and the "unavailableAffordances"
-// entries, in recording order.
+// operations named in "affordances", with a target or not, and the
+// "unavailableAffordances" entries, in recording order.
 func affordancesOf(rec *exchange.Recording) (map[string]bool, []negative) {
 	offered := map[string]bool{}
 	var negatives []negative
@@ -194,30 +214,159 @@ func entries(v any) []map[string]any {
 
 // revealsPolicy reports a reason that names a role, permission, scope or
 // policy, by errorleak's patterns, the ones error bodies are judged by, or
-// that names who or what unlocks the operation: a privileged role word
-// ("admin") or a plan or tier. Error bodies need the stricter patterns alone,
+// that says who or what unlocks the operation: a privileged holder
+// ("admin", "owner") or an offer ("plan", "tier", "subscription") inside a
+// requirement phrase ("requires the Pro plan", "admin only", "available on
+// the Enterprise tier"). Error bodies need the stricter patterns alone,
 // because a 403 may rightly say "insufficient permissions"; an entry for an
-// operation the caller is never offered has no such excuse, and "requires
-// pro plan" tells the caller exactly what to obtain. A reason made of state
-// words ("order is shipped"), or one that only says the caller may not
-// ("insufficient permissions"), names none.
+// operation the caller is never offered has no such excuse. The same words
+// also describe state ("subscription is cancelled", "awaiting admin
+// approval"), which tells the caller nothing about policy, so a bare word is
+// not enough.
 func revealsPolicy(reason string) bool {
 	if _, ok := errorleak.FindPolicy(reason); ok {
 		return true
 	}
-	for _, w := range reasonWords(reason) {
-		if unlockWords[w] {
+	if len(reason) > maxReason {
+		reason = reason[:maxReason]
+	}
+	words := reasonWords(reason)
+	for i, w := range words {
+		if mechanismWords[w] {
+			return true
+		}
+		if unlockWords[w] != "" && !describesState(words, i) && (cueBefore(words, i) || cueAfter(words, i)) {
 			return true
 		}
 	}
 	return false
 }
 
-// unlockWords name a holder or an offer, never a mere refusal.
-var unlockWords = map[string]bool{
-	"admin": true, "admins": true, "administrator": true, "administrators": true, "superuser": true,
-	"staff": true, "owner": true, "plan": true, "tier": true, "premium": true, "enterprise": true,
-	"subscription": true, "entitlement": true, "rbac": true, "abac": true, "acl": true,
+// maxReason bounds the reason text judged.
+const maxReason = 512
+
+const (
+	holder = "holder" // who may: admin, owner, staff
+	offer  = "offer"  // what to obtain: a plan, tier, subscription
+)
+
+// unlockWords name who or what unlocks an operation, never a mere refusal.
+var unlockWords = map[string]string{
+	"admin": holder, "admins": holder, "administrator": holder, "administrators": holder,
+	"superuser": holder, "superusers": holder, "staff": holder, "owner": holder, "owners": holder,
+	"plan": offer, "plans": offer, "tier": offer, "tiers": offer, "premium": offer, "enterprise": offer,
+	"subscription": offer, "subscriptions": offer, "entitlement": offer, "entitlements": offer,
+	"license": offer, "licence": offer,
+}
+
+// mechanismWords name an access-control mechanism, which no state reason
+// needs to mention.
+var mechanismWords = map[string]bool{"rbac": true, "abac": true, "acl": true}
+
+// cueWords, directly before an unlock word or before an article and one
+// more word ("requires the Pro plan"), make a requirement phrase.
+var cueWords = map[string]bool{
+	"require": true, "requires": true, "required": true, "requiring": true,
+	"need": true, "needs": true, "needed": true, "only": true,
+}
+
+// cuePairs are the two-word cues.
+var cuePairs = map[string]bool{
+	"reserved for": true, "restricted to": true, "limited to": true, "exclusive to": true,
+	"available to": true, "available on": true, "available in": true, "available for": true, "available with": true,
+	"upgrade to": true, "upgrade your": true, "included in": true, "subscribe to": true,
+	"must be": true, "must have": true, "must hold": true,
+}
+
+var articles = map[string]bool{"the": true, "a": true, "an": true, "your": true, "their": true, "its": true, "this": true, "any": true}
+
+// connectors introduce a condition or an event, never the name of a plan or
+// a role: "only after owner confirms" states when, not who.
+var connectors = map[string]bool{
+	"when": true, "if": true, "after": true, "once": true, "until": true, "before": true, "while": true,
+	"by": true, "is": true, "was": true, "has": true, "have": true, "been": true, "not": true, "no": true,
+}
+
+// cueBefore reports a cue before words[i], with at most an article and one
+// other word (a plan's name, "active") between them.
+func cueBefore(words []string, i int) bool {
+	other, article := 0, 0
+	for p := i; p > 0 && i-p <= 2; p-- {
+		if p < i {
+			switch w := words[p]; {
+			case articles[w]:
+				article++
+			case connectors[w]:
+				return false
+			default:
+				other++
+			}
+			if article > 1 || other > 1 {
+				return false
+			}
+		}
+		if cueWords[words[p-1]] || (p >= 2 && cuePairs[words[p-2]+" "+words[p-1]]) {
+			return true
+		}
+	}
+	return false
+}
+
+// rightsWords may sit between an unlock word and a trailing cue: "admin
+// role required", "premium feature only".
+var rightsWords = map[string]bool{
+	"role": true, "roles": true, "access": true, "rights": true, "privileges": true, "permission": true,
+	"permissions": true, "account": true, "accounts": true, "users": true, "members": true,
+	"feature": true, "features": true, "customers": true,
+}
+
+// trailingCues after an unlock word make a requirement phrase: "admin only",
+// "Pro plan required".
+var trailingCues = map[string]bool{"only": true, "required": true, "needed": true, "exclusive": true}
+
+func cueAfter(words []string, i int) bool {
+	for j := i + 1; j < len(words) && j <= i+2; j++ {
+		if trailingCues[words[j]] {
+			return true
+		}
+		if !rightsWords[words[j]] {
+			return false
+		}
+	}
+	return false
+}
+
+// stateWords after an unlock word describe its state or an event awaited
+// from it: "subscription is cancelled", "admin approval", "plan expired".
+var stateWords = map[string]bool{
+	"is": true, "was": true, "are": true, "were": true, "has": true, "have": true, "had": true, "be": true,
+	"been": true, "being": true, "expired": true, "cancelled": true, "canceled": true, "suspended": true,
+	"lapsed": true, "paused": true, "pending": true, "inactive": true, "approval": true, "approve": true,
+	"approves": true, "approved": true, "confirmation": true, "confirm": true, "confirms": true,
+	"confirmed": true, "review": true, "reviews": true, "reviewed": true, "decision": true, "consent": true,
+	"verification": true, "action": true, "signoff": true, "sign": true,
+}
+
+// describesState reports an unlock word followed by a state or an awaited
+// event; a holder followed by "to" awaits its action ("requires the owner
+// to confirm"), an offer followed by "to be" its state.
+func describesState(words []string, i int) bool {
+	j := i + 1
+	if j < len(words) && words[j] == "s" { // the owner's approval
+		j++
+	}
+	if j >= len(words) {
+		return false
+	}
+	switch {
+	case stateWords[words[j]]:
+		return true
+	case words[j] == "to" && unlockWords[words[i]] == holder:
+		return true
+	case words[j] == "to" && j+1 < len(words) && words[j+1] == "be":
+		return true
+	}
+	return false
 }
 
 // reasonWords splits a reason into lower-case words: snake, kebab, camel
@@ -246,4 +395,57 @@ func reasonWords(reason string) []string {
 	}
 	flush()
 	return words
+}
+
+// offeredOperations names the operations a recording offered as links and
+// HAL-FORMS templates as well as affordances: each control's relation,
+// template key or operation name (and a compact URI's name part, acme:refund
+// offering refund), and with an OpenAPI document the operationId of the
+// operation it invokes, as the surface matrix matches them: one at its
+// target path whose x-hal-rel names the relation, else the operation its
+// stated method and target match.
+func offeredOperations(in *checks.Input, rec *exchange.Recording) map[string]bool {
+	out := map[string]bool{}
+	if rec == nil {
+		return out
+	}
+	for _, o := range Offers(rec.Exchanges) {
+		out[o.Name] = true
+		if _, name, ok := strings.Cut(o.Name, ":"); ok && !strings.Contains(name, "/") {
+			out[name] = true
+		}
+		if op := invoked(in, o); op != nil && op.OperationID != "" {
+			out[op.OperationID] = true
+		}
+	}
+	return out
+}
+
+// invoked is the OpenAPI operation a control invokes, or nil.
+func invoked(in *checks.Input, o Offer) *spec.Operation {
+	if in.Spec == nil {
+		return nil
+	}
+	ix := in.Spec.Index()
+	if u, err := url.Parse(o.Target); err == nil {
+		_, ops := ix.MatchPath(u.EscapedPath())
+		for _, m := range sortedMethods(ops) {
+			if slices.Contains(ops[m].HALRels, o.Name) {
+				return ops[m]
+			}
+		}
+	}
+	if o.DefaultMethod {
+		return nil
+	}
+	return ix.Match(o.Method, o.Target)
+}
+
+func sortedMethods(ops map[string]*spec.Operation) []string {
+	out := make([]string, 0, len(ops))
+	for m := range ops {
+		out = append(out, m)
+	}
+	sort.Strings(out)
+	return out
 }
