@@ -38,6 +38,38 @@ var plainHeaders = map[string]bool{
 	"User-Agent":           true,
 }
 
+// CredentialName reports a header whose name says it carries a credential:
+// the sensitive headers (Authorization, Cookie, ...) and custom ones named
+// for a key, token, secret, session, password or signature. Values of other
+// shared headers (X-Tenant: acme-corp) are ordinary words that the app
+// legitimately repeats in its content and links, and are not scrubbed.
+func CredentialName(name string) bool {
+	if IsSensitiveHeader(name) {
+		return true
+	}
+	n := strings.ToLower(name)
+	for _, w := range []string{"auth", "token", "key", "secret", "session", "passw", "signature", "credential", "cookie", "jwt", "csrf", "xsrf"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// NewScanSecrets collects the secrets of a scan: the values of the shared
+// headers (-H) whose name is a credential's (CredentialName), and every
+// value of credentials, the identities' own headers, which are credentials
+// whatever their name.
+func NewScanSecrets(shared, credentials http.Header) *Secrets {
+	named := http.Header{}
+	for name, vs := range shared {
+		if CredentialName(name) {
+			named[name] = vs
+		}
+	}
+	return NewSecrets(named, credentials)
+}
+
 // Secrets are the credential values a scan sends, to be replaced with
 // Redacted wherever a server echoes them: a debug page that prints the
 // request's headers, a problem detail quoting the token, a header, a link.
@@ -209,6 +241,7 @@ func (s *Secrets) Scrub(x *Exchange) {
 		return
 	}
 	x.Request.URL = s.String(x.Request.URL)
+	x.Source, x.BasedOn = s.String(x.Source), s.String(x.BasedOn)
 	s.header(x.Request.Header)
 	x.Request.Body = s.String(x.Request.Body)
 	x.Err = s.String(x.Err)

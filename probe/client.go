@@ -50,7 +50,7 @@ func newClient(cfg Config, start *url.URL) *client {
 		maxHops:  cfg.MaxRedirects,
 		userHdrs: cfg.Headers,
 		redact:   map[string]bool{},
-		secrets:  exchange.NewSecrets(cfg.Headers, cfg.Secrets),
+		secrets:  exchange.NewScanSecrets(cfg.Headers, cfg.Secrets),
 		log:      cfg.Log,
 	}
 	for name := range cfg.Headers {
@@ -141,16 +141,22 @@ func (c *client) fetch(ctx context.Context, method, rawURL string, header http.H
 
 // send is fetch with a request body, which only active probes have.
 func (c *client) send(ctx context.Context, method, rawURL string, header http.Header, body []byte) (x *exchange.Exchange, final *url.URL) {
+	x, final = c.sendUnscrubbed(ctx, method, rawURL, header, body)
+	c.secrets.Scrub(x)
+	return x, final
+}
+
+// sendUnscrubbed is send before the echoed credentials are scrubbed: the
+// crawler reads links from what the server sent, so that a URL holding a
+// credential-like word is followed as it is, then scrubs the exchange
+// before anything keeps it.
+func (c *client) sendUnscrubbed(ctx context.Context, method, rawURL string, header http.Header, body []byte) (x *exchange.Exchange, final *url.URL) {
 	x = &exchange.Exchange{Request: exchange.Request{
 		Method: method,
 		URL:    rawURL,
 		Header: exchange.RedactHeader(header, c.redact),
 		Body:   string(body),
 	}}
-	// Links are extracted from the scrubbed response, so a link that echoes
-	// a credential is followed as recorded, and the recording stays the
-	// exact record of what was sent.
-	defer func() { c.secrets.Scrub(x) }()
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	var content io.Reader

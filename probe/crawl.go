@@ -133,17 +133,19 @@ feed:
 // fetchPage returns nil when the scan ended under the request: a request cut
 // by the budget says nothing about the app.
 func (cr *crawler) fetchPage(ctx context.Context, j job) *page {
-	x, final := cr.client.fetch(ctx, http.MethodGet, j.url, cr.headers)
+	x, final := cr.client.sendUnscrubbed(ctx, http.MethodGet, j.url, cr.headers, nil)
 	if x.Err != "" && ctx.Err() != nil {
 		return nil
 	}
 	x.Purpose, x.Depth, x.Source = exchange.PurposeCrawl, j.depth, j.source
 	p := &page{x: x, base: final}
-	if x.Response == nil {
-		return p
+	if x.Response != nil {
+		p.cands = discover(x.Response)
 	}
-	p.cands = discover(x.Response)
-	cr.retain(x)
+	cr.client.secrets.Scrub(x)
+	if x.Response != nil {
+		cr.retain(x)
+	}
 	return p
 }
 

@@ -220,6 +220,11 @@ func validatePlanned(p exchange.PlannedRequest, start *url.URL, allowUnsafe bool
 	if !safeMethods[p.Method] && !allowUnsafe {
 		return fmt.Errorf("method %q is not safe (only GET, HEAD and OPTIONS are sent)", p.Method)
 	}
+	if strings.Contains(p.URL, exchange.Redacted) {
+		// Planned from a recording whose URL held a credential: the real
+		// URL is not known any more, and a made-up one must not be sent.
+		return errors.New("the URL held a credential, redacted in the recording")
+	}
 	u, err := url.Parse(p.URL)
 	if err != nil {
 		return err

@@ -305,7 +305,8 @@ func TestEchoedCredentialsAreScrubbed(t *testing.T) {
 	if root.Response.BodySize != int64(len(root.Response.Body)+2*(len(own)-len(exchange.Redacted))) || root.Response.Redactions != 2 {
 		t.Errorf("root: size %d for %d bytes, %d redactions; want the size received and 2", root.Response.BodySize, len(root.Response.Body), root.Response.Redactions)
 	}
-	// The link is followed as recorded: the recording is what was sent.
+	// The link is followed as the server wrote it; the recording shows the
+	// credential redacted.
 	if dbg.Request.URL != srv.URL+"/debug?access_token="+exchange.Redacted || !strings.Contains(string(dbg.Response.Body), "Authorization: "+exchange.Redacted) ||
 		dbg.Response.Header.Get("X-Debug-Auth") != exchange.Redacted || dbg.Response.Redactions != 3 {
 		t.Errorf("debug: %s %q %v (%d redactions)", dbg.Request.URL, dbg.Response.Body, dbg.Response.Header, dbg.Response.Redactions)
@@ -314,6 +315,43 @@ func TestEchoedCredentialsAreScrubbed(t *testing.T) {
 		if r.Header.Get("Authorization") != "Bearer "+own {
 			t.Errorf("%s %s sent Authorization %q: Secrets are never sent", r.Method, r.Path, r.Header.Get("Authorization"))
 		}
+	}
+}
+
+// A shared header whose name is not a credential's is not scrubbed: its value
+// is an ordinary word the app repeats in its links, and the crawl follows
+// them. A probe planned from a recorded URL that held a credential is not
+// sent, since the real URL is no longer known.
+func TestOnlyCredentialsAreScrubbed(t *testing.T) {
+	const token = "tok-0123456789"
+	srv, seen := serve(t, routes{
+		"/":                         halBody(`{"_links": {"self": {"href": "/"}, "orders": {"href": "/tenants/acme-corp/orders"}, "feed": {"href": "/feed?access_token=` + token + `"}}}`),
+		"/tenants/acme-corp/orders": halBody(`{"_links": {"self": {"href": "/tenants/acme-corp/orders"}}, "tenant": "acme-corp"}`),
+		"/feed":                     halBody(`{"_links": {"self": {"href": "/feed"}}}`),
+	})
+	cfg := Config{Start: mustParse(t, srv.URL), Headers: http.Header{"X-Tenant": {"acme-corp"}, "X-Api-Key": {token}}}
+	res := run(t, cfg, func(crawled, _ []*exchange.Exchange) []exchange.PlannedRequest {
+		var out []exchange.PlannedRequest
+		for _, x := range crawled {
+			out = append(out, exchange.PlannedRequest{Purpose: "p/head", Method: http.MethodHead, URL: x.Request.URL, BasedOn: x.Request.URL})
+		}
+		return out
+	})
+	orders := crawlOf(res, "/tenants/acme-corp/orders")
+	if orders == nil || orders.Response.Status != http.StatusOK || !strings.Contains(string(orders.Response.Body), "acme-corp") {
+		t.Fatalf("the tenant's orders were not crawled as they are: %v", crawledPaths(res))
+	}
+	feed := crawlOf(res, "/feed")
+	if feed == nil || feed.Response.Status != http.StatusOK || strings.Contains(feed.Request.URL, token) {
+		t.Fatalf("the feed link was not followed with its real token, or was recorded with it: %+v", feed)
+	}
+	for _, r := range seen.requests() {
+		if strings.Contains(r.Path, exchange.Redacted) || strings.Contains(r.Query, exchange.Redacted) {
+			t.Errorf("sent %s %s?%s: a redacted URL was made up", r.Method, r.Path, r.Query)
+		}
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, "held a credential") }) {
+		t.Errorf("no note on the probe not sent: %v", res.Notes)
 	}
 }
 

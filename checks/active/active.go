@@ -104,9 +104,12 @@ func ParseRules(entries []string) (Rules, error) {
 
 // Allows reports whether the list names the request: by method and path,
 // or by the operationId of the OpenAPI operation it matches (op may be nil).
+// A target with a query, or with a segment that is empty, a dot segment or
+// an encoded slash, backslash or dot, is never allowed: servers resolve those
+// to other paths than the one the rule names.
 func (rs Rules) Allows(method, target string, op *spec.Operation) bool {
 	u, err := url.Parse(target)
-	if err != nil {
+	if err != nil || u.RawQuery != "" || u.ForceQuery || !plainPath(u.EscapedPath()) {
 		return false
 	}
 	for _, r := range rs {
@@ -121,6 +124,22 @@ func (rs Rules) Allows(method, target string, op *spec.Operation) bool {
 		}
 	}
 	return false
+}
+
+// plainPath reports a path every server reads the same way: no empty
+// segment (but a trailing slash), no . or .. segment, no encoded /, \ or .
+func plainPath(p string) bool {
+	segs := strings.Split(strings.TrimSuffix(p, "/"), "/")
+	for i, seg := range segs {
+		if i == 0 {
+			continue // before the leading /
+		}
+		lower := strings.ToLower(seg)
+		if seg == "" || seg == "." || seg == ".." || strings.Contains(lower, "%2f") || strings.Contains(lower, "%5c") || strings.Contains(lower, "%2e") || strings.Contains(seg, "\\") {
+			return false
+		}
+	}
+	return strings.HasPrefix(p, "/")
 }
 
 // segmentsMatch matches path.Match's syntax segment by segment, so that *

@@ -48,10 +48,17 @@ func TestAllows(t *testing.T) {
 		want        bool
 	}{
 		{"POST", "http://a/orders/6/cancel", nil, true},
-		{"POST", "http://a/orders/6/cancel?x=1", nil, true},
+
 		{"PUT", "http://a/orders/6/cancel", nil, false},
 		{"POST", "http://a/orders/6/7/cancel", nil, false}, // * is one segment
 		{"POST", "http://a/orders/cancel", nil, false},
+		{"POST", "http://a/orders//cancel", nil, false},
+		{"POST", "http://a/orders/%2e%2e/cancel", nil, false},
+		{"POST", "http://a/orders/1%2F..%2F..%2Fadmin/cancel", nil, false},
+		{"POST", "http://a/orders/..%5Cadmin/cancel", nil, false},
+		{"POST", "http://a/orders/1/cancel?all=true", nil, false},
+		{"POST", "http://a/orders/1/cancel?", nil, false},
+		{"POST", "http://a/orders/1/cancel/", nil, false}, // another URL than the rule names
 		{"POST", "http://a/orders/6/refund", refund, true},
 		{"POST", "http://a/orders/6/refund", nil, false},
 	}

@@ -3,6 +3,7 @@ package leakage
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -44,10 +45,12 @@ URL with the same ` + "`Accept`" + ` are answered differently per caller when th
 caller got another 2xx status or media type or, for JSON bodies, another
 set of member names (at any depth, array positions and identifier-like keys
 folded) or of offered controls (links, HAL-FORMS templates and affordances,
-by name, method and target path). Member values and raw bytes are not
-compared, so a timestamp or request ID that changes on every fetch is not
-mistaken for a per-caller answer; other bodies are judged by status and
-media type alone. A response to a request with credentials also counts when
+by name, method and target path), or another string or boolean value at
+the same place (a name, an email: the per-user body of a public /me).
+Values that change on every fetch whoever asks are not compared: numbers,
+strings that read as a timestamp, a UUID or a nonce, and members named for
+a time, a request, a trace or a version. Other bodies are judged by status
+and media type alone. A response to a request with credentials also counts when
 another caller was refused (401, 403, 404, 410): the cache would hand it to
 that caller.
 
@@ -134,6 +137,9 @@ func perCaller(x *exchange.Exchange, xs []*exchange.Exchange) (string, bool) {
 		if diff, ok := shapeDiff(x, y); ok {
 			return diff, true
 		}
+		if diff, ok := valueDiff(x, y); ok {
+			return diff, true
+		}
 	}
 	return "", false
 }
@@ -211,6 +217,93 @@ func memberNames(v any, ptr string, depth int, out map[string]bool) {
 			memberNames(e, ptr+"/*", depth+1, out)
 		}
 	}
+}
+
+// valueDiff names the first member, in document order, whose value differs
+// between two JSON bodies of the same shape: the per-user body (a name, an
+// email) a public /me would hand to everyone. Values that change from one
+// fetch to the next whoever asks are not compared: those of members named
+// for a time, a request or a version, values that read as a timestamp, a
+// UUID or a long hex or base64 nonce, and numbers. Arrays are
+// compared element by element only when their lengths agree. The values
+// themselves are not quoted: they are another caller's data.
+func valueDiff(x, y *exchange.Exchange) (string, bool) {
+	a, errA := x.Response.JSON()
+	b, errB := y.Response.JSON()
+	if errA != nil || errB != nil {
+		return "", false
+	}
+	if ptr, ok := firstValueDiff(a, b, "", "", 0); ok {
+		return fmt.Sprintf("the value of %s differs between the responses to %q and %q", ptr, x.Identity, y.Identity), true
+	}
+	return "", false
+}
+
+func firstValueDiff(a, b any, ptr, name string, depth int) (string, bool) {
+	if depth > maxWalkDepth {
+		return "", false
+	}
+	switch ta := a.(type) {
+	case map[string]any:
+		tb, ok := b.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		for _, k := range sortedKeys(ta) {
+			if vb, ok := tb[k]; ok {
+				if p, diff := firstValueDiff(ta[k], vb, ptr+"/"+escapePointer(k), k, depth+1); diff {
+					return p, true
+				}
+			}
+		}
+	case []any:
+		tb, ok := b.([]any)
+		if !ok || len(ta) != len(tb) {
+			return "", false
+		}
+		for i := range ta {
+			if p, diff := firstValueDiff(ta[i], tb[i], fmt.Sprintf("%s/%d", ptr, i), name, depth+1); diff {
+				return p, true
+			}
+		}
+	case string, bool:
+		if volatileName(name) || volatileValue(a) || volatileValue(b) {
+			return "", false
+		}
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			return ptr, true
+		}
+	}
+	// Numbers are not compared: counters, stock and scores move between
+	// two fetches by anyone.
+	return "", false
+}
+
+var volatileWords = []string{"time", "date", "stamp", "nonce", "request", "trace", "span", "correlation", "etag", "expire", "version", "random", "uuid", "elapsed", "duration", "latency", "took", "now", "served", "generated", "updated", "modified", "created", "seen", "age"}
+
+// volatileName reports a member named for something that changes between
+// fetches: servedAt, requestId, traceparent, expiresIn, lastSeen.
+func volatileName(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range volatileWords {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return strings.HasSuffix(name, "At") || strings.HasSuffix(n, "_at")
+}
+
+var (
+	timestampLike = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2})?|^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}`)
+	uuidLike      = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	nonceLike     = regexp.MustCompile(`^[0-9a-fA-F]{16,}$|^[A-Za-z0-9+/_=-]{24,}$`)
+)
+
+// volatileValue reports a string that reads as a timestamp or an
+// identifier minted per request.
+func volatileValue(v any) bool {
+	t, ok := v.(string)
+	return ok && (timestampLike.MatchString(t) || uuidLike.MatchString(t) || nonceLike.MatchString(t))
 }
 
 // onlyIn names the first entry, in sorted order, that one set lacks.

@@ -35,7 +35,10 @@ func TestSharedCache(t *testing.T) {
 		// Noise: values that change on every fetch.
 		{"a timestamp differs, public to both", ok(`{"id":1,"servedAt":1767225600123}`, "public, max-age=60"), ok(`{"id":1,"servedAt":1767225600456}`, "public, max-age=60"), ""},
 		{"a request ID differs, the anonymous one cacheable", ok(`{"id":1,"requestId":"9f1c"}`, "max-age=60"), ok(`{"id":1,"requestId":"77ab"}`, "private"), ""},
-		{"values differ only", ok(`{"a":1}`, "max-age=60"), ok(`{"a":2}`, "private"), ""},
+		{"numbers differ only", ok(`{"a":1}`, "max-age=60"), ok(`{"a":2}`, "private"), ""},
+		{"a per-request string differs", ok(`{"id":1,"nonce":"x1","trace":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01","at":"2026-01-01T10:00:01Z"}`, "public, max-age=60"),
+			ok(`{"id":1,"nonce":"x2","trace":"00-5bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01","at":"2026-01-01T10:00:02Z"}`, "public, max-age=60"), ""},
+		{"arrays of other lengths are not compared by value", ok(`{"items":["a"]}`, "public, max-age=60"), ok(`{"items":["a","b"]}`, "public, max-age=60"), ""},
 		{"identifier-like keys differ", ok(`{"byDay":{"2026-01-01":3}}`, "max-age=60"), ok(`{"byDay":{"2026-01-02":3}}`, "private"), ""},
 		{"bodies that are not JSON differ", func() *checkstest.Builder {
 			return get("/orders/1").Status(200).Header("Content-Type", "text/plain").Header("Cache-Control", "public").Body("served at 10:01")
@@ -55,6 +58,8 @@ func TestSharedCache(t *testing.T) {
 			`user: member /items/*/id only in the response to "user"`},
 		{"a control offered to the user only", ok(`{"affordances":[`+pay+`]}`, "private"), ok(`{"affordances":[`+pay+`,`+cancel+`]}`, "public"),
 			`user: control cancelOrder (POST /orders/{id}/cancellation) only in the response to "user"`},
+		{"a public per-user body (/me)", ok(`{"name":"alice","plan":"pro"}`, "public, max-age=600"), ok(`{"name":"root","plan":"pro"}`, "public, max-age=600"),
+			`anon: the value of /name differs between the responses to "anon" and "user"`},
 		{"the user's public 200, anonymous refused", notFound, ok(`{"id":1}`, "public"), `user: 200 to "user", 404 to "anon"`},
 		{"another media type per caller", func() *checkstest.Builder {
 			return get("/orders/1").Status(200).Header("Content-Type", "text/html").Header("Cache-Control", "max-age=60").Body("<p>sign in</p>")

@@ -27,6 +27,8 @@ func TestActiveFlagErrors(t *testing.T) {
 		{"bad rule", nil, []string{"--active", "--yes", "--active-allow", "POST orders"}, "must start with /"},
 		{"no terminal, no --yes", nil, []string{"--active", "--active-allow", "POST /orders/*/cancellation"}, "pass --yes"},
 		{"CI without consent", []string{"CI=true"}, []string{"--active", "--yes", "--active-allow", "POST /orders/*/cancellation"}, "does not set active.ci: true"},
+		{"active from the environment is ignored", []string{"AGENTREADY_ACTIVE=true", "AGENTREADY_YES=true"}, []string{"--active-allow", "POST /orders/*/cancellation"}, "only apply with --active"},
+		{"--yes from the environment is ignored", []string{"AGENTREADY_YES=true"}, []string{"--active", "--active-allow", "POST /orders/*/cancellation"}, "pass --yes"},
 		{"Jenkins without consent", []string{"JENKINS_URL=http://ci.example/"}, []string{"--active", "--yes", "--active-allow", "POST /orders/*/cancellation"}, "does not set active.ci: true"},
 		{"Azure Pipelines without consent", []string{"TF_BUILD=True"}, []string{"--active", "--yes", "--active-allow", "POST /orders/*/cancellation"}, "does not set active.ci: true"},
 	}

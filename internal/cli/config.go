@@ -110,12 +110,17 @@ func envName(flag string) string {
 	return envPrefix + strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
 }
 
+// commandLineOnly are the flags no environment variable stands in for:
+// turning on state-changing requests, or skipping their confirmation, must
+// be visible in the command that runs them, never inherited from a shell.
+var commandLineOnly = map[string]bool{"active": true, "yes": true}
+
 // applyEnv sets every flag not given on the command line whose variable is
 // set. A repeatable flag takes one value from its variable.
 func applyEnv(fs *pflag.FlagSet, e *env) error {
 	var err error
 	fs.VisitAll(func(f *pflag.Flag) {
-		if err != nil || f.Changed || f.Name == "config" || f.Name == "help" {
+		if err != nil || f.Changed || f.Name == "config" || f.Name == "help" || commandLineOnly[f.Name] {
 			return
 		}
 		name := envName(f.Name)
