@@ -184,3 +184,20 @@ func TestHiddenValuesAreNotReplayedAsAnotherCaller(t *testing.T) {
 		t.Errorf("as the same caller: %s", body)
 	}
 }
+
+func TestEachLowerIdentityProbesAnotherResource(t *testing.T) {
+	controls := func(id string) string {
+		return `{"_templates":{"default":{"method":"POST","target":"/t/` + id + `/close"}},"_links":{"self":{"href":"/t/` + id + `"}}}`
+	}
+	bare := `{"_links":{"self":{"href":"/t/1"}}}`
+	view := func(name string, body func(string) string) View {
+		return View{Name: name, Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{
+			get(name+"1", "http://a/t/1", 200, "", body("1")), get(name+"2", "http://a/t/2", 200, "", body("2"))}}}
+	}
+	plain := func(string) string { return bare }
+	rules, _ := ParseRules([]string{"POST /t/*/close"})
+	plan := Plan([]View{view("anon", plain), view("user", plain), view("admin", controls)}, nil, rules, Kinds{Hidden: true})
+	if len(plan) != 2 || plan[0].Identity != "anon" || plan[1].Identity != "user" || plan[0].URL == plan[1].URL {
+		t.Errorf("plan %+v, want anon and user on two resources", plan)
+	}
+}

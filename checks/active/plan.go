@@ -58,8 +58,9 @@ func Plan(views []View, doc *spec.Document, rules Rules, kinds Kinds) []Request 
 	topOffers := offersByResource(top.Recording, doc)
 	var hiddenReqs []Request
 	if kinds.Hidden {
+		taken := map[string]bool{}
 		for _, v := range views[:len(views)-1] {
-			hiddenReqs = append(hiddenReqs, hidden(v, top.Name, topOffers, offersByResource(v.Recording, doc), allowed)...)
+			hiddenReqs = append(hiddenReqs, hidden(v, top.Name, topOffers, offersByResource(v.Recording, doc), allowed, taken)...)
 		}
 		hiddenReqs = trimKind(hiddenReqs, PurposeHidden, MaxPerKind)
 	}
@@ -190,7 +191,10 @@ func sameResource(a, b string) bool {
 // hidden plans, as a lower identity, the requests behind controls the most
 // privileged identity was offered on a resource the lower identity also read
 // successfully without that control.
-func hidden(low View, topName string, topOffers, lowOffers resourceOffers, allowed func(leakage.Offer) bool) []Request {
+// taken holds the targets earlier identities probe: each identity gets
+// another resource where there is one, so that a request wrongly executed
+// for one caller does not turn the next caller's answer into a 409.
+func hidden(low View, topName string, topOffers, lowOffers resourceOffers, allowed func(leakage.Offer) bool, taken map[string]bool) []Request {
 	var out []Request
 	seen := map[string]bool{}
 	for _, u := range sortedURLs(topOffers) {
@@ -200,10 +204,10 @@ func hidden(low View, topName string, topOffers, lowOffers resourceOffers, allow
 		}
 		for _, o := range topOffers[u] {
 			key := operationKey(low.Name, o)
-			if seen[key] || !allowed(o) || offered(mine, o) {
+			if seen[key] || taken[o.Target] || !allowed(o) || offered(mine, o) {
 				continue
 			}
-			seen[key] = true
+			seen[key], taken[o.Target] = true, true
 			req := request(o, PurposeHidden, low.Name, false)
 			req.Why = fmt.Sprintf("%s, offered on %s to %q only: must be refused with 401, 403, 404 or 409 and problem+json",
 				o.Name, exchange.PathOf(u), topName)

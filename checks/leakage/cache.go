@@ -33,7 +33,9 @@ func (SharedCache) Meta() checks.Meta {
 a corporate proxy) must never store one caller's answer and hand it to the
 other. It stores a response to a request carrying ` + "`Authorization`" + ` only when
 the response says ` + "`public`" + `, ` + "`s-maxage`" + ` or ` + "`must-revalidate`" + ` (RFC 9111 §3.5),
-and stores an anonymous response whenever it is cacheable and not ` + "`private`" + `.
+and stores an anonymous response whenever it is cacheable and not ` + "`private`" + `;
+agentready judges one only when its caching is explicit (` + "`public`" + `, ` + "`s-maxage`" + `,
+` + "`max-age`" + ` or ` + "`Expires`" + `), since heuristic freshness is each cache's choice.
 Without ` + "`Vary: Authorization`" + ` (or ` + "`Cookie`" + `, whichever carries the credential)
 the cache keys the response on the URL alone, so an agent may be shown
 another caller's orders, or a privileged caller an anonymous view.
@@ -326,9 +328,6 @@ func onlyIn(kind string, a, b map[string]bool, aName, bName string) (string, boo
 	return diffs[0], true
 }
 
-// heuristic are the statuses cacheable by default (RFC 9110 §15.1).
-var heuristic = map[int]bool{200: true, 203: true, 204: true, 206: true, 300: true, 301: true, 308: true, 404: true, 405: true, 410: true, 414: true, 501: true}
-
 // sharedStorable says why a shared cache may store the response, or ok false.
 func sharedStorable(x *exchange.Exchange) (string, bool) {
 	cc := directives(x.Response.Header.Values("Cache-Control"))
@@ -349,9 +348,10 @@ func sharedStorable(x *exchange.Exchange) (string, bool) {
 		return "marked public", true
 	case cc["s-maxage"], cc["max-age"], x.Response.Header.Get("Expires") != "":
 		return "cacheable (explicit freshness) and not private", true
-	case heuristic[x.Response.Status] && !cc["no-cache"]:
-		return "heuristically cacheable and not private", true
 	}
+	// Heuristic freshness (RFC 9111 §4.2.2) is left to each cache: a
+	// response without explicit caching is not judged, since whether any
+	// cache stores it cannot be told.
 	return "", false
 }
 

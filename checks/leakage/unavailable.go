@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -227,6 +228,9 @@ func revealsPolicy(reason string) bool {
 	if _, ok := errorleak.FindPolicy(reason); ok {
 		return true
 	}
+	if policyToken.MatchString(reason) {
+		return true
+	}
 	if len(reason) > maxReason {
 		reason = reason[:maxReason]
 	}
@@ -242,6 +246,11 @@ func revealsPolicy(reason string) bool {
 	return false
 }
 
+// policyToken is a role or scope written as a token: "role:admin",
+// "scope=orders:write", or a scope-shaped name after a cue ("requires
+// refunds:write").
+var policyToken = regexp.MustCompile(`(?i)\b(?:role|scope|permission|group)s?\s*[:=]\s*[\w.-]+|\b(?:requires?|required|needs?|missing)\s+[a-z][\w-]*[:.][a-z][\w.:-]*\b`)
+
 // maxReason bounds the reason text judged.
 const maxReason = 512
 
@@ -256,7 +265,10 @@ var unlockWords = map[string]string{
 	"superuser": holder, "superusers": holder, "staff": holder, "owner": holder, "owners": holder,
 	"plan": offer, "plans": offer, "tier": offer, "tiers": offer, "premium": offer, "enterprise": offer,
 	"subscription": offer, "subscriptions": offer, "entitlement": offer, "entitlements": offer,
-	"license": offer, "licence": offer,
+	"license": offer, "licence": offer, "pro": offer, "plus": offer, "business": offer,
+	// A role, scope or permission named after a cue: "requires manager role".
+	"role": holder, "roles": holder, "scope": holder, "scopes": holder, "permission": holder,
+	"permissions": holder, "privilege": holder, "privileges": holder, "group": holder, "groups": holder,
 }
 
 // mechanismWords name an access-control mechanism, which no state reason
@@ -288,8 +300,13 @@ var connectors = map[string]bool{
 }
 
 // cueBefore reports a cue before words[i], with at most an article and one
-// other word (a plan's name, "active") between them.
+// other word (a plan's name, "active") between them, or "to be" and an
+// article ("you need to be an admin").
 func cueBefore(words []string, i int) bool {
+	if i >= 3 && words[i-2] == "be" && words[i-3] == "to" && articles[words[i-1]] {
+		i -= 3
+		return i > 0 && (cueWords[words[i-1]] || (i >= 2 && cuePairs[words[i-2]+" "+words[i-1]]))
+	}
 	other, article := 0, 0
 	for p := i; p > 0 && i-p <= 2; p-- {
 		if p < i {
