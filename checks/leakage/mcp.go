@@ -18,7 +18,7 @@ import (
 
 var (
 	functionLevelRef = finding.SpecRef{Doc: "OWASP API Security Top 10", Section: "API5:2023", Level: "advice", URL: "https://owasp.org/API-Security/editions/2023/en/0xa5-broken-function-level-authorization/"}
-	toolAccessRef    = finding.SpecRef{Doc: "MCP " + mcp.Modern, Section: "server/tools §Security Considerations (access controls)", Level: "MUST", URL: "https://modelcontextprotocol.io/specification/" + mcp.Modern + "/server/tools"}
+	toolAccessRef    = finding.SpecRef{Doc: "MCP " + mcp.Modern, Section: "server/tools §Security Considerations (access controls)", Level: "advice", URL: "https://modelcontextprotocol.io/specification/" + mcp.Modern + "/server/tools"}
 )
 
 const mcpSplitHelp = "A tool in a catalog listed to a caller that sent no credentials, whose operation\n" +
