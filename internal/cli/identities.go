@@ -28,7 +28,7 @@ type identityFlags struct {
 
 func (f *identityFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&f.names, "identity", nil, "scan as this caller too (repeatable; the order given is the rank, least privileged first); with two or more the leakage family compares them")
-	fs.StringArrayVar(&f.headers, "header-for", nil, "'NAME=Header: value' sent only as identity NAME (repeatable); the value may be env:VAR or file:PATH, also after a scheme ('Authorization: Bearer env:USER_TOKEN')")
+	fs.StringArrayVar(&f.headers, "header-for", nil, "'NAME=Header: value' sent only as identity NAME (repeatable); the value may be env:VAR or file:PATH, also after a scheme ('Authorization: Bearer env:USER_TOKEN') or a cookie name ('Cookie: session=env:SESSION')")
 	fs.StringVar(&f.leastPrivileged, "least-privileged", "", "the identity ranked lowest, whatever the order given")
 }
 
@@ -101,6 +101,9 @@ func secretValue(v string, e *env) (string, error) {
 	scheme, ref := "", v
 	if before, after, ok := strings.Cut(v, " "); ok && isSecretRef(strings.TrimSpace(after)) {
 		scheme, ref = before+" ", strings.TrimSpace(after)
+	} else if before, after, ok := strings.Cut(v, "="); ok && !strings.ContainsAny(before, " ;") && isSecretRef(after) {
+		// A cookie: "session=env:SESSION".
+		scheme, ref = before+"=", after
 	}
 	switch {
 	case strings.HasPrefix(ref, "env:"):

@@ -170,3 +170,23 @@ func TestDemoScansAsTwoIdentities(t *testing.T) {
 		}
 	}
 }
+
+func TestSecretValueForms(t *testing.T) {
+	e := &env{vars: map[string]string{"TOKEN": "t0k", "SESSION": "s3ss"}}
+	tests := map[string]string{
+		"env:TOKEN":             "t0k",
+		"Bearer env:TOKEN":      "Bearer t0k",
+		"session=env:SESSION":   "session=s3ss",
+		"plain value":           "plain value",
+		"a=b; session=env:NOPE": "a=b; session=env:NOPE", // only a single cookie is resolved
+	}
+	for in, want := range tests {
+		got, err := secretValue(in, e)
+		if err != nil || got != want {
+			t.Errorf("secretValue(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := secretValue("session=env:UNSET", e); err == nil {
+		t.Error("an unset variable in a cookie was not reported")
+	}
+}
