@@ -3,6 +3,7 @@ package probe
 import (
 	"context"
 	"fmt"
+	"net/http"
 
 	"github.com/agentready/agentready/exchange"
 )
@@ -35,4 +36,16 @@ func SendActive(ctx context.Context, cfg Config, reqs []exchange.PlannedRequest)
 		sent = append(sent, x)
 	}
 	return sent, notes
+}
+
+// ActiveHeader is what SendActive sends with p under cfg, the values of the
+// user's and the identity's headers redacted: the headers a confirmation
+// shows, from the same function that builds the ones sent.
+func ActiveHeader(cfg Config, p exchange.PlannedRequest) http.Header {
+	cfg = cfg.withDefaults()
+	redact := map[string]bool{}
+	for name := range cfg.Headers {
+		redact[http.CanonicalHeaderKey(name)] = true
+	}
+	return exchange.RedactHeader(plannedHeader(cfg, p), redact)
 }

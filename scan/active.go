@@ -41,14 +41,21 @@ func runActive(ctx context.Context, opts Options, shared http.Header, res *probe
 		res.Notes = append(res.Notes, "active probes: no offered operation matched --active-allow; none sent")
 		return info, run, nil
 	}
+	base := opts.Probe
+	base.Headers = shared // crawlAs left the privileged identity's headers here
+	configOf := func(r active.Request) (Identity, probe.Config) {
+		id := identityNamed(opts.Identities, r.Identity)
+		return id, asIdentity(base, id, base.Budget, base.MaxPages)
+	}
+	for i := range plan {
+		_, cfg := configOf(plan[i])
+		plan[i].Shown = probe.ActiveHeader(cfg, plan[i].PlannedRequest)
+	}
 	if err := opts.Active.Confirm(plan); err != nil {
 		return nil, nil, err
 	}
-	next := countExchanges(res.Recording, views)
 	for _, batch := range byIdentity(plan) {
-		id := identityNamed(opts.Identities, batch[0].Identity)
-		cfg := asIdentity(opts.Probe, id, opts.Probe.Budget, opts.Probe.MaxPages)
-		cfg.Headers = withIdentity(shared, id)
+		id, cfg := configOf(batch[0])
 		reqs := make([]exchange.PlannedRequest, len(batch))
 		for i, r := range batch {
 			reqs[i] = r.PlannedRequest
@@ -56,9 +63,9 @@ func runActive(ctx context.Context, opts Options, shared http.Header, res *probe
 		sent, notes := probe.SendActive(ctx, cfg, reqs)
 		res.Notes = append(res.Notes, notes...)
 		rec := recordingOf(res.Recording, views, id.Name)
+		renumberAfter(res.Recording, views, sent)
 		for _, x := range sent {
-			next++
-			x.ID, x.Identity = fmt.Sprintf("x%04d", next), id.Name
+			x.Identity = id.Name
 			rec.Exchanges = append(rec.Exchanges, x)
 			info.Sent = append(info.Sent, sentRequest(x, whyOf(batch, x)))
 		}
@@ -120,17 +127,6 @@ func identityNamed(ids []Identity, name string) Identity {
 	return Identity{Name: name}
 }
 
-func withIdentity(shared http.Header, id Identity) http.Header {
-	h := shared.Clone()
-	if h == nil {
-		h = http.Header{}
-	}
-	for k, vs := range id.Header {
-		h[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
-	}
-	return h
-}
-
 // recordingOf is the recording of the named identity: the main recording
 // for the most privileged one or a single-identity scan.
 func recordingOf(main *exchange.Recording, views []checks.IdentityView, name string) *exchange.Recording {
@@ -140,16 +136,6 @@ func recordingOf(main *exchange.Recording, views []checks.IdentityView, name str
 		}
 	}
 	return main
-}
-
-func countExchanges(main *exchange.Recording, views []checks.IdentityView) int {
-	n := len(main.Exchanges)
-	for _, v := range views[:max(0, len(views)-1)] {
-		if v.Recording != nil {
-			n += len(v.Recording.Exchanges)
-		}
-	}
-	return n
 }
 
 func whyOf(batch []active.Request, x *exchange.Exchange) string {

@@ -1,18 +1,14 @@
 package scan_test
 
 import (
-	"context"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agentready/agentready/checks/active"
-	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/activefix"
 	"github.com/agentready/agentready/fixtures/demo"
@@ -30,39 +26,35 @@ var _ = func() bool {
 	return true
 }()
 
-func scanActive(t *testing.T, h http.Handler, act *scan.ActiveOptions) *finding.Report {
-	t.Helper()
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	reg, err := builtin.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, _ := url.Parse(srv.URL + "/")
-	rep, err := scan.Run(context.Background(), scan.Options{
-		Probe:   probe.Config{Start: start, Budget: time.Minute},
-		Checks:  reg.All(),
-		Version: "test",
-		Now:     fixedClock,
-		Identities: []scan.Identity{
-			{Name: "anonymous"},
-			{Name: "user", Header: http.Header{"Authorization": {activefix.UserAuth}}},
-		},
-		Active: act,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
+// fixUsers are activefix's callers: anonymous, and the user offered closes.
+var fixUsers = []scan.Identity{
+	{Name: "anonymous"},
+	{Name: "user", Header: http.Header{"Authorization": {activefix.UserAuth}}},
 }
 
-func allowClose(t *testing.T) *scan.ActiveOptions {
-	rules, err := active.ParseRules([]string{"POST /things/*/close"})
+func scanActive(t *testing.T, h http.Handler, act *scan.ActiveOptions) *finding.Report {
+	t.Helper()
+	return scanActiveAs(t, h, fixUsers, act)
+}
+
+// scanActiveAs scans as ids with active probes (nil: none), the OpenAPI
+// document discovered as the CLI does.
+func scanActiveAs(t *testing.T, h http.Handler, ids []scan.Identity, act *scan.ActiveOptions) *finding.Report {
+	t.Helper()
+	return mustScan(t, h, scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: true}}, Identities: ids, Active: act})
+}
+
+// allowRules is the allow-list of entries, confirmed without asking.
+func allowRules(t *testing.T, entries ...string) *scan.ActiveOptions {
+	t.Helper()
+	rules, err := active.ParseRules(entries)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return &scan.ActiveOptions{Allow: rules, Confirmed: "--yes", Confirm: func([]active.Request) error { return nil }}
 }
+
+func allowClose(t *testing.T) *scan.ActiveOptions { return allowRules(t, "POST /things/*/close") }
 
 func firedAmong(rep *finding.Report, ids []string) []string {
 	var out []string
@@ -151,19 +143,10 @@ func TestActiveRequestsOutsideTheAllowListAreNotSent(t *testing.T) {
 
 func TestDeclinedActiveProbesSendNothing(t *testing.T) {
 	log, h := methodlog.Wrap(activefix.New(activefix.Conformant))
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	reg, _ := builtin.Registry()
-	start, _ := url.Parse(srv.URL + "/")
 	declined := errors.New("declined")
 	opts := allowClose(t)
 	opts.Confirm = func([]active.Request) error { return declined }
-	_, err := scan.Run(context.Background(), scan.Options{
-		Probe: probe.Config{Start: start, Budget: time.Minute}, Checks: reg.All(), Version: "test", Now: fixedClock,
-		Identities: []scan.Identity{{Name: "anonymous"}, {Name: "user", Header: http.Header{"Authorization": {activefix.UserAuth}}}},
-		Active:     opts,
-	})
-	if !errors.Is(err, declined) {
+	if _, err := runOn(t, h, scan.Options{Identities: fixUsers, Active: opts}); !errors.Is(err, declined) {
 		t.Errorf("err %v, want the confirmation's", err)
 	}
 	if got := unsafeRequests(log); len(got) != 0 {
@@ -192,41 +175,12 @@ var activeDefectChecks = map[demo.Defect][]string{
 	demo.DefectActiveIfMatchIgnored: {"affordance-stale-version-executed"},
 }
 
-func allowRules(t *testing.T, entries ...string) *scan.ActiveOptions {
-	t.Helper()
-	rules, err := active.ParseRules(entries)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &scan.ActiveOptions{Allow: rules, Confirmed: "--yes", Confirm: func([]active.Request) error { return nil }}
-}
-
-func scanDemoActive(t *testing.T, h http.Handler, ids []scan.Identity, act *scan.ActiveOptions) *finding.Report {
-	t.Helper()
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	reg, err := builtin.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, _ := url.Parse(srv.URL + "/")
-	rep, err := scan.Run(context.Background(), scan.Options{
-		Probe:   probe.Config{Start: start, Budget: time.Minute, Spec: probe.SpecConfig{Discover: true}},
-		Checks:  reg.All(),
-		Version: "test", Now: fixedClock, Identities: ids, Active: act,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
-}
-
 func TestEachActiveDemoDefectFiresExactlyItsChecks(t *testing.T) {
 	for d, want := range activeDefectChecks {
 		t.Run(string(d), func(t *testing.T) {
 			t.Parallel()
 			log, h := methodlog.Wrap(demo.New(d))
-			rep := scanDemoActive(t, h, anonAndUser(userAuth), allowRules(t, "POST /orders/*/cancellation"))
+			rep := scanActiveAs(t, h, anonAndUser(userAuth), allowRules(t, "POST /orders/*/cancellation"))
 			if got := firedChecks(rep); !slices.Equal(got, want) {
 				for _, f := range rep.Findings {
 					t.Log(f.CheckID, f.Message)
@@ -259,7 +213,7 @@ func TestConformantDemoRefusesEveryActiveProbe(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			log, h := methodlog.Wrap(demo.New())
-			rep := scanDemoActive(t, h, tt.ids, allowRules(t, tt.allow...))
+			rep := scanActiveAs(t, h, tt.ids, allowRules(t, tt.allow...))
 			for _, f := range rep.Findings {
 				if f.Severity >= finding.SeverityWarning {
 					t.Errorf("%s %s: %s", f.Severity, f.CheckID, f.Message)

@@ -2,19 +2,15 @@ package scan_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/checks/leakage"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
@@ -75,24 +71,7 @@ func scanIdentities(t *testing.T, h http.Handler, ids []scan.Identity, discover 
 // scanShared is scanIdentities with shared headers, as -H sends them.
 func scanShared(t *testing.T, h http.Handler, ids []scan.Identity, discover bool, shared http.Header) *finding.Report {
 	t.Helper()
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	reg, err := builtin.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, _ := url.Parse(srv.URL + "/")
-	rep, err := scan.Run(context.Background(), scan.Options{
-		Probe:      probe.Config{Start: start, Headers: shared, Budget: time.Minute, Spec: probe.SpecConfig{Discover: discover}},
-		Checks:     reg.All(),
-		Version:    "test",
-		Now:        fixedClock,
-		Identities: ids,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	return mustScan(t, h, scan.Options{Probe: probe.Config{Headers: shared, Spec: probe.SpecConfig{Discover: discover}}, Identities: ids})
 }
 
 func checkStatus(rep *finding.Report, id string) finding.CheckResult {

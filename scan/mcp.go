@@ -172,8 +172,13 @@ func viewNames(vs []checks.IdentityView) string {
 // lower identities' included, so that evidence never names two exchanges
 // with one ID.
 func renumber(in *checks.Input, xs []*exchange.Exchange) {
-	n := lastID(in.Recording)
-	for _, v := range in.Identities {
+	renumberAfter(in.Recording, in.Identities, xs)
+}
+
+// renumberAfter is renumber before the checks' Input exists.
+func renumberAfter(main *exchange.Recording, views []checks.IdentityView, xs []*exchange.Exchange) {
+	n := lastID(main)
+	for _, v := range views {
 		n = max(n, lastID(v.Recording))
 	}
 	for i, x := range xs {

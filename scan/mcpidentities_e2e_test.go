@@ -2,19 +2,14 @@ package scan_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
-	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/hostile"
 	"github.com/agentready/agentready/fixtures/mcpfix"
@@ -75,23 +70,7 @@ func bearer(name, token string, roles ...string) scan.Identity {
 func scanRoles(t *testing.T, app http.Handler, ids []scan.Identity) (*finding.Report, *callerLog) {
 	t.Helper()
 	log := &callerLog{next: app}
-	srv := httptest.NewServer(log)
-	t.Cleanup(srv.Close)
-	reg, err := builtin.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, _ := url.Parse(srv.URL + "/")
-	rep, err := scan.Run(context.Background(), scan.Options{
-		Probe:      probe.Config{Start: start, Budget: time.Minute, Spec: probe.SpecConfig{Discover: true}},
-		Checks:     reg.All(),
-		Version:    "test",
-		Now:        fixedClock,
-		Identities: ids,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := mustScan(t, log, scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: true}}, Identities: ids})
 	return rep, log
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -40,6 +41,35 @@ func scanApp(t *testing.T, srv *httptest.Server) *finding.Report {
 		Version: "test",
 		Now:     fixedClock,
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// runOn serves h and scans it with opts, filling in what every test scan
+// shares: the start URL, a one-minute budget unless set, every check, the
+// test version and the fixed clock.
+func runOn(t *testing.T, h http.Handler, opts scan.Options) (*finding.Report, error) {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	reg, err := builtin.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Probe.Start, _ = url.Parse(srv.URL + "/")
+	if opts.Probe.Budget == 0 {
+		opts.Probe.Budget = time.Minute
+	}
+	opts.Checks, opts.Version, opts.Now = reg.All(), "test", fixedClock
+	return scan.Run(context.Background(), opts)
+}
+
+// mustScan is runOn for scans that must complete.
+func mustScan(t *testing.T, h http.Handler, opts scan.Options) *finding.Report {
+	t.Helper()
+	rep, err := runOn(t, h, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

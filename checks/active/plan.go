@@ -28,6 +28,9 @@ type Request struct {
 	Operation string
 	// Why says what the probe tests, for the plan printed before sending.
 	Why string
+	// Shown is every header that will be sent, credentials redacted; the
+	// scan fills it in before asking for confirmation.
+	Shown http.Header
 }
 
 // Kinds selects the probes to plan; a kind whose check will not run is not

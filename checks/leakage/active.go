@@ -59,13 +59,13 @@ func (c HiddenExecuted) Run(ctx context.Context, in *checks.Input) ([]finding.Fi
 		if st >= 300 && st < 400 {
 			// A redirect to a sign-in page or a canonical URL performs
 			// nothing; whether it did cannot be told from here.
-			in.Observe(m.ID, fmt.Sprintf("as %q, %s %s was redirected (%d): not judged", p.identity, p.x.Request.Method, exchange.PathShape(exchange.PathOf(p.x.Request.URL)), st))
+			in.Observe(m.ID, fmt.Sprintf("as %q, %s was redirected (%d): not judged", p.identity, p.operation(), st))
 			continue
 		}
 		if st >= 200 && st < 300 {
 			msg := fmt.Sprintf("as %q, %s %s was answered %d although %s offered it only to %q; expected 401, 403, 404 or 409: the hidden control was the only gate",
 				p.identity, p.x.Request.Method, exchange.PathOf(p.x.Request.URL), st, exchange.PathOf(p.x.BasedOn), top(in.Identities).Name)
-			out = append(out, checks.New(m, p.identity+" "+p.x.Request.Method+" "+exchange.PathShape(exchange.PathOf(p.x.Request.URL)), msg,
+			out = append(out, checks.New(m, p.identity+" "+p.operation(), msg,
 				checks.Evidence(p.x, []string{"Content-Type"}, []string{"Content-Type", "Location"})))
 		}
 	}
@@ -119,7 +119,7 @@ func (c HiddenRefusal) Run(ctx context.Context, in *checks.Input) ([]finding.Fin
 			continue // leakage-hidden-operation-executed's
 		}
 		if transient[st] {
-			in.Observe(m.ID, fmt.Sprintf("as %q, %s %s answered %d, a transient refusal: not judged", p.identity, p.x.Request.Method, exchange.PathShape(exchange.PathOf(p.x.Request.URL)), st))
+			in.Observe(m.ID, fmt.Sprintf("as %q, %s answered %d, a transient refusal: not judged", p.identity, p.operation(), st))
 			continue
 		}
 		var why string
@@ -133,7 +133,7 @@ func (c HiddenRefusal) Run(ctx context.Context, in *checks.Input) ([]finding.Fin
 		}
 		msg := fmt.Sprintf("as %q, %s %s (not offered to this caller) was refused with %s; expected 401, 403, 404 or 409 with application/problem+json",
 			p.identity, p.x.Request.Method, exchange.PathOf(p.x.Request.URL), why)
-		out = append(out, checks.New(m, p.identity+" "+p.x.Request.Method+" "+exchange.PathShape(exchange.PathOf(p.x.Request.URL)), msg,
+		out = append(out, checks.New(m, p.identity+" "+p.operation(), msg,
 			checks.Evidence(p.x, []string{"Content-Type"}, []string{"Content-Type"})))
 	}
 	return out, nil
@@ -142,6 +142,12 @@ func (c HiddenRefusal) Run(ctx context.Context, in *checks.Input) ([]finding.Fin
 type hiddenProbe struct {
 	identity string
 	x        *exchange.Exchange
+}
+
+// operation names the probed operation by method and path shape, the same
+// for every resource it was sent to.
+func (p hiddenProbe) operation() string {
+	return p.x.Request.Method + " " + exchange.PathShape(exchange.PathOf(p.x.Request.URL))
 }
 
 // hiddenProbes returns the answered hidden-operation probes, or the skip

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"sort"
 	"strings"
@@ -38,9 +37,8 @@ func (f *activeFlags) register(fs *pflag.FlagSet) {
 var errActiveDeclined = usageError("active probes declined: nothing state-changing was sent; run without --active for a passive scan")
 
 // options validates the flags against the configuration and the
-// environment, and returns nil when active probes are off. headers gives the
-// headers sent as an identity ("" for a single-identity scan), redacted.
-func (f *activeFlags) options(e *env, headers func(identity string) http.Header) (*scan.ActiveOptions, error) {
+// environment, and returns nil when active probes are off.
+func (f *activeFlags) options(e *env) (*scan.ActiveOptions, error) {
 	if !f.on {
 		if len(f.allow) > 0 || f.yes {
 			return nil, usageError("--active-allow and --yes only apply with --active")
@@ -70,7 +68,7 @@ func (f *activeFlags) options(e *env, headers func(identity string) http.Header)
 		opts.Confirmed = "prompt"
 	}
 	opts.Confirm = func(plan []active.Request) error {
-		printPlan(e.stderr, plan, headers)
+		printPlan(e.stderr, plan)
 		if prompt {
 			return nil
 		}
@@ -115,7 +113,7 @@ func readerIsTerminal(r io.Reader) bool {
 // printPlan shows exactly what will be sent: every header, with the
 // credentials of the identity (and the -H headers) named but redacted, and
 // the whole body.
-func printPlan(w io.Writer, plan []active.Request, header func(identity string) http.Header) {
+func printPlan(w io.Writer, plan []active.Request) {
 	fmt.Fprintf(w, "Active probes: %d state-changing request(s) will be sent to the target:\n", len(plan))
 	for i, r := range plan {
 		who := r.Identity
@@ -123,10 +121,7 @@ func printPlan(w io.Writer, plan []active.Request, header func(identity string) 
 			who = "the scan's caller"
 		}
 		fmt.Fprintf(w, "  %d. %s %s  as %s  [%s]\n", i+1, r.Method, sanitize.Line(r.URL), sanitize.Line(who), r.Purpose)
-		sent := header(r.Identity)
-		for name, vs := range r.Header {
-			sent[http.CanonicalHeaderKey(name)] = vs
-		}
+		sent := r.Shown
 		names := make([]string, 0, len(sent))
 		for name := range sent {
 			names = append(names, name)

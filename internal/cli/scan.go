@@ -17,7 +17,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/agentready/agentready/checks/builtin"
-	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/probe"
 	"github.com/agentready/agentready/report"
@@ -193,7 +192,7 @@ func runScan(ctx context.Context, e *env, start *url.URL, out *outputFlags, lim 
 	if err != nil {
 		return err
 	}
-	act, err := lim.act.options(e, func(identity string) http.Header { return sentHeaders(cfg, ids, identity) })
+	act, err := lim.act.options(e)
 	if err != nil {
 		return err
 	}
@@ -330,23 +329,4 @@ func termWidth(w io.Writer) int {
 		}
 	}
 	return 100
-}
-
-// sentHeaders are the headers sent as identity besides those a probe sets,
-// values redacted, for the active plan printed before sending.
-func sentHeaders(cfg probe.Config, ids []scan.Identity, identity string) http.Header {
-	h := http.Header{"User-Agent": {cfg.UserAgent}}
-	for name := range cfg.Headers {
-		if http.CanonicalHeaderKey(name) != "Accept" {
-			h.Set(name, exchange.Redacted)
-		}
-	}
-	for _, id := range ids {
-		if id.Name == identity {
-			for name := range id.Header {
-				h.Set(name, exchange.Redacted)
-			}
-		}
-	}
-	return h
 }
