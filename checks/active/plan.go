@@ -102,33 +102,16 @@ func offersByResource(rec *exchange.Recording, doc *spec.Document) resourceOffer
 	return out
 }
 
-// withMethod settles the method of an affordance entry that names none: it
-// is the method of the OpenAPI operation the entry names. Without one the
-// method cannot be told, and the control is not probed.
+// withMethod settles the method of an affordance entry that names none
+// (leakage.Offer.Resolve). When it cannot be told, the control is not
+// probed.
 func withMethod(o leakage.Offer, doc *spec.Document) (leakage.Offer, bool) {
-	if o.Control == nil {
-		return o, true
-	}
-	if _, explicit := o.Control["method"]; explicit {
-		return o, true
-	}
-	if _, template := o.Control["properties"]; template {
-		return o, true
-	}
-	name, isAffordance := o.Control["operation"].(string)
-	if !isAffordance {
-		return o, true
-	}
-	if doc == nil {
+	method, _ := o.Resolve(doc)
+	if method == "" {
 		return o, false
 	}
-	for _, op := range doc.Operations {
-		if op.OperationID == name {
-			o.Method = op.Method
-			return o, true
-		}
-	}
-	return o, false
+	o.Method = method
+	return o, true
 }
 
 func fetchedOK(x *exchange.Exchange) bool {

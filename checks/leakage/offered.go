@@ -266,47 +266,36 @@ func (c OfferedRefused) Run(ctx context.Context, in *checks.Input) ([]finding.Fi
 	return out, nil
 }
 
-// methodOf is the method a control invokes and its OpenAPI operation. An
-// affordance entry that states no method takes it from the operation its
-// operationId names, else from the one operation declared at its target
-// path; otherwise the method cannot be told and is "".
-func methodOf(in *checks.Input, o Offer) (string, *spec.Operation) {
+// methodOf is Resolve against the scan's document.
+func methodOf(in *checks.Input, o Offer) (string, *spec.Operation) { return o.Resolve(in.Spec) }
+
+// Resolve is the method a control invokes and its OpenAPI operation (nil
+// without a document or a match). An affordance entry that states no method
+// takes it from the operation its operationId names, else from the one
+// operation declared at its target path; otherwise the method cannot be
+// told and is "".
+func (o Offer) Resolve(doc *spec.Document) (string, *spec.Operation) {
 	switch {
-	case in.Spec == nil && o.DefaultMethod:
+	case doc == nil && o.DefaultMethod:
 		return "", nil
-	case in.Spec == nil:
+	case doc == nil:
 		return o.Method, nil
 	case !o.DefaultMethod:
-		return o.Method, in.Spec.Index().Match(o.Method, o.Target)
+		return o.Method, doc.Index().Match(o.Method, o.Target)
 	}
-	if op := operationByID(in, o.Name); op != nil {
-		return op.Method, op
+	for _, op := range doc.Operations {
+		if op.OperationID != "" && op.OperationID == o.Name {
+			return op.Method, op
+		}
 	}
 	if u, err := url.Parse(o.Target); err == nil {
-		if _, ops := in.Spec.Index().MatchPath(u.EscapedPath()); len(ops) == 1 {
+		if _, ops := doc.Index().MatchPath(u.EscapedPath()); len(ops) == 1 {
 			for _, op := range ops {
 				return op.Method, op
 			}
 		}
 	}
 	return "", nil
-}
-
-// operationByID finds an operation by operationId.
-func operationByID(in *checks.Input, id string) *spec.Operation {
-	if in.Spec == nil || id == "" {
-		return nil
-	}
-	byID := in.Memo("leakage/operations-by-id", func() any {
-		out := map[string]*spec.Operation{}
-		for _, op := range in.Spec.Operations {
-			if _, dup := out[op.OperationID]; op.OperationID != "" && !dup {
-				out[op.OperationID] = op
-			}
-		}
-		return out
-	}).(map[string]*spec.Operation)
-	return byID[id]
 }
 
 func describe(method, target string) string {

@@ -3,6 +3,7 @@ package leakage
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
 	"slices"
@@ -446,7 +447,7 @@ func invoked(in *checks.Input, o Offer) *spec.Operation {
 	ix := in.Spec.Index()
 	if u, err := url.Parse(o.Target); err == nil {
 		_, ops := ix.MatchPath(u.EscapedPath())
-		for _, m := range sortedMethods(ops) {
+		for _, m := range slices.Sorted(maps.Keys(ops)) {
 			if slices.Contains(ops[m].HALRels, o.Name) {
 				return ops[m]
 			}
@@ -456,13 +457,4 @@ func invoked(in *checks.Input, o Offer) *spec.Operation {
 		return nil
 	}
 	return ix.Match(o.Method, o.Target)
-}
-
-func sortedMethods(ops map[string]*spec.Operation) []string {
-	out := make([]string, 0, len(ops))
-	for m := range ops {
-		out = append(out, m)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -3,7 +3,8 @@ package openapihal
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/agentready/agentready/checks"
@@ -70,7 +71,7 @@ func judge(pm *pathMatcher, rels relIndex, o offer) match {
 	}
 	tmpl, ops := pm.match(o.path)
 	m.tmpl = tmpl
-	for _, method := range sortedMethods(ops) {
+	for _, method := range slices.Sorted(maps.Keys(ops)) {
 		m.at = append(m.at, ops[method])
 	}
 	// A HAL-FORMS template keyed "default" names no relation: only its
@@ -104,15 +105,6 @@ func judge(pm *pathMatcher, rels relIndex, o offer) match {
 		m.verdict = matched
 	}
 	return m
-}
-
-func sortedMethods(ops map[string]*spec.Operation) []string {
-	out := make([]string, 0, len(ops))
-	for m := range ops {
-		out = append(out, m)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func hasMethod(ops []*spec.Operation, method string) bool {
