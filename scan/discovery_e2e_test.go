@@ -1,19 +1,13 @@
 package scan_test
 
 import (
-	"context"
 	"net/http/httptest"
-	"net/url"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/demo"
-	"github.com/agentready/agentready/probe"
-	"github.com/agentready/agentready/scan"
 )
 
 var _ = addExpectations(map[demo.Defect][]string{
@@ -87,26 +81,6 @@ var _ = func() bool {
 	return true
 }()
 
-// scanDiscovered scans like a user would: the OpenAPI document is discovered.
-func scanDiscovered(t *testing.T, srv *httptest.Server) *finding.Report {
-	t.Helper()
-	reg, err := builtin.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, _ := url.Parse(srv.URL + "/")
-	rep, err := scan.Run(context.Background(), scan.Options{
-		Probe:   probe.Config{Start: start, Budget: time.Minute, Spec: probe.SpecConfig{Discover: true}},
-		Checks:  reg.All(),
-		Version: "test",
-		Now:     fixedClock,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
-}
-
 func TestSurfaceDefects(t *testing.T) {
 	for d, want := range discoveredDefects {
 		t.Run(string(d), func(t *testing.T) {
@@ -114,7 +88,7 @@ func TestSurfaceDefects(t *testing.T) {
 			srv := httptest.NewServer(demo.New(d))
 			defer srv.Close()
 			var got []string
-			for _, id := range firedChecks(scanDiscovered(t, srv)) {
+			for _, id := range firedChecks(scanDiscovering(t, srv)) {
 				if strings.HasPrefix(id, "surface-") || strings.HasPrefix(id, "discovery-") {
 					got = append(got, id)
 				}
@@ -131,7 +105,7 @@ func TestSurfaceDefects(t *testing.T) {
 func TestDemoWithSpecHasNoDiscoveryWarnings(t *testing.T) {
 	srv := httptest.NewServer(demo.New())
 	defer srv.Close()
-	rep := scanDiscovered(t, srv)
+	rep := scanDiscovering(t, srv)
 	for _, f := range rep.Findings {
 		if f.Family == "discovery" || f.Family == "surface" {
 			t.Errorf("demo has %s %s: %s", f.Severity, f.CheckID, f.Message)
@@ -151,7 +125,7 @@ func TestDemoWithSpecHasNoDiscoveryWarnings(t *testing.T) {
 func TestDemoSurfaceMatrix(t *testing.T) {
 	srv := httptest.NewServer(demo.New())
 	defer srv.Close()
-	rep := scanDiscovered(t, srv)
+	rep := scanDiscovering(t, srv)
 	m := rep.Surface
 	if m == nil {
 		t.Fatal("no surface matrix in the report")

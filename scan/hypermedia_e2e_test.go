@@ -2,22 +2,16 @@ package scan_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/demo"
-	"github.com/agentready/agentready/probe"
 	"github.com/agentready/agentready/report"
-	"github.com/agentready/agentready/scan"
 )
 
 // The hypermedia defects that need no OpenAPI document; the ones that do are
@@ -235,27 +229,6 @@ func TestSpringHATEOASOutputs(t *testing.T) {
 	}
 }
 
-// scanWithDiscoveredSpec scans as a user would with the OpenAPI document
-// discovered from the demo's service-desc link.
-func scanWithDiscoveredSpec(t *testing.T, srv *httptest.Server) *finding.Report {
-	t.Helper()
-	reg, err := builtin.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, _ := url.Parse(srv.URL + "/")
-	rep, err := scan.Run(context.Background(), scan.Options{
-		Probe:   probe.Config{Start: start, Budget: time.Minute, Spec: probe.SpecConfig{Discover: true}},
-		Checks:  reg.All(),
-		Version: "test",
-		Now:     fixedClock,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
-}
-
 // specDefects break what only a comparison with the OpenAPI document shows.
 var specDefects = map[demo.Defect][]string{
 	"":                                    nil, // the conformant demo
@@ -283,7 +256,7 @@ func TestHypermediaAgainstTheDiscoveredSpec(t *testing.T) {
 			}
 			srv := httptest.NewServer(demo.New(defects...))
 			defer srv.Close()
-			rep := scanWithDiscoveredSpec(t, srv)
+			rep := scanDiscovering(t, srv)
 			var got []string
 			for _, f := range hypermediaFindings(rep) {
 				if !slices.Contains(got, f.CheckID) {

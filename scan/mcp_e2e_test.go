@@ -2,19 +2,15 @@ package scan_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
-	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/probe"
@@ -72,22 +68,7 @@ var _ = func() bool {
 // scanMCPApp scans like the CLI does: the OpenAPI document is discovered.
 func scanMCPApp(t *testing.T, srv *httptest.Server, mcpEndpoint string) *finding.Report {
 	t.Helper()
-	reg, err := builtin.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, _ := url.Parse(srv.URL + "/")
-	rep, err := scan.Run(context.Background(), scan.Options{
-		Probe:       probe.Config{Start: start, Budget: time.Minute, Spec: probe.SpecConfig{Discover: true}},
-		Checks:      reg.All(),
-		Version:     "test",
-		Now:         fixedClock,
-		MCPEndpoint: mcpEndpoint,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	return scanServer(t, srv, scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: true}}, MCPEndpoint: mcpEndpoint})
 }
 
 func mcpFired(rep *finding.Report) []string {
@@ -258,17 +239,7 @@ func TestNamedMCPEndpoint(t *testing.T) {
 }
 
 func TestNoMCPEndpointIsNotAssessed(t *testing.T) {
-	srv := httptest.NewServer(http.NotFoundHandler())
-	defer srv.Close()
-	reg, err := builtin.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, _ := url.Parse(srv.URL + "/")
-	rep, err := scan.Run(context.Background(), scan.Options{Probe: probe.Config{Start: start, Budget: time.Minute}, Checks: reg.All(), Version: "test", Now: fixedClock})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := mustScan(t, http.NotFoundHandler(), scan.Options{})
 	if rep.MCP != nil {
 		t.Errorf("MCP section on an app without MCP: %+v", rep.MCP)
 	}

@@ -36,7 +36,7 @@ func TestMCPCardDefects(t *testing.T) {
 			srv := httptest.NewServer(demo.New(d))
 			defer srv.Close()
 			var got []string
-			for _, id := range firedChecks(scanDiscovered(t, srv)) {
+			for _, id := range firedChecks(scanDiscovering(t, srv)) {
 				if strings.HasPrefix(id, "discovery-") {
 					got = append(got, id)
 				}
@@ -53,7 +53,7 @@ func TestMCPCardDefects(t *testing.T) {
 func TestDemoMCPCardIsReconciled(t *testing.T) {
 	srv := httptest.NewServer(demo.New())
 	defer srv.Close()
-	rep := scanDiscovered(t, srv)
+	rep := scanDiscovering(t, srv)
 	for _, c := range rep.Checks {
 		switch c.ID {
 		case "discovery-mcp-card-format", "discovery-mcp-card-remotes", "discovery-ai-catalog":

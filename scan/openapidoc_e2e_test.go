@@ -1,17 +1,13 @@
 package scan_test
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/probe"
@@ -41,21 +37,7 @@ var documentChecks = func() map[string]bool {
 // scanForDocument scans with discovery on, as the CLI does by default.
 func scanForDocument(t *testing.T, srv *httptest.Server, sc probe.SpecConfig) *finding.Report {
 	t.Helper()
-	reg, err := builtin.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, _ := url.Parse(srv.URL + "/")
-	rep, err := scan.Run(context.Background(), scan.Options{
-		Probe:   probe.Config{Start: start, Budget: time.Minute, Spec: sc},
-		Checks:  reg.All(),
-		Version: "test",
-		Now:     fixedClock,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	return scanServer(t, srv, scan.Options{Probe: probe.Config{Spec: sc}})
 }
 
 func TestDocumentDefectsFireExactlyTheirChecks(t *testing.T) {

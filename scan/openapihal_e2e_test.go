@@ -2,20 +2,14 @@ package scan_test
 
 import (
 	"bytes"
-	"context"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
-	"time"
 
-	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/demo"
-	"github.com/agentready/agentready/probe"
-	"github.com/agentready/agentready/scan"
 )
 
 // hdtcDefects break one HDTC rule each. The scan finds the demo's OpenAPI
@@ -48,26 +42,6 @@ var _ = func() bool {
 	}
 	return true
 }()
-
-// scanDiscovering scans with OpenAPI discovery on.
-func scanDiscovering(t *testing.T, srv *httptest.Server) *finding.Report {
-	t.Helper()
-	reg, err := builtin.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, _ := url.Parse(srv.URL + "/")
-	rep, err := scan.Run(context.Background(), scan.Options{
-		Probe:   probe.Config{Start: start, Budget: time.Minute, Spec: probe.SpecConfig{Discover: true}},
-		Checks:  reg.All(),
-		Version: "test",
-		Now:     fixedClock,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
-}
 
 func TestHDTCDemoIsCleanWithItsSpec(t *testing.T) {
 	srv := httptest.NewServer(demo.New())

@@ -1,15 +1,11 @@
 package scan_test
 
 import (
-	"context"
-	"net/http/httptest"
-	"net/url"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/config"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/demo"
@@ -20,21 +16,7 @@ import (
 
 func scanWithPolicy(t *testing.T, p *scan.Policy, defects ...demo.Defect) *finding.Report {
 	t.Helper()
-	srv := httptest.NewServer(demo.New(defects...))
-	t.Cleanup(srv.Close)
-	reg, err := builtin.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, _ := url.Parse(srv.URL + "/")
-	rep, err := scan.Run(context.Background(), scan.Options{
-		Probe: probe.Config{Start: start, Budget: time.Minute, Spec: probe.SpecConfig{Discover: true}}, Checks: reg.All(),
-		Version: "test", Now: fixedClock, Policy: p,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	return mustScan(t, demo.New(defects...), scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: true}}, Policy: p})
 }
 
 func result(rep *finding.Report, id string) *finding.CheckResult {

@@ -1,18 +1,14 @@
 package scan_test
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/checks/problemjson"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/demo"
@@ -109,22 +105,7 @@ func demoSpec(notFoundType string) *spec.Document {
 // problem-json checks that fired.
 func scanWithSpec(t *testing.T, doc *spec.Document, defects ...demo.Defect) []string {
 	t.Helper()
-	srv := httptest.NewServer(demo.New(defects...))
-	defer srv.Close()
-	reg, err := builtin.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, _ := url.Parse(srv.URL + "/")
-	rep, err := scan.Run(context.Background(), scan.Options{
-		Probe:   probe.Config{Start: start, Budget: time.Minute, Spec: probe.SpecConfig{Document: doc, Discover: doc == nil}},
-		Checks:  reg.All(),
-		Version: "test",
-		Now:     fixedClock,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := mustScan(t, demo.New(defects...), scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Document: doc, Discover: doc == nil}}})
 	for _, r := range rep.Checks {
 		if r.Family == string(checks.FamilyProblemJSON) && (r.Status == finding.StatusError || r.Status == finding.StatusSkip) {
 			t.Errorf("%s: %s %s", r.ID, r.Status, r.Reason)

@@ -30,30 +30,22 @@ var fixedClock = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, tim
 
 func scanApp(t *testing.T, srv *httptest.Server) *finding.Report {
 	t.Helper()
-	reg, err := builtin.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, _ := url.Parse(srv.URL + "/")
-	rep, err := scan.Run(context.Background(), scan.Options{
-		Probe:   probe.Config{Start: start, Budget: time.Minute},
-		Checks:  reg.All(),
-		Version: "test",
-		Now:     fixedClock,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	return scanServer(t, srv, scan.Options{})
 }
 
-// runOn serves h and scans it with opts, filling in what every test scan
-// shares: the start URL, a one-minute budget unless set, every check, the
-// test version and the fixed clock.
+// runOn serves h and scans it with opts (see scanServer).
 func runOn(t *testing.T, h http.Handler, opts scan.Options) (*finding.Report, error) {
 	t.Helper()
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
+	return runServer(t, srv, opts)
+}
+
+// runServer scans srv with opts, filling in what every test scan shares:
+// the start URL, a one-minute budget unless set, every check, the test
+// version and the fixed clock.
+func runServer(t *testing.T, srv *httptest.Server, opts scan.Options) (*finding.Report, error) {
+	t.Helper()
 	reg, err := builtin.Registry()
 	if err != nil {
 		t.Fatal(err)
@@ -64,6 +56,22 @@ func runOn(t *testing.T, h http.Handler, opts scan.Options) (*finding.Report, er
 	}
 	opts.Checks, opts.Version, opts.Now = reg.All(), "test", fixedClock
 	return scan.Run(context.Background(), opts)
+}
+
+// scanServer is runServer for scans that must complete.
+func scanServer(t *testing.T, srv *httptest.Server, opts scan.Options) *finding.Report {
+	t.Helper()
+	rep, err := runServer(t, srv, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// scanDiscovering scans like a user would: the OpenAPI document is discovered.
+func scanDiscovering(t *testing.T, srv *httptest.Server) *finding.Report {
+	t.Helper()
+	return scanServer(t, srv, scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: true}}})
 }
 
 // mustScan is runOn for scans that must complete.
