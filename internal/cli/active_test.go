@@ -85,13 +85,6 @@ func TestConfirmAnswers(t *testing.T) {
 	}
 }
 
-func serveHandler(t *testing.T, h http.Handler) string {
-	t.Helper()
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv.URL + "/"
-}
-
 // A password in the target URL is sent as Basic credentials and never
 // printed: the URL the scan records has no user-info.
 func TestUserInfoInTargetBecomesARedactedHeader(t *testing.T) {

@@ -33,11 +33,17 @@ func runCtx(t *testing.T, ctx context.Context, args ...string) result {
 	return result{code, out.String(), errb.String()}
 }
 
-func serve(t *testing.T, defects ...demo.Defect) string {
+// serveHandler serves h for the test and returns its root URL.
+func serveHandler(t *testing.T, h http.Handler) string {
 	t.Helper()
-	srv := httptest.NewServer(demo.New(defects...))
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv.URL + "/"
+}
+
+func serve(t *testing.T, defects ...demo.Defect) string {
+	t.Helper()
+	return serveHandler(t, demo.New(defects...))
 }
 
 func TestCommands(t *testing.T) {
