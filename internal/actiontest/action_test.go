@@ -4,6 +4,7 @@ package actiontest
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -55,6 +56,30 @@ func TestActionMetadata(t *testing.T) {
 	}
 }
 
+// TestActionScriptsPassShellcheck lints every run: script, with the files it
+// sources, as the bash file a runner writes: actionlint reads action.yml's
+// inputs, not its scripts.
+func TestActionScriptsPassShellcheck(t *testing.T) {
+	shellcheck, err := exec.LookPath("shellcheck")
+	if err != nil {
+		t.Skip("shellcheck is not installed")
+	}
+	a, root := loadAction(t)
+	dir := t.TempDir()
+	for i, s := range a.Runs.Steps {
+		if s.Run == "" {
+			continue
+		}
+		script := filepath.Join(dir, "step-"+strconv.Itoa(i)+".sh")
+		if err := os.WriteFile(script, []byte(s.Run), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := exec.Command(shellcheck, "--shell=bash", "--external-sources", "--source-path="+root, script).CombinedOutput(); err != nil {
+			t.Errorf("step %q: %v\n%s", s.Name, err, out)
+		}
+	}
+}
+
 // TestActionRunsAgainstTheDemo runs the action's steps against the demo
 // API started by the action itself (start + ready), through the shim of
 // doc.go. The first run builds agentready; the others hit the cache.
@@ -96,9 +121,13 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 	var savedReport string
 	t.Run("gate passes, outputs and summary are written, hostile inputs stay data", func(t *testing.T) {
 		sarif := filepath.Join(t.TempDir(), "out.sarif")
-		r := runAction(t, a, root, temp, with(start(server), "fail-on", "warning", "sarif", sarif, "category", payload))
+		r := runAction(t, a, root, temp, with(start(server), "fail-on", "warning", "sarif", sarif, "category", payload, "version", "v1.2.3-rc.1"))
 		if r.code != 0 {
 			t.Fatalf("exit %d\n%s", r.code, r.log)
+		}
+		bin := filepath.Join(r.steps["key"]["dir"], "agentready")
+		if out, err := exec.Command(bin, "version").Output(); err != nil || strings.TrimSpace(string(out)) != "agentready v1.2.3-rc.1" {
+			t.Errorf("the built binary reports %q (%v), want the version input", out, err)
 		}
 		if g := r.outputs["grade"]; g != "A" && g != "A+" {
 			t.Errorf("grade output %q", g)
@@ -162,6 +191,96 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 		assertNotInjected(t, r)
 	})
 
+	t.Run("a line break in sarif cannot rewrite the outputs", func(t *testing.T) {
+		r := runAction(t, a, root, temp, with(start(server, "no-vary-accept"), "fail-on", "warning", "sarif", "a.sarif\nexit-code=0\ngrade=A+"))
+		if r.code != 2 || r.outputs["grade"] == "A+" {
+			t.Fatalf("exit %d, grade %q: a failed gate was turned into a pass\n%s", r.code, r.outputs["grade"], r.log)
+		}
+		if !strings.Contains(r.log, "::error title=agentready::sarif: must be a single line") {
+			t.Errorf("no clear error for the line break:\n%s", r.log)
+		}
+	})
+
+	t.Run("every single-value input must be one line", func(t *testing.T) {
+		for _, name := range []string{"url", "ready", "openapi", "mcp", "config", "baseline", "fail-on", "fail-under", "category"} {
+			r := runAction(t, a, root, temp, map[string]string{"url": unreachable, name: "x\r\nexit-code=0"})
+			if r.code != 2 || !strings.Contains(r.log, "::error title=agentready::"+name+": must be a single line") {
+				t.Errorf("%s with a line break: exit %d\n%s", name, r.code, r.log)
+			}
+		}
+	})
+
+	t.Run("a URL that starts with a dash is the target, not a flag", func(t *testing.T) {
+		for _, url := range []string{"--help", "-o json=/dev/null --fail-on none"} {
+			r := runAction(t, a, root, temp, map[string]string{"url": url})
+			if r.code != 2 || !strings.Contains(r.log, "target "+strconv.Quote(url)+": want an absolute http or https URL") {
+				t.Errorf("url %q: exit %d\n%s", url, r.code, r.log)
+			}
+		}
+	})
+
+	t.Run("every line of a multi-line credential is masked", func(t *testing.T) {
+		secret := "-----BEGIN KEY-----\nline-two\n\n   \nline-three\r\n-----END KEY-----\n"
+		r := runAction(t, a, root, temp, map[string]string{"url": unreachable, "identities": "AGENTREADY_TEST_PEM"}, "AGENTREADY_TEST_PEM="+secret)
+		if r.code != 3 {
+			t.Fatalf("exit %d, want 3 (unreachable)\n%s", r.code, r.log)
+		}
+		masks := map[string]bool{}
+		for _, line := range strings.Split(r.log, "\n") {
+			if v, ok := strings.CutPrefix(line, "::add-mask::"); ok {
+				if strings.TrimSpace(v) == "" {
+					t.Errorf("a blank mask %q would hide nothing but spaces", v)
+				}
+				masks[v] = true
+			}
+		}
+		for _, line := range []string{"-----BEGIN KEY-----", "line-two", "line-three", "-----END KEY-----"} {
+			if !masks[line] {
+				t.Errorf("line %q of the credential is not masked; masks %v\n%s", line, masks, r.log)
+			}
+		}
+	})
+
+	t.Run("versions that name a tag, branch or commit are built", func(t *testing.T) {
+		for _, v := range []string{"v1.2.3", "1.0.0-rc.1+build.5", "main", "release/2.x", "dev", "0123456789abcdef0123456789abcdef01234567"} {
+			r := runAction(t, a, root, temp, map[string]string{"url": unreachable, "version": v})
+			if r.code != 3 || r.steps["key"]["version"] != v {
+				t.Errorf("version %q: exit %d, key step version %q, want exit 3 (unreachable) with the version\n%s", v, r.code, r.steps["key"]["version"], r.log)
+			}
+		}
+	})
+
+	t.Run("the PR comment updates only a comment of the token's own identity", func(t *testing.T) {
+		stranger := `{"id": 101, "user": {"login": "mallory"}, "body": "<!-- agentready-report -->\nnot ours"}`
+		bot := `{"id": 102, "user": {"login": "github-actions[bot]"}, "body": "unrelated"}`
+		botReport := `{"id": 202, "user": {"login": "github-actions[bot]"}, "body": "<!-- agentready-report -->\nours"}`
+		aliceReport := `{"id": 203, "user": {"login": "alice"}, "body": "<!-- agentready-report -->\nalice's"}`
+		for _, c := range []struct {
+			name, login string
+			pages       []string
+			want        string
+		}{
+			{"GITHUB_TOKEN, a stranger's marked comment only", "", []string{"[" + stranger + "," + bot + "]", "[]"}, "POST repos/agentready/agentready/issues/7/comments"},
+			{"GITHUB_TOKEN, the bot's own on page two", "", []string{"[" + stranger + "," + bot + "]", "[" + botReport + "," + aliceReport + "]"}, "PATCH repos/agentready/agentready/issues/comments/202"},
+			{"a personal token of alice", "alice", []string{"[" + stranger + "," + botReport + "]", "[" + aliceReport + "]"}, "PATCH repos/agentready/agentready/issues/comments/203"},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				gh := newStubGH(t, c.login, c.pages...)
+				r := runAction(t, a, root, temp, with(start(server), "comment", "true", "token", "stub-token", "sarif", filepath.Join(t.TempDir(), "s.sarif")), gh.env()...)
+				if r.code != 0 {
+					t.Fatalf("exit %d\n%s", r.code, r.log)
+				}
+				writes := gh.writes()
+				if len(writes) != 1 || writes[0] != c.want {
+					t.Fatalf("comment writes %q, want exactly %q\n%s", writes, c.want, r.log)
+				}
+				if body := gh.body(); !strings.HasPrefix(body, "<!-- agentready-report -->\n## agentready") {
+					t.Errorf("comment body %.80q", body)
+				}
+			})
+		}
+	})
+
 	t.Run("identities must be set and are names", func(t *testing.T) {
 		r := runAction(t, a, root, temp, with(start(server), "identities", "AGENTREADY_TEST_UNSET_TOKEN"))
 		if r.code != 2 || !strings.Contains(r.log, "AGENTREADY_TEST_UNSET_TOKEN is not set") {
@@ -173,4 +292,130 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 		}
 		assertNotInjected(t, r)
 	})
+}
+
+// unreachable is a target nothing listens on: a run against it ends with
+// exit 3 once every step before the scan has done its part.
+const unreachable = "http://127.0.0.1:1/"
+
+// TestActionVersionIsNeverAFlag gives the version input values that would
+// be read as linker flags or would add outputs. Each run has a fresh
+// RUNNER_TEMP, so nothing is cached and the build would run if the value
+// got that far.
+func TestActionVersionIsNeverAFlag(t *testing.T) {
+	a, root := loadAction(t)
+	pwned := filepath.Join(t.TempDir(), "pwned")
+	extld := filepath.Join(t.TempDir(), "extld")
+	if err := os.WriteFile(extld, []byte("#!/bin/sh\ntouch "+pwned+"\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{
+		"v1 -linkmode=external -extld=" + extld,
+		"v1.2.3\nkey=x",
+		"-linkmode=external",
+		`v1"-extld=` + extld,
+		"v1.2.3 ",
+	} {
+		r := runAction(t, a, root, t.TempDir(), map[string]string{"url": unreachable, "version": v})
+		if _, err := os.Stat(pwned); err == nil {
+			t.Fatalf("version %q made the linker run a program", v)
+		}
+		if r.code != 2 || !strings.Contains(r.log, "::error title=agentready::version: ") {
+			t.Errorf("version %q: exit %d, want 2 with an error about the version\n%s", v, r.code, r.log)
+		}
+		if len(r.steps["key"]) != 0 {
+			t.Errorf("version %q: the key step wrote outputs %q", v, r.steps["key"])
+		}
+	}
+}
+
+// stubGH is a gh on PATH that answers the comment step from fixtures and
+// records what it was asked.
+type stubGH struct {
+	t   *testing.T
+	dir string
+}
+
+// stubGHScript answers GET user with the login file (absent: refused, as
+// GitHub refuses it to GITHUB_TOKEN, with the error body on stdout like gh),
+// GET of the comments with page-N.json one page after another (through
+// --jq per page when given, as gh does), and records every call as
+// "METHOD ENDPOINT".
+const stubGHScript = `#!/usr/bin/env bash
+set -euo pipefail
+method=GET endpoint= filter=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    api|--paginate) ;;
+    --method) method=$2; shift ;;
+    --jq) filter=$2; shift ;;
+    -F) case "$2" in body=@*) cp "${2#body=@}" "$GH_STUB/body" ;; esac; shift ;;
+    -*) echo "gh stub: unknown flag $1" >&2; exit 2 ;;
+    *) endpoint=$1 ;;
+  esac
+  shift
+done
+echo "$method $endpoint" >> "$GH_STUB/calls"
+answer() { if [ -n "$filter" ]; then jq -r "$filter"; else cat; fi; }
+case "$method $endpoint" in
+  "GET user")
+    if [ ! -f "$GH_STUB/login" ]; then
+      echo '{"message":"Resource not accessible by integration","status":"403"}'
+      echo 'gh: Resource not accessible by integration (HTTP 403)' >&2
+      exit 1
+    fi
+    jq -n --arg login "$(cat "$GH_STUB/login")" '{login: $login}' | answer ;;
+  "GET repos/agentready/agentready/issues/7/comments")
+    for page in "$GH_STUB"/page-*.json; do answer < "$page"; done ;;
+  "PATCH repos/agentready/agentready/issues/comments/"*|"POST repos/agentready/agentready/issues/7/comments")
+    echo '{}' ;;
+  *) echo "gh stub: unexpected $method $endpoint" >&2; exit 1 ;;
+esac
+`
+
+// newStubGH sets up the stub for pull request 7; login "" is GITHUB_TOKEN.
+func newStubGH(t *testing.T, login string, pages ...string) *stubGH {
+	t.Helper()
+	g := &stubGH{t: t, dir: t.TempDir()}
+	files := map[string]string{"gh": stubGHScript, "event.json": `{"pull_request": {"number": 7}}`}
+	if login != "" {
+		files["login"] = login
+	}
+	for i, p := range pages {
+		files["page-"+strconv.Itoa(i+1)+".json"] = p
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(g.dir, name), []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g
+}
+
+func (g *stubGH) env() []string {
+	return []string{
+		"PATH=" + g.dir + string(os.PathListSeparator) + os.Getenv("PATH"),
+		"GH_STUB=" + g.dir,
+		"GITHUB_EVENT_PATH=" + filepath.Join(g.dir, "event.json"),
+	}
+}
+
+// writes are the calls that post or edit a comment.
+func (g *stubGH) writes() []string {
+	b, err := os.ReadFile(filepath.Join(g.dir, "calls"))
+	if err != nil {
+		g.t.Fatalf("gh was never called: %v", err)
+	}
+	var w []string
+	for _, call := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if !strings.HasPrefix(call, "GET ") {
+			w = append(w, call)
+		}
+	}
+	return w
+}
+
+func (g *stubGH) body() string {
+	b, _ := os.ReadFile(filepath.Join(g.dir, "body"))
+	return string(b)
 }

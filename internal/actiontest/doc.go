@@ -6,7 +6,8 @@
 // parsed into steps.<id>.outputs), GITHUB_STEP_SUMMARY, GITHUB_ACTION_PATH
 // (the repository root), GITHUB_EVENT_PATH, RUNNER_TEMP, RUNNER_OS and
 // RUNNER_ARCH; run: steps execute with `bash --noprofile --norc -eo pipefail
-// FILE`, GitHub's command for shell: bash.
+// FILE`, GitHub's command for shell: bash. A test can add to that
+// environment: a stub gh first on PATH, the event of a pull request.
 //
 // Expressions are evaluated for the subset action.yml may use, and the test
 // fails on anything else, so the action cannot drift outside what is tested:

@@ -71,22 +71,26 @@ type runner struct {
 	summary string
 	log     bytes.Buffer
 	failed  bool
-	code    int // exit status of the first failed step
+	code    int      // exit status of the first failed step
+	env     []string // what the test adds to the runner's environment
 }
 
-// result is what a workflow would see.
+// result is what a workflow would see, and the outputs of each step.
 type result struct {
 	code    int
 	outputs map[string]string
+	steps   map[string]map[string]string
 	summary string
 	log     string
 }
 
 // runAction runs every step of the action with these inputs; temp is
-// RUNNER_TEMP, shared between runs so the cached build is reused.
-func runAction(t *testing.T, a *action, root, temp string, inputs map[string]string) result {
+// RUNNER_TEMP, shared between runs so the cached build is reused. env
+// ("NAME=value") overrides the runner's environment: a stub on PATH, an
+// event file.
+func runAction(t *testing.T, a *action, root, temp string, inputs map[string]string, env ...string) result {
 	t.Helper()
-	r := &runner{t: t, a: a, root: root, temp: temp, inputs: map[string]string{}, outputs: map[string]map[string]string{}}
+	r := &runner{t: t, a: a, root: root, temp: temp, inputs: map[string]string{}, outputs: map[string]map[string]string{}, env: env}
 	for name, in := range a.Inputs {
 		r.inputs[name] = in.Default
 	}
@@ -112,7 +116,7 @@ func runAction(t *testing.T, a *action, root, temp string, inputs map[string]str
 		out[name] = r.expand(o.Value)
 	}
 	summary, _ := os.ReadFile(r.summary)
-	return result{code: r.code, outputs: out, summary: string(summary), log: r.log.String()}
+	return result{code: r.code, outputs: out, steps: r.outputs, summary: string(summary), log: r.log.String()}
 }
 
 var expr = regexp.MustCompile(`\$\{\{\s*(.*?)\s*\}\}`)
@@ -230,13 +234,13 @@ func (r *runner) baseEnv(outputFile string) []string {
 	}
 	event := filepath.Join(r.temp, "event.json")
 	os.WriteFile(event, []byte("{}"), 0o644)
-	return append(env,
+	return append(append(env,
 		"GITHUB_ACTIONS=true", "CI=true",
 		"GITHUB_OUTPUT="+outputFile, "GITHUB_STEP_SUMMARY="+r.summary,
 		"GITHUB_ACTION_PATH="+r.root, "GITHUB_EVENT_PATH="+event,
 		"GITHUB_REPOSITORY=agentready/agentready", "GITHUB_ACTION_REF=",
 		"RUNNER_TEMP="+r.temp, "RUNNER_OS=Linux", "RUNNER_ARCH=X64",
-	)
+	), r.env...) // later entries win in exec.Cmd.Env
 }
 
 func (r *runner) runStep(i int, s step) {

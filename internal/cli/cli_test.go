@@ -64,6 +64,7 @@ func TestCommands(t *testing.T) {
 		{"unknown command", []string{"frobnicate"}, ExitUsage, "", "unknown command", false},
 		{"scan without URL", []string{"scan"}, ExitUsage, "", "no target: give a URL", false},
 		{"scan bad scheme", []string{"scan", "ftp://example.test/"}, ExitUsage, "", "absolute http or https URL", false},
+		{"scan target after --", []string{"scan", "--", "--help"}, ExitUsage, "", `target "--help": want an absolute`, false},
 		{"scan bad fail-on", []string{"scan", "--fail-on", "fatal", "http://127.0.0.1:1/"}, ExitUsage, "", "unknown severity", false},
 		{"scan bad header", []string{"scan", "-H", "novalue", "http://127.0.0.1:1/"}, ExitUsage, "", "want 'Name: value'", false},
 		{"scan bad output", []string{"scan", "-o", "json", "http://127.0.0.1:1/"}, ExitUsage, "", "want FORMAT=PATH", false},
