@@ -52,6 +52,12 @@ type Meta struct {
 	// Help is Markdown: why it matters, then how to fix it.
 	Help     string
 	Security bool
+	// FiredBy names the case of its family's table test that fires the
+	// check, for a check that no fixture app can fire; a check a fixture
+	// fires leaves it empty and is listed in that fixture's expectations
+	// (fixtures/expect). The family's tests run the named case through
+	// checkstest.FiredBy.
+	FiredBy string
 }
 
 // DocsURL is derived from the ID, never typed by hand.

@@ -2,39 +2,12 @@ package scan_test
 
 import (
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/demo"
 )
-
-var _ = addExpectations(map[demo.Defect][]string{
-	demo.DefectRobots500:              {"discovery-robots-unreachable"},
-	demo.DefectRobots403:              {"discovery-robots-forbidden"},
-	demo.DefectRobotsSyntax:           {"discovery-robots-syntax"},
-	demo.DefectRobotsHuge:             {"discovery-robots-size"},
-	demo.DefectRobotsBlocksAPI:        {"discovery-robots-blocks-advertised"},
-	demo.DefectRobotsRelativeSitemap:  {"discovery-robots-sitemap"},
-	demo.DefectLLMsNoTitleDeadLinks:   {"discovery-llms-dead-links", "discovery-llms-title"},
-	demo.DefectLLMsBadItems:           {"discovery-llms-list-items"},
-	demo.DefectLLMsOptionalFirst:      {"discovery-llms-optional-order"},
-	demo.DefectServiceDesc404:         {"discovery-service-desc"},
-	demo.DefectStatusLink404:          {"discovery-service-links"},
-	demo.DefectCatalogNoHeadLink:      {"discovery-api-catalog-head"},
-	demo.DefectCatalogPlainJSON:       {"discovery-api-catalog-linkset"},
-	demo.DefectCatalogDeadServiceDesc: {"discovery-api-catalog-links"},
-	demo.DefectAgentCardNoSkills:      {"discovery-agent-card-fields"},
-	demo.DefectAgentCardSkillNoTags:   {"discovery-agent-card-skills"},
-	demo.DefectAgentCardLegacyOnly:    {"discovery-agent-card-legacy"},
-	demo.DefectAgentCardNoCaching:     {"discovery-agent-card-caching"},
-	demo.DefectAgentCardDeadInterface: {"discovery-agent-card-interfaces"},
-	demo.DefectMarkdownNoCharset:      {"discovery-markdown-charset"},
-	demo.DefectMarkdownNoVary:         {"discovery-markdown-vary"},
-	demo.DefectMarkdownDeadLinks:      {"discovery-markdown-dead-links"},
-	demo.DefectNoMarkdownTwin:         {"discovery-markdown-twin"},
-})
 
 // TestDemoDiscoveryIsAssessed proves the conformant demo is clean because
 // its documents were read and found right, not because they were skipped.
@@ -59,44 +32,6 @@ func TestDemoDiscoveryIsAssessed(t *testing.T) {
 		if reason, ok := skipped[id]; ok {
 			t.Errorf("%s was skipped on the demo: %s", id, reason)
 		}
-	}
-}
-
-// discoveredDefects (and the spec-driven discovery rules) need the OpenAPI document the default scan of the defect
-// table does not discover, so they are scanned here with discovery on.
-var discoveredDefects = map[demo.Defect][]string{
-	demo.DefectLLMsRenamedOperation:    {"surface-renamed"},
-	demo.DefectAgentCardUnknownSkillOp: {"surface-unknown-operation"},
-	demo.DefectNoServiceDesc:           {"discovery-service-desc-missing"},
-	demo.DefectMCPRenamedTool:          {"surface-renamed"},
-	demo.DefectMCPRenamedReadTool:      {"surface-mcp-hints", "surface-renamed"},
-}
-
-var _ = func() bool {
-	for _, ids := range discoveredDefects {
-		for _, id := range ids {
-			coveredElsewhere[id] = true
-		}
-	}
-	return true
-}()
-
-func TestSurfaceDefects(t *testing.T) {
-	for d, want := range discoveredDefects {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			srv := httptest.NewServer(demo.New(d))
-			defer srv.Close()
-			var got []string
-			for _, id := range firedChecks(scanDiscovering(t, srv)) {
-				if strings.HasPrefix(id, "surface-") || strings.HasPrefix(id, "discovery-") {
-					got = append(got, id)
-				}
-			}
-			if !slices.Equal(got, want) {
-				t.Errorf("fired %v, want %v", got, want)
-			}
-		})
 	}
 }
 

@@ -22,29 +22,6 @@ import (
 	"github.com/agentready/agentready/scan"
 )
 
-// The leakage defects break only what anonymous callers see, so they are
-// scanned as anonymous and user (the user's view is the one every other
-// family judges) rather than through defectChecks' single-identity scan.
-var leakageDefectChecks = map[demo.Defect][]string{
-	demo.DefectLeakRefundOffered:    {"leakage-offered-refused"},
-	demo.DefectLeakPolicyReason:     {"leakage-unavailable-policy-reason"},
-	demo.DefectLeak403Not404:        {"leakage-existence-oracle"},
-	demo.DefectLeakCachePublic:      {"leakage-shared-cache"},
-	demo.DefectLeakStackTraceAnonym: {"leakage-error-detail"},
-	demo.DefectLeakMCPAdminTool:     {"leakage-mcp-privileged-tool-anonymous"},
-}
-
-var _ = func() bool {
-	for _, ids := range leakageDefectChecks {
-		for _, id := range ids {
-			coveredElsewhere[id] = true
-		}
-	}
-	// Fires at info on a bare entry; its unit tests hold the fixtures.
-	coveredElsewhere["leakage-unavailable-never-offered"] = true
-	return true
-}()
-
 const userAuth = "Bearer " + demo.UserToken
 
 func anonAndUser(auth string) []scan.Identity {
@@ -95,7 +72,7 @@ func TestDemoAsTwoIdentitiesGradesAWithNoLeak(t *testing.T) {
 	}
 	for _, c := range leakage.All() {
 		if slices.Contains(activeChecks, c.Meta().ID) {
-			continue // TestActiveProbesFireOnlyOnTheirBrokenMode's
+			continue // judged only with --active: TestActiveProbesAreAssessedOnEveryMode
 		}
 		if st := checkStatus(rep, c.Meta().ID); st.Status != finding.StatusPass {
 			t.Errorf("%s: %s (%s), want pass: every leakage check is assessed on the demo", c.Meta().ID, st.Status, st.Reason)
@@ -114,26 +91,6 @@ func TestOneIdentityLeavesLeakageNotAssessed(t *testing.T) {
 		if st := checkStatus(rep, c.Meta().ID); st.Status != finding.StatusSkip || !strings.HasPrefix(st.Reason, "not assessed") {
 			t.Errorf("%s: %s %q, want skip not assessed", c.Meta().ID, st.Status, st.Reason)
 		}
-	}
-}
-
-func TestEachLeakageDefectFiresExactlyItsChecks(t *testing.T) {
-	for d, want := range leakageDefectChecks {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			rep := scanAs(t, demo.New(d), anonAndUser(userAuth))
-			if got := firedChecks(rep); !slices.Equal(got, want) {
-				for _, f := range rep.Findings {
-					t.Log(f.CheckID, f.Message)
-				}
-				t.Errorf("fired %v, want %v", got, want)
-			}
-			for _, f := range rep.Findings {
-				if f.Subject == "" || !strings.HasPrefix(f.Subject, "anonymous") || !f.Security {
-					t.Errorf("%s: subject %q security %v, want the anonymous identity, security", f.CheckID, f.Subject, f.Security)
-				}
-			}
-		})
 	}
 }
 
@@ -274,21 +231,16 @@ func TestIdentityScanSendsOnlySafeMethods(t *testing.T) {
 	}
 }
 
-// accessDefects break what only state-changing requests can show; they must
-// leave a passive scan as clean as the conformant demo, and fire exactly
-// their checks with --active (activeDefectChecks in active_e2e_test.go).
-var accessDefects = []demo.Defect{demo.DefectActiveHiddenCancel, demo.DefectActiveIfMatchIgnored}
-
-func TestAccessDefectsDisturbNoPassiveScan(t *testing.T) {
-	for _, d := range accessDefects {
+// TestActiveDefectsDisturbNoPassiveScan: the defects that only active
+// probes show leave a passive scan, as one identity or as two, as clean as
+// the conformant demo.
+func TestActiveDefectsDisturbNoPassiveScan(t *testing.T) {
+	for _, d := range demo.Defects() {
+		if len(d.Scan().Allow) == 0 {
+			continue
+		}
 		t.Run(string(d), func(t *testing.T) {
 			t.Parallel()
-			if _, listed := defectChecks[d]; listed {
-				t.Errorf("%s is in the single-identity table", d)
-			}
-			if _, listed := leakageDefectChecks[d]; listed {
-				t.Errorf("%s is in the leakage table", d)
-			}
 			for _, ids := range [][]scan.Identity{nil, anonAndUser(userAuth)} {
 				if got := firedChecks(scanIdentities(t, demo.New(d), ids, true)); len(got) != 0 {
 					t.Errorf("as %d identities: fired %v", len(ids), got)

@@ -23,12 +23,6 @@ const (
 	mcpToolAnonymous = "leakage-mcp-privileged-tool-anonymous"
 )
 
-var _ = func() bool {
-	coveredElsewhere[mcpToolRefused] = true
-	coveredElsewhere[mcpToolAnonymous] = true
-	return true
-}()
-
 // callerLog records, for every JSON-RPC request, its method and whose
 // bearer token it carried, and every request's method and path.
 type callerLog struct {

@@ -4,10 +4,10 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"testing"
 
+	"github.com/agentready/agentready/checks/openapidoc"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/probe"
@@ -15,21 +15,11 @@ import (
 	"github.com/agentready/agentready/spec"
 )
 
-// documentDefects break the demo's OpenAPI document; each must fire exactly
-// its check when the document is discovered as a user's scan would.
-var documentDefects = map[demo.Defect][]string{
-	demo.DefectSpecBrokenRef:        {"openapi-hal-spec-invalid"},
-	demo.DefectOperationIDDuplicate: {"openapi-hal-operation-id-unique"},
-	demo.DefectPathParamUndeclared:  {"openapi-hal-path-template-valid"},
-}
-
+// documentChecks judge the OpenAPI document itself.
 var documentChecks = func() map[string]bool {
 	m := map[string]bool{}
-	for _, ids := range documentDefects {
-		for _, id := range ids {
-			coveredElsewhere[id] = true
-			m[id] = true
-		}
+	for _, c := range openapidoc.All() {
+		m[c.Meta().ID] = true
 	}
 	return m
 }()
@@ -38,25 +28,6 @@ var documentChecks = func() map[string]bool {
 func scanForDocument(t *testing.T, srv *httptest.Server, sc probe.SpecConfig) *finding.Report {
 	t.Helper()
 	return scanServer(t, srv, scan.Options{Probe: probe.Config{Spec: sc}})
-}
-
-func TestDocumentDefectsFireExactlyTheirChecks(t *testing.T) {
-	for d, want := range documentDefects {
-		t.Run(string(d), func(t *testing.T) {
-			t.Parallel()
-			srv := httptest.NewServer(demo.New(d))
-			defer srv.Close()
-			rep := scanForDocument(t, srv, probe.SpecConfig{Discover: true})
-			if got := firedChecks(rep); !slices.Equal(got, want) {
-				t.Errorf("fired %v, want %v", got, want)
-			}
-			for _, f := range rep.Findings {
-				if f.Location == nil || f.Location.Line < 2 || f.Location.Column == 0 {
-					t.Errorf("%s without a line and column: %+v", f.CheckID, f.Location)
-				}
-			}
-		})
-	}
 }
 
 // TestDemoSpecIsFoundAndReported: the conformant demo links its document

@@ -18,34 +18,6 @@ import (
 	"github.com/agentready/agentready/spec"
 )
 
-// The two framework fixtures reproduce Go's net/http by hand (the default
-// 404 of ServeMux and http.Error): both fire problem-json-media-type only,
-// because they are well-formed text/plain errors without problem details.
-var _ = addExpectations(map[demo.Defect][]string{
-	demo.DefectHTMLNotFound:          {"problem-json-media-type"},
-	demo.DefectGoDefaultNotFound:     {"problem-json-media-type"},
-	demo.DefectGoHTTPError:           {"problem-json-media-type"},
-	demo.DefectProblemStatus405:      {"problem-json-status-mismatch"},
-	demo.DefectProblemStatusString:   {"problem-json-member-type"},
-	demo.DefectProblemJavaTrace:      {"problem-json-leak"},
-	demo.DefectValuelessParam500:     {"problem-json-server-error"},
-	demo.DefectProblemAsJSON:         {"problem-json-served-as-json"},
-	demo.DefectProblemTitleVaries:    {"problem-json-title-varies"},
-	demo.DefectProblemInvalidJSON:    {"problem-json-invalid-json"},
-	demo.DefectProblemRelativeType:   {"problem-json-type-uri"},
-	demo.DefectProblemBlankTitle:     {"problem-json-title-reason-phrase"},
-	demo.DefectProblemExtensionNames: {"problem-json-extension-names"},
-})
-
-// The spec-aware checks fire in TestProblemJSONWithSpec, which scans with
-// an OpenAPI document (the defect table above scans without one).
-var _ = func() bool {
-	for _, id := range []string{"problem-json-declared-media-type", "problem-json-declared-type", "problem-json-undeclared-status"} {
-		coveredElsewhere[id] = true
-	}
-	return true
-}()
-
 func TestErrorProbesAreSentAndListed(t *testing.T) {
 	log, h := methodlog.Wrap(demo.New())
 	srv := httptest.NewServer(h)

@@ -100,3 +100,25 @@ func IDs(fs []finding.Finding) []string {
 	slices.Sort(out)
 	return out
 }
+
+// FiredBy holds every check of a family that names a table case in
+// Meta.FiredBy to that case: fire runs the case of that name and returns
+// the IDs of the checks it fired, and false when the table has no such case.
+func FiredBy(t *testing.T, family []checks.Check, fire func(t *testing.T, name string) ([]string, bool)) {
+	t.Helper()
+	for _, c := range family {
+		m := c.Meta()
+		if m.FiredBy == "" {
+			continue
+		}
+		t.Run(m.ID, func(t *testing.T) {
+			got, ok := fire(t, m.FiredBy)
+			switch {
+			case !ok:
+				t.Errorf("FiredBy names %q, which is no case of the family's table", m.FiredBy)
+			case !slices.Contains(got, m.ID):
+				t.Errorf("case %q fired %v, not %s", m.FiredBy, got, m.ID)
+			}
+		})
+	}
+}

@@ -70,9 +70,6 @@ func whole(x *exchange.Exchange) bool {
 	return x != nil && x.Response != nil && !x.Response.Truncated && !x.Response.Dropped
 }
 
-// sentCredentials reports whether a request carried a credential header.
-func sentCredentials(x *exchange.Exchange) bool { return checks.SentCredentials(x) }
-
 // credentialHeaders names the headers a request carried that are
 // credentials by name (Authorization, Cookie, ...).
 func credentialHeaders(x *exchange.Exchange) []string {

@@ -109,191 +109,198 @@ func fired(t *testing.T, s *mcp.Snapshot, doc *spec.Document) ([]string, []findi
 	return checkstest.IDs(all), all
 }
 
+// checkCase is one snapshot, the document it is judged against (nil: none)
+// and the checks that fire on it.
+type checkCase struct {
+	name string
+	snap func() *mcp.Snapshot
+	spec *spec.Document
+	want []string
+}
+
+// checkCases is the family's table; a check no fixture app fires names the
+// case that fires it in Meta.FiredBy.
+var checkCases = []checkCase{
+	{"conformant modern with spec", func() *mcp.Snapshot { return modern(goodTools) }, conformantSpec(), nil},
+	{"conformant modern without spec", func() *mcp.Snapshot { return modern(goodTools) }, nil, nil},
+	{"legacy only", func() *mcp.Snapshot { return legacy(goodTools) }, conformantSpec(), []string{"mcp-legacy-only"}},
+	{"refused with 401", func() *mcp.Snapshot {
+		s := modern(nil)
+		s.Verdict = mcp.Verdict{Refused: "HTTP 401", RefusedStatus: 401, Reason: "not determined"}
+		s.Calls, s.Listings = s.Calls[:1], nil
+		return s
+	}, conformantSpec(), []string{"mcp-revision-undetermined"}},
+	{"second endpoint in another era", func() *mcp.Snapshot {
+		s := modern(goodTools)
+		s.Others = []mcp.EndpointVerdict{{Endpoint: mcp.Endpoint{URL: "http://api.test/legacy/mcp", Source: "Link"},
+			Verdict: mcp.Verdict{Era: mcp.EraLegacy, Version: mcp.Legacy}, Calls: []*mcp.Call{s.Calls[0]}}}
+		return s
+	}, nil, []string{"mcp-revision-drift"}},
+	{"second endpoint in the same era", func() *mcp.Snapshot {
+		s := modern(goodTools)
+		s.Others = []mcp.EndpointVerdict{{Endpoint: mcp.Endpoint{URL: "http://api.test/v2/mcp"}, Verdict: mcp.Verdict{Era: mcp.EraModern, Version: mcp.Modern}}}
+		return s
+	}, nil, nil},
+	{"modern result without caching hints", func() *mcp.Snapshot {
+		s := modern(goodTools)
+		s.Calls[0] = call("server/discover", mcp.EraModern, 200, `{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28"]}}`)
+		return s
+	}, nil, []string{"mcp-result-fields"}},
+	{"negative ttlMs", func() *mcp.Snapshot {
+		s := modern(goodTools)
+		s.Calls[0] = call("server/discover", mcp.EraModern, 200, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","ttlMs":-1,"cacheScope":"public","supportedVersions":["2026-07-28"]}}`)
+		return s
+	}, nil, []string{"mcp-result-fields"}},
+	{"legacy results need no caching hints", func() *mcp.Snapshot { return legacy(goodTools) }, nil, []string{"mcp-legacy-only"}},
+	{"unknown method answered in a 200", func() *mcp.Snapshot {
+		s := modern(goodTools)
+		s.Calls[3] = call("prompts/list", mcp.EraModern, 200, `{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"Method not found"}}`)
+		return s
+	}, nil, []string{"mcp-unknown-method"}},
+	{"unknown method answered with a bare 404", func() *mcp.Snapshot {
+		s := modern(goodTools)
+		s.Calls[3] = call("prompts/list", mcp.EraModern, 404, `not found`)
+		return s
+	}, nil, []string{"mcp-unknown-method"}},
+	{"optional method implemented", func() *mcp.Snapshot {
+		s := modern(goodTools)
+		s.Calls[3] = call("prompts/list", mcp.EraModern, 200, `{"jsonrpc":"2.0","id":4,"result":{`+caching+`,"prompts":[]}}`)
+		return s
+	}, nil, nil},
+	{"legacy session demanded", func() *mcp.Snapshot {
+		s := legacy(goodTools)
+		s.SessionID = ""
+		s.SessionDemanded = call("notifications/initialized", mcp.EraLegacy, 400, `{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"No valid session ID provided"}}`)
+		return s
+	}, nil, []string{"mcp-legacy-only", "mcp-legacy-session"}},
+	{"input schema missing", func() *mcp.Snapshot {
+		return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x"}`))
+	}, nil, []string{"mcp-tool-input-schema"}},
+	{"input schema null", func() *mcp.Snapshot {
+		return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":null}`))
+	}, nil, []string{"mcp-tool-input-schema"}},
+	{"input schema not an object schema", func() *mcp.Snapshot {
+		return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"array"}}`))
+	}, nil, []string{"mcp-tool-input-schema"}},
+	{"input schema invalid", func() *mcp.Snapshot {
+		return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object","properties":{"a":{"type":"strang","description":"A"}}}}`))
+	}, nil, []string{"mcp-tool-input-schema"}},
+	{"ECMA pattern with lookahead is valid", func() *mcp.Snapshot {
+		return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object","properties":{"a":{"type":"string","pattern":"^(?=.*[0-9]).+$","description":"A"}}}}`))
+	}, nil, nil},
+	{"draft-07 schema is valid", func() *mcp.Snapshot {
+		return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"$schema":"http://json-schema.org/draft-07/schema#","type":"object"}}`))
+	}, nil, nil},
+	{"output schema with array root in 2025-11-25", func() *mcp.Snapshot {
+		return legacy(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object"},"outputSchema":{"type":"array"}}`))
+	}, nil, []string{"mcp-legacy-only", "mcp-tool-output-schema"}},
+	{"output schema with array root in 2026-07-28", func() *mcp.Snapshot {
+		return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object"},"outputSchema":{"type":"array"}}`))
+	}, nil, nil},
+	{"bad tool name", func() *mcp.Snapshot {
+		return modern(append(slices.Clone(goodTools), `{"name":"get order","description":"Does x","inputSchema":{"type":"object"}}`))
+	}, nil, []string{"mcp-tool-name"}},
+	{"duplicate tool name", func() *mcp.Snapshot {
+		return modern(append(slices.Clone(goodTools), goodTools[1]))
+	}, nil, []string{"mcp-tool-name"}},
+	{"invalid x-mcp-header", func() *mcp.Snapshot {
+		return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object","properties":{"a":{"type":"string","description":"A","x-mcp-header":"Has Space"}}}}`))
+	}, nil, []string{"mcp-tool-mcp-header"}},
+	{"x-mcp-header on an object", func() *mcp.Snapshot {
+		return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object","properties":{"a":{"type":"object","description":"A","x-mcp-header":"A"}}}}`))
+	}, nil, []string{"mcp-tool-mcp-header"}},
+	{"x-mcp-header under items", func() *mcp.Snapshot {
+		return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object","properties":{"a":{"type":"array","description":"A","items":{"type":"string","x-mcp-header":"A"}}}}}`))
+	}, nil, []string{"mcp-tool-mcp-header"}},
+	{"x-mcp-header repeated case-insensitively", func() *mcp.Snapshot {
+		return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object","properties":{"a":{"type":"string","description":"A","x-mcp-header":"Region"},"b":{"type":"string","description":"B","x-mcp-header":"region"}}}}`))
+	}, nil, []string{"mcp-tool-mcp-header"}},
+	{"valid x-mcp-header", func() *mcp.Snapshot {
+		return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object","properties":{"a":{"type":"string","description":"A","x-mcp-header":"Region"},"n":{"type":"object","description":"N","properties":{"b":{"type":"integer","description":"B","x-mcp-header":"Tenant"}}}}}}`))
+	}, nil, nil},
+	{"read-only and destructive", func() *mcp.Snapshot {
+		return modern(replace(goodTools, "getOrder", `{"name":"getOrder","description":"Order with its state","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"}},"required":["id"]},"annotations":{"readOnlyHint":true,"destructiveHint":true}}`))
+	}, conformantSpec(), []string{"mcp-tool-hint-conflict"}},
+	{"description smells", func() *mcp.Snapshot {
+		return modern(append(slices.Clone(goodTools), `{"name":"do_x","description":"Do X","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}`))
+	}, nil, []string{"mcp-tool-description"}},
+	{"empty description", func() *mcp.Snapshot {
+		return modern(append(slices.Clone(goodTools), `{"name":"x","inputSchema":{"type":"object"}}`))
+	}, nil, []string{"mcp-tool-description"}},
+	{"tool set changes between calls", func() *mcp.Snapshot {
+		s := modern(goodTools)
+		s.Listings[1] = listing("second, new connection", mcp.EraModern, goodTools[:3])
+		return s
+	}, nil, []string{"mcp-catalog-stable"}},
+	{"tool order changes between calls", func() *mcp.Snapshot {
+		s := modern(goodTools)
+		rev := slices.Clone(goodTools)
+		slices.Reverse(rev)
+		s.Listings[1] = listing("second, new connection", mcp.EraModern, rev)
+		return s
+	}, nil, []string{"mcp-catalog-order"}},
+	{"legacy tool order may change", func() *mcp.Snapshot {
+		s := legacy(goodTools)
+		rev := slices.Clone(goodTools)
+		slices.Reverse(rev)
+		s.Listings[1] = listing("second, same session", mcp.EraLegacy, rev)
+		return s
+	}, nil, []string{"mcp-legacy-only"}},
+	{"large catalog without search", func() *mcp.Snapshot { return modern(manyTools(41, "tool")) }, nil, []string{"mcp-context-cost"}},
+	{"large catalog with search", func() *mcp.Snapshot {
+		return modern(append(manyTools(41, "tool"), `{"name":"searchTools","description":"Find tools by keyword","inputSchema":{"type":"object"}}`))
+	}, nil, nil},
+	{"readOnlyHint on a POST", func() *mcp.Snapshot {
+		return modern(replace(goodTools, "payOrder", strings.Replace(goodTools[2], `"readOnlyHint":false`, `"readOnlyHint":true`, 1)))
+	}, conformantSpec(), []string{"mcp-parity-readonly-unsafe"}},
+	{"missing path parameter", func() *mcp.Snapshot {
+		return modern(replace(goodTools, "getOrder", `{"name":"getOrder","description":"Order with its state","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`))
+	}, conformantSpec(), []string{"mcp-parity-missing-parameter"}},
+	{"extra property", func() *mcp.Snapshot {
+		return modern(replace(goodTools, "getOrder", `{"name":"getOrder","description":"Order with its state","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"},"expand":{"type":"boolean","description":"Expand"}},"required":["id"]},"annotations":{"readOnlyHint":true}}`))
+	}, conformantSpec(), []string{"mcp-parity-unknown-property"}},
+	{"type mismatch", func() *mcp.Snapshot {
+		return modern(replace(goodTools, "getOrder", `{"name":"getOrder","description":"Order with its state","inputSchema":{"type":"object","properties":{"id":{"type":"string","description":"Order ID"}},"required":["id"]},"annotations":{"readOnlyHint":true}}`))
+	}, conformantSpec(), []string{"mcp-parity-type"}},
+	{"integer against number is compatible", func() *mcp.Snapshot {
+		return modern(replace(goodTools, "getOrder", `{"name":"getOrder","description":"Order with its state","inputSchema":{"type":"object","properties":{"id":{"type":"number","description":"Order ID"}},"required":["id"]},"annotations":{"readOnlyHint":true}}`))
+	}, conformantSpec(), nil},
+	{"required-ness mismatch", func() *mcp.Snapshot {
+		return modern(replace(goodTools, "payOrder", strings.Replace(goodTools[2], `"required":["id","reference"]`, `"required":["id"]`, 1)))
+	}, conformantSpec(), []string{"mcp-parity-required"}},
+	{"body nested under body", func() *mcp.Snapshot {
+		return modern(replace(goodTools, "payOrder", `{"name":"payOrder","description":"Pay a pending order","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"},"body":{"type":"object","description":"Body","properties":{"reference":{"type":"string","description":"Payment reference"}},"required":["reference"]}},"required":["id","body"]},"annotations":{"destructiveHint":false}}`))
+	}, conformantSpec(), nil},
+	{"GET tool without readOnlyHint", func() *mcp.Snapshot {
+		return modern(replace(goodTools, "listOrders", `{"name":"listOrders","description":"Find orders","inputSchema":{"type":"object","properties":{"state":{"type":"string","description":"Order state"}}}}`))
+	}, conformantSpec(), []string{"mcp-parity-get-not-readonly"}},
+	{"DELETE with destructiveHint false and no idempotentHint", func() *mcp.Snapshot {
+		return modern(replace(goodTools, "deleteOrder", `{"name":"deleteOrder","description":"Delete an order","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"}},"required":["id"]},"annotations":{"destructiveHint":false}}`))
+	}, conformantSpec(), []string{"mcp-parity-delete-not-destructive", "mcp-parity-idempotent"}},
+	{"description contradicts summary", func() *mcp.Snapshot {
+		return modern(replace(goodTools, "payOrder", strings.Replace(goodTools[2], "Pay a pending order", "Get the payment of an order", 1)))
+	}, conformantSpec(), []string{"mcp-parity-description"}},
+	{"tool outside the declared surface", func() *mcp.Snapshot {
+		return modern(append(slices.Clone(goodTools), `{"name":"exportAll","description":"Export all orders","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`))
+	}, conformantSpec(), []string{"mcp-parity-unmapped-tool"}},
+	{"mapped by x-mcp-tool and _meta", func() *mcp.Snapshot {
+		return modern([]string{
+			strings.Replace(goodTools[0], `"name":"listOrders"`, `"name":"orders.find"`, 1),
+			strings.Replace(goodTools[1], `"name":"getOrder"`, `"name":"order","_meta":{"com.example/operation":"GET /orders/{id}"}`, 1),
+			goodTools[2], goodTools[3],
+		})
+	}, func() *spec.Document {
+		d := conformantSpec()
+		d.Operations[0].MCPTool = "orders.find"
+		return d
+	}(), nil},
+	{"agent-facing operation without a tool", func() *mcp.Snapshot {
+		return modern(goodTools[1:])
+	}, conformantSpec(), []string{"mcp-parity-missing-tool"}},
+}
+
 func TestChecks(t *testing.T) {
-	tests := []struct {
-		name string
-		snap func() *mcp.Snapshot
-		spec *spec.Document
-		want []string
-	}{
-		{"conformant modern with spec", func() *mcp.Snapshot { return modern(goodTools) }, conformantSpec(), nil},
-		{"conformant modern without spec", func() *mcp.Snapshot { return modern(goodTools) }, nil, nil},
-		{"legacy only", func() *mcp.Snapshot { return legacy(goodTools) }, conformantSpec(), []string{"mcp-legacy-only"}},
-		{"refused with 401", func() *mcp.Snapshot {
-			s := modern(nil)
-			s.Verdict = mcp.Verdict{Refused: "HTTP 401", RefusedStatus: 401, Reason: "not determined"}
-			s.Calls, s.Listings = s.Calls[:1], nil
-			return s
-		}, conformantSpec(), []string{"mcp-revision-undetermined"}},
-		{"second endpoint in another era", func() *mcp.Snapshot {
-			s := modern(goodTools)
-			s.Others = []mcp.EndpointVerdict{{Endpoint: mcp.Endpoint{URL: "http://api.test/legacy/mcp", Source: "Link"},
-				Verdict: mcp.Verdict{Era: mcp.EraLegacy, Version: mcp.Legacy}, Calls: []*mcp.Call{s.Calls[0]}}}
-			return s
-		}, nil, []string{"mcp-revision-drift"}},
-		{"second endpoint in the same era", func() *mcp.Snapshot {
-			s := modern(goodTools)
-			s.Others = []mcp.EndpointVerdict{{Endpoint: mcp.Endpoint{URL: "http://api.test/v2/mcp"}, Verdict: mcp.Verdict{Era: mcp.EraModern, Version: mcp.Modern}}}
-			return s
-		}, nil, nil},
-		{"modern result without caching hints", func() *mcp.Snapshot {
-			s := modern(goodTools)
-			s.Calls[0] = call("server/discover", mcp.EraModern, 200, `{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28"]}}`)
-			return s
-		}, nil, []string{"mcp-result-fields"}},
-		{"negative ttlMs", func() *mcp.Snapshot {
-			s := modern(goodTools)
-			s.Calls[0] = call("server/discover", mcp.EraModern, 200, `{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","ttlMs":-1,"cacheScope":"public","supportedVersions":["2026-07-28"]}}`)
-			return s
-		}, nil, []string{"mcp-result-fields"}},
-		{"legacy results need no caching hints", func() *mcp.Snapshot { return legacy(goodTools) }, nil, []string{"mcp-legacy-only"}},
-		{"unknown method answered in a 200", func() *mcp.Snapshot {
-			s := modern(goodTools)
-			s.Calls[3] = call("prompts/list", mcp.EraModern, 200, `{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"Method not found"}}`)
-			return s
-		}, nil, []string{"mcp-unknown-method"}},
-		{"unknown method answered with a bare 404", func() *mcp.Snapshot {
-			s := modern(goodTools)
-			s.Calls[3] = call("prompts/list", mcp.EraModern, 404, `not found`)
-			return s
-		}, nil, []string{"mcp-unknown-method"}},
-		{"optional method implemented", func() *mcp.Snapshot {
-			s := modern(goodTools)
-			s.Calls[3] = call("prompts/list", mcp.EraModern, 200, `{"jsonrpc":"2.0","id":4,"result":{`+caching+`,"prompts":[]}}`)
-			return s
-		}, nil, nil},
-		{"legacy session demanded", func() *mcp.Snapshot {
-			s := legacy(goodTools)
-			s.SessionID = ""
-			s.SessionDemanded = call("notifications/initialized", mcp.EraLegacy, 400, `{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"No valid session ID provided"}}`)
-			return s
-		}, nil, []string{"mcp-legacy-only", "mcp-legacy-session"}},
-		{"input schema missing", func() *mcp.Snapshot {
-			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x"}`))
-		}, nil, []string{"mcp-tool-input-schema"}},
-		{"input schema null", func() *mcp.Snapshot {
-			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":null}`))
-		}, nil, []string{"mcp-tool-input-schema"}},
-		{"input schema not an object schema", func() *mcp.Snapshot {
-			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"array"}}`))
-		}, nil, []string{"mcp-tool-input-schema"}},
-		{"input schema invalid", func() *mcp.Snapshot {
-			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object","properties":{"a":{"type":"strang","description":"A"}}}}`))
-		}, nil, []string{"mcp-tool-input-schema"}},
-		{"ECMA pattern with lookahead is valid", func() *mcp.Snapshot {
-			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object","properties":{"a":{"type":"string","pattern":"^(?=.*[0-9]).+$","description":"A"}}}}`))
-		}, nil, nil},
-		{"draft-07 schema is valid", func() *mcp.Snapshot {
-			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"$schema":"http://json-schema.org/draft-07/schema#","type":"object"}}`))
-		}, nil, nil},
-		{"output schema with array root in 2025-11-25", func() *mcp.Snapshot {
-			return legacy(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object"},"outputSchema":{"type":"array"}}`))
-		}, nil, []string{"mcp-legacy-only", "mcp-tool-output-schema"}},
-		{"output schema with array root in 2026-07-28", func() *mcp.Snapshot {
-			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object"},"outputSchema":{"type":"array"}}`))
-		}, nil, nil},
-		{"bad tool name", func() *mcp.Snapshot {
-			return modern(append(slices.Clone(goodTools), `{"name":"get order","description":"Does x","inputSchema":{"type":"object"}}`))
-		}, nil, []string{"mcp-tool-name"}},
-		{"duplicate tool name", func() *mcp.Snapshot {
-			return modern(append(slices.Clone(goodTools), goodTools[1]))
-		}, nil, []string{"mcp-tool-name"}},
-		{"invalid x-mcp-header", func() *mcp.Snapshot {
-			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object","properties":{"a":{"type":"string","description":"A","x-mcp-header":"Has Space"}}}}`))
-		}, nil, []string{"mcp-tool-mcp-header"}},
-		{"x-mcp-header on an object", func() *mcp.Snapshot {
-			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object","properties":{"a":{"type":"object","description":"A","x-mcp-header":"A"}}}}`))
-		}, nil, []string{"mcp-tool-mcp-header"}},
-		{"x-mcp-header under items", func() *mcp.Snapshot {
-			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object","properties":{"a":{"type":"array","description":"A","items":{"type":"string","x-mcp-header":"A"}}}}}`))
-		}, nil, []string{"mcp-tool-mcp-header"}},
-		{"x-mcp-header repeated case-insensitively", func() *mcp.Snapshot {
-			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object","properties":{"a":{"type":"string","description":"A","x-mcp-header":"Region"},"b":{"type":"string","description":"B","x-mcp-header":"region"}}}}`))
-		}, nil, []string{"mcp-tool-mcp-header"}},
-		{"valid x-mcp-header", func() *mcp.Snapshot {
-			return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Does x","inputSchema":{"type":"object","properties":{"a":{"type":"string","description":"A","x-mcp-header":"Region"},"n":{"type":"object","description":"N","properties":{"b":{"type":"integer","description":"B","x-mcp-header":"Tenant"}}}}}}`))
-		}, nil, nil},
-		{"read-only and destructive", func() *mcp.Snapshot {
-			return modern(replace(goodTools, "getOrder", `{"name":"getOrder","description":"Order with its state","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"}},"required":["id"]},"annotations":{"readOnlyHint":true,"destructiveHint":true}}`))
-		}, conformantSpec(), []string{"mcp-tool-hint-conflict"}},
-		{"description smells", func() *mcp.Snapshot {
-			return modern(append(slices.Clone(goodTools), `{"name":"do_x","description":"Do X","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}`))
-		}, nil, []string{"mcp-tool-description"}},
-		{"empty description", func() *mcp.Snapshot {
-			return modern(append(slices.Clone(goodTools), `{"name":"x","inputSchema":{"type":"object"}}`))
-		}, nil, []string{"mcp-tool-description"}},
-		{"tool set changes between calls", func() *mcp.Snapshot {
-			s := modern(goodTools)
-			s.Listings[1] = listing("second, new connection", mcp.EraModern, goodTools[:3])
-			return s
-		}, nil, []string{"mcp-catalog-stable"}},
-		{"tool order changes between calls", func() *mcp.Snapshot {
-			s := modern(goodTools)
-			rev := slices.Clone(goodTools)
-			slices.Reverse(rev)
-			s.Listings[1] = listing("second, new connection", mcp.EraModern, rev)
-			return s
-		}, nil, []string{"mcp-catalog-order"}},
-		{"legacy tool order may change", func() *mcp.Snapshot {
-			s := legacy(goodTools)
-			rev := slices.Clone(goodTools)
-			slices.Reverse(rev)
-			s.Listings[1] = listing("second, same session", mcp.EraLegacy, rev)
-			return s
-		}, nil, []string{"mcp-legacy-only"}},
-		{"large catalog without search", func() *mcp.Snapshot { return modern(manyTools(41, "tool")) }, nil, []string{"mcp-context-cost"}},
-		{"large catalog with search", func() *mcp.Snapshot {
-			return modern(append(manyTools(41, "tool"), `{"name":"searchTools","description":"Find tools by keyword","inputSchema":{"type":"object"}}`))
-		}, nil, nil},
-		{"readOnlyHint on a POST", func() *mcp.Snapshot {
-			return modern(replace(goodTools, "payOrder", strings.Replace(goodTools[2], `"readOnlyHint":false`, `"readOnlyHint":true`, 1)))
-		}, conformantSpec(), []string{"mcp-parity-readonly-unsafe"}},
-		{"missing path parameter", func() *mcp.Snapshot {
-			return modern(replace(goodTools, "getOrder", `{"name":"getOrder","description":"Order with its state","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`))
-		}, conformantSpec(), []string{"mcp-parity-missing-parameter"}},
-		{"extra property", func() *mcp.Snapshot {
-			return modern(replace(goodTools, "getOrder", `{"name":"getOrder","description":"Order with its state","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"},"expand":{"type":"boolean","description":"Expand"}},"required":["id"]},"annotations":{"readOnlyHint":true}}`))
-		}, conformantSpec(), []string{"mcp-parity-unknown-property"}},
-		{"type mismatch", func() *mcp.Snapshot {
-			return modern(replace(goodTools, "getOrder", `{"name":"getOrder","description":"Order with its state","inputSchema":{"type":"object","properties":{"id":{"type":"string","description":"Order ID"}},"required":["id"]},"annotations":{"readOnlyHint":true}}`))
-		}, conformantSpec(), []string{"mcp-parity-type"}},
-		{"integer against number is compatible", func() *mcp.Snapshot {
-			return modern(replace(goodTools, "getOrder", `{"name":"getOrder","description":"Order with its state","inputSchema":{"type":"object","properties":{"id":{"type":"number","description":"Order ID"}},"required":["id"]},"annotations":{"readOnlyHint":true}}`))
-		}, conformantSpec(), nil},
-		{"required-ness mismatch", func() *mcp.Snapshot {
-			return modern(replace(goodTools, "payOrder", strings.Replace(goodTools[2], `"required":["id","reference"]`, `"required":["id"]`, 1)))
-		}, conformantSpec(), []string{"mcp-parity-required"}},
-		{"body nested under body", func() *mcp.Snapshot {
-			return modern(replace(goodTools, "payOrder", `{"name":"payOrder","description":"Pay a pending order","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"},"body":{"type":"object","description":"Body","properties":{"reference":{"type":"string","description":"Payment reference"}},"required":["reference"]}},"required":["id","body"]},"annotations":{"destructiveHint":false}}`))
-		}, conformantSpec(), nil},
-		{"GET tool without readOnlyHint", func() *mcp.Snapshot {
-			return modern(replace(goodTools, "listOrders", `{"name":"listOrders","description":"Find orders","inputSchema":{"type":"object","properties":{"state":{"type":"string","description":"Order state"}}}}`))
-		}, conformantSpec(), []string{"mcp-parity-get-not-readonly"}},
-		{"DELETE with destructiveHint false and no idempotentHint", func() *mcp.Snapshot {
-			return modern(replace(goodTools, "deleteOrder", `{"name":"deleteOrder","description":"Delete an order","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"}},"required":["id"]},"annotations":{"destructiveHint":false}}`))
-		}, conformantSpec(), []string{"mcp-parity-delete-not-destructive", "mcp-parity-idempotent"}},
-		{"description contradicts summary", func() *mcp.Snapshot {
-			return modern(replace(goodTools, "payOrder", strings.Replace(goodTools[2], "Pay a pending order", "Get the payment of an order", 1)))
-		}, conformantSpec(), []string{"mcp-parity-description"}},
-		{"tool outside the declared surface", func() *mcp.Snapshot {
-			return modern(append(slices.Clone(goodTools), `{"name":"exportAll","description":"Export all orders","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`))
-		}, conformantSpec(), []string{"mcp-parity-unmapped-tool"}},
-		{"mapped by x-mcp-tool and _meta", func() *mcp.Snapshot {
-			return modern([]string{
-				strings.Replace(goodTools[0], `"name":"listOrders"`, `"name":"orders.find"`, 1),
-				strings.Replace(goodTools[1], `"name":"getOrder"`, `"name":"order","_meta":{"com.example/operation":"GET /orders/{id}"}`, 1),
-				goodTools[2], goodTools[3],
-			})
-		}, func() *spec.Document {
-			d := conformantSpec()
-			d.Operations[0].MCPTool = "orders.find"
-			return d
-		}(), nil},
-		{"agent-facing operation without a tool", func() *mcp.Snapshot {
-			return modern(goodTools[1:])
-		}, conformantSpec(), []string{"mcp-parity-missing-tool"}},
-	}
-	for _, tt := range tests {
+	for _, tt := range checkCases {
 		t.Run(tt.name, func(t *testing.T) {
 			got, fs := fired(t, tt.snap(), tt.spec)
 			if !slices.Equal(got, tt.want) {
@@ -305,6 +312,17 @@ func TestChecks(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestFiredByCases(t *testing.T) {
+	checkstest.FiredBy(t, mcpchecks.All(), func(t *testing.T, name string) ([]string, bool) {
+		i := slices.IndexFunc(checkCases, func(c checkCase) bool { return c.name == name })
+		if i < 0 {
+			return nil, false
+		}
+		got, _ := fired(t, checkCases[i].snap(), checkCases[i].spec)
+		return got, true
+	})
 }
 
 func manyTools(n int, prefix string) []string {

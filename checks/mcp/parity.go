@@ -32,6 +32,12 @@ func parityChecks() []*check {
 	meta := func(id, title string, sev finding.Severity, refs []finding.SpecRef, help string) checks.Meta {
 		return checks.Meta{ID: id, Family: checks.FamilyMCP, Title: title, Severity: sev, SpecRefs: refs, Help: help + "\n\n" + MappingHelp}
 	}
+	// The demo declares no DELETE or PUT operation, so only a table case of
+	// the family's tests fires the rules about them.
+	firedByDeleteCase := func(m checks.Meta) checks.Meta {
+		m.FiredBy = "DELETE with destructiveHint false and no idempotentHint"
+		return m
+	}
 	return []*check{
 		{meta: meta("mcp-parity-unknown-property", "Tool arguments are operation parameters or body fields", finding.SeverityError,
 			[]finding.SpecRef{operationRef, toolsRef},
@@ -74,17 +80,17 @@ func parityChecks() []*check {
 				"ask for confirmation on every read, and teaches users to click through prompts.\n\n"+
 				"**How to fix:** set `readOnlyHint: true` (and `openWorldHint: false` when it stays in your API)."),
 			run: parity(ruleGetNotReadOnly)},
-		{meta: meta("mcp-parity-delete-not-destructive", "Tools of DELETE operations do not deny being destructive", finding.SeverityError,
+		{meta: firedByDeleteCase(meta("mcp-parity-delete-not-destructive", "Tools of DELETE operations do not deny being destructive", finding.SeverityError,
 			[]finding.SpecRef{annotationsRef, methodsRef},
 			"A DELETE removes something. `destructiveHint: false` on its tool tells hosts it cannot, and\n"+
 				"they may skip the confirmation the user relies on. Leaving the hint at its default (true) is fine.\n\n"+
-				"**How to fix:** remove `destructiveHint: false` from tools that delete."),
+				"**How to fix:** remove `destructiveHint: false` from tools that delete.")),
 			run: parity(ruleDeleteNotDestructive)},
-		{meta: meta("mcp-parity-idempotent", "Tools of PUT and DELETE operations say idempotentHint: true", finding.SeverityInfo,
+		{meta: firedByDeleteCase(meta("mcp-parity-idempotent", "Tools of PUT and DELETE operations say idempotentHint: true", finding.SeverityInfo,
 			[]finding.SpecRef{annotationsRef, {Doc: "RFC 9110", Section: "9.2.2 Idempotent Methods", Level: "definition", URL: "https://www.rfc-editor.org/rfc/rfc9110#section-9.2.2"}},
 			"PUT and DELETE are idempotent in HTTP: repeating them has no further effect. Saying so with\n"+
 				"`idempotentHint: true` tells agents they may retry after a timeout instead of checking state first.\n\n"+
-				"**How to fix:** set `idempotentHint: true` on those tools."),
+				"**How to fix:** set `idempotentHint: true` on those tools.")),
 			run: parity(ruleIdempotent)},
 		{meta: meta("mcp-parity-description", "Tool descriptions agree with the operation's summary", finding.SeverityInfo,
 			[]finding.SpecRef{toolsRef, operationRef},

@@ -44,13 +44,13 @@ func findChrome(t *testing.T) string {
 }
 
 // browser is one headless Chromium with a fresh profile, recording every
-// request, dialog and CSP violation of the pages it opens.
+// request and dialog of the pages it opens; the pages record their own CSP
+// violations (cspWatch).
 type browser struct {
-	ctx        context.Context
-	mu         sync.Mutex
-	requests   []string
-	dialogs    []string
-	violations []string
+	ctx      context.Context
+	mu       sync.Mutex
+	requests []string
+	dialogs  []string
 }
 
 // cspWatch records CSP violations. It is injected through the DevTools
