@@ -91,3 +91,17 @@ func TestStartFlagsNeedStart(t *testing.T) {
 		}
 	}
 }
+
+// TestAppOutputCannotIssueWorkflowCommands: the app's last lines, shown when
+// it never becomes ready, quote it verbatim on stderr.
+func TestAppOutputCannotIssueWorkflowCommands(t *testing.T) {
+	command := `printf '::error::pwned\n##[warning]legacy\n'; sleep 30`
+	r := run(t, "scan", "-q", "--start", command, "--ready", "never printed", "--ready-timeout", "500ms", "--stop-grace", "1s", closedPort(t))
+	if r.code != ExitIncomplete {
+		t.Fatalf("exit %d, want %d: %s", r.code, ExitIncomplete, r.stderr)
+	}
+	assertNoWorkflowCommand(t, "stderr", r.stderr)
+	if !strings.Contains(r.stderr, `\::error::pwned`) {
+		t.Fatalf("the app's output is not shown:\n%s", r.stderr)
+	}
+}

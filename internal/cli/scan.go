@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/sanitize"
 	"github.com/agentready/agentready/probe"
 	"github.com/agentready/agentready/report"
 	"github.com/agentready/agentready/scan"
@@ -315,6 +316,9 @@ func writeOne(s sink, rep *finding.Report) error {
 }
 
 func isTerminal(w io.Writer) bool {
+	if filter, ok := w.(*sanitize.WorkflowFilter); ok {
+		w = filter.Underlying()
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
