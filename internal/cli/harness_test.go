@@ -105,3 +105,24 @@ func TestAppOutputCannotIssueWorkflowCommands(t *testing.T) {
 		t.Fatalf("the app's output is not shown:\n%s", r.stderr)
 	}
 }
+
+// TestUsageErrorsStartNoApp: every usage error is found before --start runs
+// anything.
+func TestUsageErrorsStartNoApp(t *testing.T) {
+	target, hits := countingServer(t)
+	for _, tt := range scanUsageErrors(t.TempDir()) {
+		t.Run(tt.name, func(t *testing.T) {
+			marker := filepath.Join(t.TempDir(), "started")
+			args := append([]string{"scan", "-q", "--start", "touch " + marker}, withTarget(tt.args, target)...)
+			if r := run(t, args...); r.code != ExitUsage {
+				t.Errorf("exit %d, want %d: %s", r.code, ExitUsage, r.stderr)
+			}
+			if _, err := os.Stat(marker); err == nil {
+				t.Fatal("the app was started")
+			}
+		})
+	}
+	if n := hits.Load(); n != 0 {
+		t.Fatalf("%d request(s) reached the server", n)
+	}
+}
