@@ -126,3 +126,24 @@ func TestUsageErrorsStartNoApp(t *testing.T) {
 		t.Fatalf("%d request(s) reached the server", n)
 	}
 }
+
+// TestConfigFoundInAParentDirectoryStartsTheAppWhenChosen: naming the file,
+// or trusting it on the command line, lets its start: section run.
+func TestConfigFoundInAParentDirectoryStartsTheAppWhenChosen(t *testing.T) {
+	target := serve(t)
+	for _, chosen := range []string{"--trust-config", "--config"} {
+		t.Run(chosen, func(t *testing.T) {
+			cfg, marker := parentConfig(t, target)
+			args := []string{"scan", "-q", chosen}
+			if chosen == "--config" {
+				args = append(args, cfg)
+			}
+			if r := run(t, args...); r.code != ExitOK {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			if _, err := os.Stat(marker); err != nil {
+				t.Fatalf("the app was not started: %v", err)
+			}
+		})
+	}
+}
