@@ -6,7 +6,9 @@
 // Every field carries three tags: yaml (the key), doc (the description that
 // goes into the JSON Schema and the starter file) and, where the setting is
 // also a command-line flag, flag (the flag's name, so that precedence is one
-// mechanical rule and a key can never drift from its flag).
+// mechanical rule and a key can never drift from its flag). A section tagged
+// runs:"true" starts processes: the CLI applies it only from a file the user
+// chose, never from one it merely found above the working directory.
 package config
 
 import (
@@ -48,7 +50,7 @@ type File struct {
 	Gate       Gate                `yaml:"gate,omitempty" doc:"When the run fails (exit 1)."`
 	Baseline   string              `yaml:"baseline,omitempty" flag:"baseline" path:"true" doc:"JSON report of an earlier scan (relative to this file): only findings not in it gate the run."`
 	Active     Active              `yaml:"active,omitempty" doc:"Active probes: state-changing requests sent only with --active, and only to what allow names."`
-	Start      *Start              `yaml:"start,omitempty" doc:"Start the app before scanning it, and stop it afterwards."`
+	Start      *Start              `yaml:"start,omitempty" runs:"true" doc:"Start the app before scanning it, and stop it afterwards."`
 
 	// Path is the file this was read from, or "" when no file was found.
 	Path string `yaml:"-"`

@@ -150,6 +150,10 @@ func TestSettingsMapKeysToFlagsAndResolvePaths(t *testing.T) {
 	got := map[string][]string{}
 	for _, s := range f.Settings() {
 		got[s.Flag] = s.Values
+		// Only the start: section starts a process.
+		if starts := strings.HasPrefix(s.Key, "start."); s.Runs != starts {
+			t.Errorf("%s: Runs is %v", s.Key, s.Runs)
+		}
 	}
 	want := map[string][]string{
 		"openapi": {filepath.Join(dir, "specs/api.yaml")}, "mcp": {"http://h/mcp"},

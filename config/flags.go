@@ -14,13 +14,15 @@ type Setting struct {
 	Key string
 	// Values are in the flag's own syntax; a repeatable flag gets several.
 	Values []string
+	// Runs is set for keys of a section that starts processes (runs:"true").
+	Runs bool
 }
 
 // Settings lists, in file order, the values the file sets that are also
 // flags. Paths are resolved against the file's directory.
 func (f *File) Settings() []Setting {
 	var out []Setting
-	collectSettings(reflect.ValueOf(f).Elem(), "", f, &out)
+	collectSettings(reflect.ValueOf(f).Elem(), "", false, f, &out)
 	return out
 }
 
@@ -55,7 +57,7 @@ func FlagNames() map[string]string {
 	return out
 }
 
-func collectSettings(v reflect.Value, where string, f *File, out *[]Setting) {
+func collectSettings(v reflect.Value, where string, runs bool, f *File, out *[]Setting) {
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
@@ -65,13 +67,14 @@ func collectSettings(v reflect.Value, where string, f *File, out *[]Setting) {
 		}
 		fv := v.Field(i)
 		key := join(where, name)
+		runs := runs || sf.Tag.Get("runs") == "true"
 		flag := sf.Tag.Get("flag")
 		if flag == "" {
 			if fv.Kind() == reflect.Pointer && !fv.IsNil() {
 				fv = fv.Elem()
 			}
 			if fv.Kind() == reflect.Struct {
-				collectSettings(fv, key, f, out)
+				collectSettings(fv, key, runs, f, out)
 			}
 			continue
 		}
@@ -84,7 +87,7 @@ func collectSettings(v reflect.Value, where string, f *File, out *[]Setting) {
 				vals[j] = f.Resolve(vals[j])
 			}
 		}
-		*out = append(*out, Setting{Flag: flag, Key: key, Values: vals})
+		*out = append(*out, Setting{Flag: flag, Key: key, Values: vals, Runs: runs})
 	}
 }
 

@@ -21,11 +21,6 @@ type gateFlags struct {
 	baseline       string
 	strictBaseline bool
 	failUnder      string
-
-	// loaded memoizes policy, which scan calls before starting the app (so
-	// that a bad baseline fails fast) and again in runScan.
-	loaded *scan.Policy
-	done   bool
 }
 
 func (g *gateFlags) register(fs *pflag.FlagSet) {
@@ -36,17 +31,6 @@ func (g *gateFlags) register(fs *pflag.FlagSet) {
 
 // policy combines the configuration's check policy with the baseline.
 func (g *gateFlags) policy(e *env) (*scan.Policy, error) {
-	if g.done {
-		return g.loaded, nil
-	}
-	p, err := g.load(e)
-	if err == nil {
-		g.loaded, g.done = p, true
-	}
-	return p, err
-}
-
-func (g *gateFlags) load(e *env) (*scan.Policy, error) {
 	if _, err := g.minimum(); err != nil {
 		return nil, err
 	}

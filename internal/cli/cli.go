@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/sanitize"
 )
 
 // Exit codes, documented in the README and in `agentready --help`.
@@ -82,6 +83,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, environ []st
 
 // Run is Main with a caller-supplied context, for in-process tests.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, environ []string) int {
+	// Progress, logs and errors on stderr quote the scanned app; none of it
+	// may pass for a CI workflow command.
+	safeStderr := sanitize.NewWorkflowFilter(stderr)
+	defer safeStderr.Flush()
+	stderr = safeStderr
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, vars: map[string]string{}}
 	for _, kv := range environ {
 		if k, v, ok := strings.Cut(kv, "="); ok {

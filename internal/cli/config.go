@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -28,7 +29,23 @@ type loadedConfig struct {
 	file *config.File
 	// target is the URL from AGENTREADY_TARGET or the file, or "".
 	target string
+	// origin says how the file was chosen (see locateConfig).
+	origin string
 }
+
+// How the configuration file was chosen. A file found above the working
+// directory may belong to someone else (a shared checkout, a home or /tmp
+// directory), so it is the one origin not trusted to start processes.
+const (
+	originFlag   = "named with --config"
+	originEnv    = "named by " + envPrefix + "CONFIG"
+	originHere   = "found in the working directory"
+	originParent = "found in a parent directory"
+)
+
+// trustConfig is the flag that lets a file found in a parent directory
+// start processes.
+const trustConfig = "trust-config"
 
 // withConfig adds --config and the step that, before any command that
 // scans, fills every flag not given on the command line from its
@@ -41,17 +58,23 @@ func withConfig(root *cobra.Command, e *env) {
 		if cmd.Flags().Lookup("fail-on") == nil && cmd.Annotations[usesConfig] == "" {
 			return nil
 		}
-		if path == "" {
-			path = e.get(envPrefix + "CONFIG")
-		}
-		lc, err := loadConfig(path)
+		found, origin, err := locateConfig(path, e)
 		if err != nil {
 			return err
 		}
+		if found != "" {
+			// Always, -q or not: the file can change what the run does.
+			fmt.Fprintf(e.stderr, "agentready: using config %s (%s)\n", absPath(found), origin)
+		}
+		lc, err := loadConfig(found)
+		if err != nil {
+			return err
+		}
+		lc.origin = origin
 		if err := applyEnv(cmd.Flags(), e); err != nil {
 			return err
 		}
-		if err := applyFile(cmd.Flags(), lc.file); err != nil {
+		if err := applyFile(cmd.Flags(), lc); err != nil {
 			return err
 		}
 		lc.target = e.get(envPrefix + "TARGET")
@@ -63,18 +86,40 @@ func withConfig(root *cobra.Command, e *env) {
 	}
 }
 
-// loadConfig reads the named file, or the one found from the working
-// directory, and validates it against this build's checks.
-func loadConfig(path string) (*loadedConfig, error) {
-	if path == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, usageError("%v", err)
-		}
-		if path, err = config.Find(wd); err != nil {
-			return nil, usageError("looking for %s: %v", config.FileName, err)
-		}
+// locateConfig returns the file named with --config or AGENTREADY_CONFIG,
+// else the one found from the working directory upwards (or ""), and how it
+// was chosen.
+func locateConfig(flagPath string, e *env) (path, origin string, err error) {
+	if flagPath != "" {
+		return flagPath, originFlag, nil
 	}
+	if p := e.get(envPrefix + "CONFIG"); p != "" {
+		return p, originEnv, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", "", usageError("%v", err)
+	}
+	if path, err = config.Find(wd); err != nil {
+		return "", "", usageError("looking for %s: %v", config.FileName, err)
+	}
+	origin = originHere
+	if path != "" && filepath.Dir(path) != filepath.Clean(wd) {
+		origin = originParent
+	}
+	return path, origin, nil
+}
+
+func absPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}
+
+// loadConfig reads the file at path, if any, and validates it against this
+// build's checks.
+func loadConfig(path string) (*loadedConfig, error) {
 	f := &config.File{}
 	if path != "" {
 		var err error
@@ -112,8 +157,9 @@ func envName(flag string) string {
 
 // commandLineOnly are the flags no environment variable stands in for:
 // turning on state-changing requests, or skipping their confirmation, must
-// be visible in the command that runs them, never inherited from a shell.
-var commandLineOnly = map[string]bool{"active": true, "yes": true}
+// be visible in the command that runs them, never inherited from a shell;
+// so must trusting a file found in a parent directory to start the app.
+var commandLineOnly = map[string]bool{"active": true, "yes": true, trustConfig: true}
 
 // applyEnv sets every flag not given on the command line whose variable is
 // set. A repeatable flag takes one value from its variable.
@@ -137,11 +183,16 @@ func applyEnv(fs *pflag.FlagSet, e *env) error {
 
 // applyFile sets every flag still unset from the file. Keys whose flag this
 // command does not have (start: on demo) do not apply to it.
-func applyFile(fs *pflag.FlagSet, f *config.File) error {
+func applyFile(fs *pflag.FlagSet, lc *loadedConfig) error {
+	f := lc.file
 	for _, s := range f.Settings() {
 		fl := fs.Lookup(s.Flag)
 		if fl == nil || fl.Changed {
 			continue
+		}
+		if s.Runs && !lc.mayRun(fs) {
+			return usageError("%s sets %s, but it was %s, and such a file may not start processes: name it with --config %s, or pass --%s",
+				absPath(f.Path), s.Key, originParent, absPath(f.Path), trustConfig)
 		}
 		for _, v := range s.Values {
 			if err := fs.Set(s.Flag, v); err != nil {
@@ -150,6 +201,16 @@ func applyFile(fs *pflag.FlagSet, f *config.File) error {
 		}
 	}
 	return nil
+}
+
+// mayRun reports whether the file's keys that start processes apply: the
+// user chose the file, or trusted it on the command line.
+func (lc *loadedConfig) mayRun(fs *pflag.FlagSet) bool {
+	if lc.origin != originParent {
+		return true
+	}
+	trusted, err := fs.GetBool(trustConfig)
+	return err == nil && trusted
 }
 
 // policy is the scan policy of the configuration, or nil without one.

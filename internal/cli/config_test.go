@@ -122,10 +122,15 @@ func TestConfigFileIsFoundInAParentDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(sub)
-	if r := run(t, "scan", "-q"); r.code != ExitGateFailed {
+	r := run(t, "scan", "-q")
+	if r.code != ExitGateFailed {
 		t.Fatalf("exit %d, want %d (the parent's file sets the target and fail-on): %s", r.code, ExitGateFailed, r.stderr)
 	}
-	r := run(t, "config", "check")
+	// Said even with -q: the file changes what the run does.
+	if want := "agentready: using config " + filepath.Join(root, config.FileName) + " (found in a parent directory)\n"; !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr %q lacks %q", r.stderr, want)
+	}
+	r = run(t, "config", "check")
 	if r.code != ExitOK || !strings.Contains(r.stdout, "gate.fail-on") {
 		t.Fatalf("config check: %d %q %q", r.code, r.stdout, r.stderr)
 	}
@@ -189,5 +194,72 @@ func TestConfigSchemaCommandMatchesThePublishedSchema(t *testing.T) {
 	}
 	if r.code != ExitOK || r.stdout != string(want) {
 		t.Fatalf("config schema differs from docs/schema (run go test ./config -update)")
+	}
+}
+
+func TestConfigInUseIsNamedOnStderr(t *testing.T) {
+	target := serve(t)
+	cfg := writeConfig(t, "gate:\n  fail-on: none\n")
+	tests := []struct {
+		name    string
+		environ []string
+		args    []string
+		want    string
+	}{
+		{"--config", nil, []string{"--config", cfg}, "agentready: using config " + cfg + " (named with --config)\n"},
+		{"AGENTREADY_CONFIG", []string{"AGENTREADY_CONFIG=" + cfg}, nil, "agentready: using config " + cfg + " (named by AGENTREADY_CONFIG)\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runWith(t, t.Context(), tt.environ, append(append([]string{"scan", "-q"}, tt.args...), target)...)
+			if r.code != ExitOK || !strings.Contains(r.stderr, tt.want) {
+				t.Fatalf("exit %d, stderr %q; want 0 and %q", r.code, r.stderr, tt.want)
+			}
+		})
+	}
+	t.Chdir(filepath.Dir(cfg))
+	r := run(t, "scan", "-q", target)
+	if want := "(found in the working directory)"; r.code != ExitOK || !strings.Contains(r.stderr, want) {
+		t.Fatalf("exit %d, stderr %q; want 0 and %q", r.code, r.stderr, want)
+	}
+}
+
+// parentConfig writes, in a new directory, a configuration whose start:
+// command would create the returned marker, and moves into a subdirectory.
+func parentConfig(t *testing.T, target string) (cfg, marker string) {
+	t.Helper()
+	root := t.TempDir()
+	marker = filepath.Join(root, "started")
+	cfg = filepath.Join(root, config.FileName)
+	body := "target: " + target + "\ngate:\n  fail-on: none\nstart:\n  command: touch " + marker + " && exec sleep 30\n  grace: 1s\n"
+	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(root, "svc")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(sub)
+	return cfg, marker
+}
+
+func TestConfigFoundInAParentDirectoryStartsNothing(t *testing.T) {
+	cfg, marker := parentConfig(t, serve(t))
+	// A variable cannot stand in for the flag that trusts the file.
+	r := runWith(t, t.Context(), []string{"AGENTREADY_TRUST_CONFIG=true"}, "scan", "-q")
+	if r.code != ExitUsage {
+		t.Fatalf("exit %d, want %d: %s", r.code, ExitUsage, r.stderr)
+	}
+	for _, want := range []string{cfg + " sets start.command", "--config " + cfg, "--trust-config"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr %q lacks %q", r.stderr, want)
+		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the parent directory's start.command ran")
+	}
+	// A command that has no --start is not concerned.
+	if r := run(t, "config", "check"); r.code != ExitOK {
+		t.Fatalf("config check: exit %d: %s", r.code, r.stderr)
 	}
 }

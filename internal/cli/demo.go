@@ -48,7 +48,11 @@ func newDemoCmd(e *env) *cobra.Command {
 				fmt.Fprintf(e.stderr, "demo API at %s\n", target)
 			}
 			lim.ids.fallback = demoIdentities() // scan as anonymous and user unless told otherwise
-			return runScan(cmd.Context(), e, target, &out, &lim)
+			plan, err := planScan(e, target, &out, &lim)
+			if err != nil {
+				return err
+			}
+			return plan.run(cmd.Context(), e)
 		},
 	}
 	cmd.Flags().BoolVar(&serve, "serve", false, "only serve the demo API and print its URL")

@@ -91,3 +91,59 @@ func TestStartFlagsNeedStart(t *testing.T) {
 		}
 	}
 }
+
+// TestAppOutputCannotIssueWorkflowCommands: the app's last lines, shown when
+// it never becomes ready, quote it verbatim on stderr.
+func TestAppOutputCannotIssueWorkflowCommands(t *testing.T) {
+	command := `printf '::error::pwned\n##[warning]legacy\n'; sleep 30`
+	r := run(t, "scan", "-q", "--start", command, "--ready", "never printed", "--ready-timeout", "500ms", "--stop-grace", "1s", closedPort(t))
+	if r.code != ExitIncomplete {
+		t.Fatalf("exit %d, want %d: %s", r.code, ExitIncomplete, r.stderr)
+	}
+	assertNoWorkflowCommand(t, "stderr", r.stderr)
+	if !strings.Contains(r.stderr, `\::error::pwned`) {
+		t.Fatalf("the app's output is not shown:\n%s", r.stderr)
+	}
+}
+
+// TestUsageErrorsStartNoApp: every usage error is found before --start runs
+// anything.
+func TestUsageErrorsStartNoApp(t *testing.T) {
+	target, hits := countingServer(t)
+	for _, tt := range scanUsageErrors(t.TempDir()) {
+		t.Run(tt.name, func(t *testing.T) {
+			marker := filepath.Join(t.TempDir(), "started")
+			args := append([]string{"scan", "-q", "--start", "touch " + marker}, withTarget(tt.args, target)...)
+			if r := run(t, args...); r.code != ExitUsage {
+				t.Errorf("exit %d, want %d: %s", r.code, ExitUsage, r.stderr)
+			}
+			if _, err := os.Stat(marker); err == nil {
+				t.Fatal("the app was started")
+			}
+		})
+	}
+	if n := hits.Load(); n != 0 {
+		t.Fatalf("%d request(s) reached the server", n)
+	}
+}
+
+// TestConfigFoundInAParentDirectoryStartsTheAppWhenChosen: naming the file,
+// or trusting it on the command line, lets its start: section run.
+func TestConfigFoundInAParentDirectoryStartsTheAppWhenChosen(t *testing.T) {
+	target := serve(t)
+	for _, chosen := range []string{"--trust-config", "--config"} {
+		t.Run(chosen, func(t *testing.T) {
+			cfg, marker := parentConfig(t, target)
+			args := []string{"scan", "-q", chosen}
+			if chosen == "--config" {
+				args = append(args, cfg)
+			}
+			if r := run(t, args...); r.code != ExitOK {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			if _, err := os.Stat(marker); err != nil {
+				t.Fatalf("the app was not started: %v", err)
+			}
+		})
+	}
+}

@@ -127,7 +127,11 @@ func writeMCP(w io.Writer, format string, s *mcp.Snapshot) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(info)
 	}
-	return writeMCPText(w, info)
+	safe := sanitize.NewWorkflowFilter(w)
+	if err := writeMCPText(safe, info); err != nil {
+		return err
+	}
+	return safe.Flush()
 }
 
 func writeMCPText(w io.Writer, info *finding.MCPInfo) error {

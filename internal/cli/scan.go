@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/sanitize"
 	"github.com/agentready/agentready/probe"
 	"github.com/agentready/agentready/report"
 	"github.com/agentready/agentready/scan"
@@ -133,14 +134,15 @@ func newScanCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if _, err := out.gate.policy(e); err != nil {
-				return err // before starting the app: a bad baseline fails fast
+			plan, err := planScan(e, start, &out, &lim)
+			if err != nil {
+				return err
 			}
 			started, err := app.start(cmd.Context(), e, start.String())
 			if err != nil {
 				return err
 			}
-			return started.finish(e, runScan(cmd.Context(), e, start, &out, &lim))
+			return started.finish(e, plan.run(cmd.Context(), e))
 		},
 	}
 	out.register(cmd.Flags())
@@ -161,42 +163,60 @@ func parseTarget(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-// runScan is shared by scan and demo.
-func runScan(ctx context.Context, e *env, start *url.URL, out *outputFlags, lim *limitFlags) error {
+// scanPlan is a scan whose flags have all been checked: every usage error
+// is found before an app is started or a request is sent.
+type scanPlan struct {
+	opts   scan.Options
+	sinks  []sink
+	failOn finding.Severity
+	gate   *gateFlags
+}
+
+// planScan checks every flag of scan and demo and prepares the scan.
+func planScan(e *env, start *url.URL, out *outputFlags, lim *limitFlags) (*scanPlan, error) {
 	failOn, err := finding.ParseSeverity(out.failOn)
 	if err != nil {
-		return usageError("--fail-on: %v", err)
+		return nil, usageError("--fail-on: %v", err)
 	}
 	sinks, err := planOutputs(e, out)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	cfg, err := lim.config(start, out.verbose, e.stderr)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	reg, err := builtin.Registry()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if lim.mcpEndpoint != "" {
 		if _, err := parseMCPURL(lim.mcpEndpoint); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	policy, err := out.gate.policy(e)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ids, err := lim.ids.resolve(e)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	act, err := lim.act.options(e)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	rep, err := scan.Run(ctx, scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint, Policy: policy, Identities: ids, Access: e.configFile().Access, Active: act})
+	return &scanPlan{
+		opts: scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint,
+			Policy: policy, Identities: ids, Access: e.configFile().Access, Active: act},
+		sinks: sinks, failOn: failOn, gate: &out.gate,
+	}, nil
+}
+
+// run scans, writes the reports and maps the outcome to an exit code.
+func (p *scanPlan) run(ctx context.Context, e *env) error {
+	rep, err := scan.Run(ctx, p.opts)
 	if errors.Is(err, errActiveDeclined) {
 		return err
 	}
@@ -207,8 +227,8 @@ func runScan(ctx context.Context, e *env, start *url.URL, out *outputFlags, lim 
 		return &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("scan failed: %w", err)}
 	}
 	attachApp(rep, e)
-	rep.Gate = out.gate.evaluate(rep, failOn)
-	if err := writeOutputs(sinks, rep); err != nil {
+	rep.Gate = p.gate.evaluate(rep, p.failOn)
+	if err := writeOutputs(p.sinks, rep); err != nil {
 		return &ExitError{Code: ExitIncomplete, Err: err}
 	}
 	return exitFor(ctx, rep)
@@ -261,14 +281,14 @@ func planOutputs(e *env, out *outputFlags) ([]sink, error) {
 	}
 	color := !out.noColor && e.get("NO_COLOR") == "" && isTerminal(e.stdout)
 	var sinks []sink
-	stdoutTaken := false
-	if !out.quiet {
-		r, err := report.New(out.format, out.sarif.options(report.Options{Color: color && out.format == "text", Width: termWidth(e.stdout), Verbose: out.verbose}))
-		if err != nil {
-			return nil, usageError("--format: %v", err)
-		}
+	// --format is checked with -q too, which only leaves stdout unused.
+	r, err := report.New(out.format, out.sarif.options(report.Options{Color: color && out.format == "text", Width: termWidth(e.stdout), Verbose: out.verbose}))
+	if err != nil {
+		return nil, usageError("--format: %v", err)
+	}
+	stdoutTaken := !out.quiet
+	if stdoutTaken {
 		sinks = append(sinks, sink{format: out.format, path: "-", stdout: e.stdout, rep: r})
-		stdoutTaken = true
 	}
 	for _, spec := range out.outputs {
 		format, path, ok := strings.Cut(spec, "=")
@@ -315,6 +335,9 @@ func writeOne(s sink, rep *finding.Report) error {
 }
 
 func isTerminal(w io.Writer) bool {
+	if filter, ok := w.(*sanitize.WorkflowFilter); ok {
+		w = filter.Underlying()
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }

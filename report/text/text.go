@@ -4,7 +4,8 @@
 //
 // Every string in the report is treated as hostile, including the ones we
 // produce, because a report can be read back from a JSON file: each goes
-// through sanitize.Line and is bounded before it is printed. Styling is done
+// through sanitize.Line and is bounded before it is printed, and no line of
+// the output can pass for a CI workflow command. Styling is done
 // with lipgloss and the result is written through a colorprofile.Writer, so
 // the no-color output carries no escape sequence at all.
 package text
@@ -16,6 +17,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/sanitize"
 )
 
 // Defaults for the zero Options.
@@ -77,7 +79,12 @@ func (rp *Reporter) Write(w io.Writer, r *finding.Report) error {
 	if rp.opts.Color {
 		profile = colorprofile.ANSI256
 	}
-	cw := &colorprofile.Writer{Forward: w, Profile: profile}
-	_, err := io.WriteString(cw, p.b.String())
-	return err
+	// The filter comes last, so that it sees the lines as they are written,
+	// escape sequences stripped or not.
+	safe := sanitize.NewWorkflowFilter(w)
+	cw := &colorprofile.Writer{Forward: safe, Profile: profile}
+	if _, err := io.WriteString(cw, p.b.String()); err != nil {
+		return err
+	}
+	return safe.Flush()
 }
