@@ -4,7 +4,6 @@ package scan
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
 	"runtime/debug"
@@ -14,8 +13,8 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/score"
 	"github.com/agentready/agentready/probe"
-	"github.com/agentready/agentready/report/grade"
 )
 
 // Options configure one scan.
@@ -94,7 +93,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	rep.States = stateMatrices(res.Recording)
 	opts.Policy.Apply(rep, in.Spec)
 	rep.Surface = surfaceMatrix(in, opts.Checks)
-	rep.Score = grade.Compute(rep.Rules, rep.Checks, rep.Findings)
+	rep.Score = score.Compute(checks.FamilyNames(), rep.Rules, rep.Checks, rep.Findings)
 	return rep, nil
 }
 
@@ -168,10 +167,6 @@ func runOne(ctx context.Context, in *checks.Input, c checks.Check) (res finding.
 	}
 	return res, fs
 }
-
-// ErrNothingChecked is returned when the scan finished but no check could be
-// evaluated, which the CLI reports as "scan could not complete".
-var ErrNothingChecked = errors.New("no check could be evaluated")
 
 // exchangeCount counts the exchanges of every identity's recording: the MCP
 // requests, sent after the probe finished, are counted from it.

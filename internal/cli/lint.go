@@ -13,7 +13,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/report/grade"
+	"github.com/agentready/agentready/internal/score"
 	"github.com/agentready/agentready/scan"
 	"github.com/agentready/agentready/spec"
 )
@@ -59,7 +59,7 @@ func runLint(ctx context.Context, e *env, path string, out *outputFlags) error {
 	}
 	rep := Lint(ctx, doc, reg.All(), version())
 	rep.StartedAt = started.UTC()
-	rep.Gate = evaluateGate(rep, failOn)
+	rep.Gate = score.Gate(rep, score.GateOptions{FailOn: failOn})
 	if err := writeOutputs(sinks, rep); err != nil {
 		return &ExitError{Code: ExitIncomplete, Err: err}
 	}
@@ -89,7 +89,7 @@ func Lint(ctx context.Context, doc *spec.Document, cs []checks.Check, toolVersio
 	for _, c := range static {
 		rep.Rules = append(rep.Rules, checks.RuleInfo(c.Meta()))
 	}
-	rep.Score = grade.Compute(rep.Rules, rep.Checks, rep.Findings)
+	rep.Score = score.Compute(checks.FamilyNames(), rep.Rules, rep.Checks, rep.Findings)
 	return rep
 }
 
