@@ -73,7 +73,8 @@ func Lint(ctx context.Context, doc *spec.Document, cs []checks.Check, toolVersio
 	target := documentURL(doc.Source)
 	in := checks.NewStaticInput(target, doc)
 	results, findings := scan.Evaluate(context.WithoutCancel(ctx), in, static)
-	findings = scan.Process(findings)
+	post := &scan.Pipeline{Doc: doc, Results: results, Rules: scan.RuleInfos(static)}
+	findings = post.Run(findings)
 	now := time.Now().UTC()
 	rep := &finding.Report{
 		SchemaVersion: finding.SchemaVersion,
@@ -81,15 +82,13 @@ func Lint(ctx context.Context, doc *spec.Document, cs []checks.Check, toolVersio
 		Target:        doc.Source,
 		StartedAt:     now,
 		FinishedAt:    now,
-		Checks:        results,
+		Rules:         post.Rules,
+		Checks:        post.Results,
 		Findings:      findings,
 		Notes:         append([]string(nil), doc.Notices...),
 		Spec:          scan.SpecInfo(doc, "lint"),
 	}
-	for _, c := range static {
-		rep.Rules = append(rep.Rules, checks.RuleInfo(c.Meta()))
-	}
-	rep.Score = score.Compute(checks.FamilyNames(), rep.Rules, rep.Checks, rep.Findings)
+	rep.Score = scan.Grade(rep)
 	return rep
 }
 
