@@ -38,6 +38,16 @@ var Families = []Family{
 	FamilyHALForms, FamilyAffordance, FamilyMCP, FamilyLeakage, FamilyDiscovery, FamilySurface,
 }
 
+// FamilyNames lists every family's name in report order, for what takes
+// families as plain data: grading and the configuration.
+func FamilyNames() []string {
+	names := make([]string, len(Families))
+	for i, f := range Families {
+		names[i] = string(f)
+	}
+	return names
+}
+
 // DocsBase is where each check's documentation anchor lives.
 const DocsBase = "https://github.com/agentready/agentready/blob/main/docs/checks.md"
 

@@ -205,25 +205,6 @@ func TestEmptyFileIsDefaults(t *testing.T) {
 	}
 }
 
-func TestFailUnder(t *testing.T) {
-	for _, tt := range []struct {
-		min, grade string
-		score      int
-		met        bool
-	}{
-		{"B", "A", 95, true}, {"B", "B", 70, true}, {"B", "B-", 65, false}, {"b", "N/A", 0, false},
-		{"80", "B+", 80, true}, {"80", "B", 79, false}, {"0", "N/A", 0, false},
-	} {
-		m, err := config.ParseFailUnder(tt.min)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := m.Met(tt.grade, tt.score); got != tt.met {
-			t.Errorf("minimum %s, grade %s score %d: met=%v, want %v", tt.min, tt.grade, tt.score, got, tt.met)
-		}
-	}
-}
-
 func TestIdentityCredentialComesFromTheEnvironment(t *testing.T) {
 	env := map[string]string{"READER_TOKEN": "abc"}
 	getenv := func(k string) string { return env[k] }

@@ -7,12 +7,10 @@ import (
 	"path"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/report/grade"
 )
 
 // Known is what the file may name: the check IDs and families of this build.
@@ -177,7 +175,7 @@ func (f *File) validateScalars() []error {
 		}
 	}
 	if f.Gate.FailUnder != "" {
-		if _, err := ParseFailUnder(f.Gate.FailUnder); err != nil {
+		if _, err := finding.ParseFailUnder(f.Gate.FailUnder); err != nil {
 			add("gate.fail-under: %v", err)
 		}
 	}
@@ -238,52 +236,6 @@ func unknownName(kind, name string, known []string) string {
 		msg += " (run 'agentready checks' for the list)"
 	}
 	return msg
-}
-
-// FailUnder is a minimum grade or a minimum score.
-type FailUnder struct {
-	// Grade is the minimum letter grade, or "" when Score is meant.
-	Grade string
-	Score int
-}
-
-// ParseFailUnder reads "B", "a-" or "80".
-func ParseFailUnder(s string) (FailUnder, error) {
-	s = strings.TrimSpace(s)
-	if n, err := strconv.Atoi(s); err == nil {
-		if n < 0 || n > 100 {
-			return FailUnder{}, fmt.Errorf("score %d: want 0 to 100", n)
-		}
-		return FailUnder{Score: n}, nil
-	}
-	g, err := grade.ParseGrade(s)
-	if err != nil {
-		return FailUnder{}, fmt.Errorf("%q: want a letter grade (%s) or a score from 0 to 100", s, strings.Join(grade.Grades(), ", "))
-	}
-	if g == grade.NotAssessed {
-		return FailUnder{}, fmt.Errorf("%q: the minimum must be a letter grade or a score", s)
-	}
-	return FailUnder{Grade: g}, nil
-}
-
-// Met reports whether a scan with this grade and score passes the minimum.
-// An unassessed scan meets no minimum.
-func (m FailUnder) Met(g string, score int) bool {
-	if g == grade.NotAssessed {
-		return false
-	}
-	if m.Grade == "" {
-		return score >= m.Score
-	}
-	ok, err := grade.GradeAtLeast(g, m.Grade)
-	return err == nil && ok
-}
-
-func (m FailUnder) String() string {
-	if m.Grade != "" {
-		return "grade " + m.Grade
-	}
-	return "score " + strconv.Itoa(m.Score)
 }
 
 func sortedKeys[V any](m map[string]V) []string {

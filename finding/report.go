@@ -157,4 +157,7 @@ type Gate struct {
 	NewOnly bool `json:"newOnly,omitempty"`
 	// StrictBaseline fails the run when the baseline is stale.
 	StrictBaseline bool `json:"strictBaseline,omitempty"`
+	// Reasons are the gate's verdicts, of which Reason is the text. They are
+	// not written: a report read back carries the text only.
+	Reasons []GateReason `json:"-"`
 }

@@ -18,8 +18,9 @@ import (
 
 // Policy is the user's tuning of a scan: which checks run, at which
 // severity, which findings are accepted, and the baseline to compare with.
-// It is applied after the checks and before grading, so that the grade
-// reflects it. The zero value (and nil) changes nothing.
+// Select applies it before the checks and the pipeline after them, before
+// grading, so that the grade reflects it (pipeline.go). The zero value (and
+// nil) changes nothing.
 type Policy struct {
 	// Severity overrides the severity of every finding of a check;
 	// SeverityNone turns the check off.
@@ -47,99 +48,27 @@ func PolicyFromConfig(f *config.File) (*Policy, error) {
 	return p, nil
 }
 
-// Select drops the checks the policy turns off.
-func (p *Policy) Select(cs []checks.Check) []checks.Check {
-	if p == nil {
-		return cs
+// now is the clock ignores expire by.
+func (p *Policy) now() time.Time {
+	if p == nil || p.Now == nil {
+		return time.Now()
 	}
-	var out []checks.Check
-	for _, c := range cs {
-		if p.enabled(c.Meta()) {
-			out = append(out, c)
-		}
-	}
-	return out
+	return p.Now()
 }
 
-func (p *Policy) enabled(m checks.Meta) bool {
-	if on, ok := p.Families[string(m.Family)]; ok && !on {
-		return false
+// ignore keeps the findings no ignore matches and moves the others to
+// Ignored, with the reason; it notes what each ignore did, expired and
+// unused ones included.
+func ignore(p *Pipeline, fs []finding.Finding) []finding.Finding {
+	if p.Policy == nil {
+		return fs
 	}
-	sev, ok := p.Severity[m.ID]
-	return !ok || sev != finding.SeverityNone
+	kept, ignored, notes := p.Policy.ignore(fs, p.Doc, p.Now)
+	p.Ignored = append(p.Ignored, ignored...)
+	p.Notes = append(p.Notes, notes...)
+	return kept
 }
 
-// Apply rewrites the report's rules, results and findings: severity
-// overrides, then ignores, then the baseline. It must run before grading.
-// doc is the OpenAPI document, for ignores narrowed to an operation.
-func (p *Policy) Apply(rep *finding.Report, doc *spec.Document) {
-	if p == nil {
-		return
-	}
-	now := time.Now
-	if p.Now != nil {
-		now = p.Now
-	}
-	rep.Notes = append(rep.Notes, p.offNotes()...)
-	p.override(rep)
-	all := rep.Findings
-	kept, ignored, notes := p.ignore(all, doc, now())
-	rep.Findings, rep.Ignored = kept, ignored
-	rep.Notes = append(rep.Notes, notes...)
-	if p.Baseline != nil {
-		// Ignored findings still exist: compared with the baseline they are
-		// neither new nor fixed.
-		rep.Baseline = compareBaseline(p.Baseline, rep, all)
-		rep.Notes = append(rep.Notes, baselineNote(rep.Baseline))
-	}
-	recount(rep)
-	rep.Findings = sortFindings(rep.Findings)
-}
-
-func (p *Policy) offNotes() []string {
-	var notes []string
-	var off []string
-	for _, id := range slices.Sorted(maps.Keys(p.Severity)) {
-		if p.Severity[id] == finding.SeverityNone {
-			off = append(off, id)
-		}
-	}
-	if len(off) > 0 {
-		notes = append(notes, "turned off by the configuration: "+strings.Join(off, ", "))
-	}
-	var fams []string
-	for _, f := range slices.Sorted(maps.Keys(p.Families)) {
-		if !p.Families[f] {
-			fams = append(fams, f)
-		}
-	}
-	if len(fams) > 0 {
-		notes = append(notes, "families left out by the configuration: "+strings.Join(fams, ", "))
-	}
-	return notes
-}
-
-// override applies severity overrides to findings and rules.
-func (p *Policy) override(rep *finding.Report) {
-	for i := range rep.Findings {
-		if s, ok := p.Severity[rep.Findings[i].CheckID]; ok {
-			rep.Findings[i].Severity = s
-		}
-	}
-	for i := range rep.Rules {
-		if s, ok := p.Severity[rep.Rules[i].ID]; ok {
-			rep.Rules[i].Severity = s
-		}
-	}
-	for i := range rep.Checks {
-		if s, ok := p.Severity[rep.Checks[i].ID]; ok {
-			rep.Checks[i].Severity = s
-		}
-	}
-}
-
-// ignore splits findings into kept and ignored, and says which ignores
-// expired and which matched nothing.
 func (p *Policy) ignore(fs []finding.Finding, doc *spec.Document, now time.Time) (kept, ignored []finding.Finding, notes []string) {
 	hits := make([]int, len(p.Ignores))
 	expiredHits := make([]int, len(p.Ignores))
@@ -268,56 +197,66 @@ func subjectNames(subject, key string) bool {
 	return false
 }
 
-// compareBaseline marks the kept findings and summarizes the comparison.
-func compareBaseline(b *baseline.Baseline, rep *finding.Report, all []finding.Finding) *finding.BaselineSummary {
+// compareBaseline marks each finding new or existing and summarizes the
+// comparison. Ignored findings still exist: compared with the baseline they
+// are neither new nor fixed.
+func compareBaseline(p *Pipeline, fs []finding.Finding) []finding.Finding {
+	if p.Policy == nil || p.Policy.Baseline == nil {
+		return fs
+	}
+	b := p.Policy.Baseline
 	assessed := map[string]bool{}
-	for _, r := range rep.Checks {
+	for _, r := range p.Results {
 		assessed[r.ID] = r.Status == finding.StatusPass || r.Status == finding.StatusFail
 	}
+	all := append(slices.Clone(fs), p.Ignored...)
 	cmp := b.Compare(all, func(id string) bool { return assessed[id] })
 	sum := &finding.BaselineSummary{File: b.Path, Fixed: cmp.Fixed, Unverified: cmp.Unverified, Stale: len(cmp.Fixed) > 0}
-	for i := range rep.Findings {
-		if b.Has(rep.Findings[i].Fingerprint) {
-			rep.Findings[i].BaselineState = finding.BaselineExisting
+	for i := range fs {
+		if b.Has(fs[i].Fingerprint) {
+			fs[i].BaselineState = finding.BaselineExisting
 			sum.Existing++
 		} else {
-			rep.Findings[i].BaselineState = finding.BaselineNew
+			fs[i].BaselineState = finding.BaselineNew
 			sum.New++
 		}
 	}
-	return sum
+	p.Baseline = sum
+	p.Notes = append(p.Notes, baselineNote(sum))
+	return fs
 }
 
 // recount makes each failed check's result agree with the findings left:
 // a check all of whose findings are ignored passes, and its severity is the
 // highest left.
-func recount(rep *finding.Report) {
+func recount(p *Pipeline, fs []finding.Finding) []finding.Finding {
 	left := map[string][]finding.Finding{}
-	for _, f := range rep.Findings {
+	for _, f := range fs {
 		left[f.CheckID] = append(left[f.CheckID], f)
 	}
 	ignored := map[string]int{}
-	for _, f := range rep.Ignored {
+	for _, f := range p.Ignored {
 		ignored[f.CheckID]++
 	}
-	for i := range rep.Checks {
-		r := &rep.Checks[i]
+	for i := range p.Results {
+		r := &p.Results[i]
 		n := ignored[r.ID]
 		if r.Status != finding.StatusFail || n == 0 {
 			continue
 		}
-		fs := left[r.ID]
+		kept := left[r.ID]
 		r.Observations = append(r.Observations, fmt.Sprintf("%d finding(s) ignored by the configuration", n))
-		r.Findings = len(fs)
-		if len(fs) == 0 {
+		r.Findings = len(kept)
+		if len(kept) == 0 {
 			r.Status = finding.StatusPass
 			continue
 		}
 		r.Severity = finding.SeverityNone
-		for _, f := range fs {
+		for _, f := range kept {
 			r.Severity = max(r.Severity, f.Severity)
 		}
 	}
+	return fs
 }
 
 func baselineNote(b *finding.BaselineSummary) string {

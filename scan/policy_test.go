@@ -9,8 +9,8 @@ import (
 	"github.com/agentready/agentready/config"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/internal/score"
 	"github.com/agentready/agentready/probe"
-	"github.com/agentready/agentready/report/grade"
 	"github.com/agentready/agentready/scan"
 )
 
@@ -48,7 +48,7 @@ func TestSeverityOverrideChangesFindingsRuleAndGrade(t *testing.T) {
 			t.Errorf("rule at %s after the override", r.Severity)
 		}
 	}
-	if rep.Score.Value != plain.Score.Value+grade.Penalty(finding.SeverityWarning) {
+	if rep.Score.Value != plain.Score.Value+score.Penalty(finding.SeverityWarning) {
 		t.Errorf("score %d with the override, %d without; an info finding costs nothing", rep.Score.Value, plain.Score.Value)
 	}
 }

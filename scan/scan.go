@@ -4,18 +4,18 @@ package scan
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/score"
 	"github.com/agentready/agentready/probe"
-	"github.com/agentready/agentready/report/grade"
 )
 
 // Options configure one scan.
@@ -51,7 +51,8 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	if opts.Probe.Version == "" {
 		opts.Probe.Version = opts.Version
 	}
-	opts.Checks = opts.Policy.Select(opts.Checks)
+	var selectionNotes []string
+	opts.Checks, selectionNotes = opts.Policy.Select(opts.Checks)
 	opts.Probe.FollowUp = followUps(opts.Probe.Start, opts.Checks)
 	slot := attachSpec(&opts.Probe)
 	shared := opts.Probe.Headers.Clone()
@@ -73,29 +74,46 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	mcpNotes := collectMCP(ctx, opts, shared, in)
 	res.Stats.Requests += exchangeCount(in) - before
 	results, findings := Evaluate(context.WithoutCancel(ctx), in, opts.Checks)
-	findings = Process(locate(in.Spec, findings))
+	post := &Pipeline{Doc: in.Spec, Policy: opts.Policy, Now: opts.Policy.now(), Results: results, Rules: RuleInfos(opts.Checks)}
+	findings = post.Run(findings)
 	rep := &finding.Report{
 		SchemaVersion: finding.SchemaVersion,
 		Tool:          finding.ToolInfo{Name: "agentready", Version: opts.Version, DocsURL: "https://github.com/agentready/agentready"},
 		Target:        opts.Probe.Start.String(),
 		StartedAt:     started.UTC(),
 		FinishedAt:    now().UTC(),
-		Checks:        results,
+		Rules:         post.Rules,
+		Checks:        post.Results,
 		Findings:      findings,
+		Ignored:       post.Ignored,
+		Baseline:      post.Baseline,
 		Stats:         res.Stats,
-		Notes:         append(append(append(res.Notes, mcpNotes...), errorProbeNotes(res.Recording)...), echoNotes(in)...),
+		Notes:         slices.Concat(res.Notes, mcpNotes, errorProbeNotes(res.Recording), echoNotes(in)),
 		MCP:           mcpInfo(in),
 		Active:        activeInfo,
 	}
 	describeSpec(rep, res)
-	for _, c := range opts.Checks {
-		rep.Rules = append(rep.Rules, checks.RuleInfo(c.Meta()))
-	}
+	// What the policy did is told last, after what the scan saw.
+	rep.Notes = slices.Concat(rep.Notes, selectionNotes, post.Notes)
 	rep.States = stateMatrices(res.Recording)
-	opts.Policy.Apply(rep, in.Spec)
 	rep.Surface = surfaceMatrix(in, opts.Checks)
-	rep.Score = grade.Compute(rep.Rules, rep.Checks, rep.Findings)
+	rep.Score = Grade(rep)
 	return rep, nil
+}
+
+// RuleInfos is the metadata of the checks, as reports carry it.
+func RuleInfos(cs []checks.Check) []finding.RuleInfo {
+	var rules []finding.RuleInfo
+	for _, c := range cs {
+		rules = append(rules, checks.RuleInfo(c.Meta()))
+	}
+	return rules
+}
+
+// Grade scores a report once the pipeline has run, in the checks' family
+// order.
+func Grade(rep *finding.Report) finding.Score {
+	return score.Compute(checks.FamilyNames(), rep.Rules, rep.Checks, rep.Findings)
 }
 
 // planner adapts the checks that plan probes to the probe's Planner, so the
@@ -168,10 +186,6 @@ func runOne(ctx context.Context, in *checks.Input, c checks.Check) (res finding.
 	}
 	return res, fs
 }
-
-// ErrNothingChecked is returned when the scan finished but no check could be
-// evaluated, which the CLI reports as "scan could not complete".
-var ErrNothingChecked = errors.New("no check could be evaluated")
 
 // exchangeCount counts the exchanges of every identity's recording: the MCP
 // requests, sent after the probe finished, are counted from it.

@@ -4,15 +4,14 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/agentready/agentready/baseline"
 	"github.com/agentready/agentready/checks/builtin"
-	"github.com/agentready/agentready/config"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/score"
 	"github.com/agentready/agentready/scan"
 )
 
@@ -55,47 +54,23 @@ func (g *gateFlags) policy(e *env) (*scan.Policy, error) {
 	return p, nil
 }
 
-func (g *gateFlags) minimum() (*config.FailUnder, error) {
+func (g *gateFlags) minimum() (*finding.FailUnder, error) {
 	if g.failUnder == "" {
 		return nil, nil
 	}
-	m, err := config.ParseFailUnder(g.failUnder)
+	m, err := finding.ParseFailUnder(g.failUnder)
 	if err != nil {
 		return nil, usageError("--fail-under: %v", err)
 	}
 	return &m, nil
 }
 
-// evaluate completes the --fail-on gate (which, with a baseline, counts only
-// new findings) with the minimum grade and the stale-baseline rule.
-func (g *gateFlags) evaluate(rep *finding.Report, failOn finding.Severity) *finding.Gate {
-	gate := evaluateGate(rep, failOn)
-	if rep.Baseline != nil {
-		gate.NewOnly = true
-		gate.Reason = strings.NewReplacer("no finding", "no new finding", "finding(s)", "new finding(s)").Replace(gate.Reason)
-		gate.Reason = fmt.Sprintf("%s (baseline: %d new, %d existing, %d fixed)", gate.Reason, rep.Baseline.New, rep.Baseline.Existing, len(rep.Baseline.Fixed))
-	}
-	var failed []string
-	if !gate.Passed {
-		failed = append(failed, gate.Reason)
-	}
-	if m, _ := g.minimum(); m != nil {
-		gate.FailUnder = m.String()
-		if !m.Met(rep.Score.Grade, rep.Score.Value) {
-			failed = append(failed, fmt.Sprintf("grade %s (score %d) is below the minimum %s", rep.Score.Grade, rep.Score.Value, m))
-		}
-	}
-	if g.strictBaseline && rep.Baseline != nil {
-		gate.StrictBaseline = true
-		if rep.Baseline.Stale {
-			failed = append(failed, fmt.Sprintf("the baseline is stale: %d finding(s) it lists are fixed; rewrite it with 'agentready baseline write'", len(rep.Baseline.Fixed)))
-		}
-	}
-	if len(failed) > 0 {
-		gate.Passed = false
-		gate.Reason = strings.Join(failed, "; ")
-	}
-	return gate
+// options are the gate's: --fail-on, and the minimum grade and the
+// stale-baseline rule (the baseline itself is in the report). The flags were
+// validated by policy before the scan.
+func (g *gateFlags) options(failOn finding.Severity) score.GateOptions {
+	m, _ := g.minimum()
+	return score.GateOptions{FailOn: failOn, Minimum: m, StrictBaseline: g.strictBaseline}
 }
 
 func newBaselineCmd(e *env) *cobra.Command {

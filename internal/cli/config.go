@@ -143,9 +143,7 @@ func knownNames() config.Known {
 	for _, c := range builtin.All() {
 		k.Checks = append(k.Checks, c.Meta().ID)
 	}
-	for _, f := range checks.Families {
-		k.Families = append(k.Families, string(f))
-	}
+	k.Families = checks.FamilyNames()
 	sort.Strings(k.Checks)
 	return k
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/config"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/demo"
@@ -261,5 +262,22 @@ func TestConfigFoundInAParentDirectoryStartsNothing(t *testing.T) {
 	// A command that has no --start is not concerned.
 	if r := run(t, "config", "check"); r.code != ExitOK {
 		t.Fatalf("config check: exit %d: %s", r.code, r.stderr)
+	}
+}
+
+func TestNothingAssessedExits3WithTheReport(t *testing.T) {
+	var body strings.Builder
+	body.WriteString("families:\n")
+	for _, f := range checks.FamilyNames() {
+		body.WriteString("  " + f + ": false\n")
+	}
+	path := filepath.Join(t.TempDir(), "r.json")
+	r := run(t, "scan", "--config", writeConfig(t, body.String()), "--fail-under", "0", "-q", "-o", "json="+path, serve(t))
+	if r.code != ExitIncomplete || !strings.Contains(r.stderr, "no check could be evaluated") {
+		t.Fatalf("exit %d, stderr %q; want %d", r.code, r.stderr, ExitIncomplete)
+	}
+	rep := readJSONReport(t, path)
+	if rep.Score.Grade != finding.GradeNotAssessed || rep.Gate == nil || rep.Gate.Passed {
+		t.Errorf("grade %q, gate %+v: nothing assessed meets no minimum", rep.Score.Grade, rep.Gate)
 	}
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/report/grade"
+	"github.com/agentready/agentready/internal/score"
 	"github.com/agentready/agentready/scan"
 	"github.com/agentready/agentready/spec"
 )
@@ -59,7 +59,7 @@ func runLint(ctx context.Context, e *env, path string, out *outputFlags) error {
 	}
 	rep := Lint(ctx, doc, reg.All(), version())
 	rep.StartedAt = started.UTC()
-	rep.Gate = evaluateGate(rep, failOn)
+	rep.Gate = score.Gate(rep, score.GateOptions{FailOn: failOn})
 	if err := writeOutputs(sinks, rep); err != nil {
 		return &ExitError{Code: ExitIncomplete, Err: err}
 	}
@@ -73,7 +73,8 @@ func Lint(ctx context.Context, doc *spec.Document, cs []checks.Check, toolVersio
 	target := documentURL(doc.Source)
 	in := checks.NewStaticInput(target, doc)
 	results, findings := scan.Evaluate(context.WithoutCancel(ctx), in, static)
-	findings = scan.Process(findings)
+	post := &scan.Pipeline{Doc: doc, Results: results, Rules: scan.RuleInfos(static)}
+	findings = post.Run(findings)
 	now := time.Now().UTC()
 	rep := &finding.Report{
 		SchemaVersion: finding.SchemaVersion,
@@ -81,15 +82,13 @@ func Lint(ctx context.Context, doc *spec.Document, cs []checks.Check, toolVersio
 		Target:        doc.Source,
 		StartedAt:     now,
 		FinishedAt:    now,
-		Checks:        results,
+		Rules:         post.Rules,
+		Checks:        post.Results,
 		Findings:      findings,
 		Notes:         append([]string(nil), doc.Notices...),
 		Spec:          scan.SpecInfo(doc, "lint"),
 	}
-	for _, c := range static {
-		rep.Rules = append(rep.Rules, checks.RuleInfo(c.Meta()))
-	}
-	rep.Score = grade.Compute(rep.Rules, rep.Checks, rep.Findings)
+	rep.Score = scan.Grade(rep)
 	return rep
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/internal/sanitize"
+	"github.com/agentready/agentready/internal/score"
 	"github.com/agentready/agentready/probe"
 	"github.com/agentready/agentready/report"
 	"github.com/agentready/agentready/scan"
@@ -227,7 +228,7 @@ func (p *scanPlan) run(ctx context.Context, e *env) error {
 		return &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("scan failed: %w", err)}
 	}
 	attachApp(rep, e)
-	rep.Gate = p.gate.evaluate(rep, p.failOn)
+	rep.Gate = score.Gate(rep, p.gate.options(p.failOn))
 	if err := writeOutputs(p.sinks, rep); err != nil {
 		return &ExitError{Code: ExitIncomplete, Err: err}
 	}
@@ -238,33 +239,12 @@ func exitFor(ctx context.Context, rep *finding.Report) error {
 	switch {
 	case ctx.Err() != nil:
 		return &ExitError{Code: ExitIncomplete, Err: errors.New("interrupted; the partial report was written")}
-	case rep.Score.Grade == "N/A":
+	case rep.Score.Grade == finding.GradeNotAssessed:
 		return &ExitError{Code: ExitIncomplete, Err: errors.New("no check could be evaluated; see the notes in the report")}
 	case !rep.Gate.Passed:
 		return &ExitError{Code: ExitGateFailed}
 	}
 	return nil
-}
-
-// evaluateGate fails the run when any finding reaches failOn. Findings a
-// baseline lists ("existing") do not count.
-func evaluateGate(rep *finding.Report, failOn finding.Severity) *finding.Gate {
-	g := &finding.Gate{FailOn: failOn, Passed: true, Reason: "no finding at or above " + failOn.String()}
-	if failOn == finding.SeverityNone {
-		g.Reason = "gate disabled (--fail-on none)"
-		return g
-	}
-	n := 0
-	for _, f := range rep.Findings {
-		if f.Severity >= failOn && f.BaselineState != finding.BaselineExisting {
-			n++
-		}
-	}
-	if n > 0 {
-		g.Passed = false
-		g.Reason = fmt.Sprintf("%d finding(s) at or above %s", n, failOn)
-	}
-	return g
 }
 
 // sink is one place a report is written.

@@ -123,7 +123,7 @@ func build(r *finding.Report, opts Options) *data {
 	if view.IsWebURL(r.Tool.DocsURL) {
 		d.ToolURL = r.Tool.DocsURL
 	}
-	d.Graded = d.Grade != "N/A"
+	d.Graded = d.Grade != finding.GradeNotAssessed
 	d.GradeClass = gradeClass(d.Grade)
 	if !d.Graded {
 		d.GradeClass = "grade-na"

@@ -109,7 +109,7 @@ func (d *doc) header(r *finding.Report) {
 	tool := nonEmpty(text(r.Tool.Name, 100), "agentready")
 	grade := view.Grade(r)
 	line := fmt.Sprintf("## %s: grade **%s**", tool, text(grade, 10))
-	if grade != "N/A" {
+	if grade != finding.GradeNotAssessed {
 		line += fmt.Sprintf(" (%d/100)", r.Score.Value)
 	} else {
 		line += " (nothing could be assessed)"

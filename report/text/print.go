@@ -147,8 +147,8 @@ func (p *printer) header(r *finding.Report) {
 
 	s := r.Score
 	grade := clean(s.Grade)
-	if grade == "" || grade == "N/A" {
-		p.wrapped(2, 2, styleStrong.Render("Grade N/A")+"  (nothing could be assessed)")
+	if grade == "" || grade == finding.GradeNotAssessed {
+		p.wrapped(2, 2, styleStrong.Render("Grade "+finding.GradeNotAssessed)+"  (nothing could be assessed)")
 	} else {
 		p.wrapped(2, 2, styleStrong.Render("Grade ")+gradeLabel(grade)+fmt.Sprintf("  (%d/100)", s.Value))
 	}

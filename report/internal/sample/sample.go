@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/report/grade"
+	"github.com/agentready/agentready/internal/score"
 )
 
 const docs = "https://github.com/agentready/agentready/blob/main/docs/checks.md#"
@@ -25,6 +25,10 @@ var (
 	rfc9110CL   = finding.SpecRef{Doc: "RFC 9110", Section: "8.6", URL: "https://www.rfc-editor.org/rfc/rfc9110#section-8.6", Level: "MUST"}
 	rfc9457     = finding.SpecRef{Doc: "RFC 9457", Section: "3", URL: "https://www.rfc-editor.org/rfc/rfc9457#section-3", Level: "SHOULD"}
 )
+
+// families is the order the scan's families are graded in, as the checks'
+// report order gives it.
+var families = []string{"negotiation", "problem-json", "mcp"}
 
 // Report returns a scan of two assessed families (negotiation and
 // problem-json) and one that was not assessed (mcp), with one check firing
@@ -106,7 +110,7 @@ func Report() *finding.Report {
 		Target:        "https://api.example.com/",
 		StartedAt:     started,
 		FinishedAt:    started.Add(3250 * time.Millisecond),
-		Score:         grade.Compute(rules, results, findings),
+		Score:         score.Compute(families, rules, results, findings),
 		Rules:         rules,
 		Checks:        results,
 		Findings:      findings,

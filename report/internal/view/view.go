@@ -221,10 +221,11 @@ func Summarize(r *finding.Report) Summary {
 	return s
 }
 
-// Grade is the report's grade, or "N/A" when there is none.
+// Grade is the report's grade, or finding.GradeNotAssessed when there is
+// none.
 func Grade(r *finding.Report) string {
 	if g := strings.TrimSpace(r.Score.Grade); g != "" {
 		return g
 	}
-	return "N/A"
+	return finding.GradeNotAssessed
 }

@@ -1,4 +1,4 @@
-package grade
+package score
 
 import (
 	"fmt"
@@ -8,6 +8,10 @@ import (
 
 	"github.com/agentready/agentready/finding"
 )
+
+// order is the family order the tests grade in, as the checks' report order
+// would give it.
+var order = []string{"negotiation", "vary", "hal", "mcp", "surface"}
 
 func rule(id, family string) finding.RuleInfo {
 	return finding.RuleInfo{ID: id, Family: family, Title: id, Severity: finding.SeverityError}
@@ -140,7 +144,7 @@ func TestComputeFormula(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Compute(rules, tt.results, tt.findings)
+			got := Compute(order, rules, tt.results, tt.findings)
 			if got.Value != tt.want || got.Grade != tt.grade {
 				t.Errorf("score = %d %s, want %d %s", got.Value, got.Grade, tt.want, tt.grade)
 			}
@@ -167,8 +171,8 @@ func TestComputeNotAssessed(t *testing.T) {
 		{ID: "vary-a", Family: "vary", Status: finding.StatusSkip, Reason: "no Vary-relevant responses"},
 		{ID: "mcp-a", Family: "mcp", Status: finding.StatusError, Reason: "boom"},
 	}
-	got := Compute(rules, results, nil)
-	if got.Grade != NotAssessed || got.Value != 0 {
+	got := Compute(order, rules, results, nil)
+	if got.Grade != finding.GradeNotAssessed || got.Value != 0 {
 		t.Fatalf("score = %d %q, want 0 N/A", got.Value, got.Grade)
 	}
 	want := []finding.FamilyScore{
@@ -187,7 +191,7 @@ func TestComputeUnassessedFamilyDoesNotCount(t *testing.T) {
 		{ID: "vary-a", Family: "vary", Status: finding.StatusFail, Severity: finding.SeverityWarning},
 		{ID: "mcp-a", Family: "mcp", Status: finding.StatusSkip, Reason: "no --mcp"},
 	}
-	got := Compute(rules, results, occurrences("vary-a", "vary", finding.SeverityWarning))
+	got := Compute(order, rules, results, occurrences("vary-a", "vary", finding.SeverityWarning))
 	if got.Value != 95 || got.Grade != "A" {
 		t.Errorf("score = %d %s, want 95 A", got.Value, got.Grade)
 	}
@@ -201,7 +205,7 @@ func TestFamilyOrder(t *testing.T) {
 		rule("zeta-a", "zeta"), rule("surface-a", "surface"), rule("negotiation-a", "negotiation"),
 		rule("alpha-a", "alpha"), rule("mcp-a", "mcp"), rule("negotiation-b", "negotiation"),
 	}
-	got := Compute(rules, nil, nil)
+	got := Compute(order, rules, nil, nil)
 	var names []string
 	for _, f := range got.Families {
 		names = append(names, f.Family)
@@ -226,46 +230,6 @@ func TestLetterBoundaries(t *testing.T) {
 	for _, tt := range tests {
 		if got := Letter(tt.score); got != tt.want {
 			t.Errorf("Letter(%d) = %q, want %q", tt.score, got, tt.want)
-		}
-	}
-}
-
-func TestParseGrade(t *testing.T) {
-	tests := []struct {
-		in, want string
-		ok       bool
-	}{
-		{"A+", "A+", true}, {" b- ", "B-", true}, {"a−", "A-", true}, {"n/a", "N/A", true},
-		{"E", "", false}, {"", "", false}, {"A++", "", false},
-	}
-	for _, tt := range tests {
-		got, err := ParseGrade(tt.in)
-		if (err == nil) != tt.ok || got != tt.want {
-			t.Errorf("ParseGrade(%q) = %q, %v; want %q ok=%v", tt.in, got, err, tt.want, tt.ok)
-		}
-	}
-}
-
-func TestGradeAtLeast(t *testing.T) {
-	tests := []struct {
-		grade, min string
-		want       bool
-		wantErr    bool
-	}{
-		{"A+", "A+", true, false},
-		{"A", "A+", false, false},
-		{"B+", "B", true, false},
-		{"B-", "B", false, false},
-		{"F", "F", true, false},
-		{"N/A", "F", false, false},
-		{"A", "N/A", false, true},
-		{"Z", "A", false, true},
-		{"A", "Z", false, true},
-	}
-	for _, tt := range tests {
-		got, err := GradeAtLeast(tt.grade, tt.min)
-		if got != tt.want || (err != nil) != tt.wantErr {
-			t.Errorf("GradeAtLeast(%q, %q) = %v, %v; want %v err=%v", tt.grade, tt.min, got, err, tt.want, tt.wantErr)
 		}
 	}
 }
@@ -325,8 +289,8 @@ func notWorse(t *testing.T, what string, before, after finding.Score) {
 	if after.Value < before.Value {
 		t.Fatalf("%s lowered the score from %d to %d", what, before.Value, after.Value)
 	}
-	if before.Grade != NotAssessed {
-		if ok, err := GradeAtLeast(after.Grade, before.Grade); err != nil || !ok {
+	if before.Grade != finding.GradeNotAssessed {
+		if ok, err := finding.GradeAtLeast(after.Grade, before.Grade); err != nil || !ok {
 			t.Fatalf("%s lowered the grade from %s to %s (%v)", what, before.Grade, after.Grade, err)
 		}
 	}
@@ -342,14 +306,14 @@ func TestFixingNeverLowersTheScore(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 2000 {
 		s := randomScan(rng)
-		base := Compute(s.rules, s.results, s.findings)
+		base := Compute(order, s.rules, s.results, s.findings)
 
 		for i := range s.findings {
 			fewer := slices.Delete(slices.Clone(s.findings), i, i+1)
-			notWorse(t, "removing a finding", base, Compute(s.rules, s.results, fewer))
+			notWorse(t, "removing a finding", base, Compute(order, s.rules, s.results, fewer))
 
 			fixed := scan{rules: s.rules, results: s.results, findings: fewer}.rederive()
-			notWorse(t, "fixing a finding", base, Compute(fixed.rules, fixed.results, fixed.findings))
+			notWorse(t, "fixing a finding", base, Compute(order, fixed.rules, fixed.results, fixed.findings))
 		}
 		for i, r := range s.results {
 			if r.Status != finding.StatusFail {
@@ -357,7 +321,7 @@ func TestFixingNeverLowersTheScore(t *testing.T) {
 			}
 			passed := slices.Clone(s.results)
 			passed[i].Status = finding.StatusPass
-			notWorse(t, "passing a failed check", base, Compute(s.rules, passed, s.findings))
+			notWorse(t, "passing a failed check", base, Compute(order, s.rules, passed, s.findings))
 		}
 	}
 }
@@ -366,10 +330,10 @@ func TestComputeDoesNotDependOnResultOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 200 {
 		s := randomScan(rng)
-		want := Compute(s.rules, s.results, s.findings)
+		want := Compute(order, s.rules, s.results, s.findings)
 		shuffled := slices.Clone(s.results)
 		rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-		got := Compute(s.rules, shuffled, s.findings)
+		got := Compute(order, s.rules, shuffled, s.findings)
 		if got.Value != want.Value || !slices.Equal(got.Families, want.Families) {
 			t.Fatalf("order changed the score: %+v vs %+v", got, want)
 		}

@@ -1,5 +1,6 @@
-// Package grade turns check results into a score and a letter grade. It is
-// pure: the same rules, results and findings always give the same Score.
+// Package score grades a scan and decides its gate. Both are pure: the same
+// report and options always give the same Score and Gate. It imports only
+// finding, so anything that has a report can grade it.
 //
 // # Policy v1
 //
@@ -17,8 +18,8 @@
 //     errored) is "not assessed": it has no subscore, its reason is the first
 //     skip reason (by check ID), and it never counts as a pass.
 //   - Overall score = max(0, 100 − sum of the penalties of every assessed
-//     family). When nothing at all was assessed the grade is "N/A" and the
-//     score 0.
+//     family). When nothing at all was assessed the grade is
+//     finding.GradeNotAssessed ("N/A") and the score 0.
 //   - Letter grades follow the MDN HTTP Observatory chart (the score is
 //     rounded down to a multiple of 5 and capped at 100): 100 A+, 90–99 A,
 //     85–89 A-, 80–84 B+, 70–79 B, 65–69 B-, 60–64 C+, 50–59 C, 45–49 C-,
@@ -27,25 +28,24 @@
 // Fixing a finding never lowers the score: penalties only add up, and
 // removing a finding can only lower the highest severity of its check.
 //
-// Families are reported in the order of checks.Families, and only those with
-// at least one check among the rules of the report.
-package grade
+// Families are reported in the order the caller gives (the checks' report
+// order), and only those with at least one check among the rules of the
+// report.
+package score
 
 import (
-	"fmt"
 	"slices"
 	"sort"
-	"strings"
 
-	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/finding"
 )
 
-// Compute grades a scan. rules are the checks that ran, results their
-// outcomes and findings the occurrences of the failed ones. A result whose
-// family has no rule is left out, as is any finding of a check without a
-// failed result: the result, not the finding, says whether a check failed.
-func Compute(rules []finding.RuleInfo, results []finding.CheckResult, findings []finding.Finding) finding.Score {
+// Compute grades a scan. families is the order to report families in; rules
+// are the checks that ran, results their outcomes and findings the
+// occurrences of the failed ones. A result whose family has no rule is left
+// out, as is any finding of a check without a failed result: the result, not
+// the finding, says whether a check failed.
+func Compute(families []string, rules []finding.RuleInfo, results []finding.CheckResult, findings []finding.Finding) finding.Score {
 	worst := worstSeverityByCheck(findings)
 	ruleFamily := make(map[string]string, len(rules))
 	tallies := map[string]*tally{}
@@ -66,9 +66,9 @@ func Compute(rules []finding.RuleInfo, results []finding.CheckResult, findings [
 		}
 	}
 
-	score := finding.Score{PolicyVersion: PolicyVersion, Grade: NotAssessed}
+	score := finding.Score{PolicyVersion: PolicyVersion, Grade: finding.GradeNotAssessed}
 	total, assessed := 0, false
-	for _, family := range familyOrder(tallies) {
+	for _, family := range familyOrder(families, tallies) {
 		fs := tallies[family].familyScore(family)
 		if fs.Assessed {
 			assessed = true
@@ -158,15 +158,16 @@ func sortedByID(results []finding.CheckResult) []finding.CheckResult {
 	return out
 }
 
-// familyOrder lists the known families in report order, then any family
-// this build does not know (a report from a newer release) alphabetically.
-func familyOrder(present map[string]*tally) []string {
+// familyOrder lists the present families in the given order, then any
+// family the order does not name (a report from a newer release)
+// alphabetically.
+func familyOrder(families []string, present map[string]*tally) []string {
 	order := make([]string, 0, len(present))
 	known := map[string]bool{}
-	for _, f := range checks.Families {
-		known[string(f)] = true
-		if present[string(f)] != nil {
-			order = append(order, string(f))
+	for _, f := range families {
+		known[f] = true
+		if present[f] != nil {
+			order = append(order, f)
 		}
 	}
 	var unknown []string
@@ -182,65 +183,11 @@ func familyOrder(present map[string]*tally) []string {
 // Letter maps a score to its letter grade; scores outside 0–100 are clamped.
 func Letter(score int) string {
 	bucket := min(max(score, 0), maxScore) / bucketSize * bucketSize
-	for _, l := range letters {
-		if bucket >= l.Min {
-			return l.Grade
+	grades := finding.Grades()
+	for i, least := range letterMinimums {
+		if bucket >= least {
+			return grades[i]
 		}
 	}
-	return letters[len(letters)-1].Grade
-}
-
-// Grades lists every letter grade, best first.
-func Grades() []string {
-	out := make([]string, len(letters))
-	for i, l := range letters {
-		out[i] = l.Grade
-	}
-	return out
-}
-
-// ParseGrade returns the canonical spelling of a grade. It is case-insensitive
-// and accepts typographic minus signs ("A−"), since grades get copied from
-// rendered documents. "N/A" is accepted as the grade of an unassessed scan.
-func ParseGrade(s string) (string, error) {
-	g := strings.ToUpper(strings.TrimSpace(s))
-	g = strings.NewReplacer("−", "-", "–", "-", "—", "-").Replace(g)
-	if g == NotAssessed {
-		return g, nil
-	}
-	if rank(g) < 0 {
-		return "", fmt.Errorf("unknown grade %q (want one of %s)", s, strings.Join(Grades(), ", "))
-	}
-	return g, nil
-}
-
-// GradeAtLeast reports whether grade is minGrade or better. An unassessed
-// scan ("N/A") meets no minimum, because nothing was shown to be good; minGrade
-// must be a letter grade.
-func GradeAtLeast(grade, minGrade string) (bool, error) {
-	g, err := ParseGrade(grade)
-	if err != nil {
-		return false, err
-	}
-	m, err := ParseGrade(minGrade)
-	if err != nil {
-		return false, err
-	}
-	if m == NotAssessed {
-		return false, fmt.Errorf("minimum grade must be a letter grade, not %q", minGrade)
-	}
-	if g == NotAssessed {
-		return false, nil
-	}
-	return rank(g) <= rank(m), nil
-}
-
-// rank is the position of g in the chart, best first, or -1.
-func rank(g string) int {
-	for i, l := range letters {
-		if l.Grade == g {
-			return i
-		}
-	}
-	return -1
+	return grades[len(grades)-1]
 }

@@ -1,4 +1,4 @@
-package grade
+package score
 
 import "github.com/agentready/agentready/finding"
 
@@ -10,9 +10,6 @@ const PolicyVersion = "1"
 // maxScore is where every family and the overall score start.
 const maxScore = 100
 
-// NotAssessed is the grade of a report in which no check passed or failed.
-const NotAssessed = "N/A"
-
 // penalties is what one failed check costs, by the highest severity among its
 // findings. Info findings are advice and never lower the score.
 var penalties = map[finding.Severity]int{
@@ -22,30 +19,11 @@ var penalties = map[finding.Severity]int{
 	finding.SeverityNone:    0,
 }
 
-// letter is one row of the grade chart: scores from Min upwards (down to the
-// previous row) earn Grade.
-type letter struct {
-	Min   int
-	Grade string
-}
-
-// letters is the MDN HTTP Observatory chart, best first. Scores are bucketed
-// to a multiple of 5 before lookup.
-var letters = []letter{
-	{100, "A+"},
-	{90, "A"},
-	{85, "A-"},
-	{80, "B+"},
-	{70, "B"},
-	{65, "B-"},
-	{60, "C+"},
-	{50, "C"},
-	{45, "C-"},
-	{40, "D+"},
-	{30, "D"},
-	{25, "D-"},
-	{0, "F"},
-}
+// letterMinimums is the MDN HTTP Observatory chart: the lowest score that
+// earns each of finding.Grades, best first (A+ 100, A 90, A- 85, B+ 80, B 70,
+// B- 65, C+ 60, C 50, C- 45, D+ 40, D 30, D- 25, F 0). Scores are bucketed to
+// a multiple of 5 before lookup.
+var letterMinimums = []int{100, 90, 85, 80, 70, 65, 60, 50, 45, 40, 30, 25, 0}
 
 // bucketSize is the granularity of the chart.
 const bucketSize = 5

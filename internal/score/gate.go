@@ -1,0 +1,116 @@
+package score
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentready/agentready/finding"
+)
+
+// GateOptions say when a run fails.
+type GateOptions struct {
+	// FailOn fails the run on findings of this severity or worse;
+	// SeverityNone turns that rule off.
+	FailOn finding.Severity
+	// Minimum fails the run when the grade or score is below it; nil is none.
+	Minimum *finding.FailUnder
+	// StrictBaseline fails the run when the report's baseline is stale.
+	StrictBaseline bool
+}
+
+// Gate decides whether a graded report passes. With a baseline only new
+// findings count toward FailOn: the baseline's findings were accepted.
+func Gate(rep *finding.Report, opts GateOptions) *finding.Gate {
+	g := &finding.Gate{FailOn: opts.FailOn, NewOnly: rep.Baseline != nil}
+	g.Reasons = append(g.Reasons, severityReason(rep, opts.FailOn))
+	if m := opts.Minimum; m != nil {
+		g.FailUnder = m.String()
+		if !m.Met(rep.Score.Grade, rep.Score.Value) {
+			g.Reasons = append(g.Reasons, finding.GateReason{Kind: finding.GateBelowMinimum})
+		}
+	}
+	if opts.StrictBaseline && rep.Baseline != nil {
+		g.StrictBaseline = true
+		if rep.Baseline.Stale {
+			g.Reasons = append(g.Reasons, finding.GateReason{Kind: finding.GateStaleBaseline, Count: len(rep.Baseline.Fixed)})
+		}
+	}
+	g.Passed = len(failing(g.Reasons)) == 0
+	g.Reason = reasonText(g, rep)
+	return g
+}
+
+// severityReason counts the findings at or above failOn, leaving out those
+// the baseline lists.
+func severityReason(rep *finding.Report, failOn finding.Severity) finding.GateReason {
+	if failOn == finding.SeverityNone {
+		return finding.GateReason{Kind: finding.GateDisabled}
+	}
+	n := 0
+	for _, f := range rep.Findings {
+		if f.Severity >= failOn && f.BaselineState != finding.BaselineExisting {
+			n++
+		}
+	}
+	if n == 0 {
+		return finding.GateReason{Kind: finding.GateNoFinding}
+	}
+	return finding.GateReason{Kind: finding.GateFindings, Count: n}
+}
+
+func failing(rs []finding.GateReason) []finding.GateReason {
+	var out []finding.GateReason
+	for _, r := range rs {
+		if r.Fails() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// reasonText is the gate's reason as reports print it: what failed the run,
+// or, when it passed, the severity rule that let it.
+func reasonText(g *finding.Gate, rep *finding.Report) string {
+	shown := failing(g.Reasons)
+	if len(shown) == 0 {
+		shown = g.Reasons[:1]
+	}
+	texts := make([]string, len(shown))
+	for i, r := range shown {
+		texts[i] = describe(r, g, rep)
+	}
+	return strings.Join(texts, "; ")
+}
+
+// describe renders one reason; reports and their goldens rely on the exact
+// words.
+func describe(r finding.GateReason, g *finding.Gate, rep *finding.Report) string {
+	switch r.Kind {
+	case finding.GateDisabled:
+		return "gate disabled (--fail-on none)" + baselineCounts(rep)
+	case finding.GateNoFinding:
+		return fmt.Sprintf("no %sfinding at or above %s%s", newWord(g), g.FailOn, baselineCounts(rep))
+	case finding.GateFindings:
+		return fmt.Sprintf("%d %sfinding(s) at or above %s%s", r.Count, newWord(g), g.FailOn, baselineCounts(rep))
+	case finding.GateBelowMinimum:
+		return fmt.Sprintf("grade %s (score %d) is below the minimum %s", rep.Score.Grade, rep.Score.Value, g.FailUnder)
+	case finding.GateStaleBaseline:
+		return fmt.Sprintf("the baseline is stale: %d finding(s) it lists are fixed; rewrite it with 'agentready baseline write'", r.Count)
+	}
+	return fmt.Sprintf("gate reason %d", r.Kind)
+}
+
+func newWord(g *finding.Gate) string {
+	if g.NewOnly {
+		return "new "
+	}
+	return ""
+}
+
+func baselineCounts(rep *finding.Report) string {
+	b := rep.Baseline
+	if b == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (baseline: %d new, %d existing, %d fixed)", b.New, b.Existing, len(b.Fixed))
+}

@@ -1,0 +1,88 @@
+package score
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/agentready/agentready/finding"
+)
+
+func gateReport(grade string, value int, b *finding.BaselineSummary, fs ...finding.Finding) *finding.Report {
+	return &finding.Report{Score: finding.Score{Grade: grade, Value: value}, Findings: fs, Baseline: b}
+}
+
+func at(sev finding.Severity, state string) finding.Finding {
+	return finding.Finding{CheckID: "vary-accept", Severity: sev, BaselineState: state}
+}
+
+func TestGate(t *testing.T) {
+	const (
+		E = finding.SeverityError
+		W = finding.SeverityWarning
+		I = finding.SeverityInfo
+	)
+	gradeA := &finding.FailUnder{Grade: "A"}
+	base := &finding.BaselineSummary{New: 1, Existing: 1}
+	stale := &finding.BaselineSummary{Existing: 1, Fixed: make([]finding.BaselineEntry, 2), Stale: true}
+	tests := []struct {
+		name    string
+		rep     *finding.Report
+		opts    GateOptions
+		passed  bool
+		reason  string
+		kinds   []finding.GateReasonKind
+		counted int
+	}{
+		{"disabled", gateReport("F", 0, nil, at(E, "")), GateOptions{FailOn: finding.SeverityNone},
+			true, "gate disabled (--fail-on none)", []finding.GateReasonKind{finding.GateDisabled}, 0},
+		{"nothing at or above", gateReport("A", 95, nil, at(W, "")), GateOptions{FailOn: E},
+			true, "no finding at or above error", []finding.GateReasonKind{finding.GateNoFinding}, 0},
+		{"findings at or above", gateReport("B", 75, nil, at(E, ""), at(W, ""), at(I, "")), GateOptions{FailOn: W},
+			false, "2 finding(s) at or above warning", []finding.GateReasonKind{finding.GateFindings}, 2},
+		{"baseline counts new findings only", gateReport("C", 55, base, at(E, finding.BaselineNew), at(E, finding.BaselineExisting)), GateOptions{FailOn: E},
+			false, "1 new finding(s) at or above error (baseline: 1 new, 1 existing, 0 fixed)", []finding.GateReasonKind{finding.GateFindings}, 1},
+		{"baseline without new findings", gateReport("C", 55, base, at(E, finding.BaselineExisting), at(I, finding.BaselineNew)), GateOptions{FailOn: E},
+			true, "no new finding at or above error (baseline: 1 new, 1 existing, 0 fixed)", []finding.GateReasonKind{finding.GateNoFinding}, 0},
+		{"disabled with a baseline", gateReport("C", 55, base), GateOptions{FailOn: finding.SeverityNone},
+			true, "gate disabled (--fail-on none) (baseline: 1 new, 1 existing, 0 fixed)", []finding.GateReasonKind{finding.GateDisabled}, 0},
+		{"below the minimum alone", gateReport("B", 70, nil, at(W, "")), GateOptions{FailOn: E, Minimum: gradeA},
+			false, "grade B (score 70) is below the minimum grade A", []finding.GateReasonKind{finding.GateNoFinding, finding.GateBelowMinimum}, 0},
+		{"findings and below the minimum score", gateReport("F", 0, nil, at(I, "")), GateOptions{FailOn: I, Minimum: &finding.FailUnder{Score: 80}},
+			false, "1 finding(s) at or above info; grade F (score 0) is below the minimum score 80", []finding.GateReasonKind{finding.GateFindings, finding.GateBelowMinimum}, 1},
+		{"minimum met", gateReport("A+", 100, nil), GateOptions{FailOn: E, Minimum: gradeA},
+			true, "no finding at or above error", []finding.GateReasonKind{finding.GateNoFinding}, 0},
+		{"nothing assessed meets no minimum", gateReport(finding.GradeNotAssessed, 0, nil), GateOptions{FailOn: E, Minimum: &finding.FailUnder{Score: 0}},
+			false, "grade N/A (score 0) is below the minimum score 0", []finding.GateReasonKind{finding.GateNoFinding, finding.GateBelowMinimum}, 0},
+		{"stale strict baseline", gateReport("A+", 100, stale, at(W, finding.BaselineExisting)), GateOptions{FailOn: E, StrictBaseline: true},
+			false, "the baseline is stale: 2 finding(s) it lists are fixed; rewrite it with 'agentready baseline write'", []finding.GateReasonKind{finding.GateNoFinding, finding.GateStaleBaseline}, 0},
+		{"stale baseline, not strict", gateReport("A+", 100, stale), GateOptions{FailOn: E},
+			true, "no new finding at or above error (baseline: 0 new, 1 existing, 2 fixed)", []finding.GateReasonKind{finding.GateNoFinding}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := Gate(tt.rep, tt.opts)
+			if g.Passed != tt.passed || g.Reason != tt.reason {
+				t.Errorf("passed %v, reason %q\nwant %v, %q", g.Passed, g.Reason, tt.passed, tt.reason)
+			}
+			var kinds []finding.GateReasonKind
+			for _, r := range g.Reasons {
+				kinds = append(kinds, r.Kind)
+			}
+			if !slices.Equal(kinds, tt.kinds) || g.Reasons[0].Count != tt.counted {
+				t.Errorf("reasons %+v, want kinds %v with %d counted", g.Reasons, tt.kinds, tt.counted)
+			}
+		})
+	}
+}
+
+func TestGateRecordsItsOptions(t *testing.T) {
+	b := &finding.BaselineSummary{}
+	g := Gate(gateReport("A", 90, b), GateOptions{FailOn: finding.SeverityWarning, Minimum: &finding.FailUnder{Grade: "B"}, StrictBaseline: true})
+	if g.FailOn != finding.SeverityWarning || g.FailUnder != "grade B" || !g.NewOnly || !g.StrictBaseline {
+		t.Errorf("gate %+v", g)
+	}
+	g = Gate(gateReport("A", 90, nil), GateOptions{FailOn: finding.SeverityError, StrictBaseline: true})
+	if g.NewOnly || g.StrictBaseline || g.FailUnder != "" {
+		t.Errorf("without a baseline or minimum: gate %+v", g)
+	}
+}
