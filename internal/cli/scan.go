@@ -78,7 +78,7 @@ func (l *limitFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&l.mcpEndpoint, "mcp", "", "MCP endpoint to examine (default: the one the target advertises, else /mcp on its origin)")
 }
 
-func (l *limitFlags) config(start *url.URL, verbose bool, stderr io.Writer) (probe.Config, error) {
+func (l *limitFlags) config(start *url.URL) (probe.Config, error) {
 	h := http.Header{}
 	for _, raw := range l.headers {
 		name, value, ok := strings.Cut(raw, ":")
@@ -106,9 +106,6 @@ func (l *limitFlags) config(start *url.URL, verbose bool, stderr io.Writer) (pro
 		Concurrency: l.concurrency, Rate: l.rate, Timeout: l.timeout, Budget: l.budget,
 		MaxBody: l.maxBody, Include: l.include, Exclude: l.exclude,
 		UserAgent: "agentready/" + version() + " (+https://github.com/agentready/agentready)",
-	}
-	if verbose {
-		cfg.Log = stderr
 	}
 	if err := l.spec.apply(&cfg); err != nil {
 		return probe.Config{}, err
@@ -171,7 +168,7 @@ func runScan(ctx context.Context, e *env, start *url.URL, out *outputFlags, lim 
 	if err != nil {
 		return err
 	}
-	cfg, err := lim.config(start, out.verbose, e.stderr)
+	cfg, err := lim.config(start)
 	if err != nil {
 		return err
 	}
@@ -192,11 +189,15 @@ func runScan(ctx context.Context, e *env, start *url.URL, out *outputFlags, lim 
 	if err != nil {
 		return err
 	}
-	act, err := lim.act.options(e)
-	if err != nil {
+	opts := scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint, Policy: policy, Identities: ids, Access: e.configFile().Access}
+	e.scrubbing(scan.Scrubber(opts))
+	if out.verbose {
+		opts.Probe.Log = e.stderr
+	}
+	if opts.Active, err = lim.act.options(e); err != nil {
 		return err
 	}
-	rep, err := scan.Run(ctx, scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint, Policy: policy, Identities: ids, Access: e.configFile().Access, Active: act})
+	rep, err := scan.Run(ctx, opts)
 	if errors.Is(err, errActiveDeclined) {
 		return err
 	}
@@ -208,7 +209,7 @@ func runScan(ctx context.Context, e *env, start *url.URL, out *outputFlags, lim 
 	}
 	attachApp(rep, e)
 	rep.Gate = out.gate.evaluate(rep, failOn)
-	if err := writeOutputs(sinks, rep); err != nil {
+	if err := writeOutputs(e, sinks, rep); err != nil {
 		return &ExitError{Code: ExitIncomplete, Err: err}
 	}
 	return exitFor(ctx, rep)
@@ -290,24 +291,25 @@ func planOutputs(e *env, out *outputFlags) ([]sink, error) {
 	return sinks, nil
 }
 
-func writeOutputs(sinks []sink, rep *finding.Report) error {
+func writeOutputs(e *env, sinks []sink, rep *finding.Report) error {
 	for _, s := range sinks {
-		if err := writeOne(s, rep); err != nil {
+		if err := writeOne(e, s, rep); err != nil {
 			return fmt.Errorf("write %s report to %s: %w", s.format, s.path, err)
 		}
 	}
 	return nil
 }
 
-func writeOne(s sink, rep *finding.Report) error {
+func writeOne(e *env, s sink, rep *finding.Report) error {
+	render := func(w io.Writer) error { return s.rep.Write(w, rep) }
 	if s.path == "-" {
-		return s.rep.Write(s.stdout, rep)
+		return e.write(s.stdout, render)
 	}
 	f, err := os.Create(s.path)
 	if err != nil {
 		return err
 	}
-	if err := s.rep.Write(f, rep); err != nil {
+	if err := e.write(f, render); err != nil {
 		f.Close()
 		return err
 	}
@@ -315,6 +317,9 @@ func writeOne(s sink, rep *finding.Report) error {
 }
 
 func isTerminal(w io.Writer) bool {
+	if u, ok := w.(interface{ Unwrap() io.Writer }); ok {
+		w = u.Unwrap()
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
