@@ -386,6 +386,7 @@ func (s *Secrets) header(h http.Header) int {
 		}
 		if scrubbed := s.String(name); scrubbed != name {
 			delete(h, name)
+			scrubbed = http.CanonicalHeaderKey(scrubbed)
 			h[scrubbed], n = append(h[scrubbed], vs...), n+1
 		}
 	}

@@ -203,7 +203,7 @@ func TestScrubHeaderNames(t *testing.T) {
 	s := exchange.NewSecrets(http.Header{"X-Tenant": {tenant}})
 	x := &exchange.Exchange{Response: &exchange.Response{Header: http.Header{"X-Echo-" + tenant: {"1"}}}}
 	s.Scrub(x)
-	if got := x.Response.Header["X-Echo-REDACTED"]; len(got) != 1 || got[0] != "1" || len(x.Response.Header) != 1 || x.Response.Redactions != 1 {
+	if x.Response.Header.Get("X-Echo-Redacted") != "1" || len(x.Response.Header) != 1 || x.Response.Redactions != 1 {
 		t.Errorf("header %v, %d redactions", x.Response.Header, x.Response.Redactions)
 	}
 }
