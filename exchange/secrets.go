@@ -2,21 +2,24 @@ package exchange
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/base64"
+	"encoding/binary"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 )
 
-// MinSecretLen is the shortest credential value scrubbed from what a server
-// sends back. Shorter values ("1", "yes", "admin") occur in ordinary bodies,
-// and replacing them would corrupt what the checks judge while protecting
-// next to nothing.
+// MinSecretLen is the shortest value searched for wherever a server may
+// echo it. Shorter values ("1", "yes", "eu-1") occur in ordinary text, and
+// replacing them would corrupt what the checks judge while protecting next
+// to nothing; they are redacted only in the request's own header lines, by
+// name (RedactHeader).
 const MinSecretLen = 8
 
 // plainHeaders are request fields that carry no credential whatever their
-// value; scrubbing "application/json" from every body would blind the checks.
+// value; scrubbing "application/json" from every body, or the target's host
+// from every URL, would blind the checks.
 var plainHeaders = map[string]bool{
 	"Accept":               true,
 	"Accept-Charset":       true,
@@ -25,6 +28,8 @@ var plainHeaders = map[string]bool{
 	"Cache-Control":        true,
 	"Content-Language":     true,
 	"Content-Type":         true,
+	"Forwarded":            true,
+	"Host":                 true,
 	"If-Match":             true,
 	"If-Modified-Since":    true,
 	"If-None-Match":        true,
@@ -36,70 +41,43 @@ var plainHeaders = map[string]bool{
 	"Prefer":               true,
 	"Referer":              true,
 	"User-Agent":           true,
+	"X-Forwarded-For":      true,
+	"X-Forwarded-Host":     true,
+	"X-Forwarded-Proto":    true,
 }
 
-// CredentialName reports a header whose name says it carries a credential:
-// the sensitive headers (Authorization, Cookie, ...) and custom ones named
-// for a key, token, secret, session, password or signature. Values of other
-// shared headers (X-Tenant: acme-corp) are ordinary words that the app
-// legitimately repeats in its content and links, and are not scrubbed.
-func CredentialName(name string) bool {
-	if IsSensitiveHeader(name) {
-		return true
-	}
-	n := strings.ToLower(name)
-	for _, w := range []string{"auth", "token", "key", "secret", "session", "passw", "signature", "credential", "cookie", "jwt", "csrf", "xsrf"} {
-		if strings.Contains(n, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// NewScanSecrets collects the secrets of a scan: the values of the shared
-// headers (-H) whose name is a credential's (CredentialName), and every
-// value of credentials, the identities' own headers, which are credentials
-// whatever their name.
-func NewScanSecrets(shared, credentials http.Header) *Secrets {
-	named := http.Header{}
-	for name, vs := range shared {
-		if CredentialName(name) {
-			named[name] = vs
-		}
-	}
-	return NewSecrets(named, credentials)
-}
-
-// Secrets are the credential values a scan sends, to be replaced with
-// Redacted wherever a server echoes them: a debug page that prints the
-// request's headers, a problem detail quoting the token, a header, a link.
-// Redacting the request headers alone does not keep them out of reports.
-// A nil *Secrets scrubs nothing.
+// Secrets are the values a scan sends in headers, to be replaced with
+// Redacted wherever they appear in what the scan records or prints: a debug
+// page that prints the request's headers, a problem detail quoting the
+// token, a header, a link, a tool description. Redacting the request
+// headers alone does not keep them out of reports. A nil *Secrets scrubs
+// nothing.
 type Secrets struct {
-	// patterns are the byte strings replaced, longest first, so that a whole
-	// "Bearer X" goes before the X inside it.
+	// patterns are the folded forms searched for (see folded), longest
+	// first; each is at least MinSecretLen bytes long.
 	patterns [][]byte
+	// byPrefix indexes patterns by their first MinSecretLen bytes, and
+	// prefixes is a filter over the same keys, so that one pass over a text
+	// finds every pattern.
+	byPrefix map[uint64][][]byte
+	prefixes prefixFilter
 }
 
-// NewSecrets collects the secrets in the values of hs: each value of at
-// least MinSecretLen bytes, and inside it the token of "Scheme token"
-// (Bearer, Basic, ...), the decoded user:password of Basic and the password
-// alone, and each cookie value of a Cookie. Fields in plainHeaders are left
-// out. Each secret is also matched percent-encoded and with "/" escaped as
-// JSON encoders may write it.
+// NewSecrets collects the secrets in the values of hs, whatever the
+// header's name: each value of at least MinSecretLen bytes, and inside it
+// the token of "Scheme token" (Bearer, Basic, ...), the decoded Basic
+// user:password, user and password, and each cookie value of a Cookie.
+// Fields in plainHeaders are left out. Each secret is matched in any case,
+// through one layer of JSON, percent or HTML escapes (see folded), and
+// base64-encoded in either alphabet, padded or not, on its own or inside a
+// longer encoded value.
 func NewSecrets(hs ...http.Header) *Secrets {
 	seen := map[string]bool{}
 	var out [][]byte
-	add := func(v string) {
-		v = strings.TrimSpace(v)
-		if len(v) < MinSecretLen || v == Redacted {
-			return
-		}
-		for _, form := range []string{v, url.QueryEscape(v), url.PathEscape(v), strings.ReplaceAll(v, "/", `\/`)} {
-			if !seen[form] {
-				seen[form] = true
-				out = append(out, []byte(form))
-			}
+	add := func(p []byte) {
+		if len(p) >= MinSecretLen && !seen[string(p)] {
+			seen[string(p)] = true
+			out = append(out, p)
 		}
 	}
 	for _, h := range hs {
@@ -109,8 +87,19 @@ func NewSecrets(hs ...http.Header) *Secrets {
 				continue
 			}
 			for _, v := range vs {
-				for _, s := range secretsIn(name, v) {
-					add(s)
+				for _, secret := range secretsIn(name, v) {
+					secret = strings.TrimSpace(secret)
+					if len(secret) < MinSecretLen || strings.EqualFold(secret, Redacted) {
+						continue
+					}
+					for _, form := range encodedForms(secret) {
+						// An echo of the form reads, folded, as the form
+						// with its own escapes decoded (a secret may hold
+						// "%41"); an echo that escaped them ("%2541"), as
+						// the form itself.
+						add(fold([]byte(form), false).text)
+						add(foldAll([]byte(form)))
+					}
 				}
 			}
 		}
@@ -124,7 +113,47 @@ func NewSecrets(hs ...http.Header) *Secrets {
 		}
 		return bytes.Compare(a, b)
 	})
-	return &Secrets{patterns: out}
+	sec := &Secrets{patterns: out, byPrefix: map[uint64][][]byte{}}
+	for _, p := range out {
+		k := prefixKey(p)
+		sec.byPrefix[k] = append(sec.byPrefix[k], p)
+		sec.prefixes.add(k)
+	}
+	return sec
+}
+
+// foldAll is b with every byte folded and no escape decoded.
+func foldAll(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		out[i] = foldTable[c]
+	}
+	return out
+}
+
+// encodedForms are the secret and its base64 encodings: standard and URL
+// alphabets, padded and not, and the part of it that any longer encoded
+// value holding it contains, at each of the three alignments.
+func encodedForms(secret string) []string {
+	b := []byte(secret)
+	forms := []string{secret}
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+		padded := enc.EncodeToString(b)
+		forms = append(forms, padded, strings.TrimRight(padded, "="))
+		for offset := range 3 {
+			forms = append(forms, embeddedBase64(enc, b, offset))
+		}
+	}
+	return forms
+}
+
+// embeddedBase64 is what the encoding of a value holding b at offset
+// (modulo 3) surely contains: the characters whose six bits all come from
+// b, whatever bytes surround it.
+func embeddedBase64(enc *base64.Encoding, b []byte, offset int) string {
+	encoded := enc.WithPadding(base64.NoPadding).EncodeToString(append(make([]byte, offset), b...))
+	first, last := (8*offset+5)/6, 8*(offset+len(b))/6
+	return encoded[first:last]
 }
 
 // secretsIn returns the value and the credentials inside it.
@@ -147,10 +176,10 @@ func secretsIn(name, v string) []string {
 	if strings.EqualFold(scheme, "Basic") {
 		if raw, err := base64.StdEncoding.DecodeString(token); err == nil {
 			pair := string(raw)
-			out = append(out, pair)
-			if _, pass, ok := strings.Cut(pair, ":"); ok {
-				out = append(out, pass)
-			}
+			user, pass, _ := strings.Cut(pair, ":")
+			// The user alone is the credential of keys sent as a user name
+			// with no password.
+			out = append(out, pair, user, pass)
 		}
 	}
 	return out
@@ -174,36 +203,163 @@ func isToken(s string) bool {
 // is returned when none occurs. When cut is set, b was truncated, and a tail
 // that begins a secret is replaced as well: the cap may split an echo.
 func (s *Secrets) Bytes(b []byte, cut bool) ([]byte, int) {
-	if s == nil {
+	if s == nil || len(b) == 0 {
 		return b, 0
 	}
-	n := 0
-	for _, p := range s.patterns {
-		if c := bytes.Count(b, p); c > 0 {
-			b, n = bytes.ReplaceAll(b, p, []byte(Redacted)), n+c
-		}
-	}
+	f := fold(b, false)
+	found := s.find(f.text)
+	tail := -1
 	if cut {
-		if k := s.cutTail(b); k > 0 {
-			b, n = append(b[:len(b)-k:len(b)-k], Redacted...), n+1
-		}
+		tail = s.cutTail(f)
 	}
-	return b, n
+	if len(found) == 0 && tail < 0 {
+		return b, 0
+	}
+	f = fold(b, true)
+	var spans []span
+	for _, m := range found {
+		spans = append(spans, f.original(m, len(b)))
+	}
+	if tail >= 0 {
+		spans = append(spans, span{f.from[tail], len(b)})
+	}
+	spans = merge(spans)
+	return replaceSpans(b, spans), len(spans)
 }
 
-// cutTail is the length of the longest tail of b that is a proper prefix of
-// a secret, or 0.
-func (s *Secrets) cutTail(b []byte) int {
+// span is a range of bytes, end excluded.
+type span struct{ start, end int }
+
+// find returns the occurrences of secrets in text, which is folded: at each
+// position, the longest secret that begins there, and the search goes on
+// after it. One pass reads each position's first MinSecretLen bytes and
+// compares only where they begin a secret. Secrets that begin with a
+// repeated pattern could make a text of near-matches costly; past a budget
+// of comparisons the search goes on one secret at a time, which the
+// standard library keeps linear.
+func (s *Secrets) find(text []byte) []span {
+	var out []span
+	budget := 4*len(text) + 1<<16
+	for i := 0; i+MinSecretLen <= len(text); {
+		k := prefixKey(text[i:])
+		if !s.prefixes.has(k) {
+			i++
+			continue
+		}
+		n := 0
+		for _, p := range s.byPrefix[k] {
+			budget -= len(p)
+			if bytes.HasPrefix(text[i:], p) {
+				n = len(p)
+				break
+			}
+		}
+		if budget < 0 {
+			return append(out, s.findEach(text, i)...)
+		}
+		if n == 0 {
+			i++
+			continue
+		}
+		out = append(out, span{i, i + n})
+		i += n
+	}
+	return out
+}
+
+// findEach is find from offset at, one secret at a time.
+func (s *Secrets) findEach(text []byte, at int) []span {
+	var out []span
+	for _, p := range s.patterns {
+		for i := at; ; {
+			j := bytes.Index(text[i:], p)
+			if j < 0 {
+				break
+			}
+			out = append(out, span{i + j, i + j + len(p)})
+			i += j + len(p)
+		}
+	}
+	return out
+}
+
+func prefixKey(b []byte) uint64 { return binary.LittleEndian.Uint64(b[:MinSecretLen]) }
+
+// prefixFilter is a set of prefix keys that may answer yes for a key not
+// in it, and answers in a few instructions.
+type prefixFilter [1 << 10]uint64
+
+func (f *prefixFilter) add(k uint64) {
+	h := prefixHash(k)
+	f[h>>6] |= 1 << (h & 63)
+}
+
+func (f *prefixFilter) has(k uint64) bool {
+	h := prefixHash(k)
+	return f[h>>6]&(1<<(h&63)) != 0
+}
+
+// prefixHash spreads a key over the filter's 2^16 bits.
+func prefixHash(k uint64) uint64 { return (k * 0x9E3779B97F4A7C15) >> 48 }
+
+// cutTail is where in f the longest tail that is a proper prefix of a
+// secret begins, or -1. The tail may end inside an escape (see
+// folded.open), which then does not count.
+func (s *Secrets) cutTail(f folded) int {
+	tail := s.prefixTail(f.text)
+	if f.open < len(f.text) {
+		if t := s.prefixTail(f.text[:f.open]); t >= 0 && (tail < 0 || t < tail) {
+			tail = t
+		}
+	}
+	return tail
+}
+
+// prefixTail is where the longest tail of text that is a proper prefix of
+// a secret begins, or -1.
+func (s *Secrets) prefixTail(text []byte) int {
 	longest := 0
 	for _, p := range s.patterns {
-		for i := len(b) - min(len(p)-1, len(b)); i < len(b)-longest; i++ {
-			if b[i] == p[0] && bytes.HasPrefix(p, b[i:]) {
-				longest = len(b) - i
+		for i := len(text) - min(len(p)-1, len(text)); i < len(text)-longest; i++ {
+			if text[i] == p[0] && bytes.HasPrefix(p, text[i:]) {
+				longest = len(text) - i
 				break
 			}
 		}
 	}
-	return longest
+	if longest == 0 {
+		return -1
+	}
+	return len(text) - longest
+}
+
+// merge sorts spans and joins those that overlap, so that each echo is
+// replaced once: a whole "Bearer X" and the X inside it, or a cut tail that
+// begins inside a secret found whole.
+func merge(spans []span) []span {
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Or(a.start-b.start, b.end-a.end) })
+	out := spans[:1]
+	for _, sp := range spans[1:] {
+		last := &out[len(out)-1]
+		if sp.start < last.end {
+			last.end = max(last.end, sp.end)
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
+// replaceSpans returns a copy of b with each span, sorted and disjoint,
+// replaced with Redacted.
+func replaceSpans(b []byte, spans []span) []byte {
+	out := make([]byte, 0, len(b))
+	at := 0
+	for _, sp := range spans {
+		out = append(append(out, b[at:sp.start]...), Redacted...)
+		at = sp.end
+	}
+	return append(out, b[at:]...)
 }
 
 // String is Bytes for a string that was not truncated.
@@ -218,14 +374,20 @@ func (s *Secrets) String(v string) string {
 	return string(out)
 }
 
-// header scrubs every value of h in place, and counts the replacements.
+// header scrubs the values of h in place, and the names, which a hostile
+// server may make of an echo too. It counts the fields changed.
 func (s *Secrets) header(h http.Header) int {
 	n := 0
-	for _, vs := range h {
+	for name, vs := range h {
 		for i, v := range vs {
 			if scrubbed := s.String(v); scrubbed != v {
 				vs[i], n = scrubbed, n+1
 			}
+		}
+		if scrubbed := s.String(name); scrubbed != name {
+			delete(h, name)
+			scrubbed = http.CanonicalHeaderKey(scrubbed)
+			h[scrubbed], n = append(h[scrubbed], vs...), n+1
 		}
 	}
 	return n

@@ -3,12 +3,14 @@ package exchange_test
 import (
 	"bytes"
 	"encoding/base64"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/fixtures/hostile"
 )
 
 const token = "s3cr3t-token/with+slash"
@@ -41,6 +43,58 @@ func TestSecretsScrubEchoes(t *testing.T) {
 				t.Errorf("String(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
+	}
+}
+
+// tenant is a value under a header whose name says nothing of credentials.
+const tenant = "tenantsecret4242"
+
+func TestSecretsScrubEveryForm(t *testing.T) {
+	s := exchange.NewSecrets(http.Header{"X-Tenant": {tenant}, "Authorization": {"Bearer " + token}})
+	for _, secret := range []string{tenant, token} {
+		for name, form := range hostile.EchoForms(secret) {
+			in := `{"detail":"caller ` + form + ` refused"}`
+			want := `{"detail":"caller REDACTED refused"}`
+			if got, n := s.Bytes([]byte(in), false); string(got) != want || n != 1 {
+				t.Errorf("%s %s: Bytes(%q) = %q, %d; want %q, 1", secret, name, in, got, n, want)
+			}
+		}
+	}
+}
+
+// Inside a longer base64 value, the secret's encoding depends on its
+// offset modulo 3; the characters that encode only its bits are replaced,
+// at any offset.
+func TestSecretsScrubEmbeddedBase64(t *testing.T) {
+	s := exchange.NewSecrets(http.Header{"X-Tenant": {tenant}})
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+		for offset := range 6 {
+			blob := enc.EncodeToString([]byte(strings.Repeat("{", offset) + tenant + `","exp":1}`))
+			got := s.String(blob)
+			at := strings.Index(got, exchange.Redacted)
+			if at < 0 {
+				t.Errorf("offset %d: %q not scrubbed", offset, blob)
+				continue
+			}
+			end := len(blob) - (len(got) - at - len(exchange.Redacted))
+			first, last := (8*offset+5)/6, 8*(offset+len(tenant))/6
+			if at > first || end < last {
+				t.Errorf("offset %d: %q became %q; the characters [%d, %d) encode the secret alone", offset, blob, got, first, last)
+			}
+		}
+	}
+}
+
+// Values under MinSecretLen are not searched for: they occur in ordinary
+// text. Their own header line is redacted by name.
+func TestSecretsShortValues(t *testing.T) {
+	s := exchange.NewSecrets(http.Header{"X-Region": {"eu-west1"}, "X-Trace": {"abc1234"}})
+	if got := s.String("region eu-west1, EU-WEST1, trace abc1234"); got != "region REDACTED, REDACTED, trace abc1234" {
+		t.Errorf("got %q: want the 8-byte value scrubbed in any case, the 7-byte one kept", got)
+	}
+	red := exchange.RedactHeader(http.Header{"X-Trace": {"abc1234"}}, map[string]bool{"X-Trace": true})
+	if red.Get("X-Trace") != exchange.Redacted {
+		t.Errorf("header line %v: want the short value redacted by name", red)
 	}
 }
 
@@ -81,6 +135,12 @@ func TestSecretsCutTail(t *testing.T) {
 		{"debug: token s3cr3t-tok", true, "debug: token REDACTED"},
 		{"debug: token s3cr3t-tok", false, "debug: token s3cr3t-tok"},
 		{"debug: done", true, "debug: done"},
+		// The cap may also fall inside an escape, or a base64 form.
+		{"debug: token s3cr3t-token%2", true, "debug: token REDACTED"},
+		{"debug: token S3CR3T\\u002", true, "debug: token REDACTED"},
+		{"debug: token s3cr3t-token&#x2", true, "debug: token REDACTED"},
+		{"debug: &s3cr3t-tok", true, "debug: &REDACTED"},
+		{"debug: " + base64.StdEncoding.EncodeToString([]byte(token))[:12], true, "debug: REDACTED"},
 	} {
 		if got, _ := s.Bytes([]byte(tt.in), tt.cut); string(got) != tt.want {
 			t.Errorf("Bytes(%q, %v) = %q, want %q", tt.in, tt.cut, got, tt.want)
@@ -126,5 +186,44 @@ func TestSecretsBounded(t *testing.T) {
 	}
 	if d := time.Since(begin); d > 2*time.Second {
 		t.Errorf("scrubbing 2 MiB took %s", d)
+	}
+	// A secret that nearly matches at every position, and nowhere whole.
+	near := exchange.NewSecrets(http.Header{"Cookie": {"a=" + long + "b"}})
+	begin = time.Now()
+	if _, n := near.Bytes(body, false); n != 0 {
+		t.Errorf("%d replacements in a body without the secret", n)
+	}
+	if d := time.Since(begin); d > 2*time.Second {
+		t.Errorf("scrubbing 2 MiB of near-matches took %s", d)
+	}
+}
+
+// A header whose name a hostile server made of an echo is renamed.
+func TestScrubHeaderNames(t *testing.T) {
+	s := exchange.NewSecrets(http.Header{"X-Tenant": {tenant}})
+	x := &exchange.Exchange{Response: &exchange.Response{Header: http.Header{"X-Echo-" + tenant: {"1"}}}}
+	s.Scrub(x)
+	if x.Response.Header.Get("X-Echo-Redacted") != "1" || len(x.Response.Header) != 1 || x.Response.Redactions != 1 {
+		t.Errorf("header %v, %d redactions", x.Response.Header, x.Response.Redactions)
+	}
+}
+
+// BenchmarkSecretsBytes scrubs bodies that hold no secret, the common case,
+// with the secrets of a typical scan: a bearer token, a tenant and a cookie.
+func BenchmarkSecretsBytes(b *testing.B) {
+	s := exchange.NewSecrets(http.Header{
+		"Authorization": {"Bearer " + token}, "X-Tenant": {tenant}, "Cookie": {"sid=session-cookie-value; theme=dark"},
+	})
+	item := `{"id":"0001","name":"Widget Pro","href":"/items/0001?fields=name%2Cprice","price":"12.50","note":"A&amp;B \u00e9"},`
+	for _, size := range []int{2 << 10, 2 << 20} {
+		body := []byte(strings.Repeat(item, size/len(item)))
+		b.Run(fmt.Sprintf("%dKiB", size>>10), func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			for b.Loop() {
+				if _, n := s.Bytes(body, false); n != 0 {
+					b.Fatal("scrubbed a body without secrets")
+				}
+			}
+		})
 	}
 }

@@ -26,15 +26,23 @@ func BenchmarkCrawl(b *testing.B) {
 			http.NotFound(w, r)
 		}
 	}))
-	cfg := Config{Start: mustParse(b, srv.URL), MaxPages: 20000, Concurrency: 8}
 	want := 1 + pages + pages*perPage
-	for b.Loop() {
-		res := run(b, cfg, nil)
-		if res.Stats.Pages != want {
-			b.Fatalf("pages = %d, want %d", res.Stats.Pages, want)
-		}
+	// With headers, every exchange is scrubbed of their values.
+	for name, h := range map[string]http.Header{
+		"no-headers": nil,
+		"headers":    {"Authorization": {"Bearer s3cr3t-token/with+slash"}, "X-Tenant": {"tenant-0123456789"}},
+	} {
+		b.Run(name, func(b *testing.B) {
+			cfg := Config{Start: mustParse(b, srv.URL), MaxPages: 20000, Concurrency: 8, Headers: h}
+			for b.Loop() {
+				res := run(b, cfg, nil)
+				if res.Stats.Pages != want {
+					b.Fatalf("pages = %d, want %d", res.Stats.Pages, want)
+				}
+			}
+			b.ReportMetric(float64(want*b.N)/b.Elapsed().Seconds(), "resources/s")
+		})
 	}
-	b.ReportMetric(float64(want*b.N)/b.Elapsed().Seconds(), "resources/s")
 }
 
 func halList(rel string, n int, href func(int) string) string {

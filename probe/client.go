@@ -33,10 +33,13 @@ type client struct {
 	maxHops  int
 	userHdrs http.Header
 	redact   map[string]bool
-	// secrets are the credential values scrubbed from whatever the client
+	// secrets are the header values scrubbed from whatever the client
 	// records or logs: a server may echo them anywhere.
-	secrets  *exchange.Secrets
-	requests atomic.Int64
+	secrets *exchange.Secrets
+	// requested remembers the URL behind each recorded URL that scrubbing
+	// changed, for the probes planned from the recording.
+	requested *urlBook
+	requests  atomic.Int64
 
 	logMu sync.Mutex
 	log   io.Writer
@@ -44,14 +47,15 @@ type client struct {
 
 func newClient(cfg Config, start *url.URL) *client {
 	c := &client{
-		start:    start,
-		timeout:  cfg.Timeout,
-		maxBody:  cfg.MaxBody,
-		maxHops:  cfg.MaxRedirects,
-		userHdrs: cfg.Headers,
-		redact:   map[string]bool{},
-		secrets:  exchange.NewScanSecrets(cfg.Headers, cfg.Secrets),
-		log:      cfg.Log,
+		start:     start,
+		timeout:   cfg.Timeout,
+		maxBody:   cfg.MaxBody,
+		maxHops:   cfg.MaxRedirects,
+		userHdrs:  cfg.Headers,
+		redact:    map[string]bool{},
+		secrets:   exchange.NewSecrets(cfg.Headers, cfg.Secrets),
+		requested: &urlBook{urls: map[string]string{}},
+		log:       cfg.Log,
 	}
 	for name := range cfg.Headers {
 		c.redact[http.CanonicalHeaderKey(name)] = true
@@ -132,7 +136,7 @@ func (t *countingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 }
 
 // fetch sends one request and records it, redacted and with every echo of
-// a credential scrubbed (see exchange.Secrets). final is the URL of the
+// a header value scrubbed (see exchange.Secrets). final is the URL of the
 // last response after redirects, the base for its relative references; it is
 // nil when nothing came back.
 func (c *client) fetch(ctx context.Context, method, rawURL string, header http.Header) (x *exchange.Exchange, final *url.URL) {
@@ -142,14 +146,52 @@ func (c *client) fetch(ctx context.Context, method, rawURL string, header http.H
 // send is fetch with a request body, which only active probes have.
 func (c *client) send(ctx context.Context, method, rawURL string, header http.Header, body []byte) (x *exchange.Exchange, final *url.URL) {
 	x, final = c.sendUnscrubbed(ctx, method, rawURL, header, body)
-	c.secrets.Scrub(x)
+	c.scrub(x)
 	return x, final
 }
 
-// sendUnscrubbed is send before the echoed credentials are scrubbed: the
+// scrub replaces the secrets in x, and remembers the URL requested when its
+// recorded URL changed.
+func (c *client) scrub(x *exchange.Exchange) {
+	requested := x.Request.URL
+	c.secrets.Scrub(x)
+	if x.Request.URL != requested {
+		c.requested.add(x.Request.URL, requested)
+	}
+}
+
+// urlBook maps recorded URLs to the URLs requested. A recorded URL that two
+// requested ones scrub to keeps the first.
+type urlBook struct {
+	mu   sync.Mutex
+	urls map[string]string
+}
+
+func (b *urlBook) add(recorded, requested string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if _, ok := b.urls[recorded]; !ok {
+		b.urls[recorded] = requested
+	}
+}
+
+// requestedURL is the URL requested for a recorded one, or recorded itself.
+// The crawler reads links before scrubbing, so a link holding a secret was
+// followed as the server wrote it; a probe planned from its recorded URL
+// goes to the same resource.
+func (b *urlBook) requestedURL(recorded string) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if u, ok := b.urls[recorded]; ok {
+		return u
+	}
+	return recorded
+}
+
+// sendUnscrubbed is send before the echoed secrets are scrubbed: the
 // crawler reads links from what the server sent, so that a URL holding a
-// credential-like word is followed as it is, then scrubs the exchange
-// before anything keeps it.
+// secret is followed as it is, then scrubs the exchange before anything
+// keeps it.
 func (c *client) sendUnscrubbed(ctx context.Context, method, rawURL string, header http.Header, body []byte) (x *exchange.Exchange, final *url.URL) {
 	x = &exchange.Exchange{Request: exchange.Request{
 		Method: method,

@@ -142,7 +142,7 @@ func (cr *crawler) fetchPage(ctx context.Context, j job) *page {
 	if x.Response != nil {
 		p.cands = discover(x.Response)
 	}
-	cr.client.secrets.Scrub(x)
+	cr.client.scrub(x)
 	if x.Response != nil {
 		cr.retain(x)
 	}

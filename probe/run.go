@@ -104,6 +104,10 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 		res.Notes = append(res.Notes, note)
 	}
 	res.Stats.DurationMS = time.Since(begin).Milliseconds()
+	// Notes quote links as the server wrote them, before any scrubbing.
+	for i, note := range res.Notes {
+		res.Notes[i] = c.secrets.String(note)
+	}
 	return res, nil
 }
 
@@ -158,12 +162,14 @@ func sendPlanned(ctx context.Context, cfg Config, c *client, start *url.URL, pla
 			continue
 		}
 		seen[p.Key()] = true
+		recorded := p.URL
+		p.URL = c.requested.requestedURL(p.URL)
 		err := validatePlanned(p, start, cfg.AllowUnsafe)
 		switch {
 		case errors.Is(err, errOffOrigin):
 			offOrigin++
 		case err != nil:
-			notes = append(notes, fmt.Sprintf("planned request %s %s (%s) not sent: %v", p.Method, p.URL, p.Purpose, err))
+			notes = append(notes, fmt.Sprintf("planned request %s %s (%s) not sent: %v", p.Method, recorded, p.Purpose, err))
 		default:
 			valid = append(valid, p)
 		}
@@ -221,8 +227,8 @@ func validatePlanned(p exchange.PlannedRequest, start *url.URL, allowUnsafe bool
 		return fmt.Errorf("method %q is not safe (only GET, HEAD and OPTIONS are sent)", p.Method)
 	}
 	if strings.Contains(p.URL, exchange.Redacted) {
-		// Planned from a recording whose URL held a credential: the real
-		// URL is not known any more, and a made-up one must not be sent.
+		// Derived from a recorded URL that held a secret: the real URL is
+		// not known, and a made-up one must not be sent.
 		return errors.New("the URL held a credential, redacted in the recording")
 	}
 	u, err := url.Parse(p.URL)

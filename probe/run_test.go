@@ -318,40 +318,58 @@ func TestEchoedCredentialsAreScrubbed(t *testing.T) {
 	}
 }
 
-// A shared header whose name is not a credential's is not scrubbed: its value
-// is an ordinary word the app repeats in its links, and the crawl follows
-// them. A probe planned from a recorded URL that held a credential is not
-// sent, since the real URL is no longer known.
-func TestOnlyCredentialsAreScrubbed(t *testing.T) {
+// Every shared header's value is scrubbed, whatever its name: an app
+// repeats an innocent-looking tenant in its links and bodies as readily as a
+// token. The crawl follows links as the server wrote them; a probe planned
+// from a recorded URL goes to the URL the crawl requested, and one derived
+// from it, whose real URL is not known, is not sent. A value shorter than
+// exchange.MinSecretLen is left in what the server sent.
+func TestHeaderValuesAreScrubbed(t *testing.T) {
 	const token = "tok-0123456789"
 	srv, seen := serve(t, routes{
-		"/":                         halBody(`{"_links": {"self": {"href": "/"}, "orders": {"href": "/tenants/acme-corp/orders"}, "feed": {"href": "/feed?access_token=` + token + `"}}}`),
-		"/tenants/acme-corp/orders": halBody(`{"_links": {"self": {"href": "/tenants/acme-corp/orders"}}, "tenant": "acme-corp"}`),
+		"/":                         halBody(`{"_links": {"self": {"href": "/"}, "orders": {"href": "/tenants/acme-corp/orders"}, "feed": {"href": "/feed?access_token=` + token + `"}}, "region": "eu-1"}`),
+		"/tenants/acme-corp/orders": halBody(`{"_links": {"self": {"href": "/tenants/acme-corp/orders"}}, "tenant": "ACME-CORP"}`),
 		"/feed":                     halBody(`{"_links": {"self": {"href": "/feed"}}}`),
 	})
-	cfg := Config{Start: mustParse(t, srv.URL), Headers: http.Header{"X-Tenant": {"acme-corp"}, "X-Api-Key": {token}}}
+	cfg := Config{Start: mustParse(t, srv.URL), Headers: http.Header{"X-Tenant": {"acme-corp"}, "X-Api-Key": {token}, "X-Region": {"eu-1"}}}
 	res := run(t, cfg, func(crawled, _ []*exchange.Exchange) []exchange.PlannedRequest {
 		var out []exchange.PlannedRequest
 		for _, x := range crawled {
-			out = append(out, exchange.PlannedRequest{Purpose: "p/head", Method: http.MethodHead, URL: x.Request.URL, BasedOn: x.Request.URL})
+			out = append(out,
+				exchange.PlannedRequest{Purpose: "p/head", Method: http.MethodHead, URL: x.Request.URL, BasedOn: x.Request.URL},
+				exchange.PlannedRequest{Purpose: "p/child", Method: http.MethodGet, URL: strings.TrimSuffix(x.Request.URL, "/") + "/child", BasedOn: x.Request.URL})
 		}
 		return out
 	})
-	orders := crawlOf(res, "/tenants/acme-corp/orders")
-	if orders == nil || orders.Response.Status != http.StatusOK || !strings.Contains(string(orders.Response.Body), "acme-corp") {
-		t.Fatalf("the tenant's orders were not crawled as they are: %v", crawledPaths(res))
+	orders := crawlOf(res, "/tenants/"+exchange.Redacted+"/orders")
+	if orders == nil || orders.Response.Status != http.StatusOK || !strings.Contains(string(orders.Response.Body), `"tenant": "REDACTED"`) {
+		t.Fatalf("the tenant's orders were not crawled, or recorded with the tenant: %v", crawledPaths(res))
 	}
-	feed := crawlOf(res, "/feed")
-	if feed == nil || feed.Response.Status != http.StatusOK || strings.Contains(feed.Request.URL, token) {
-		t.Fatalf("the feed link was not followed with its real token, or was recorded with it: %+v", feed)
+	if root := crawlOf(res, "/"); root == nil || !strings.Contains(string(root.Response.Body), `"region": "eu-1"`) {
+		t.Errorf("the short region was scrubbed from the root: %+v", root)
 	}
+	var sent []string
 	for _, r := range seen.requests() {
+		sent = append(sent, r.Method+" "+r.Path+"?"+r.Query)
 		if strings.Contains(r.Path, exchange.Redacted) || strings.Contains(r.Query, exchange.Redacted) {
 			t.Errorf("sent %s %s?%s: a redacted URL was made up", r.Method, r.Path, r.Query)
 		}
 	}
-	if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, "held a credential") }) {
-		t.Errorf("no note on the probe not sent: %v", res.Notes)
+	for _, want := range []string{"GET /tenants/acme-corp/orders?", "HEAD /tenants/acme-corp/orders?", "GET /feed?access_token=" + token, "HEAD /feed?access_token=" + token, "GET /child?"} {
+		if !slices.Contains(sent, want) {
+			t.Errorf("%q was not sent: %v", want, sent)
+		}
+	}
+	raw, _ := json.Marshal(res)
+	for _, secret := range []string{"acme-corp", "ACME-CORP", token} {
+		if strings.Contains(string(raw), secret) {
+			t.Errorf("the result holds %q", secret)
+		}
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool {
+		return strings.Contains(n, "/tenants/REDACTED/orders/child") && strings.Contains(n, "held a credential")
+	}) {
+		t.Errorf("no note on the derived probe not sent: %v", res.Notes)
 	}
 }
 

@@ -161,26 +161,21 @@ func (cr *crawler) discoverSpec(ctx context.Context, pages []*page) {
 type specLink struct{ ref, how string }
 
 // serviceDescLinks reads rel="service-desc" (RFC 8631 §4) from the start
-// resource's Link header and its HAL _links, in that order.
+// resource's Link header and its HAL _links, in that order, as the crawler
+// discovered them before the page was scrubbed: a link holding a secret is
+// followed as the server wrote it.
 func serviceDescLinks(p *page) []specLink {
-	if p == nil || p.x.Response == nil {
+	if p == nil {
 		return nil
 	}
 	var out []specLink
-	for _, l := range ParseLinkHeader(p.x.Response.Header.Values("Link")) {
-		if slices.Contains(l.Rels, "service-desc") {
-			out = append(out, specLink{ref: l.URI, how: SpecLinkHeader})
-		}
-	}
-	if v, err := p.x.Response.JSON(); err == nil {
-		if obj, ok := v.(map[string]any); ok {
-			if links, ok := obj["_links"].(map[string]any); ok {
-				for _, l := range linkObjects(links["service-desc"]) {
-					if href, _ := l["href"].(string); href != "" {
-						out = append(out, specLink{ref: href, how: SpecHALLink})
-					}
-				}
-			}
+	for _, c := range p.cands {
+		rels, isLink := strings.CutPrefix(c.source, "Link rel=")
+		switch {
+		case isLink && slices.Contains(strings.Fields(rels), "service-desc"):
+			out = append(out, specLink{ref: c.ref, how: SpecLinkHeader})
+		case c.source == "hal _links.service-desc":
+			out = append(out, specLink{ref: c.ref, how: SpecHALLink})
 		}
 	}
 	return out
@@ -284,7 +279,7 @@ func (cr *crawler) specClient() *client {
 	c := cr.client
 	return &client{
 		http: c.http, start: c.start, timeout: max(c.timeout, 30*time.Second), maxBody: cr.spec.maxBody(),
-		maxHops: c.maxHops, userHdrs: c.userHdrs, redact: c.redact, secrets: c.secrets, log: c.log,
+		maxHops: c.maxHops, userHdrs: c.userHdrs, redact: c.redact, secrets: c.secrets, requested: c.requested, log: c.log,
 	}
 }
 

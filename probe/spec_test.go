@@ -256,3 +256,27 @@ func TestSpecOffOriginLinkNotFollowed(t *testing.T) {
 		t.Errorf("notes %v", res.Notes)
 	}
 }
+
+// A service-desc link that holds a header value is followed as the server
+// wrote it, and the recording and the notes show the value redacted.
+func TestSpecLinkHoldingASecret(t *testing.T) {
+	const tenant = "tenant-0123456789"
+	cfg, rec := specCfg(t, specApp(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("Link", `<https://elsewhere.test/openapi.yaml?tenant=`+tenant+`>; rel="service-desc"`)
+		w.Header().Add("Link", `</api/`+tenant+`/spec.yaml>; rel="service-desc"`)
+		halBody(rootHAL)(w, r)
+	}, routes{"/api/" + tenant + "/spec.yaml": yamlBody(specYAML)}))
+	cfg.Headers = http.Header{"X-Tenant": {tenant}}
+	res := run(t, cfg, nil)
+	if res.Spec == nil || res.SpecDiscovery != SpecLinkHeader {
+		t.Fatalf("spec %v discovery %q; notes %v; sent %v", res.Spec, res.SpecDiscovery, res.Notes, rec.requests())
+	}
+	if got := fetches(res); !slices.Equal(got, []string{"/api/REDACTED/spec.yaml " + SpecLinkHeader}) {
+		t.Errorf("fetches %v", got)
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool {
+		return strings.Contains(n, "openapi.yaml?tenant=REDACTED") && strings.Contains(n, "not on the target's origin")
+	}) || strings.Contains(strings.Join(res.Notes, "\n"), tenant) {
+		t.Errorf("notes %v: want the off-origin link noted, its tenant redacted", res.Notes)
+	}
+}

@@ -240,22 +240,32 @@ func judgedCaller(ids []Identity, shared http.Header) checks.Caller {
 	return ids[len(ids)-1].caller(shared)
 }
 
-// identitySecrets adds every identity's headers to more: each identity's
-// recording is scrubbed of all of them, because a server may echo one
-// caller's credentials to another (a shared cache, a debug page).
-func identitySecrets(ids []Identity, more http.Header) http.Header {
-	out := more.Clone()
-	for _, id := range ids {
-		for name, vs := range id.Header {
+// secretHeaders are every header the scan sends, as any identity, and
+// opts.Probe.Secrets: each identity's recording is scrubbed of all of them,
+// because a server may echo one caller's credentials to another (a shared
+// cache, a debug page), and so is the recording of an MCP endpoint on
+// another origin, which gets none of them.
+func secretHeaders(opts Options) http.Header {
+	out := http.Header{}
+	add := func(h http.Header) {
+		for name, vs := range h {
 			for _, v := range vs {
-				if out == nil {
-					out = http.Header{}
-				}
 				out.Add(name, v)
 			}
 		}
 	}
+	add(opts.Probe.Secrets)
+	add(opts.Probe.Headers)
+	for _, id := range opts.Identities {
+		add(id.Header)
+	}
 	return out
+}
+
+// Scrubber is what the scan scrubs from everything it records (see
+// exchange.Secrets), for the caller to scrub what it prints with the same.
+func Scrubber(opts Options) *exchange.Secrets {
+	return exchange.NewSecrets(secretHeaders(opts))
 }
 
 // echoNotes says when the server echoed credentials the scan sent, which

@@ -56,7 +56,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	opts.Probe.FollowUp = followUps(opts.Probe.Start, opts.Checks)
 	slot := attachSpec(&opts.Probe)
 	shared := opts.Probe.Headers.Clone()
-	opts.Probe.Secrets = identitySecrets(opts.Identities, opts.Probe.Secrets)
+	opts.Probe.Secrets = secretHeaders(opts)
 	res, views, err := crawlAs(ctx, &opts, planner(opts.Probe.Start, opts.Checks, slot))
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -134,7 +135,7 @@ func scanOnly(ctx context.Context, e *env, raw string, lim *limitFlags, policy *
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := lim.config(start, false, e.stderr)
+	cfg, err := lim.config(start)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +143,9 @@ func scanOnly(ctx context.Context, e *env, raw string, lim *limitFlags, policy *
 	if err != nil {
 		return nil, err
 	}
-	rep, err := scan.Run(ctx, scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint, Policy: policy})
+	opts := scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint, Policy: policy}
+	e.scrubbing(scan.Scrubber(opts))
+	rep, err := scan.Run(ctx, opts)
 	if err != nil {
 		return nil, &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("scan failed: %w", err)}
 	}
@@ -153,14 +156,15 @@ func scanOnly(ctx context.Context, e *env, raw string, lim *limitFlags, policy *
 }
 
 func writeBaseline(e *env, output string, rep *finding.Report) error {
+	render := func(w io.Writer) error { return baseline.Write(w, rep) }
 	if output == "-" {
-		return baseline.Write(e.stdout, rep)
+		return e.write(e.stdout, render)
 	}
 	f, err := os.Create(output)
 	if err != nil {
 		return usageError("%v", err)
 	}
-	if err := baseline.Write(f, rep); err != nil {
+	if err := e.write(f, render); err != nil {
 		f.Close()
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/internal/sanitize"
 )
@@ -70,6 +71,9 @@ type env struct {
 	// started with --start (harness.go). Both are nil until set.
 	config *loadedConfig
 	app    *finding.AppInfo
+	// secrets are scrubbed from what is printed once a command knows them;
+	// see scrubbing.
+	secrets *exchange.Secrets
 }
 
 func (e *env) get(name string) string { return e.vars[name] }
@@ -106,14 +110,14 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var ee *ExitError
 	if errors.As(err, &ee) {
 		if ee.Err != nil {
-			fmt.Fprintln(stderr, "agentready:", ee.Err)
+			fmt.Fprintln(e.stderr, "agentready:", ee.Err)
 		}
 		return ee.Code
 	}
 	// Anything cobra itself rejects (unknown flag or command, bad arity) is a
 	// usage error.
-	fmt.Fprintln(stderr, "agentready:", err)
-	fmt.Fprintln(stderr, "Run 'agentready --help' for usage.")
+	fmt.Fprintln(e.stderr, "agentready:", err)
+	fmt.Fprintln(e.stderr, "Run 'agentready --help' for usage.")
 	return ExitUsage
 }
 

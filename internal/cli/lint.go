@@ -60,7 +60,7 @@ func runLint(ctx context.Context, e *env, path string, out *outputFlags) error {
 	rep := Lint(ctx, doc, reg.All(), version())
 	rep.StartedAt = started.UTC()
 	rep.Gate = score.Gate(rep, score.GateOptions{FailOn: failOn})
-	if err := writeOutputs(sinks, rep); err != nil {
+	if err := writeOutputs(e, sinks, rep); err != nil {
 		return &ExitError{Code: ExitIncomplete, Err: err}
 	}
 	return exitFor(ctx, rep)

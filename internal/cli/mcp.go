@@ -59,6 +59,7 @@ endpoint could not be reached, refused the probe, or is not an MCP endpoint.`,
 				return err
 			}
 			pc := probe.Config{Headers: h, Timeout: timeout}
+			e.scrubbing(scan.Scrubber(scan.Options{Probe: pc}))
 			if verbose {
 				pc.Log = e.stderr
 			}
@@ -67,7 +68,7 @@ endpoint could not be reached, refused the probe, or is not an MCP endpoint.`,
 			if err != nil {
 				return &ExitError{Code: ExitIncomplete, Err: err}
 			}
-			if err := writeMCP(e.stdout, format, s); err != nil {
+			if err := e.write(e.stdout, func(w io.Writer) error { return writeMCP(w, format, s) }); err != nil {
 				return &ExitError{Code: ExitIncomplete, Err: err}
 			}
 			return mcpExit(cmd.Context(), s)

@@ -96,7 +96,7 @@ func newReportConvertCmd(e *env) *cobra.Command {
 			if !toStdout {
 				s.path = output
 			}
-			if err := writeOne(s, in); err != nil {
+			if err := writeOne(e, s, in); err != nil {
 				return &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("write %s report to %s: %w", format, s.path, err)}
 			}
 			return nil

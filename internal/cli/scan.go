@@ -18,7 +18,6 @@ import (
 
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/internal/sanitize"
 	"github.com/agentready/agentready/internal/score"
 	"github.com/agentready/agentready/probe"
 	"github.com/agentready/agentready/report"
@@ -80,7 +79,7 @@ func (l *limitFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&l.mcpEndpoint, "mcp", "", "MCP endpoint to examine (default: the one the target advertises, else /mcp on its origin)")
 }
 
-func (l *limitFlags) config(start *url.URL, verbose bool, stderr io.Writer) (probe.Config, error) {
+func (l *limitFlags) config(start *url.URL) (probe.Config, error) {
 	h := http.Header{}
 	for _, raw := range l.headers {
 		name, value, ok := strings.Cut(raw, ":")
@@ -108,9 +107,6 @@ func (l *limitFlags) config(start *url.URL, verbose bool, stderr io.Writer) (pro
 		Concurrency: l.concurrency, Rate: l.rate, Timeout: l.timeout, Budget: l.budget,
 		MaxBody: l.maxBody, Include: l.include, Exclude: l.exclude,
 		UserAgent: "agentready/" + version() + " (+https://github.com/agentready/agentready)",
-	}
-	if verbose {
-		cfg.Log = stderr
 	}
 	if err := l.spec.apply(&cfg); err != nil {
 		return probe.Config{}, err
@@ -183,7 +179,7 @@ func planScan(e *env, start *url.URL, out *outputFlags, lim *limitFlags) (*scanP
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := lim.config(start, out.verbose, e.stderr)
+	cfg, err := lim.config(start)
 	if err != nil {
 		return nil, err
 	}
@@ -204,15 +200,16 @@ func planScan(e *env, start *url.URL, out *outputFlags, lim *limitFlags) (*scanP
 	if err != nil {
 		return nil, err
 	}
-	act, err := lim.act.options(e)
-	if err != nil {
+	opts := scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint,
+		Policy: policy, Identities: ids, Access: e.configFile().Access}
+	e.scrubbing(scan.Scrubber(opts))
+	if out.verbose {
+		opts.Probe.Log = e.stderr
+	}
+	if opts.Active, err = lim.act.options(e); err != nil {
 		return nil, err
 	}
-	return &scanPlan{
-		opts: scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint,
-			Policy: policy, Identities: ids, Access: e.configFile().Access, Active: act},
-		sinks: sinks, failOn: failOn, gate: &out.gate,
-	}, nil
+	return &scanPlan{opts: opts, sinks: sinks, failOn: failOn, gate: &out.gate}, nil
 }
 
 // run scans, writes the reports and maps the outcome to an exit code.
@@ -229,7 +226,7 @@ func (p *scanPlan) run(ctx context.Context, e *env) error {
 	}
 	attachApp(rep, e)
 	rep.Gate = score.Gate(rep, p.gate.options(p.failOn))
-	if err := writeOutputs(p.sinks, rep); err != nil {
+	if err := writeOutputs(e, p.sinks, rep); err != nil {
 		return &ExitError{Code: ExitIncomplete, Err: err}
 	}
 	return exitFor(ctx, rep)
@@ -290,24 +287,25 @@ func planOutputs(e *env, out *outputFlags) ([]sink, error) {
 	return sinks, nil
 }
 
-func writeOutputs(sinks []sink, rep *finding.Report) error {
+func writeOutputs(e *env, sinks []sink, rep *finding.Report) error {
 	for _, s := range sinks {
-		if err := writeOne(s, rep); err != nil {
+		if err := writeOne(e, s, rep); err != nil {
 			return fmt.Errorf("write %s report to %s: %w", s.format, s.path, err)
 		}
 	}
 	return nil
 }
 
-func writeOne(s sink, rep *finding.Report) error {
+func writeOne(e *env, s sink, rep *finding.Report) error {
+	render := func(w io.Writer) error { return s.rep.Write(w, rep) }
 	if s.path == "-" {
-		return s.rep.Write(s.stdout, rep)
+		return e.write(s.stdout, render)
 	}
 	f, err := os.Create(s.path)
 	if err != nil {
 		return err
 	}
-	if err := s.rep.Write(f, rep); err != nil {
+	if err := e.write(f, render); err != nil {
 		f.Close()
 		return err
 	}
@@ -315,8 +313,12 @@ func writeOne(s sink, rep *finding.Report) error {
 }
 
 func isTerminal(w io.Writer) bool {
-	if filter, ok := w.(*sanitize.WorkflowFilter); ok {
-		w = filter.Underlying()
+	for {
+		u, ok := w.(interface{ Unwrap() io.Writer })
+		if !ok {
+			break
+		}
+		w = u.Unwrap()
 	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))

@@ -67,9 +67,9 @@ func (f *WorkflowFilter) Flush() error {
 	return err
 }
 
-// Underlying is the writer the filter writes to, so that callers can still
+// Unwrap is the writer the filter writes to, so that callers can still
 // tell whether output goes to a terminal.
-func (f *WorkflowFilter) Underlying() io.Writer { return f.w }
+func (f *WorkflowFilter) Unwrap() io.Writer { return f.w }
 
 func (f *WorkflowFilter) feed(c byte) {
 	if c == '\n' || c == '\r' {

@@ -127,7 +127,7 @@ type client struct {
 func newClient(cfg Config, endpoint *url.URL) *client {
 	cfg = cfg.withDefaults()
 	c := &client{cfg: cfg, endpoint: endpoint, conns: map[string]*http.Client{}, redact: map[string]bool{},
-		secrets: exchange.NewScanSecrets(cfg.Headers, cfg.Secrets)}
+		secrets: exchange.NewSecrets(cfg.Headers, cfg.Secrets)}
 	if cfg.Rate > 0 {
 		c.limiter = rate.NewLimiter(rate.Limit(cfg.Rate), 1)
 	}

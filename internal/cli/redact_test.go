@@ -1,0 +1,175 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/fixtures/hostile"
+	"github.com/agentready/agentready/fixtures/mcpfix"
+	"github.com/agentready/agentready/report"
+)
+
+// Canaries of the redaction test: a -H value under a header whose name says
+// nothing of credentials, an identity's token with characters that every
+// encoding escapes, and a -H value too short to be searched for.
+const (
+	tenantCanary = "tenantsecret4242"
+	tokenCanary  = "s3cr3t-admin/t0ken+canary"
+	shortCanary  = "abc1234"
+)
+
+// sentLog keeps every header and body byte a test server sent.
+type sentLog struct {
+	mu  sync.Mutex
+	all bytes.Buffer
+}
+
+func (l *sentLog) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(&sentWriter{ResponseWriter: w, log: l}, r)
+	})
+}
+
+func (l *sentLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.all.String()
+}
+
+type sentWriter struct {
+	http.ResponseWriter
+	log *sentLog
+}
+
+func (w *sentWriter) WriteHeader(code int) {
+	w.log.mu.Lock()
+	w.ResponseWriter.Header().Write(&w.log.all)
+	w.log.mu.Unlock()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *sentWriter) Write(p []byte) (int, error) {
+	w.log.mu.Lock()
+	w.log.all.Write(p)
+	w.log.mu.Unlock()
+	return w.ResponseWriter.Write(p)
+}
+
+// echoServer serves the demo, as its administrator to the token canary,
+// and at /mcp a tool whose description is echoed into, wrapped in
+// hostile.EchoEncoded: every credential comes back in every form, in links,
+// pages, headers, JSON and the MCP catalog.
+func echoServer(t *testing.T) (string, *sentLog) {
+	t.Helper()
+	tools := &mcpfix.Server{Era: mcpfix.Modern, Tools: []json.RawMessage{
+		json.RawMessage(`{"name":"list_orders","description":"Lists orders.","inputSchema":{"type":"object","properties":{"status":{"type":"string"}}}}`),
+	}}
+	app := demo.New()
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", tools)
+	mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") == "Bearer "+tokenCanary {
+			r.Header.Set("Authorization", "Bearer "+demo.AdminToken)
+		}
+		app.ServeHTTP(w, r)
+	}))
+	sent := &sentLog{}
+	srv := httptest.NewServer(sent.wrap(hostile.EchoEncoded(mux, "X-Tenant", "Authorization", "X-Trace")))
+	t.Cleanup(srv.Close)
+	return srv.URL, sent
+}
+
+// TestEchoedSecretsNeverPrinted scans, verbose and as two identities, a
+// server that echoes a -H value and an identity's token in every encoding,
+// writes every format, and searches stdout, stderr and each file for every
+// form of them. Each form must have been sent by the server and must show
+// in some output as its marker followed by REDACTED, so that the test
+// cannot pass because an echo never reached a report.
+func TestEchoedSecretsNeverPrinted(t *testing.T) {
+	target, sent := echoServer(t)
+	dir := t.TempDir()
+	args := []string{"scan", target + "/", "-v", "--max-pages", "400", "--mcp", target + "/mcp",
+		"-H", "X-Tenant: " + tenantCanary, "-H", "X-Trace: " + shortCanary,
+		"--identity", "anonymous", "--identity", "admin", "--header-for", "admin=Authorization: Bearer env:ADMIN_TOKEN"}
+	for _, format := range report.Formats() {
+		args = append(args, "-o", format+"="+filepath.Join(dir, "report."+format))
+	}
+	r := runEnv(t, []string{"ADMIN_TOKEN=" + tokenCanary}, args...)
+	if r.code != ExitGateFailed {
+		t.Fatalf("code %d: %s", r.code, r.stderr)
+	}
+	outputs := map[string]string{"stdout": r.stdout, "stderr": r.stderr}
+	for _, format := range report.Formats() {
+		outputs[format] = readOutput(t, filepath.Join(dir, "report."+format))
+	}
+	all := strings.Join([]string{r.stdout, r.stderr, outputs["json"], outputs["sarif"], outputs["markdown"], outputs["html"], outputs["junit"], outputs["text"]}, "\n")
+	for name, secret := range map[string]string{"x-tenant": tenantCanary, "authorization": tokenCanary} {
+		for label, form := range hostile.EchoForms(secret) {
+			if !strings.Contains(sent.String(), form) {
+				t.Errorf("the server never sent %s as %s: the test would not notice its leak", name, label)
+			}
+			for where, out := range outputs {
+				if strings.Contains(out, form) {
+					t.Errorf("%s holds %s as %s: %q", where, name, label, form)
+				}
+			}
+			if marker := name + "." + label + "=" + "REDACTED"; !strings.Contains(all, marker) {
+				t.Errorf("no output shows %s: the echo of %s as %s reached no report", marker, name, label)
+			}
+		}
+	}
+	if !strings.Contains(r.stderr, hostile.EchoPrefix+"x-tenant-b64?v=REDACTED") {
+		t.Error("the -v log shows no echo page's URL: the test would not notice a leak through it")
+	}
+	if !strings.Contains(outputs["json"], `\"description\":\"x-tenant.b64=REDACTED`) {
+		t.Error("the JSON report quotes no MCP tool description: the test would not notice a leak through it")
+	}
+	// Values under 8 bytes are redacted in the request's own header lines
+	// only: an echo of one is ordinary text.
+	if !strings.Contains(outputs["json"], "X-Trace: REDACTED") || !strings.Contains(all, "x-trace.raw="+shortCanary) {
+		t.Error("the short value is not redacted in curl lines, or is scrubbed from echoes")
+	}
+}
+
+// A baseline is a report too: written from a scan of the same server, it
+// holds no echo of a -H value.
+func TestBaselineHoldsNoSecret(t *testing.T) {
+	target, sent := echoServer(t)
+	path := filepath.Join(t.TempDir(), "baseline.json")
+	r := run(t, "baseline", "write", target+"/", "--max-pages", "200", "-o", path,
+		"-H", "X-Tenant: "+tenantCanary, "-H", "Authorization: Bearer "+tokenCanary)
+	if r.code != ExitOK {
+		t.Fatalf("code %d: %s", r.code, r.stderr)
+	}
+	written := readOutput(t, path)
+	for name, secret := range map[string]string{"x-tenant": tenantCanary, "authorization": tokenCanary} {
+		for label, form := range hostile.EchoForms(secret) {
+			if !strings.Contains(sent.String(), form) {
+				t.Errorf("the server never sent %s as %s", name, label)
+			}
+			if strings.Contains(written+r.stderr, form) {
+				t.Errorf("the baseline or stderr holds %s as %s", name, label)
+			}
+		}
+	}
+	if !strings.Contains(written, hostile.EchoPrefix+"x-tenant-b64?v=REDACTED") {
+		t.Error("the baseline lists no echo page: the test would not notice a leak through its URLs")
+	}
+}
+
+func readOutput(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) == 0 {
+		t.Fatalf("%s: %v (%d bytes)", path, err, len(b))
+	}
+	return string(b)
+}

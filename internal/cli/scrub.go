@@ -1,0 +1,50 @@
+package cli
+
+import (
+	"bytes"
+	"io"
+
+	"github.com/agentready/agentready/exchange"
+)
+
+// scrubbing makes everything e prints from now on free of secrets, the
+// header values the scan sends (see exchange.Secrets): stderr, which carries
+// the -v log, the active probes' plan and the final error, and each
+// document written with e.write.
+func (e *env) scrubbing(secrets *exchange.Secrets) {
+	if secrets == nil {
+		return
+	}
+	e.secrets = secrets
+	e.stderr = scrubbedWriter{w: e.stderr, secrets: secrets}
+}
+
+// write renders a whole document, then writes it to w with the secrets
+// replaced: scrubbed whole, no echo is split between two writes.
+func (e *env) write(w io.Writer, render func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := render(&buf); err != nil {
+		return err
+	}
+	doc, _ := e.secrets.Bytes(buf.Bytes(), false)
+	_, err := w.Write(doc)
+	return err
+}
+
+// scrubbedWriter scrubs each write on its own: what goes to stderr is
+// written a line or a message at a time.
+type scrubbedWriter struct {
+	w       io.Writer
+	secrets *exchange.Secrets
+}
+
+func (s scrubbedWriter) Write(p []byte) (int, error) {
+	out, _ := s.secrets.Bytes(p, false)
+	if _, err := s.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Unwrap is the writer behind, for isTerminal.
+func (s scrubbedWriter) Unwrap() io.Writer { return s.w }
