@@ -8,6 +8,7 @@
 // Each test asserts only what was verified by hand against that server: true
 // positives that must keep firing, and properties that must hold. Wrong
 // verdicts seen there are bugs to fix, not expectations.
+
 package interop_test
 
 import (
