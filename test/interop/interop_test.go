@@ -61,7 +61,7 @@ func need(t *testing.T, name string) string {
 	t.Helper()
 	path := os.Getenv(name)
 	if path == "" {
-		missing(t, fmt.Sprintf("%s is not set; run test/interop/mcp-everything.sh", name))
+		missing(t, fmt.Sprintf("%s is not set; run test/interop/mcp-everything.sh or test/interop/servers.sh", name))
 	}
 	if _, err := os.Stat(path); err != nil {
 		missing(t, fmt.Sprintf("%s=%s: %v", name, path, err))
@@ -137,13 +137,13 @@ func assertLoopbackOnly(t *testing.T, port int) {
 		fields := strings.Fields(sc.Text())
 		if len(fields) > 3 && strings.HasSuffix(fields[1], want) && fields[3] == "0A" {
 			if fields[1] != "0100007F"+want {
-				t.Fatalf("server-everything listens on %s, not on 127.0.0.1", fields[1])
+				t.Fatalf("port %d listens on %s, not on 127.0.0.1", port, fields[1])
 			}
 			return
 		}
 	}
 	if six, err := os.ReadFile("/proc/net/tcp6"); err == nil && bytes.Contains(six, []byte(want+" 00000000000000000000000000000000:0000 0A")) {
-		t.Fatal("server-everything listens on every IPv6 interface")
+		t.Fatalf("port %d listens on every IPv6 interface", port)
 	}
 }
 
