@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -83,10 +84,10 @@ func rel(path string) string {
 	if err != nil {
 		return path
 	}
-	if r, err := filepath.Rel(root, abs); err == nil {
+	if r, err := filepath.Rel(root, abs); err == nil && !strings.HasPrefix(r, "..") {
 		return r
 	}
-	return path
+	return abs
 }
 
 // firstDiff shows the first differing line, which is usually enough to see

@@ -95,6 +95,16 @@ func TestPathIsUnderTheRepositoryTestdata(t *testing.T) {
 	}
 }
 
+func TestMessagesNameFilesFromTheRoot(t *testing.T) {
+	if got, want := rel(Path("demo", "report.json")), filepath.Join("testdata", "golden", "demo", "report.json"); got != want {
+		t.Errorf("rel = %s, want %s", got, want)
+	}
+	outside := filepath.Join(t.TempDir(), "x.txt")
+	if got := rel(outside); got != outside {
+		t.Errorf("a file outside the repository is named %s, want %s", got, outside)
+	}
+}
+
 func TestNormalizePorts(t *testing.T) {
 	got := string(NormalizePorts([]byte("GET http://127.0.0.1:41234/orders and 127.0.0.1:8")))
 	if got != "GET http://127.0.0.1:PORT/orders and 127.0.0.1:PORT" {
