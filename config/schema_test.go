@@ -3,7 +3,6 @@ package config_test
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"reflect"
 	"strings"
@@ -17,9 +16,8 @@ import (
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/config"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the published schema")
 
 const schemaPath = "../docs/schema/agentready-config.schema.json"
 
@@ -35,24 +33,13 @@ func buildKnown() config.Known {
 }
 
 // TestPublishedSchemaIsCurrent keeps docs/schema in sync with the Go types
-// and this build's checks: run `go test ./config -update` after a change.
+// and this build's checks.
 func TestPublishedSchemaIsCurrent(t *testing.T) {
 	got, err := config.Schema(buildKnown())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *update {
-		if err := os.WriteFile(schemaPath, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(schemaPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s is out of date: run go test ./config -update", schemaPath)
-	}
+	golden.Check(t, schemaPath, got)
 }
 
 func compileSchema(t *testing.T) *jsonschema.Schema {

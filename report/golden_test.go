@@ -2,15 +2,14 @@ package report_test
 
 import (
 	"bytes"
-	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/internal/golden"
 	"github.com/agentready/agentready/report"
 	"github.com/agentready/agentready/report/internal/demoscan"
-	"github.com/agentready/agentready/report/internal/golden"
 	"github.com/agentready/agentready/report/internal/sarifcheck"
 )
 
@@ -41,7 +40,7 @@ var extensions = map[string]string{
 }
 
 // TestGoldenDemo renders the demo's reports in every format. Ports are
-// normalised and the clock is fixed; run with -update after a deliberate
+// normalised and the clock is fixed; run .ci/regenerate after a deliberate
 // change and review the diff.
 func TestGoldenDemo(t *testing.T) {
 	for name := range demos {
@@ -67,7 +66,7 @@ func TestGoldenDemo(t *testing.T) {
 					sarifcheck.Schema(t, got)
 					sarifcheck.GitHubRules(t, got)
 				}
-				golden.Check(t, filepath.Join("testdata", "golden", name+"."+ext), got)
+				golden.Check(t, golden.Path(name, "report."+ext), got)
 			})
 		}
 	}

@@ -1,15 +1,13 @@
 package scan_test
 
 import (
-	"bytes"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/agentready/agentready/checks/openapihal"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/internal/golden"
 )
 
 func TestHDTCDemoIsCleanWithItsSpec(t *testing.T) {
@@ -40,18 +38,5 @@ func TestHDTCGoldenJSON(t *testing.T) {
 	const variant = demo.DefectRelWrongCoordinate
 	srv := httptest.NewServer(demo.New(variant))
 	defer srv.Close()
-	got := renderJSON(t, scanDiscovering(t, srv), srv)
-	path := filepath.Join("..", "testdata", "golden", "openapi-hal-"+string(variant)+".json")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./scan -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("JSON report differs from %s; if intended, run go test ./scan -update and review the diff", path)
-	}
+	golden.Check(t, golden.Path("demo-"+string(variant), "report.json"), renderJSON(t, scanDiscovering(t, srv), srv))
 }

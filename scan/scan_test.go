@@ -3,13 +3,9 @@ package scan_test
 import (
 	"bytes"
 	"context"
-	"flag"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -19,12 +15,11 @@ import (
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/fixtures/methodlog"
+	"github.com/agentready/agentready/internal/golden"
 	"github.com/agentready/agentready/probe"
 	"github.com/agentready/agentready/report"
 	"github.com/agentready/agentready/scan"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var fixedClock = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
 
@@ -144,8 +139,6 @@ func TestReportIsDeterministic(t *testing.T) {
 	}
 }
 
-var portPattern = regexp.MustCompile(`127\.0\.0\.1:\d+`)
-
 // renderJSON normalizes what legitimately varies between runs: the port and
 // the timing.
 func renderJSON(t *testing.T, rep *finding.Report, srv *httptest.Server) []byte {
@@ -159,7 +152,7 @@ func renderJSON(t *testing.T, rep *finding.Report, srv *httptest.Server) []byte 
 	if err := r.Write(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
-	return portPattern.ReplaceAll(buf.Bytes(), []byte("127.0.0.1:PORT"))
+	return golden.NormalizePorts(buf.Bytes())
 }
 
 func TestGoldenJSON(t *testing.T) {
@@ -170,23 +163,7 @@ func TestGoldenJSON(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			srv := httptest.NewServer(demo.New(defects...))
 			defer srv.Close()
-			got := renderJSON(t, scanApp(t, srv), srv)
-			path := filepath.Join("..", "testdata", "golden", name+".json")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./scan -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("JSON report differs from %s; if intended, run go test ./scan -update and review the diff", path)
-			}
+			golden.Check(t, golden.Path(name, "report.json"), renderJSON(t, scanApp(t, srv), srv))
 		})
 	}
 }

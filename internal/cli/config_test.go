@@ -194,7 +194,7 @@ func TestConfigSchemaCommandMatchesThePublishedSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	if r.code != ExitOK || r.stdout != string(want) {
-		t.Fatalf("config schema differs from docs/schema (run go test ./config -update)")
+		t.Fatalf("config schema differs from docs/schema (run .ci/regenerate)")
 	}
 }
 

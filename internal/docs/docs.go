@@ -1,5 +1,6 @@
 // Package docs renders docs/checks.md from the checks' metadata, so the
-// documentation cannot drift from the code: a test fails when it is stale.
+// documentation cannot drift from the code: a test fails when it is stale,
+// and .ci/regenerate rewrites it.
 package docs
 
 import (
@@ -10,14 +11,12 @@ import (
 	"github.com/agentready/agentready/checks"
 )
 
-//go:generate go test -run TestChecksDocIsCurrent -update .
-
 // ChecksMarkdown renders the reference of every check, grouped by family,
 // with one stable anchor per check ID.
 func ChecksMarkdown(reg *checks.Registry) []byte {
 	var b bytes.Buffer
 	b.WriteString("# Checks\n\n")
-	b.WriteString("<!-- Generated from the checks' metadata by `go generate ./internal/docs`; do not edit. -->\n\n")
+	b.WriteString("<!-- Generated from the checks' metadata by `.ci/regenerate`; do not edit. -->\n\n")
 	b.WriteString("Every check has a stable ID that never changes once released. Severity follows the clause:\n")
 	b.WriteString("MUST and MUST NOT give `error`, SHOULD gives `warning`, and agent-readiness advice that no\n")
 	b.WriteString("standard requires gives `info`. `agentready explain ID` prints the same text.\n\n")

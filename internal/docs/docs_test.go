@@ -2,34 +2,18 @@ package docs
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"testing"
 
 	"github.com/agentready/agentready/checks/builtin"
+	"github.com/agentready/agentready/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite docs/checks.md")
 
 func TestChecksDocIsCurrent(t *testing.T) {
 	reg, err := builtin.Registry()
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := ChecksMarkdown(reg)
-	const path = "../../docs/checks.md"
-	if *update {
-		if err := os.WriteFile(path, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("docs/checks.md is stale; run: go generate ./internal/docs")
-	}
+	golden.Check(t, "../../docs/checks.md", ChecksMarkdown(reg))
 }
 
 func TestEveryCheckHasAnAnchor(t *testing.T) {

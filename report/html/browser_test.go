@@ -16,9 +16,9 @@ import (
 
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/internal/golden"
 	"github.com/agentready/agentready/report/html"
 	"github.com/agentready/agentready/report/internal/demoscan"
-	"github.com/agentready/agentready/report/internal/golden"
 	"github.com/agentready/agentready/report/internal/sample"
 )
 
@@ -334,7 +334,8 @@ func mustAbs(t *testing.T, path string) string {
 }
 
 // saveREADMEShot refreshes the README's picture of the broken demo's report
-// under -update only, so that ordinary runs never touch committed files.
+// only when the goldens are regenerated (.ci/regenerate), so that ordinary
+// runs never touch committed files.
 func saveREADMEShot(t *testing.T, b *browser, path string) {
 	t.Helper()
 	b.open(t, path)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -12,8 +11,8 @@ import (
 	xhtml "golang.org/x/net/html"
 
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/golden"
 	"github.com/agentready/agentready/report/html"
-	"github.com/agentready/agentready/report/internal/golden"
 	"github.com/agentready/agentready/report/internal/sample"
 )
 
@@ -27,7 +26,7 @@ func render(t *testing.T, r *finding.Report) []byte {
 }
 
 func TestGoldenSample(t *testing.T) {
-	golden.Check(t, filepath.Join("testdata", "golden", "sample.html"), render(t, sample.Report()))
+	golden.Check(t, golden.Path("sample", "report.html"), render(t, sample.Report()))
 }
 
 func parse(t *testing.T, b []byte) *xhtml.Node {

@@ -3,18 +3,14 @@ package jsonreport
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/golden"
 	"github.com/agentready/agentready/report/internal/sample"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 func write(t *testing.T, r *finding.Report) []byte {
 	t.Helper()
@@ -26,23 +22,7 @@ func write(t *testing.T, r *finding.Report) []byte {
 }
 
 func TestGolden(t *testing.T) {
-	got := write(t, sample.Report())
-	path := filepath.Join("testdata", "golden", "report.json")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (run go test -update to accept):\n%s", path, got)
-	}
+	golden.Check(t, golden.Path("sample", "report.json"), write(t, sample.Report()))
 }
 
 func TestFormat(t *testing.T) {

@@ -3,13 +3,12 @@ package junit_test
 import (
 	"bytes"
 	"encoding/xml"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/report/internal/golden"
+	"github.com/agentready/agentready/internal/golden"
 	"github.com/agentready/agentready/report/internal/sample"
 	"github.com/agentready/agentready/report/junit"
 )
@@ -65,7 +64,7 @@ func parse(t *testing.T, b []byte) parsed {
 }
 
 func TestGoldenSample(t *testing.T) {
-	golden.Check(t, filepath.Join("testdata", "golden", "sample.xml"), render(t, sample.Report()))
+	golden.Check(t, golden.Path("sample", "report.xml"), render(t, sample.Report()))
 }
 
 func TestOneCasePerCheckOneSuitePerFamily(t *testing.T) {

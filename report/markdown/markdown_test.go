@@ -3,14 +3,13 @@ package markdown_test
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/report/internal/golden"
+	"github.com/agentready/agentready/internal/golden"
 	"github.com/agentready/agentready/report/internal/sample"
 	"github.com/agentready/agentready/report/markdown"
 )
@@ -25,7 +24,7 @@ func render(t *testing.T, opts markdown.Options, r *finding.Report) string {
 }
 
 func TestGoldenSample(t *testing.T) {
-	golden.Check(t, filepath.Join("testdata", "golden", "sample.md"), []byte(render(t, markdown.Options{}, sample.Report())))
+	golden.Check(t, golden.Path("sample", "report.md"), []byte(render(t, markdown.Options{}, sample.Report())))
 }
 
 func TestMostSevereCheckFirstWithCountsAndDocs(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/report/internal/golden"
+	"github.com/agentready/agentready/internal/golden"
 	"github.com/agentready/agentready/report/internal/sample"
 	"github.com/agentready/agentready/report/internal/sarifcheck"
 	"github.com/agentready/agentready/report/sarif"
@@ -41,7 +41,7 @@ func decode(t *testing.T, b []byte) *sarif.Log {
 }
 
 func TestGoldenSample(t *testing.T) {
-	golden.Check(t, filepath.Join("testdata", "golden", "sample.sarif"), render(t, sarif.Options{}, sample.Report()))
+	golden.Check(t, golden.Path("sample", "report.sarif"), render(t, sarif.Options{}, sample.Report()))
 }
 
 // cases are the reports every validity test renders.

@@ -2,9 +2,6 @@ package text
 
 import (
 	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,10 +9,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/golden"
 	"github.com/agentready/agentready/report/internal/sample"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 func render(t *testing.T, opts Options, r *finding.Report) string {
 	t.Helper()
@@ -24,26 +20,6 @@ func render(t *testing.T, opts Options, r *finding.Report) string {
 		t.Fatalf("Write: %v", err)
 	}
 	return buf.String()
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (run go test -update to accept):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
 }
 
 func TestGolden(t *testing.T) {
@@ -57,13 +33,13 @@ func TestGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			golden(t, tt.name, render(t, tt.opts, sample.Report()))
+			golden.Check(t, golden.Path("sample", tt.name), []byte(render(t, tt.opts, sample.Report())))
 		})
 	}
 }
 
 func TestGoldenEmptyReport(t *testing.T) {
-	golden(t, "empty.txt", render(t, Options{}, &finding.Report{Score: finding.Score{Grade: "N/A"}}))
+	golden.Check(t, golden.Path("empty", "report.txt"), []byte(render(t, Options{}, &finding.Report{Score: finding.Score{Grade: "N/A"}})))
 }
 
 func TestNilReportDoesNotPanic(t *testing.T) {

@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -18,18 +17,12 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/agentready/agentready/internal/golden"
 	"github.com/agentready/agentready/report/sarif"
 )
 
-// repoRoot is found from this file's location, so the check works from any
-// package's test.
-func repoRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..")
-}
-
 // schemaPath is the official OASIS schema, vendored once; see its README.
-var schemaPath = filepath.Join(repoRoot(), "testdata", "sarif", "sarif-schema-2.1.0.json")
+var schemaPath = filepath.Join(golden.Root(), "testdata", "sarif", "sarif-schema-2.1.0.json")
 
 const schemaID = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
