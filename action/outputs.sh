@@ -17,3 +17,13 @@ set_output() {
   one_line "output $1" "$2"
   printf '%s=%s\n' "$1" "$2" >> "$GITHUB_OUTPUT"
 }
+
+# add_mask VALUE hides VALUE in the rest of the log. The runner undoes %0D,
+# %0A and %25 in a command's data, so they are escaped first: a credential
+# holding the text %0A is masked as written, not as a line break.
+add_mask() {
+  local data=${1//'%'/%25}
+  data=${data//$'\r'/%0D}
+  data=${data//$'\n'/%0A}
+  echo "::add-mask::$data"
+}

@@ -219,8 +219,10 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 		}
 	})
 
-	t.Run("every line of a multi-line credential is masked", func(t *testing.T) {
-		secret := "-----BEGIN KEY-----\nline-two\n\n   \nline-three\r\n-----END KEY-----\n"
+	t.Run("every line of a multi-line credential is masked, as written", func(t *testing.T) {
+		// URL-encoded text in a credential must reach the runner's masker
+		// as written: unescaped, %25 and %0A would mask other strings.
+		secret := "-----BEGIN KEY-----\nline-two\n\n   \nline-three\r\ntok%25en%0Aend%0D\n100%\n-----END KEY-----\n"
 		r := runAction(t, a, root, temp, map[string]string{"url": unreachable, "identities": "AGENTREADY_TEST_PEM"}, "AGENTREADY_TEST_PEM="+secret)
 		if r.code != 3 {
 			t.Fatalf("exit %d, want 3 (unreachable)\n%s", r.code, r.log)
@@ -228,13 +230,14 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 		masks := map[string]bool{}
 		for _, line := range strings.Split(r.log, "\n") {
 			if v, ok := strings.CutPrefix(line, "::add-mask::"); ok {
+				v = commandData(v)
 				if strings.TrimSpace(v) == "" {
 					t.Errorf("a blank mask %q would hide nothing but spaces", v)
 				}
 				masks[v] = true
 			}
 		}
-		for _, line := range []string{"-----BEGIN KEY-----", "line-two", "line-three", "-----END KEY-----"} {
+		for _, line := range []string{"-----BEGIN KEY-----", "line-two", "line-three", "tok%25en%0Aend%0D", "100%", "-----END KEY-----"} {
 			if !masks[line] {
 				t.Errorf("line %q of the credential is not masked; masks %v\n%s", line, masks, r.log)
 			}
@@ -255,17 +258,26 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 		bot := `{"id": 102, "user": {"login": "github-actions[bot]"}, "body": "unrelated"}`
 		botReport := `{"id": 202, "user": {"login": "github-actions[bot]"}, "body": "<!-- agentready-report -->\nours"}`
 		aliceReport := `{"id": 203, "user": {"login": "alice"}, "body": "<!-- agentready-report -->\nalice's"}`
+		appReport := `{"id": 204, "user": {"login": "myapp[bot]"}, "body": "<!-- agentready-report -->\nthe app's"}`
+		// GitHub refuses /user to installation tokens (GITHUB_TOKEN, a
+		// GitHub App's) and answers their GraphQL viewer with the bot.
+		githubToken := ghIdentity{viewer: "github-actions[bot]"}
 		for _, c := range []struct {
-			name, login string
-			pages       []string
-			want        string
+			name   string
+			who    ghIdentity
+			pages  []string
+			want   string
+			notice bool
 		}{
-			{"GITHUB_TOKEN, a stranger's marked comment only", "", []string{"[" + stranger + "," + bot + "]", "[]"}, "POST repos/agentready/agentready/issues/7/comments"},
-			{"GITHUB_TOKEN, the bot's own on page two", "", []string{"[" + stranger + "," + bot + "]", "[" + botReport + "," + aliceReport + "]"}, "PATCH repos/agentready/agentready/issues/comments/202"},
-			{"a personal token of alice", "alice", []string{"[" + stranger + "," + botReport + "]", "[" + aliceReport + "]"}, "PATCH repos/agentready/agentready/issues/comments/203"},
+			{"GITHUB_TOKEN, a stranger's marked comment only", githubToken, []string{"[" + stranger + "," + bot + "]", "[]"}, "POST repos/agentready/agentready/issues/7/comments", false},
+			{"GITHUB_TOKEN, the bot's own on page two", githubToken, []string{"[" + stranger + "," + bot + "]", "[" + botReport + "," + aliceReport + "]"}, "PATCH repos/agentready/agentready/issues/comments/202", false},
+			{"a personal token of alice", ghIdentity{user: "alice", viewer: "alice"}, []string{"[" + stranger + "," + botReport + "]", "[" + aliceReport + "]"}, "PATCH repos/agentready/agentready/issues/comments/203", false},
+			{"a personal token of alice when /user fails", ghIdentity{viewer: "alice"}, []string{"[" + botReport + "," + aliceReport + "]"}, "PATCH repos/agentready/agentready/issues/comments/203", false},
+			{"a GitHub App's token", ghIdentity{viewer: "myapp[bot]"}, []string{"[" + botReport + "," + stranger + "]", "[" + appReport + "]"}, "PATCH repos/agentready/agentready/issues/comments/204", false},
+			{"a token whose identity GitHub will not tell", ghIdentity{}, []string{"[" + botReport + "," + aliceReport + "," + appReport + "]"}, "POST repos/agentready/agentready/issues/7/comments", true},
 		} {
 			t.Run(c.name, func(t *testing.T) {
-				gh := newStubGH(t, c.login, c.pages...)
+				gh := newStubGH(t, c.who, c.pages...)
 				r := runAction(t, a, root, temp, with(start(server), "comment", "true", "token", "stub-token", "sarif", filepath.Join(t.TempDir(), "s.sarif")), gh.env()...)
 				if r.code != 0 {
 					t.Fatalf("exit %d\n%s", r.code, r.log)
@@ -276,6 +288,9 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 				}
 				if body := gh.body(); !strings.HasPrefix(body, "<!-- agentready-report -->\n## agentready") {
 					t.Errorf("comment body %.80q", body)
+				}
+				if got := strings.Contains(r.log, "::notice title=agentready::"); got != c.notice {
+					t.Errorf("a notice printed: %v, want %v\n%s", got, c.notice, r.log)
 				}
 			})
 		}
@@ -336,35 +351,42 @@ type stubGH struct {
 	dir string
 }
 
-// stubGHScript answers GET user with the login file (absent: refused, as
-// GitHub refuses it to GITHUB_TOKEN, with the error body on stdout like gh),
-// GET of the comments with page-N.json one page after another (through
-// --jq per page when given, as gh does), and records every call as
-// "METHOD ENDPOINT".
+// stubGHScript answers GET user with the user file and the GraphQL viewer
+// query with the viewer file (either absent: refused, with the error body
+// on stdout like gh), GET of the comments with page-N.json one page after
+// another (through --jq per page when given, as gh does), and records every
+// call as "METHOD ENDPOINT"; a GraphQL query is recorded as "QUERY graphql".
 const stubGHScript = `#!/usr/bin/env bash
 set -euo pipefail
-method=GET endpoint= filter=
+method=GET endpoint= filter= query=
 while [ $# -gt 0 ]; do
   case "$1" in
     api|--paginate) ;;
     --method) method=$2; shift ;;
     --jq) filter=$2; shift ;;
+    -f) case "$2" in query=*) query=${2#query=} ;; *) echo "gh stub: unexpected -f $2" >&2; exit 2 ;; esac; shift ;;
     -F) case "$2" in body=@*) cp "${2#body=@}" "$GH_STUB/body" ;; esac; shift ;;
     -*) echo "gh stub: unknown flag $1" >&2; exit 2 ;;
     *) endpoint=$1 ;;
   esac
   shift
 done
+[ "$endpoint" = graphql ] && method=QUERY
 echo "$method $endpoint" >> "$GH_STUB/calls"
 answer() { if [ -n "$filter" ]; then jq -r "$filter"; else cat; fi; }
+refuse() {
+  echo '{"message":"Resource not accessible by integration","status":"403"}'
+  echo 'gh: Resource not accessible by integration (HTTP 403)' >&2
+  exit 1
+}
 case "$method $endpoint" in
   "GET user")
-    if [ ! -f "$GH_STUB/login" ]; then
-      echo '{"message":"Resource not accessible by integration","status":"403"}'
-      echo 'gh: Resource not accessible by integration (HTTP 403)' >&2
-      exit 1
-    fi
-    jq -n --arg login "$(cat "$GH_STUB/login")" '{login: $login}' | answer ;;
+    [ -f "$GH_STUB/user" ] || refuse
+    jq -n --arg login "$(cat "$GH_STUB/user")" '{login: $login}' | answer ;;
+  "QUERY graphql")
+    [[ "$query" =~ ^\{[[:space:]]*viewer[[:space:]]*\{[[:space:]]*login[[:space:]]*\}[[:space:]]*\}$ ]] || { echo "gh stub: unexpected query $query" >&2; exit 2; }
+    [ -f "$GH_STUB/viewer" ] || refuse
+    jq -n --arg login "$(cat "$GH_STUB/viewer")" '{data: {viewer: {login: $login}}}' | answer ;;
   "GET repos/agentready/agentready/issues/7/comments")
     for page in "$GH_STUB"/page-*.json; do answer < "$page"; done ;;
   "PATCH repos/agentready/agentready/issues/comments/"*|"POST repos/agentready/agentready/issues/7/comments")
@@ -373,13 +395,20 @@ case "$method $endpoint" in
 esac
 `
 
-// newStubGH sets up the stub for pull request 7; login "" is GITHUB_TOKEN.
-func newStubGH(t *testing.T, login string, pages ...string) *stubGH {
+// ghIdentity is what GitHub tells the stub's token about itself: the login
+// of GET /user and of the GraphQL viewer; "" is a refusal.
+type ghIdentity struct{ user, viewer string }
+
+// newStubGH sets up the stub for pull request 7.
+func newStubGH(t *testing.T, who ghIdentity, pages ...string) *stubGH {
 	t.Helper()
 	g := &stubGH{t: t, dir: t.TempDir()}
 	files := map[string]string{"gh": stubGHScript, "event.json": `{"pull_request": {"number": 7}}`}
-	if login != "" {
-		files["login"] = login
+	if who.user != "" {
+		files["user"] = who.user
+	}
+	if who.viewer != "" {
+		files["viewer"] = who.viewer
 	}
 	for i, p := range pages {
 		files["page-"+strconv.Itoa(i+1)+".json"] = p
@@ -400,7 +429,8 @@ func (g *stubGH) env() []string {
 	}
 }
 
-// writes are the calls that post or edit a comment.
+// writes are the calls that post or edit a comment: all but reads and
+// the identity query.
 func (g *stubGH) writes() []string {
 	b, err := os.ReadFile(filepath.Join(g.dir, "calls"))
 	if err != nil {
@@ -408,7 +438,7 @@ func (g *stubGH) writes() []string {
 	}
 	var w []string
 	for _, call := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		if !strings.HasPrefix(call, "GET ") {
+		if !strings.HasPrefix(call, "GET ") && !strings.HasPrefix(call, "QUERY ") {
 			w = append(w, call)
 		}
 	}

@@ -306,3 +306,13 @@ func parseOutputs(path string) (map[string]string, error) {
 	}
 	return out, sc.Err()
 }
+
+// commandData is what the runner makes of a workflow command's data: it
+// undoes %0D, %0A and %25, in that order, so a value is masked or reported
+// as written only when it was escaped the same way.
+func commandData(escaped string) string {
+	for _, m := range []struct{ escaped, raw string }{{"%0D", "\r"}, {"%0A", "\n"}, {"%25", "%"}} {
+		escaped = strings.ReplaceAll(escaped, m.escaped, m.raw)
+	}
+	return escaped
+}
