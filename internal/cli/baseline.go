@@ -107,6 +107,7 @@ not baselined.`,
 	cmd.Flags().StringVar(&from, "from", "", "JSON report to take the findings from, instead of scanning")
 	cmd.Flags().StringVarP(&output, "output", "o", "agentready-baseline.json", "file to write (- for stdout)")
 	lim.register(cmd.Flags())
+	registerTrustConfig(cmd.Flags())
 	return cmd
 }
 

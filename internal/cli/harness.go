@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/agentready/agentready/config"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/harness"
 )
@@ -31,8 +30,7 @@ func (h *harnessFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&h.log, "start-log", "", "with --start: file for the app's output (default: a new file in the temporary directory)")
 	fs.StringArrayVar(&h.env, "start-env", nil, "with --start: NAME=VALUE added to the app's environment (repeatable)")
 	fs.DurationVar(&h.grace, "stop-grace", harness.DefaultGrace, "with --start: how long the app has to exit after SIGTERM before SIGKILL")
-	// Read where the file is applied (applyFile), before any command runs.
-	fs.Bool(trustConfig, false, "let a "+config.FileName+" found in a parent directory start the app (its start: keys); without it such a file is refused")
+	registerTrustConfig(fs)
 }
 
 // startedApp is the app of this run, or nil without --start.
