@@ -203,30 +203,14 @@ func planScan(e *env, start *url.URL, out *outputFlags, lim *limitFlags) (*scanP
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := lim.config(start)
-	if err != nil {
-		return nil, err
-	}
-	reg, err := builtin.Registry()
-	if err != nil {
-		return nil, err
-	}
-	if lim.mcpEndpoint != "" {
-		if _, err := parseMCPURL(lim.mcpEndpoint); err != nil {
-			return nil, err
-		}
-	}
 	policy, err := out.gate.policy(e)
 	if err != nil {
 		return nil, err
 	}
-	ids, err := lim.ids.resolve(e)
+	opts, err := scanOptions(e, start, lim, policy)
 	if err != nil {
 		return nil, err
 	}
-	opts := scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint,
-		Policy: policy, Identities: ids, Access: e.configFile().Access}
-	e.scrubbing(scan.Scrubber(opts))
 	if out.verbose {
 		opts.Probe.Log = e.stderr
 	}
@@ -234,6 +218,34 @@ func planScan(e *env, start *url.URL, out *outputFlags, lim *limitFlags) (*scanP
 		return nil, err
 	}
 	return &scanPlan{opts: opts, sinks: sinks, failOn: failOn, gate: &out.gate}, nil
+}
+
+// scanOptions checks the flags that decide what a scan sends, as whom, and
+// how its findings are judged, and starts scrubbing the credentials it will
+// send. Every command that scans goes through it, so that a baseline is
+// taken exactly as the scans compared with it and its fingerprints match.
+func scanOptions(e *env, start *url.URL, lim *limitFlags, policy *scan.Policy) (scan.Options, error) {
+	cfg, err := lim.config(start)
+	if err != nil {
+		return scan.Options{}, err
+	}
+	reg, err := builtin.Registry()
+	if err != nil {
+		return scan.Options{}, err
+	}
+	if lim.mcpEndpoint != "" {
+		if _, err := parseMCPURL(lim.mcpEndpoint); err != nil {
+			return scan.Options{}, err
+		}
+	}
+	ids, err := lim.ids.resolve(e)
+	if err != nil {
+		return scan.Options{}, err
+	}
+	opts := scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint,
+		Policy: policy, Identities: ids, Access: e.configFile().Access}
+	e.scrubbing(scan.Scrubber(opts))
+	return opts, nil
 }
 
 // run scans, writes the reports and maps the outcome to an exit code.
