@@ -65,6 +65,11 @@ func (h *harnessFlags) check() error {
 			return usageError("%v", err)
 		}
 	}
+	if h.log != "" {
+		if err := checkWritable(h.log); err != nil {
+			return usageError("--start-log %s: %v", h.log, err)
+		}
+	}
 	return nil
 }
 

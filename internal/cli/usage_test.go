@@ -30,6 +30,7 @@ func scanUsageErrors(dir string) []usageCase {
 		{"--ready not http", "want an absolute http or https URL", withApp("--ready", "ftp://x/")},
 		{"negative --stop-grace", "--stop-grace", withApp("--stop-grace", "-1s")},
 		{"zero --ready-timeout", "--ready-timeout", withApp("--ready-timeout", "0s")},
+		{"--start-log into a missing directory", "--start-log", withApp("--start-log", filepath.Join(dir, "missing", "app.log"))},
 		{"bad --include", "--include", []string{"--include", "[", "TARGET"}},
 		{"bad --exclude", "--exclude", []string{"--exclude", "/admin/[x", "TARGET"}},
 		{"NaN --rate", "limits must be positive", []string{"--rate", "NaN", "TARGET"}},
