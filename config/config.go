@@ -7,8 +7,10 @@
 // goes into the JSON Schema and the starter file) and, where the setting is
 // also a command-line flag, flag (the flag's name, so that precedence is one
 // mechanical rule and a key can never drift from its flag). A section tagged
-// runs:"true" starts processes: the CLI applies it only from a file the user
-// chose, never from one it merely found above the working directory.
+// runs:"true" starts processes, and one tagged secrets:"true" sends
+// credentials taken from the user's environment: the CLI applies either only
+// from a file the user chose, never from one it merely found above the
+// working directory.
 package config
 
 import (
@@ -39,7 +41,7 @@ type File struct {
 	Target     string              `yaml:"target,omitempty" flag:"target" doc:"Base URL to scan, used when the command line names none."`
 	OpenAPI    string              `yaml:"openapi,omitempty" flag:"openapi" path:"true" doc:"OpenAPI document of the target: a file (relative to this file) or a URL."`
 	MCP        string              `yaml:"mcp,omitempty" flag:"mcp" doc:"MCP endpoint of the target, when it is not discoverable from the target itself."`
-	Identities []Identity          `yaml:"identities,omitempty" doc:"Identities to scan as. Credentials are named by environment variable, never written here."`
+	Identities []Identity          `yaml:"identities,omitempty" secrets:"true" doc:"Identities to scan as. Credentials are named by environment variable, never written here."`
 	Access     map[string][]string `yaml:"access,omitempty" doc:"Operations (operationId, or 'METHOD /path/template') mapped to the roles that may call them, any one sufficing; the leakage family uses it as evidence that an operation refuses an identity."`
 	Limits     Limits              `yaml:"limits,omitempty" doc:"Bounds of the crawl."`
 	Include    []string            `yaml:"include,omitempty" flag:"include" doc:"Crawl only paths matching these patterns (path.Match syntax; a trailing * or /** matches any suffix)."`

@@ -220,3 +220,21 @@ func TestIdentityCredentialComesFromTheEnvironment(t *testing.T) {
 		t.Fatal("an unset variable gave a credential")
 	}
 }
+
+// TestSecretKeys: identities send the environment's credentials; nothing
+// else in the file names a secret, and an empty section is not set.
+func TestSecretKeys(t *testing.T) {
+	for doc, want := range map[string][]string{
+		"target: http://h/\nidentities:\n  - {name: user, env: USER_TOKEN}\n": {"identities"},
+		"target: http://h/\nstart:\n  command: npm start\n":                   nil,
+		"identities: []\n": nil,
+	} {
+		f, err := config.Parse([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.SecretKeys(); !slices.Equal(got, want) {
+			t.Errorf("%q: SecretKeys() = %v, want %v", doc, got, want)
+		}
+	}
+}

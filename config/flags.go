@@ -131,3 +131,26 @@ func flagValues(v reflect.Value) []string {
 	}
 	return nil
 }
+
+// SecretKeys lists the keys the file sets whose section is tagged
+// secrets:"true": applying them sends credentials from the environment to
+// the target.
+func (f *File) SecretKeys() []string {
+	var out []string
+	v := reflect.ValueOf(f).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		sf := v.Type().Field(i)
+		if name := yamlName(sf); name != "" && sf.Tag.Get("secrets") == "true" && isSet(v.Field(i)) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// isSet reports whether a field holds a value: an empty list sends nothing.
+func isSet(v reflect.Value) bool {
+	if v.Kind() == reflect.Slice || v.Kind() == reflect.Map {
+		return v.Len() > 0
+	}
+	return !v.IsZero()
+}

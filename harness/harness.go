@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"regexp"
@@ -159,11 +160,26 @@ type ready struct {
 	pattern *regexp.Regexp
 }
 
+// CheckReady reports whether s is a readiness condition Start accepts, so
+// that a mistyped one is refused before anything is started.
+func CheckReady(s string) error {
+	_, err := parseReady(s)
+	return err
+}
+
+// urlLike matches a value that starts with a URL scheme: it is meant as a
+// URL, never as a pattern, even when the scheme is not one Start polls.
+var urlLike = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
+
 func parseReady(s string) (ready, error) {
 	switch {
 	case s == "":
 		return ready{}, errors.New("no readiness condition: give --ready a URL (http://127.0.0.1:8080/health) or a pattern of the app's output")
-	case strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://"):
+	case urlLike.MatchString(s):
+		u, err := url.Parse(s)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return ready{}, fmt.Errorf("--ready %q: want an absolute http or https URL", s)
+		}
 		return ready{url: s}, nil
 	}
 	re, err := regexp.Compile(s)

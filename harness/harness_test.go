@@ -284,3 +284,23 @@ func TestNpmStartIsStoppedWithItsServer(t *testing.T) {
 		t.Fatalf("the server's child %d survived npm start's shutdown", child)
 	}
 }
+
+// TestCheckReady: a value with a scheme is a URL and must be one Start can
+// poll; anything else is a pattern and must compile.
+func TestCheckReady(t *testing.T) {
+	for s, ok := range map[string]bool{
+		"http://127.0.0.1:8080/health": true,
+		"https://localhost/":           true,
+		`listening on http://`:         true,
+		`^ready$`:                      true,
+		"":                             false,
+		"(":                            false,
+		"http://[":                     false,
+		"ftp://x/":                     false,
+		"http:///health":               false,
+	} {
+		if err := harness.CheckReady(s); (err == nil) != ok {
+			t.Errorf("CheckReady(%q) = %v, want ok=%v", s, err, ok)
+		}
+	}
+}

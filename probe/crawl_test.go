@@ -228,6 +228,26 @@ func TestIncludeExclude(t *testing.T) {
 	}
 }
 
+// TestMalformedPatternIsRefused: a mistyped exclude matches nothing, so it
+// must stop the scan rather than let the crawl into what it meant to name.
+func TestMalformedPatternIsRefused(t *testing.T) {
+	srv, hits := serve(t, routes{"/": halBody(`{}`)})
+	for _, cfg := range []Config{{Exclude: []string{"/admin/[x"}}, {Include: []string{"[/**"}}} {
+		cfg.Start = mustParse(t, srv.URL)
+		if _, err := Run(context.Background(), cfg, nil); err == nil || !strings.Contains(err.Error(), "pattern") {
+			t.Errorf("%+v: err %v, want a pattern error", cfg, err)
+		}
+	}
+	if n := len(hits.requests()); n != 0 {
+		t.Errorf("%d request(s) sent", n)
+	}
+	for p, ok := range map[string]bool{"/api/**": true, "/users/?": true, "[": false, "/a/[b-": false, `/x\`: false} {
+		if err := CheckPattern(p); (err == nil) != ok {
+			t.Errorf("CheckPattern(%q) = %v, want ok=%v", p, err, ok)
+		}
+	}
+}
+
 func TestMatchPattern(t *testing.T) {
 	tests := []struct {
 		pattern, path string

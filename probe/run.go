@@ -59,6 +59,9 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 	if cfg.Start == nil || (cfg.Start.Scheme != "http" && cfg.Start.Scheme != "https") || cfg.Start.Host == "" {
 		return nil, errors.New("probe: start URL must be an absolute http or https URL")
 	}
+	if err := checkPatterns(cfg); err != nil {
+		return nil, fmt.Errorf("probe: include/exclude pattern %w", err)
+	}
 	cfg = cfg.withDefaults()
 	begin := time.Now()
 	start := normalize(cfg.Start)

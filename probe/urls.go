@@ -64,7 +64,9 @@ func sameOrigin(a, b *url.URL) bool {
 
 // matchPattern reports whether a URL path matches an Include/Exclude pattern:
 // path.Match syntax, where a trailing "/**" matches the directory and anything
-// below it and a trailing "*" matches any suffix, slashes included.
+// below it and a trailing "*" matches any suffix, slashes included. Run has
+// refused malformed patterns (CheckPattern), the only error path.Match
+// returns, so the errors ignored here cannot occur.
 func matchPattern(pattern, p string) bool {
 	if ok, _ := path.Match(pattern, p); ok {
 		return true

@@ -84,7 +84,7 @@ func TestCLISnapshots(t *testing.T) {
 		{"usage-bad-fail-on", []string{"scan", "--fail-on", "fatal", "http://127.0.0.1:1/"}, cli.ExitUsage},
 		{"usage-unknown-defect", []string{"demo", "--defect", "nope"}, cli.ExitUsage},
 		{"usage-lint-no-argument", []string{"lint"}, cli.ExitUsage},
-		{"lint-missing-file", []string{"lint", "../../testdata/specs/missing.yaml"}, cli.ExitIncomplete},
+		{"lint-missing-file", []string{"lint", "../../testdata/specs/missing.yaml"}, cli.ExitUsage},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/agentready/agentready/baseline"
-	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/internal/score"
 	"github.com/agentready/agentready/scan"
@@ -93,10 +92,17 @@ func newBaselineWriteCmd(e *env) *cobra.Command {
 baseline: a JSON report trimmed to one finding per fingerprint, sorted, without
 timings, so that a committed baseline changes only when findings do. The
 configuration's severity overrides and ignores apply, so ignored findings are
-not baselined.`,
+not baselined. The scan is the one scan runs, with the same identities
+(--identity, --header-for, or the configuration's identities) and access, so
+that fingerprints match; it never sends active probes (--active is refused).`,
 		Args:        cobra.MaximumNArgs(1),
 		Annotations: map[string]string{usesConfig: "true"},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if output != "-" {
+				if err := checkWritable(output); err != nil {
+					return usageError("-o %s: %v", output, err)
+				}
+			}
 			rep, err := baselineSource(cmd.Context(), e, from, args, &lim)
 			if err != nil {
 				return err
@@ -107,6 +113,7 @@ not baselined.`,
 	cmd.Flags().StringVar(&from, "from", "", "JSON report to take the findings from, instead of scanning")
 	cmd.Flags().StringVarP(&output, "output", "o", "agentready-baseline.json", "file to write (- for stdout)")
 	lim.register(cmd.Flags())
+	registerTrustConfig(cmd.Flags())
 	return cmd
 }
 
@@ -129,22 +136,21 @@ func baselineSource(ctx context.Context, e *env, from string, args []string, lim
 }
 
 // scanOnly runs a scan for commands that need the report but not the
-// outputs or the gate (baseline write, init).
+// outputs or the gate (baseline write, init): the scan's identities and
+// access apply, but no active probe is sent, since what these commands
+// record must not change state on the target.
 func scanOnly(ctx context.Context, e *env, raw string, lim *limitFlags, policy *scan.Policy) (*finding.Report, error) {
+	if lim.act.on || len(lim.act.allow) > 0 || lim.act.yes {
+		return nil, usageError("--active, --active-allow and --yes do not apply here: this command records a passive scan and sends nothing that changes state")
+	}
 	start, err := parseTarget(raw)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := lim.config(start)
+	opts, err := scanOptions(e, start, lim, policy)
 	if err != nil {
 		return nil, err
 	}
-	reg, err := builtin.Registry()
-	if err != nil {
-		return nil, err
-	}
-	opts := scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint, Policy: policy}
-	e.scrubbing(scan.Scrubber(opts))
 	rep, err := scan.Run(ctx, opts)
 	if err != nil {
 		return nil, &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("scan failed: %w", err)}

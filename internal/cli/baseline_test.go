@@ -92,3 +92,48 @@ func TestFailUnderGradeOrScore(t *testing.T) {
 		}
 	}
 }
+
+// TestBaselineWriteScansAsTheScanDoes: the baseline is taken as the same
+// identities as the scans compared with it, so that their identity-only
+// findings are existing, not new, and none of its entries is stale.
+func TestBaselineWriteScansAsTheScanDoes(t *testing.T) {
+	target := serve(t, demo.DefectLeakPolicyReason)
+	base := filepath.Join(t.TempDir(), "b.json")
+	environ := []string{"USER_TOKEN=" + demo.UserToken}
+	as := []string{"--identity", "anonymous", "--identity", "user", "--header-for", "user=Authorization: Bearer env:USER_TOKEN"}
+	if r := runEnv(t, environ, append([]string{"baseline", "write", "-o", base, target}, as...)...); r.code != ExitOK {
+		t.Fatalf("baseline write: exit %d: %s", r.code, r.stderr)
+	}
+	if b, err := os.ReadFile(base); err != nil || !strings.Contains(string(b), "leakage-unavailable-policy-reason") {
+		t.Fatalf("the baseline lacks the finding only a second identity shows (%v)", err)
+	}
+	r := runEnv(t, environ, append([]string{"scan", "-q", "--fail-on", "info", "--baseline", base, "--strict-baseline", target}, as...)...)
+	if r.code != ExitOK {
+		t.Fatalf("scan against its own baseline: exit %d, want %d: %s", r.code, ExitOK, r.stderr)
+	}
+}
+
+// TestBaselineWriteUsageErrors: a baseline records a passive scan, and a
+// path it could not write is found before the scan.
+func TestBaselineWriteUsageErrors(t *testing.T) {
+	target, hits := countingServer(t)
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"--active", "--active-allow", "POST /orders/*/cancel", "--yes"}, "--active"},
+		{[]string{"--active-allow", "POST /orders/*/cancel"}, "--active"},
+		{[]string{"-o", filepath.Join(dir, "missing", "b.json")}, "-o"},
+		{[]string{"-o", dir}, "is a directory"},
+		{[]string{"--exclude", "/admin/[x"}, "--exclude"},
+	} {
+		args := append(append([]string{"baseline", "write", "-o", filepath.Join(dir, "b.json")}, tt.args...), target)
+		if r := run(t, args...); r.code != ExitUsage || !strings.Contains(r.stderr, tt.stderr) {
+			t.Errorf("%v: exit %d, stderr %q; want %d with %q", tt.args, r.code, r.stderr, ExitUsage, tt.stderr)
+		}
+	}
+	if n := hits.Load(); n != 0 {
+		t.Fatalf("%d request(s) reached the server", n)
+	}
+}

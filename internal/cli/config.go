@@ -35,7 +35,8 @@ type loadedConfig struct {
 
 // How the configuration file was chosen. A file found above the working
 // directory may belong to someone else (a shared checkout, a home or /tmp
-// directory), so it is the one origin not trusted to start processes.
+// directory), so it is the one origin not trusted to start processes or to
+// decide where the user's credentials are sent.
 const (
 	originFlag   = "named with --config"
 	originEnv    = "named by " + envPrefix + "CONFIG"
@@ -44,8 +45,18 @@ const (
 )
 
 // trustConfig is the flag that lets a file found in a parent directory
-// start processes.
+// start processes and send credentials.
 const trustConfig = "trust-config"
+
+// registerTrustConfig adds --trust-config to a command that reads the file.
+// Its value is read where the file is applied (applyFile), before the
+// command runs.
+func registerTrustConfig(fs *pflag.FlagSet) {
+	fs.Bool(trustConfig, false, "trust a "+config.FileName+" found in a parent directory to start the app (start:) and send credentials (identities:, or to its target:); without it such a file is refused")
+}
+
+// credentialFlags send the user's credentials to the target.
+var credentialFlags = []string{"header", "header-for"}
 
 // withConfig adds --config and the step that, before any command that
 // scans, fills every flag not given on the command line from its
@@ -54,7 +65,7 @@ const trustConfig = "trust-config"
 func withConfig(root *cobra.Command, e *env) {
 	var path string
 	root.PersistentFlags().StringVar(&path, "config", "", "configuration file (default: "+config.FileName+" in the working directory or a parent; AGENTREADY_CONFIG)")
-	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		if cmd.Flags().Lookup("fail-on") == nil && cmd.Annotations[usesConfig] == "" {
 			return nil
 		}
@@ -80,6 +91,11 @@ func withConfig(root *cobra.Command, e *env) {
 		lc.target = e.get(envPrefix + "TARGET")
 		if lc.target == "" {
 			lc.target = lc.file.Target
+			if len(args) == 0 {
+				if err := lc.checkCredentialTarget(cmd.Flags()); err != nil {
+					return err
+				}
+			}
 		}
 		e.config = lc
 		return nil
@@ -188,9 +204,8 @@ func applyFile(fs *pflag.FlagSet, lc *loadedConfig) error {
 		if fl == nil || fl.Changed {
 			continue
 		}
-		if s.Runs && !lc.mayRun(fs) {
-			return usageError("%s sets %s, but it was %s, and such a file may not start processes: name it with --config %s, or pass --%s",
-				absPath(f.Path), s.Key, originParent, absPath(f.Path), trustConfig)
+		if s.Runs && !lc.trusted(fs) {
+			return lc.untrusted(s.Key, "start processes")
 		}
 		for _, v := range s.Values {
 			if err := fs.Set(s.Flag, v); err != nil {
@@ -198,17 +213,54 @@ func applyFile(fs *pflag.FlagSet, lc *loadedConfig) error {
 			}
 		}
 	}
+	if keys := f.SecretKeys(); len(keys) > 0 && sendsCredentials(fs) && !lc.trusted(fs) {
+		return lc.untrusted(keys[0], "send credentials from your environment")
+	}
 	return nil
 }
 
-// mayRun reports whether the file's keys that start processes apply: the
-// user chose the file, or trusted it on the command line.
-func (lc *loadedConfig) mayRun(fs *pflag.FlagSet) bool {
+// checkCredentialTarget refuses to send the command line's credentials to a
+// target named by an untrusted file: the file would choose who gets them.
+func (lc *loadedConfig) checkCredentialTarget(fs *pflag.FlagSet) error {
+	if lc.file.Target == "" || lc.trusted(fs) {
+		return nil
+	}
+	for _, name := range credentialFlags {
+		if fl := fs.Lookup(name); fl != nil && fl.Changed {
+			return lc.untrusted("target", "choose where the credentials of --"+name+" are sent (or give the URL on the command line)")
+		}
+	}
+	return nil
+}
+
+// sendsCredentials reports whether a command can send credentials at all;
+// the file's identities mean nothing to the others.
+func sendsCredentials(fs *pflag.FlagSet) bool {
+	for _, name := range credentialFlags {
+		if fs.Lookup(name) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// trusted reports whether the file's guarded keys (runs:"true",
+// secrets:"true") apply: the user chose the file, or trusted it on the
+// command line.
+func (lc *loadedConfig) trusted(fs *pflag.FlagSet) bool {
 	if lc.origin != originParent {
 		return true
 	}
 	trusted, err := fs.GetBool(trustConfig)
 	return err == nil && trusted
+}
+
+// untrusted is the error for a guarded key of a file found in a parent
+// directory: it names the file and both ways to accept it.
+func (lc *loadedConfig) untrusted(key, what string) error {
+	p := absPath(lc.file.Path)
+	return usageError("%s sets %s, but it was %s, and such a file may not %s: name it with --config %s, or pass --%s",
+		p, key, originParent, what, p, trustConfig)
 }
 
 // policy is the scan policy of the configuration, or nil without one.

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/agentready/agentready/checks"
@@ -279,5 +281,113 @@ func TestNothingAssessedExits3WithTheReport(t *testing.T) {
 	rep := readJSONReport(t, path)
 	if rep.Score.Grade != finding.GradeNotAssessed || rep.Gate == nil || rep.Gate.Passed {
 		t.Errorf("grade %q, gate %+v: nothing assessed meets no minimum", rep.Score.Grade, rep.Gate)
+	}
+}
+
+// headerServer serves the demo and counts the requests that carry header
+// name, and all requests.
+func headerServer(t *testing.T, name string) (url string, carried, all *atomic.Int32) {
+	t.Helper()
+	carried, all = new(atomic.Int32), new(atomic.Int32)
+	app := demo.New()
+	url = serveHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		all.Add(1)
+		if r.Header.Get(name) != "" {
+			carried.Add(1)
+		}
+		app.ServeHTTP(w, r)
+	}))
+	return url, carried, all
+}
+
+// inParentConfig writes body as the configuration of a new directory and
+// moves into a subdirectory of it.
+func inParentConfig(t *testing.T, body string) (cfg string) {
+	t.Helper()
+	root := t.TempDir()
+	cfg = filepath.Join(root, config.FileName)
+	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(root, "svc")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(sub)
+	return cfg
+}
+
+// TestConfigFoundInAParentDirectorySendsNoSecrets: such a file may name an
+// environment variable and a target, and so send the variable to a server
+// of its choosing, only once the user accepts the file.
+func TestConfigFoundInAParentDirectorySendsNoSecrets(t *testing.T) {
+	target, carried, all := headerServer(t, "X-Id")
+	cfg := inParentConfig(t, "target: "+target+"\ngate:\n  fail-on: none\nlimits:\n  max-pages: 3\nidentities:\n  - {name: anonymous, header: X-Other, env: UNSET_HERE_42}\n  - {name: insider, header: X-Id, env: MY_CLOUD_SECRET}\n")
+	environ := []string{"MY_CLOUD_SECRET=cloudsecret-do-not-send", "UNSET_HERE_42=x"}
+	for _, args := range [][]string{
+		{"scan", "-q"},
+		{"scan", "-q", target},
+		{"demo", "-q"},
+		{"baseline", "write", "-o", filepath.Join(t.TempDir(), "b.json")},
+	} {
+		r := runWith(t, t.Context(), environ, args...)
+		if r.code != ExitUsage {
+			t.Fatalf("%v: exit %d, want %d: %s", args, r.code, ExitUsage, r.stderr)
+		}
+		for _, want := range []string{cfg + " sets identities", "--config " + cfg, "--trust-config"} {
+			if !strings.Contains(r.stderr, want) {
+				t.Errorf("%v: stderr %q lacks %q", args, r.stderr, want)
+			}
+		}
+	}
+	if n := all.Load(); n != 0 {
+		t.Fatalf("%d request(s) reached the server", n)
+	}
+	// Accepted, the same file sends the credential: the refusal above is
+	// what kept it from the server.
+	for _, accept := range [][]string{{"--trust-config"}, {"--config", cfg}} {
+		before := carried.Load()
+		if r := runWith(t, t.Context(), environ, append([]string{"scan", "-q"}, accept...)...); r.code != ExitOK {
+			t.Fatalf("%v: exit %d: %s", accept, r.code, r.stderr)
+		}
+		if carried.Load() == before {
+			t.Errorf("%v: no request carried the identity's header", accept)
+		}
+	}
+}
+
+// TestConfigFoundInAParentDirectoryPicksNoTargetForCredentials: the
+// command line's -H goes to the URL the user gives, not to one an untrusted
+// file names.
+func TestConfigFoundInAParentDirectoryPicksNoTargetForCredentials(t *testing.T) {
+	target, carried, all := headerServer(t, "X-Tenant")
+	cfg := inParentConfig(t, "target: "+target+"\ngate:\n  fail-on: none\nlimits:\n  max-pages: 3\n")
+	for _, args := range [][]string{
+		{"scan", "-q", "-H", "X-Tenant: tenantsecret4242"},
+		{"scan", "-q", "--identity", "me", "--header-for", "me=X-Tenant: tenantsecret4242"},
+	} {
+		r := run(t, args...)
+		if r.code != ExitUsage || !strings.Contains(r.stderr, cfg+" sets target") || !strings.Contains(r.stderr, "--trust-config") {
+			t.Errorf("%v: exit %d, stderr %q; want %d naming the file's target", args, r.code, r.stderr, ExitUsage)
+		}
+	}
+	r := runWith(t, t.Context(), []string{"AGENTREADY_HEADER=X-Tenant: tenantsecret4242"}, "scan", "-q")
+	if r.code != ExitUsage {
+		t.Errorf("AGENTREADY_HEADER: exit %d, want %d: %s", r.code, ExitUsage, r.stderr)
+	}
+	if n := all.Load(); n != 0 {
+		t.Fatalf("%d request(s) reached the server", n)
+	}
+	for _, args := range [][]string{
+		{"scan", "-q", "-H", "X-Tenant: tenantsecret4242", target},
+		{"scan", "-q", "-H", "X-Tenant: tenantsecret4242", "--trust-config"},
+		{"scan", "-q"},
+	} {
+		if r := run(t, args...); r.code != ExitOK {
+			t.Errorf("%v: exit %d: %s", args, r.code, r.stderr)
+		}
+	}
+	if carried.Load() == 0 {
+		t.Error("no request carried -H")
 	}
 }

@@ -61,5 +61,6 @@ func newDemoCmd(e *env) *cobra.Command {
 	out.register(cmd.Flags())
 	out.gate.register(cmd.Flags())
 	lim.register(cmd.Flags())
+	registerTrustConfig(cmd.Flags())
 	return cmd
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/agentready/agentready/config"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/harness"
 )
@@ -31,8 +30,7 @@ func (h *harnessFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&h.log, "start-log", "", "with --start: file for the app's output (default: a new file in the temporary directory)")
 	fs.StringArrayVar(&h.env, "start-env", nil, "with --start: NAME=VALUE added to the app's environment (repeatable)")
 	fs.DurationVar(&h.grace, "stop-grace", harness.DefaultGrace, "with --start: how long the app has to exit after SIGTERM before SIGKILL")
-	// Read where the file is applied (applyFile), before any command runs.
-	fs.Bool(trustConfig, false, "let a "+config.FileName+" found in a parent directory start the app (its start: keys); without it such a file is refused")
+	registerTrustConfig(fs)
 }
 
 // startedApp is the app of this run, or nil without --start.
@@ -40,23 +38,46 @@ type startedApp struct {
 	app *harness.App
 }
 
-// start starts the app when --start is given and waits until it is ready.
-func (h *harnessFlags) start(ctx context.Context, e *env, target string) (*startedApp, error) {
+// check finds every usage error of the flags, so that none is found once
+// the app is running.
+func (h *harnessFlags) check() error {
+	if h.readyTimeout <= 0 || h.grace <= 0 {
+		return usageError("--ready-timeout and --stop-grace must be positive")
+	}
 	if h.command == "" {
 		switch {
 		case h.ready != "":
-			return nil, usageError("--ready needs --start")
+			return usageError("--ready needs --start")
 		case h.log != "":
-			return nil, usageError("--start-log needs --start")
+			return usageError("--start-log needs --start")
 		case len(h.env) > 0:
-			return nil, usageError("--start-env needs --start")
+			return usageError("--start-env needs --start")
 		}
-		return nil, nil
+		return nil
 	}
 	for _, kv := range h.env {
 		if name, _, ok := strings.Cut(kv, "="); !ok || name == "" {
-			return nil, usageError("--start-env %q: want NAME=VALUE", kv)
+			return usageError("--start-env %q: want NAME=VALUE", kv)
 		}
+	}
+	if h.ready != "" {
+		if err := harness.CheckReady(h.ready); err != nil {
+			return usageError("%v", err)
+		}
+	}
+	if h.log != "" {
+		if err := checkWritable(h.log); err != nil {
+			return usageError("--start-log %s: %v", h.log, err)
+		}
+	}
+	return nil
+}
+
+// start starts the app when --start is given and waits until it is ready.
+// The flags have passed check.
+func (h *harnessFlags) start(ctx context.Context, e *env, target string) (*startedApp, error) {
+	if h.command == "" {
+		return nil, nil
 	}
 	ready := h.ready
 	if ready == "" {

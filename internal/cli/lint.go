@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"path/filepath"
 	"time"
@@ -51,6 +52,11 @@ func runLint(ctx context.Context, e *env, path string, out *outputFlags) error {
 	}
 	started := time.Now()
 	doc, err := spec.LoadFile(path)
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		// A file that cannot be read is a mistyped argument, as with
+		// scan --openapi; one that reads but is no OpenAPI document is not.
+		return usageError("lint: %v", err)
+	}
 	if err != nil {
 		if errors.Is(err, spec.ErrNotOpenAPI) {
 			err = fmt.Errorf("%s has no openapi or swagger field: %w", path, err)

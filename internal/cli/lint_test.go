@@ -33,7 +33,7 @@ func TestLintExitCodes(t *testing.T) {
 		{"mixed versions", []string{"lint", specs + "mixed30.yaml"}, ExitGateFailed, "type is a list", ""},
 		{"3.0 features in 3.1", []string{"lint", specs + "mixed31.yaml"}, ExitGateFailed, "nullable", ""},
 		{"swagger 2 is said", []string{"lint", specs + "swagger2.yaml"}, ExitOK, "Swagger 2.0", ""},
-		{"missing file", []string{"lint", filepath.Join(dir, "nope.yaml")}, ExitIncomplete, "", "no such file"},
+		{"missing file", []string{"lint", filepath.Join(dir, "nope.yaml")}, ExitUsage, "", "no such file"},
 		{"not a description", []string{"lint", notSpec}, ExitIncomplete, "", "no openapi or swagger field"},
 		{"no argument", []string{"lint"}, ExitUsage, "", "accepts 1 arg"},
 		{"bad format", []string{"lint", "--format", "xml", specs + "lint-good.yaml"}, ExitUsage, "", "--format"},

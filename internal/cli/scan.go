@@ -6,9 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math"
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -99,8 +102,15 @@ func (l *limitFlags) config(start *url.URL) (probe.Config, error) {
 		start.User = nil
 	}
 	switch {
-	case l.maxPages < 1, l.maxDepth < 0, l.concurrency < 1, l.rate < 0, l.timeout <= 0, l.budget <= 0, l.maxBody < 1:
+	case l.maxPages < 1, l.maxDepth < 0, l.concurrency < 1, l.rate < 0, l.timeout <= 0, l.budget <= 0, l.maxBody < 1,
+		math.IsNaN(l.rate), math.IsInf(l.rate, 0):
 		return probe.Config{}, usageError("limits must be positive (--max-pages, --concurrency, --timeout, --budget, --max-body; --max-depth and --rate may be 0)")
+	}
+	if err := checkPatterns("include", l.include); err != nil {
+		return probe.Config{}, err
+	}
+	if err := checkPatterns("exclude", l.exclude); err != nil {
+		return probe.Config{}, err
 	}
 	cfg := probe.Config{
 		Start: start, Headers: h, MaxPages: l.maxPages, MaxDepth: l.maxDepth,
@@ -112,6 +122,17 @@ func (l *limitFlags) config(start *url.URL) (probe.Config, error) {
 		return probe.Config{}, err
 	}
 	return cfg, nil
+}
+
+// checkPatterns refuses a malformed --include or --exclude, which would
+// match nothing: a mistyped exclude would crawl what it meant to leave out.
+func checkPatterns(flag string, patterns []string) error {
+	for _, p := range patterns {
+		if err := probe.CheckPattern(p); err != nil {
+			return usageError("--%s %v", flag, err)
+		}
+	}
+	return nil
 }
 
 func newScanCmd(e *env) *cobra.Command {
@@ -129,6 +150,9 @@ func newScanCmd(e *env) *cobra.Command {
 			}
 			start, err := parseTarget(raw)
 			if err != nil {
+				return err
+			}
+			if err := app.check(); err != nil {
 				return err
 			}
 			plan, err := planScan(e, start, &out, &lim)
@@ -179,30 +203,14 @@ func planScan(e *env, start *url.URL, out *outputFlags, lim *limitFlags) (*scanP
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := lim.config(start)
-	if err != nil {
-		return nil, err
-	}
-	reg, err := builtin.Registry()
-	if err != nil {
-		return nil, err
-	}
-	if lim.mcpEndpoint != "" {
-		if _, err := parseMCPURL(lim.mcpEndpoint); err != nil {
-			return nil, err
-		}
-	}
 	policy, err := out.gate.policy(e)
 	if err != nil {
 		return nil, err
 	}
-	ids, err := lim.ids.resolve(e)
+	opts, err := scanOptions(e, start, lim, policy)
 	if err != nil {
 		return nil, err
 	}
-	opts := scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint,
-		Policy: policy, Identities: ids, Access: e.configFile().Access}
-	e.scrubbing(scan.Scrubber(opts))
 	if out.verbose {
 		opts.Probe.Log = e.stderr
 	}
@@ -210,6 +218,34 @@ func planScan(e *env, start *url.URL, out *outputFlags, lim *limitFlags) (*scanP
 		return nil, err
 	}
 	return &scanPlan{opts: opts, sinks: sinks, failOn: failOn, gate: &out.gate}, nil
+}
+
+// scanOptions checks the flags that decide what a scan sends, as whom, and
+// how its findings are judged, and starts scrubbing the credentials it will
+// send. Every command that scans goes through it, so that a baseline is
+// taken exactly as the scans compared with it and its fingerprints match.
+func scanOptions(e *env, start *url.URL, lim *limitFlags, policy *scan.Policy) (scan.Options, error) {
+	cfg, err := lim.config(start)
+	if err != nil {
+		return scan.Options{}, err
+	}
+	reg, err := builtin.Registry()
+	if err != nil {
+		return scan.Options{}, err
+	}
+	if lim.mcpEndpoint != "" {
+		if _, err := parseMCPURL(lim.mcpEndpoint); err != nil {
+			return scan.Options{}, err
+		}
+	}
+	ids, err := lim.ids.resolve(e)
+	if err != nil {
+		return scan.Options{}, err
+	}
+	opts := scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint,
+		Policy: policy, Identities: ids, Access: e.configFile().Access}
+	e.scrubbing(scan.Scrubber(opts))
+	return opts, nil
 }
 
 // run scans, writes the reports and maps the outcome to an exit code.
@@ -277,6 +313,8 @@ func planOutputs(e *env, out *outputFlags) ([]sink, error) {
 				return nil, usageError("-o %q: stdout is already used; pass -q to free it", spec)
 			}
 			stdoutTaken = true
+		} else if err := checkWritable(path); err != nil {
+			return nil, usageError("-o %q: %v", spec, err)
 		}
 		r, err := report.New(format, out.sarif.options(report.Options{Width: 100, Verbose: out.verbose}))
 		if err != nil {
@@ -310,6 +348,37 @@ func writeOne(e *env, s sink, rep *finding.Report) error {
 		return err
 	}
 	return f.Close()
+}
+
+// checkWritable finds, before a scan, a report path that could not be
+// written after it: a missing or read-only directory, or a directory in its
+// place. It creates and truncates nothing: the scan may still fail, and an
+// existing report must then stay as it was.
+func checkWritable(p string) error {
+	if st, err := os.Stat(p); err == nil {
+		if st.IsDir() {
+			return fmt.Errorf("%s is a directory", p)
+		}
+		f, err := os.OpenFile(p, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		return f.Close()
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	dir := filepath.Dir(p)
+	if st, err := os.Stat(dir); err != nil {
+		return err
+	} else if !st.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	tmp, err := os.CreateTemp(dir, ".agentready-write-check-*")
+	if err != nil {
+		return fmt.Errorf("cannot create files in %s: %w", dir, err)
+	}
+	tmp.Close()
+	return os.Remove(tmp.Name())
 }
 
 func isTerminal(w io.Writer) bool {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -18,7 +19,24 @@ type usageCase struct {
 }
 
 func scanUsageErrors(dir string) []usageCase {
+	// The app these would start leaves a mark; none may start.
+	startApp := []string{"--start", "touch " + filepath.Join(dir, "started") + " && exec sleep 30", "--stop-grace", "1s"}
+	withApp := func(args ...string) []string {
+		return append(append(append([]string(nil), startApp...), args...), "TARGET")
+	}
 	return []usageCase{
+		{"--ready not a pattern", "--ready", withApp("--ready", "(")},
+		{"--ready not a URL", "--ready", withApp("--ready", "http://[")},
+		{"--ready not http", "want an absolute http or https URL", withApp("--ready", "ftp://x/")},
+		{"negative --stop-grace", "--stop-grace", withApp("--stop-grace", "-1s")},
+		{"zero --ready-timeout", "--ready-timeout", withApp("--ready-timeout", "0s")},
+		{"--start-log into a missing directory", "--start-log", withApp("--start-log", filepath.Join(dir, "missing", "app.log"))},
+		{"bad --include", "--include", []string{"--include", "[", "TARGET"}},
+		{"bad --exclude", "--exclude", []string{"--exclude", "/admin/[x", "TARGET"}},
+		{"NaN --rate", "limits must be positive", []string{"--rate", "NaN", "TARGET"}},
+		{"infinite --rate", "limits must be positive", []string{"--rate", "+Inf", "TARGET"}},
+		{"-o into a missing directory", "-o", []string{"-o", "json=" + filepath.Join(dir, "missing", "r.json"), "TARGET"}},
+		{"-o onto a directory", "is a directory", []string{"-o", "json=" + dir, "TARGET"}},
 		{"unknown --format", "--format", []string{"--format", "nope", "TARGET"}},
 		{"unknown -o format", "-o", []string{"-o", "nope=" + filepath.Join(dir, "r"), "TARGET"}},
 		{"-o without a path", "want FORMAT=PATH", []string{"-o", "json", "TARGET"}},
@@ -64,7 +82,8 @@ func withTarget(args []string, target string) []string {
 // not let a bad flag through to a scan.
 func TestUsageErrorsExit2BeforeScanning(t *testing.T) {
 	target, hits := countingServer(t)
-	for _, tt := range scanUsageErrors(t.TempDir()) {
+	dir := t.TempDir()
+	for _, tt := range scanUsageErrors(dir) {
 		for _, quiet := range [][]string{nil, {"-q"}} {
 			t.Run(tt.name+strings.Join(quiet, ""), func(t *testing.T) {
 				args := append(append([]string{"scan"}, quiet...), withTarget(tt.args, target)...)
@@ -75,6 +94,9 @@ func TestUsageErrorsExit2BeforeScanning(t *testing.T) {
 				}
 				if n := hits.Load() - before; n != 0 {
 					t.Fatalf("%d request(s) reached the server", n)
+				}
+				if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
+					t.Fatal("the app was started")
 				}
 			})
 		}
