@@ -12,6 +12,7 @@ import (
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/internal/linkheader"
+	"github.com/agentready/agentready/internal/urlx"
 )
 
 func rfc8631(section, level string) finding.SpecRef {
@@ -64,7 +65,7 @@ func serviceLinks(crawled []*exchange.Exchange) []svcLink {
 			abs := base.ResolveReference(t)
 			abs.Fragment = ""
 			key := c.rel + " " + abs.String()
-			if seen[key] || !sameOrigin(abs, base) || len(out) >= maxServiceLinks {
+			if seen[key] || !urlx.SameOrigin(abs, base) || len(out) >= maxServiceLinks {
 				continue
 			}
 			seen[key] = true

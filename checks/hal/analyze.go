@@ -11,6 +11,7 @@ import (
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/internal/jsonorder"
 	"github.com/agentready/agentready/internal/uritemplate"
+	"github.com/agentready/agentready/internal/urlx"
 )
 
 // maxEmbeddedDepth bounds recursion into _embedded.
@@ -239,7 +240,7 @@ func (w *walker) origin(rel string, v *jsonorder.Value, href string) {
 	is := hypermedia.Issue{X: w.x, Pointer: v.Pointer, Value: v, Subject: rel, Actual: u.Scheme + "://" + u.Host,
 		Expected: w.base.Scheme + "://" + w.base.Host,
 		Message:  fmt.Sprintf("link %s resolves to %s, another origin than the rest of the document's links (%s)", rel, u.Scheme+"://"+u.Host, w.base.Host)}
-	if strings.EqualFold(u.Scheme, w.base.Scheme) && strings.EqualFold(u.Host, w.base.Host) {
+	if urlx.SameOrigin(u, w.base) {
 		w.same = append(w.same, is)
 	} else {
 		w.off = append(w.off, is)

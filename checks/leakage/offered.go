@@ -11,6 +11,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/urlx"
 	"github.com/agentready/agentready/spec"
 )
 
@@ -142,7 +143,7 @@ func resolve(base, ref string) (string, bool) {
 		return "", false
 	}
 	u, err := b.Parse(ref)
-	if err != nil || u.Scheme != b.Scheme || u.Host != b.Host {
+	if err != nil || !urlx.SameOrigin(u, b) {
 		return "", false
 	}
 	u.Fragment = ""

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/urlx"
 	"github.com/agentready/agentready/mcp"
 	"github.com/agentready/agentready/probe"
 )
@@ -32,7 +33,7 @@ func Advertised(target *url.URL, crawled []*exchange.Exchange) []mcp.Endpoint {
 	var out []mcp.Endpoint
 	add := func(base *url.URL, ref, source string) {
 		u, err := base.Parse(strings.TrimSpace(ref))
-		if err != nil || !sameOrigin(u, target) {
+		if err != nil || !urlx.SameOrigin(u, target) {
 			return
 		}
 		u.Fragment = ""
@@ -110,10 +111,6 @@ func appendEndpoint(list []mcp.Endpoint, ep mcp.Endpoint) []mcp.Endpoint {
 	return append(list, ep)
 }
 
-func sameOrigin(a, b *url.URL) bool {
-	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Host, b.Host)
-}
-
 // documentPaths are read, in order, when nothing was advertised in the crawl.
 var documentPaths = []string{"/llms.txt", "/.well-known/agent-card.json"}
 
@@ -145,7 +142,7 @@ func Discover(ctx context.Context, cfg Config, target *url.URL, named string, cr
 		}
 		for _, ref := range mentions(x.Response.Body) {
 			ru, err := u.Parse(ref)
-			if err != nil || !sameOrigin(ru, target) {
+			if err != nil || !urlx.SameOrigin(ru, target) {
 				continue
 			}
 			eps = appendEndpoint(eps, mcp.Endpoint{URL: ru.String(), Source: p})
