@@ -10,6 +10,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/jsonorder"
 )
 
 // SharedCache flags a URL whose response differs between identities while
@@ -210,7 +211,7 @@ func memberNames(v any, ptr string, depth int, out map[string]bool) {
 			if exchange.PathShape("/"+k) == "/{id}" {
 				name = "{id}"
 			}
-			p := ptr + "/" + escapePointer(name)
+			p := jsonorder.Join(ptr, name)
 			out[p] = true
 			memberNames(t[k], p, depth+1, out)
 		}
@@ -253,7 +254,7 @@ func firstValueDiff(a, b any, ptr, name string, depth int) (string, bool) {
 		}
 		for _, k := range sortedKeys(ta) {
 			if vb, ok := tb[k]; ok {
-				if p, diff := firstValueDiff(ta[k], vb, ptr+"/"+escapePointer(k), k, depth+1); diff {
+				if p, diff := firstValueDiff(ta[k], vb, jsonorder.Join(ptr, k), k, depth+1); diff {
 					return p, true
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/jsonorder"
 	"github.com/agentready/agentready/internal/urlx"
 	"github.com/agentready/agentready/spec"
 )
@@ -81,7 +82,7 @@ func offersIn(x *exchange.Exchange, obj map[string]any, ptr string) []Offer {
 		for _, rel := range sortedKeys(links) {
 			for i, l := range linkObjects(links[rel]) {
 				if h, ok := l["href"].(string); ok && l["templated"] != true {
-					add(http.MethodGet, h, rel, fmt.Sprintf("%s/_links/%s%s", ptr, escapePointer(rel), index(links[rel], i)), nil)
+					add(http.MethodGet, h, rel, jsonorder.Join(ptr+"/_links", rel)+index(links[rel], i), nil)
 				}
 			}
 		}
@@ -95,7 +96,7 @@ func offersIn(x *exchange.Exchange, obj map[string]any, ptr string) []Offer {
 				target = self
 			}
 			if method != "" {
-				add(method, target, key, ptr+"/_templates/"+escapePointer(key), t)
+				add(method, target, key, jsonorder.Join(ptr+"/_templates", key), t)
 			}
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/agentready/agentready/checks/errorleak"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/jsonorder"
 	"github.com/agentready/agentready/spec"
 )
 
@@ -190,17 +191,13 @@ func walk(v any, ptr string, depth int, fn func(map[string]any, string)) {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			walk(t[k], ptr+"/"+escapePointer(k), depth+1, fn)
+			walk(t[k], jsonorder.Join(ptr, k), depth+1, fn)
 		}
 	case []any:
 		for i, e := range t {
 			walk(e, fmt.Sprintf("%s/%d", ptr, i), depth+1, fn)
 		}
 	}
-}
-
-func escapePointer(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
 func entries(v any) []map[string]any {

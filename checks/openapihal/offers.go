@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/jsonorder"
 	"github.com/agentready/agentready/internal/sanitize"
 )
 
@@ -105,7 +106,7 @@ func (w *walker) resource(obj map[string]any, ptr string, curies map[string]bool
 			if href == "" {
 				continue
 			}
-			p := ptr + "/_links/" + escape(rel)
+			p := jsonorder.Join(ptr+"/_links", rel)
 			if _, isArray := links[rel].([]any); isArray {
 				p += "/" + strconv.Itoa(i)
 			}
@@ -120,11 +121,11 @@ func (w *walker) resource(obj map[string]any, ptr string, curies map[string]bool
 	for _, rel := range sortedKeys(embedded) {
 		switch v := embedded[rel].(type) {
 		case map[string]any:
-			w.resource(v, ptr+"/_embedded/"+escape(rel), scope, depth+1)
+			w.resource(v, jsonorder.Join(ptr+"/_embedded", rel), scope, depth+1)
 		case []any:
 			for i, item := range v {
 				if m, ok := item.(map[string]any); ok {
-					w.resource(m, ptr+"/_embedded/"+escape(rel)+"/"+strconv.Itoa(i), scope, depth+1)
+					w.resource(m, jsonorder.Join(ptr+"/_embedded", rel)+"/"+strconv.Itoa(i), scope, depth+1)
 				}
 			}
 		}
@@ -148,7 +149,7 @@ func (w *walker) templates(root map[string]any) {
 			target = w.x.Request.URL
 		}
 		w.add(offer{rel: key, method: strings.ToUpper(strings.TrimSpace(method)), template: true,
-			pointer: "/_templates/" + escape(key), curies: scope}, target, false)
+			pointer: jsonorder.Join("/_templates", key), curies: scope}, target, false)
 	}
 }
 
@@ -235,9 +236,4 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// escape encodes a JSON pointer reference token (RFC 6901 §3).
-func escape(token string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(token, "~", "~0"), "/", "~1")
 }

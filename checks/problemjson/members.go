@@ -12,6 +12,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/jsonorder"
 )
 
 // judgedProblem is an error response with a problem body.
@@ -456,7 +457,7 @@ func (c ExtensionNames) Run(ctx context.Context, in *checks.Input) ([]finding.Fi
 		msg := fmt.Sprintf("extension member %q (in %d problem responses, first the %d to %s) is not a letter followed by two or more letters, digits or underscores",
 			clip(name), count[name], x.Response.Status, describe(x))
 		ev := evidence(x, clip(name), "^[A-Za-z][A-Za-z0-9_]{2,}$")
-		ev.JSONPointer = "/" + strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
+		ev.JSONPointer = jsonorder.Join("", name)
 		out = append(out, checks.New(c.Meta(), clip(name), msg, ev))
 	}
 	return out, nil

@@ -12,6 +12,7 @@ import (
 	"github.com/agentready/agentready/checks/discovery"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/jsonorder"
 	"github.com/agentready/agentready/internal/llmstxt"
 	"github.com/agentready/agentready/mcp"
 	"github.com/agentready/agentready/spec"
@@ -241,7 +242,7 @@ func pointerOperation(u *url.URL, specPath string) (method, template string, ok 
 	if len(parts) != 2 {
 		return "", "", false
 	}
-	template = strings.NewReplacer("~1", "/", "~0", "~").Replace(parts[0])
+	template = jsonorder.Unescape(parts[0])
 	return strings.ToUpper(parts[1]), template, true
 }
 

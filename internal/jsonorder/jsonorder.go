@@ -281,5 +281,14 @@ func Escape(token string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(token, "~", "~0"), "/", "~1")
 }
 
+// Unescape reverses Escape: "~1" becomes "/" before "~0" becomes "~", so
+// that "~01" reads as "~1" and not as "/".
+func Unescape(token string) string {
+	if !strings.Contains(token, "~") {
+		return token
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(token, "~1", "/"), "~0", "~")
+}
+
 // Join appends an unescaped reference token to a pointer.
 func Join(ptr, token string) string { return ptr + "/" + Escape(token) }

@@ -94,6 +94,19 @@ func TestEscape(t *testing.T) {
 	}
 }
 
+func TestUnescape(t *testing.T) {
+	for in, want := range map[string]string{"a": "a", "a~1b": "a/b", "~01": "~1", "~0~1": "~/", "~10": "/0", "": ""} {
+		if got := Unescape(in); got != want {
+			t.Errorf("Unescape(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for _, token := range []string{"a/b~c", "~1", "~01", "//~~", "x"} {
+		if got := Unescape(Escape(token)); got != token {
+			t.Errorf("Unescape(Escape(%q)) = %q", token, got)
+		}
+	}
+}
+
 func TestLiteralAndAccessors(t *testing.T) {
 	doc, err := Decode([]byte(`{"s":"a\"b","n":-1.5e3,"b":false,"t":"true","o":{}}`), Limits{})
 	if err != nil {
