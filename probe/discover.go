@@ -3,9 +3,10 @@ package probe
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
@@ -78,7 +79,7 @@ func walkHAL(v any, prefix string, depth int, out *[]candidate) {
 		return
 	}
 	if links, ok := obj["_links"].(map[string]any); ok {
-		for _, rel := range sortedKeys(links) {
+		for _, rel := range slices.Sorted(maps.Keys(links)) {
 			for _, l := range linkObjects(links[rel]) {
 				href, _ := l["href"].(string)
 				templated, _ := l["templated"].(bool)
@@ -89,7 +90,7 @@ func walkHAL(v any, prefix string, depth int, out *[]candidate) {
 		}
 	}
 	if templates, ok := obj["_templates"].(map[string]any); ok {
-		for _, name := range sortedKeys(templates) {
+		for _, name := range slices.Sorted(maps.Keys(templates)) {
 			t, _ := templates[name].(map[string]any)
 			if target, _ := t["target"].(string); target != "" {
 				*out = append(*out, candidate{ref: target, source: "hal-forms " + prefix + "_templates." + name + ".target"})
@@ -97,7 +98,7 @@ func walkHAL(v any, prefix string, depth int, out *[]candidate) {
 		}
 	}
 	if embedded, ok := obj["_embedded"].(map[string]any); ok {
-		for _, rel := range sortedKeys(embedded) {
+		for _, rel := range slices.Sorted(maps.Keys(embedded)) {
 			for _, item := range linkObjects(embedded[rel]) {
 				walkHAL(item, prefix+"_embedded."+rel+".", depth+1, out)
 			}
@@ -121,15 +122,6 @@ func linkObjects(v any) []map[string]any {
 		return out
 	}
 	return nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func fromHTML(body []byte) []candidate {

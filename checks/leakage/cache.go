@@ -3,7 +3,9 @@ package leakage
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -206,7 +208,7 @@ func memberNames(v any, ptr string, depth int, out map[string]bool) {
 	}
 	switch t := v.(type) {
 	case map[string]any:
-		for _, k := range sortedKeys(t) {
+		for _, k := range slices.Sorted(maps.Keys(t)) {
 			name := k
 			if exchange.PathShape("/"+k) == "/{id}" {
 				name = "{id}"
@@ -252,7 +254,7 @@ func firstValueDiff(a, b any, ptr, name string, depth int) (string, bool) {
 		if !ok {
 			return "", false
 		}
-		for _, k := range sortedKeys(ta) {
+		for _, k := range slices.Sorted(maps.Keys(ta)) {
 			if vb, ok := tb[k]; ok {
 				if p, diff := firstValueDiff(ta[k], vb, jsonorder.Join(ptr, k), k, depth+1); diff {
 					return p, true

@@ -3,9 +3,10 @@ package leakage
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/agentready/agentready/checks"
@@ -79,7 +80,7 @@ func offersIn(x *exchange.Exchange, obj map[string]any, ptr string) []Offer {
 				self = h
 			}
 		}
-		for _, rel := range sortedKeys(links) {
+		for _, rel := range slices.Sorted(maps.Keys(links)) {
 			for i, l := range linkObjects(links[rel]) {
 				if h, ok := l["href"].(string); ok && l["templated"] != true {
 					add(http.MethodGet, h, rel, jsonorder.Join(ptr+"/_links", rel)+index(links[rel], i), nil)
@@ -88,7 +89,7 @@ func offersIn(x *exchange.Exchange, obj map[string]any, ptr string) []Offer {
 		}
 	}
 	if tpls, ok := obj["_templates"].(map[string]any); ok {
-		for _, key := range sortedKeys(tpls) {
+		for _, key := range slices.Sorted(maps.Keys(tpls)) {
 			t, _ := tpls[key].(map[string]any)
 			method, _ := t["method"].(string)
 			target, _ := t["target"].(string)
@@ -127,15 +128,6 @@ func linkObjects(v any) []map[string]any {
 		return []map[string]any{m}
 	}
 	return entries(v)
-}
-
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func resolve(base, ref string) (string, bool) {

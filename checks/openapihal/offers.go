@@ -1,10 +1,11 @@
 package openapihal
 
 import (
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -97,7 +98,7 @@ type walker struct {
 func (w *walker) resource(obj map[string]any, ptr string, curies map[string]bool, depth int) {
 	links, _ := obj["_links"].(map[string]any)
 	scope := curiesIn(links, curies)
-	for _, rel := range sortedKeys(links) {
+	for _, rel := range slices.Sorted(maps.Keys(links)) {
 		if rel == "curies" || len(w.out) >= maxOffersPerDoc {
 			continue
 		}
@@ -118,7 +119,7 @@ func (w *walker) resource(obj map[string]any, ptr string, curies map[string]bool
 		return
 	}
 	embedded, _ := obj["_embedded"].(map[string]any)
-	for _, rel := range sortedKeys(embedded) {
+	for _, rel := range slices.Sorted(maps.Keys(embedded)) {
 		switch v := embedded[rel].(type) {
 		case map[string]any:
 			w.resource(v, jsonorder.Join(ptr+"/_embedded", rel), scope, depth+1)
@@ -138,7 +139,7 @@ func (w *walker) templates(root map[string]any) {
 	templates, _ := root["_templates"].(map[string]any)
 	links, _ := root["_links"].(map[string]any)
 	scope := curiesIn(links, nil)
-	for _, key := range sortedKeys(templates) {
+	for _, key := range slices.Sorted(maps.Keys(templates)) {
 		t, ok := templates[key].(map[string]any)
 		if !ok || len(w.out) >= maxOffersPerDoc {
 			continue
@@ -227,13 +228,4 @@ func linkObjects(v any) []map[string]any {
 		return out
 	}
 	return nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

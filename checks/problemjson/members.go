@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/agentready/agentready/checks"
@@ -376,7 +378,7 @@ func (c TitleVaries) Run(ctx context.Context, in *checks.Input) ([]finding.Findi
 		}
 	}
 	var out []finding.Finding
-	for _, key := range sortedKeys(byType) {
+	for _, key := range slices.Sorted(maps.Keys(byType)) {
 		titles := byType[key]
 		if len(titles) < 2 {
 			continue
@@ -452,7 +454,7 @@ func (c ExtensionNames) Run(ctx context.Context, in *checks.Input) ([]finding.Fi
 		}
 	}
 	var out []finding.Finding
-	for _, name := range sortedKeys(first) {
+	for _, name := range slices.Sorted(maps.Keys(first)) {
 		x := first[name]
 		msg := fmt.Sprintf("extension member %q (in %d problem responses, first the %d to %s) is not a letter followed by two or more letters, digits or underscores",
 			clip(name), count[name], x.Response.Status, describe(x))

@@ -1,9 +1,11 @@
 package surface
 
 import (
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -385,14 +387,14 @@ func collectHAL(doc map[string]any, depth int, acc *[]halLink) {
 	out := *acc
 	defer func() { *acc = out }()
 	if embedded, ok := doc["_embedded"].(map[string]any); ok {
-		for _, rel := range sortedKeys(embedded) {
+		for _, rel := range slices.Sorted(maps.Keys(embedded)) {
 			for _, item := range asObjects(embedded[rel]) {
 				collectHAL(item, depth+1, &out)
 			}
 		}
 	}
 	if links, ok := doc["_links"].(map[string]any); ok {
-		for _, rel := range sortedKeys(links) {
+		for _, rel := range slices.Sorted(maps.Keys(links)) {
 			if rel == "curies" || (rel == "self" && depth == 0) {
 				continue
 			}
@@ -404,7 +406,7 @@ func collectHAL(doc map[string]any, depth int, acc *[]halLink) {
 		}
 	}
 	if templates, ok := doc["_templates"].(map[string]any); ok {
-		for _, name := range sortedKeys(templates) {
+		for _, name := range slices.Sorted(maps.Keys(templates)) {
 			t, _ := templates[name].(map[string]any)
 			target, _ := t["target"].(string)
 			method, _ := t["method"].(string)
@@ -523,13 +525,4 @@ func contains(xs []string, s string) bool {
 		}
 	}
 	return false
-}
-
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
