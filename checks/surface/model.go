@@ -16,6 +16,7 @@ import (
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/internal/jsonorder"
 	"github.com/agentready/agentready/internal/llmstxt"
+	"github.com/agentready/agentready/internal/textdist"
 	"github.com/agentready/agentready/mcp"
 	"github.com/agentready/agentready/spec"
 )
@@ -117,7 +118,10 @@ func nearIdentical(a, b string) (int, bool) {
 	if na == "" || nb == "" {
 		return 0, false
 	}
-	d := levenshtein(na, nb)
+	if len(na) > maxNameLength || len(nb) > maxNameLength {
+		return 0, false
+	}
+	d := textdist.Distance(na, nb, 2)
 	return d, d <= 2 && d*4 <= min(len(na), len(nb))
 }
 
@@ -131,28 +135,9 @@ func normalize(s string) string {
 	return b.String()
 }
 
-func levenshtein(a, b string) int {
-	if len(a) > 256 || len(b) > 256 {
-		return 1 << 20 // long names are never near-identical; bounds the work
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+// maxNameLength: a longer string is prose or data, not a name someone
+// renamed, so it is never near-identical to an operationId.
+const maxNameLength = 256
 
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]{0,127}$`)
 
