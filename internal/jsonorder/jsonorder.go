@@ -62,14 +62,19 @@ type Limits struct {
 	MaxDepth  int // nesting of arrays and objects; default 64
 	MaxString int // one string or key, in bytes; default 1 MiB
 	MaxValues int // values in the document; default 200,000
+	// MaxPointerBytes bounds the pointers of all values together; default
+	// 32 MiB. Each value's pointer repeats its ancestors' keys, so one long
+	// key above many values would otherwise cost their product in memory.
+	MaxPointerBytes int
 }
 
 // Default limits.
 const (
-	DefaultMaxBytes  = 8 << 20
-	DefaultMaxDepth  = 64
-	DefaultMaxString = 1 << 20
-	DefaultMaxValues = 200_000
+	DefaultMaxBytes        = 8 << 20
+	DefaultMaxDepth        = 64
+	DefaultMaxString       = 1 << 20
+	DefaultMaxValues       = 200_000
+	DefaultMaxPointerBytes = 32 << 20
 )
 
 func (l Limits) withDefaults() Limits {
@@ -82,6 +87,7 @@ func (l Limits) withDefaults() Limits {
 	def(&l.MaxDepth, DefaultMaxDepth)
 	def(&l.MaxString, DefaultMaxString)
 	def(&l.MaxValues, DefaultMaxValues)
+	def(&l.MaxPointerBytes, DefaultMaxPointerBytes)
 	return l
 }
 
@@ -116,10 +122,11 @@ func Decode(data []byte, lim Limits) (*Document, error) {
 }
 
 type decoder struct {
-	dec    *json.Decoder
-	lim    Limits
-	values int
-	dups   []string
+	dec          *json.Decoder
+	lim          Limits
+	values       int
+	pointerBytes int
+	dups         []string
 }
 
 func (d *decoder) value(ptr string, depth int) (*Value, error) {
@@ -130,6 +137,10 @@ func (d *decoder) value(ptr string, depth int) (*Value, error) {
 	d.values++
 	if d.values > d.lim.MaxValues {
 		return nil, fmt.Errorf("more than %d values: %w", d.lim.MaxValues, ErrLimit)
+	}
+	d.pointerBytes += len(ptr)
+	if d.pointerBytes > d.lim.MaxPointerBytes {
+		return nil, fmt.Errorf("pointers of more than %d bytes: %w", d.lim.MaxPointerBytes, ErrLimit)
 	}
 	v := &Value{Pointer: ptr}
 	switch t := tok.(type) {

@@ -3,6 +3,7 @@ package jsonorder
 import (
 	"encoding/json"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -83,6 +84,23 @@ func TestDepthLimitIsExact(t *testing.T) {
 	over := strings.Repeat("[", 65) + strings.Repeat("]", 65)
 	if _, err := Decode([]byte(over), Limits{}); !errors.Is(err, ErrLimit) {
 		t.Errorf("65 levels: %v", err)
+	}
+}
+
+// TestLongKeyAboveManyValues: a 200 KiB key above 2,000 values is a 400 KiB
+// document whose pointers would take 400 MiB; the decoder refuses it within
+// its pointer bound instead of building them.
+func TestLongKeyAboveManyValues(t *testing.T) {
+	body := `{"` + strings.Repeat("k", 200<<10) + `":[` + strings.TrimSuffix(strings.Repeat("0,", 2000), ",") + `]}`
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Decode([]byte(body), Limits{})
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrLimit) {
+		t.Fatalf("decoded with error %v, want the limit", err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 2*DefaultMaxPointerBytes {
+		t.Errorf("allocated %d MiB before refusing", grew>>20)
 	}
 }
 
