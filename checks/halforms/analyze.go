@@ -87,20 +87,15 @@ func (a *analysis) document(in *checks.Input, d *hypermedia.Doc) {
 		in.Observe(idTemplatesMissing, fmt.Sprintf("no \"default\" template in %s; clients take the first in document order: %q",
 			hypermedia.ShapeOf(d.X), tpls.Members[0].Key))
 	}
-	self := selfHref(root)
-	for _, m := range tpls.Members {
-		if t := a.template(d, m.Key, m.Value, self, issue); t != nil {
+	self := strings.TrimSpace(d.HAL.Root.SelfHref())
+	for _, tpl := range d.HAL.Root.Templates {
+		if t := a.template(d, tpl.Key, tpl.Value, self, issue); t != nil {
 			a.templates = append(a.templates, t)
 		}
 	}
 }
 
 type issueFunc func(id string, v *jsonorder.Value, msg, expected, actual string)
-
-func selfHref(root *jsonorder.Value) string {
-	s, _ := root.Get("_links").Get("self").Get("href").Str()
-	return strings.TrimSpace(s)
-}
 
 func (a *analysis) template(d *hypermedia.Doc, key string, v *jsonorder.Value, self string, issue issueFunc) *template {
 	if v.Kind != jsonorder.Object {
