@@ -173,13 +173,11 @@ func serviceDescLinks(p *page) []specLink {
 			out = append(out, specLink{ref: l.URI, how: SpecLinkHeader})
 		}
 	}
-	if v, err := p.x.Response.JSON(); err == nil {
-		if obj, ok := v.(map[string]any); ok {
-			if links, ok := obj["_links"].(map[string]any); ok {
-				for _, l := range linkObjects(links["service-desc"]) {
-					if href, _ := l["href"].(string); href != "" {
-						out = append(out, specLink{ref: href, how: SpecHALLink})
-					}
+	if root := p.x.Response.HAL().Root; root != nil {
+		if rel := root.Relation("service-desc"); rel != nil {
+			for _, l := range rel.Links {
+				if l.Href != "" {
+					out = append(out, specLink{ref: l.Href, how: SpecHALLink})
 				}
 			}
 		}

@@ -66,6 +66,11 @@ type Limits struct {
 	// 32 MiB. Each value's pointer repeats its ancestors' keys, so one long
 	// key above many values would otherwise cost their product in memory.
 	MaxPointerBytes int
+	// PruneDeeper reads arrays and objects nested beyond MaxDepth as empty
+	// (counting what they held against MaxValues) instead of refusing the
+	// document, for readers that look only near the top of a document that
+	// may nest thousands of levels below.
+	PruneDeeper bool
 }
 
 // Default limits.
@@ -97,6 +102,8 @@ type Document struct {
 	// Duplicates are the pointers of members whose key repeated an earlier
 	// key of the same object, in document order. Get returns the first.
 	Duplicates []string
+	// Pruned is set when Limits.PruneDeeper emptied a container.
+	Pruned bool
 }
 
 // ErrLimit is wrapped by every error that reports an exceeded bound, so
@@ -118,7 +125,7 @@ func Decode(data []byte, lim Limits) (*Document, error) {
 	if _, err := d.dec.Token(); err != io.EOF {
 		return nil, errors.New("invalid JSON: data after the top-level value")
 	}
-	return &Document{Root: root, Duplicates: d.dups}, nil
+	return &Document{Root: root, Duplicates: d.dups, Pruned: d.pruned}, nil
 }
 
 type decoder struct {
@@ -127,6 +134,7 @@ type decoder struct {
 	values       int
 	pointerBytes int
 	dups         []string
+	pruned       bool
 }
 
 func (d *decoder) value(ptr string, depth int) (*Value, error) {
@@ -156,6 +164,13 @@ func (d *decoder) value(ptr string, depth int) (*Value, error) {
 		}
 		v.Kind, v.Text = String, t
 	case json.Delim:
+		if depth+1 > d.lim.MaxDepth && d.lim.PruneDeeper {
+			v.Kind, d.pruned = Object, true
+			if t == '[' {
+				v.Kind = Array
+			}
+			return v, d.skip()
+		}
 		if depth+1 > d.lim.MaxDepth {
 			return nil, fmt.Errorf("nesting deeper than %d at %q: %w", d.lim.MaxDepth, ptr, ErrLimit)
 		}
@@ -208,6 +223,28 @@ func (d *decoder) object(v *Value, depth int) error {
 	}
 	_, err := d.dec.Token() // '}'
 	return syntaxError(err)
+}
+
+// skip consumes the rest of a container whose opening delimiter was read,
+// counting each token against MaxValues.
+func (d *decoder) skip() error {
+	for open := 1; open > 0; {
+		tok, err := d.dec.Token()
+		if err != nil {
+			return syntaxError(err)
+		}
+		d.values++
+		if d.values > d.lim.MaxValues {
+			return fmt.Errorf("more than %d values: %w", d.lim.MaxValues, ErrLimit)
+		}
+		switch tok {
+		case json.Delim('['), json.Delim('{'):
+			open++
+		case json.Delim(']'), json.Delim('}'):
+			open--
+		}
+	}
+	return nil
 }
 
 func syntaxError(err error) error {

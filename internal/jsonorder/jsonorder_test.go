@@ -104,6 +104,35 @@ func TestLongKeyAboveManyValues(t *testing.T) {
 	}
 }
 
+func TestPruneDeeper(t *testing.T) {
+	body := `{"a":` + strings.Repeat(`{"b":[`, 1000) + strings.Repeat(`]}`, 1000) + `,"c":[[1]],"d":"after"}`
+	if _, err := Decode([]byte(body), Limits{}); !errors.Is(err, ErrLimit) {
+		t.Fatalf("without pruning: %v", err)
+	}
+	doc, err := Decode([]byte(body), Limits{MaxDepth: 2, PruneDeeper: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !doc.Pruned {
+		t.Error("Pruned not set")
+	}
+	if b := doc.Root.Get("a").Get("b"); !b.Is(Array) || len(b.Items) != 0 {
+		t.Errorf("a.b = %+v, want an empty array", b)
+	}
+	if c := doc.Root.Get("c"); len(c.Items) != 1 || !c.Items[0].Is(Array) || len(c.Items[0].Items) != 0 {
+		t.Errorf("c = %+v, want one empty array", c)
+	}
+	if s, _ := doc.Root.Get("d").Str(); s != "after" {
+		t.Errorf("the member after the pruned ones: %q", s)
+	}
+	if _, err := Decode([]byte(body), Limits{MaxDepth: 2, PruneDeeper: true, MaxValues: 500}); !errors.Is(err, ErrLimit) {
+		t.Errorf("pruned tokens are not counted: %v", err)
+	}
+	if _, err := Decode([]byte(`{"a":[[[1,2]]`), Limits{MaxDepth: 2, PruneDeeper: true}); err == nil || errors.Is(err, ErrLimit) {
+		t.Errorf("truncated while pruning: %v", err)
+	}
+}
+
 func TestEscape(t *testing.T) {
 	for in, want := range map[string]string{"a": "a", "a/b": "a~1b", "~1": "~01", "~/": "~0~1", "": ""} {
 		if got := Escape(in); got != want {

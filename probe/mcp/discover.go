@@ -2,11 +2,9 @@ package mcpprobe
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/agentready/agentready/exchange"
@@ -57,7 +55,7 @@ func Advertised(target *url.URL, crawled []*exchange.Exchange) []mcp.Endpoint {
 			}
 		}
 		if exchange.IsJSONMediaType(x.Response.MediaType()) && !x.Response.Dropped && !x.Response.Truncated {
-			for _, l := range halLinks(x.Response.Body) {
+			for _, l := range halLinks(x.Response) {
 				add(base, l[1], "HAL _links."+l[0]+" on "+path)
 			}
 		}
@@ -67,32 +65,19 @@ func Advertised(target *url.URL, crawled []*exchange.Exchange) []mcp.Endpoint {
 
 // halLinks returns [relation, href] pairs of top-level _links whose relation
 // names MCP, in relation order.
-func halLinks(body []byte) [][2]string {
-	var doc struct {
-		Links map[string]json.RawMessage `json:"_links"`
-	}
-	if json.Unmarshal(body, &doc) != nil {
+func halLinks(r *exchange.Response) [][2]string {
+	root := r.HAL().Root
+	if root == nil {
 		return nil
 	}
-	rels := make([]string, 0, len(doc.Links))
-	for rel := range doc.Links {
-		if mcpRel.MatchString(rel) {
-			rels = append(rels, rel)
-		}
-	}
-	sort.Strings(rels)
 	var out [][2]string
-	for _, rel := range rels {
-		var one struct{ Href string }
-		var many []struct{ Href string }
-		switch {
-		case json.Unmarshal(doc.Links[rel], &one) == nil && one.Href != "":
-			out = append(out, [2]string{rel, one.Href})
-		case json.Unmarshal(doc.Links[rel], &many) == nil:
-			for _, l := range many {
-				if l.Href != "" {
-					out = append(out, [2]string{rel, l.Href})
-				}
+	for _, rel := range root.SortedRelations() {
+		if !mcpRel.MatchString(rel.Name) {
+			continue
+		}
+		for _, l := range rel.Links {
+			if l.Href != "" {
+				out = append(out, [2]string{rel.Name, l.Href})
 			}
 		}
 	}
