@@ -303,6 +303,38 @@ func (v *Value) Float() (float64, bool) {
 	return f, err == nil
 }
 
+// Any returns v as encoding/json decodes it with UseNumber: an object as a
+// map[string]any holding the first of repeated keys (as Get does), an array
+// as []any, a number as json.Number; nil for null or a nil v.
+func (v *Value) Any() any {
+	if v == nil {
+		return nil
+	}
+	switch v.Kind {
+	case Bool:
+		return v.Bool
+	case Number:
+		return json.Number(v.Text)
+	case String:
+		return v.Text
+	case Array:
+		out := make([]any, len(v.Items))
+		for i, it := range v.Items {
+			out[i] = it.Any()
+		}
+		return out
+	case Object:
+		out := make(map[string]any, len(v.Members))
+		for _, m := range v.Members {
+			if _, seen := out[m.Key]; !seen {
+				out[m.Key] = m.Value.Any()
+			}
+		}
+		return out
+	}
+	return nil
+}
+
 // Literal renders a scalar for messages: strings quoted, others as written,
 // containers by kind.
 func (v *Value) Literal() string {

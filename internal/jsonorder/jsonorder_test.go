@@ -3,6 +3,7 @@ package jsonorder
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -130,6 +131,34 @@ func TestPruneDeeper(t *testing.T) {
 	}
 	if _, err := Decode([]byte(`{"a":[[[1,2]]`), Limits{MaxDepth: 2, PruneDeeper: true}); err == nil || errors.Is(err, ErrLimit) {
 		t.Errorf("truncated while pruning: %v", err)
+	}
+}
+
+func TestAnyDecodesLikeEncodingJSON(t *testing.T) {
+	const body = `{"a":[1,2.50,"x",true,null,{"b":{}}],"n":-0,"s":"é"}`
+	doc, err := Decode([]byte(body), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(strings.NewReader(body))
+	dec.UseNumber()
+	var want any
+	if err := dec.Decode(&want); err != nil {
+		t.Fatal(err)
+	}
+	if got := doc.Root.Any(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Any = %#v, want %#v", got, want)
+	}
+	dup, err := Decode([]byte(`{"k":1,"k":2}`), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := dup.Root.Any().(map[string]any)["k"]; got != json.Number("1") {
+		t.Errorf("repeated key: %v, want the first, as Get", got)
+	}
+	var missing *Value
+	if missing.Any() != nil {
+		t.Error("Any of nil")
 	}
 }
 
