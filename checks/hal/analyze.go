@@ -83,7 +83,7 @@ func (w *walker) add(id string, v *jsonorder.Value, msg, expected, actual string
 
 // resource checks one resource and those embedded in it.
 func (w *walker) resource(r *halview.Resource) {
-	v, links := r.Value, r.Links
+	v, links := r.Value, r.LinksValue
 	where := "the resource"
 	if v.Pointer != "" {
 		where = "the embedded resource at " + v.Pointer

@@ -67,14 +67,15 @@ func (a *analysis) document(in *checks.Input, d *hypermedia.Doc) {
 		issue(idTemplatesMissing, nil, "the body served as HAL-FORMS is not JSON ("+d.Err.Error()+"), so it has no _templates", "a JSON object with _templates", "not JSON")
 		return
 	}
-	root := d.Root()
-	tpls := root.Get("_templates")
-	switch {
-	case root.Kind != jsonorder.Object:
+	if d.HAL.Root == nil {
+		root := d.Root()
 		issue(idTemplatesMissing, root, fmt.Sprintf("the HAL-FORMS body is a JSON %s, not an object with _templates", root.Kind), "object", root.Kind.String())
 		return
+	}
+	tpls := d.HAL.Root.TemplatesValue
+	switch {
 	case tpls == nil:
-		issue(idTemplatesMissing, root, "the response is served as HAL-FORMS but has no _templates, so clients ignore the whole document", "_templates", "(absent)")
+		issue(idTemplatesMissing, d.HAL.Root.Value, "the response is served as HAL-FORMS but has no _templates, so clients ignore the whole document", "_templates", "(absent)")
 		return
 	case tpls.Kind != jsonorder.Object:
 		issue(idTemplatesMissing, tpls, fmt.Sprintf("_templates is a JSON %s, not an object of templates", tpls.Kind), "object", tpls.Kind.String())

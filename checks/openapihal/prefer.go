@@ -89,7 +89,7 @@ func hasLinks(r *halview.Resource) bool {
 	if r == nil {
 		return false
 	}
-	if r.Links != nil {
+	if r.LinksValue != nil {
 		return true
 	}
 	for _, e := range r.Embedded {

@@ -1,11 +1,9 @@
 package surface
 
 import (
-	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,6 +12,7 @@ import (
 	"github.com/agentready/agentready/checks/discovery"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/halview"
 	"github.com/agentready/agentready/internal/jsonorder"
 	"github.com/agentready/agentready/internal/llmstxt"
 	"github.com/agentready/agentready/internal/textdist"
@@ -298,13 +297,12 @@ func hypermediaEntries(in *checks.Input) ([]entry, string) {
 		if x.Response == nil || x.Response.Dropped || x.Response.Truncated || !exchange.IsJSONMediaType(x.Response.MediaType()) {
 			continue
 		}
-		v, err := x.Response.JSON()
-		doc, ok := v.(map[string]any)
-		if err != nil || !ok {
+		root := x.Response.HAL().Root
+		if root == nil {
 			continue
 		}
 		base, _ := url.Parse(x.Request.URL)
-		for _, l := range halLinks(doc) {
+		for _, l := range halLinks(root) {
 			found = true
 			ref, err := url.Parse(l.href)
 			if err != nil || base == nil {
@@ -359,63 +357,35 @@ const maxEmbedded = 4
 
 var optionalQuery = regexp.MustCompile(`\{[?&][^{}]*\}`)
 
-func halLinks(doc map[string]any) []halLink {
+// halLinks lists the controls of a document: those of its embedded
+// resources first, then its own links (but self) and templates, each in
+// name order.
+func halLinks(r *halview.Resource) []halLink {
+	if r.Depth > maxEmbedded {
+		return nil
+	}
 	var out []halLink
-	collectHAL(doc, 0, &out)
+	for _, e := range r.SortedEmbedded() {
+		for _, er := range e.Resources {
+			out = append(out, halLinks(er)...)
+		}
+	}
+	for _, rel := range r.SortedRelations() {
+		if rel.Name == "curies" || (rel.Name == "self" && r.Depth == 0) {
+			continue
+		}
+		for _, l := range rel.Links {
+			if l.Href != "" {
+				out = append(out, halLink{rel: rel.Name, href: optionalQuery.ReplaceAllString(l.Href, ""), method: http.MethodGet})
+			}
+		}
+	}
+	for _, t := range r.SortedTemplates() {
+		if t.Target != "" && t.Method != "" {
+			out = append(out, halLink{rel: "_templates." + t.Key, href: t.Target, method: strings.ToUpper(t.Method)})
+		}
+	}
 	return out
-}
-
-func collectHAL(doc map[string]any, depth int, acc *[]halLink) {
-	if depth > maxEmbedded {
-		return
-	}
-	out := *acc
-	defer func() { *acc = out }()
-	if embedded, ok := doc["_embedded"].(map[string]any); ok {
-		for _, rel := range slices.Sorted(maps.Keys(embedded)) {
-			for _, item := range asObjects(embedded[rel]) {
-				collectHAL(item, depth+1, &out)
-			}
-		}
-	}
-	if links, ok := doc["_links"].(map[string]any); ok {
-		for _, rel := range slices.Sorted(maps.Keys(links)) {
-			if rel == "curies" || (rel == "self" && depth == 0) {
-				continue
-			}
-			for _, l := range asObjects(links[rel]) {
-				if href, _ := l["href"].(string); href != "" {
-					out = append(out, halLink{rel: rel, href: optionalQuery.ReplaceAllString(href, ""), method: http.MethodGet})
-				}
-			}
-		}
-	}
-	if templates, ok := doc["_templates"].(map[string]any); ok {
-		for _, name := range slices.Sorted(maps.Keys(templates)) {
-			t, _ := templates[name].(map[string]any)
-			target, _ := t["target"].(string)
-			method, _ := t["method"].(string)
-			if target != "" && method != "" {
-				out = append(out, halLink{rel: "_templates." + name, href: target, method: strings.ToUpper(method)})
-			}
-		}
-	}
-}
-
-func asObjects(v any) []map[string]any {
-	switch t := v.(type) {
-	case map[string]any:
-		return []map[string]any{t}
-	case []any:
-		var out []map[string]any
-		for _, e := range t {
-			if m, ok := e.(map[string]any); ok {
-				out = append(out, m)
-			}
-		}
-		return out
-	}
-	return nil
 }
 
 var templateVar = regexp.MustCompile(`\{[^{}]*\}`)

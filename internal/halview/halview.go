@@ -53,13 +53,14 @@ type Resource struct {
 	Value  *jsonorder.Value
 	Parent *Resource
 	Depth  int
-	// Links is the _links member as written, nil when absent. Relations
-	// are its members, in document order, when it is an object.
-	Links     *jsonorder.Value
-	Relations []Relation
-	// Templates are the members of _templates, in document order, when it
-	// is an object.
-	Templates []Template
+	// LinksValue is the _links member as written, nil when absent.
+	// Relations are its members, in document order, when it is an object.
+	LinksValue *jsonorder.Value
+	Relations  []Relation
+	// TemplatesValue is the _templates member as written, nil when absent.
+	// Templates are its members, in document order, when it is an object.
+	TemplatesValue *jsonorder.Value
+	Templates      []Template
 	// Embedded are the members of _embedded, in document order, when it is
 	// an object and the resource is above MaxEmbeddedDepth.
 	Embedded []Embedded
@@ -119,15 +120,15 @@ func ResourceOf(v *jsonorder.Value) *Resource {
 }
 
 func readResource(v *jsonorder.Value, parent *Resource, depth int) *Resource {
-	r := &Resource{Value: v, Parent: parent, Depth: depth, Links: v.Get("_links")}
-	for _, m := range members(r.Links) {
+	r := &Resource{Value: v, Parent: parent, Depth: depth, LinksValue: v.Get("_links"), TemplatesValue: v.Get("_templates")}
+	for _, m := range members(r.LinksValue) {
 		rel := Relation{Name: m.Key, Value: m.Value}
 		for _, o := range objects(m.Value) {
 			rel.Links = append(rel.Links, readLink(o))
 		}
 		r.Relations = append(r.Relations, rel)
 	}
-	for _, m := range members(v.Get("_templates")) {
+	for _, m := range members(r.TemplatesValue) {
 		t := Template{Key: m.Key, Value: m.Value}
 		t.Method, _ = m.Value.Get("method").Str()
 		t.Target, _ = m.Value.Get("target").Str()
