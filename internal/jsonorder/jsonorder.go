@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -185,7 +186,7 @@ func (d *decoder) value(ptr string, depth int) (*Value, error) {
 func (d *decoder) array(v *Value, depth int) error {
 	v.Kind = Array
 	for i := 0; d.dec.More(); i++ {
-		item, err := d.value(Join(v.Pointer, fmt.Sprint(i)), depth)
+		item, err := d.value(v.Pointer+"/"+strconv.Itoa(i), depth) // an index needs no escaping
 		if err != nil {
 			return err
 		}
