@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/textdist"
 )
 
 var idPattern = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)+$`)
@@ -64,34 +65,17 @@ func (r *Registry) Get(id string) (Check, bool) {
 }
 
 // Suggest returns the registered ID closest to id, for "did you mean" hints.
+// Ties go to the first ID in sorted order, so the hint is the same on every
+// run.
 func (r *Registry) Suggest(id string) string {
 	best, bestDist := "", len(id)/2+2
-	for known := range r.byID {
-		if d := levenshtein(id, known); d < bestDist {
+	for _, c := range r.ordered {
+		known := c.Meta().ID
+		if d := textdist.Distance(id, known, bestDist-1); d < bestDist {
 			best, bestDist = known, d
 		}
 	}
 	return best
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // RuleInfo converts metadata for the report.

@@ -64,3 +64,21 @@ func TestRegistrySortsAndSuggests(t *testing.T) {
 		t.Errorf("Suggest of a far ID = %q, want none", got)
 	}
 }
+
+// TestSuggestBreaksTiesInSortedOrder: "vary-b" and "vary-c" are one edit
+// from "vary-a"; the hint is the first of them in sorted order on every run.
+func TestSuggestBreaksTiesInSortedOrder(t *testing.T) {
+	var cs []checks.Check
+	for _, id := range []string{"vary-e", "vary-c", "vary-d", "vary-b", "vary-f"} {
+		cs = append(cs, fake{valid(id)})
+	}
+	reg, err := checks.NewRegistry(cs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 50 {
+		if got := reg.Suggest("vary-a"); got != "vary-b" {
+			t.Fatalf("Suggest = %q, want vary-b", got)
+		}
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	yaml "github.com/pb33f/go-yaml"
+
+	"github.com/agentready/agentready/internal/textdist"
 )
 
 // fileShape is the type the key walk follows.
@@ -112,30 +114,9 @@ func Suggest(s string, candidates []string) string {
 		if norm(c) == norm(s) {
 			return c
 		}
-		if d := levenshtein(norm(s), norm(c)); d < bestDist {
+		if d := textdist.Distance(norm(s), norm(c), bestDist-1); d < bestDist {
 			best, bestDist = c, d
 		}
 	}
 	return best
-}
-
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"path"
 	"regexp"
@@ -58,7 +59,7 @@ func (ig Ignore) Expired(now time.Time) bool {
 func (f *File) Validate(k Known) error {
 	var errs []error
 	add := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
-	for _, id := range sortedKeys(f.Checks) {
+	for _, id := range slices.Sorted(maps.Keys(f.Checks)) {
 		if msg := unknownName("check", id, k.Checks); msg != "" {
 			add("checks.%s: %s", id, msg)
 		}
@@ -66,7 +67,7 @@ func (f *File) Validate(k Known) error {
 			add("checks.%s: %q: want error, warning, info or off", id, f.Checks[id])
 		}
 	}
-	for _, fam := range sortedKeys(f.Families) {
+	for _, fam := range slices.Sorted(maps.Keys(f.Families)) {
 		if msg := unknownName("family", fam, k.Families); msg != "" {
 			add("families.%s: %s", fam, msg)
 		}
@@ -201,13 +202,13 @@ func (f *File) validateScalars() []error {
 		}
 		durations["start.ready-timeout"] = s.ReadyTimeout
 		durations["start.grace"] = s.Grace
-		for _, k := range sortedKeys(s.Env) {
+		for _, k := range slices.Sorted(maps.Keys(s.Env)) {
 			if !envName.MatchString(k) {
 				add("start.env: %q is not a valid variable name", k)
 			}
 		}
 	}
-	for _, key := range sortedKeys(durations) {
+	for _, key := range slices.Sorted(maps.Keys(durations)) {
 		if v := durations[key]; v != "" {
 			if d, err := time.ParseDuration(v); err != nil || d <= 0 {
 				add("%s %q: want a positive duration such as 10s or 2m", key, v)
@@ -236,13 +237,4 @@ func unknownName(kind, name string, known []string) string {
 		msg += " (run 'agentready checks' for the list)"
 	}
 	return msg
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agentready/agentready/internal/halview"
 )
 
 // Purpose tags say why a request was sent. Crawl requests use PurposeCrawl;
@@ -70,6 +72,9 @@ type Response struct {
 	jsonOnce sync.Once
 	jsonVal  any
 	jsonErr  error
+
+	halOnce sync.Once
+	hal     *halview.View
 }
 
 // MediaType is the lower-cased media type of Content-Type without parameters,
@@ -92,6 +97,18 @@ func (r *Response) JSON() (any, error) {
 		r.jsonErr = dec.Decode(&r.jsonVal)
 	})
 	return r.jsonVal, r.jsonErr
+}
+
+// HAL reads the body's hypermedia controls once, within halview.Limits, so
+// that every check and the state matrix share one decoding per response.
+// Like JSON, it is for bodies that are final: scrubbed of credentials, and
+// no longer truncated or dropped by the probe.
+func (r *Response) HAL() *halview.View {
+	if r.Truncated || r.Dropped {
+		return &halview.View{Err: errIncomplete}
+	}
+	r.halOnce.Do(func() { r.hal = halview.Parse(r.Body, halview.Limits) })
+	return r.hal
 }
 
 type incompleteError struct{}

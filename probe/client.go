@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/internal/sanitize"
+	"github.com/agentready/agentready/internal/urlx"
 )
 
 // maxResponseHeaderBytes bounds what a hostile server can make us buffer
@@ -105,7 +106,7 @@ func (c *client) close() {
 func (c *client) checkRedirect(req *http.Request, via []*http.Request) error {
 	// Referer is added by net/http on redirects; the recording would not show it.
 	req.Header.Del("Referer")
-	if !sameOrigin(req.URL, c.start) {
+	if !urlx.SameOrigin(req.URL, c.start) {
 		for name := range c.userHdrs {
 			req.Header.Del(name)
 		}

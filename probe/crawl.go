@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/urlx"
 )
 
 // CrawlAccept is sent on every crawl request: hypermedia first, then JSON,
@@ -212,7 +213,7 @@ func (cr *crawler) consider(c candidate, base *url.URL, depth int, from string) 
 // refusal is the reason not to fetch a new on-scheme URL, or "".
 func (cr *crawler) refusal(u *url.URL, depth int) string {
 	switch {
-	case origin(u) != origin(cr.start):
+	case !urlx.SameOrigin(u, cr.start):
 		return skipOffOrigin
 	case !inScope(u.Path, cr.cfg.Include, cr.cfg.Exclude):
 		return skipExcluded

@@ -2,15 +2,16 @@ package probe
 
 import (
 	"bytes"
-	"encoding/json"
+	"math"
 	"net/http"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/halview"
+	"github.com/agentready/agentready/internal/jsonorder"
 )
 
 // candidate is a reference found in a response, not yet resolved or scoped.
@@ -21,10 +22,6 @@ type candidate struct {
 	// templated marks RFC 6570 templates, which need expanding first.
 	templated bool
 }
-
-// maxEmbeddedDepth bounds recursion into _embedded; hostile documents can nest
-// thousands of levels.
-const maxEmbeddedDepth = 8
 
 // discover extracts link candidates from a response, in a stable order:
 // headers first, then the body.
@@ -60,76 +57,46 @@ func fromHeaders(h http.Header) []candidate {
 	return out
 }
 
-// fromHAL walks _links, _templates and _embedded of a HAL document.
+// crawlJSON bounds the decoding of a crawled body for its links. The body is
+// already capped (MaxBody); a collection page of small items holds many
+// values, and the crawl must still find its next link, so the value bound
+// is wider than the checks' (halview.Limits). Links sit near the top, so
+// what nests deeper than the depth bound is dropped rather than costing the
+// whole document its links.
+var crawlJSON = jsonorder.Limits{MaxBytes: math.MaxInt, MaxValues: 1 << 20, MaxString: 1 << 20, MaxPointerBytes: 64 << 20, PruneDeeper: true}
+
+// fromHAL lists the links and HAL-FORMS targets of a HAL document and of the
+// resources it embeds, each in name order. The body is not final yet (its
+// credentials are scrubbed after discovery), so it is read here and not
+// through the response's cached view.
 func fromHAL(body []byte) []candidate {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
+	v := halview.Parse(body, crawlJSON)
+	if v.Root == nil {
 		return nil
 	}
 	var out []candidate
-	walkHAL(doc, "", 0, &out)
+	walkHAL(v.Root, "", &out)
 	return out
 }
 
-func walkHAL(v any, prefix string, depth int, out *[]candidate) {
-	obj, ok := v.(map[string]any)
-	if !ok || depth > maxEmbeddedDepth {
-		return
-	}
-	if links, ok := obj["_links"].(map[string]any); ok {
-		for _, rel := range sortedKeys(links) {
-			for _, l := range linkObjects(links[rel]) {
-				href, _ := l["href"].(string)
-				templated, _ := l["templated"].(bool)
-				if href != "" {
-					*out = append(*out, candidate{ref: href, source: "hal " + prefix + "_links." + rel, templated: templated})
-				}
+func walkHAL(r *halview.Resource, prefix string, out *[]candidate) {
+	for _, rel := range r.SortedRelations() {
+		for _, l := range rel.Links {
+			if l.Href != "" {
+				*out = append(*out, candidate{ref: l.Href, source: "hal " + prefix + "_links." + rel.Name, templated: l.Templated})
 			}
 		}
 	}
-	if templates, ok := obj["_templates"].(map[string]any); ok {
-		for _, name := range sortedKeys(templates) {
-			t, _ := templates[name].(map[string]any)
-			if target, _ := t["target"].(string); target != "" {
-				*out = append(*out, candidate{ref: target, source: "hal-forms " + prefix + "_templates." + name + ".target"})
-			}
+	for _, t := range r.SortedTemplates() {
+		if t.Target != "" {
+			*out = append(*out, candidate{ref: t.Target, source: "hal-forms " + prefix + "_templates." + t.Key + ".target"})
 		}
 	}
-	if embedded, ok := obj["_embedded"].(map[string]any); ok {
-		for _, rel := range sortedKeys(embedded) {
-			for _, item := range linkObjects(embedded[rel]) {
-				walkHAL(item, prefix+"_embedded."+rel+".", depth+1, out)
-			}
+	for _, e := range r.SortedEmbedded() {
+		for _, item := range e.Resources {
+			walkHAL(item, prefix+"_embedded."+e.Rel+".", out)
 		}
 	}
-}
-
-// linkObjects accepts a single object or an array of them, as HAL allows for
-// both _links and _embedded values.
-func linkObjects(v any) []map[string]any {
-	switch t := v.(type) {
-	case map[string]any:
-		return []map[string]any{t}
-	case []any:
-		out := make([]map[string]any, 0, len(t))
-		for _, e := range t {
-			if m, ok := e.(map[string]any); ok {
-				out = append(out, m)
-			}
-		}
-		return out
-	}
-	return nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func fromHTML(body []byte) []candidate {

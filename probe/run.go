@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/urlx"
 )
 
 // ErrUnreachable means the start URL could not be fetched at all: connection
@@ -138,7 +139,7 @@ func startRedirectNote(pages []*exchange.Exchange, start *url.URL) string {
 		return ""
 	}
 	loc, err := start.Parse(r.Header.Get("Location"))
-	if err != nil || r.Header.Get("Location") == "" || sameOrigin(loc, start) {
+	if err != nil || r.Header.Get("Location") == "" || urlx.SameOrigin(loc, start) {
 		return ""
 	}
 	return fmt.Sprintf("the start URL redirects to another origin (%s); scan that URL to follow it", loc.Redacted())
@@ -241,7 +242,7 @@ func validatePlanned(p exchange.PlannedRequest, start *url.URL, allowUnsafe bool
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return fmt.Errorf("scheme %q is not http or https", u.Scheme)
 	}
-	if !sameOrigin(u, start) {
+	if !urlx.SameOrigin(u, start) {
 		return errOffOrigin
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/urlx"
 	"github.com/agentready/agentready/spec"
 )
 
@@ -191,7 +192,7 @@ func (cr *crawler) specURL(base *url.URL, ref string) (string, bool) {
 		return "", false
 	}
 	u := normalize(base.ResolveReference(r))
-	if !sameOrigin(u, cr.start) {
+	if !urlx.SameOrigin(u, cr.start) {
 		return "", false
 	}
 	return u.String(), true
@@ -228,7 +229,7 @@ func (cr *crawler) fetchSpec(ctx context.Context, rawURL, how string) (*spec.Doc
 	h := http.Header{}
 	h.Set("Accept", SpecAccept)
 	h.Set("User-Agent", cr.cfg.UserAgent)
-	if sameOrigin(u, cr.start) {
+	if urlx.SameOrigin(u, cr.start) {
 		for name, vs := range cr.cfg.Headers {
 			if http.CanonicalHeaderKey(name) != "Accept" {
 				h[http.CanonicalHeaderKey(name)] = append([]string(nil), vs...)

@@ -51,17 +51,6 @@ func queryKey(pair string) string {
 	return k
 }
 
-// origin is scheme://host[:port] of a normalized URL.
-func origin(u *url.URL) string {
-	return u.Scheme + "://" + u.Host
-}
-
-// sameOrigin compares origins after normalization, so that an explicit
-// default port does not make a URL foreign.
-func sameOrigin(a, b *url.URL) bool {
-	return origin(normalize(a)) == origin(normalize(b))
-}
-
 // matchPattern reports whether a URL path matches an Include/Exclude pattern:
 // path.Match syntax, where a trailing "/**" matches the directory and anything
 // below it and a trailing "*" matches any suffix, slashes included. Run has

@@ -12,6 +12,7 @@ import (
 	"github.com/agentready/agentready/checks/leakage"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/urlx"
 	"github.com/agentready/agentready/mcp"
 	"github.com/agentready/agentready/probe"
 	mcpprobe "github.com/agentready/agentready/probe/mcp"
@@ -62,7 +63,7 @@ func examineMCP(ctx context.Context, opts Options, in *checks.Input) bool {
 	var snap *mcp.Snapshot
 	for i, ep := range eps {
 		epCfg := cfg
-		if !sameOrigin(ep.URL, target) {
+		if !onTargetOrigin(ep.URL, target) {
 			// The user's headers are credentials for the target; an endpoint
 			// named on another origin does not get them.
 			epCfg.Headers = nil
@@ -112,7 +113,7 @@ func examineMCP(ctx context.Context, opts Options, in *checks.Input) bool {
 func listAsIdentities(ctx context.Context, opts Options, shared http.Header, in *checks.Input) []string {
 	ep := in.MCP.Endpoint
 	lower := in.Identities[:len(in.Identities)-1]
-	if !sameOrigin(ep.URL, opts.Probe.Start) {
+	if !onTargetOrigin(ep.URL, opts.Probe.Start) {
 		return []string{fmt.Sprintf("the MCP catalog was not listed as %s: %s is not on the target's origin, and identities' credentials go to that origin only", viewNames(lower), ep.URL)}
 	}
 	ids := opts.Identities
@@ -233,9 +234,11 @@ func hasFamily(cs []checks.Check, f checks.Family) bool {
 	return false
 }
 
-func sameOrigin(raw string, target *url.URL) bool {
+// onTargetOrigin reports whether the endpoint URL raw is on the target's
+// origin, where the user's credentials may go.
+func onTargetOrigin(raw string, target *url.URL) bool {
 	u, err := url.Parse(raw)
-	return err == nil && strings.EqualFold(u.Scheme, target.Scheme) && strings.EqualFold(u.Host, target.Host)
+	return err == nil && urlx.SameOrigin(u, target)
 }
 
 // mcpInfo is the report's MCP section: the privileged identity's snapshot,

@@ -7,7 +7,7 @@ import (
 	"github.com/agentready/agentready/checks/hypermedia"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/internal/jsonorder"
+	"github.com/agentready/agentready/internal/halview"
 )
 
 // controlOrder sorts control types in the matrix.
@@ -33,7 +33,7 @@ func stateMatrices(rec *exchange.Recording) []finding.StateMatrix {
 			continue
 		}
 		d := hypermedia.Decode(x)
-		if d.Err != nil || d.Root().Kind != jsonorder.Object {
+		if d.HAL.Root == nil {
 			continue
 		}
 		member, state := hypermedia.StateOf(d.Root())
@@ -54,7 +54,7 @@ func stateMatrices(rec *exchange.Recording) []finding.StateMatrix {
 		if !slices.Contains(k.states, state) {
 			k.states = append(k.states, state)
 		}
-		for _, c := range controls(d.Root(), x) {
+		for _, c := range controls(d.HAL.Root, x) {
 			if k.offered[c] == nil {
 				k.offered[c] = map[string]bool{}
 			}
@@ -88,12 +88,13 @@ func observable(x *exchange.Exchange) bool {
 }
 
 // controls lists the controls of a resource as {type, name} pairs.
-func controls(root *jsonorder.Value, x *exchange.Exchange) [][2]string {
+func controls(r *halview.Resource, x *exchange.Exchange) [][2]string {
 	var out [][2]string
+	root := r.Value
 	if x.Purpose == exchange.PurposeCrawl {
-		for _, m := range members(root.Get("_links")) {
-			if m.Key != "self" && m.Key != "curies" {
-				out = append(out, [2]string{"link", m.Key})
+		for _, rel := range r.Relations {
+			if rel.Name != "self" && rel.Name != "curies" {
+				out = append(out, [2]string{"link", rel.Name})
 			}
 		}
 		for _, it := range root.Get("affordances").Elements() {
@@ -111,8 +112,8 @@ func controls(root *jsonorder.Value, x *exchange.Exchange) [][2]string {
 		}
 		return out
 	}
-	for _, m := range members(root.Get("_templates")) {
-		out = append(out, [2]string{"template", templateName(m)})
+	for _, t := range r.Templates {
+		out = append(out, [2]string{"template", templateName(t)})
 	}
 	return out
 }
@@ -120,23 +121,11 @@ func controls(root *jsonorder.Value, x *exchange.Exchange) [][2]string {
 // templateName is the template's key, and for the anonymous "default" key
 // also what it does, so the default of one state is not mistaken for
 // another's.
-func templateName(m jsonorder.Member) string {
-	if m.Key != "default" {
-		return m.Key
+func templateName(t halview.Template) string {
+	if t.Key != "default" || t.Method == "" || t.Target == "" {
+		return t.Key
 	}
-	method, _ := m.Value.Get("method").Str()
-	target, _ := m.Value.Get("target").Str()
-	if method == "" || target == "" {
-		return m.Key
-	}
-	return "default (" + method + " " + exchange.PathShape(exchange.PathOf(target)) + ")"
-}
-
-func members(v *jsonorder.Value) []jsonorder.Member {
-	if v == nil || v.Kind != jsonorder.Object {
-		return nil
-	}
-	return v.Members
+	return "default (" + t.Method + " " + exchange.PathShape(exchange.PathOf(t.Target)) + ")"
 }
 
 func (k *stateKind) matrix(shape string) finding.StateMatrix {

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	yaml "github.com/pb33f/go-yaml"
+
+	"github.com/agentready/agentready/internal/jsonorder"
 )
 
 // Bounds of the YAML-to-JSON conversion. Descriptions are user input, and
@@ -158,7 +160,7 @@ func lookupPointer(root *yaml.Node, ref string) *yaml.Node {
 		return nil
 	}
 	for _, tok := range strings.Split(frag[1:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		tok = jsonorder.Unescape(tok)
 		for n != nil && n.Kind == yaml.AliasNode {
 			n = n.Alias
 		}

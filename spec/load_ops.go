@@ -11,6 +11,7 @@ import (
 	"github.com/pb33f/libopenapi/orderedmap"
 
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/jsonorder"
 )
 
 // loader copies one built model into a Document.
@@ -39,11 +40,6 @@ func (l *loader) loc(n *yaml.Node, pointer string) finding.SourceLocation {
 	return loc
 }
 
-// pointerToken escapes one JSON pointer token (RFC 6901 §3).
-func pointerToken(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
-
 func (l *loader) paths(m *v3high.Document) {
 	if m.Paths == nil || m.Paths.PathItems == nil {
 		return
@@ -58,14 +54,14 @@ func (l *loader) paths(m *v3high.Document) {
 		if item == nil {
 			continue
 		}
-		ptr := "/paths/" + pointerToken(template)
+		ptr := jsonorder.Join("/paths", template)
 		shared := l.parameters(item.Parameters, ptr+"/parameters")
 		l.doc.PathItems = append(l.doc.PathItems, PathItem{
 			Template: template, Parameters: shared, Location: l.loc(keyNodes[template], ptr),
 		})
 		for method, op := range item.GetOperations().FromOldest() {
 			if op != nil {
-				l.operation(template, strings.ToUpper(method), op, shared, ptr+"/"+pointerToken(method), m.Security)
+				l.operation(template, strings.ToUpper(method), op, shared, jsonorder.Join(ptr, method), m.Security)
 			}
 		}
 	}
@@ -286,7 +282,7 @@ func (l *loader) extensions(o *Operation, op *v3high.Operation, ptr string) {
 	for name, n := range op.Extensions.FromOldest() {
 		v := l.conv.plain(n)
 		o.Extensions[name] = v
-		o.ExtensionLocations[name] = l.loc(keys[name], ptr+"/"+pointerToken(name))
+		o.ExtensionLocations[name] = l.loc(keys[name], jsonorder.Join(ptr, name))
 		switch name {
 		case "x-hal-rel":
 			l.doc.UsesHALRel = true

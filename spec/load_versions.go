@@ -7,6 +7,7 @@ import (
 	yaml "github.com/pb33f/go-yaml"
 
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/jsonorder"
 )
 
 // maxMixedProblems caps the version-mix problems of one document: a 3.0
@@ -76,7 +77,7 @@ func (w *mixWalker) add(n *yaml.Node, path []string, warning bool, format string
 	}
 	var ptr strings.Builder
 	for _, p := range path {
-		ptr.WriteString("/" + pointerToken(p))
+		ptr.WriteString(jsonorder.Join("", p))
 	}
 	w.out = append(w.out, Problem{
 		Message:  fmt.Sprintf(format, args...),

@@ -22,6 +22,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/urlx"
 )
 
 // All returns the family's checks.
@@ -260,24 +261,9 @@ func resolve(target *url.URL, base string, refs []string) []resolvedLink {
 		if u.Path == "" {
 			u.Path = "/"
 		}
-		out = append(out, resolvedLink{ref: ref, url: u.String(), sameOrigin: sameOrigin(u, target)})
+		out = append(out, resolvedLink{ref: ref, url: u.String(), sameOrigin: urlx.SameOrigin(u, target)})
 	}
 	return out
-}
-
-func sameOrigin(a, b *url.URL) bool {
-	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(hostPort(a), hostPort(b))
-}
-
-func hostPort(u *url.URL) string {
-	port := u.Port()
-	if (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
-		port = ""
-	}
-	if port == "" {
-		return u.Hostname()
-	}
-	return u.Hostname() + ":" + port
 }
 
 // doc returns the exchange of a well-known document, or nil.

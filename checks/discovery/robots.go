@@ -3,7 +3,9 @@ package discovery
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 
@@ -265,7 +267,7 @@ func (c RobotsBlocksAdvertised) Run(_ context.Context, in *checks.Input) ([]find
 	}
 	agents := namedAgents(f)
 	var out []finding.Finding
-	for _, p := range sortedKeys(paths) {
+	for _, p := range slices.SortedFunc(maps.Keys(paths), func(a, b advertised) int { return strings.Compare(a.path, b.path) }) {
 		var blocked []string
 		var rule *robots.Rule
 		for _, a := range agents {
@@ -357,15 +359,6 @@ func namedAgents(f *robots.File) []string {
 		out = append(out, a)
 	}
 	sort.Strings(out)
-	return out
-}
-
-func sortedKeys(m map[advertised][]string) []advertised {
-	out := make([]advertised, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
 	return out
 }
 

@@ -4,14 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
-	"sort"
+	"slices"
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/internal/linkheader"
+	"github.com/agentready/agentready/internal/urlx"
 )
 
 func rfc8631(section, level string) finding.SpecRef {
@@ -64,7 +66,7 @@ func serviceLinks(crawled []*exchange.Exchange) []svcLink {
 			abs := base.ResolveReference(t)
 			abs.Fragment = ""
 			key := c.rel + " " + abs.String()
-			if seen[key] || !sameOrigin(abs, base) || len(out) >= maxServiceLinks {
+			if seen[key] || !urlx.SameOrigin(abs, base) || len(out) >= maxServiceLinks {
 				continue
 			}
 			seen[key] = true
@@ -89,41 +91,27 @@ func serviceRefs(x *exchange.Exchange, readBody bool) []relRef {
 		}
 	}
 	if readBody && exchange.IsJSONMediaType(x.Response.MediaType()) && !x.Response.Dropped && !x.Response.Truncated {
-		out = append(out, halServiceRefs(x.Response.Body)...)
+		out = append(out, halServiceRefs(x.Response)...)
 	}
 	return out
 }
 
 // halServiceRefs reads the service relations of a HAL document's top-level
 // _links: a link object or an array of them.
-func halServiceRefs(body []byte) []relRef {
-	var doc struct {
-		Links map[string]json.RawMessage `json:"_links"`
-	}
-	if json.Unmarshal(body, &doc) != nil {
+func halServiceRefs(r *exchange.Response) []relRef {
+	root := r.HAL().Root
+	if root == nil {
 		return nil
 	}
-	rels := make([]string, 0, len(serviceRels))
-	for rel := range serviceRels {
-		rels = append(rels, rel)
-	}
-	sort.Strings(rels)
 	var out []relRef
-	for _, rel := range rels {
-		raw, ok := doc.Links[rel]
-		if !ok {
+	for _, name := range slices.Sorted(maps.Keys(serviceRels)) {
+		rel := root.Relation(name)
+		if rel == nil {
 			continue
 		}
-		var one struct{ Href string }
-		var many []struct{ Href string }
-		switch {
-		case json.Unmarshal(raw, &one) == nil && one.Href != "":
-			out = append(out, relRef{rel, one.Href, "HAL _links"})
-		case json.Unmarshal(raw, &many) == nil:
-			for _, l := range many {
-				if l.Href != "" {
-					out = append(out, relRef{rel, l.Href, "HAL _links"})
-				}
+		for _, l := range rel.Links {
+			if l.Href != "" {
+				out = append(out, relRef{name, l.Href, "HAL _links"})
 			}
 		}
 	}

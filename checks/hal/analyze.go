@@ -9,12 +9,11 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/hypermedia"
 	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/halview"
 	"github.com/agentready/agentready/internal/jsonorder"
 	"github.com/agentready/agentready/internal/uritemplate"
+	"github.com/agentready/agentready/internal/urlx"
 )
-
-// maxEmbeddedDepth bounds recursion into _embedded.
-const maxEmbeddedDepth = 8
 
 // analysis is every HAL issue of the recording, by check ID. All checks of
 // the family share it through Input.Memo, so each document is walked once.
@@ -65,7 +64,7 @@ func (a *analysis) document(d *hypermedia.Doc) {
 	if base, err := url.Parse(d.X.Request.URL); err == nil {
 		w.base = base
 	}
-	w.resource(root, nil, 0)
+	w.resource(d.HAL.Root)
 	w.offOrigin()
 }
 
@@ -82,56 +81,41 @@ func (w *walker) add(id string, v *jsonorder.Value, msg, expected, actual string
 	w.a.add(id, hypermedia.Issue{X: w.x, Pointer: v.Pointer, Value: v, Message: msg, Expected: expected, Actual: actual})
 }
 
-// resource checks one resource object; curies are the prefixes in scope from
-// enclosing resources.
-func (w *walker) resource(v *jsonorder.Value, curies map[string]bool, depth int) {
+// resource checks one resource and those embedded in it.
+func (w *walker) resource(r *halview.Resource) {
+	v, links := r.Value, r.LinksValue
 	where := "the resource"
 	if v.Pointer != "" {
 		where = "the embedded resource at " + v.Pointer
 	}
-	links := v.Get("_links")
 	switch {
 	case links == nil:
 		w.add(idSelf, v, where+" has no _links, so no self link", "_links.self", "(absent)")
 	case links.Kind != jsonorder.Object:
 		w.add(idLinksShape, links, fmt.Sprintf("_links is a JSON %s, not an object keyed by relation", links.Kind), "object", links.Kind.String())
 	default:
-		scope := w.curies(links, curies)
-		w.links(links, scope)
-		if links.Get("self") == nil {
+		w.curies(r)
+		w.links(r)
+		if r.Relation("self") == nil {
 			w.add(idSelf, links, where+" has no self link", "_links.self", "(absent)")
 		}
-		curies = scope
 	}
-	if depth >= maxEmbeddedDepth {
-		return
-	}
-	emb := v.Get("_embedded")
-	if emb == nil || emb.Kind != jsonorder.Object {
-		return
-	}
-	for _, m := range emb.Members {
-		for _, r := range objects(m.Value) {
-			w.resource(r, curies, depth+1)
+	for _, e := range r.Embedded {
+		for _, er := range e.Resources {
+			w.resource(er)
 		}
 	}
 }
 
-// curies validates the curies of a _links object and returns the prefixes in
-// scope: the inherited ones, overridden by the resource's own (§8.3).
-func (w *walker) curies(links *jsonorder.Value, inherited map[string]bool) map[string]bool {
-	scope := map[string]bool{}
-	for k := range inherited {
-		scope[k] = true
-	}
-	c := links.Get("curies")
+// curies validates the resource's own curies entries.
+func (w *walker) curies(r *halview.Resource) {
+	c := r.Relation("curies")
 	if c == nil {
-		return scope
+		return
 	}
-	for _, l := range linkObjects(c) {
-		if name, ok := l.Get("name").Str(); ok && name != "" {
-			scope[name] = true
-		} else {
+	for _, cl := range c.Links {
+		l := cl.Value
+		if cl.Name == "" {
 			w.add(idCurieTemplate, l, "curies entry has no name, so no prefix can refer to it", `"name": "<prefix>"`, l.Get("name").Literal())
 		}
 		href, ok := l.Get("href").Str()
@@ -140,20 +124,24 @@ func (w *walker) curies(links *jsonorder.Value, inherited map[string]bool) map[s
 		}
 		if !strings.Contains(href, "{rel}") {
 			w.add(idCurieTemplate, l.Get("href"), fmt.Sprintf("curies href %q has no {rel} token, so relations cannot be expanded to documentation", href), "an href containing {rel}", href)
-		} else if !l.Get("templated").IsTrue() {
+		} else if !cl.Templated {
 			w.add(idCurieTemplate, l, fmt.Sprintf("curies entry %q is a template but lacks \"templated\": true", href), `"templated": true`, l.Get("templated").Literal())
 		}
 	}
-	return scope
 }
 
-func (w *walker) links(links *jsonorder.Value, scope map[string]bool) {
-	for _, m := range links.Members {
-		rel, val := m.Key, m.Value
+// links checks every relation of the resource against the CURIE prefixes in
+// scope: the enclosing resources' and its own (§8.3).
+func (w *walker) links(r *halview.Resource) {
+	scope := map[string]bool{}
+	for _, name := range r.CurieNames() {
+		scope[name] = true
+	}
+	for _, relation := range r.Relations {
+		rel, val := relation.Name, relation.Value
 		switch val.Kind {
 		case jsonorder.Object:
 			w.a.shape(rel, false, hypermedia.Issue{X: w.x, Pointer: val.Pointer, Value: val})
-			w.link(rel, val)
 		case jsonorder.Array:
 			if rel != "curies" {
 				w.a.shape(rel, true, hypermedia.Issue{X: w.x, Pointer: val.Pointer, Value: val})
@@ -161,12 +149,13 @@ func (w *walker) links(links *jsonorder.Value, scope map[string]bool) {
 			for _, item := range val.Items {
 				if item.Kind != jsonorder.Object {
 					w.add(idLinksShape, item, fmt.Sprintf("_links.%s holds a JSON %s where a link object belongs", rel, item.Kind), "link object", item.Kind.String())
-					continue
 				}
-				w.link(rel, item)
 			}
 		default:
 			w.add(idLinksShape, val, fmt.Sprintf("_links.%s is a JSON %s, neither a link object nor an array of them", rel, val.Kind), "link object or array", val.Kind.String())
+		}
+		for _, l := range relation.Links {
+			w.link(rel, l)
 		}
 		w.curie(rel, val, scope)
 	}
@@ -191,7 +180,8 @@ func (w *walker) curie(rel string, v *jsonorder.Value, scope map[string]bool) {
 // without "//" (tag:, urn:); a relation with such a prefix is not a CURIE.
 var uriSchemes = map[string]bool{"urn": true, "tag": true, "http": true, "https": true, "mailto": true, "data": true}
 
-func (w *walker) link(rel string, l *jsonorder.Value) {
+func (w *walker) link(rel string, hl halview.Link) {
+	l := hl.Value
 	hrefV := l.Get("href")
 	href, ok := hrefV.Str()
 	if !ok {
@@ -204,7 +194,7 @@ func (w *walker) link(rel string, l *jsonorder.Value) {
 			"true (boolean)", t.Literal())
 	}
 	switch {
-	case t.IsTrue():
+	case hl.Templated:
 		if err := uritemplate.Validate(href); err != nil {
 			w.add(idInvalidTemplate, hrefV, fmt.Sprintf("link %s href %q is not a valid RFC 6570 template: %v", rel, href, err), "a valid URI Template", href)
 		}
@@ -217,7 +207,7 @@ func (w *walker) link(rel string, l *jsonorder.Value) {
 		depURL, _ := dep.Str()
 		w.add(idDeprecation, dep, fmt.Sprintf("link %s is deprecated and will be removed; documentation: %s", rel, orNone(depURL)), "", depURL)
 	}
-	if rel != "curies" && !t.IsTrue() {
+	if rel != "curies" && !hl.Templated {
 		w.origin(rel, hrefV, href)
 	}
 }
@@ -239,7 +229,7 @@ func (w *walker) origin(rel string, v *jsonorder.Value, href string) {
 	is := hypermedia.Issue{X: w.x, Pointer: v.Pointer, Value: v, Subject: rel, Actual: u.Scheme + "://" + u.Host,
 		Expected: w.base.Scheme + "://" + w.base.Host,
 		Message:  fmt.Sprintf("link %s resolves to %s, another origin than the rest of the document's links (%s)", rel, u.Scheme+"://"+u.Host, w.base.Host)}
-	if strings.EqualFold(u.Scheme, w.base.Scheme) && strings.EqualFold(u.Host, w.base.Host) {
+	if urlx.SameOrigin(u, w.base) {
 		w.same = append(w.same, is)
 	} else {
 		w.off = append(w.off, is)
@@ -287,25 +277,6 @@ func (a *analysis) cardinality() {
 		a.add(idCardinality, is)
 	}
 }
-
-// objects accepts a single object or an array of them.
-func objects(v *jsonorder.Value) []*jsonorder.Value {
-	switch v.Kind {
-	case jsonorder.Object:
-		return []*jsonorder.Value{v}
-	case jsonorder.Array:
-		var out []*jsonorder.Value
-		for _, it := range v.Items {
-			if it.Kind == jsonorder.Object {
-				out = append(out, it)
-			}
-		}
-		return out
-	}
-	return nil
-}
-
-func linkObjects(v *jsonorder.Value) []*jsonorder.Value { return objects(v) }
 
 func orNone(s string) string {
 	if s == "" {

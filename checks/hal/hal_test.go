@@ -78,6 +78,7 @@ func TestHALRules(t *testing.T) {
 			doc("/b", `{"_links":{"self":{"href":"/b"},"item":[{"href":"/1"},{"href":"/2"}]}}`),
 		}, []string{"hal-relation-cardinality"}, "/_links/item"},
 		{"one off-origin link", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"a":{"href":"/a"},"b":{"href":"http://orders.internal:8080/b"}}}`)}, []string{"hal-off-origin-link"}, "/_links/b/href"},
+		{"the default port is the same origin", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"a":{"href":"/a"},"b":{"href":"http://API.test:80/b"}}}`)}, nil, ""},
 		{"documentation links may leave", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"help":{"href":"https://docs.example/"}}}`)}, nil, ""},
 		{"deprecation", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"old":{"href":"/old","deprecation":"https://dev.example/deprecations/old"}}}`)}, []string{"hal-deprecated-link"}, "/_links/old/deprecation"},
 		{"escaped pointer", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"a/b~c":{}}}`)}, []string{"hal-link-href"}, "/_links/a~1b~0c"},

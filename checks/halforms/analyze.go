@@ -67,14 +67,15 @@ func (a *analysis) document(in *checks.Input, d *hypermedia.Doc) {
 		issue(idTemplatesMissing, nil, "the body served as HAL-FORMS is not JSON ("+d.Err.Error()+"), so it has no _templates", "a JSON object with _templates", "not JSON")
 		return
 	}
-	root := d.Root()
-	tpls := root.Get("_templates")
-	switch {
-	case root.Kind != jsonorder.Object:
+	if d.HAL.Root == nil {
+		root := d.Root()
 		issue(idTemplatesMissing, root, fmt.Sprintf("the HAL-FORMS body is a JSON %s, not an object with _templates", root.Kind), "object", root.Kind.String())
 		return
+	}
+	tpls := d.HAL.Root.TemplatesValue
+	switch {
 	case tpls == nil:
-		issue(idTemplatesMissing, root, "the response is served as HAL-FORMS but has no _templates, so clients ignore the whole document", "_templates", "(absent)")
+		issue(idTemplatesMissing, d.HAL.Root.Value, "the response is served as HAL-FORMS but has no _templates, so clients ignore the whole document", "_templates", "(absent)")
 		return
 	case tpls.Kind != jsonorder.Object:
 		issue(idTemplatesMissing, tpls, fmt.Sprintf("_templates is a JSON %s, not an object of templates", tpls.Kind), "object", tpls.Kind.String())
@@ -87,20 +88,15 @@ func (a *analysis) document(in *checks.Input, d *hypermedia.Doc) {
 		in.Observe(idTemplatesMissing, fmt.Sprintf("no \"default\" template in %s; clients take the first in document order: %q",
 			hypermedia.ShapeOf(d.X), tpls.Members[0].Key))
 	}
-	self := selfHref(root)
-	for _, m := range tpls.Members {
-		if t := a.template(d, m.Key, m.Value, self, issue); t != nil {
+	self := strings.TrimSpace(d.HAL.Root.SelfHref())
+	for _, tpl := range d.HAL.Root.Templates {
+		if t := a.template(d, tpl.Key, tpl.Value, self, issue); t != nil {
 			a.templates = append(a.templates, t)
 		}
 	}
 }
 
 type issueFunc func(id string, v *jsonorder.Value, msg, expected, actual string)
-
-func selfHref(root *jsonorder.Value) string {
-	s, _ := root.Get("_links").Get("self").Get("href").Str()
-	return strings.TrimSpace(s)
-}
 
 func (a *analysis) template(d *hypermedia.Doc, key string, v *jsonorder.Value, self string, issue issueFunc) *template {
 	if v.Kind != jsonorder.Object {

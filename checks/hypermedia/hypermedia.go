@@ -12,6 +12,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/halview"
 	"github.com/agentready/agentready/internal/jsonorder"
 )
 
@@ -25,10 +26,6 @@ const (
 // PurposeFetch is the planned GET that asks a resource for HAL-FORMS.
 const PurposeFetch = "hal-forms/fetch"
 
-// Limits bound the decoding of one body. Bodies are already capped by the
-// probe; these bound the tree built from them.
-var Limits = jsonorder.Limits{MaxDepth: 64, MaxString: 256 << 10, MaxValues: 100_000}
-
 // IsHAL reports the HAL media types, including the older vnd spelling that
 // the HAL-FORMS examples use.
 func IsHAL(mt string) bool { return mt == MediaHAL || mt == MediaHALLegacy }
@@ -38,6 +35,8 @@ type Doc struct {
 	X   *exchange.Exchange
 	Doc *jsonorder.Document
 	Err error // set when the body is not JSON or exceeds the bounds
+	// HAL is the body's controls: its resources, links and templates.
+	HAL *halview.View
 }
 
 // Root returns the root value, or nil when decoding failed.
@@ -55,10 +54,11 @@ func Judgeable(x *exchange.Exchange) bool {
 		!r.Truncated && !r.Dropped && len(r.Body) > 0
 }
 
-// Decode decodes an exchange's body within Limits.
+// Decode returns an exchange's body as decoded once for the scan (see
+// exchange.Response.HAL).
 func Decode(x *exchange.Exchange) *Doc {
-	d, err := jsonorder.Decode(x.Response.Body, Limits)
-	return &Doc{X: x, Doc: d, Err: err}
+	v := x.Response.HAL()
+	return &Doc{X: x, Doc: v.Doc, Err: v.Err, HAL: v}
 }
 
 // MaxDocsPerShape bounds the documents of one path shape that are decoded and

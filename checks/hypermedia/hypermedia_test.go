@@ -4,12 +4,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentready/agentready/internal/halview"
 	"github.com/agentready/agentready/internal/jsonorder"
 )
 
 func decode(t *testing.T, s string) *jsonorder.Value {
 	t.Helper()
-	d, err := jsonorder.Decode([]byte(s), Limits)
+	d, err := jsonorder.Decode([]byte(s), halview.Limits)
 	if err != nil {
 		t.Fatal(err)
 	}

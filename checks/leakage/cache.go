@@ -3,13 +3,16 @@ package leakage
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/jsonorder"
 )
 
 // SharedCache flags a URL whose response differs between identities while
@@ -205,12 +208,12 @@ func memberNames(v any, ptr string, depth int, out map[string]bool) {
 	}
 	switch t := v.(type) {
 	case map[string]any:
-		for _, k := range sortedKeys(t) {
+		for _, k := range slices.Sorted(maps.Keys(t)) {
 			name := k
 			if exchange.PathShape("/"+k) == "/{id}" {
 				name = "{id}"
 			}
-			p := ptr + "/" + escapePointer(name)
+			p := jsonorder.Join(ptr, name)
 			out[p] = true
 			memberNames(t[k], p, depth+1, out)
 		}
@@ -251,9 +254,9 @@ func firstValueDiff(a, b any, ptr, name string, depth int) (string, bool) {
 		if !ok {
 			return "", false
 		}
-		for _, k := range sortedKeys(ta) {
+		for _, k := range slices.Sorted(maps.Keys(ta)) {
 			if vb, ok := tb[k]; ok {
-				if p, diff := firstValueDiff(ta[k], vb, ptr+"/"+escapePointer(k), k, depth+1); diff {
+				if p, diff := firstValueDiff(ta[k], vb, jsonorder.Join(ptr, k), k, depth+1); diff {
 					return p, true
 				}
 			}

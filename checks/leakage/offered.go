@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"sort"
 	"strings"
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/halview"
+	"github.com/agentready/agentready/internal/jsonorder"
+	"github.com/agentready/agentready/internal/urlx"
 	"github.com/agentready/agentready/spec"
 )
 
@@ -45,18 +47,20 @@ func Offers(xs []*exchange.Exchange) []Offer {
 		if x.Request.Method != http.MethodGet || x.Response == nil || x.Response.Status != http.StatusOK || !whole(x) || !exchange.IsJSONMediaType(x.Response.MediaType()) {
 			continue
 		}
-		v, err := x.Response.JSON()
-		if err != nil {
+		v := x.Response.HAL()
+		if v.Err != nil {
 			continue
 		}
-		walk(v, "", 0, func(obj map[string]any, ptr string) {
-			out = append(out, offersIn(x, obj, ptr)...)
+		walk(v.Doc.Root, 0, func(obj *jsonorder.Value) {
+			out = append(out, offersIn(x, obj)...)
 		})
 	}
 	return out
 }
 
-func offersIn(x *exchange.Exchange, obj map[string]any, ptr string) []Offer {
+// offersIn lists the controls of one object: its HAL links and HAL-FORMS
+// templates, wherever it sits in the document, and its affordances.
+func offersIn(x *exchange.Exchange, obj *jsonorder.Value) []Offer {
 	var out []Offer
 	add := func(method, target, name, pointer string, control map[string]any) {
 		if u, ok := resolve(x.Request.URL, target); ok && name != "self" {
@@ -70,70 +74,46 @@ func offersIn(x *exchange.Exchange, obj map[string]any, ptr string) []Offer {
 			out[n].DefaultMethod = true
 		}
 	}
+	r := halview.ResourceOf(obj)
 	self := x.Request.URL
-	if links, ok := obj["_links"].(map[string]any); ok {
-		if s, ok := links["self"].(map[string]any); ok {
-			if h, ok := s["href"].(string); ok {
-				self = h
-			}
-		}
-		for _, rel := range sortedKeys(links) {
-			for i, l := range linkObjects(links[rel]) {
-				if h, ok := l["href"].(string); ok && l["templated"] != true {
-					add(http.MethodGet, h, rel, fmt.Sprintf("%s/_links/%s%s", ptr, escapePointer(rel), index(links[rel], i)), nil)
-				}
+	if h := r.SelfHref(); h != "" {
+		self = h
+	}
+	for _, rel := range r.SortedRelations() {
+		for _, l := range rel.Links {
+			if !l.Templated {
+				add(http.MethodGet, l.Href, rel.Name, l.Value.Pointer, nil)
 			}
 		}
 	}
-	if tpls, ok := obj["_templates"].(map[string]any); ok {
-		for _, key := range sortedKeys(tpls) {
-			t, _ := tpls[key].(map[string]any)
-			method, _ := t["method"].(string)
-			target, _ := t["target"].(string)
-			if target == "" {
-				target = self
-			}
-			if method != "" {
-				add(method, target, key, ptr+"/_templates/"+escapePointer(key), t)
-			}
+	for _, t := range r.SortedTemplates() {
+		target := t.Target
+		if target == "" {
+			target = self
+		}
+		if t.Method != "" {
+			add(t.Method, target, t.Key, t.Value.Pointer, control(t.Value))
 		}
 	}
-	for i, a := range entries(obj["affordances"]) {
-		op, _ := a["operation"].(string)
-		target, _ := a["target"].(string)
-		method, _ := a["method"].(string)
+	for _, a := range entries(obj.Get("affordances")) {
+		op, _ := a.Get("operation").Str()
+		target, _ := a.Get("target").Str()
+		method, _ := a.Get("method").Str()
 		switch {
 		case op == "" || target == "":
 		case method == "":
-			guessed(http.MethodPost, target, op, fmt.Sprintf("%s/affordances/%d", ptr, i), a)
+			guessed(http.MethodPost, target, op, a.Pointer, control(a))
 		default:
-			add(method, target, op, fmt.Sprintf("%s/affordances/%d", ptr, i), a)
+			add(method, target, op, a.Pointer, control(a))
 		}
 	}
 	return out
 }
 
-func index(v any, i int) string {
-	if _, many := v.([]any); many {
-		return fmt.Sprintf("/%d", i)
-	}
-	return ""
-}
-
-func linkObjects(v any) []map[string]any {
-	if m, ok := v.(map[string]any); ok {
-		return []map[string]any{m}
-	}
-	return entries(v)
-}
-
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+// control is a template or affordance object as the active probes read it.
+func control(v *jsonorder.Value) map[string]any {
+	m, _ := v.Any().(map[string]any)
+	return m
 }
 
 func resolve(base, ref string) (string, bool) {
@@ -142,7 +122,7 @@ func resolve(base, ref string) (string, bool) {
 		return "", false
 	}
 	u, err := b.Parse(ref)
-	if err != nil || u.Scheme != b.Scheme || u.Host != b.Host {
+	if err != nil || !urlx.SameOrigin(u, b) {
 		return "", false
 	}
 	u.Fragment = ""

@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/agentready/agentready/checks/errorleak"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/jsonorder"
 	"github.com/agentready/agentready/spec"
 )
 
@@ -152,21 +152,21 @@ func affordancesOf(rec *exchange.Recording) (map[string]bool, []negative) {
 		if x.Request.Method != "GET" || x.Response == nil || x.Response.Status != 200 || !whole(x) || !exchange.IsJSONMediaType(x.Response.MediaType()) {
 			continue
 		}
-		v, err := x.Response.JSON()
-		if err != nil {
+		v := x.Response.HAL()
+		if v.Err != nil {
 			continue
 		}
-		walk(v, "", 0, func(obj map[string]any, ptr string) {
-			for _, a := range entries(obj["affordances"]) {
-				if op, ok := a["operation"].(string); ok {
+		walk(v.Doc.Root, 0, func(obj *jsonorder.Value) {
+			for _, a := range entries(obj.Get("affordances")) {
+				if op, ok := a.Get("operation").Str(); ok {
 					offered[op] = true
 				}
 			}
-			for i, a := range entries(obj["unavailableAffordances"]) {
-				op, _ := a["operation"].(string)
-				reason, _ := a["reason"].(string)
+			for _, a := range entries(obj.Get("unavailableAffordances")) {
+				op, _ := a.Get("operation").Str()
+				reason, _ := a.Get("reason").Str()
 				if op != "" {
-					negatives = append(negatives, negative{x: x, operation: op, reason: reason, pointer: fmt.Sprintf("%s/unavailableAffordances/%d", ptr, i)})
+					negatives = append(negatives, negative{x: x, operation: op, reason: reason, pointer: a.Pointer})
 				}
 			}
 		})
@@ -176,39 +176,32 @@ func affordancesOf(rec *exchange.Recording) (map[string]bool, []negative) {
 
 const maxWalkDepth = 16
 
-// walk calls fn on every object, depth-first in key order, bounded in depth.
-func walk(v any, ptr string, depth int, fn func(map[string]any, string)) {
+// walk calls fn on every object, depth-first with members in key order,
+// bounded in depth.
+func walk(v *jsonorder.Value, depth int, fn func(*jsonorder.Value)) {
 	if depth > maxWalkDepth {
 		return
 	}
-	switch t := v.(type) {
-	case map[string]any:
-		fn(t, ptr)
-		keys := make([]string, 0, len(t))
-		for k := range t {
-			keys = append(keys, k)
+	switch v.Kind {
+	case jsonorder.Object:
+		fn(v)
+		byKey := slices.SortedStableFunc(slices.Values(v.Members), func(a, b jsonorder.Member) int { return strings.Compare(a.Key, b.Key) })
+		for _, m := range byKey {
+			walk(m.Value, depth+1, fn)
 		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			walk(t[k], ptr+"/"+escapePointer(k), depth+1, fn)
-		}
-	case []any:
-		for i, e := range t {
-			walk(e, fmt.Sprintf("%s/%d", ptr, i), depth+1, fn)
+	case jsonorder.Array:
+		for _, it := range v.Items {
+			walk(it, depth+1, fn)
 		}
 	}
 }
 
-func escapePointer(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
-
-func entries(v any) []map[string]any {
-	list, _ := v.([]any)
-	var out []map[string]any
-	for _, e := range list {
-		if m, ok := e.(map[string]any); ok {
-			out = append(out, m)
+// entries are the objects among an array's items.
+func entries(v *jsonorder.Value) []*jsonorder.Value {
+	var out []*jsonorder.Value
+	for _, e := range v.Elements() {
+		if e.Is(jsonorder.Object) {
+			out = append(out, e)
 		}
 	}
 	return out

@@ -3,7 +3,9 @@ package mcpchecks
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -263,7 +265,7 @@ func operationFields(op *spec.Operation) (fields []field, open bool) {
 		return fields, true
 	}
 	req := requiredSet(body)
-	for _, name := range sortedKeys(props) {
+	for _, name := range slices.Sorted(maps.Keys(props)) {
 		sch, _ := props[name].(map[string]any)
 		fields = append(fields, field{name: name, in: "body", required: op.RequestBodyRequired && req[name], schema: sch})
 	}
@@ -271,7 +273,7 @@ func operationFields(op *spec.Operation) (fields []field, open bool) {
 }
 
 func bodySchema(op *spec.Operation) map[string]any {
-	types := sortedKeys(op.RequestBody)
+	types := slices.Sorted(maps.Keys(op.RequestBody))
 	for _, mt := range types {
 		if mt == "application/json" || strings.HasSuffix(mt, "+json") {
 			sch, _ := op.RequestBody[mt].(map[string]any)
@@ -291,12 +293,12 @@ func toolFields(t *mcp.Tool, hasBody bool) []field {
 	props, _ := root["properties"].(map[string]any)
 	req := requiredSet(root)
 	var out []field
-	for _, name := range sortedKeys(props) {
+	for _, name := range slices.Sorted(maps.Keys(props)) {
 		sch, _ := props[name].(map[string]any)
 		if hasBody && (name == "body" || name == "requestBody") && typeSet(sch)["object"] {
 			inner, _ := sch["properties"].(map[string]any)
 			innerReq := requiredSet(sch)
-			for _, n := range sortedKeys(inner) {
+			for _, n := range slices.Sorted(maps.Keys(inner)) {
 				s, _ := inner[n].(map[string]any)
 				out = append(out, field{name: n, in: "body", required: req[name] && innerReq[n], schema: s})
 			}
@@ -316,15 +318,6 @@ func requiredSet(schema map[string]any) map[string]bool {
 			}
 		}
 	}
-	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }
 
@@ -349,7 +342,7 @@ func ruleUnknownProperty(p pair) []string {
 	}
 	tool, op, open := sides(p)
 	var out []string
-	for _, name := range sortedKeys(tool) {
+	for _, name := range slices.Sorted(maps.Keys(tool)) {
 		if _, ok := op[name]; !ok && !open {
 			out = append(out, fmt.Sprintf("argument %q is neither a parameter nor a body field of the operation", name))
 		}
@@ -363,7 +356,7 @@ func ruleMissingParameter(p pair) []string {
 	}
 	tool, op, _ := sides(p)
 	var out []string
-	for _, name := range sortedKeys(op) {
+	for _, name := range slices.Sorted(maps.Keys(op)) {
 		f := op[name]
 		if _, ok := tool[name]; !ok && f.required && f.in != "cookie" {
 			out = append(out, fmt.Sprintf("required %s %s %q is not an argument of the tool", f.in, kind(f), name))
@@ -385,7 +378,7 @@ func ruleType(p pair) []string {
 	}
 	tool, op, _ := sides(p)
 	var out []string
-	for _, name := range sortedKeys(tool) {
+	for _, name := range slices.Sorted(maps.Keys(tool)) {
 		o, ok := op[name]
 		if !ok {
 			continue
@@ -431,7 +424,7 @@ func compatible(a, b map[string]bool) bool {
 	return false
 }
 
-func typeList(s map[string]bool) string { return strings.Join(sortedKeys(s), "|") }
+func typeList(s map[string]bool) string { return strings.Join(slices.Sorted(maps.Keys(s)), "|") }
 
 func ruleRequired(p pair) []string {
 	if !p.usable {
@@ -439,7 +432,7 @@ func ruleRequired(p pair) []string {
 	}
 	tool, op, _ := sides(p)
 	var out []string
-	for _, name := range sortedKeys(tool) {
+	for _, name := range slices.Sorted(maps.Keys(tool)) {
 		o, ok := op[name]
 		if !ok || o.in == "cookie" || tool[name].required == o.required {
 			continue

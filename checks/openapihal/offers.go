@@ -4,12 +4,12 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
-	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/halview"
+	"github.com/agentready/agentready/internal/jsonorder"
 	"github.com/agentready/agentready/internal/sanitize"
 )
 
@@ -32,9 +32,6 @@ type offer struct {
 	offOrigin bool
 }
 
-// maxEmbeddedDepth bounds recursion into _embedded; hostile documents nest.
-const maxEmbeddedDepth = 8
-
 // maxOffersPerDoc bounds the work per representation.
 const maxOffersPerDoc = 2000
 
@@ -53,18 +50,15 @@ func analyze(in *checks.Input) *analysis {
 			if !isHALDoc(x) {
 				continue
 			}
-			doc, err := x.Response.JSON()
-			root, ok := doc.(map[string]any)
-			if err != nil || !ok {
+			root := x.Response.HAL().Root
+			if root == nil {
 				continue
 			}
 			a.docs++
 			w := walker{x: x, target: in.Target}
 			w.base, _ = url.Parse(x.Request.URL)
-			w.resource(root, "", nil, 0)
-			if _, forms := root["_templates"]; forms {
-				w.templates(root)
-			}
+			w.resource(root)
+			w.templates(root)
 			for _, o := range w.out {
 				a.offered[strings.ToLower(o.rel)] = true
 			}
@@ -93,62 +87,41 @@ type walker struct {
 	out    []offer
 }
 
-func (w *walker) resource(obj map[string]any, ptr string, curies map[string]bool, depth int) {
-	links, _ := obj["_links"].(map[string]any)
-	scope := curiesIn(links, curies)
-	for _, rel := range sortedKeys(links) {
-		if rel == "curies" || len(w.out) >= maxOffersPerDoc {
+// resource reads the links of a resource and of those it embeds, relations
+// in name order.
+func (w *walker) resource(r *halview.Resource) {
+	scope := curieScope(r)
+	for _, rel := range r.SortedRelations() {
+		if rel.Name == "curies" || len(w.out) >= maxOffersPerDoc {
 			continue
 		}
-		for i, l := range linkObjects(links[rel]) {
-			href, _ := l["href"].(string)
-			if href == "" {
-				continue
+		for _, l := range rel.Links {
+			if l.Href != "" {
+				w.add(offer{rel: rel.Name, pointer: l.Value.Pointer, curies: scope}, l.Href, l.Templated)
 			}
-			p := ptr + "/_links/" + escape(rel)
-			if _, isArray := links[rel].([]any); isArray {
-				p += "/" + strconv.Itoa(i)
-			}
-			templated, _ := l["templated"].(bool)
-			w.add(offer{rel: rel, pointer: p, curies: scope}, href, templated)
 		}
 	}
-	if depth >= maxEmbeddedDepth {
-		return
-	}
-	embedded, _ := obj["_embedded"].(map[string]any)
-	for _, rel := range sortedKeys(embedded) {
-		switch v := embedded[rel].(type) {
-		case map[string]any:
-			w.resource(v, ptr+"/_embedded/"+escape(rel), scope, depth+1)
-		case []any:
-			for i, item := range v {
-				if m, ok := item.(map[string]any); ok {
-					w.resource(m, ptr+"/_embedded/"+escape(rel)+"/"+strconv.Itoa(i), scope, depth+1)
-				}
-			}
+	for _, e := range r.SortedEmbedded() {
+		for _, er := range e.Resources {
+			w.resource(er)
 		}
 	}
 }
 
-// templates reads HAL-FORMS templates; a template without target acts on the
-// document's own URL.
-func (w *walker) templates(root map[string]any) {
-	templates, _ := root["_templates"].(map[string]any)
-	links, _ := root["_links"].(map[string]any)
-	scope := curiesIn(links, nil)
-	for _, key := range sortedKeys(templates) {
-		t, ok := templates[key].(map[string]any)
-		if !ok || len(w.out) >= maxOffersPerDoc {
+// templates reads the document's HAL-FORMS templates; a template without
+// target acts on the document's own URL.
+func (w *walker) templates(root *halview.Resource) {
+	scope := curieScope(root)
+	for _, t := range root.SortedTemplates() {
+		if !t.Value.Is(jsonorder.Object) || len(w.out) >= maxOffersPerDoc {
 			continue
 		}
-		method, _ := t["method"].(string)
-		target, _ := t["target"].(string)
+		target := t.Target
 		if target == "" {
 			target = w.x.Request.URL
 		}
-		w.add(offer{rel: key, method: strings.ToUpper(strings.TrimSpace(method)), template: true,
-			pointer: "/_templates/" + escape(key), curies: scope}, target, false)
+		w.add(offer{rel: t.Key, method: strings.ToUpper(strings.TrimSpace(t.Method)), template: true,
+			pointer: t.Value.Pointer, curies: scope}, target, false)
 	}
 }
 
@@ -193,51 +166,12 @@ func templatePath(href string, templated bool) string {
 	return otherExpr.ReplaceAllString(href, "value")
 }
 
-// curiesIn adds the prefixes declared by a curies link to those in scope.
-func curiesIn(links map[string]any, inherited map[string]bool) map[string]bool {
-	declared := linkObjects(links["curies"])
-	if len(declared) == 0 {
-		return inherited
-	}
+// curieScope is the set of CURIE prefixes in scope of a resource, lower
+// case.
+func curieScope(r *halview.Resource) map[string]bool {
 	scope := map[string]bool{}
-	for p := range inherited {
-		scope[p] = true
-	}
-	for _, c := range declared {
-		if name, _ := c["name"].(string); name != "" {
-			scope[strings.ToLower(name)] = true
-		}
+	for _, name := range r.CurieNames() {
+		scope[strings.ToLower(name)] = true
 	}
 	return scope
-}
-
-// linkObjects accepts a link object or an array of them, as HAL allows.
-func linkObjects(v any) []map[string]any {
-	switch t := v.(type) {
-	case map[string]any:
-		return []map[string]any{t}
-	case []any:
-		out := make([]map[string]any, 0, len(t))
-		for _, e := range t {
-			if m, ok := e.(map[string]any); ok {
-				out = append(out, m)
-			}
-		}
-		return out
-	}
-	return nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// escape encodes a JSON pointer reference token (RFC 6901 §3).
-func escape(token string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(token, "~", "~0"), "/", "~1")
 }

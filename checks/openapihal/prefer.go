@@ -1,16 +1,17 @@
 package openapihal
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/conneg"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/halview"
 	"github.com/agentready/agentready/spec"
 )
 
@@ -80,7 +81,23 @@ func servesHAL(x *exchange.Exchange) bool {
 	case "application/hal+json", "application/vnd.hal+json", mediaHALForms:
 		return true
 	}
-	return exchange.IsJSONMediaType(mt) && bytes.Contains(x.Response.Body, []byte(`"_links"`))
+	return exchange.IsJSONMediaType(mt) && hasLinks(x.Response.HAL().Root)
+}
+
+// hasLinks reports a resource, or one it embeds, with a _links member.
+func hasLinks(r *halview.Resource) bool {
+	if r == nil {
+		return false
+	}
+	if r.LinksValue != nil {
+		return true
+	}
+	for _, e := range r.Embedded {
+		if slices.ContainsFunc(e.Resources, hasLinks) {
+			return true
+		}
+	}
+	return false
 }
 
 // sent finds the GET of url sent with exactly this Accept and Prefer, from

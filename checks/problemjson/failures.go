@@ -3,7 +3,9 @@ package problemjson
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 
@@ -88,7 +90,7 @@ func probeSummary(rec *exchange.Recording) string {
 		return ""
 	}
 	parts := make([]string, 0, len(kinds))
-	for _, k := range sortedKeys(kinds) {
+	for _, k := range slices.Sorted(maps.Keys(kinds)) {
 		parts = append(parts, fmt.Sprintf("%d %s", kinds[k], k))
 	}
 	return fmt.Sprintf("problem-json: %d safe error probes sent (GET): %s", total, strings.Join(parts, ", "))

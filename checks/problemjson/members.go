@@ -4,14 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/jsonorder"
 )
 
 // judgedProblem is an error response with a problem body.
@@ -375,7 +378,7 @@ func (c TitleVaries) Run(ctx context.Context, in *checks.Input) ([]finding.Findi
 		}
 	}
 	var out []finding.Finding
-	for _, key := range sortedKeys(byType) {
+	for _, key := range slices.Sorted(maps.Keys(byType)) {
 		titles := byType[key]
 		if len(titles) < 2 {
 			continue
@@ -451,12 +454,12 @@ func (c ExtensionNames) Run(ctx context.Context, in *checks.Input) ([]finding.Fi
 		}
 	}
 	var out []finding.Finding
-	for _, name := range sortedKeys(first) {
+	for _, name := range slices.Sorted(maps.Keys(first)) {
 		x := first[name]
 		msg := fmt.Sprintf("extension member %q (in %d problem responses, first the %d to %s) is not a letter followed by two or more letters, digits or underscores",
 			clip(name), count[name], x.Response.Status, describe(x))
 		ev := evidence(x, clip(name), "^[A-Za-z][A-Za-z0-9_]{2,}$")
-		ev.JSONPointer = "/" + strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
+		ev.JSONPointer = jsonorder.Join("", name)
 		out = append(out, checks.New(c.Meta(), clip(name), msg, ev))
 	}
 	return out, nil

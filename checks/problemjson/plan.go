@@ -7,6 +7,8 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/halview"
+	"github.com/agentready/agentready/internal/jsonorder"
 )
 
 // Probe purposes. Every error probe is a GET of a URL the app did not
@@ -108,36 +110,39 @@ func siblingURL(raw string) string {
 // isCollection recognises a list resource by its body: a top-level JSON
 // array, a HAL _embedded array, or a next link (HAL or a plain links object).
 func isCollection(s *exchange.Exchange) bool {
-	v, err := s.Response.JSON()
-	if err != nil {
+	v := s.Response.HAL()
+	switch {
+	case v.Err != nil:
+		return false
+	case v.Doc.Root.Is(jsonorder.Array):
+		return true
+	case v.Root == nil:
 		return false
 	}
-	switch doc := v.(type) {
-	case []any:
-		return true
-	case map[string]any:
-		if emb, ok := doc["_embedded"].(map[string]any); ok {
-			for _, e := range emb {
-				if _, isArray := e.([]any); isArray {
-					return true
-				}
-			}
+	for _, e := range v.Root.Embedded {
+		if e.Value.Is(jsonorder.Array) {
+			return true
 		}
-		return nextHref(doc) != ""
 	}
-	return false
+	return nextHref(v.Root) != ""
 }
 
-func nextHref(doc map[string]any) string {
-	for _, key := range []string{"_links", "links"} {
-		links, _ := doc[key].(map[string]any)
-		switch next := links["next"].(type) {
-		case string:
-			return next
-		case map[string]any:
-			if href, ok := next["href"].(string); ok {
-				return href
-			}
+// nextHref is the next link of a resource: HAL's, else that of a plain
+// "links" object, each a link object or a bare URL.
+func nextHref(r *halview.Resource) string {
+	if r == nil {
+		return ""
+	}
+	var next *jsonorder.Value
+	if rel := r.Relation("next"); rel != nil {
+		next = rel.Value
+	}
+	for _, v := range []*jsonorder.Value{next, r.Value.Get("links").Get("next")} {
+		if v.Is(jsonorder.String) {
+			return v.Text
+		}
+		if href, ok := v.Get("href").Str(); ok {
+			return href
 		}
 	}
 	return ""
@@ -152,9 +157,7 @@ func collectionBase(s *exchange.Exchange) (base, cursor string) {
 		return s.Request.URL, "cursor"
 	}
 	cursor = "cursor"
-	doc, _ := s.Response.JSON()
-	obj, _ := doc.(map[string]any)
-	for _, ref := range []string{nextHref(obj), s.Request.URL} {
+	for _, ref := range []string{nextHref(s.Response.HAL().Root), s.Request.URL} {
 		if name := firstParam(ref); name != "" {
 			cursor = name
 			break

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"sort"
 	"strings"
 
 	"github.com/agentready/agentready/checks"
@@ -229,13 +228,4 @@ func mediaOrNone(x *exchange.Exchange) string {
 		return "no body"
 	}
 	return "no Content-Type"
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

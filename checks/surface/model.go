@@ -12,7 +12,10 @@ import (
 	"github.com/agentready/agentready/checks/discovery"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/halview"
+	"github.com/agentready/agentready/internal/jsonorder"
 	"github.com/agentready/agentready/internal/llmstxt"
+	"github.com/agentready/agentready/internal/textdist"
 	"github.com/agentready/agentready/mcp"
 	"github.com/agentready/agentready/spec"
 )
@@ -114,7 +117,10 @@ func nearIdentical(a, b string) (int, bool) {
 	if na == "" || nb == "" {
 		return 0, false
 	}
-	d := levenshtein(na, nb)
+	if len(na) > maxNameLength || len(nb) > maxNameLength {
+		return 0, false
+	}
+	d := textdist.Distance(na, nb, 2)
 	return d, d <= 2 && d*4 <= min(len(na), len(nb))
 }
 
@@ -128,28 +134,9 @@ func normalize(s string) string {
 	return b.String()
 }
 
-func levenshtein(a, b string) int {
-	if len(a) > 256 || len(b) > 256 {
-		return 1 << 20 // long names are never near-identical; bounds the work
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+// maxNameLength: a longer string is prose or data, not a name someone
+// renamed, so it is never near-identical to an operationId.
+const maxNameLength = 256
 
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]{0,127}$`)
 
@@ -241,7 +228,7 @@ func pointerOperation(u *url.URL, specPath string) (method, template string, ok 
 	if len(parts) != 2 {
 		return "", "", false
 	}
-	template = strings.NewReplacer("~1", "/", "~0", "~").Replace(parts[0])
+	template = jsonorder.Unescape(parts[0])
 	return strings.ToUpper(parts[1]), template, true
 }
 
@@ -310,13 +297,12 @@ func hypermediaEntries(in *checks.Input) ([]entry, string) {
 		if x.Response == nil || x.Response.Dropped || x.Response.Truncated || !exchange.IsJSONMediaType(x.Response.MediaType()) {
 			continue
 		}
-		v, err := x.Response.JSON()
-		doc, ok := v.(map[string]any)
-		if err != nil || !ok {
+		root := x.Response.HAL().Root
+		if root == nil {
 			continue
 		}
 		base, _ := url.Parse(x.Request.URL)
-		for _, l := range halLinks(doc) {
+		for _, l := range halLinks(root) {
 			found = true
 			ref, err := url.Parse(l.href)
 			if err != nil || base == nil {
@@ -371,63 +357,35 @@ const maxEmbedded = 4
 
 var optionalQuery = regexp.MustCompile(`\{[?&][^{}]*\}`)
 
-func halLinks(doc map[string]any) []halLink {
+// halLinks lists the controls of a document: those of its embedded
+// resources first, then its own links (but self) and templates, each in
+// name order.
+func halLinks(r *halview.Resource) []halLink {
+	if r.Depth > maxEmbedded {
+		return nil
+	}
 	var out []halLink
-	collectHAL(doc, 0, &out)
+	for _, e := range r.SortedEmbedded() {
+		for _, er := range e.Resources {
+			out = append(out, halLinks(er)...)
+		}
+	}
+	for _, rel := range r.SortedRelations() {
+		if rel.Name == "curies" || (rel.Name == "self" && r.Depth == 0) {
+			continue
+		}
+		for _, l := range rel.Links {
+			if l.Href != "" {
+				out = append(out, halLink{rel: rel.Name, href: optionalQuery.ReplaceAllString(l.Href, ""), method: http.MethodGet})
+			}
+		}
+	}
+	for _, t := range r.SortedTemplates() {
+		if t.Target != "" && t.Method != "" {
+			out = append(out, halLink{rel: "_templates." + t.Key, href: t.Target, method: strings.ToUpper(t.Method)})
+		}
+	}
 	return out
-}
-
-func collectHAL(doc map[string]any, depth int, acc *[]halLink) {
-	if depth > maxEmbedded {
-		return
-	}
-	out := *acc
-	defer func() { *acc = out }()
-	if embedded, ok := doc["_embedded"].(map[string]any); ok {
-		for _, rel := range sortedKeys(embedded) {
-			for _, item := range asObjects(embedded[rel]) {
-				collectHAL(item, depth+1, &out)
-			}
-		}
-	}
-	if links, ok := doc["_links"].(map[string]any); ok {
-		for _, rel := range sortedKeys(links) {
-			if rel == "curies" || (rel == "self" && depth == 0) {
-				continue
-			}
-			for _, l := range asObjects(links[rel]) {
-				if href, _ := l["href"].(string); href != "" {
-					out = append(out, halLink{rel: rel, href: optionalQuery.ReplaceAllString(href, ""), method: http.MethodGet})
-				}
-			}
-		}
-	}
-	if templates, ok := doc["_templates"].(map[string]any); ok {
-		for _, name := range sortedKeys(templates) {
-			t, _ := templates[name].(map[string]any)
-			target, _ := t["target"].(string)
-			method, _ := t["method"].(string)
-			if target != "" && method != "" {
-				out = append(out, halLink{rel: "_templates." + name, href: target, method: strings.ToUpper(method)})
-			}
-		}
-	}
-}
-
-func asObjects(v any) []map[string]any {
-	switch t := v.(type) {
-	case map[string]any:
-		return []map[string]any{t}
-	case []any:
-		var out []map[string]any
-		for _, e := range t {
-			if m, ok := e.(map[string]any); ok {
-				out = append(out, m)
-			}
-		}
-		return out
-	}
-	return nil
 }
 
 var templateVar = regexp.MustCompile(`\{[^{}]*\}`)
@@ -522,13 +480,4 @@ func contains(xs []string, s string) bool {
 		}
 	}
 	return false
-}
-
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -62,14 +63,24 @@ type Limits struct {
 	MaxDepth  int // nesting of arrays and objects; default 64
 	MaxString int // one string or key, in bytes; default 1 MiB
 	MaxValues int // values in the document; default 200,000
+	// MaxPointerBytes bounds the pointers of all values together; default
+	// 32 MiB. Each value's pointer repeats its ancestors' keys, so one long
+	// key above many values would otherwise cost their product in memory.
+	MaxPointerBytes int
+	// PruneDeeper reads arrays and objects nested beyond MaxDepth as empty
+	// (counting what they held against MaxValues) instead of refusing the
+	// document, for readers that look only near the top of a document that
+	// may nest thousands of levels below.
+	PruneDeeper bool
 }
 
 // Default limits.
 const (
-	DefaultMaxBytes  = 8 << 20
-	DefaultMaxDepth  = 64
-	DefaultMaxString = 1 << 20
-	DefaultMaxValues = 200_000
+	DefaultMaxBytes        = 8 << 20
+	DefaultMaxDepth        = 64
+	DefaultMaxString       = 1 << 20
+	DefaultMaxValues       = 200_000
+	DefaultMaxPointerBytes = 32 << 20
 )
 
 func (l Limits) withDefaults() Limits {
@@ -82,6 +93,7 @@ func (l Limits) withDefaults() Limits {
 	def(&l.MaxDepth, DefaultMaxDepth)
 	def(&l.MaxString, DefaultMaxString)
 	def(&l.MaxValues, DefaultMaxValues)
+	def(&l.MaxPointerBytes, DefaultMaxPointerBytes)
 	return l
 }
 
@@ -91,6 +103,8 @@ type Document struct {
 	// Duplicates are the pointers of members whose key repeated an earlier
 	// key of the same object, in document order. Get returns the first.
 	Duplicates []string
+	// Pruned is set when Limits.PruneDeeper emptied a container.
+	Pruned bool
 }
 
 // ErrLimit is wrapped by every error that reports an exceeded bound, so
@@ -112,14 +126,16 @@ func Decode(data []byte, lim Limits) (*Document, error) {
 	if _, err := d.dec.Token(); err != io.EOF {
 		return nil, errors.New("invalid JSON: data after the top-level value")
 	}
-	return &Document{Root: root, Duplicates: d.dups}, nil
+	return &Document{Root: root, Duplicates: d.dups, Pruned: d.pruned}, nil
 }
 
 type decoder struct {
-	dec    *json.Decoder
-	lim    Limits
-	values int
-	dups   []string
+	dec          *json.Decoder
+	lim          Limits
+	values       int
+	pointerBytes int
+	dups         []string
+	pruned       bool
 }
 
 func (d *decoder) value(ptr string, depth int) (*Value, error) {
@@ -130,6 +146,10 @@ func (d *decoder) value(ptr string, depth int) (*Value, error) {
 	d.values++
 	if d.values > d.lim.MaxValues {
 		return nil, fmt.Errorf("more than %d values: %w", d.lim.MaxValues, ErrLimit)
+	}
+	d.pointerBytes += len(ptr)
+	if d.pointerBytes > d.lim.MaxPointerBytes {
+		return nil, fmt.Errorf("pointers of more than %d bytes: %w", d.lim.MaxPointerBytes, ErrLimit)
 	}
 	v := &Value{Pointer: ptr}
 	switch t := tok.(type) {
@@ -145,6 +165,13 @@ func (d *decoder) value(ptr string, depth int) (*Value, error) {
 		}
 		v.Kind, v.Text = String, t
 	case json.Delim:
+		if depth+1 > d.lim.MaxDepth && d.lim.PruneDeeper {
+			v.Kind, d.pruned = Object, true
+			if t == '[' {
+				v.Kind = Array
+			}
+			return v, d.skip()
+		}
 		if depth+1 > d.lim.MaxDepth {
 			return nil, fmt.Errorf("nesting deeper than %d at %q: %w", d.lim.MaxDepth, ptr, ErrLimit)
 		}
@@ -159,7 +186,7 @@ func (d *decoder) value(ptr string, depth int) (*Value, error) {
 func (d *decoder) array(v *Value, depth int) error {
 	v.Kind = Array
 	for i := 0; d.dec.More(); i++ {
-		item, err := d.value(Join(v.Pointer, fmt.Sprint(i)), depth)
+		item, err := d.value(v.Pointer+"/"+strconv.Itoa(i), depth) // an index needs no escaping
 		if err != nil {
 			return err
 		}
@@ -197,6 +224,28 @@ func (d *decoder) object(v *Value, depth int) error {
 	}
 	_, err := d.dec.Token() // '}'
 	return syntaxError(err)
+}
+
+// skip consumes the rest of a container whose opening delimiter was read,
+// counting each token against MaxValues.
+func (d *decoder) skip() error {
+	for open := 1; open > 0; {
+		tok, err := d.dec.Token()
+		if err != nil {
+			return syntaxError(err)
+		}
+		d.values++
+		if d.values > d.lim.MaxValues {
+			return fmt.Errorf("more than %d values: %w", d.lim.MaxValues, ErrLimit)
+		}
+		switch tok {
+		case json.Delim('['), json.Delim('{'):
+			open++
+		case json.Delim(']'), json.Delim('}'):
+			open--
+		}
+	}
+	return nil
 }
 
 func syntaxError(err error) error {
@@ -255,6 +304,38 @@ func (v *Value) Float() (float64, bool) {
 	return f, err == nil
 }
 
+// Any returns v as encoding/json decodes it with UseNumber: an object as a
+// map[string]any holding the first of repeated keys (as Get does), an array
+// as []any, a number as json.Number; nil for null or a nil v.
+func (v *Value) Any() any {
+	if v == nil {
+		return nil
+	}
+	switch v.Kind {
+	case Bool:
+		return v.Bool
+	case Number:
+		return json.Number(v.Text)
+	case String:
+		return v.Text
+	case Array:
+		out := make([]any, len(v.Items))
+		for i, it := range v.Items {
+			out[i] = it.Any()
+		}
+		return out
+	case Object:
+		out := make(map[string]any, len(v.Members))
+		for _, m := range v.Members {
+			if _, seen := out[m.Key]; !seen {
+				out[m.Key] = m.Value.Any()
+			}
+		}
+		return out
+	}
+	return nil
+}
+
 // Literal renders a scalar for messages: strings quoted, others as written,
 // containers by kind.
 func (v *Value) Literal() string {
@@ -279,6 +360,15 @@ func Escape(token string) string {
 		return token
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(token, "~", "~0"), "/", "~1")
+}
+
+// Unescape reverses Escape: "~1" becomes "/" before "~0" becomes "~", so
+// that "~01" reads as "~1" and not as "/".
+func Unescape(token string) string {
+	if !strings.Contains(token, "~") {
+		return token
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(token, "~1", "/"), "~0", "~")
 }
 
 // Join appends an unescaped reference token to a pointer.

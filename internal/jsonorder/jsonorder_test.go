@@ -3,6 +3,8 @@ package jsonorder
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -86,10 +88,97 @@ func TestDepthLimitIsExact(t *testing.T) {
 	}
 }
 
+// TestLongKeyAboveManyValues: a 200 KiB key above 2,000 values is a 400 KiB
+// document whose pointers would take 400 MiB; the decoder refuses it within
+// its pointer bound instead of building them.
+func TestLongKeyAboveManyValues(t *testing.T) {
+	body := `{"` + strings.Repeat("k", 200<<10) + `":[` + strings.TrimSuffix(strings.Repeat("0,", 2000), ",") + `]}`
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Decode([]byte(body), Limits{})
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrLimit) {
+		t.Fatalf("decoded with error %v, want the limit", err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 2*DefaultMaxPointerBytes {
+		t.Errorf("allocated %d MiB before refusing", grew>>20)
+	}
+}
+
+func TestPruneDeeper(t *testing.T) {
+	body := `{"a":` + strings.Repeat(`{"b":[`, 1000) + strings.Repeat(`]}`, 1000) + `,"c":[[1]],"d":"after"}`
+	if _, err := Decode([]byte(body), Limits{}); !errors.Is(err, ErrLimit) {
+		t.Fatalf("without pruning: %v", err)
+	}
+	doc, err := Decode([]byte(body), Limits{MaxDepth: 2, PruneDeeper: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !doc.Pruned {
+		t.Error("Pruned not set")
+	}
+	if b := doc.Root.Get("a").Get("b"); !b.Is(Array) || len(b.Items) != 0 {
+		t.Errorf("a.b = %+v, want an empty array", b)
+	}
+	if c := doc.Root.Get("c"); len(c.Items) != 1 || !c.Items[0].Is(Array) || len(c.Items[0].Items) != 0 {
+		t.Errorf("c = %+v, want one empty array", c)
+	}
+	if s, _ := doc.Root.Get("d").Str(); s != "after" {
+		t.Errorf("the member after the pruned ones: %q", s)
+	}
+	if _, err := Decode([]byte(body), Limits{MaxDepth: 2, PruneDeeper: true, MaxValues: 500}); !errors.Is(err, ErrLimit) {
+		t.Errorf("pruned tokens are not counted: %v", err)
+	}
+	if _, err := Decode([]byte(`{"a":[[[1,2]]`), Limits{MaxDepth: 2, PruneDeeper: true}); err == nil || errors.Is(err, ErrLimit) {
+		t.Errorf("truncated while pruning: %v", err)
+	}
+}
+
+func TestAnyDecodesLikeEncodingJSON(t *testing.T) {
+	const body = `{"a":[1,2.50,"x",true,null,{"b":{}}],"n":-0,"s":"é"}`
+	doc, err := Decode([]byte(body), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(strings.NewReader(body))
+	dec.UseNumber()
+	var want any
+	if err := dec.Decode(&want); err != nil {
+		t.Fatal(err)
+	}
+	if got := doc.Root.Any(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Any = %#v, want %#v", got, want)
+	}
+	dup, err := Decode([]byte(`{"k":1,"k":2}`), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := dup.Root.Any().(map[string]any)["k"]; got != json.Number("1") {
+		t.Errorf("repeated key: %v, want the first, as Get", got)
+	}
+	var missing *Value
+	if missing.Any() != nil {
+		t.Error("Any of nil")
+	}
+}
+
 func TestEscape(t *testing.T) {
 	for in, want := range map[string]string{"a": "a", "a/b": "a~1b", "~1": "~01", "~/": "~0~1", "": ""} {
 		if got := Escape(in); got != want {
 			t.Errorf("Escape(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestUnescape(t *testing.T) {
+	for in, want := range map[string]string{"a": "a", "a~1b": "a/b", "~01": "~1", "~0~1": "~/", "~10": "/0", "": ""} {
+		if got := Unescape(in); got != want {
+			t.Errorf("Unescape(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for _, token := range []string{"a/b~c", "~1", "~01", "//~~", "x"} {
+		if got := Unescape(Escape(token)); got != token {
+			t.Errorf("Unescape(Escape(%q)) = %q", token, got)
 		}
 	}
 }

@@ -2,14 +2,13 @@ package mcpprobe
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/urlx"
 	"github.com/agentready/agentready/mcp"
 	"github.com/agentready/agentready/probe"
 )
@@ -32,7 +31,7 @@ func Advertised(target *url.URL, crawled []*exchange.Exchange) []mcp.Endpoint {
 	var out []mcp.Endpoint
 	add := func(base *url.URL, ref, source string) {
 		u, err := base.Parse(strings.TrimSpace(ref))
-		if err != nil || !sameOrigin(u, target) {
+		if err != nil || !urlx.SameOrigin(u, target) {
 			return
 		}
 		u.Fragment = ""
@@ -56,7 +55,7 @@ func Advertised(target *url.URL, crawled []*exchange.Exchange) []mcp.Endpoint {
 			}
 		}
 		if exchange.IsJSONMediaType(x.Response.MediaType()) && !x.Response.Dropped && !x.Response.Truncated {
-			for _, l := range halLinks(x.Response.Body) {
+			for _, l := range halLinks(x.Response) {
 				add(base, l[1], "HAL _links."+l[0]+" on "+path)
 			}
 		}
@@ -66,32 +65,19 @@ func Advertised(target *url.URL, crawled []*exchange.Exchange) []mcp.Endpoint {
 
 // halLinks returns [relation, href] pairs of top-level _links whose relation
 // names MCP, in relation order.
-func halLinks(body []byte) [][2]string {
-	var doc struct {
-		Links map[string]json.RawMessage `json:"_links"`
-	}
-	if json.Unmarshal(body, &doc) != nil {
+func halLinks(r *exchange.Response) [][2]string {
+	root := r.HAL().Root
+	if root == nil {
 		return nil
 	}
-	rels := make([]string, 0, len(doc.Links))
-	for rel := range doc.Links {
-		if mcpRel.MatchString(rel) {
-			rels = append(rels, rel)
-		}
-	}
-	sort.Strings(rels)
 	var out [][2]string
-	for _, rel := range rels {
-		var one struct{ Href string }
-		var many []struct{ Href string }
-		switch {
-		case json.Unmarshal(doc.Links[rel], &one) == nil && one.Href != "":
-			out = append(out, [2]string{rel, one.Href})
-		case json.Unmarshal(doc.Links[rel], &many) == nil:
-			for _, l := range many {
-				if l.Href != "" {
-					out = append(out, [2]string{rel, l.Href})
-				}
+	for _, rel := range root.SortedRelations() {
+		if !mcpRel.MatchString(rel.Name) {
+			continue
+		}
+		for _, l := range rel.Links {
+			if l.Href != "" {
+				out = append(out, [2]string{rel.Name, l.Href})
 			}
 		}
 	}
@@ -108,10 +94,6 @@ func appendEndpoint(list []mcp.Endpoint, ep mcp.Endpoint) []mcp.Endpoint {
 		}
 	}
 	return append(list, ep)
-}
-
-func sameOrigin(a, b *url.URL) bool {
-	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Host, b.Host)
 }
 
 // documentPaths are read, in order, when nothing was advertised in the crawl.
@@ -145,7 +127,7 @@ func Discover(ctx context.Context, cfg Config, target *url.URL, named string, cr
 		}
 		for _, ref := range mentions(x.Response.Body) {
 			ru, err := u.Parse(ref)
-			if err != nil || !sameOrigin(ru, target) {
+			if err != nil || !urlx.SameOrigin(ru, target) {
 				continue
 			}
 			eps = appendEndpoint(eps, mcp.Endpoint{URL: ru.String(), Source: p})

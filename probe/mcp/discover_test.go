@@ -37,6 +37,23 @@ func TestAdvertised(t *testing.T) {
 	}
 }
 
+// TestAdvertisedOnTheTargetsOrigin: the default port written out is still
+// the target's origin, another port is not.
+func TestAdvertisedOnTheTargetsOrigin(t *testing.T) {
+	target, _ := url.Parse("http://api.test/")
+	crawled := []*exchange.Exchange{
+		checkstest.Exchange(exchange.PurposeCrawl, "GET", "http://api.test/").Status(200).
+			Header("Link", `<http://API.test:80/mcp>; rel="mcp", <http://api.test:8080/mcp>; rel="mcp", <https://api.test/mcp>; rel="mcp"`).Build(),
+	}
+	var urls []string
+	for _, ep := range Advertised(target, crawled) {
+		urls = append(urls, ep.URL)
+	}
+	if want := []string{"http://API.test:80/mcp"}; !slices.Equal(urls, want) {
+		t.Errorf("advertised %v, want %v", urls, want)
+	}
+}
+
 func TestMentions(t *testing.T) {
 	doc := "# Shop\n\n- [MCP server](https://api.test/agents/mcp): tools\n- [Orders](/orders)\n- [Model Context Protocol endpoint](/rpc)\n" +
 		`{"url":"https://api.test/mcp"}`
