@@ -76,6 +76,12 @@ func (fo *folder) run(b []byte) folded {
 		if i == len(b) {
 			break
 		}
+		if b[i] == ' ' {
+			// The one special byte of most text.
+			fo.char(b[i:i+1], ' ', i)
+			i++
+			continue
+		}
 		i += fo.special(b, i, &buf)
 	}
 	fo.f.text = fo.f.text[:fo.n]
@@ -122,9 +128,15 @@ func (fo *folder) special(b []byte, i int, buf *[utf8.UTFMax]byte) int {
 // char writes the character r, encoded as enc, that begins at at in the
 // original.
 func (fo *folder) char(enc []byte, r rune, at int) {
+	invisible, space := false, false
+	if r < utf8.RuneSelf {
+		invisible, space = asciiInvisible[r], asciiSpace[r]
+	} else {
+		invisible, space = sanitize.Invisible(r), unicode.IsSpace(r)
+	}
 	switch {
-	case sanitize.Invisible(r):
-	case r == '+' || unicode.IsSpace(r):
+	case invisible:
+	case space:
 		if !fo.space {
 			fo.write(' ', at)
 			fo.space = true
@@ -146,6 +158,17 @@ func (fo *folder) write(c byte, at int) {
 	}
 	fo.n++
 }
+
+// asciiInvisible and asciiSpace are sanitize.Invisible and a space (or the
+// "+" a query string writes for one) of the ASCII characters, which most
+// escapes decode to.
+var asciiInvisible, asciiSpace = func() (inv, sp [utf8.RuneSelf]bool) {
+	for c := range rune(utf8.RuneSelf) {
+		inv[c] = sanitize.Invisible(c)
+		sp[c] = c == '+' || unicode.IsSpace(c)
+	}
+	return inv, sp
+}()
 
 // foldTable is foldByte of every byte. plain marks the bytes that fold on
 // their own: printable ASCII that begins no escape and is no space, which
