@@ -1,16 +1,23 @@
 package exchange
 
 import (
+	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentready/agentready/internal/sanitize"
 )
 
 // folded is text as a secret echoed in it reads once one layer of escapes
 // is decoded and its case folded: JSON (\u0041, \/), percent (%2F, %2f)
 // and HTML character references (&#x2F;, &#47;, &sol;) become the character
 // they stand for, ASCII letters are lower-cased, and "+" reads as a space,
-// as a query string encodes it. Searching this form for the secrets folded
-// the same way finds every mix of these encodings in one pass over the
-// text, which enumerating the variants could not.
+// as a query string encodes it. It also reads as the text is printed: what
+// sanitize.Terminal drops (controls, escape sequences, zero-width and bidi
+// characters) is left out, and each run of spaces reads as one, as excerpts
+// join words and the text report wraps them. Searching this form for the
+// secrets folded the same way finds every mix of these encodings and
+// splices in one pass over the text, which enumerating the variants could
+// not.
 type folded struct {
 	text []byte
 	// from is, for each byte of text, where in the original the character
@@ -27,69 +34,160 @@ const maxEscape = len(`\uD83D\uDE00`)
 // fold folds b. With origins, it also records where each byte came from,
 // which only the text that holds a secret needs.
 func fold(b []byte, origins bool) folded {
-	f := folded{text: make([]byte, len(b)), open: -1}
-	if origins {
-		f.from = make([]int, len(b))
+	return (&folder{decode: true, origins: origins}).run(b)
+}
+
+// foldAll is b folded with no escape decoded.
+func foldAll(b []byte) []byte {
+	return (&folder{}).run(b).text
+}
+
+// folder writes one folded text.
+type folder struct {
+	decode, origins bool
+	f               folded
+	n               int
+	// space says the last byte written is the space a run of them reads as.
+	space bool
+}
+
+func (fo *folder) run(b []byte) folded {
+	fo.f = folded{text: make([]byte, len(b)), open: -1}
+	if fo.origins {
+		fo.f.from = make([]int, len(b))
 	}
 	var buf [utf8.UTFMax]byte
-	n := 0
 	for i := 0; i < len(b); {
-		run, runAt := i, n
-		for ; i < len(b) && !escapeStart[b[i]]; i++ {
-			f.text[n] = foldTable[b[i]]
+		run, runAt := i, fo.n
+		// Locals keep the loop over every byte of every body in registers.
+		text, n := fo.f.text, fo.n
+		for ; i < len(b) && plain[b[i]]; i++ {
+			text[n] = foldTable[b[i]]
 			n++
 		}
-		if origins {
-			for k := range i - run {
-				f.from[runAt+k] = run + k
+		if i > run {
+			fo.n, fo.space = n, false
+			if fo.origins {
+				for k := range i - run {
+					fo.f.from[runAt+k] = run + k
+				}
 			}
 		}
 		if i == len(b) {
 			break
 		}
-		out, used := unescape(b[i:], &buf)
-		if used == 0 {
-			if f.open < 0 && len(b)-i < maxEscape && escapePrefix(b[i:]) {
-				f.open = n
-			}
-			out, used = b[i:i+1], 1
+		if b[i] == ' ' {
+			// The one special byte of most text.
+			fo.char(b[i:i+1], ' ', i)
+			i++
+			continue
 		}
-		// A decoded escape is never longer than the escape itself.
-		for _, c := range out {
-			f.text[n] = foldTable[c]
-			if origins {
-				f.from[n] = i
-			}
-			n++
-		}
-		i += used
+		i += fo.special(b, i, &buf)
 	}
-	f.text = f.text[:n]
-	if origins {
-		f.from = f.from[:n]
+	fo.f.text = fo.f.text[:fo.n]
+	if fo.origins {
+		fo.f.from = fo.f.from[:fo.n]
 	}
-	if f.open < 0 {
-		f.open = n
+	if fo.f.open < 0 {
+		fo.f.open = fo.n
 	}
-	return f
+	return fo.f
 }
 
-// foldTable is foldByte of every byte, and escapeStart marks the bytes an
-// escape begins with: the loop over every byte of every body reads them.
-var foldTable, escapeStart = func() (t [256]byte, e [256]bool) {
+// special folds the character at b[i], which is not plain, and says how
+// many bytes it took.
+func (fo *folder) special(b []byte, i int, buf *[utf8.UTFMax]byte) int {
+	c := b[i]
+	if c == 0x1b {
+		return 1 + sanitize.EscapeSequenceLen(b[i+1:])
+	}
+	if fo.decode && escapeStart[c] {
+		out, used := unescape(b[i:], buf)
+		if used > 0 {
+			r, _ := utf8.DecodeRune(out)
+			if r == 0x1b {
+				// An escaped ESC prints as one once decoded.
+				return used + sanitize.EscapeSequenceLen(b[i+used:])
+			}
+			fo.char(out, r, i)
+			return used
+		}
+		if fo.f.open < 0 && len(b)-i < maxEscape && escapePrefix(b[i:]) {
+			fo.f.open = fo.n
+		}
+	}
+	if c < utf8.RuneSelf {
+		fo.char(b[i:i+1], rune(c), i)
+		return 1
+	}
+	r, size := utf8.DecodeRune(b[i:])
+	fo.char(b[i:i+size], r, i)
+	return size
+}
+
+// char writes the character r, encoded as enc, that begins at at in the
+// original.
+func (fo *folder) char(enc []byte, r rune, at int) {
+	invisible, space := false, false
+	if r < utf8.RuneSelf {
+		invisible, space = asciiInvisible[r], asciiSpace[r]
+	} else {
+		invisible, space = sanitize.Invisible(r), unicode.IsSpace(r)
+	}
+	switch {
+	case invisible:
+	case space:
+		if !fo.space {
+			fo.write(' ', at)
+			fo.space = true
+		}
+	default:
+		for _, c := range enc {
+			fo.write(foldTable[c], at)
+		}
+		fo.space = false
+	}
+}
+
+// write appends c; a folded character is never longer than the bytes it
+// came from.
+func (fo *folder) write(c byte, at int) {
+	fo.f.text[fo.n] = c
+	if fo.origins {
+		fo.f.from[fo.n] = at
+	}
+	fo.n++
+}
+
+// asciiInvisible and asciiSpace are sanitize.Invisible and a space (or the
+// "+" a query string writes for one) of the ASCII characters, which most
+// escapes decode to.
+var asciiInvisible, asciiSpace = func() (inv, sp [utf8.RuneSelf]bool) {
+	for c := range rune(utf8.RuneSelf) {
+		inv[c] = sanitize.Invisible(c)
+		sp[c] = c == '+' || unicode.IsSpace(c)
+	}
+	return inv, sp
+}()
+
+// foldTable is foldByte of every byte. plain marks the bytes that fold on
+// their own: printable ASCII that begins no escape and is no space, which
+// the loop over every byte of every body copies; escapeStart marks the
+// bytes an escape begins with.
+var foldTable, plain, escapeStart = func() (t [256]byte, p, e [256]bool) {
 	for c := range t {
 		t[c] = foldByte(byte(c))
 	}
 	e['%'], e['\\'], e['&'] = true, true, true
-	return t, e
+	for c := byte(0x21); c < 0x7f; c++ {
+		p[c] = !e[c] && c != '+'
+	}
+	return t, p, e
 }()
 
 func foldByte(c byte) byte {
-	switch {
-	case c >= 'A' && c <= 'Z':
+	if c >= 'A' && c <= 'Z' {
 		return c + 'a' - 'A'
-	case c == '+':
-		return ' '
 	}
 	return c
 }

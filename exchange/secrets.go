@@ -67,8 +67,9 @@ type Secrets struct {
 // header's name: each value of at least MinSecretLen bytes, and inside it
 // the token of "Scheme token" (Bearer, Basic, ...), the decoded Basic
 // user:password, user and password, and each cookie value of a Cookie.
-// Fields in plainHeaders are left out. Each secret is matched in any case,
-// through one layer of JSON, percent or HTML escapes (see folded), and
+// Fields in plainHeaders are left out. Each secret is matched in any ASCII
+// case, through one layer of JSON, percent or HTML escapes, with characters
+// that print as nothing spliced in and its spaces changed (see folded), and
 // base64-encoded in either alphabet, padded or not, on its own or inside a
 // longer encoded value.
 func NewSecrets(hs ...http.Header) *Secrets {
@@ -120,15 +121,6 @@ func NewSecrets(hs ...http.Header) *Secrets {
 		sec.prefixes.add(k)
 	}
 	return sec
-}
-
-// foldAll is b with every byte folded and no escape decoded.
-func foldAll(b []byte) []byte {
-	out := make([]byte, len(b))
-	for i, c := range b {
-		out[i] = foldTable[c]
-	}
-	return out
 }
 
 // encodedForms are the secret and its base64 encodings: standard and URL

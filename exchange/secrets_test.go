@@ -62,6 +62,45 @@ func TestSecretsScrubEveryForm(t *testing.T) {
 	}
 }
 
+// An echo with characters spliced in that print as nothing (controls,
+// escape sequences, zero-width and bidi characters, raw or escaped), or
+// with its spaces changed or wrapped, reads as the secret once printed:
+// it is scrubbed whole, splices included.
+func TestSecretsScrubSplicedEchoes(t *testing.T) {
+	const spaced = "t/enant secret 4242"
+	s := exchange.NewSecrets(http.Header{"X-Tenant": {spaced}, "X-Key": {tenant}})
+	for _, tt := range []struct{ name, echo string }{
+		{"C0 control", "t/e\x01nant secret 4242"},
+		{"NUL and DEL", "t/e\x00nant secret 42\x7f42"},
+		{"carriage return", "t/enant secret\r 4242"},
+		{"C1 control", "t/enant\u0085 secret 4242"},
+		{"CSI sequence", "t/e\x1b[31mnant secret\x1b[0m 4242"},
+		{"OSC sequence", "t/enant \x1b]0;title\x07secret 4242"},
+		{"zero-width space", "t/enant\u200b secret 4242"},
+		{"bidi override", "t/ena\u202ent secret 4242"},
+		{"soft hyphen and tag", "t/en\u00adant secret \U000E0041 4242"},
+		{"JSON-escaped control", `t/e\u0001nant secret 4242`},
+		{"JSON-escaped ESC sequence", `t/e\u001b[1mnant secret 4242`},
+		{"HTML zero-width reference", "t/enant&#x200B; secret 4242"},
+		{"wrapped", "t/enant secret\n      4242"},
+		{"tab and no-break space", "t/enant\tsecret\u00a04242"},
+		{"space runs", "t/enant   secret  +4242"},
+	} {
+		in := "caller " + tt.echo + " refused"
+		if got := s.String(in); got != "caller REDACTED refused" {
+			t.Errorf("%s: String(%q) = %q", tt.name, in, got)
+		}
+	}
+	if in := "ten\x01ant\u200bsecret\x1b[0m4242"; s.String(in) != exchange.Redacted {
+		t.Errorf("String(%q) = %q: several splices in one echo", in, s.String(in))
+	}
+	// A space is not invisible: a secret without one is not found in text
+	// that holds one, as excerpts print it.
+	if got := s.String("tenant secret4242"); got != "tenant secret4242" {
+		t.Errorf("a space inside was taken as a splice: %q", got)
+	}
+}
+
 // Inside a longer base64 value, the secret's encoding depends on its
 // offset modulo 3; the characters that encode only its bits are replaced,
 // at any offset.

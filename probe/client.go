@@ -33,7 +33,9 @@ type client struct {
 	maxBody  int64
 	maxHops  int
 	userHdrs http.Header
-	redact   map[string]bool
+	// credentials are added to the requests to their URL; see Credentials.
+	credentials Credentials
+	redact      map[string]bool
 	// secrets are the header values scrubbed from whatever the client
 	// records or logs: a server may echo them anywhere.
 	secrets *exchange.Secrets
@@ -48,15 +50,16 @@ type client struct {
 
 func newClient(cfg Config, start *url.URL) *client {
 	c := &client{
-		start:     start,
-		timeout:   cfg.Timeout,
-		maxBody:   cfg.MaxBody,
-		maxHops:   cfg.MaxRedirects,
-		userHdrs:  cfg.Headers,
-		redact:    map[string]bool{},
-		secrets:   exchange.NewSecrets(cfg.Headers, cfg.Secrets),
-		requested: &urlBook{urls: map[string]string{}},
-		log:       cfg.Log,
+		start:       start,
+		timeout:     cfg.Timeout,
+		maxBody:     cfg.MaxBody,
+		maxHops:     cfg.MaxRedirects,
+		userHdrs:    cfg.Headers,
+		credentials: cfg.Credentials,
+		redact:      map[string]bool{},
+		secrets:     exchange.NewSecrets(cfg.scrubbed()...),
+		requested:   &urlBook{urls: map[string]string{}},
+		log:         cfg.Log,
 	}
 	for name := range cfg.Headers {
 		c.redact[http.CanonicalHeaderKey(name)] = true
@@ -194,6 +197,7 @@ func (b *urlBook) requestedURL(recorded string) string {
 // secret is followed as it is, then scrubs the exchange before anything
 // keeps it.
 func (c *client) sendUnscrubbed(ctx context.Context, method, rawURL string, header http.Header, body []byte) (x *exchange.Exchange, final *url.URL) {
+	header = c.credentials.For(rawURL, header)
 	x = &exchange.Exchange{Request: exchange.Request{
 		Method: method,
 		URL:    rawURL,

@@ -25,8 +25,10 @@ type Config struct {
 	// Secrets are more credentials to scrub from the recording, never sent:
 	// the headers the scan sends as its other identities, which a server may
 	// echo to this one (a shared cache, a debug page). The values of Headers
-	// are scrubbed as well; see exchange.Secrets.
-	Secrets      http.Header
+	// and Credentials are scrubbed as well; see exchange.Secrets.
+	Secrets http.Header
+	// Credentials are sent to one URL alone, whatever its origin.
+	Credentials  Credentials
 	MaxPages     int           // default 200
 	MaxDepth     int           // default 5
 	Concurrency  int           // default 4
@@ -76,4 +78,38 @@ type Result struct {
 	// was found (SpecGiven, SpecLinkHeader, SpecHALLink, SpecWellKnown).
 	Spec          *spec.Document
 	SpecDiscovery string
+}
+
+// Credentials are headers sent with every request to one URL, whatever
+// its origin, by that URL: the user-info of a URL named for the OpenAPI
+// document or the MCP endpoint, as Basic credentials. A header the request
+// has already wins, as a header given for the target's origin wins over the
+// target's own user-info.
+type Credentials map[string]http.Header
+
+// For is h, or a copy of it with the credentials of the URL raw added.
+func (c Credentials) For(raw string, h http.Header) http.Header {
+	own := c[raw]
+	if len(own) == 0 {
+		return h
+	}
+	out := h.Clone()
+	if out == nil {
+		out = http.Header{}
+	}
+	for name, vs := range own {
+		if out.Get(name) == "" {
+			out[http.CanonicalHeaderKey(name)] = append([]string(nil), vs...)
+		}
+	}
+	return out
+}
+
+// scrubbed are every header whose values the recording is scrubbed of.
+func (cfg Config) scrubbed() []http.Header {
+	out := []http.Header{cfg.Headers, cfg.Secrets}
+	for _, h := range cfg.Credentials {
+		out = append(out, h)
+	}
+	return out
 }

@@ -240,8 +240,8 @@ func judgedCaller(ids []Identity, shared http.Header) checks.Caller {
 	return ids[len(ids)-1].caller(shared)
 }
 
-// secretHeaders are every header the scan sends, as any identity, and
-// opts.Probe.Secrets: each identity's recording is scrubbed of all of them,
+// secretHeaders are every header the scan sends, as any identity or to one
+// URL (opts.Probe.Credentials), and opts.Probe.Secrets: each identity's recording is scrubbed of all of them,
 // because a server may echo one caller's credentials to another (a shared
 // cache, a debug page), and so is the recording of an MCP endpoint on
 // another origin, which gets none of them.
@@ -256,6 +256,9 @@ func secretHeaders(opts Options) http.Header {
 	}
 	add(opts.Probe.Secrets)
 	add(opts.Probe.Headers)
+	for _, h := range opts.Probe.Credentials {
+		add(h)
+	}
 	for _, id := range opts.Identities {
 		add(id.Header)
 	}

@@ -68,6 +68,7 @@ func examineMCP(ctx context.Context, opts Options, in *checks.Input) bool {
 			// named on another origin does not get them.
 			epCfg.Headers = nil
 		}
+		epCfg.Headers = opts.Probe.Credentials.For(ep.URL, epCfg.Headers)
 		if i == 0 {
 			s, err := mcpprobe.Collect(ctx, epCfg, ep)
 			if err != nil {
@@ -123,6 +124,7 @@ func listAsIdentities(ctx context.Context, opts Options, shared http.Header, in 
 		base := opts.Probe
 		base.Headers = shared
 		cfg := MCPConfig(asIdentity(base, ids[i], 0, 0), opts.Version)
+		cfg.Headers = opts.Probe.Credentials.For(ep.URL, cfg.Headers)
 		cfg.MaxPages, cfg.MaxRequests = mcpIdentityPages, mcpIdentityRequests
 		ictx, cancel := context.WithTimeout(ctx, mcpIdentityBudget)
 		s, err := mcpprobe.List(ictx, cfg, ep, v.Name)

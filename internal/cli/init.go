@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -38,7 +41,7 @@ An existing file is never overwritten without --force.`,
 			if len(args) > 0 {
 				raw = args[0]
 			}
-			in := config.StarterInput{Target: raw, OpenAPI: lim.spec.source, MCP: lim.mcpEndpoint, Now: time.Now()}
+			in, withheld := starterInput(raw, &lim)
 			if raw != "" {
 				rep, err := scanOnly(cmd.Context(), e, raw, &lim, nil)
 				if err != nil {
@@ -46,7 +49,11 @@ An existing file is never overwritten without --force.`,
 				}
 				in.Report = rep
 			}
-			return writeStarter(e, output, config.Starter(in), in.Report)
+			body := config.Starter(in)
+			if withheld {
+				body = noteWithheld(body)
+			}
+			return writeStarter(e, output, body, in.Report)
 		},
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", config.FileName, "file to write (- for stdout)")
@@ -55,13 +62,62 @@ An existing file is never overwritten without --force.`,
 	return cmd
 }
 
+// starterInput is what init writes down: the URLs given, without their
+// user-info, which a file meant to be committed must not hold; withheld says
+// whether any had some.
+func starterInput(target string, lim *limitFlags) (in config.StarterInput, withheld bool) {
+	urls := []*string{&in.Target, &in.OpenAPI, &in.MCP}
+	for i, raw := range []string{target, lim.spec.source, lim.mcpEndpoint} {
+		var had bool
+		*urls[i], had = withoutUserinfo(raw)
+		withheld = withheld || had
+	}
+	in.Now = time.Now()
+	return in, withheld
+}
+
+// withheldNote replaces, in the starter file, the credentials left out of
+// the URLs given.
+const withheldNote = `# The user and password in the URLs given are not written here: this file is
+# meant to be committed. Give them on the command line instead: in the URL
+# (scan URL, --openapi URL, --mcp URL), as a header
+# (-H 'Authorization: Basic BASE64(user:password)'), or from an environment
+# variable: --identity me --header-for 'me=Authorization: Basic env:MY_CREDENTIAL'
+`
+
+// noteWithheld puts withheldNote after the file's opening comments.
+func noteWithheld(body []byte) []byte {
+	at := 0
+	for at < len(body) && body[at] == '#' {
+		next := bytes.IndexByte(body[at:], '\n')
+		if next < 0 {
+			break
+		}
+		at += next + 1
+	}
+	return slices.Concat(body[:at], []byte(withheldNote), body[at:])
+}
+
+// writeStarter writes the file through the scrubber, as every report: the
+// suggestions quote what the scan found.
 func writeStarter(e *env, output string, body []byte, rep *finding.Report) error {
-	if output == "-" {
-		_, err := e.stdout.Write(body)
+	render := func(w io.Writer) error {
+		_, err := w.Write(body)
 		return err
 	}
-	if err := os.WriteFile(output, body, 0o644); err != nil {
+	if output == "-" {
+		return e.write(e.stdout, render)
+	}
+	f, err := os.OpenFile(output, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
 		return usageError("%v", err)
+	}
+	if err := e.write(f, render); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
 	}
 	if rep != nil {
 		fmt.Fprintf(e.stderr, "wrote %s from a scan of %s: grade %s, %d finding(s), suggested as commented-out ignores\n",

@@ -47,7 +47,7 @@ endpoint could not be reached, refused the probe, or is not an MCP endpoint.`,
 			if format != "text" && format != "json" {
 				return usageError("--format %q: want text or json", format)
 			}
-			endpoint, err := parseMCPURL(args[0])
+			u, err := parseMCPURL(args[0])
 			if err != nil {
 				return err
 			}
@@ -59,12 +59,13 @@ endpoint could not be reached, refused the probe, or is not an MCP endpoint.`,
 				return err
 			}
 			pc := probe.Config{Headers: h, Timeout: timeout}
+			sendUserinfo(u, &pc)
 			e.scrubbing(scan.Scrubber(scan.Options{Probe: pc}))
 			if verbose {
 				pc.Log = e.stderr
 			}
 			cfg := scan.MCPConfig(pc, version())
-			s, err := mcpprobe.Collect(cmd.Context(), cfg, mcp.Endpoint{URL: endpoint, Source: "command line"})
+			s, err := mcpprobe.Collect(cmd.Context(), cfg, mcp.Endpoint{URL: u.String(), Source: "command line"})
 			if err != nil {
 				return &ExitError{Code: ExitIncomplete, Err: err}
 			}
@@ -82,12 +83,12 @@ endpoint could not be reached, refused the probe, or is not an MCP endpoint.`,
 }
 
 // parseMCPURL validates an MCP endpoint given on the command line.
-func parseMCPURL(raw string) (string, error) {
+func parseMCPURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", usageError("MCP endpoint %q: want an absolute http or https URL", raw)
+		return nil, usageError("MCP endpoint %s: want an absolute http or https URL", shownURL(raw))
 	}
-	return u.String(), nil
+	return u, nil
 }
 
 func parseHeaders(raw []string) (http.Header, error) {

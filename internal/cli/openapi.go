@@ -40,7 +40,7 @@ func (s *specFlags) apply(cfg *probe.Config) error {
 		return nil
 	case strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://"):
 		if u, err := url.Parse(src); err != nil || u.Host == "" {
-			return usageError("--openapi %q: not a valid URL", src)
+			return usageError("--openapi %s: not a valid URL", shownURL(src))
 		}
 		cfg.Spec.URL = src
 		return nil

@@ -14,6 +14,7 @@ import (
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/fixtures/hostile"
 	"github.com/agentready/agentready/fixtures/mcpfix"
+	"github.com/agentready/agentready/internal/sanitize"
 	"github.com/agentready/agentready/report"
 )
 
@@ -172,4 +173,50 @@ func readOutput(t *testing.T, path string) string {
 		t.Fatalf("%s: %v (%d bytes)", path, err, len(b))
 	}
 	return string(b)
+}
+
+// TestSplicedEchoNeverPrinted is a server that echoes a -H value into its
+// llms.txt, which has no heading and so is quoted in every report, with a
+// control character spliced in: printing drops the character, and text
+// wrapping cuts the excerpt, yet no output may show the value, whole, cut
+// or across a line break.
+func TestSplicedEchoNeverPrinted(t *testing.T) {
+	const secret = "t/enant secret 4242"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/llms.txt" {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"links":{"llms":"/llms.txt"}}`))
+			return
+		}
+		spliced := strings.Replace(r.Header.Get("X-Tenant"), "e", "e\x01", 1)
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		// Echoes a word of growing length apart, so that wrapping falls inside one.
+		body := "no heading"
+		for pad := range 8 {
+			body += " " + spliced + " " + strings.Repeat("x", pad+1)
+		}
+		w.Write([]byte(body))
+	}))
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	args := []string{"scan", srv.URL + "/", "-v", "--no-color", "--max-pages", "5", "-H", "X-Tenant: " + secret}
+	for _, format := range report.Formats() {
+		args = append(args, "-o", format+"="+filepath.Join(dir, "report."+format))
+	}
+	r := run(t, args...)
+	outputs := map[string]string{"stdout": r.stdout, "stderr": r.stderr}
+	for _, format := range report.Formats() {
+		outputs[format] = readOutput(t, filepath.Join(dir, "report."+format))
+	}
+	if !strings.Contains(r.stdout, "no heading REDACTED x") {
+		t.Fatalf("the text report quotes no llms.txt excerpt: the test would not notice a leak\n%s", r.stdout)
+	}
+	for where, out := range outputs {
+		// Read as a person would: what printing drops left out, and lines
+		// joined where the report wrapped them.
+		shown := strings.Join(strings.Fields(sanitize.Terminal(out)), " ")
+		if at := strings.Index(shown, "t/enant"); at >= 0 {
+			t.Errorf("%s shows the value, or its beginning: %q", where, shown[at:min(at+40, len(shown))])
+		}
+	}
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -92,15 +91,6 @@ func (l *limitFlags) config(start *url.URL) (probe.Config, error) {
 		}
 		h.Add(name, strings.TrimSpace(value))
 	}
-	if start.User != nil {
-		// Credentials in the URL become the Basic header a browser or curl
-		// would send, so that no URL the scan records or prints carries them.
-		if h.Get("Authorization") == "" {
-			pass, _ := start.User.Password()
-			h.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(start.User.Username()+":"+pass)))
-		}
-		start.User = nil
-	}
 	switch {
 	case l.maxPages < 1, l.maxDepth < 0, l.concurrency < 1, l.rate < 0, l.timeout <= 0, l.budget <= 0, l.maxBody < 1,
 		math.IsNaN(l.rate), math.IsInf(l.rate, 0):
@@ -118,7 +108,11 @@ func (l *limitFlags) config(start *url.URL) (probe.Config, error) {
 		MaxBody: l.maxBody, Include: l.include, Exclude: l.exclude,
 		UserAgent: "agentready/" + version() + " (+https://github.com/agentready/agentready)",
 	}
+	sendUserinfo(start, &cfg)
 	if err := l.spec.apply(&cfg); err != nil {
+		return probe.Config{}, err
+	}
+	if err := l.takeURLCredentials(&cfg); err != nil {
 		return probe.Config{}, err
 	}
 	return cfg, nil
@@ -131,6 +125,23 @@ func checkPatterns(flag string, patterns []string) error {
 		if err := probe.CheckPattern(p); err != nil {
 			return usageError("--%s %v", flag, err)
 		}
+	}
+	return nil
+}
+
+// takeURLCredentials checks the --mcp URL, and takes the user-info of it and
+// of the --openapi URL into cfg.Credentials (see ownUserinfo). The flags
+// keep the URLs without it, for the scan options built from them.
+func (l *limitFlags) takeURLCredentials(cfg *probe.Config) error {
+	if l.mcpEndpoint != "" {
+		u, err := parseMCPURL(l.mcpEndpoint)
+		if err != nil {
+			return err
+		}
+		l.mcpEndpoint = ownUserinfo(u, cfg)
+	}
+	if u, err := url.Parse(cfg.Spec.URL); err == nil && cfg.Spec.URL != "" {
+		cfg.Spec.URL = ownUserinfo(u, cfg)
 	}
 	return nil
 }
@@ -176,7 +187,7 @@ func newScanCmd(e *env) *cobra.Command {
 func parseTarget(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, usageError("target %q: want an absolute http or https URL", raw)
+		return nil, usageError("target %s: want an absolute http or https URL", shownURL(raw))
 	}
 	if u.Path == "" {
 		u.Path = "/"
@@ -232,11 +243,6 @@ func scanOptions(e *env, start *url.URL, lim *limitFlags, policy *scan.Policy) (
 	reg, err := builtin.Registry()
 	if err != nil {
 		return scan.Options{}, err
-	}
-	if lim.mcpEndpoint != "" {
-		if _, err := parseMCPURL(lim.mcpEndpoint); err != nil {
-			return scan.Options{}, err
-		}
 	}
 	ids, err := lim.ids.resolve(e)
 	if err != nil {

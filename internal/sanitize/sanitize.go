@@ -9,9 +9,9 @@ import (
 	"unicode/utf8"
 )
 
-// Terminal strips escape sequences and control characters (keeping newline
-// and tab) and replaces invalid UTF-8, so printing cannot move the cursor,
-// retitle the window or hide text.
+// Terminal strips escape sequences and the characters Invisible reports
+// (keeping newline and tab) and replaces invalid UTF-8, so printing cannot
+// move the cursor, retitle the window or hide text.
 func Terminal(s string) string {
 	if isPlain(s) {
 		return s
@@ -24,12 +24,10 @@ func Terminal(s string) string {
 		case r == utf8.RuneError && size <= 1:
 			b.WriteRune('\uFFFD')
 		case r == 0x1b:
-			i += escapeLen(s[i:])
+			i += size + EscapeSequenceLen(s[i+size:])
 			continue
-		case r == '\n' || r == '\t':
-			b.WriteRune(r)
-		case unicode.IsControl(r), isBidiControl(r):
-			// dropped: C0, C1, DEL and bidi overrides that reorder what is shown
+		case Invisible(r):
+			// dropped
 		default:
 			b.WriteRune(r)
 		}
@@ -91,26 +89,36 @@ func isPlain(s string) bool {
 	return true
 }
 
-func isBidiControl(r rune) bool {
-	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f
+// Invisible reports a character that Terminal drops because it shows as
+// nothing yet can hide or reorder text: C0 and C1 controls other than
+// newline and tab, DEL, and format characters (zero-width spaces and
+// joiners, bidi overrides, isolates and marks, the soft hyphen, tag
+// characters). ESC is one of them, but Terminal drops the sequence it
+// begins as well (see EscapeSequenceLen).
+func Invisible(r rune) bool {
+	if r < utf8.RuneSelf {
+		return (r < 0x20 || r == 0x7f) && r != '\n' && r != '\t'
+	}
+	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
 }
 
-// escapeLen returns the length of the escape sequence at the start of s
-// (CSI, OSC, DCS and two-byte forms), so the whole sequence is removed.
-func escapeLen(s string) int {
-	if len(s) < 2 {
-		return len(s)
+// EscapeSequenceLen is how many bytes of s, the text after an ESC, belong
+// to the escape sequence it begins (CSI, OSC, DCS, APC, PM, SOS and
+// two-byte forms), which Terminal drops with the ESC.
+func EscapeSequenceLen[S ~string | ~[]byte](s S) int {
+	if len(s) == 0 {
+		return 0
 	}
-	switch s[1] {
+	switch s[0] {
 	case '[': // CSI: parameters then a final byte in 0x40–0x7e
-		for i := 2; i < len(s); i++ {
+		for i := 1; i < len(s); i++ {
 			if s[i] >= 0x40 && s[i] <= 0x7e {
 				return i + 1
 			}
 		}
 		return len(s)
 	case ']', 'P', '_', '^', 'X': // OSC, DCS, APC, PM, SOS: end at BEL or ST
-		for i := 2; i < len(s); i++ {
+		for i := 1; i < len(s); i++ {
 			if s[i] == 0x07 {
 				return i + 1
 			}
@@ -120,9 +128,9 @@ func escapeLen(s string) int {
 		}
 		return len(s)
 	}
-	if s[1] >= utf8.RuneSelf {
+	if s[0] >= utf8.RuneSelf {
 		// Not an escape sequence: drop the ESC and keep the character.
-		return 1
+		return 0
 	}
-	return 2
+	return 1
 }

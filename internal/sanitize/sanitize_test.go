@@ -3,6 +3,7 @@ package sanitize
 import (
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -29,6 +30,10 @@ func TestTerminal(t *testing.T) {
 		{"invalid UTF-8", "a\xff\xfeb", "a\uFFFD\uFFFDb"},
 		{"bidi override", "admin\u202egnp.exe", "admingnp.exe"},
 		{"bidi isolates and marks", "a\u2066b\u2069c\u200ed\u200f", "abcd"},
+		// Invisible characters would let a hostile app hide text, or split
+		// an echoed credential so that only what is printed reads as it.
+		{"zero-width and word joiners", "a\u200bb\u200cc\u200dd\u2060e\ufefff", "abcdef"},
+		{"soft hyphen and tag characters", "a\u00adb\U000E0041\U000E007Fc", "abc"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -119,7 +124,7 @@ func assertSafe(t *testing.T, in, out string) {
 		if r == '\n' || r == '\t' {
 			continue
 		}
-		if r < 0x20 || r >= 0x7f && r <= 0x9f || isBidiControl(r) {
+		if r < 0x20 || r >= 0x7f && r <= 0x9f || unicode.Is(unicode.Cf, r) {
 			t.Fatalf("Terminal(%q) = %q: kept %U", in, out, r)
 		}
 	}
