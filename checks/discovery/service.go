@@ -11,7 +11,6 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/internal/linkheader"
 )
 
 func rfc8631(section, level string) finding.SpecRef {
@@ -78,7 +77,7 @@ type relRef struct{ rel, ref, via string }
 
 func serviceRefs(x *exchange.Exchange, readBody bool) []relRef {
 	var out []relRef
-	for _, l := range linkheader.Parse(x.Response.Header.Values("Link")) {
+	for _, l := range x.Response.Links() {
 		if l.Anchored() {
 			continue
 		}
