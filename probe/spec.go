@@ -2,6 +2,7 @@ package probe
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -172,16 +173,12 @@ func serviceDescLinks(p *page) []specLink {
 			out = append(out, specLink{ref: l.URI, how: SpecLinkHeader})
 		}
 	}
-	if v, err := p.x.Response.JSON(); err == nil {
-		if obj, ok := v.(map[string]any); ok {
-			if links, ok := obj["_links"].(map[string]any); ok {
-				for _, l := range linkObjects(links["service-desc"]) {
-					if href, _ := l["href"].(string); href != "" {
-						out = append(out, specLink{ref: href, how: SpecHALLink})
-					}
-				}
+	if r := p.x.Response; !r.Truncated && !r.Dropped {
+		eachObject(members(documentMembers(r.Body)["_links"])["service-desc"], func(l json.RawMessage) {
+			if href := stringMember(members(l), "href"); href != "" {
+				out = append(out, specLink{ref: href, how: SpecHALLink})
 			}
-		}
+		})
 	}
 	return out
 }
