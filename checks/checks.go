@@ -108,7 +108,14 @@ type PlanInput struct {
 	// Probes are the first round's planned probes, set only for
 	// FollowUpProber.PlanFollowUp.
 	Probes []*exchange.Exchange
+
+	memos memos
 }
+
+// Memo returns fn's result for key, computing it once per PlanInput, so that
+// the checks of one family that plan the same requests decode the recording
+// once. Safe for concurrent use.
+func (in *PlanInput) Memo(key string, fn func() any) any { return in.memos.get(key, fn) }
 
 // Input is what a check evaluates.
 type Input struct {
@@ -139,8 +146,13 @@ type Input struct {
 	mu           sync.Mutex
 	observations map[string][]string
 
-	memoMu sync.Mutex
-	memos  map[string]*memo
+	memos memos
+}
+
+// memos computes values once per key, for Memo on Input and PlanInput.
+type memos struct {
+	mu sync.Mutex
+	m  map[string]*memo
 }
 
 type memo struct {
@@ -148,23 +160,25 @@ type memo struct {
 	value any
 }
 
-// Memo returns fn's result for key, computing it once per Input, so that the
-// checks of one family can share one analysis of the recording. fn must be
-// pure like the checks themselves. Safe for concurrent use.
-func (in *Input) Memo(key string, fn func() any) any {
-	in.memoMu.Lock()
-	if in.memos == nil {
-		in.memos = map[string]*memo{}
+func (ms *memos) get(key string, fn func() any) any {
+	ms.mu.Lock()
+	if ms.m == nil {
+		ms.m = map[string]*memo{}
 	}
-	m := in.memos[key]
+	m := ms.m[key]
 	if m == nil {
 		m = &memo{}
-		in.memos[key] = m
+		ms.m[key] = m
 	}
-	in.memoMu.Unlock()
+	ms.mu.Unlock()
 	m.once.Do(func() { m.value = fn() })
 	return m.value
 }
+
+// Memo returns fn's result for key, computing it once per Input, so that the
+// checks of one family can share one analysis of the recording. fn must be
+// pure like the checks themselves. Safe for concurrent use.
+func (in *Input) Memo(key string, fn func() any) any { return in.memos.get(key, fn) }
 
 // Observe records a fact about a check's run that is not a finding, such as
 // which of two conformant behaviours the server chose. Safe for concurrent use.

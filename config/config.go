@@ -85,6 +85,7 @@ type Limits struct {
 	Timeout     string   `yaml:"timeout,omitempty" flag:"timeout" format:"duration" doc:"Timeout per request, e.g. 10s (default 10s)."`
 	Budget      string   `yaml:"budget,omitempty" flag:"budget" format:"duration" doc:"Time budget of the whole scan, e.g. 2m (default 2m)."`
 	MaxBody     *int64   `yaml:"max-body,omitempty" min:"1" flag:"max-body" doc:"Bytes read of each response body (default 2097152)."`
+	MaxLinks    *int     `yaml:"max-links-per-page,omitempty" min:"1" flag:"max-links-per-page" doc:"Links taken from one page, in the order they are read (default 1000)."`
 }
 
 // Gate decides the exit status.

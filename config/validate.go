@@ -181,7 +181,7 @@ func (f *File) validateScalars() []error {
 		}
 	}
 	l := f.Limits
-	for key, v := range map[string]*int{"limits.max-pages": l.MaxPages, "limits.concurrency": l.Concurrency} {
+	for key, v := range map[string]*int{"limits.max-pages": l.MaxPages, "limits.concurrency": l.Concurrency, "limits.max-links-per-page": l.MaxLinks} {
 		if v != nil && *v < 1 {
 			add("%s: must be at least 1", key)
 		}

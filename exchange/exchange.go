@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentready/agentready/internal/halview"
+	"github.com/agentready/agentready/internal/linkheader"
 )
 
 // Purpose tags say why a request was sent. Crawl requests use PurposeCrawl;
@@ -73,8 +74,17 @@ type Response struct {
 	jsonVal  any
 	jsonErr  error
 
-	halOnce sync.Once
-	hal     *halview.View
+	halOnce   sync.Once
+	hal       *halview.View
+	linksOnce sync.Once
+	links     []linkheader.Link
+}
+
+// Links parses the Link header lines once and caches them: several checks
+// read the links of every crawled page, and a page can carry a thousand.
+func (r *Response) Links() []linkheader.Link {
+	r.linksOnce.Do(func() { r.links = linkheader.Parse(r.Header.Values("Link")) })
+	return r.links
 }
 
 // MediaType is the lower-cased media type of Content-Type without parameters,
@@ -84,11 +94,15 @@ func (r *Response) MediaType() string {
 	return mt
 }
 
+// Whole reports a body kept as received: neither cut at the cap nor
+// released after use.
+func (r *Response) Whole() bool { return !r.Truncated && !r.Dropped }
+
 // JSON decodes the body once and caches it. Numbers stay json.Number so that
 // checks can tell 404 from "404" and 1 from 1.0.
 func (r *Response) JSON() (any, error) {
 	r.jsonOnce.Do(func() {
-		if r.Truncated || r.Dropped {
+		if !r.Whole() {
 			r.jsonErr = errIncomplete
 			return
 		}

@@ -14,28 +14,31 @@ import (
 // scanner. Redirects are recorded, not followed: a client following a 303
 // would turn the answer into a GET the user never allowed. Requests that
 // leave the origin are refused with a note, like every planned request.
-func SendActive(ctx context.Context, cfg Config, reqs []exchange.PlannedRequest) ([]*exchange.Exchange, []string) {
+// When ctx ends, the rest are not sent, and unsent says how many.
+func SendActive(ctx context.Context, cfg Config, reqs []exchange.PlannedRequest) (sent []*exchange.Exchange, unsent int, notes []string) {
 	cfg = cfg.withDefaults()
 	start := normalize(cfg.Start)
 	c := newClient(cfg, start)
 	c.maxHops = 0
 	defer c.close()
-	var sent []*exchange.Exchange
-	var notes []string
-	for _, p := range reqs {
+	for i, p := range reqs {
 		if err := validatePlanned(p, start, true); err != nil {
 			notes = append(notes, fmt.Sprintf("active probe %s %s (%s) not sent: %v", p.Method, p.URL, p.Purpose, err))
 			continue
 		}
 		if ctx.Err() != nil {
-			notes = append(notes, fmt.Sprintf("active probe %s %s (%s) not sent: %v", p.Method, p.URL, p.Purpose, ctx.Err()))
-			continue
+			return sent, len(reqs) - i, notes
 		}
 		x, _ := c.send(ctx, p.Method, p.URL, plannedHeader(cfg, p), p.Body)
+		if x.Err != "" && ctx.Err() != nil {
+			// Cut by the end of the scan, the answer says nothing about
+			// the app; the request may still have reached it.
+			return sent, len(reqs) - i, notes
+		}
 		x.Purpose, x.BasedOn = p.Purpose, p.BasedOn
 		sent = append(sent, x)
 	}
-	return sent, notes
+	return sent, 0, notes
 }
 
 // ActiveHeader is what SendActive sends with p under cfg, the values of the

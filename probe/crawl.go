@@ -2,6 +2,7 @@ package probe
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"sort"
@@ -26,12 +27,7 @@ const (
 	skipMaxDepth      = "max-depth"
 	skipMaxPages      = "max-pages"
 	skipQueryVariants = "query-variants"
-)
-
-// Body retention: the recording must stay bounded on large crawls.
-const (
-	keepCrawlBody = 16 << 10 // larger bodies of unsampled pages are released
-	keepErrorBody = 64 << 10 // error bodies are cut here
+	skipLinksPerPage  = "max-links-per-page"
 )
 
 type job struct {
@@ -44,6 +40,7 @@ type page struct {
 	x     *exchange.Exchange
 	base  *url.URL
 	cands []candidate
+	found int // links offered, of which cands holds the first MaxLinksPerPage
 }
 
 // crawler walks breadth-first one depth level at a time. Each level is
@@ -62,9 +59,18 @@ type crawler struct {
 	skipped  map[string]int
 	pages    []*exchange.Exchange
 	spec     *specState // the OpenAPI document and its seeds; see spec.go
+	cut      linkCut
 }
 
-func newCrawler(cfg Config, c *client, start *url.URL) *crawler {
+// linkCut remembers the pages whose links the per-page bound cut, for the
+// report's note: the first one in crawl order, and how many in all.
+type linkCut struct {
+	pages         int
+	first         string // "GET /path"
+	kept, offered int    // of the first page
+}
+
+func newCrawler(cfg Config, c *client, start *url.URL, bodies *bodyKeeper) *crawler {
 	h := http.Header{}
 	h.Set("Accept", CrawlAccept)
 	h.Set("User-Agent", cfg.UserAgent)
@@ -76,7 +82,7 @@ func newCrawler(cfg Config, c *client, start *url.URL) *crawler {
 		client:   c,
 		start:    start,
 		headers:  h,
-		sampler:  newSampler(cfg.SamplesPerShape),
+		sampler:  newSampler(cfg.SamplesPerShape, bodies),
 		decided:  map[string]bool{},
 		variants: map[string]int{},
 		skipped:  map[string]int{},
@@ -97,6 +103,7 @@ func (cr *crawler) run(ctx context.Context) {
 				continue
 			}
 			cr.pages = append(cr.pages, p.x)
+			cr.noteCut(p)
 			for _, cand := range p.cands {
 				if j, ok := cr.consider(cand, p.base, level[i].depth+1, p.x.Request.URL); ok {
 					next = append(next, j)
@@ -141,33 +148,56 @@ func (cr *crawler) fetchPage(ctx context.Context, j job) *page {
 	x.Purpose, x.Depth, x.Source = exchange.PurposeCrawl, j.depth, j.source
 	p := &page{x: x, base: final}
 	if x.Response != nil {
-		p.cands = discover(x.Response)
+		p.cands, p.found = discover(x.Response, cr.cfg.MaxLinksPerPage)
 	}
 	cr.client.scrub(x)
 	if x.Response != nil {
-		cr.retain(x)
+		cr.retain(x, p.found > len(p.cands))
 	}
 	return p
 }
 
-// retain applies the body-retention policy once links are extracted.
-func (cr *crawler) retain(x *exchange.Exchange) {
+// noteCut counts the links of p that the per-page bound left out.
+func (cr *crawler) noteCut(p *page) {
+	left := p.found - len(p.cands)
+	if left <= 0 {
+		return
+	}
+	cr.skipped[skipLinksPerPage] += left
+	if cr.cut.pages == 0 {
+		cr.cut.first = p.x.Request.Method + " " + exchange.PathOf(p.x.Request.URL)
+		cr.cut.kept, cr.cut.offered = len(p.cands), p.found
+	}
+	cr.cut.pages++
+}
+
+// note says what the per-page bound cut, or "".
+func (c linkCut) note() string {
+	if c.pages == 0 {
+		return ""
+	}
+	more := ""
+	if c.pages > 1 {
+		more = fmt.Sprintf(" and %d more pages", c.pages-1)
+	}
+	return fmt.Sprintf("took %d of %d links from %s%s, cut by the per-page bound (--max-links-per-page); pages cut this way are not sampled, so neither probed nor judged by their body",
+		c.kept, c.offered, c.first, more)
+}
+
+// retain applies the body-retention policy once links are extracted. A page
+// whose links the per-page bound cut is not sampled: judging and probing a
+// page that large costs the checks as much as the crawl was spared.
+func (cr *crawler) retain(x *exchange.Exchange, cut bool) {
 	r := x.Response
 	switch {
 	case r.Status >= 400:
 		if len(r.Body) > keepErrorBody {
 			r.Body, r.Truncated = r.Body[:keepErrorBody:keepErrorBody], true
 		}
-	case r.Status >= 200 && r.Status < 300:
+	case r.Status >= 200 && r.Status < 300 && !cut:
 		cr.sampler.offer(x)
 	default:
 		releaseBody(r)
-	}
-}
-
-func releaseBody(r *exchange.Response) {
-	if len(r.Body) > keepCrawlBody {
-		r.Body, r.Dropped = nil, true
 	}
 }
 
@@ -244,13 +274,21 @@ func (cr *crawler) skipOnce(reason, ref string) {
 	cr.skipped[reason]++
 }
 
-// sampler keeps, per path shape, the lexically smallest successful crawl URLs.
-// It runs while crawling so that only bodies still in the running can be
-// kept: a page pushed out of its shape's sample releases its body at once.
+// maxShapes bounds the path shapes sampled: a crawl of many pages could
+// otherwise keep samples, and probe them, for as many shapes as pages.
+const maxShapes = 2000
+
+// sampler keeps, per path shape, the lexically smallest successful crawl URLs,
+// for the lexically smallest maxShapes shapes. It runs while crawling so that
+// only bodies still in the running can be kept: a page pushed out of its
+// shape's sample releases its body at once.
 type sampler struct {
-	mu     sync.Mutex
-	k      int
-	shapes map[string]*shapeSample
+	mu        sync.Mutex
+	k         int
+	shapes    map[string]*shapeSample
+	tracked   leastSet[string]
+	bodies    *bodyKeeper
+	unsampled int // pages of shapes past maxShapes
 }
 
 type shapeSample struct {
@@ -258,18 +296,24 @@ type shapeSample struct {
 	chosen []*exchange.Exchange // sorted by URL, at most k
 }
 
-func newSampler(k int) *sampler {
-	return &sampler{k: k, shapes: map[string]*shapeSample{}}
+func newSampler(k int, bodies *bodyKeeper) *sampler {
+	return &sampler{
+		k:       k,
+		shapes:  map[string]*shapeSample{},
+		tracked: leastSet[string]{less: func(a, b string) bool { return a < b }, weight: func(string) int64 { return 1 }, limit: maxShapes},
+		bodies:  bodies,
+	}
 }
 
 func (s *sampler) offer(x *exchange.Exchange) {
 	shape := exchange.PathShape(exchange.PathOf(x.Request.URL))
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ss := s.shapes[shape]
+	ss := s.track(shape)
 	if ss == nil {
-		ss = &shapeSample{}
-		s.shapes[shape] = ss
+		s.unsampled++
+		releaseBody(x.Response)
+		return
 	}
 	ss.seen++
 	at := sort.Search(len(ss.chosen), func(i int) bool { return ss.chosen[i].Request.URL >= x.Request.URL })
@@ -277,9 +321,47 @@ func (s *sampler) offer(x *exchange.Exchange) {
 	copy(ss.chosen[at+1:], ss.chosen[at:])
 	ss.chosen[at] = x
 	if len(ss.chosen) > s.k {
-		releaseBody(ss.chosen[s.k].Response)
+		out := ss.chosen[s.k]
 		ss.chosen = ss.chosen[:s.k]
+		s.bodies.release(out)
+		if out == x {
+			return
+		}
 	}
+	s.bodies.keep(x)
+}
+
+// track returns the sample of shape, or nil when the shape is past the
+// bound; a shape that pushes a greater one out releases that one's samples.
+func (s *sampler) track(shape string) *shapeSample {
+	if ss := s.shapes[shape]; ss != nil {
+		return ss
+	}
+	kept, evicted := s.tracked.admit(shape)
+	for _, e := range evicted {
+		for _, x := range s.shapes[e].chosen {
+			s.bodies.release(x)
+		}
+		s.unsampled += s.shapes[e].seen
+		delete(s.shapes, e)
+	}
+	if !kept {
+		return nil
+	}
+	ss := &shapeSample{}
+	s.shapes[shape] = ss
+	return ss
+}
+
+// note says how many pages the shape bound left unsampled, or "".
+func (s *sampler) note() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.unsampled == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d crawled pages were not sampled: the crawl met more than %d path shapes, and only the first %d in lexical order are sampled and probed",
+		s.unsampled, maxShapes, maxShapes)
 }
 
 // result returns the samples sorted by URL and the per-shape statistics

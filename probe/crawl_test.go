@@ -343,7 +343,7 @@ func TestBudgetExhaustion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Stats.Interrupted || !slices.Equal(res.Notes, []string{"budget of 300ms exhausted after 1 pages"}) {
+	if !res.Stats.Interrupted || !slices.Equal(res.Notes, []string{"the crawl stopped after 1 pages, at the end of its share of the budget (225ms)"}) {
 		t.Errorf("interrupted=%v notes=%q", res.Stats.Interrupted, res.Notes)
 	}
 }

@@ -2,16 +2,16 @@ package probe
 
 import (
 	"bytes"
-	"math"
+	"encoding/json"
+	"maps"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/internal/halview"
-	"github.com/agentready/agentready/internal/jsonorder"
 )
 
 // candidate is a reference found in a response, not yet resolved or scoped.
@@ -23,93 +23,182 @@ type candidate struct {
 	templated bool
 }
 
-// discover extracts link candidates from a response, in a stable order:
-// headers first, then the body.
-func discover(resp *exchange.Response) []candidate {
-	var out []candidate
-	out = append(out, fromHeaders(resp.Header)...)
+// maxEmbeddedDepth bounds recursion into _embedded; hostile documents can nest
+// thousands of levels.
+const maxEmbeddedDepth = 8
+
+// linkSink collects the candidates of one response: the first limit in
+// extraction order are kept, and every link offered is counted, so that the
+// report can say how many a page offered when the per-page bound cut them.
+type linkSink struct {
+	limit int
+	kept  []candidate
+	found int
+}
+
+func (s *linkSink) add(c candidate) {
+	s.found++
+	if s.room() {
+		s.kept = append(s.kept, c)
+	}
+}
+
+func (s *linkSink) room() bool { return len(s.kept) < s.limit }
+
+// discover extracts link candidates from a response in a stable order:
+// headers first, then the body. It keeps the first limit of them and returns
+// how many it found in all.
+func discover(resp *exchange.Response, limit int) (kept []candidate, found int) {
+	sink := &linkSink{limit: limit}
+	fromHeaders(resp.Header, sink)
 	if len(resp.Body) == 0 {
-		return out
+		return sink.kept, sink.found
 	}
 	// A truncated JSON body fails to parse and yields nothing; the links of a
 	// truncated HTML page are still real links, so both go through.
 	mt := resp.MediaType()
 	switch {
 	case exchange.IsJSONMediaType(mt):
-		out = append(out, fromHAL(resp.Body)...)
+		fromHAL(resp.Body, sink)
 	case mt == "text/html" || mt == "application/xhtml+xml":
-		out = append(out, fromHTML(resp.Body)...)
+		fromHTML(resp.Body, sink)
 	}
-	return out
+	return sink.kept, sink.found
 }
 
-func fromHeaders(h http.Header) []candidate {
-	var out []candidate
+func fromHeaders(h http.Header, sink *linkSink) {
 	for _, l := range ParseLinkHeader(h.Values("Link")) {
 		rel := strings.Join(l.Rels, " ")
-		out = append(out, candidate{ref: l.URI, source: "Link rel=" + rel})
+		sink.add(candidate{ref: l.URI, source: "Link rel=" + rel})
 	}
 	for _, name := range []string{"Location", "Content-Location"} {
 		for _, v := range h.Values(name) {
-			out = append(out, candidate{ref: strings.TrimSpace(v), source: name})
+			sink.add(candidate{ref: strings.TrimSpace(v), source: name})
 		}
 	}
-	return out
 }
 
-// crawlJSON bounds the decoding of a crawled body for its links. The body is
-// already capped (MaxBody); a collection page of small items holds many
-// values, and the crawl must still find its next link, so the value bound
-// is wider than the checks' (halview.Limits). Links sit near the top, so
-// what nests deeper than the depth bound is dropped rather than costing the
-// whole document its links.
-var crawlJSON = jsonorder.Limits{MaxBytes: math.MaxInt, MaxValues: 1 << 20, MaxString: 1 << 20, MaxPointerBytes: 64 << 20, PruneDeeper: true}
+// fromHAL walks _links, _templates and _embedded of a HAL document. Members
+// are decoded one level at a time and arrays one element at a time, so that
+// a document of a hundred thousand links never becomes a tree of as many
+// maps: only the links themselves are read.
+func fromHAL(body []byte, sink *linkSink) {
+	walkHAL(documentMembers(body), "", 0, sink)
+}
 
-// fromHAL lists the links and HAL-FORMS targets of a HAL document and of the
-// resources it embeds, each in name order. The body is not final yet (its
-// credentials are scrubbed after discovery), so it is read here and not
-// through the response's cached view.
-func fromHAL(body []byte) []candidate {
-	v := halview.Parse(body, crawlJSON)
-	if v.Root == nil {
+// documentMembers decodes the first JSON value of body one level deep: nil
+// unless it is an object. What follows that value is ignored.
+func documentMembers(body []byte) map[string]json.RawMessage {
+	var doc map[string]json.RawMessage
+	if json.NewDecoder(bytes.NewReader(body)).Decode(&doc) != nil {
 		return nil
 	}
-	var out []candidate
-	walkHAL(v.Root, "", &out)
-	return out
+	return doc
 }
 
-func walkHAL(r *halview.Resource, prefix string, out *[]candidate) {
-	for _, rel := range r.SortedRelations() {
-		for _, l := range rel.Links {
-			if l.Href != "" {
-				*out = append(*out, candidate{ref: l.Href, source: "hal " + prefix + "_links." + rel.Name, templated: l.Templated})
+func walkHAL(obj map[string]json.RawMessage, prefix string, depth int, sink *linkSink) {
+	if depth > maxEmbeddedDepth {
+		return
+	}
+	links := members(obj["_links"])
+	for _, rel := range sortedKeys(links) {
+		// One source string per relation: a relation can hold thousands
+		// of links.
+		source := "hal " + prefix + "_links." + rel
+		eachObject(links[rel], func(raw json.RawMessage) {
+			// Every link object counts as offered. Past the bound one is
+			// only counted: decoding the rest of a flood would cost what the
+			// bound saves.
+			if !sink.room() {
+				sink.found++
+				return
+			}
+			l := members(raw)
+			href := stringMember(l, "href")
+			if href == "" {
+				sink.found++
+				return
+			}
+			var templated bool
+			_ = json.Unmarshal(l["templated"], &templated)
+			sink.add(candidate{ref: href, source: source, templated: templated})
+		})
+	}
+	templates := members(obj["_templates"])
+	for _, name := range sortedKeys(templates) {
+		if target := stringMember(members(templates[name]), "target"); target != "" {
+			sink.add(candidate{ref: target, source: "hal-forms " + prefix + "_templates." + name + ".target"})
+		}
+	}
+	embedded := members(obj["_embedded"])
+	for _, rel := range sortedKeys(embedded) {
+		eachObject(embedded[rel], func(item json.RawMessage) {
+			walkHAL(members(item), prefix+"_embedded."+rel+".", depth+1, sink)
+		})
+	}
+}
+
+// members decodes a JSON object one level deep; anything else is no members.
+func members(raw json.RawMessage) map[string]json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+// stringMember is the member name of obj when it is a string, else "".
+func stringMember(obj map[string]json.RawMessage, name string) string {
+	var s string
+	_ = json.Unmarshal(obj[name], &s)
+	return s
+}
+
+// eachObject calls fn with a single object, or with each object of an array,
+// as HAL allows for both _links and _embedded values; other values are
+// skipped.
+func eachObject(raw json.RawMessage, fn func(json.RawMessage)) {
+	switch firstByte(raw) {
+	case '{':
+		fn(raw)
+	case '[':
+		var elems []json.RawMessage
+		if json.Unmarshal(raw, &elems) != nil {
+			return
+		}
+		for _, e := range elems {
+			if firstByte(e) == '{' {
+				fn(e)
 			}
 		}
 	}
-	for _, t := range r.SortedTemplates() {
-		if t.Target != "" {
-			*out = append(*out, candidate{ref: t.Target, source: "hal-forms " + prefix + "_templates." + t.Key + ".target"})
-		}
-	}
-	for _, e := range r.SortedEmbedded() {
-		for _, item := range e.Resources {
-			walkHAL(item, prefix+"_embedded."+e.Rel+".", out)
-		}
-	}
 }
 
-func fromHTML(body []byte) []candidate {
+// firstByte is the first byte of a JSON value, past white space.
+func firstByte(raw json.RawMessage) byte {
+	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) > 0 {
+		return t[0]
+	}
+	return 0
+}
+
+func sortedKeys(m map[string]json.RawMessage) []string {
+	return slices.Sorted(maps.Keys(m))
+}
+
+// htmlSources names where an HTML link was found, one string per element
+// name rather than one per link.
+var htmlSources = map[string]string{"a": "html <a href>", "link": "html <link href>"}
+
+func fromHTML(body []byte, sink *linkSink) {
 	doc, err := goquery.NewDocumentFromReader(bytes.NewReader(body))
 	if err != nil {
-		return nil
+		return
 	}
-	var out []candidate
 	doc.Find("a[href], link[href]").Each(func(_ int, s *goquery.Selection) {
 		href, _ := s.Attr("href")
-		out = append(out, candidate{ref: strings.TrimSpace(href), source: "html <" + goquery.NodeName(s) + " href>"})
+		sink.add(candidate{ref: strings.TrimSpace(href), source: htmlSources[goquery.NodeName(s)]})
 	})
-	return out
 }
 
 var optionalQueryExpr = regexp.MustCompile(`\{[?&][^{}]*\}`)

@@ -2,7 +2,6 @@ package probe
 
 import (
 	"context"
-	"net/url"
 
 	"github.com/agentready/agentready/exchange"
 )
@@ -16,25 +15,22 @@ import (
 // each follow-up planner bounds its own request count.
 type FollowUp func(crawled, samples, probes []*exchange.Exchange) []exchange.PlannedRequest
 
-// sendFollowUps runs the follow-up round under the same validation as the
+// followUps runs the follow-up round under the same validation as the
 // first: safe methods, the target's origin only, de-duplicated, and nothing
 // already sent in the first round is sent again.
-func sendFollowUps(ctx context.Context, cfg Config, c *client, start *url.URL, crawled, samples, probes []*exchange.Exchange) (sent []*exchange.Exchange, offOrigin int, notes []string) {
-	if cfg.FollowUp == nil || ctx.Err() != nil {
-		return nil, 0, nil
+func (s sender) followUps(ctx context.Context, crawled, samples, probes []*exchange.Exchange) round {
+	if s.cfg.FollowUp == nil {
+		return round{}
 	}
 	done := map[string]bool{}
 	for _, x := range probes {
 		done[x.Purpose+"\x00"+x.Request.Method+"\x00"+x.Request.URL] = true
 	}
 	var fresh []exchange.PlannedRequest
-	for _, p := range cfg.FollowUp(crawled, samples, probes) {
+	for _, p := range s.cfg.FollowUp(crawled, samples, probes) {
 		if !done[p.Purpose+"\x00"+p.Method+"\x00"+p.URL] {
 			fresh = append(fresh, p)
 		}
 	}
-	if len(fresh) == 0 {
-		return nil, 0, nil
-	}
-	return sendPlanned(ctx, cfg, c, start, fresh)
+	return s.planned(ctx, fresh)
 }

@@ -34,7 +34,7 @@ type Config struct {
 	Concurrency  int           // default 4
 	Rate         float64       // requests per second; 0 means unlimited
 	Timeout      time.Duration // per request; default 10s
-	Budget       time.Duration // whole scan; default 2m
+	Budget       time.Duration // crawl and planned probes, the crawl taking 3/4; default 2m
 	MaxBody      int64         // bytes read per body; default 2 MiB
 	MaxRedirects int           // default 5
 	// Include and Exclude are path patterns (path.Match syntax, with a
@@ -45,6 +45,11 @@ type Config struct {
 	UserAgent string
 	// Version goes into the default User-Agent; default "dev".
 	Version string
+	// MaxLinksPerPage caps the links taken from one response, in the order
+	// they are read (Link headers, then the body), so that one page cannot
+	// flood the crawl's memory and time; default 1000. The report says when
+	// it cut a page.
+	MaxLinksPerPage int
 	// MaxQueryVariants caps the distinct query strings crawled per path, so
 	// that calendars and sort-order links cannot explode the crawl; default 5.
 	MaxQueryVariants int

@@ -34,6 +34,7 @@ func (cfg Config) withDefaults() Config {
 	def(&cfg.MaxRedirects, 5)
 	def(&cfg.SamplesPerShape, 3)
 	def(&cfg.MaxQueryVariants, 5)
+	def(&cfg.MaxLinksPerPage, 1000)
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 10 * time.Second
 	}
@@ -52,8 +53,13 @@ func (cfg Config) withDefaults() Config {
 	return cfg
 }
 
+// crawlShare is the part of the budget the crawl may use: the planned probes,
+// which most checks judge, always keep at least the rest.
+func crawlShare(budget time.Duration) time.Duration { return budget * 3 / 4 }
+
 // Run crawls from cfg.Start, sends the probes plan asks for, and returns the
-// frozen recording. Running out of budget or being cancelled is not an error:
+// frozen recording. The crawl stops at crawlShare of the budget, the probes
+// at the budget. Running out of budget or being cancelled is not an error:
 // the partial result is returned with Stats.Interrupted set. The only error
 // besides a bad configuration is ErrUnreachable.
 func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
@@ -68,33 +74,38 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 	start := normalize(cfg.Start)
 	scanCtx, cancel := context.WithTimeout(ctx, cfg.Budget)
 	defer cancel()
+	crawlCtx, cancelCrawl := context.WithTimeout(scanCtx, crawlShare(cfg.Budget))
+	defer cancelCrawl()
 
 	c := newClient(cfg, start)
 	defer c.close()
-	cr := newCrawler(cfg, c, start)
-	cr.run(scanCtx)
-	if err := startFailure(cr.pages, scanCtx); err != nil {
+	bodies := newBodyKeeper()
+	cr := newCrawler(cfg, c, start, bodies)
+	cr.run(crawlCtx)
+	if err := startFailure(cr.pages, crawlCtx); err != nil {
 		return nil, err
 	}
+	// Read now: the crawl's deadline also passes while the probes run.
+	crawlCut := crawlCtx.Err() != nil
 
 	res := &Result{}
-	if note := startRedirectNote(cr.pages, start); note != "" {
-		res.Notes = append(res.Notes, note)
-	}
+	res.Notes = appendNotes(res.Notes, startRedirectNote(cr.pages, start), cr.cut.note(), cr.sampler.note())
 	samples, sampling := cr.sampler.result()
 	crawled := sortedExchanges(cr.pages)
-	var probes []*exchange.Exchange
-	if plan != nil && scanCtx.Err() == nil {
-		var skippedProbes int
-		probes, skippedProbes, res.Notes = sendPlanned(scanCtx, cfg, c, start, plan(crawled, samples))
-		more, skippedMore, notes := sendFollowUps(scanCtx, cfg, c, start, crawled, samples, probes)
-		probes, skippedProbes, res.Notes = append(probes, more...), skippedProbes+skippedMore, append(res.Notes, notes...)
-		if skippedProbes > 0 {
-			cr.skipped[skipProbeOffOrigin] += skippedProbes
+	var sent round
+	if plan != nil && ctx.Err() == nil {
+		s := sender{cfg: cfg, client: c, start: start, bodies: bodies}
+		sent = s.planned(scanCtx, plan(crawled, samples))
+		sent.add(s.followUps(scanCtx, crawled, samples, sent.sent))
+		res.Notes = append(res.Notes, sent.notes...)
+		if sent.offOrigin > 0 {
+			cr.skipped[skipProbeOffOrigin] += sent.offOrigin
 		}
 	}
+	probes := sent.sent
 
 	res.Spec, res.SpecDiscovery, res.Notes = cr.spec.doc, cr.spec.discovery, append(res.Notes, cr.spec.notes...)
+	res.Notes = appendNotes(res.Notes, bodies.note())
 	res.Recording = freeze(start.String(), crawled, append(probes, cr.spec.exchanges...), samples)
 	res.Stats.Pages = len(crawled)
 	res.Stats.Requests = int(c.requests.Load())
@@ -103,9 +114,10 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 	if len(cr.skipped) > 0 {
 		res.Stats.Skipped = cr.skipped
 	}
-	if note := interruption(ctx, scanCtx, cfg.Budget, len(crawled)); note != "" {
+	cut := budgetCut{pages: len(crawled), crawlCut: crawlCut, crawlShare: crawlShare(cfg.Budget), budget: cfg.Budget, unsent: sent.unsent, planned: len(probes) + sent.unsent}
+	if notes := cut.notes(ctx); len(notes) > 0 {
 		res.Stats.Interrupted = true
-		res.Notes = append(res.Notes, note)
+		res.Notes = append(res.Notes, notes...)
 	}
 	res.Stats.DurationMS = time.Since(begin).Milliseconds()
 	// Notes quote links as the server wrote them, before any scrubbing.
@@ -113,6 +125,16 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 		res.Notes[i] = c.secrets.String(note)
 	}
 	return res, nil
+}
+
+// appendNotes appends the notes that are not empty.
+func appendNotes(notes []string, more ...string) []string {
+	for _, n := range more {
+		if n != "" {
+			notes = append(notes, n)
+		}
+	}
+	return notes
 }
 
 // startFailure is ErrUnreachable when the start URL got no response while the
@@ -145,20 +167,57 @@ func startRedirectNote(pages []*exchange.Exchange, start *url.URL) string {
 	return fmt.Sprintf("the start URL redirects to another origin (%s); scan that URL to follow it", loc.Redacted())
 }
 
-func interruption(parent, scanCtx context.Context, budget time.Duration, pages int) string {
-	switch {
-	case parent.Err() != nil:
-		return fmt.Sprintf("scan interrupted after %d pages", pages)
-	case scanCtx.Err() != nil:
-		return fmt.Sprintf("budget of %s exhausted after %d pages", budget, pages)
-	}
-	return ""
+// budgetCut is what the run's end cut short, for its notes.
+type budgetCut struct {
+	pages              int
+	crawlCut           bool
+	crawlShare, budget time.Duration
+	planned, unsent    int
 }
 
-// sendPlanned validates, de-duplicates and sends planned requests. It returns
-// the exchanges, how many were dropped for leaving the origin, and notes on
-// the ones refused.
-func sendPlanned(ctx context.Context, cfg Config, c *client, start *url.URL, planned []exchange.PlannedRequest) (sent []*exchange.Exchange, offOrigin int, notes []string) {
+// notes says what was cut and why: the user's interruption, the crawl's share
+// of the budget, or the budget itself during the planned probes. A deadline
+// that comes from the caller's context is a budget too, not an interruption.
+func (b budgetCut) notes(parent context.Context) []string {
+	if errors.Is(parent.Err(), context.Canceled) {
+		return []string{fmt.Sprintf("scan interrupted after %d pages", b.pages)}
+	}
+	var notes []string
+	if b.crawlCut {
+		notes = append(notes, fmt.Sprintf("the crawl stopped after %d pages, at the end of its share of the budget (%s)", b.pages, b.crawlShare))
+	}
+	if b.unsent > 0 {
+		notes = append(notes, fmt.Sprintf("the planned probes stopped when the time for crawling and probing ran out (%s): %d of %d sent", b.budget, b.planned-b.unsent, b.planned))
+	}
+	return notes
+}
+
+// sender sends the planned requests of one run.
+type sender struct {
+	cfg    Config
+	client *client
+	start  *url.URL
+	bodies *bodyKeeper
+}
+
+// round is what sending planned requests gave.
+type round struct {
+	sent      []*exchange.Exchange
+	offOrigin int      // dropped for leaving the origin
+	unsent    int      // valid, but the run ended first
+	notes     []string // the requests refused, and why
+}
+
+func (r *round) add(o round) {
+	r.sent = append(r.sent, o.sent...)
+	r.offOrigin += o.offOrigin
+	r.unsent += o.unsent
+	r.notes = append(r.notes, o.notes...)
+}
+
+// planned validates, de-duplicates and sends planned requests.
+func (s sender) planned(ctx context.Context, planned []exchange.PlannedRequest) round {
+	var r round
 	seen := map[string]bool{}
 	var valid []exchange.PlannedRequest
 	for _, p := range planned {
@@ -167,13 +226,13 @@ func sendPlanned(ctx context.Context, cfg Config, c *client, start *url.URL, pla
 		}
 		seen[p.Key()] = true
 		recorded := p.URL
-		p.URL = c.requested.requestedURL(p.URL)
-		err := validatePlanned(p, start, cfg.AllowUnsafe)
+		p.URL = s.client.requested.requestedURL(p.URL)
+		err := validatePlanned(p, s.start, s.cfg.AllowUnsafe)
 		switch {
 		case errors.Is(err, errOffOrigin):
-			offOrigin++
+			r.offOrigin++
 		case err != nil:
-			notes = append(notes, fmt.Sprintf("planned request %s %s (%s) not sent: %v", p.Method, recorded, p.Purpose, err))
+			r.notes = append(r.notes, fmt.Sprintf("planned request %s %s (%s) not sent: %v", p.Method, recorded, p.Purpose, err))
 		default:
 			valid = append(valid, p)
 		}
@@ -183,10 +242,10 @@ func sendPlanned(ctx context.Context, cfg Config, c *client, start *url.URL, pla
 	out := make([]*exchange.Exchange, len(valid))
 	work := make(chan int)
 	var wg sync.WaitGroup
-	for range min(cfg.Concurrency, len(valid)) {
+	for range min(s.cfg.Concurrency, len(valid)) {
 		wg.Go(func() {
 			for i := range work {
-				out[i] = sendOne(ctx, c, cfg, valid[i])
+				out[i] = s.one(ctx, valid[i])
 			}
 		})
 	}
@@ -202,18 +261,22 @@ feed:
 	wg.Wait()
 	for _, x := range out {
 		if x != nil {
-			sent = append(sent, x)
+			r.sent = append(r.sent, x)
 		}
 	}
-	return sent, offOrigin, notes
+	r.unsent = len(valid) - len(r.sent)
+	return r
 }
 
-func sendOne(ctx context.Context, c *client, cfg Config, p exchange.PlannedRequest) *exchange.Exchange {
-	x, _ := c.fetch(ctx, p.Method, p.URL, plannedHeader(cfg, p))
+// one sends p, or returns nil when the run ended under it: a request cut by
+// the budget says nothing about the app.
+func (s sender) one(ctx context.Context, p exchange.PlannedRequest) *exchange.Exchange {
+	x, _ := s.client.fetch(ctx, p.Method, p.URL, plannedHeader(s.cfg, p))
 	if x.Err != "" && ctx.Err() != nil {
 		return nil
 	}
 	x.Purpose, x.BasedOn = p.Purpose, p.BasedOn
+	s.bodies.keep(x)
 	return x
 }
 

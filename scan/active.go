@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/active"
@@ -27,7 +28,7 @@ type ActiveOptions struct {
 
 // runActive plans, confirms and sends the active probes, and appends each
 // exchange to the recording of the identity it was sent as.
-func runActive(ctx context.Context, opts Options, shared http.Header, res *probe.Result, views []checks.IdentityView) (*finding.ActiveInfo, *checks.ActiveRun, error) {
+func runActive(ctx context.Context, sched *schedule, opts Options, shared http.Header, res *probe.Result, views []checks.IdentityView) (*finding.ActiveInfo, *checks.ActiveRun, error) {
 	if opts.Active == nil {
 		return nil, nil, nil
 	}
@@ -51,17 +52,25 @@ func runActive(ctx context.Context, opts Options, shared http.Header, res *probe
 		_, cfg := configOf(plan[i])
 		plan[i].Shown = probe.ActiveHeader(cfg, plan[i].PlannedRequest)
 	}
+	asked := time.Now()
 	if err := opts.Active.Confirm(plan); err != nil {
 		return nil, nil, err
 	}
+	sched.pause(time.Since(asked))
+	ctx, cancel := sched.untilSent(ctx)
+	defer cancel()
 	for _, batch := range byIdentity(plan) {
 		id, cfg := configOf(batch[0])
 		reqs := make([]exchange.PlannedRequest, len(batch))
 		for i, r := range batch {
 			reqs[i] = r.PlannedRequest
 		}
-		sent, notes := probe.SendActive(ctx, cfg, reqs)
+		sent, unsent, notes := probe.SendActive(ctx, cfg, reqs)
 		res.Notes = append(res.Notes, notes...)
+		if unsent > 0 {
+			res.Stats.Interrupted = true
+			res.Notes = append(res.Notes, activeCutNote(ctx, sched, id.Name, unsent))
+		}
 		rec := recordingOf(res.Recording, views, id.Name)
 		renumberAfter(res.Recording, views, sent)
 		for _, x := range sent {
@@ -74,6 +83,19 @@ func runActive(ctx context.Context, opts Options, shared http.Header, res *probe
 	}
 	res.Notes = append(res.Notes, fmt.Sprintf("active probes: %d state-changing request(s) sent, as allowed by --active-allow (listed under active in the JSON report)", len(info.Sent)))
 	return info, run, nil
+}
+
+// activeCutNote says why unsent active probes were not sent as the named
+// identity.
+func activeCutNote(ctx context.Context, sched *schedule, identity string, unsent int) string {
+	what := fmt.Sprintf("active probes: %d not sent", unsent)
+	if identity != "" {
+		what = fmt.Sprintf("active probes as %q: %d not sent", identity, unsent)
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return sched.ranOut(what)
+	}
+	return what + ": the scan was interrupted"
 }
 
 // activeKinds plans only the probes whose check runs.

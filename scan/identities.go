@@ -78,8 +78,9 @@ const MissingSegment = "agentready-missing-7f3c"
 // With several, the most privileged identity (the last) gets the full scan
 // whose recording every family except leakage judges, so nothing is reported
 // twice; each lower identity crawls the same frontier and fetches a sample of
-// what the privileged one read, plus a missing sibling of each. The budget
-// and page limit are split evenly and a note says so.
+// what the privileged one read, plus a missing sibling of each. The probing
+// budget (opts.Probe.Budget, the probes' share of the scan's) and the page
+// limit are split evenly and a note says so.
 func crawlAs(ctx context.Context, opts *Options, plan probe.Planner) (*probe.Result, []checks.IdentityView, error) {
 	ids := opts.Identities
 	if len(ids) == 0 {
@@ -123,7 +124,7 @@ func crawlAs(ctx context.Context, opts *Options, plan probe.Planner) (*probe.Res
 		views[i] = view(id, base.Headers, i, lres.Recording)
 	}
 	res.Notes = append(res.Notes, fmt.Sprintf(
-		"scanned as %d identities (%s, least privileged first); each got %s of the budget and %d pages; families other than leakage judge %q",
+		"scanned as %d identities (%s, least privileged first); each got %s of the budget to crawl and probe, and %d pages; families other than leakage judge %q",
 		n, names(ids), share, pages, primary.Name))
 	return res, views, nil
 }

@@ -65,7 +65,7 @@ func TestCrawlAsLabelsNumbersAndRedacts(t *testing.T) {
 	if n := len(views[0].Recording.Exchanges); n != 3 {
 		t.Errorf("anon view has %d exchanges, want 2 crawled and 1 missing sibling", n)
 	}
-	if !strings.Contains(strings.Join(res.Notes, "\n"), "each got 15s of the budget and 5 pages") {
+	if !strings.Contains(strings.Join(res.Notes, "\n"), "each got 15s of the budget to crawl and probe, and 5 pages") {
 		t.Errorf("notes %q lack the budget split", res.Notes)
 	}
 	if seen["Bearer top-secret"] == 0 || seen[""] == 0 {

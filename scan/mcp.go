@@ -2,6 +2,7 @@ package scan
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -18,8 +19,9 @@ import (
 	mcpprobe "github.com/agentready/agentready/probe/mcp"
 )
 
-// mcpBudget bounds the MCP part of a scan, which runs after the crawl: its
-// endpoints are advertised in what the crawl found.
+// mcpBudget bounds the MCP part of a scan, which runs after the crawl (its
+// endpoints are advertised in what the crawl found) and within the scan's
+// budget too.
 const mcpBudget = time.Minute
 
 // Bounds of the catalog listed as each less privileged identity: the
@@ -35,24 +37,75 @@ const (
 // that findings have evidence. When no endpoint speaks MCP, in.MCP stays nil
 // and the mcp family is not assessed. Nothing is sent when no check reads
 // the MCP face and no endpoint was named. With several identities, the
-// catalog is then listed as each lower one too (see listAsIdentities). It
-// returns notes for the report.
-func collectMCP(ctx context.Context, opts Options, shared http.Header, in *checks.Input) []string {
+// catalog is then listed as each lower one too (see listAsIdentities). All of
+// it ends when sched says requests must; what that cut is left out whole,
+// never judged half-done. It returns notes for the report, and whether the
+// budget cut anything.
+func collectMCP(ctx context.Context, sched *schedule, opts Options, shared http.Header, in *checks.Input) (notes []string, cut bool) {
 	perIdentity := len(in.Identities) > 1 && readsCatalogs(opts.Checks)
 	if opts.MCPEndpoint == "" && !hasFamily(opts.Checks, checks.FamilyMCP) && !perIdentity {
-		return nil
+		return nil, false
 	}
-	if !examineMCP(ctx, opts, in) || !perIdentity {
-		return nil
+	ctx, cancel := sched.untilSent(ctx)
+	defer cancel()
+	examined, err := examineMCP(ctx, opts, in)
+	if err != nil {
+		return []string{cutNote(ctx, sched, "the MCP endpoint was not examined", err)}, true
 	}
-	return listAsIdentities(ctx, opts, shared, in)
+	if !examined || !perIdentity {
+		return nil, false
+	}
+	return listAsIdentities(ctx, sched, opts, shared, in)
 }
 
+// cutNote says why a step was cut: the scan's budget, the step's own bound
+// (err), or the user's interruption.
+func cutNote(ctx context.Context, sched *schedule, what string, err error) string {
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return sched.ranOut(what)
+	case ctx.Err() != nil:
+		return what + ": the scan was interrupted"
+	}
+	return fmt.Sprintf("%s: %v", what, err)
+}
+
+// errMCPBound is the MCP examination running out of its own time.
+var errMCPBound = fmt.Errorf("it took more than %s", mcpBudget)
+
 // examineMCP fills in.MCP as the privileged identity, and reports whether
-// the app has an MCP face.
-func examineMCP(ctx context.Context, opts Options, in *checks.Input) bool {
-	ctx, cancel := context.WithTimeout(ctx, mcpBudget)
+// the app has an MCP face. When ctx or mcpBudget ends first, it records
+// nothing and returns an error: a catalog listed half-way would be judged
+// as if the server had cut it.
+func examineMCP(ctx context.Context, opts Options, in *checks.Input) (bool, error) {
+	mctx, cancel := context.WithTimeout(ctx, mcpBudget)
 	defer cancel()
+	snap, docs, ok := inspectMCP(mctx, opts, in)
+	if mctx.Err() != nil {
+		return false, errMCPBound
+	}
+	if snap == nil {
+		appendExchanges(in, docs)
+		return false, nil
+	}
+	appendExchanges(in, append(docs, snap.Exchanges()...))
+	if !ok {
+		return false, nil
+	}
+	in.MCP = snap
+	if n := len(in.Identities); n > 0 {
+		in.Identities[n-1].MCP = snap
+		for _, x := range snap.Exchanges() {
+			x.Identity = in.Identities[n-1].Name
+		}
+	}
+	return true, nil
+}
+
+// inspectMCP discovers the endpoints and examines them, recording nothing:
+// the snapshot of the first endpoint (nil when it could not be examined),
+// the discovery documents fetched, and whether the app has an MCP face.
+func inspectMCP(ctx context.Context, opts Options, in *checks.Input) (*mcp.Snapshot, []*exchange.Exchange, bool) {
 	target := opts.Probe.Start
 	cfg := MCPConfig(opts.Probe, opts.Version)
 	var crawled []*exchange.Exchange
@@ -73,8 +126,7 @@ func examineMCP(ctx context.Context, opts Options, in *checks.Input) bool {
 			s, err := mcpprobe.Collect(ctx, epCfg, ep)
 			if err != nil {
 				// The CLI validates --mcp; a bad URL here came from a caller.
-				appendExchanges(in, docs)
-				return false
+				return nil, docs, false
 			}
 			if len(opts.Identities) > 0 {
 				s.Identity = opts.Identities[len(opts.Identities)-1].Name
@@ -87,22 +139,12 @@ func examineMCP(ctx context.Context, opts Options, in *checks.Input) bool {
 		}
 	}
 	if snap == nil {
-		appendExchanges(in, docs)
-		return false
+		return nil, docs, false
 	}
-	appendExchanges(in, append(docs, snap.Exchanges()...))
-	if snap.Verdict.Era == mcp.EraNone && snap.Endpoint.Conventional() && len(snap.Others) == 0 {
-		// Nothing answers MCP at the conventional path: the app has no MCP face.
-		return false
-	}
-	in.MCP = snap
-	if n := len(in.Identities); n > 0 {
-		in.Identities[n-1].MCP = snap
-		for _, x := range snap.Exchanges() {
-			x.Identity = in.Identities[n-1].Name
-		}
-	}
-	return true
+	// Nothing answering MCP at the conventional path means the app has no
+	// MCP face.
+	face := snap.Verdict.Era != mcp.EraNone || !snap.Endpoint.Conventional() || len(snap.Others) > 0
+	return snap, docs, face
 }
 
 // listAsIdentities lists the catalog of the endpoint examined as each less
@@ -111,14 +153,13 @@ func examineMCP(ctx context.Context, opts Options, in *checks.Input) bool {
 // read-only client is used, so only its allow-listed methods are sent. The
 // exchanges join the identity's recording; a refusal is recorded like any
 // answer, for the leakage family to state.
-func listAsIdentities(ctx context.Context, opts Options, shared http.Header, in *checks.Input) []string {
+func listAsIdentities(ctx context.Context, sched *schedule, opts Options, shared http.Header, in *checks.Input) (notes []string, cut bool) {
 	ep := in.MCP.Endpoint
 	lower := in.Identities[:len(in.Identities)-1]
 	if !onTargetOrigin(ep.URL, opts.Probe.Start) {
-		return []string{fmt.Sprintf("the MCP catalog was not listed as %s: %s is not on the target's origin, and identities' credentials go to that origin only", viewNames(lower), ep.URL)}
+		return []string{fmt.Sprintf("the MCP catalog was not listed as %s: %s is not on the target's origin, and identities' credentials go to that origin only", viewNames(lower), ep.URL)}, false
 	}
 	ids := opts.Identities
-	var notes []string
 	for i := range lower {
 		v := &lower[i]
 		base := opts.Probe
@@ -128,9 +169,13 @@ func listAsIdentities(ctx context.Context, opts Options, shared http.Header, in 
 		cfg.MaxPages, cfg.MaxRequests = mcpIdentityPages, mcpIdentityRequests
 		ictx, cancel := context.WithTimeout(ctx, mcpIdentityBudget)
 		s, err := mcpprobe.List(ictx, cfg, ep, v.Name)
+		timedOut := ictx.Err() != nil
 		cancel()
+		if timedOut {
+			err, cut = errIdentityBound, true
+		}
 		if err != nil {
-			notes = append(notes, fmt.Sprintf("identity %q: the MCP catalog was not listed: %v", v.Name, err))
+			notes = append(notes, cutNote(ctx, sched, fmt.Sprintf("identity %q: the MCP catalog was not listed", v.Name), err))
 			continue
 		}
 		if v.Recording == nil {
@@ -148,8 +193,11 @@ func listAsIdentities(ctx context.Context, opts Options, shared http.Header, in 
 		}
 	}
 	return append(notes, fmt.Sprintf("MCP catalog also listed as %s (tools/list only; at most %d requests and %s per identity)",
-		viewNames(lower), mcpIdentityRequests, mcpIdentityBudget))
+		viewNames(lower), mcpIdentityRequests, mcpIdentityBudget)), cut
 }
+
+// errIdentityBound is the listing as one identity running out of its time.
+var errIdentityBound = fmt.Errorf("it took more than %s", mcpIdentityBudget)
 
 // readsCatalogs reports whether a selected check compares MCP catalogs
 // across identities.

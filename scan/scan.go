@@ -40,8 +40,10 @@ type Options struct {
 	Active *ActiveOptions
 }
 
-// Run crawls, probes, checks and grades. It returns an error only when the
-// scan could not complete; a partial scan (budget, Ctrl-C) still gives a report.
+// Run crawls, probes, checks and grades. opts.Probe.Budget bounds the whole
+// run, shared among its phases (see schedule). It returns an error only when
+// the scan could not complete; a partial scan (budget, Ctrl-C) still gives a
+// report.
 func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	now := opts.Now
 	if now == nil {
@@ -57,11 +59,15 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	slot := attachSpec(&opts.Probe)
 	shared := opts.Probe.Headers.Clone()
 	opts.Probe.Secrets = secretHeaders(opts)
-	res, views, err := crawlAs(ctx, &opts, planner(opts.Probe.Start, opts.Checks, slot))
+	sched := newSchedule(opts.Probe.Budget)
+	opts.Probe.Budget = sched.probing()
+	probeCtx, cancelProbes := sched.untilProbed(ctx)
+	res, views, err := crawlAs(probeCtx, &opts, planner(opts.Probe.Start, opts.Checks, slot))
+	cancelProbes()
 	if err != nil {
 		return nil, err
 	}
-	activeInfo, activeRun, err := runActive(ctx, opts, shared, res, views)
+	activeInfo, activeRun, err := runActive(ctx, sched, opts, shared, res, views)
 	if err != nil {
 		return nil, err
 	}
@@ -71,8 +77,9 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	in.Identities = views
 	in.Caller, in.Access = judgedCaller(opts.Identities, shared), opts.Access
 	before := exchangeCount(in)
-	mcpNotes := collectMCP(ctx, opts, shared, in)
+	mcpNotes, cut := collectMCP(ctx, sched, opts, shared, in)
 	res.Stats.Requests += exchangeCount(in) - before
+	res.Stats.Interrupted = res.Stats.Interrupted || cut
 	results, findings := Evaluate(context.WithoutCancel(ctx), in, opts.Checks)
 	post := &Pipeline{Doc: in.Spec, Policy: opts.Policy, Now: opts.Policy.now(), Results: results, Rules: RuleInfos(opts.Checks)}
 	findings = post.Run(findings)

@@ -78,7 +78,7 @@ func (c CatalogHead) Run(_ context.Context, in *checks.Input) ([]finding.Finding
 	if h == nil {
 		return nil, checks.Skip("HEAD /.well-known/api-catalog was not sent")
 	}
-	if ok2xx(h) && len(linkheader.WithRel(linkheader.Parse(h.Response.Header.Values("Link")), "api-catalog")) > 0 {
+	if ok2xx(h) && len(linkheader.WithRel(h.Response.Links(), "api-catalog")) > 0 {
 		return nil, nil
 	}
 	actual := "no Link with rel=api-catalog"

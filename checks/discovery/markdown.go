@@ -64,7 +64,7 @@ func markdownAlternates(xs []*exchange.Exchange) []mdAlternate {
 		if x == nil || x.Response == nil || len(out) >= maxMarkdownPages {
 			continue
 		}
-		for _, l := range linkheader.WithRel(linkheader.Parse(x.Response.Header.Values("Link")), "alternate") {
+		for _, l := range linkheader.WithRel(x.Response.Links(), "alternate") {
 			if mt, _ := exchange.MediaTypeOf(l.Params["type"]); mt == "text/markdown" {
 				add(x.Request.URL, x.Request.URL, []string{l.Target})
 			}

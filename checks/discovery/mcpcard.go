@@ -44,7 +44,7 @@ func cardEndpoints(target *url.URL, crawled []*exchange.Exchange) []string {
 		if x.Response == nil {
 			continue
 		}
-		for _, l := range linkheader.WithRel(linkheader.Parse(x.Response.Header.Values("Link")), "mcp") {
+		for _, l := range linkheader.WithRel(x.Response.Links(), "mcp") {
 			for _, r := range resolve(target, x.Request.URL, []string{l.Target}) {
 				if r.sameOrigin && !slices.Contains(out, r.url) && len(out) < maxCardEndpoints {
 					out = append(out, r.url)

@@ -12,7 +12,6 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/internal/linkheader"
 	"github.com/agentready/agentready/internal/urlx"
 )
 
@@ -80,7 +79,7 @@ type relRef struct{ rel, ref, via string }
 
 func serviceRefs(x *exchange.Exchange, readBody bool) []relRef {
 	var out []relRef
-	for _, l := range linkheader.Parse(x.Response.Header.Values("Link")) {
+	for _, l := range x.Response.Links() {
 		if l.Anchored() {
 			continue
 		}

@@ -21,8 +21,13 @@ const maxExaminedPerShape = 64
 // PlanFetch asks for HAL-FORMS on every sampled resource that serves HAL or
 // advertises HAL-FORMS, and on further crawled resources of the same shape
 // whose state the samples did not cover, so that the templates of every
-// observed state are seen (the state matrix depends on it).
+// observed state are seen (the state matrix depends on it). Every check of
+// the hal-forms family plans it, and it is computed once per PlanInput.
 func PlanFetch(in *checks.PlanInput) []exchange.PlannedRequest {
+	return in.Memo("hypermedia/fetch", func() any { return planFetch(in) }).([]exchange.PlannedRequest)
+}
+
+func planFetch(in *checks.PlanInput) []exchange.PlannedRequest {
 	var out []exchange.PlannedRequest
 	for _, x := range fetchCandidates(in.Samples, in.Crawled) {
 		if !wantsFetch(x) {

@@ -67,7 +67,7 @@ func gets(rec *exchange.Recording) map[string]*exchange.Exchange {
 
 // whole reports a response whose body can be compared and judged.
 func whole(x *exchange.Exchange) bool {
-	return x != nil && x.Response != nil && !x.Response.Truncated && !x.Response.Dropped
+	return x != nil && x.Response != nil && x.Response.Whole()
 }
 
 // credentialHeaders names the headers a request carried that are

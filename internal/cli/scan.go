@@ -57,6 +57,7 @@ type limitFlags struct {
 	rate             float64
 	timeout, budget  time.Duration
 	maxBody          int64
+	maxLinksPerPage  int
 	include, exclude []string
 	mcpEndpoint      string
 	spec             specFlags     // --openapi and friends; see openapi.go
@@ -73,6 +74,7 @@ func (l *limitFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&l.timeout, "timeout", 10*time.Second, "timeout per request")
 	fs.DurationVar(&l.budget, "budget", 2*time.Minute, "time budget for the whole scan")
 	fs.Int64Var(&l.maxBody, "max-body", 2<<20, "read at most this many bytes of each body")
+	fs.IntVar(&l.maxLinksPerPage, "max-links-per-page", 1000, "take at most this many links from one page, in the order they are read")
 	fs.StringArrayVar(&l.include, "include", nil, "crawl only paths matching this pattern (repeatable, e.g. '/orders/*')")
 	fs.StringArrayVar(&l.exclude, "exclude", nil, "never crawl paths matching this pattern (repeatable)")
 	l.spec.register(fs)
@@ -92,9 +94,9 @@ func (l *limitFlags) config(start *url.URL) (probe.Config, error) {
 		h.Add(name, strings.TrimSpace(value))
 	}
 	switch {
-	case l.maxPages < 1, l.maxDepth < 0, l.concurrency < 1, l.rate < 0, l.timeout <= 0, l.budget <= 0, l.maxBody < 1,
+	case l.maxPages < 1, l.maxDepth < 0, l.concurrency < 1, l.rate < 0, l.timeout <= 0, l.budget <= 0, l.maxBody < 1, l.maxLinksPerPage < 1,
 		math.IsNaN(l.rate), math.IsInf(l.rate, 0):
-		return probe.Config{}, usageError("limits must be positive (--max-pages, --concurrency, --timeout, --budget, --max-body; --max-depth and --rate may be 0)")
+		return probe.Config{}, usageError("limits must be positive (--max-pages, --concurrency, --timeout, --budget, --max-body, --max-links-per-page; --max-depth and --rate may be 0)")
 	}
 	if err := checkPatterns("include", l.include); err != nil {
 		return probe.Config{}, err
@@ -105,7 +107,7 @@ func (l *limitFlags) config(start *url.URL) (probe.Config, error) {
 	cfg := probe.Config{
 		Start: start, Headers: h, MaxPages: l.maxPages, MaxDepth: l.maxDepth,
 		Concurrency: l.concurrency, Rate: l.rate, Timeout: l.timeout, Budget: l.budget,
-		MaxBody: l.maxBody, Include: l.include, Exclude: l.exclude,
+		MaxBody: l.maxBody, MaxLinksPerPage: l.maxLinksPerPage, Include: l.include, Exclude: l.exclude,
 		UserAgent: "agentready/" + version() + " (+https://github.com/agentready/agentready)",
 	}
 	sendUserinfo(start, &cfg)

@@ -1,0 +1,226 @@
+package probe
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/fixtures/hostile"
+)
+
+func TestLinksPerPageKeepsTheFirstInReadingOrder(t *testing.T) {
+	leaf := halBody(`{}`)
+	srv, _ := serve(t, routes{
+		"/": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Link", `</h1>; rel="item", </h2>; rel="item"`)
+			// Relations are read in name order, the links of one relation in
+			// document order: b's links come after a's although written first.
+			halBody(`{"_links": {
+				"b": [{"href": "/b1"}, {"href": "/b2"}],
+				"a": [{"href": "/a1"}, {"href": "/a2"}, {"nohref": true}, "not an object", {"href": "/a3"}]
+			}}`)(w, r)
+		},
+		"/h1": leaf, "/h2": leaf, "/a1": leaf, "/a2": leaf, "/a3": leaf, "/b1": leaf, "/b2": leaf,
+	})
+	res := run(t, Config{Start: mustParse(t, srv.URL), MaxLinksPerPage: 4}, nil)
+	if got, want := crawledPaths(res), []string{"/", "/a1", "/a2", "/h1", "/h2"}; !slices.Equal(got, want) {
+		t.Errorf("crawled %v, want %v", got, want)
+	}
+	// Eight link objects were offered (the one without href counts, the
+	// string does not); four were taken.
+	want := "took 4 of 8 links from GET /, cut by the per-page bound (--max-links-per-page)"
+	if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, want) }) {
+		t.Errorf("notes %q lack %q", res.Notes, want)
+	}
+	if n := res.Stats.Skipped[skipLinksPerPage]; n != 4 {
+		t.Errorf("skipped %d links for the bound, want 4", n)
+	}
+	if slices.Contains(res.Recording.Samples, crawlOf(res, "/").Request.URL) {
+		t.Error("a page cut by the bound was sampled")
+	}
+	if len(crawlOf(res, "/a1").Response.Body) == 0 {
+		t.Error("a page under the bound lost its body")
+	}
+}
+
+func TestLinkFloodIsCutPerPage(t *testing.T) {
+	for name, h := range map[string]http.Handler{"hal": hostile.LinkFlood(), "html": hostile.HTMLLinkFlood()} {
+		t.Run(name, func(t *testing.T) {
+			srv, _ := serve(t, h)
+			res := run(t, Config{Start: mustParse(t, srv.URL), MaxPages: 3, Budget: time.Minute}, nil)
+			// The flood repeats its Link header (capped at linkheader.MaxLinks)
+			// and carries its links in the body.
+			want := fmt.Sprintf("took 1000 of %d links from GET /", 1000+hostile.FloodLinks)
+			if name == "hal" {
+				want = fmt.Sprintf("took 1000 of %d links from GET /", 1000+hostile.FloodLinks+1) // and self
+			}
+			if len(res.Notes) == 0 || !strings.HasPrefix(res.Notes[0], want+" and 2 more pages") {
+				t.Errorf("notes %q, want a first one starting %q", res.Notes, want)
+			}
+			for x := range res.Recording.Crawled() {
+				if len(x.Response.Body) > 0 || !x.Response.Dropped {
+					t.Errorf("%s kept its %d-byte body", x.Request.URL, len(x.Response.Body))
+				}
+			}
+		})
+	}
+}
+
+// TestLeastSetKeepsTheSameWhateverTheOrder offers the same items in many
+// orders: what is kept must be the least items that fit, every time.
+func TestLeastSetKeepsTheSameWhateverTheOrder(t *testing.T) {
+	weights := map[string]int64{}
+	var items []string
+	for i := range 40 {
+		s := fmt.Sprintf("u%02d", i)
+		items = append(items, s)
+		weights[s] = int64(1 + i%7)
+	}
+	// The longest prefix of u00, u01, ... whose weights add up to at most 50.
+	var want []string
+	total := int64(0)
+	for _, s := range items {
+		if total+weights[s] > 50 {
+			break
+		}
+		total += weights[s]
+		want = append(want, s)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		set := leastSet[string]{less: func(a, b string) bool { return a < b }, weight: func(s string) int64 { return weights[s] }, limit: 50}
+		released := map[string]bool{}
+		for _, i := range r.Perm(len(items)) {
+			kept, evicted := set.admit(items[i])
+			if !kept {
+				released[items[i]] = true
+			}
+			for _, e := range evicted {
+				released[e] = true
+			}
+		}
+		if !slices.Equal(set.items, want) {
+			t.Fatalf("kept %v, want %v", set.items, want)
+		}
+		if len(released) != len(items)-len(want) || set.refused != len(released) {
+			t.Fatalf("released %d (refused %d), want %d", len(released), set.refused, len(items)-len(want))
+		}
+	}
+}
+
+// TestSamplerTracksTheLeastShapes crawls more shapes than are sampled, in
+// shuffled orders: the shapes kept and the pages left out are the same.
+func TestSamplerTracksTheLeastShapes(t *testing.T) {
+	var pages []*exchange.Exchange
+	for i := range maxShapes + 50 {
+		// A word segment makes each page its own path shape.
+		pages = append(pages, &exchange.Exchange{
+			Request:  exchange.Request{Method: http.MethodGet, URL: fmt.Sprintf("http://a.test/s%c%c%c", 'a'+i/676%26, 'a'+i/26%26, 'a'+i%26)},
+			Response: &exchange.Response{Status: http.StatusOK, Body: []byte("{}")},
+		})
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	var first []string
+	for round := range 5 {
+		s := newSampler(3, newBodyKeeper())
+		for _, i := range r.Perm(len(pages)) {
+			s.offer(pages[i])
+		}
+		samples, stats := s.result()
+		if len(stats) != maxShapes || s.unsampled != 50 {
+			t.Fatalf("%d shapes sampled, %d pages unsampled; want %d and 50", len(stats), s.unsampled, maxShapes)
+		}
+		var urls []string
+		for _, x := range samples {
+			urls = append(urls, x.Request.URL)
+		}
+		if round == 0 {
+			first = urls
+		} else if !slices.Equal(urls, first) {
+			t.Fatal("the samples depend on the order pages arrived in")
+		}
+		if !strings.Contains(s.note(), "50 crawled pages were not sampled") {
+			t.Errorf("note %q", s.note())
+		}
+	}
+	if first[len(first)-1] != pages[maxShapes-1].Request.URL {
+		t.Errorf("the last shape sampled is %s, want the %dth in lexical order", first[len(first)-1], maxShapes)
+	}
+}
+
+func TestLargeBodiesKeptWithinTheirBound(t *testing.T) {
+	big := strings.Repeat("x", 3<<20)
+	srv, _ := serve(t, routes{
+		"/":    halBody(`{"_links": {"item": [{"href": "/a/x"}, {"href": "/b/x"}, {"href": "/c/x"}, {"href": "/d/x"}]}}`),
+		"/a/x": halBody(`{"pad": "` + big + `"}`), "/b/x": halBody(`{"pad": "` + big + `"}`),
+		"/c/x": halBody(`{"pad": "` + big + `"}`), "/d/x": halBody(`{"pad": "` + big + `"}`),
+	})
+	res := run(t, Config{Start: mustParse(t, srv.URL), MaxBody: 4 << 20}, nil)
+	// 8 MiB holds two bodies of 3 MiB: those of the least URLs.
+	for path, whole := range map[string]bool{"/a/x": true, "/b/x": true, "/c/x": false, "/d/x": false} {
+		if x := crawlOf(res, path); (len(x.Response.Body) == len(big)+11) != whole || x.Response.Dropped == whole {
+			t.Errorf("%s: body of %d bytes, dropped %v; want whole %v", path, len(x.Response.Body), x.Response.Dropped, whole)
+		}
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool {
+		return strings.HasPrefix(n, "2 response bodies over 16 KiB were released unjudged")
+	}) {
+		t.Errorf("notes %q", res.Notes)
+	}
+}
+
+// TestPlannedProbesKeepTheirShare: a crawl that never ends on its own stops
+// at its share of the budget, and the planned probes are still sent.
+func TestPlannedProbesKeepTheirShare(t *testing.T) {
+	srv, rec := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodHead {
+			return
+		}
+		// Every page links to two deeper ones, slowly: the crawl never runs
+		// out of pages before its share of the budget.
+		time.Sleep(50 * time.Millisecond)
+		p := strings.TrimSuffix(r.URL.Path, "/")
+		halBody(fmt.Sprintf(`{"_links": {"l": {"href": "%s/l"}, "r": {"href": "%s/r"}}}`, p, p))(w, r)
+	}))
+	plan := func(_, samples []*exchange.Exchange) []exchange.PlannedRequest {
+		return []exchange.PlannedRequest{{Purpose: "p/head", Method: http.MethodHead, URL: samples[0].Request.URL, BasedOn: samples[0].Request.URL}}
+	}
+	res := run(t, Config{Start: mustParse(t, srv.URL), Budget: 2 * time.Second, MaxPages: 100_000, MaxDepth: 100, Concurrency: 1}, plan)
+	heads := slices.IndexFunc(rec.requests(), func(r seenRequest) bool { return r.Method == http.MethodHead })
+	if heads < 0 || res.Stats.Probes != 1 {
+		t.Errorf("the planned probe was not sent (probes %d)", res.Stats.Probes)
+	}
+	want := fmt.Sprintf("the crawl stopped after %d pages, at the end of its share of the budget (1.5s)", res.Stats.Pages)
+	if !res.Stats.Interrupted || !slices.Contains(res.Notes, want) {
+		t.Errorf("interrupted %v, notes %q; want %q", res.Stats.Interrupted, res.Notes, want)
+	}
+}
+
+// TestActiveProbesCutByTheEnd: a request cut by the end of the scan is not
+// recorded as the app's answer, and the rest are counted as not sent.
+func TestActiveProbesCutByTheEnd(t *testing.T) {
+	srv, _ := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			<-r.Context().Done()
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	reqs := []exchange.PlannedRequest{
+		{Purpose: "a/1", Method: http.MethodDelete, URL: srv.URL + "/fast"},
+		{Purpose: "a/2", Method: http.MethodDelete, URL: srv.URL + "/slow"},
+		{Purpose: "a/3", Method: http.MethodDelete, URL: srv.URL + "/fast"},
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	defer cancel()
+	sent, unsent, notes := SendActive(ctx, Config{Start: mustParse(t, srv.URL), Timeout: time.Minute}, reqs)
+	if len(sent) != 1 || sent[0].Purpose != "a/1" || unsent != 2 || len(notes) != 0 {
+		t.Errorf("sent %d, unsent %d, notes %q; want the first sent and two not", len(sent), unsent, notes)
+	}
+}
