@@ -86,6 +86,7 @@ type Limits struct {
 	Budget      string   `yaml:"budget,omitempty" flag:"budget" format:"duration" doc:"Time budget of the whole scan, e.g. 2m (default 2m)."`
 	MaxBody     *int64   `yaml:"max-body,omitempty" min:"1" flag:"max-body" doc:"Bytes read of each response body (default 2097152)."`
 	MaxLinks    *int     `yaml:"max-links-per-page,omitempty" min:"1" flag:"max-links-per-page" doc:"Links taken from one page, in the order they are read (default 1000)."`
+	MaxSpecSize *int64   `yaml:"max-spec-size,omitempty" min:"1" flag:"max-spec-size" doc:"Largest OpenAPI document read, from a file or fetched, in bytes (default 33554432); lint uses it too."`
 }
 
 // Gate decides the exit status.

@@ -192,8 +192,11 @@ func (f *File) validateScalars() []error {
 	if l.Rate != nil && *l.Rate < 0 {
 		add("limits.rate: must not be negative")
 	}
-	if l.MaxBody != nil && *l.MaxBody < 1 {
-		add("limits.max-body: must be at least 1")
+	sizes := map[string]*int64{"limits.max-body": l.MaxBody, "limits.max-spec-size": l.MaxSpecSize}
+	for _, key := range slices.Sorted(maps.Keys(sizes)) {
+		if v := sizes[key]; v != nil && *v < 1 {
+			add("%s: must be at least 1", key)
+		}
 	}
 	durations := map[string]string{"limits.timeout": l.Timeout, "limits.budget": l.Budget}
 	if s := f.Start; s != nil {

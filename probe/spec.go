@@ -33,7 +33,7 @@ type SpecConfig struct {
 	// link with rel="service-desc" on the start resource (RFC 8631), then
 	// well-known paths on the target's origin.
 	Discover bool
-	// MaxBody caps a fetched description; default 32 MiB.
+	// MaxBody caps a fetched description; default spec.DefaultMaxSize.
 	MaxBody int64
 	// NoSeed keeps the crawl from adding the description's parameterless GET
 	// operations (and those filled from values seen in crawled URLs).
@@ -57,11 +57,10 @@ var wellKnownSpecPaths = []string{
 
 // Discovery labels, also shown in the report.
 const (
-	SpecGiven        = "--openapi"
-	SpecLinkHeader   = "Link rel=service-desc"
-	SpecHALLink      = "HAL _links.service-desc"
-	SpecWellKnown    = "well-known path"
-	defaultSpecMaxKB = 32 << 10
+	SpecGiven      = "--openapi"
+	SpecLinkHeader = "Link rel=service-desc"
+	SpecHALLink    = "HAL _links.service-desc"
+	SpecWellKnown  = "well-known path"
 )
 
 // specState is the crawl's view of the document: found once after the start
@@ -247,12 +246,19 @@ func (cr *crawler) fetchSpec(ctx context.Context, rawURL, how string) (*spec.Doc
 		return nil, fmt.Sprintf("OpenAPI document %s (%s) answered %d", rawURL, how, r.Status)
 	case r.Truncated:
 		releaseSpecBody(r)
-		return nil, fmt.Sprintf("OpenAPI document %s (%s) is larger than the %d MiB cap and was not loaded; raise it or pass --openapi FILE",
-			rawURL, how, s.maxBody()>>20)
+		tooLarge := &spec.TooLargeError{Source: fmt.Sprintf("OpenAPI document %s (%s)", rawURL, how), Max: s.maxBody()}
+		if r.BodySize > tooLarge.Max+1 {
+			// Declared by Content-Length; otherwise reading stopped one byte past the cap.
+			tooLarge.Size = r.BodySize
+		}
+		return nil, fmt.Sprintf("%v, and was not loaded; raise the cap (--max-spec-size)", tooLarge)
 	}
-	file := ""
-	doc, err := spec.Load(r.Body, rawURL, file)
+	// The recording lets go of the body before parsing, so that the parse
+	// holds the only reference and the bytes are freed with the library's
+	// document rather than at the end of the load.
+	body := r.Body
 	releaseSpecBody(r)
+	doc, err := spec.Load(body, rawURL, "")
 	if errors.Is(err, spec.ErrNotOpenAPI) || doc == nil {
 		return nil, fmt.Sprintf("%s (%s) is not an OpenAPI document", rawURL, how)
 	}
@@ -271,7 +277,7 @@ func (s *specState) maxBody() int64 {
 	if s.cfg.MaxBody > 0 {
 		return s.cfg.MaxBody
 	}
-	return defaultSpecMaxKB << 10
+	return spec.DefaultMaxSize
 }
 
 // specClient shares the scan's transport, rate limit and request count, with

@@ -227,8 +227,10 @@ func TestSpecBodyCap(t *testing.T) {
 	if res.Spec != nil {
 		t.Fatal("a truncated description must not be loaded")
 	}
-	if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, "larger than") }) {
-		t.Errorf("notes %v", res.Notes)
+	if !slices.ContainsFunc(res.Notes, func(n string) bool {
+		return strings.Contains(n, "larger than the 1 KiB cap") && strings.Contains(n, "--max-spec-size")
+	}) {
+		t.Errorf("notes %v: want the cap and how to raise it", res.Notes)
 	}
 	// The crawl's own cap does not apply to descriptions.
 	cfg.Spec.MaxBody = 0

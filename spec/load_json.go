@@ -27,11 +27,15 @@ type converter struct {
 	root   *yaml.Node
 	memo   map[string]any
 	active map[string]bool
-	budget int
+	// schemas memoizes by node: a parameter or response written once in
+	// components and used by hundreds of operations is converted once.
+	schemas map[*yaml.Node]map[string]any
+	budget  int
 }
 
 func newConverter(root *yaml.Node) *converter {
-	return &converter{root: root, memo: map[string]any{}, active: map[string]bool{}, budget: maxConvertNodes}
+	return &converter{root: root, memo: map[string]any{}, active: map[string]bool{},
+		schemas: map[*yaml.Node]map[string]any{}, budget: maxConvertNodes}
 }
 
 // schema converts a schema node. A boolean schema (3.1) becomes its object
@@ -40,16 +44,21 @@ func (c *converter) schema(n *yaml.Node) map[string]any {
 	if n == nil {
 		return nil
 	}
+	if s, ok := c.schemas[n]; ok {
+		return s
+	}
+	var s map[string]any
 	switch v := c.value(n, 0, true).(type) {
 	case map[string]any:
-		return v
+		s = v
 	case bool:
-		if v {
-			return map[string]any{}
+		s = map[string]any{}
+		if !v {
+			s["not"] = map[string]any{}
 		}
-		return map[string]any{"not": map[string]any{}}
 	}
-	return nil
+	c.schemas[n] = s
+	return s
 }
 
 // plain converts a value without following $refs: extensions are data.

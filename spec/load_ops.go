@@ -14,19 +14,49 @@ import (
 	"github.com/agentready/agentready/internal/jsonorder"
 )
 
-// loader copies one built model into a Document.
+// loader copies one built model into a Document in two passes. The first
+// (readModel) runs while the library's model exists and copies what needs
+// no conversion, keeping the YAML nodes of schemas, bodies and extensions;
+// the second (convert) runs after the model is released and turns those
+// nodes into plain values, so the two never take memory at the same time.
 type loader struct {
 	doc  *Document
 	root *yaml.Node
 	conv *converter
+	ops  []pendingOp
+	// items holds, for each of doc.PathItems, the schema node of each of
+	// its parameters.
+	items [][]*yaml.Node
 }
 
-func (d *Document) problem(n *yaml.Node, pointer string, format string, args ...any) {
-	loc := finding.SourceLocation{File: d.File, Line: 1, Pointer: pointer}
+// pendingOp is what the second pass converts for one operation.
+type pendingOp struct {
+	op *Operation
+	// node is the operation object, read for its request body and responses.
+	node *yaml.Node
+	// schemas holds the schema node of each of op.Parameters.
+	schemas    []*yaml.Node
+	extensions []extension
+}
+
+type extension struct {
+	name  string
+	value *yaml.Node
+}
+
+// param is a parameter as read from the model, with its schema's node.
+type param struct {
+	Parameter
+	schema *yaml.Node
+}
+
+// problemAt is a problem at a node of the document, or at its first line.
+func (d *Document) problemAt(n *yaml.Node, format string, args ...any) Problem {
+	loc := finding.SourceLocation{File: d.File, Line: 1}
 	if n != nil && n.Line > 0 {
 		loc.Line, loc.Column = n.Line, n.Column
 	}
-	d.Problems = append(d.Problems, Problem{Message: fmt.Sprintf(format, args...), Location: loc})
+	return Problem{Message: fmt.Sprintf(format, args...), Location: loc}
 }
 
 func (l *loader) loc(n *yaml.Node, pointer string) finding.SourceLocation {
@@ -56,9 +86,11 @@ func (l *loader) paths(m *v3high.Document) {
 		}
 		ptr := jsonorder.Join("/paths", template)
 		shared := l.parameters(item.Parameters, ptr+"/parameters")
+		params, schemas := splitParams(shared)
 		l.doc.PathItems = append(l.doc.PathItems, PathItem{
-			Template: template, Parameters: shared, Location: l.loc(keyNodes[template], ptr),
+			Template: template, Parameters: params, Location: l.loc(keyNodes[template], ptr),
 		})
+		l.items = append(l.items, schemas)
 		for method, op := range item.GetOperations().FromOldest() {
 			if op != nil {
 				l.operation(template, strings.ToUpper(method), op, shared, jsonorder.Join(ptr, method), m.Security)
@@ -67,28 +99,45 @@ func (l *loader) paths(m *v3high.Document) {
 	}
 }
 
-func (l *loader) operation(template, method string, op *v3high.Operation, shared []Parameter, ptr string, docSecurity []*base.SecurityRequirement) {
+func (l *loader) operation(template, method string, op *v3high.Operation, shared []param, ptr string, docSecurity []*base.SecurityRequirement) {
+	params, schemas := splitParams(mergeParameters(shared, l.parameters(op.Parameters, ptr+"/parameters")))
 	o := &Operation{
 		Method: method, PathTemplate: template, OperationID: op.OperationId,
 		Summary: op.Summary, Description: op.Description,
 		Deprecated: op.Deprecated != nil && *op.Deprecated,
-		Parameters: mergeParameters(shared, l.parameters(op.Parameters, ptr+"/parameters")),
+		Parameters: params,
 		Security:   security(op.Security, docSecurity),
 	}
-	low := op.GoLow()
-	var keyNode *yaml.Node
-	if low != nil {
-		keyNode = low.KeyNode
+	var keyNode, node *yaml.Node
+	if low := op.GoLow(); low != nil {
+		keyNode, node = low.KeyNode, low.RootNode
 		if keyNode == nil {
 			keyNode = low.RootNode
 		}
 	}
 	o.Location = l.loc(keyNode, ptr)
-	if low != nil {
-		l.bodies(o, low.RootNode)
-	}
-	l.extensions(o, op, ptr)
 	l.doc.Operations = append(l.doc.Operations, o)
+	l.ops = append(l.ops, pendingOp{op: o, node: node, schemas: schemas, extensions: l.extensionNodes(o, op, ptr)})
+}
+
+// convert is the second pass: schemas of parameters, request bodies,
+// responses and extensions, from the nodes the first pass kept.
+func (l *loader) convert() {
+	for i, schemas := range l.items {
+		l.parameterSchemas(l.doc.PathItems[i].Parameters, schemas)
+	}
+	for _, p := range l.ops {
+		l.parameterSchemas(p.op.Parameters, p.schemas)
+		l.bodies(p.op, p.node)
+		l.extensions(p.op, p.extensions)
+	}
+	l.items, l.ops = nil, nil
+}
+
+func (l *loader) parameterSchemas(ps []Parameter, schemas []*yaml.Node) {
+	for i, n := range schemas {
+		ps[i].Schema = l.conv.schema(n)
+	}
 }
 
 // mediaTypes iterates a content map, tolerating a nil one.
@@ -105,24 +154,16 @@ func mediaTypes(m *orderedmap.Map[string, *v3high.MediaType]) func(func(string, 
 	}
 }
 
-func (l *loader) mediaSchema(media *v3high.MediaType) map[string]any {
-	if media == nil {
-		return nil
-	}
-	return l.schema(media.Schema)
-}
-
-// schema converts a schema to plain JSON from its YAML node, which keeps
-// positions out of the way and resolves local $refs with a bounded walk.
-func (l *loader) schema(p *base.SchemaProxy) map[string]any {
+// schemaNode is where a schema is written, for the second pass.
+func schemaNode(p *base.SchemaProxy) *yaml.Node {
 	if p == nil || p.GoLow() == nil {
 		return nil
 	}
-	return l.conv.schema(p.GoLow().GetValueNode())
+	return p.GoLow().GetValueNode()
 }
 
-func (l *loader) parameters(ps []*v3high.Parameter, ptr string) []Parameter {
-	var out []Parameter
+func (l *loader) parameters(ps []*v3high.Parameter, ptr string) []param {
+	var out []param
 	for i, p := range ps {
 		if p == nil {
 			continue
@@ -131,25 +172,47 @@ func (l *loader) parameters(ps []*v3high.Parameter, ptr string) []Parameter {
 		if low := p.GoLow(); low != nil {
 			n = low.RootNode
 		}
-		param := Parameter{
-			Name: p.Name, In: p.In, Required: p.Required != nil && *p.Required,
-			Schema:   l.schema(p.Schema),
-			Location: l.loc(n, fmt.Sprintf("%s/%d", ptr, i)),
-		}
-		if param.Schema == nil && p.Content != nil {
-			for _, media := range mediaTypes(p.Content) {
-				param.Schema = l.mediaSchema(media)
-				break
-			}
-		}
-		out = append(out, param)
+		out = append(out, param{
+			Parameter: Parameter{
+				Name: p.Name, In: p.In, Required: p.Required != nil && *p.Required,
+				Location: l.loc(n, fmt.Sprintf("%s/%d", ptr, i)),
+			},
+			schema: parameterSchemaNode(p),
+		})
 	}
 	return out
 }
 
+// parameterSchemaNode is the parameter's schema, or the schema of its first
+// media type when it is described by content instead.
+func parameterSchemaNode(p *v3high.Parameter) *yaml.Node {
+	if n := schemaNode(p.Schema); n != nil {
+		return n
+	}
+	for _, media := range mediaTypes(p.Content) {
+		if media != nil {
+			return schemaNode(media.Schema)
+		}
+		break
+	}
+	return nil
+}
+
+func splitParams(ps []param) ([]Parameter, []*yaml.Node) {
+	if len(ps) == 0 {
+		return nil, nil
+	}
+	params := make([]Parameter, len(ps))
+	schemas := make([]*yaml.Node, len(ps))
+	for i, p := range ps {
+		params[i], schemas[i] = p.Parameter, p.schema
+	}
+	return params, schemas
+}
+
 // mergeParameters applies OpenAPI's rule: an operation parameter overrides
 // the path item's parameter with the same name and location.
-func mergeParameters(shared, own []Parameter) []Parameter {
+func mergeParameters(shared, own []param) []param {
 	if len(shared) == 0 {
 		return own
 	}
@@ -158,7 +221,7 @@ func mergeParameters(shared, own []Parameter) []Parameter {
 	for _, p := range own {
 		overridden[key{p.Name, p.In}] = true
 	}
-	var out []Parameter
+	var out []param
 	for _, p := range shared {
 		if !overridden[key{p.Name, p.In}] {
 			out = append(out, p)
@@ -267,9 +330,11 @@ func scalarTrue(n *yaml.Node) bool {
 	return n != nil && n.Kind == yaml.ScalarNode && n.ShortTag() == "!!bool" && strings.EqualFold(n.Value, "true")
 }
 
-func (l *loader) extensions(o *Operation, op *v3high.Operation, ptr string) {
+// extensionNodes records where each x- extension is written and returns
+// their values for the second pass.
+func (l *loader) extensionNodes(o *Operation, op *v3high.Operation, ptr string) []extension {
 	if op.Extensions == nil || op.Extensions.Len() == 0 {
-		return
+		return nil
 	}
 	keys := map[string]*yaml.Node{}
 	if low := op.GoLow(); low != nil && low.Extensions != nil {
@@ -277,18 +342,31 @@ func (l *loader) extensions(o *Operation, op *v3high.Operation, ptr string) {
 			keys[k.Value] = k.KeyNode
 		}
 	}
-	o.Extensions = map[string]any{}
+	out := make([]extension, 0, op.Extensions.Len())
 	o.ExtensionLocations = map[string]finding.SourceLocation{}
 	for name, n := range op.Extensions.FromOldest() {
-		v := l.conv.plain(n)
-		o.Extensions[name] = v
-		o.ExtensionLocations[name] = l.loc(keys[name], jsonorder.Join(ptr, name))
-		switch name {
+		loc := l.loc(keys[name], jsonorder.Join(ptr, name))
+		o.ExtensionLocations[name] = loc
+		if name == "x-hal-rel" {
+			o.HALRelLocation = &loc
+		}
+		out = append(out, extension{name: name, value: n})
+	}
+	return out
+}
+
+func (l *loader) extensions(o *Operation, exts []extension) {
+	if len(exts) == 0 {
+		return
+	}
+	o.Extensions = make(map[string]any, len(exts))
+	for _, e := range exts {
+		v := l.conv.plain(e.value)
+		o.Extensions[e.name] = v
+		switch e.name {
 		case "x-hal-rel":
 			l.doc.UsesHALRel = true
 			o.HALRels, o.HALRelsRaw = decodeHALRel(v)
-			loc := o.ExtensionLocations[name]
-			o.HALRelLocation = &loc
 		case "x-mcp-tool":
 			o.MCPTool = mcpToolName(v)
 		case "x-operation-uri":

@@ -6,15 +6,18 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentready/agentready/finding"
 )
 
 const specDir = "../testdata/specs/"
 
 func load(t *testing.T, name string) *Document {
 	t.Helper()
-	d, err := LoadFile(specDir + name)
+	d, err := LoadFile(specDir+name, DefaultMaxSize)
 	if err != nil {
 		t.Fatalf("LoadFile(%s): %v", name, err)
 	}
@@ -189,7 +192,7 @@ func TestLoadNotOpenAPI(t *testing.T) {
 			t.Errorf("Load(%q) = %+v, %v; want ErrNotOpenAPI", data, d, err)
 		}
 	}
-	if _, err := LoadFile(specDir + "does-not-exist.yaml"); err == nil || errors.Is(err, ErrNotOpenAPI) {
+	if _, err := LoadFile(specDir+"does-not-exist.yaml", DefaultMaxSize); err == nil || errors.Is(err, ErrNotOpenAPI) {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -290,7 +293,7 @@ func TestLoadLargeFile(t *testing.T) {
 	}
 	fmt.Fprint(f, "components:\n  schemas:\n    S: {type: object, properties: {a: {type: string}}}\n")
 	f.Close()
-	d, err := LoadFile(path)
+	d, err := LoadFile(path, DefaultMaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,10 +307,64 @@ func TestLoadLargeFile(t *testing.T) {
 
 func TestLoadTooLarge(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "huge.yaml")
-	if err := os.WriteFile(path, make([]byte, MaxFileSize+1), 0o644); err != nil {
+	if err := os.WriteFile(path, make([]byte, 3<<20), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadFile(path); err == nil || !strings.Contains(err.Error(), "larger than") {
-		t.Errorf("oversized file: %v", err)
+	_, err := LoadFile(path, 2<<20)
+	var tooLarge *TooLargeError
+	if !errors.As(err, &tooLarge) || tooLarge.Size != 3<<20 || tooLarge.Max != 2<<20 {
+		t.Fatalf("oversized file: %v", err)
+	}
+	if want := "huge.yaml is 3 MiB, larger than the 2 MiB cap"; !strings.Contains(err.Error(), want) {
+		t.Errorf("message %q, want it to say %q", err, want)
+	}
+	// A device has no size to check first: the cap holds while reading.
+	if _, err := LoadFile("/dev/zero", 1<<20); !errors.As(err, &tooLarge) || !strings.Contains(err.Error(), "larger than the 1 MiB cap") {
+		t.Errorf("endless file: %v", err)
+	}
+}
+
+// TestLoadDuplicateKeys reports a key written twice in one mapping where it
+// is, and still loads the document, however large the mapping: a mapping of
+// thousands of paths is checked in one pass, not pair by pair.
+func TestLoadDuplicateKeys(t *testing.T) {
+	const n = 5000
+	var b strings.Builder
+	b.WriteString("openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  /r%d:\n    get: {operationId: get%d, responses: {'200': {description: ok}}}\n", i, i)
+	}
+	b.WriteString("  /r7:\n    post: {responses: {'201': {description: created}}}\n")
+	b.WriteString("components:\n  schemas:\n    S: {type: object, type: string}\n")
+	d, err := Load([]byte(b.String()), "t.yaml", "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Operations) < n {
+		t.Errorf("%d operations, want the document loaded despite its duplicates", len(d.Operations))
+	}
+	want := []Problem{
+		{Message: `duplicate key "/r7": the mapping already has it, and tools disagree on which value counts`,
+			Location: finding.SourceLocation{File: "t.yaml", Line: 4 + 2*n, Column: 3, Pointer: "/paths/~1r7"}},
+		{Message: `duplicate key "type": the mapping already has it, and tools disagree on which value counts`,
+			Location: finding.SourceLocation{File: "t.yaml", Line: 8 + 2*n, Column: 23, Pointer: "/components/schemas/S/type"}},
+	}
+	if !reflect.DeepEqual(d.Problems, want) {
+		t.Errorf("problems\n%+v\nwant\n%+v", d.Problems, want)
+	}
+}
+
+// TestLoadProblemsAreCapped lists the first duplicates and counts the rest.
+func TestLoadProblemsAreCapped(t *testing.T) {
+	src := "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\nx-many: {" + strings.Repeat("k: 1, ", maxListedProblems+21) + "}\n"
+	d, err := Load([]byte(src), "t.yaml", "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Problems) != maxListedProblems+1 {
+		t.Fatalf("%d problems, want %d and a count", len(d.Problems), maxListedProblems)
+	}
+	if !slices.ContainsFunc(d.Problems, func(p Problem) bool { return p.Message == "20 more duplicate keys were not listed" && p.Warning }) {
+		t.Errorf("no problem counts the duplicates left out: %+v", d.Problems)
 	}
 }

@@ -10,11 +10,6 @@ import (
 	"github.com/agentready/agentready/internal/jsonorder"
 )
 
-// maxMixedProblems caps the version-mix problems of one document: a 3.0
-// document written with 3.1 habits repeats the same mistake hundreds of
-// times, and the first ones say it all.
-const maxMixedProblems = 50
-
 // Schema keywords that exist only in the JSON Schema 2020-12 dialect of
 // OpenAPI 3.1 and later. In a 3.0 Schema Object they are not allowed, and
 // 3.0 tools ignore them.
@@ -39,7 +34,7 @@ var (
 // silently, and then tools disagree about what the document means.
 func mixedFeatures(d *Document, root *yaml.Node) []Problem {
 	is30 := strings.HasPrefix(d.Version, "3.0")
-	w := &mixWalker{doc: d, is30: is30}
+	w := &mixWalker{doc: d, is30: is30, list: newProblemList()}
 	if root != nil && root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
 		root = root.Content[0]
 	}
@@ -54,34 +49,19 @@ func mixedFeatures(d *Document, root *yaml.Node) []Problem {
 		}
 	}
 	w.walk(root, nil, 0)
-	if w.dropped > 0 {
-		w.out = append(w.out, Problem{
-			Message:  fmt.Sprintf("%d more constructs of another OpenAPI version were not listed", w.dropped),
-			Location: w.out[len(w.out)-1].Location, Warning: true,
-		})
-	}
-	return w.out
+	return listed(&w.list, "constructs of another OpenAPI version")
 }
 
 type mixWalker struct {
-	doc     *Document
-	is30    bool
-	out     []Problem
-	dropped int
+	doc  *Document
+	is30 bool
+	list problemList
 }
 
 func (w *mixWalker) add(n *yaml.Node, path []string, warning bool, format string, args ...any) {
-	if len(w.out) >= maxMixedProblems {
-		w.dropped++
-		return
-	}
-	var ptr strings.Builder
-	for _, p := range path {
-		ptr.WriteString(jsonorder.Join("", p))
-	}
-	w.out = append(w.out, Problem{
+	w.list.Add(Problem{
 		Message:  fmt.Sprintf(format, args...),
-		Location: finding.SourceLocation{File: w.doc.File, Line: max(n.Line, 1), Column: n.Column, Pointer: ptr.String()},
+		Location: finding.SourceLocation{File: w.doc.File, Line: max(n.Line, 1), Column: n.Column, Pointer: jsonorder.Pointer(path)},
 		Warning:  warning,
 	})
 }

@@ -102,15 +102,15 @@ func (c SpecInvalid) Run(ctx context.Context, in *checks.Input) ([]finding.Findi
 	}
 	m := c.Meta()
 	ev := fetchEvidence(in)
-	var out []finding.Finding
+	var out checks.Findings
 	for _, p := range in.Spec.Problems {
 		f := checks.New(m, problemSubject(p), p.Message, ev...)
 		if p.Warning {
 			f.Severity = finding.SeverityWarning
 		}
-		out = append(out, located(f, p.Location))
+		out.Add(located(f, p.Location))
 	}
-	return out, nil
+	return out.List(), nil
 }
 
 // problemSubject keeps findings on different places apart without using the
@@ -155,14 +155,14 @@ func (c OperationIDUnique) Run(ctx context.Context, in *checks.Input) ([]finding
 	m := c.Meta()
 	exact := map[string]*spec.Operation{}
 	folded := map[string]*spec.Operation{}
-	var out []finding.Finding
+	var out checks.Findings
 	for _, op := range in.Spec.Operations {
 		id := op.OperationID
 		if id == "" {
 			continue
 		}
 		if first, dup := exact[id]; dup {
-			out = append(out, located(checks.New(m, id+" "+op.Key(), fmt.Sprintf(
+			out.Add(located(checks.New(m, id+" "+op.Key(), fmt.Sprintf(
 				"operationId %q of %s is already used by %s (line %d); operationIds must be unique",
 				id, op.Key(), first.Key(), first.Location.Line)), op.Location))
 			continue
@@ -174,12 +174,12 @@ func (c OperationIDUnique) Run(ctx context.Context, in *checks.Input) ([]finding
 				"operationId %q of %s differs only in case from %q of %s (line %d); generators that change case merge them",
 				id, op.Key(), first.OperationID, first.Key(), first.Location.Line))
 			f.Severity = finding.SeverityWarning
-			out = append(out, located(f, op.Location))
+			out.Add(located(f, op.Location))
 			continue
 		}
 		folded[low] = op
 	}
-	return out, nil
+	return out.List(), nil
 }
 
 // templateExpr reads the expressions of a path template, or an error for

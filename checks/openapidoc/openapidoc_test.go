@@ -17,7 +17,7 @@ import (
 
 func staticInput(t *testing.T, file string) *checks.Input {
 	t.Helper()
-	doc, err := spec.LoadFile("../../testdata/specs/" + file)
+	doc, err := spec.LoadFile("../../testdata/specs/"+file, spec.DefaultMaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,7 @@ func (c PathTemplateValid) Run(ctx context.Context, in *checks.Input) ([]finding
 		}
 		v.pathItem(item, byPath[item.Template])
 	}
-	return v.out, nil
+	return v.out.List(), nil
 }
 
 type templateValidator struct {
@@ -65,11 +65,11 @@ type templateValidator struct {
 	doc        *spec.Document
 	normalized map[string]spec.PathItem
 	reported   map[string]bool // parameter pointers already reported
-	out        []finding.Finding
+	out        checks.Findings
 }
 
 func (v *templateValidator) add(subject string, loc finding.SourceLocation, format string, args ...any) {
-	v.out = append(v.out, located(checks.New(v.m, subject, fmt.Sprintf(format, args...)), loc))
+	v.out.Add(located(checks.New(v.m, subject, fmt.Sprintf(format, args...)), loc))
 }
 
 func (v *templateValidator) pathItem(item spec.PathItem, ops []*spec.Operation) {

@@ -62,19 +62,19 @@ func (c NeverOffered) Run(ctx context.Context, in *checks.Input) ([]finding.Find
 			}
 		}
 	}
-	var out []finding.Finding
+	var out checks.Findings
 	for _, op := range in.Spec.Operations {
 		rels := relsOf(op)
 		if len(rels) == 0 || byTemplate[op] || offeredAny(a, rels) || !in.JudgesAbsence(c.Meta().ID, op) {
 			continue
 		}
 		msg := fmt.Sprintf("%s lists %s in x-hal-rel, but none of the %d HAL representations the scan saw offered it; the crawl may not have reached a state that does",
-			op.Key(), strings.Join(rels, ", "), a.docs)
+			op.Key(), checks.JoinFew(rels), a.docs)
 		f := checks.New(c.Meta(), op.Key(), msg, specEvidence(op, "offered by some representation", "never offered"))
 		f.Location = locationOf(op, true)
-		out = append(out, f)
+		out.Add(f)
 	}
-	return out, ctx.Err()
+	return out.List(), ctx.Err()
 }
 
 func offeredAny(a *analysis, rels []string) bool {

@@ -242,13 +242,17 @@ func locationOf(op *spec.Operation, halRel bool) *finding.SourceLocation {
 	return &l
 }
 
-func keys(ops []*spec.Operation) string {
+// opKeys names operations as findings do ("GET /orders").
+func opKeys(ops []*spec.Operation) []string {
 	names := make([]string, len(ops))
 	for i, op := range ops {
 		names[i] = op.Key()
 	}
-	return strings.Join(names, ", ")
+	return names
 }
+
+// keys names operations in a message: the first few, then how many more.
+func keys(ops []*spec.Operation) string { return checks.JoinFew(opKeys(ops)) }
 
 // specEvidence names an operation in a finding that has no exchange behind
 // it, as static findings do: the method and path template, with what

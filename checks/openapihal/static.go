@@ -51,7 +51,7 @@ func (c Malformed) Run(ctx context.Context, in *checks.Input) ([]finding.Finding
 	if err := needDocument(in); err != nil {
 		return nil, err
 	}
-	var out []finding.Finding
+	var out checks.Findings
 	for _, op := range in.Spec.Operations {
 		raw, ok := rawHALRel(op)
 		if !ok {
@@ -61,10 +61,10 @@ func (c Malformed) Run(ctx context.Context, in *checks.Input) ([]finding.Finding
 			f := checks.New(c.Meta(), op.Key(), op.Key()+": x-hal-rel "+problem,
 				specEvidence(op, "an array of distinct, non-empty strings", render(raw)))
 			f.Location = locationOf(op, true)
-			out = append(out, f)
+			out.Add(f)
 		}
 	}
-	return out, ctx.Err()
+	return out.List(), ctx.Err()
 }
 
 // halRelProblem says what is wrong with an x-hal-rel value, or "".
@@ -180,7 +180,7 @@ func (c Ambiguous) Run(ctx context.Context, in *checks.Input) ([]finding.Finding
 			if len(ops) < 2 {
 				continue
 			}
-			k := key{path, keys(ops)}
+			k := key{path, strings.Join(opKeys(ops), ", ")}
 			if shared[k] == nil {
 				order = append(order, k)
 				sharers[k] = ops
@@ -188,20 +188,21 @@ func (c Ambiguous) Run(ctx context.Context, in *checks.Input) ([]finding.Finding
 			shared[k] = append(shared[k], r)
 		}
 	}
-	var out []finding.Finding
+	var out checks.Findings
 	for _, k := range order {
 		ops := sharers[k]
 		all := "all"
 		if len(ops) == 2 {
 			all = "both"
 		}
+		rels := checks.JoinFew(shared[k])
 		msg := fmt.Sprintf("%s %s list %s in x-hal-rel, so a link to %s with that relation names no single operation",
-			k.ops, all, strings.Join(shared[k], ", "), k.path)
-		f := checks.New(c.Meta(), k.path, msg, specEvidence(ops[1], "one operation per relation and path", strings.Join(shared[k], ", ")))
+			keys(ops), all, rels, k.path)
+		f := checks.New(c.Meta(), k.path, msg, specEvidence(ops[1], "one operation per relation and path", rels))
 		f.Location = locationOf(ops[1], true)
-		out = append(out, f)
+		out.Add(f)
 	}
-	return out, ctx.Err()
+	return out.List(), ctx.Err()
 }
 
 // BareCollision: the same bare relation on operations of different
@@ -249,7 +250,7 @@ func (c BareCollision) Run(ctx context.Context, in *checks.Input) ([]finding.Fin
 		}
 	}
 	sort.Strings(rels)
-	var out []finding.Finding
+	var out checks.Findings
 	for _, r := range rels {
 		ops := byRel[r]
 		paths := distinctPaths(ops)
@@ -266,12 +267,12 @@ func (c BareCollision) Run(ctx context.Context, in *checks.Input) ([]finding.Fin
 			continue
 		}
 		msg := fmt.Sprintf("bare relation %q is listed on %d path templates (%s), and %s lists no namespaced form of it",
-			r, len(paths), strings.Join(paths, ", "), keys(lacking))
+			r, len(paths), checks.JoinFew(paths), keys(lacking))
 		f := checks.New(c.Meta(), r, msg, specEvidence(lacking[0], "a namespaced form such as <resource>:"+r, render(relsOf(lacking[0]))))
 		f.Location = locationOf(lacking[0], true)
-		out = append(out, f)
+		out.Add(f)
 	}
-	return out, ctx.Err()
+	return out.List(), ctx.Err()
 }
 
 // pathsOf lists the path templates in document order, with the operations
@@ -341,7 +342,7 @@ func (c Unlinked) Run(ctx context.Context, in *checks.Input) ([]finding.Finding,
 	if !usesHALRel(in.Spec) {
 		return nil, checks.Skip("no operation of the OpenAPI document has x-hal-rel")
 	}
-	var out []finding.Finding
+	var out checks.Findings
 	for _, op := range in.Spec.Operations {
 		if op.IsSafe() || op.Deprecated || hasHALRel(op) {
 			continue
@@ -349,9 +350,9 @@ func (c Unlinked) Run(ctx context.Context, in *checks.Input) ([]finding.Finding,
 		msg := fmt.Sprintf("%s (%s) changes state but has no x-hal-rel, so no representation can offer it", op.Key(), opName(op))
 		f := checks.New(c.Meta(), op.Key(), msg, specEvidence(op, "x-hal-rel with the relations that offer it", "(absent)"))
 		f.Location = locationOf(op, false)
-		out = append(out, f)
+		out.Add(f)
 	}
-	return out, ctx.Err()
+	return out.List(), ctx.Err()
 }
 
 func opName(op *spec.Operation) string {

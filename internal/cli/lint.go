@@ -21,6 +21,7 @@ import (
 
 func newLintCmd(e *env) *cobra.Command {
 	var out outputFlags
+	var maxSize int64
 	cmd := &cobra.Command{
 		Use:   "lint SPEC",
 		Short: "Check an OpenAPI document on its own, without a network (fast enough for a pre-commit hook)",
@@ -30,17 +31,21 @@ validity, x-hal-rel well-formedness and relation collisions. Findings point at
 the file, line and column. Reports and exit codes are those of scan.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runLint(cmd.Context(), e, args[0], &out)
+			return runLint(cmd.Context(), e, args[0], maxSize, &out)
 		},
 	}
 	out.register(cmd.Flags())
+	registerMaxSpecSize(cmd.Flags(), &maxSize)
 	return cmd
 }
 
-func runLint(ctx context.Context, e *env, path string, out *outputFlags) error {
+func runLint(ctx context.Context, e *env, path string, maxSize int64, out *outputFlags) error {
 	failOn, err := finding.ParseSeverity(out.failOn)
 	if err != nil {
 		return usageError("--fail-on: %v", err)
+	}
+	if err := checkMaxSpecSize(maxSize); err != nil {
+		return err
 	}
 	sinks, err := planOutputs(e, out)
 	if err != nil {
@@ -51,7 +56,11 @@ func runLint(ctx context.Context, e *env, path string, out *outputFlags) error {
 		return err
 	}
 	started := time.Now()
-	doc, err := spec.LoadFile(path)
+	doc, err := loadSpecFile("lint", path, maxSize)
+	var exit *ExitError
+	if errors.As(err, &exit) {
+		return err
+	}
 	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
 		// A file that cannot be read is a mistyped argument, as with
 		// scan --openapi; one that reads but is no OpenAPI document is not.

@@ -2,12 +2,16 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/spec/spectest"
 )
 
 const specs = "../../testdata/specs/"
@@ -95,7 +99,8 @@ func TestScanOpenAPIFlag(t *testing.T) {
 		{"discovered", nil, -1, "", target + "openapi.json"},
 		{"missing file", []string{"--openapi", "/nonexistent/openapi.yaml"}, ExitUsage, "--openapi", ""},
 		{"bad URL", []string{"--openapi", "http://"}, ExitUsage, "not a valid URL", ""},
-		{"bad cap", []string{"--max-spec-body", "0"}, ExitUsage, "--max-spec-body", ""},
+		{"bad cap", []string{"--max-spec-size", "0"}, ExitUsage, "--max-spec-size", ""},
+		{"file over the cap", []string{"--openapi", specs + "lint-good.yaml", "--max-spec-size", "100"}, ExitUsage, "--openapi: " + specs + "lint-good.yaml is", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -115,5 +120,67 @@ func TestScanOpenAPIFlag(t *testing.T) {
 				t.Errorf("spec %+v, want source %q", rep.Spec, tt.source)
 			}
 		})
+	}
+}
+
+// TestLintSizeCap refuses a file over the cap before reading it, as a usage
+// error that gives the size, the cap and how to raise it; the flag and the
+// configuration key raise it.
+func TestLintSizeCap(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.yaml")
+	doc := "openapi: 3.1.0\ninfo: {title: big, version: '1'}\npaths: {}\nx-pad: '" + strings.Repeat("p", 3<<10) + "'\n"
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "lint", "--max-spec-size", "2048", path)
+	for _, want := range []string{"lint: " + path + " is 3.1 KiB, larger than the 2 KiB cap on OpenAPI documents", "--max-spec-size", "limits.max-spec-size"} {
+		if r.code != ExitUsage || !strings.Contains(r.stderr, want) {
+			t.Errorf("exit %d (want %d), stderr %q lacks %q", r.code, ExitUsage, r.stderr, want)
+		}
+	}
+	if r := run(t, "lint", "--max-spec-size", "4096", path); r.code != ExitOK {
+		t.Errorf("raised by the flag: exit %d: %s", r.code, r.stderr)
+	}
+	cfg := writeConfig(t, "limits:\n  max-spec-size: 2048\n")
+	if r := run(t, "lint", "--config", cfg, path); r.code != ExitUsage || !strings.Contains(r.stderr, "2 KiB cap") {
+		t.Errorf("lowered by the configuration: exit %d: %s", r.code, r.stderr)
+	}
+	if r := run(t, "lint", "--config", cfg, "--max-spec-size", "4096", path); r.code != ExitOK {
+		t.Errorf("the flag beats the configuration: exit %d: %s", r.code, r.stderr)
+	}
+}
+
+// TestLintManyDuplicates lints 5,000 operations sharing one operationId: the
+// run completes, reports the duplicates, and keeps the report readable by
+// listing the first ones and counting the rest.
+func TestLintManyDuplicates(t *testing.T) {
+	const n = 5000
+	path := filepath.Join(t.TempDir(), "dup.json")
+	if err := os.WriteFile(path, spectest.DuplicateOperationIDs(n), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "lint", "--format", "json", path)
+	if r.code != ExitGateFailed {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var rep finding.Report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Spec == nil || rep.Spec.Operations != n {
+		t.Fatalf("spec %+v, want %d operations", rep.Spec, n)
+	}
+	var dups []finding.Finding
+	for _, f := range rep.Findings {
+		if f.CheckID == "openapi-hal-operation-id-unique" {
+			dups = append(dups, f)
+		}
+	}
+	if len(dups) != checks.MaxFindings {
+		t.Fatalf("%d duplicate findings, want the first %d", len(dups), checks.MaxFindings)
+	}
+	want := fmt.Sprintf("(%d more findings of this check are not listed)", n-1-checks.MaxFindings)
+	if !slices.ContainsFunc(dups, func(f finding.Finding) bool { return strings.HasSuffix(f.Message, want) }) {
+		t.Errorf("no finding says %q", want)
 	}
 }

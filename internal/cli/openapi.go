@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/agentready/agentready/config"
 	"github.com/agentready/agentready/probe"
 	"github.com/agentready/agentready/spec"
 )
@@ -16,24 +17,52 @@ type specFlags struct {
 	source     string
 	noDiscover bool
 	noSeed     bool
-	maxBody    int64
+	maxSize    int64
 }
 
 func (s *specFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&s.source, "openapi", "", "OpenAPI document to check against: a file or an http(s) URL (default: discovered on the target)")
 	fs.BoolVar(&s.noDiscover, "no-openapi-discovery", false, "do not look for an OpenAPI document (service-desc link, /openapi.json, ...)")
 	fs.BoolVar(&s.noSeed, "no-openapi-seed", false, "do not add the document's parameterless GET operations to the crawl")
-	fs.Int64Var(&s.maxBody, "max-spec-body", 32<<20, "read at most this many bytes of a fetched OpenAPI document")
+	registerMaxSpecSize(fs, &s.maxSize)
+}
+
+// maxSpecSizeFlag caps the OpenAPI document, read from a file or fetched:
+// memory grows with the document, at 20 to 80 times its size.
+const maxSpecSizeFlag = "max-spec-size"
+
+func registerMaxSpecSize(fs *pflag.FlagSet, v *int64) {
+	fs.Int64Var(v, maxSpecSizeFlag, spec.DefaultMaxSize, "largest OpenAPI document read, from a file or fetched, in bytes")
+}
+
+func checkMaxSpecSize(v int64) error {
+	if v < 1 {
+		return usageError("--%s must be positive", maxSpecSizeFlag)
+	}
+	return nil
+}
+
+// loadSpecFile loads a local description under the cap. A file over it is a
+// usage error, prefixed with what, that says how to raise the cap; other
+// errors are returned as they are, for the caller to classify.
+func loadSpecFile(what, path string, maxSize int64) (*spec.Document, error) {
+	doc, err := spec.LoadFile(path, maxSize)
+	var tooLarge *spec.TooLargeError
+	if errors.As(err, &tooLarge) {
+		return nil, usageError("%s: %v; raise the cap with --%s BYTES (or limits.%s in %s)",
+			what, err, maxSpecSizeFlag, maxSpecSizeFlag, config.FileName)
+	}
+	return doc, err
 }
 
 // apply sets the probe's spec source. A file is loaded here, so that an
 // unreadable one is a usage error before any request is sent; its defects
 // are findings, not errors.
 func (s *specFlags) apply(cfg *probe.Config) error {
-	if s.maxBody < 1 {
-		return usageError("--max-spec-body must be positive")
+	if err := checkMaxSpecSize(s.maxSize); err != nil {
+		return err
 	}
-	cfg.Spec = probe.SpecConfig{Discover: !s.noDiscover, NoSeed: s.noSeed, MaxBody: s.maxBody}
+	cfg.Spec = probe.SpecConfig{Discover: !s.noDiscover, NoSeed: s.noSeed, MaxBody: s.maxSize}
 	src := strings.TrimSpace(s.source)
 	switch {
 	case src == "":
@@ -45,11 +74,14 @@ func (s *specFlags) apply(cfg *probe.Config) error {
 		cfg.Spec.URL = src
 		return nil
 	}
-	doc, err := spec.LoadFile(src)
-	if errors.Is(err, spec.ErrNotOpenAPI) {
+	doc, err := loadSpecFile("--openapi", src, s.maxSize)
+	var exit *ExitError
+	switch {
+	case errors.As(err, &exit):
+		return err
+	case errors.Is(err, spec.ErrNotOpenAPI):
 		return usageError("--openapi %s: the file has no openapi or swagger field", src)
-	}
-	if err != nil {
+	case err != nil:
 		return usageError("--openapi: %v", err)
 	}
 	cfg.Spec.Document = doc

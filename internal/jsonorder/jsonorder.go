@@ -373,3 +373,12 @@ func Unescape(token string) string {
 
 // Join appends an unescaped reference token to a pointer.
 func Join(ptr, token string) string { return ptr + "/" + Escape(token) }
+
+// Pointer joins unescaped reference tokens into a pointer from the root.
+func Pointer(tokens []string) string {
+	ptr := ""
+	for _, t := range tokens {
+		ptr = Join(ptr, t)
+	}
+	return ptr
+}
