@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/spec"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 // Access is what the scan can tell about whether a caller may call an

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/spec"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 func TestMayCall(t *testing.T) {

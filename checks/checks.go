@@ -9,10 +9,10 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/mcp"
-	"github.com/agentready/agentready/spec"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/mcp"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 // Family groups checks for scoring and reporting.

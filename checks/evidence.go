@@ -3,8 +3,8 @@ package checks
 import (
 	"net/http"
 
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/sanitize"
 )
 

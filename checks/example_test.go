@@ -6,8 +6,8 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/checkstest"
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 // contentTypeDeclared is the smallest complete check: metadata, and a pure

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/internal/bounded"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 // MaxFindings bounds what one check reports about one document: a generated

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 func TestFindingsKeepTheFirstAndCountTheRest(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 type fake struct{ m checks.Meta }

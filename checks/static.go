@@ -3,8 +3,8 @@ package checks
 import (
 	"net/url"
 
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/spec"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 // Static is implemented by checks that judge the OpenAPI document alone,

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentready/agentready/exchange"
 	"github.com/agentready/agentready/fixtures/hostile"
+	"github.com/agentready/agentready/internal/exchange"
 )
 
 func TestLinksPerPageKeepsTheFirstInReadingOrder(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/time/rate"
 
-	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/sanitize"
 	"github.com/agentready/agentready/internal/urlx"
 )

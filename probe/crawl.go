@@ -8,8 +8,8 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/urlx"
 )
 

@@ -11,7 +11,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
-	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/exchange"
 )
 
 // candidate is a reference found in a response, not yet resolved or scoped.

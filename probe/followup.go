@@ -3,7 +3,7 @@ package probe
 import (
 	"context"
 
-	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/exchange"
 )
 
 // FollowUp plans a second, last round of requests from what the first round

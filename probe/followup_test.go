@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/exchange"
 )
 
 func TestFollowUpRoundSeesFirstRoundAndRunsOnce(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/exchange"
 )
 
 // seenRequest is what a test server observed.

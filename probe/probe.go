@@ -9,9 +9,9 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/spec"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 // Config bounds a scan. The zero value of every limit means its default.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/exchange"
 )
 
 // Body retention: the recording must stay bounded on large crawls, and on

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/urlx"
 )
 

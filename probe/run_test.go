@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/hostile"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 // itemsServer lists /items/1../items/12 and /about; each item has a body

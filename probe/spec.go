@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/spec"
 	"github.com/agentready/agentready/internal/urlx"
-	"github.com/agentready/agentready/spec"
 )
 
 // PurposeSpecFetch tags the GETs that fetched (or looked for) the OpenAPI

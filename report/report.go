@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/report/html"
 	"github.com/agentready/agentready/report/jsonreport"
 	"github.com/agentready/agentready/report/junit"

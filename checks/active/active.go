@@ -23,7 +23,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks/leakage"
-	"github.com/agentready/agentready/spec"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 // Purposes of the requests this package plans.

@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/spec"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 func TestParseRule(t *testing.T) {

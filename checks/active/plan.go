@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks/leakage"
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/spec"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 // View is what one identity was shown, least privileged first in Plan's

@@ -8,10 +8,10 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/affordance"
 	"github.com/agentready/agentready/checks/checkstest"
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/mcp"
-	"github.com/agentready/agentready/spec"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/mcp"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 const base = "http://api.test"

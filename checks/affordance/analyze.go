@@ -6,7 +6,7 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/hypermedia"
-	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/jsonorder"
 )
 

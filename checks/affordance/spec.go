@@ -8,10 +8,10 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/hypermedia"
-	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/jsonorder"
-	"github.com/agentready/agentready/mcp"
-	"github.com/agentready/agentready/spec"
+	"github.com/agentready/agentready/internal/mcp"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 // catalog resolves operation identifiers against the OpenAPI document (an

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 // Exchange starts a builder for one exchange.

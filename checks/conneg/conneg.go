@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/exchange"
 )
 
 // Probe purposes. Each is sent once per sampled resource.

@@ -6,8 +6,8 @@ import (
 	"net/url"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/linkheader"
 	"github.com/agentready/agentready/internal/linkset"
 )

@@ -8,8 +8,8 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/checkstest"
 	"github.com/agentready/agentready/checks/discovery"
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/spec"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 const origin = "http://api.test"

@@ -8,10 +8,10 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/linkheader"
-	"github.com/agentready/agentready/mcp"
+	"github.com/agentready/agentready/internal/mcp"
 )
 
 // MCP server cards (SEP-2127) and the AI catalog that lists them are

@@ -8,7 +8,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/checkstest"
 	"github.com/agentready/agentready/checks/discovery"
-	"github.com/agentready/agentready/mcp"
+	"github.com/agentready/agentready/internal/mcp"
 )
 
 const serverCard = `{"$schema":"https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",

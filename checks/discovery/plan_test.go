@@ -9,7 +9,7 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/discovery"
-	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/exchange"
 )
 
 func plannedKeys(ps []exchange.PlannedRequest) []string {

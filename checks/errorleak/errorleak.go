@@ -34,7 +34,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/sanitize"
 )
 

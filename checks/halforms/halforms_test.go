@@ -9,9 +9,9 @@ import (
 	"github.com/agentready/agentready/checks/checkstest"
 	"github.com/agentready/agentready/checks/halforms"
 	"github.com/agentready/agentready/checks/hypermedia"
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/spec"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 const base = "http://api.test"

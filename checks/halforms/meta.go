@@ -2,7 +2,7 @@ package halforms
 
 import (
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 var rules = []checks.Meta{

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks/hypermedia"
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/spec"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 // specIssues compares each template with the operation its method and

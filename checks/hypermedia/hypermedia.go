@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/halview"
 	"github.com/agentready/agentready/internal/jsonorder"
 )

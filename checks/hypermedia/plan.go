@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/exchange"
 )
 
 // maxExtraPerShape bounds the resources fetched beyond the samples of one

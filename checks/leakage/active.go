@@ -6,8 +6,8 @@ import (
 	"net/http"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 // PurposeActiveHidden is the active probe that sends, as a less privileged

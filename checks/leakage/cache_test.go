@@ -6,7 +6,7 @@ import (
 
 	"github.com/agentready/agentready/checks/checkstest"
 	"github.com/agentready/agentready/checks/leakage"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 func TestSharedCache(t *testing.T) {

@@ -9,11 +9,11 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	mcpchecks "github.com/agentready/agentready/checks/mcp"
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/sanitize"
-	"github.com/agentready/agentready/mcp"
-	"github.com/agentready/agentready/spec"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 var (

@@ -8,12 +8,12 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/halview"
 	"github.com/agentready/agentready/internal/jsonorder"
+	"github.com/agentready/agentready/internal/spec"
 	"github.com/agentready/agentready/internal/urlx"
-	"github.com/agentready/agentready/spec"
 )
 
 // PurposeTarget is the GET, as a lower identity, of the target of a link,

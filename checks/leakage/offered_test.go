@@ -8,9 +8,9 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/checkstest"
 	"github.com/agentready/agentready/checks/leakage"
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/spec"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 func TestOfferedRefused(t *testing.T) {

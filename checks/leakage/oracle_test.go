@@ -7,7 +7,7 @@ import (
 
 	"github.com/agentready/agentready/checks/checkstest"
 	"github.com/agentready/agentready/checks/leakage"
-	"github.com/agentready/agentready/spec"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 func TestExistenceOracle(t *testing.T) {

@@ -12,10 +12,10 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/errorleak"
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/jsonorder"
-	"github.com/agentready/agentready/spec"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 // PolicyReason flags unavailableAffordances entries that name an operation

@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/sanitize"
-	"github.com/agentready/agentready/mcp"
 )
 
 // Context-cost thresholds: beyond them, function-calling accuracy of long

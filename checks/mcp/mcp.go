@@ -10,9 +10,9 @@ import (
 	"fmt"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/sanitize"
-	"github.com/agentready/agentready/mcp"
 )
 
 // All returns the family's checks.

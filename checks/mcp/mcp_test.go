@@ -11,9 +11,9 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/checkstest"
 	mcpchecks "github.com/agentready/agentready/checks/mcp"
-	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/mcp"
-	"github.com/agentready/agentready/spec"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/mcp"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 const endpoint = "http://api.test/mcp"

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/mcp"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/mcp"
 )
 
 var versioningRef = mcpRef(mcp.Modern, "basic/versioning §Backward Compatibility", "SHOULD", "basic/versioning")

@@ -12,9 +12,9 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/sanitize"
-	"github.com/agentready/agentready/mcp"
 )
 
 var toolsRef = mcpRef(mcp.Modern, "server/tools §Tool", "MUST", "server/tools")

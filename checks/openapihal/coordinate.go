@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/spec"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 // Coordinate matching (HDTC §2.C): for a relation offered with an href, an

@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/spec"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 // NeverOffered: an operation with x-hal-rel whose relations no observed

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 // UndeclaredCurie: a namespaced relation from x-hal-rel used in a

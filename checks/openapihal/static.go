@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/spec"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 // needDocument skips without a spec that has operations to judge. Static

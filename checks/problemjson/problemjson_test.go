@@ -10,8 +10,8 @@ import (
 	"github.com/agentready/agentready/checks/checkstest"
 	"github.com/agentready/agentready/checks/conneg"
 	"github.com/agentready/agentready/checks/problemjson"
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 const (

@@ -10,14 +10,14 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/discovery"
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/halview"
 	"github.com/agentready/agentready/internal/jsonorder"
 	"github.com/agentready/agentready/internal/llmstxt"
+	"github.com/agentready/agentready/internal/mcp"
+	"github.com/agentready/agentready/internal/spec"
 	"github.com/agentready/agentready/internal/textdist"
-	"github.com/agentready/agentready/mcp"
-	"github.com/agentready/agentready/spec"
 )
 
 // Projection names, in matrix column order.

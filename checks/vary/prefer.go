@@ -6,8 +6,8 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/conneg"
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 // Prefer checks the RFC 7240 §2 MUST: a server that may apply a preference

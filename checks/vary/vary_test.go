@@ -8,7 +8,7 @@ import (
 	"github.com/agentready/agentready/checks/checkstest"
 	"github.com/agentready/agentready/checks/conneg"
 	"github.com/agentready/agentready/checks/vary"
-	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/exchange"
 )
 
 const u = "http://api.test/orders/1"

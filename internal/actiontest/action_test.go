@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentready/agentready/harness/harnesstest"
+	"github.com/agentready/agentready/internal/harness/harnesstest"
 )
 
 func TestMain(m *testing.M) { os.Exit(harnesstest.Main(m)) }

@@ -12,9 +12,9 @@ import (
 	"golang.org/x/term"
 
 	"github.com/agentready/agentready/checks/active"
-	"github.com/agentready/agentready/config"
+	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/sanitize"
-	"github.com/agentready/agentready/scan"
+	"github.com/agentready/agentready/internal/scan"
 )
 
 // activeFlags opt in to active probes: the only requests that may change

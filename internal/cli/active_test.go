@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/activefix"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 func TestActiveFlagErrors(t *testing.T) {

@@ -9,10 +9,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/agentready/agentready/baseline"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/baseline"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/internal/score"
-	"github.com/agentready/agentready/scan"
 )
 
 // gateFlags add the baseline and the minimum grade to --fail-on.

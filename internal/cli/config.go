@@ -12,8 +12,8 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/builtin"
-	"github.com/agentready/agentready/config"
-	"github.com/agentready/agentready/scan"
+	"github.com/agentready/agentready/internal/config"
+	"github.com/agentready/agentready/internal/scan"
 )
 
 // envPrefix names the environment variables that stand in for flags:

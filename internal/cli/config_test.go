@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/config"
-	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/internal/config"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 // runWith is run with extra environment variables.

@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/harness"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/harness"
 )
 
 // harnessFlags start the app before the scan (scan --start).

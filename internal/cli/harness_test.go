@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentready/agentready/harness/harnesstest"
+	"github.com/agentready/agentready/internal/harness/harnesstest"
 )
 
 // TestScanStartsAndStopsTheApp starts the demo as a real child process

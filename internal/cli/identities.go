@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/agentready/agentready/config"
 	"github.com/agentready/agentready/fixtures/demo"
-	"github.com/agentready/agentready/scan"
+	"github.com/agentready/agentready/internal/config"
+	"github.com/agentready/agentready/internal/scan"
 )
 
 // identityFlags name the callers to scan as. Headers are given per identity

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentready/agentready/config"
-	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/fixtures/hostile"
+	"github.com/agentready/agentready/internal/config"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/report"
-	"github.com/agentready/agentready/scan"
 )
 
 func runEnv(t *testing.T, environ []string, args ...string) result {

@@ -12,8 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentready/agentready/config"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/config"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 func newInitCmd(e *env) *cobra.Command {

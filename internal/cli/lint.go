@@ -13,10 +13,10 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/builtin"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/internal/score"
-	"github.com/agentready/agentready/scan"
-	"github.com/agentready/agentready/spec"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 func newLintCmd(e *env) *cobra.Command {

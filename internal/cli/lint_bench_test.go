@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentready/agentready/spec"
-	"github.com/agentready/agentready/spec/spectest"
+	"github.com/agentready/agentready/internal/spec"
+	"github.com/agentready/agentready/internal/spec/spectest"
 )
 
 // BenchmarkLint runs `agentready lint` (read, load, the static checks, a

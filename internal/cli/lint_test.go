@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/finding"
-	"github.com/agentready/agentready/spec/spectest"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/spec/spectest"
 )
 
 const specs = "../../testdata/specs/"

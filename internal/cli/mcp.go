@@ -14,12 +14,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/sanitize"
-	"github.com/agentready/agentready/mcp"
+	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/probe"
 	mcpprobe "github.com/agentready/agentready/probe/mcp"
-	"github.com/agentready/agentready/scan"
 )
 
 func newMCPCmd(e *env) *cobra.Command {

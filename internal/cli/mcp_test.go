@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 func TestMCPCommand(t *testing.T) {

@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/agentready/agentready/config"
+	"github.com/agentready/agentready/internal/config"
+	"github.com/agentready/agentready/internal/spec"
 	"github.com/agentready/agentready/probe"
-	"github.com/agentready/agentready/spec"
 )
 
 // specFlags choose the OpenAPI document of a scan.

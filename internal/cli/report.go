@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/report"
 	"github.com/agentready/agentready/report/jsonreport"
 	"github.com/agentready/agentready/report/sarif"

@@ -19,11 +19,11 @@ import (
 	"golang.org/x/term"
 
 	"github.com/agentready/agentready/checks/builtin"
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/internal/score"
 	"github.com/agentready/agentready/probe"
 	"github.com/agentready/agentready/report"
-	"github.com/agentready/agentready/scan"
 )
 
 // outputFlags are shared by scan and demo: what to write and when to fail.

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"io"
 
-	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/exchange"
 )
 
 // scrubbing makes everything e prints from now on free of secrets, the

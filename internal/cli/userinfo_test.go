@@ -10,9 +10,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/agentready/agentready/config"
-	"github.com/agentready/agentready/finding"
 	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/internal/config"
+	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/report"
 )
 

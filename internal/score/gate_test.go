@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 func gateReport(grade string, value int, b *finding.BaselineSummary, fs ...finding.Finding) *finding.Report {

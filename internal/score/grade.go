@@ -37,7 +37,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 // Compute grades a scan. families is the order to report families in; rules

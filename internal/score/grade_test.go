@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 // order is the family order the tests grade in, as the checks' report order

@@ -1,6 +1,6 @@
 package score
 
-import "github.com/agentready/agentready/finding"
+import "github.com/agentready/agentready/internal/finding"
 
 // PolicyVersion is recorded in every report so that grades from different
 // releases are only compared when they were computed the same way. Any change

@@ -22,9 +22,9 @@ import (
 
 	"golang.org/x/time/rate"
 
-	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/sanitize"
-	"github.com/agentready/agentready/mcp"
 )
 
 // allowedMethods is the whole of what the scanner may ask an MCP server.

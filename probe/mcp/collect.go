@@ -9,7 +9,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/agentready/agentready/mcp"
+	"github.com/agentready/agentready/internal/mcp"
 )
 
 // handshake is the outcome of the revision decision.

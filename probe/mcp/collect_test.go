@@ -20,7 +20,7 @@ import (
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/fixtures/hostile"
 	"github.com/agentready/agentready/fixtures/mcpfix"
-	"github.com/agentready/agentready/mcp"
+	"github.com/agentready/agentready/internal/mcp"
 )
 
 // methodRecorder logs every JSON-RPC method (and every non-POST request)

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentready/agentready/mcp"
+	"github.com/agentready/agentready/internal/mcp"
 )
 
 // Meanings of one answer during the revision decision.

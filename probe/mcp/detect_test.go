@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/mcp"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/mcp"
 )
 
 func answer(status int, contentType, body string) *mcp.Call {

@@ -7,9 +7,9 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/agentready/agentready/exchange"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/urlx"
-	"github.com/agentready/agentready/mcp"
 	"github.com/agentready/agentready/probe"
 )
 

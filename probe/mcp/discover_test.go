@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/checks/checkstest"
-	"github.com/agentready/agentready/exchange"
-	"github.com/agentready/agentready/mcp"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/mcp"
 )
 
 func TestAdvertised(t *testing.T) {

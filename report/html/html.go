@@ -20,7 +20,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 //go:embed assets/report.html.tmpl assets/report.css assets/report.js

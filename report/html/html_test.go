@@ -10,7 +10,7 @@ import (
 
 	xhtml "golang.org/x/net/html"
 
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/golden"
 	"github.com/agentready/agentready/report/html"
 	"github.com/agentready/agentready/report/internal/sample"

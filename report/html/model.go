@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/report/internal/view"
 )
 

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 // Reporter writes a report as indented JSON.

@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/report/internal/view"
 )
 

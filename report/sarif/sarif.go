@@ -24,7 +24,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/report/internal/view"
 )
 

@@ -16,7 +16,7 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/sanitize"
 )
 

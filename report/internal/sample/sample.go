@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/agentready/agentready/finding"
+	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/score"
 )
 

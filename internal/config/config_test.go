@@ -1,0 +1,240 @@
+package config_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentready/agentready/internal/config"
+)
+
+// known is a fixed vocabulary, so these tests do not move with the checks.
+var known = config.Known{
+	Checks:   []string{"negotiation-q-zero", "vary-accept", "vary-prefer"},
+	Families: []string{"mcp", "negotiation", "vary"},
+}
+
+func parse(t *testing.T, doc string) (*config.File, error) {
+	t.Helper()
+	f, err := config.Parse([]byte(doc))
+	if err != nil {
+		return nil, err
+	}
+	return f, f.Validate(known)
+}
+
+func TestFullFileLoadsAndValidates(t *testing.T) {
+	f, err := config.Load("testdata/full.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Validate(known); err != nil {
+		t.Fatal(err)
+	}
+	if *f.Limits.MaxDepth != 0 || f.Gate.FailOn != "warning" || f.Start.Env["PORT"] != "8080" || f.Identities[0].Env != "READER_TOKEN" {
+		t.Fatalf("decoded %+v", f)
+	}
+}
+
+func TestUnknownKeysAreErrorsWithHints(t *testing.T) {
+	tests := []struct{ doc, want string }{
+		{"gate:\n  fail_on: error\n", `line 2: unknown key "fail_on" in gate (did you mean "fail-on"?)`},
+		{"ignore:\n  - check: vary-accept\n", `line 1: unknown key "ignore" (did you mean "ignores"?)`},
+		{"limits:\n  maxpages: 3\n", `unknown key "maxpages" in limits (did you mean "max-pages"?)`},
+		{"ignores:\n  - check: vary-accept\n    reason: x\n    expiry: 2030-01-01\n", `line 4: unknown key "expiry" in ignores[0] (did you mean "expires"?)`},
+		{"identities:\n  - name: a\n    token: s3cr3t\n", `unknown key "token" in identities[0]`},
+		{"zzzzzzzz: 1\n", `unknown key "zzzzzzzz" (known keys: access, active, baseline, checks,`},
+	}
+	for _, tt := range tests {
+		_, err := parse(t, tt.doc)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: got %v, want %q", tt.doc, err, tt.want)
+		}
+	}
+}
+
+func TestUnknownChecksAndFamiliesAreErrorsWithHints(t *testing.T) {
+	tests := []struct{ doc, want string }{
+		{"checks:\n  vary-acept: off\n", `checks.vary-acept: unknown check "vary-acept" (did you mean "vary-accept"?)`},
+		{"ignores:\n  - check: vary-prefr\n    reason: r\n", `ignores[0]: check: unknown check "vary-prefr" (did you mean "vary-prefer"?)`},
+		{"families:\n  negotation: false\n", `families.negotation: unknown family "negotation" (did you mean "negotiation"?)`},
+		{"checks:\n  vary-accept: fatal\n", `checks.vary-accept: "fatal": want error, warning, info or off`},
+	}
+	for _, tt := range tests {
+		_, err := parse(t, tt.doc)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: got %v, want %q", tt.doc, err, tt.want)
+		}
+	}
+}
+
+func TestInvalidValues(t *testing.T) {
+	tests := []struct{ doc, want string }{
+		{"ignores:\n  - check: vary-accept\n", "reason is required"},
+		{"ignores:\n  - check: vary-accept\n    reason: r\n    expires: next week\n", `expires "next week": want a date YYYY-MM-DD`},
+		{"ignores:\n  - check: vary-accept\n    reason: r\n    url: orders/*\n", "a path pattern starts with /"},
+		{"ignores:\n  - check: vary-accept\n    reason: r\n    url: /a/[\n", "syntax error in pattern"},
+		{"gate:\n  fail-under: Z\n", "gate.fail-under"},
+		{"gate:\n  fail-under: 101\n", "score 101: want 0 to 100"},
+		{"gate:\n  fail-on: fatal\n", "gate.fail-on"},
+		{"limits:\n  max-pages: 0\n", "limits.max-pages: must be at least 1"},
+		{"limits:\n  timeout: 10 seconds\n", `limits.timeout "10 seconds"`},
+		{"target: example.com\n", `target "example.com": want an absolute http or https URL`},
+		{"start:\n  ready: listening\n", "start.command is required"},
+		{"version: 2\n", "this release reads version 1"},
+		{"limits:\n  max-pages: lots\n", "cannot"},
+	}
+	for _, tt := range tests {
+		_, err := parse(t, tt.doc)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: got %v, want %q", tt.doc, err, tt.want)
+		}
+	}
+}
+
+func TestIdentitiesNameVariablesNeverSecrets(t *testing.T) {
+	secret := "Bearer eyJhbGciOiJIUzI1NiJ9.payload"
+	_, err := parse(t, "identities:\n  - name: reader\n    env: \""+secret+"\"\n")
+	if err == nil || !strings.Contains(err.Error(), "not a credential") {
+		t.Fatalf("got %v", err)
+	}
+	if strings.Contains(err.Error(), "eyJ") {
+		t.Fatalf("the error echoes what may be a secret: %v", err)
+	}
+	for doc, want := range map[string]string{
+		"identities:\n  - name: a\n    env: A\n  - name: a\n    env: B\n": `name "a" is used twice`,
+		"identities:\n  - name: a\n":                                      "env is required",
+		"identities:\n  - name: a\n    env: A\n    header: \"X Y\"\n":     "not a valid header name",
+	} {
+		if _, err := parse(t, doc); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: got %v, want %q", doc, err, want)
+		}
+	}
+}
+
+func TestEveryProblemIsReportedAtOnce(t *testing.T) {
+	_, err := parse(t, "checks:\n  nope: off\nfamilies:\n  nada: true\ngate:\n  fail-on: x\n")
+	if err == nil || strings.Count(err.Error(), "\n") < 2 {
+		t.Fatalf("want three problems, got %v", err)
+	}
+}
+
+func TestIgnoreExpiry(t *testing.T) {
+	ig := config.Ignore{Check: "vary-accept", Reason: "r", Expires: "2026-03-31"}
+	day := func(s string) time.Time { d, _ := time.Parse(time.RFC3339, s); return d }
+	if ig.Expired(day("2026-03-31T23:59:59Z")) {
+		t.Error("expired during its last day")
+	}
+	if !ig.Expired(day("2026-04-01T00:00:00Z")) {
+		t.Error("not expired the day after")
+	}
+	if (config.Ignore{Check: "x"}).Expired(day("2999-01-01T00:00:00Z")) {
+		t.Error("an ignore without expires expired")
+	}
+}
+
+func TestSettingsMapKeysToFlagsAndResolvePaths(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, config.FileName)
+	doc := "openapi: specs/api.yaml\nmcp: http://h/mcp\nlimits:\n  max-depth: 0\n  rate: 2.5\ninclude: [/a/*, /b/*]\ngate:\n  strict-baseline: true\nbaseline: base.json\nstart:\n  command: npm start\n  env: {B: \"2\", A: \"1\"}\n"
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, s := range f.Settings() {
+		got[s.Flag] = s.Values
+		// Only the start: section starts a process.
+		if starts := strings.HasPrefix(s.Key, "start."); s.Runs != starts {
+			t.Errorf("%s: Runs is %v", s.Key, s.Runs)
+		}
+	}
+	want := map[string][]string{
+		"openapi": {filepath.Join(dir, "specs/api.yaml")}, "mcp": {"http://h/mcp"},
+		"max-depth": {"0"}, "rate": {"2.5"}, "include": {"/a/*", "/b/*"},
+		"strict-baseline": {"true"}, "baseline": {filepath.Join(dir, "base.json")},
+		"start": {"npm start"}, "start-env": {"A=1", "B=2"},
+	}
+	for flag, vals := range want {
+		if !slices.Equal(got[flag], vals) {
+			t.Errorf("--%s: got %q, want %q", flag, got[flag], vals)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("settings %v, want exactly %v", got, want)
+	}
+}
+
+func TestFlagNamesCoverEveryFlagTag(t *testing.T) {
+	names := config.FlagNames()
+	for flag, key := range map[string]string{"fail-on": "gate.fail-on", "max-pages": "limits.max-pages", "start": "start.command", "start-log": "start.log", "target": "target"} {
+		if names[flag] != key {
+			t.Errorf("flag %s maps to %q, want %q", flag, names[flag], key)
+		}
+	}
+}
+
+func TestFindLooksInParents(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "a", "b")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := config.Find(sub); err != nil || p != "" {
+		t.Fatalf("found %q, %v in an empty tree", p, err)
+	}
+	want := filepath.Join(root, "a", config.FileName)
+	if err := os.WriteFile(want, []byte("version: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := config.Find(sub); err != nil || p != want {
+		t.Fatalf("found %q, %v; want %q", p, err, want)
+	}
+}
+
+func TestEmptyFileIsDefaults(t *testing.T) {
+	f, err := parse(t, "# nothing yet\n")
+	if err != nil || len(f.Settings()) != 0 {
+		t.Fatalf("got %+v, %v", f, err)
+	}
+}
+
+func TestIdentityCredentialComesFromTheEnvironment(t *testing.T) {
+	env := map[string]string{"READER_TOKEN": "abc"}
+	getenv := func(k string) string { return env[k] }
+	h, v, ok := config.Identity{Name: "r", Scheme: "Bearer", Env: "READER_TOKEN"}.Credential(getenv)
+	if !ok || h != "Authorization" || v != "Bearer abc" {
+		t.Fatalf("got %q %q %v", h, v, ok)
+	}
+	h, v, ok = config.Identity{Name: "k", Header: "X-Api-Key", Env: "READER_TOKEN"}.Credential(getenv)
+	if !ok || h != "X-Api-Key" || v != "abc" {
+		t.Fatalf("got %q %q %v", h, v, ok)
+	}
+	if _, _, ok := (config.Identity{Name: "x", Env: "UNSET"}).Credential(getenv); ok {
+		t.Fatal("an unset variable gave a credential")
+	}
+}
+
+// TestSecretKeys: identities send the environment's credentials; nothing
+// else in the file names a secret, and an empty section is not set.
+func TestSecretKeys(t *testing.T) {
+	for doc, want := range map[string][]string{
+		"target: http://h/\nidentities:\n  - {name: user, env: USER_TOKEN}\n": {"identities"},
+		"target: http://h/\nstart:\n  command: npm start\n":                   nil,
+		"identities: []\n": nil,
+	} {
+		f, err := config.Parse([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.SecretKeys(); !slices.Equal(got, want) {
+			t.Errorf("%q: SecretKeys() = %v, want %v", doc, got, want)
+		}
+	}
+}

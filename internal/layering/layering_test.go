@@ -1,0 +1,126 @@
+// Package layering_test keeps the imports flowing one way: network code and
+// reporters never reach the checks, the checks never reach the network,
+// the report model and the recording sit at the bottom, and the scan
+// orchestrates without knowing any family.
+package layering_test
+
+import (
+	"encoding/json"
+	"io"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/agentready/agentready/"
+
+type pkg struct {
+	ImportPath string
+	Imports    []string
+	Deps       []string
+}
+
+// packages lists every package of the module with its imports and
+// transitive dependencies, test files left out.
+func packages(t *testing.T) map[string]pkg {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-json", "-deps=false", module+"...")
+	cmd.Dir = "../.."
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	all := map[string]pkg{}
+	dec := json.NewDecoder(out)
+	for {
+		var p pkg
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		all[strings.TrimPrefix(p.ImportPath, module)] = p
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	return all
+}
+
+// own is the module's packages among paths, relative to the module.
+func own(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if rel, ok := strings.CutPrefix(p, module); ok {
+			out = append(out, rel)
+		}
+	}
+	return out
+}
+
+func under(p, root string) bool { return p == root || strings.HasPrefix(p, root+"/") }
+
+// rule forbids packages under from to depend on packages under any of to.
+type rule struct {
+	from       string
+	to         []string
+	transitive bool
+	why        string
+}
+
+var rules = []rule{
+	{"probe", []string{"checks", "report", "internal/scan", "internal/cli"}, true, "the network code records; it never judges or renders"},
+	{"report", []string{"checks", "probe", "internal/scan", "internal/cli"}, true, "reporters render a finished report"},
+	{"checks", []string{"probe", "report", "internal/scan", "internal/cli", "internal/score"}, true, "checks are pure functions of the recording"},
+	{"internal/finding", []string{"checks", "probe", "report", "internal/scan", "internal/cli", "internal/config", "internal/score", "internal/spec", "internal/mcp", "internal/exchange"}, true, "the report model is the bottom layer"},
+	{"internal/exchange", []string{"checks", "probe", "report", "internal/scan", "internal/cli", "internal/config", "internal/score", "internal/spec", "internal/mcp", "internal/finding"}, true, "the recording is the bottom layer"},
+	{"internal/config", []string{"report", "internal/score", "checks", "probe", "internal/scan"}, true, "the configuration is read before anything runs"},
+	{"internal/score", []string{"checks", "report", "probe", "internal/scan"}, true, "grading reads findings and results only"},
+	{"internal/scan", []string{"report", "internal/cli", "checks/builtin"}, true, "the scan orchestrates what it is given"},
+}
+
+func TestImportsFlowOneWay(t *testing.T) {
+	for path, p := range packages(t) {
+		for _, r := range rules {
+			if !under(path, r.from) {
+				continue
+			}
+			deps := p.Imports
+			if r.transitive {
+				deps = p.Deps
+			}
+			for _, d := range own(deps) {
+				for _, forbidden := range r.to {
+					if under(d, forbidden) {
+						t.Errorf("%s depends on %s: %s", path, d, r.why)
+					}
+				}
+			}
+		}
+	}
+}
+
+// familyImportsOfScan are the check families the scan still imports
+// directly. The list must shrink to nothing: a new entry fails the test, and
+// so does an entry that no longer holds, so it is always exact.
+var familyImportsOfScan = []string{
+	"checks/active", "checks/hypermedia", "checks/leakage", "checks/problemjson", "checks/surface",
+}
+
+func TestScanImportsNoNewFamily(t *testing.T) {
+	p := packages(t)["internal/scan"]
+	var families []string
+	for _, d := range own(p.Imports) {
+		if strings.HasPrefix(d, "checks/") {
+			families = append(families, d)
+		}
+	}
+	slices.Sort(families)
+	if !slices.Equal(families, familyImportsOfScan) {
+		t.Errorf("the scan imports the families %v; the list says %v: remove what no longer holds, and never add one", families, familyImportsOfScan)
+	}
+}

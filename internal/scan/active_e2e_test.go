@@ -1,0 +1,236 @@
+package scan_test
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/checks/active"
+	"github.com/agentready/agentready/fixtures/activefix"
+	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/fixtures/methodlog"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/scan"
+	"github.com/agentready/agentready/probe"
+)
+
+var activeChecks = []string{"affordance-stale-version-executed", "leakage-hidden-operation-executed", "leakage-hidden-operation-refusal"}
+
+// fixUsers are activefix's callers: anonymous, and the user offered closes.
+var fixUsers = []scan.Identity{
+	{Name: "anonymous"},
+	{Name: "user", Header: http.Header{"Authorization": {activefix.UserAuth}}},
+}
+
+func scanActive(t *testing.T, h http.Handler, act *scan.ActiveOptions) *finding.Report {
+	t.Helper()
+	return scanActiveAs(t, h, fixUsers, act)
+}
+
+// scanActiveAs scans as ids with active probes (nil: none), the OpenAPI
+// document discovered as the CLI does.
+func scanActiveAs(t *testing.T, h http.Handler, ids []scan.Identity, act *scan.ActiveOptions) *finding.Report {
+	t.Helper()
+	return mustScan(t, h, scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: true}}, Identities: ids, Active: act})
+}
+
+// allowRules is the allow-list of entries, confirmed without asking.
+func allowRules(t *testing.T, entries ...string) *scan.ActiveOptions {
+	t.Helper()
+	rules, err := active.ParseRules(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &scan.ActiveOptions{Allow: rules, Confirmed: "--yes", Confirm: func([]active.Request) error { return nil }}
+}
+
+func allowClose(t *testing.T) *scan.ActiveOptions { return allowRules(t, "POST /things/*/close") }
+
+// TestActiveProbesAreAssessedOnEveryMode: on each of activefix's modes,
+// both probes were sent and every active check judged them, so that what
+// fires or stays silent there (its expectations) is a verdict.
+func TestActiveProbesAreAssessedOnEveryMode(t *testing.T) {
+	for _, c := range activefix.Cases() {
+		rep := mustScan(t, c.App(), scanOptions(t, c.Scan))
+		for _, id := range activeChecks {
+			if st := checkStatus(rep, id); st.Status == finding.StatusSkip {
+				t.Errorf("%s: %s skipped: %s", c.Name, id, st.Reason)
+			}
+		}
+		if rep.Active == nil || len(rep.Active.Sent) != 2 {
+			t.Fatalf("%s: active section %+v, want two requests sent", c.Name, rep.Active)
+		}
+	}
+}
+
+// Without --active only safe methods reach the app; with it, exactly the
+// planned requests the allow-list names, and nothing else unsafe.
+func TestActiveModeSendsExactlyTheAllowedRequests(t *testing.T) {
+	log, h := methodlog.Wrap(activefix.New(activefix.Conformant))
+	rep := scanActive(t, h, nil)
+	if got := unsafeRequests(log, rep); len(got) != 0 {
+		t.Errorf("without --active the scan sent %v", got)
+	}
+	if rep.Active != nil {
+		t.Errorf("report has an active section without --active: %+v", rep.Active)
+	}
+	for _, id := range activeChecks {
+		if st := checkStatus(rep, id); st.Status != finding.StatusSkip || !strings.HasPrefix(st.Reason, "not assessed") {
+			t.Errorf("%s: %s %q, want not assessed", id, st.Status, st.Reason)
+		}
+	}
+
+	log, h = methodlog.Wrap(activefix.New(activefix.Conformant))
+	var planned []active.Request
+	opts := allowClose(t)
+	opts.Confirm = func(p []active.Request) error { planned = p; return nil }
+	rep = scanActive(t, h, opts)
+	want := []string{"POST /things/2/close", "POST /things/1/close"}
+	if got := unsafeRequests(log, rep); !slices.Equal(got, want) {
+		t.Errorf("with --active the scan sent %v, want %v", got, want)
+	}
+	if len(planned) != 2 || planned[0].Purpose != active.PurposeStale || planned[0].Identity != "user" ||
+		planned[1].Purpose != active.PurposeHidden || planned[1].Identity != "anonymous" {
+		t.Errorf("plan shown for confirmation: %+v", planned)
+	}
+	for i, s := range rep.Active.Sent {
+		if s.Method != planned[i].Method || s.URL != planned[i].URL || s.Identity != planned[i].Identity || s.Status == 0 {
+			t.Errorf("sent[%d] = %+v, planned %+v", i, s, planned[i])
+		}
+	}
+}
+
+func TestActiveRequestsOutsideTheAllowListAreNotSent(t *testing.T) {
+	log, h := methodlog.Wrap(activefix.New(activefix.HiddenAccepted))
+	rules, _ := active.ParseRules([]string{"POST /other/*"})
+	rep := scanActive(t, h, &scan.ActiveOptions{Allow: rules, Confirm: func([]active.Request) error { return nil }})
+	if got := unsafeRequests(log, rep); len(got) != 0 {
+		t.Errorf("sent %v though the allow-list names nothing offered", got)
+	}
+	if rep.Active == nil || len(rep.Active.Sent) != 0 {
+		t.Errorf("active section %+v, want none sent", rep.Active)
+	}
+}
+
+func TestDeclinedActiveProbesSendNothing(t *testing.T) {
+	log, h := methodlog.Wrap(activefix.New(activefix.Conformant))
+	declined := errors.New("declined")
+	opts := allowClose(t)
+	opts.Confirm = func([]active.Request) error { return declined }
+	if _, err := runOn(t, h, scan.Options{Identities: fixUsers, Active: opts}); !errors.Is(err, declined) {
+		t.Errorf("err %v, want the confirmation's", err)
+	}
+	if got := unsafeRequests(log, nil); len(got) != 0 {
+		t.Errorf("sent %v after the user declined", got)
+	}
+}
+
+// unsafeRequests lists the requests the app received with a method that is
+// not safe, apart from JSON-RPC to the MCP endpoints: the conventional /mcp,
+// which the scan tries when nothing advertises one, and those rep names (rep
+// may be nil: the scan did not complete).
+func unsafeRequests(log *methodlog.Log, rep *finding.Report) []string {
+	mcpPaths := mcpEndpointPaths(rep)
+	var out []string
+	for _, req := range log.Requests() {
+		method, p, _ := strings.Cut(req, " ")
+		switch {
+		case method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions:
+		case (method == http.MethodPost || method == http.MethodDelete) && slices.Contains(mcpPaths, p):
+		default:
+			out = append(out, req)
+		}
+	}
+	return out
+}
+
+func mcpEndpointPaths(rep *finding.Report) []string {
+	paths := []string{"/mcp"}
+	if rep == nil || rep.MCP == nil {
+		return paths
+	}
+	endpoints := []string{rep.MCP.Endpoint}
+	for _, o := range rep.MCP.Others {
+		endpoints = append(endpoints, o.Endpoint)
+	}
+	for _, e := range endpoints {
+		if u, err := url.Parse(e); err == nil {
+			paths = append(paths, u.Path)
+		}
+	}
+	return paths
+}
+
+// assertSentAsListed: the unsafe requests the app received are exactly the
+// active probes the report lists as sent. It returns them.
+func assertSentAsListed(t *testing.T, log *methodlog.Log, rep *finding.Report) []string {
+	t.Helper()
+	var listed []string
+	if rep.Active != nil {
+		for _, s := range rep.Active.Sent {
+			u, _ := url.Parse(s.URL)
+			listed = append(listed, s.Method+" "+u.Path)
+		}
+	}
+	received := unsafeRequests(log, rep)
+	slices.Sort(received)
+	slices.Sort(listed)
+	if !slices.Equal(received, listed) {
+		t.Errorf("the app received %v, the report lists %v as sent", received, listed)
+	}
+	return received
+}
+
+// The conformant demo re-checks on execution: the same probes, and a user
+// replaying the refund only an admin was offered, are refused.
+func TestConformantDemoRefusesEveryActiveProbe(t *testing.T) {
+	tests := []struct {
+		name   string
+		ids    []scan.Identity
+		allow  []string
+		suffix string
+		sent   int
+	}{
+		// Both callers are offered cancel: only the stale probe applies.
+		{"cancel as anonymous and user", anonAndUser(userAuth), []string{"POST /orders/*/cancellation"}, "/cancellation", 1},
+		{"refund as user and admin", []scan.Identity{
+			{Name: "user", Header: http.Header{"Authorization": {userAuth}}, Roles: []string{"user"}},
+			{Name: "admin", Header: http.Header{"Authorization": {"Bearer " + demo.AdminToken}}, Roles: []string{"admin"}},
+		}, []string{"refundOrder"}, "/refund", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			log, h := methodlog.Wrap(demo.New())
+			rep := scanActiveAs(t, h, tt.ids, allowRules(t, tt.allow...))
+			for _, f := range rep.Findings {
+				if f.Severity >= finding.SeverityWarning {
+					t.Errorf("%s %s: %s", f.Severity, f.CheckID, f.Message)
+				}
+			}
+			for _, id := range activeChecks {
+				st := checkStatus(rep, id)
+				hidden := strings.HasPrefix(id, "leakage-hidden-")
+				if st.Status == finding.StatusSkip && (!hidden || tt.sent == 2) {
+					t.Errorf("%s skipped: %s", id, st.Reason)
+				}
+			}
+			if rep.Active == nil || len(rep.Active.Sent) != tt.sent {
+				t.Fatalf("active section %+v, want %d probes", rep.Active, tt.sent)
+			}
+			for _, s := range rep.Active.Sent {
+				if s.Status != http.StatusNotFound && s.Status != http.StatusPreconditionFailed {
+					t.Errorf("%s %s as %s answered %d, want 404 or 412", s.Method, s.URL, s.Identity, s.Status)
+				}
+			}
+			for _, r := range assertSentAsListed(t, log, rep) {
+				if !strings.HasSuffix(r, tt.suffix) {
+					t.Errorf("sent %s, outside the allow-list", r)
+				}
+			}
+		})
+	}
+}

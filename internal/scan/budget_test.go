@@ -1,0 +1,81 @@
+package scan_test
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentready/agentready/fixtures/hostile"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/scan"
+	"github.com/agentready/agentready/probe"
+)
+
+// The budget is a correctness bound, not a performance figure: the slack is
+// wide enough for a loaded machine, and far below what the unbounded scan
+// took (tens of seconds to minutes on these servers).
+const (
+	testBudget    = 5 * time.Second
+	budgetOverrun = 10 * time.Second
+)
+
+// scanWithin scans h with the test budget and fails when the run outlasts
+// it by more than the slack.
+func scanWithin(t *testing.T, h http.Handler, opts scan.Options) *finding.Report {
+	t.Helper()
+	opts.Probe.Budget = testBudget
+	began := time.Now()
+	rep := mustScan(t, h, opts)
+	if took := time.Since(began); took > testBudget+budgetOverrun {
+		t.Errorf("a scan with a budget of %s took %s", testBudget, took)
+	}
+	renderAll(t, rep)
+	return rep
+}
+
+func noteWith(t *testing.T, rep *finding.Report, part string) {
+	t.Helper()
+	if !slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, part) }) {
+		t.Errorf("no note mentions %q: %q", part, rep.Notes)
+	}
+}
+
+// TestLinkFloodStaysWithinBudget: every page is 1.96 MB and links to 90,000
+// URLs over 10,000 path shapes.
+func TestLinkFloodStaysWithinBudget(t *testing.T) {
+	rep := scanWithin(t, hostile.LinkFlood(), scan.Options{})
+	noteWith(t, rep, "took 1000 of 91001 links from GET /")
+	noteWith(t, rep, "cut by the per-page bound (--max-links-per-page)")
+	if rep.Stats.Skipped["max-links-per-page"] < 90_000 {
+		t.Errorf("skipped %v, want the links cut counted", rep.Stats.Skipped)
+	}
+}
+
+// stallingAfterCrawl answers the crawl at once and holds every other
+// request (planned probes, follow-ups, MCP) until the client gives up.
+func stallingAfterCrawl() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.Header.Get("Accept") == probe.CrawlAccept {
+			w.Header().Set("Content-Type", "application/hal+json")
+			w.Write([]byte(`{"_links": {"self": {"href": "/"}, "items": {"href": "/items/1"}}}`))
+			return
+		}
+		<-r.Context().Done()
+	})
+}
+
+func TestSlowProbesAndMCPStayWithinBudget(t *testing.T) {
+	// A per-request timeout longer than the budget: only the budget can end
+	// the stalled requests.
+	rep := scanWithin(t, stallingAfterCrawl(), scan.Options{Probe: probe.Config{Timeout: time.Minute}})
+	noteWith(t, rep, "the planned probes stopped when the time for crawling and probing ran out")
+	noteWith(t, rep, "the MCP endpoint was not examined: the budget ran out")
+	if !rep.Stats.Interrupted {
+		t.Error("a scan cut by its budget is not marked interrupted")
+	}
+	if rep.MCP != nil {
+		t.Errorf("an MCP examination cut half-way was reported: %+v", rep.MCP)
+	}
+}

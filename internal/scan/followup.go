@@ -1,0 +1,31 @@
+package scan
+
+import (
+	"net/url"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/probe"
+)
+
+// followUps adapts the checks that plan a second round to the probe's
+// FollowUp; nil when none does, so the probe skips the round entirely.
+func followUps(target *url.URL, cs []checks.Check) probe.FollowUp {
+	var planners []checks.FollowUpProber
+	for _, c := range cs {
+		if p, ok := c.(checks.FollowUpProber); ok {
+			planners = append(planners, p)
+		}
+	}
+	if len(planners) == 0 {
+		return nil
+	}
+	return func(crawled, samples, probes []*exchange.Exchange) []exchange.PlannedRequest {
+		pin := &checks.PlanInput{Target: target, Crawled: crawled, Samples: samples, Probes: probes}
+		var out []exchange.PlannedRequest
+		for _, p := range planners {
+			out = append(out, p.PlanFollowUp(pin)...)
+		}
+		return out
+	}
+}

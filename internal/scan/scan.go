@@ -1,0 +1,207 @@
+// Package scan wires the probe, the checks, the post-processing pipeline and
+// grading into one call. It holds no business rules of its own.
+package scan
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"runtime/debug"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/score"
+	"github.com/agentready/agentready/probe"
+)
+
+// Options configure one scan.
+type Options struct {
+	Probe   probe.Config
+	Checks  []checks.Check
+	Version string
+	// Now is the clock; tests fix it so reports are reproducible.
+	Now func() time.Time
+	// MCPEndpoint is the MCP endpoint named with --mcp; when empty, the
+	// endpoint is discovered on the target's origin.
+	MCPEndpoint string
+	// Policy tunes checks, severities, ignores and the baseline; nil is none.
+	Policy *Policy
+	// Identities are the callers to scan as, least privileged first; with two
+	// or more the leakage family compares them. See identities.go.
+	Identities []Identity
+	// Access maps operations (operationId or "METHOD /path/template") to the
+	// roles that may call them, from the configuration.
+	Access checks.AccessRules
+	// Active enables active probes; nil sends only safe requests.
+	Active *ActiveOptions
+}
+
+// Run crawls, probes, checks and grades. opts.Probe.Budget bounds the whole
+// run, shared among its phases (see schedule). It returns an error only when
+// the scan could not complete; a partial scan (budget, Ctrl-C) still gives a
+// report.
+func Run(ctx context.Context, opts Options) (*finding.Report, error) {
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	started := now()
+	if opts.Probe.Version == "" {
+		opts.Probe.Version = opts.Version
+	}
+	var selectionNotes []string
+	opts.Checks, selectionNotes = opts.Policy.Select(opts.Checks)
+	opts.Probe.FollowUp = followUps(opts.Probe.Start, opts.Checks)
+	slot := attachSpec(&opts.Probe)
+	shared := opts.Probe.Headers.Clone()
+	opts.Probe.Secrets = secretHeaders(opts)
+	sched := newSchedule(opts.Probe.Budget)
+	opts.Probe.Budget = sched.probing()
+	probeCtx, cancelProbes := sched.untilProbed(ctx)
+	res, views, err := crawlAs(probeCtx, &opts, planner(opts.Probe.Start, opts.Checks, slot))
+	cancelProbes()
+	if err != nil {
+		return nil, err
+	}
+	activeInfo, activeRun, err := runActive(ctx, sched, opts, shared, res, views)
+	if err != nil {
+		return nil, err
+	}
+	in := checks.NewInput(opts.Probe.Start, res.Recording)
+	in.Active = activeRun
+	in.Spec = res.Spec
+	in.Identities = views
+	in.Caller, in.Access = judgedCaller(opts.Identities, shared), opts.Access
+	before := exchangeCount(in)
+	mcpNotes, cut := collectMCP(ctx, sched, opts, shared, in)
+	res.Stats.Requests += exchangeCount(in) - before
+	res.Stats.Interrupted = res.Stats.Interrupted || cut
+	results, findings := Evaluate(context.WithoutCancel(ctx), in, opts.Checks)
+	post := &Pipeline{Doc: in.Spec, Policy: opts.Policy, Now: opts.Policy.now(), Results: results, Rules: RuleInfos(opts.Checks)}
+	findings = post.Run(findings)
+	rep := &finding.Report{
+		SchemaVersion: finding.SchemaVersion,
+		Tool:          finding.ToolInfo{Name: "agentready", Version: opts.Version, DocsURL: "https://github.com/agentready/agentready"},
+		Target:        opts.Probe.Start.String(),
+		StartedAt:     started.UTC(),
+		FinishedAt:    now().UTC(),
+		Rules:         post.Rules,
+		Checks:        post.Results,
+		Findings:      findings,
+		Ignored:       post.Ignored,
+		Baseline:      post.Baseline,
+		Stats:         res.Stats,
+		Notes:         slices.Concat(res.Notes, mcpNotes, errorProbeNotes(res.Recording), echoNotes(in)),
+		MCP:           mcpInfo(in),
+		Active:        activeInfo,
+	}
+	describeSpec(rep, res)
+	// What the policy did is told last, after what the scan saw.
+	rep.Notes = slices.Concat(rep.Notes, selectionNotes, post.Notes)
+	rep.States = stateMatrices(res.Recording)
+	rep.Surface = surfaceMatrix(in, opts.Checks)
+	rep.Score = Grade(rep)
+	return rep, nil
+}
+
+// RuleInfos is the metadata of the checks, as reports carry it.
+func RuleInfos(cs []checks.Check) []finding.RuleInfo {
+	var rules []finding.RuleInfo
+	for _, c := range cs {
+		rules = append(rules, checks.RuleInfo(c.Meta()))
+	}
+	return rules
+}
+
+// Grade scores a report once the pipeline has run, in the checks' family
+// order.
+func Grade(rep *finding.Report) finding.Score {
+	return score.Compute(checks.FamilyNames(), rep.Rules, rep.Checks, rep.Findings)
+}
+
+// planner adapts the checks that plan probes to the probe's Planner, so the
+// probe never imports the checks.
+func planner(target *url.URL, cs []checks.Check, slot *specSlot) probe.Planner {
+	return func(crawled, samples []*exchange.Exchange) []exchange.PlannedRequest {
+		pin := &checks.PlanInput{Target: target, Crawled: crawled, Samples: samples, Spec: slot.get()}
+		var out []exchange.PlannedRequest
+		for _, c := range cs {
+			if p, ok := c.(checks.Prober); ok {
+				out = append(out, p.Plan(pin)...)
+			}
+		}
+		return out
+	}
+}
+
+// checkTimeout bounds one check; checks are pure, so hitting it means a bug.
+const checkTimeout = 30 * time.Second
+
+// Evaluate runs every check concurrently over the recording. A panic in one
+// check becomes status "error" for that check and never takes the scan down.
+func Evaluate(ctx context.Context, in *checks.Input, cs []checks.Check) ([]finding.CheckResult, []finding.Finding) {
+	results := make([]finding.CheckResult, len(cs))
+	found := make([][]finding.Finding, len(cs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 8)
+	for i, c := range cs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			results[i], found[i] = runOne(ctx, in, c)
+		}()
+	}
+	wg.Wait()
+	var all []finding.Finding
+	for _, fs := range found {
+		all = append(all, fs...)
+	}
+	return results, all
+}
+
+func runOne(ctx context.Context, in *checks.Input, c checks.Check) (res finding.CheckResult, fs []finding.Finding) {
+	m := c.Meta()
+	res = finding.CheckResult{ID: m.ID, Family: string(m.Family), Severity: m.Severity}
+	defer func() {
+		if r := recover(); r != nil {
+			res.Status, res.Reason, fs = finding.StatusError, fmt.Sprintf("check panicked: %v\n%s", r, debug.Stack()), nil
+		}
+	}()
+	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
+	defer cancel()
+	fs, err := c.Run(ctx, in)
+	res.Observations = in.Observations(m.ID)
+	switch reason, skipped := checks.IsSkip(err); {
+	case skipped:
+		res.Status, res.Reason, fs = finding.StatusSkip, reason, nil
+	case err != nil:
+		res.Status, res.Reason, fs = finding.StatusError, err.Error(), nil
+	case len(fs) == 0:
+		res.Status = finding.StatusPass
+	default:
+		res.Status, res.Findings = finding.StatusFail, len(fs)
+		res.Severity = finding.SeverityNone
+		for _, f := range fs {
+			res.Severity = max(res.Severity, f.Severity)
+		}
+	}
+	return res, fs
+}
+
+// exchangeCount counts the exchanges of every identity's recording: the MCP
+// requests, sent after the probe finished, are counted from it.
+func exchangeCount(in *checks.Input) int {
+	n := len(in.Recording.Exchanges)
+	for _, v := range in.Identities[:max(0, len(in.Identities)-1)] {
+		if v.Recording != nil {
+			n += len(v.Recording.Exchanges)
+		}
+	}
+	return n
+}
