@@ -28,7 +28,7 @@ func (s *specFlags) register(fs *pflag.FlagSet) {
 }
 
 // maxSpecSizeFlag caps the OpenAPI document, read from a file or fetched:
-// memory grows with the document, at 20 to 80 times its size.
+// memory grows with the document, at 15 to 85 times its size.
 const maxSpecSizeFlag = "max-spec-size"
 
 func registerMaxSpecSize(fs *pflag.FlagSet, v *int64) {

@@ -24,7 +24,7 @@ import (
 
 // DefaultMaxSize is the cap on a description's size unless the caller sets
 // another. Parsing holds the document as a YAML tree and a model that take
-// 20 to 80 times its size, so the cap is what bounds memory: 32 MiB is about
+// 15 to 85 times its size, so the cap is what bounds memory: 32 MiB is about
 // two and a half times GitHub's REST description.
 const DefaultMaxSize = 32 << 20
 
@@ -46,14 +46,14 @@ type TooLargeError struct {
 
 func (e *TooLargeError) Error() string {
 	if e.Size > e.Max {
-		return fmt.Sprintf("%s is %s, larger than the %s cap on OpenAPI documents", e.Source, FormatSize(e.Size), FormatSize(e.Max))
+		return fmt.Sprintf("%s is %s, larger than the %s cap on OpenAPI documents", e.Source, formatSize(e.Size), formatSize(e.Max))
 	}
-	return fmt.Sprintf("%s is larger than the %s cap on OpenAPI documents", e.Source, FormatSize(e.Max))
+	return fmt.Sprintf("%s is larger than the %s cap on OpenAPI documents", e.Source, formatSize(e.Max))
 }
 
-// FormatSize writes a byte count in the largest binary unit it reaches,
+// formatSize writes a byte count in the largest binary unit it reaches,
 // with one decimal unless it is a whole number of them.
-func FormatSize(n int64) string {
+func formatSize(n int64) string {
 	unit, name := int64(1), "bytes"
 	switch {
 	case n >= 1<<20:
