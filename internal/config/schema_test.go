@@ -43,25 +43,7 @@ func TestPublishedSchemaIsCurrent(t *testing.T) {
 }
 
 func compileSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	raw, err := os.ReadFile(schemaPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource(config.SchemaID, doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile(config.SchemaID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return golden.Schema(t, schemaPath, config.SchemaID)
 }
 
 // asJSON turns a YAML document into the JSON value editors validate.

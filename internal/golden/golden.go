@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Command regenerates every generated file in the repository.
@@ -121,3 +123,28 @@ var port = regexp.MustCompile(`127\.0\.0\.1:\d+`)
 // NormalizePorts replaces the port of loopback test servers, which changes
 // on every run.
 func NormalizePorts(b []byte) []byte { return port.ReplaceAll(b, []byte("127.0.0.1:PORT")) }
+
+// Schema compiles the published JSON Schema at path, registered under id,
+// with format assertions on: the schemas under docs/schema are generated
+// files, and the tests that check them also validate documents with them.
+func Schema(t testing.TB, path, id string) *jsonschema.Schema {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource(id, doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

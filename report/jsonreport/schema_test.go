@@ -31,25 +31,7 @@ func TestPublishedSchemaIsCurrent(t *testing.T) {
 }
 
 func compileSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	raw, err := os.ReadFile(schemaPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource(SchemaID, doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile(SchemaID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return golden.Schema(t, schemaPath, SchemaID)
 }
 
 // TestReportsConformToTheSchema validates every committed JSON report, the
