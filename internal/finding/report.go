@@ -45,6 +45,8 @@ type Report struct {
 	// active probes were not enabled, so a report always tells whether the
 	// scan changed the target.
 	Active *ActiveInfo `json:"active,omitempty"`
+	// Coverage is what the scan reached and what it could not.
+	Coverage *Coverage `json:"coverage,omitempty"`
 }
 
 // ActiveInfo describes the active probes of a scan.
