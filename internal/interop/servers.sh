@@ -11,7 +11,8 @@
 # cache folder, never into the repo; with CI=true a failed install is a
 # failure, otherwise that server is left out and its tests skip.
 #
-#   servers.sh start        start them; print the env file to source
+#   servers.sh start        start them, or reuse the ones a previous start
+#                           left running; print the env file to source
 #   servers.sh stop         stop the ones started (by the PIDs recorded)
 #   servers.sh run CMD...   start them, run CMD with their URLs in the
 #                           environment, stop them, exit with CMD's status
@@ -178,7 +179,22 @@ stop() {
   rm -f "$pidfile"
 }
 
+# running reports whether every server of the last start still runs, so a
+# second start (another shell, another test run) reuses them instead of
+# killing them under its feet.
+running() {
+  [ -s "$pidfile" ] && [ -s "$envfile" ] || return 1
+  local pid
+  while read -r pid _; do
+    kill -0 "$pid" 2>/dev/null || return 1
+  done <"$pidfile"
+}
+
 start() {
+  if running; then
+    say "reusing the servers already running ($pidfile)"
+    return 0
+  fi
   for tool in node npm go; do
     command -v "$tool" >/dev/null 2>&1 || give_up "$tool is not installed" || return 0
   done
