@@ -68,6 +68,9 @@ type Meta struct {
 	// (fixtures/expect). The family's tests run the named case through
 	// checkstest.FiredBy.
 	FiredBy string
+	// Needs are what the check needs sent besides the crawl and its own
+	// probes; the scan reads them instead of knowing checks by name.
+	Needs Needs
 }
 
 // DocsURL is derived from the ID, never typed by hand.

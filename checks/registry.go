@@ -42,6 +42,8 @@ func NewRegistry(cs ...Check) (*Registry, error) {
 			return nil, fmt.Errorf("check %q: severity is required", m.ID)
 		case len(m.SpecRefs) == 0:
 			return nil, fmt.Errorf("check %q: at least one spec clause is required", m.ID)
+		case validNeeds(m.Needs) != "":
+			return nil, fmt.Errorf("check %q: %s", m.ID, validNeeds(m.Needs))
 		}
 		if _, dup := r.byID[m.ID]; dup {
 			return nil, fmt.Errorf("check %q registered twice", m.ID)
@@ -49,10 +51,26 @@ func NewRegistry(cs ...Check) (*Registry, error) {
 		r.byID[m.ID] = c
 		r.ordered = append(r.ordered, c)
 	}
+	for _, f := range Families {
+		if problem := validParts(r.family(f)); problem != "" {
+			return nil, fmt.Errorf("family %q: %s", f, problem)
+		}
+	}
 	sort.SliceStable(r.ordered, func(i, j int) bool {
 		return r.ordered[i].Meta().ID < r.ordered[j].Meta().ID
 	})
 	return r, nil
+}
+
+// family is the checks of f, in the order they were given.
+func (r *Registry) family(f Family) []Check {
+	var out []Check
+	for _, c := range r.ordered {
+		if c.Meta().Family == f {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // All returns every check, sorted by ID.

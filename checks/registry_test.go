@@ -35,6 +35,7 @@ func TestNewRegistryRejectsBadMetadata(t *testing.T) {
 		{"no title", func(m *checks.Meta) { m.Title = "" }, "title and help"},
 		{"no severity", func(m *checks.Meta) { m.Severity = finding.SeverityNone }, "severity"},
 		{"no clause", func(m *checks.Meta) { m.SpecRefs = nil }, "clause"},
+		{"unknown need", func(m *checks.Meta) { m.Needs = 1 << 7 }, "unknown needs"},
 	}
 	for _, tt := range tests {
 		m := valid("vary-x")
@@ -46,6 +47,73 @@ func TestNewRegistryRejectsBadMetadata(t *testing.T) {
 	}
 	if _, err := checks.NewRegistry(fake{valid("vary-x")}, fake{valid("vary-x")}); err == nil {
 		t.Error("duplicate IDs accepted")
+	}
+}
+
+// parted is a check that brings parts.
+type parted struct {
+	fake
+	parts []checks.Part
+}
+
+func (p parted) Parts() []checks.Part { return p.parts }
+
+type note struct{ text string }
+
+func (n note) Annotate(_ *checks.Input, rep *finding.Report) { rep.Notes = append(rep.Notes, n.text) }
+
+// unhashable is a part whose slice makes it not comparable.
+type unhashable []string
+
+func (unhashable) Annotate(*checks.Input, *finding.Report) {}
+
+func TestNewRegistryRejectsBadParts(t *testing.T) {
+	tests := []struct {
+		what string
+		cs   []checks.Check
+		want string
+	}{
+		{"a family's checks disagree", []checks.Check{parted{fake{valid("vary-a")}, []checks.Part{note{"a"}}}, parted{fake{valid("vary-b")}, []checks.Part{note{"b"}}}}, "different parts"},
+		{"one check of the family brings none", []checks.Check{parted{fake{valid("vary-a")}, []checks.Part{note{"a"}}}, fake{valid("vary-b")}}, "different parts"},
+		{"a part that does nothing", []checks.Check{parted{fake{valid("vary-a")}, []checks.Part{"text"}}}, "IdentityProber or an Annotator"},
+		{"a part that is not comparable", []checks.Check{parted{fake{valid("vary-a")}, []checks.Part{unhashable{}}}}, "comparable"},
+	}
+	for _, tt := range tests {
+		_, err := checks.NewRegistry(tt.cs...)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: got %v, want error containing %q", tt.what, err, tt.want)
+		}
+	}
+	shared := []checks.Part{note{"a"}}
+	if _, err := checks.NewRegistry(parted{fake{valid("vary-a")}, shared}, parted{fake{valid("vary-b")}, shared}); err != nil {
+		t.Errorf("a family whose checks agree: %v", err)
+	}
+}
+
+// TestPartsOfKeepsEachPartOnce: parts brought by several checks, of one
+// family or several, are used once, in the order of the checks.
+func TestPartsOfKeepsEachPartOnce(t *testing.T) {
+	a, b := note{"a"}, note{"b"}
+	m := valid("negotiation-x")
+	m.Family = checks.FamilyNegotiation
+	cs := []checks.Check{
+		parted{fake{valid("vary-a")}, []checks.Part{b, a}},
+		fake{valid("vary-c")},
+		parted{fake{valid("vary-b")}, []checks.Part{b, a}},
+		parted{fake{m}, []checks.Part{a, unhashable{}}},
+	}
+	got := checks.PartsOf(cs)
+	if len(got) != 3 || got[0] != checks.Part(b) || got[1] != checks.Part(a) {
+		t.Errorf("PartsOf = %v, want b, a and the unhashable part once each", got)
+	}
+}
+
+func TestNeedsOfUnitesTheChecksNeeds(t *testing.T) {
+	a, b := valid("vary-a"), valid("vary-b")
+	a.Needs, b.Needs = checks.NeedsMCP|checks.NeedsMCPPerIdentity, checks.NeedsActiveStale
+	n := checks.NeedsOf([]checks.Check{fake{a}, fake{b}, fake{valid("vary-c")}})
+	if !n.Has(checks.NeedsMCPPerIdentity|checks.NeedsActiveStale) || n.Has(checks.NeedsActiveHidden) {
+		t.Errorf("NeedsOf = %b", n)
 	}
 }
 

@@ -22,13 +22,19 @@ var ErrUnreachable = errors.New("target unreachable")
 // skipProbeOffOrigin counts planned requests dropped for leaving the origin.
 const skipProbeOffOrigin = "probe-off-origin"
 
+// Defaults of the limits a session splits among its identities.
+const (
+	defaultBudget = 2 * time.Minute
+	defaultPages  = 200
+)
+
 func (cfg Config) withDefaults() Config {
 	def := func(v *int, d int) {
 		if *v <= 0 {
 			*v = d
 		}
 	}
-	def(&cfg.MaxPages, 200)
+	def(&cfg.MaxPages, defaultPages)
 	def(&cfg.MaxDepth, 5)
 	def(&cfg.Concurrency, 4)
 	def(&cfg.MaxRedirects, 5)
@@ -39,7 +45,7 @@ func (cfg Config) withDefaults() Config {
 		cfg.Timeout = 10 * time.Second
 	}
 	if cfg.Budget <= 0 {
-		cfg.Budget = 2 * time.Minute
+		cfg.Budget = defaultBudget
 	}
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = 2 << 20

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/leakage"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/spec"
@@ -20,28 +21,26 @@ type View struct {
 	Recording *exchange.Recording
 }
 
-// Request is one planned active probe.
-type Request struct {
-	exchange.PlannedRequest
-	Identity string
-	// Operation names the control (template key, affordance operation).
-	Operation string
-	// Why says what the probe tests, for the plan printed before sending.
-	Why string
-	// Shown is every header that will be sent, credentials redacted; the
-	// scan fills it in before asking for confirmation.
-	Shown http.Header
-}
-
 // Kinds selects the probes to plan; a kind whose check will not run is not
 // sent, since nothing would judge its answer.
 type Kinds struct{ Hidden, Stale bool }
+
+// PlanActive implements checks.ActivePlanner: the allow-list plans the kinds
+// of probe the selected checks judge.
+func (rs Rules) PlanActive(in *checks.ActivePlanInput) []exchange.ActiveRequest {
+	views := make([]View, len(in.Views))
+	for i, v := range in.Views {
+		views[i] = View{Name: v.Name, Recording: v.Recording}
+	}
+	kinds := Kinds{Hidden: in.Needs.Has(checks.NeedsActiveHidden), Stale: in.Needs.Has(checks.NeedsActiveStale)}
+	return Plan(views, in.Spec, rs, kinds)
+}
 
 // Plan lists the active probes the recordings call for and the rules allow,
 // stale-version probes first, in a stable order, bounded by MaxPerKind each.
 // The two kinds never target the same URL, so that a probe wrongly executed
 // cannot turn the other kind's answer into a refusal for another reason.
-func Plan(views []View, doc *spec.Document, rules Rules, kinds Kinds) []Request {
+func Plan(views []View, doc *spec.Document, rules Rules, kinds Kinds) []exchange.ActiveRequest {
 	if len(views) == 0 || len(rules) == 0 {
 		return nil
 	}
@@ -59,7 +58,7 @@ func Plan(views []View, doc *spec.Document, rules Rules, kinds Kinds) []Request 
 	}
 	top := views[len(views)-1]
 	topOffers := offersByResource(top.Recording, doc)
-	var hiddenReqs []Request
+	var hiddenReqs []exchange.ActiveRequest
 	if kinds.Hidden {
 		taken := map[string]bool{}
 		for _, v := range views[:len(views)-1] {
@@ -67,7 +66,7 @@ func Plan(views []View, doc *spec.Document, rules Rules, kinds Kinds) []Request 
 		}
 		hiddenReqs = trimKind(hiddenReqs, PurposeHidden, MaxPerKind)
 	}
-	var out []Request
+	var out []exchange.ActiveRequest
 	if kinds.Stale {
 		taken := map[string]bool{}
 		for _, r := range hiddenReqs {
@@ -136,8 +135,8 @@ func operationKey(identity string, o leakage.Offer) string {
 // stale plans, as the most privileged identity, one request per offered
 // operation on a resource that has an entity tag or a validForVersion,
 // conditional on StaleETag.
-func stale(top View, offers resourceOffers, allowed func(leakage.Offer) bool, taken map[string]bool) []Request {
-	var out []Request
+func stale(top View, offers resourceOffers, allowed func(leakage.Offer) bool, taken map[string]bool) []exchange.ActiveRequest {
+	var out []exchange.ActiveRequest
 	seen := map[string]bool{}
 	for _, u := range sortedURLs(offers) {
 		for _, o := range offers[u] {
@@ -180,8 +179,8 @@ func sameResource(a, b string) bool {
 // taken holds the targets earlier identities probe: each identity gets
 // another resource where there is one, so that a request wrongly executed
 // for one caller does not turn the next caller's answer into a 409.
-func hidden(low View, topName string, topOffers, lowOffers resourceOffers, allowed func(leakage.Offer) bool, taken map[string]bool) []Request {
-	var out []Request
+func hidden(low View, topName string, topOffers, lowOffers resourceOffers, allowed func(leakage.Offer) bool, taken map[string]bool) []exchange.ActiveRequest {
+	var out []exchange.ActiveRequest
 	seen := map[string]bool{}
 	for _, u := range sortedURLs(topOffers) {
 		mine, read := lowOffers[u]
@@ -212,19 +211,19 @@ func offered(offers []leakage.Offer, o leakage.Offer) bool {
 	return false
 }
 
-func request(o leakage.Offer, purpose, identity string, ownValues bool) Request {
+func request(o leakage.Offer, purpose, identity string, ownValues bool) exchange.ActiveRequest {
 	body, contentType := Body(o.Control, ownValues)
 	h := http.Header{}
 	h.Set("Content-Type", contentType)
 	h.Set("Accept", "application/problem+json, application/hal+json;q=0.9, application/json;q=0.8")
-	return Request{
+	return exchange.ActiveRequest{
 		PlannedRequest: exchange.PlannedRequest{Purpose: purpose, Method: o.Method, URL: o.Target, Header: h, BasedOn: o.X.Request.URL, Body: body},
 		Identity:       identity,
 		Operation:      o.Name,
 	}
 }
 
-func countKind(rs []Request, purpose string) int {
+func countKind(rs []exchange.ActiveRequest, purpose string) int {
 	n := 0
 	for _, r := range rs {
 		if r.Purpose == purpose {
@@ -234,11 +233,11 @@ func countKind(rs []Request, purpose string) int {
 	return n
 }
 
-func trimKind(rs []Request, purpose string, limit int) []Request {
+func trimKind(rs []exchange.ActiveRequest, purpose string, limit int) []exchange.ActiveRequest {
 	if countKind(rs, purpose) <= limit {
 		return rs
 	}
-	var out []Request
+	var out []exchange.ActiveRequest
 	n := 0
 	for _, r := range rs {
 		if r.Purpose == purpose {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/active"
+	"github.com/agentready/agentready/checks/hypermedia"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 )
@@ -16,10 +17,14 @@ import (
 // stale-version probes (checks/active), sent only with --active.
 type StaleVersion struct{}
 
+// Parts implements checks.WithParts, like every check of the family.
+func (StaleVersion) Parts() []checks.Part { return []checks.Part{hypermedia.States{}} }
+
 func (StaleVersion) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "affordance-stale-version-executed",
 		Family:   checks.FamilyAffordance,
+		Needs:    checks.NeedsActiveStale,
 		Title:    "Operations conditional on a stale version are refused",
 		Severity: finding.SeverityError,
 		SpecRefs: []finding.SpecRef{

@@ -60,6 +60,9 @@ type rule struct{ meta checks.Meta }
 
 func (r rule) Meta() checks.Meta { return r.meta }
 
+// Parts implements checks.WithParts: the state matrix reads the templates.
+func (rule) Parts() []checks.Part { return []checks.Part{hypermedia.States{}} }
+
 // Plan asks for HAL-FORMS; every check of the family plans the same fetch and
 // the probe sends it once.
 func (rule) Plan(in *checks.PlanInput) []exchange.PlannedRequest { return hypermedia.PlanFetch(in) }

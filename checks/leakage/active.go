@@ -19,12 +19,13 @@ var refHiddenAdvice = finding.SpecRef{Doc: "Dynamic affordances (operation avail
 
 // HiddenExecuted flags a state-changing request that succeeded for an
 // identity whose view omitted its control: the omission was the only gate.
-type HiddenExecuted struct{}
+type HiddenExecuted struct{ family }
 
 func (HiddenExecuted) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "leakage-hidden-operation-executed",
 		Family:   checks.FamilyLeakage,
+		Needs:    checks.NeedsActiveHidden,
 		Title:    "Operations hidden from a caller refuse that caller when called anyway",
 		Severity: finding.SeverityError,
 		Security: true,
@@ -74,12 +75,13 @@ func (c HiddenExecuted) Run(ctx context.Context, in *checks.Input) ([]finding.Fi
 
 // HiddenRefusal flags a hidden operation refused in a way an agent cannot
 // read: a status other than 401, 403, 404 or 409, or no problem details.
-type HiddenRefusal struct{}
+type HiddenRefusal struct{ family }
 
 func (HiddenRefusal) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "leakage-hidden-operation-refusal",
 		Family:   checks.FamilyLeakage,
+		Needs:    checks.NeedsActiveHidden,
 		Title:    "Hidden operations are refused with 401, 403, 404 or 409 and problem details",
 		Severity: finding.SeverityWarning,
 		SpecRefs: []finding.SpecRef{

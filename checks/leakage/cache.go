@@ -18,7 +18,7 @@ import (
 // SharedCache flags a URL whose response differs between identities while
 // one of those responses may be stored by a shared cache and reused for
 // another caller.
-type SharedCache struct{}
+type SharedCache struct{ family }
 
 func (SharedCache) Meta() checks.Meta {
 	return checks.Meta{

@@ -19,7 +19,7 @@ import (
 // URL. The patterns are errorleak's, shared with problem-json-leak, which
 // judges the privileged identity's own view; this check covers only what
 // differs across callers.
-type ErrorDetail struct{}
+type ErrorDetail struct{ family }
 
 func (ErrorDetail) Meta() checks.Meta {
 	return checks.Meta{

@@ -21,18 +21,6 @@ func All() []checks.Check {
 		MCPToolRefused{}, MCPPrivilegedToolAnonymous{}, HiddenExecuted{}, HiddenRefusal{}}
 }
 
-// Purposes of the requests the scan sends as a lower identity; they mirror
-// scan.PurposeCrossFetch and scan.PurposeMissingSibling (scan imports the
-// checks, not the reverse).
-const (
-	purposeCrossFetch     = "leakage/cross-fetch"
-	purposeMissingSibling = "leakage/missing-sibling"
-)
-
-// PurposeCrossFetch is the GET, as a lower identity, of a resource the most
-// privileged identity read.
-const PurposeCrossFetch = purposeCrossFetch
-
 const notAssessed = "not assessed: the scan ran as one identity; give two or more with --identity to compare what each caller is shown"
 
 // views returns the identities, or a skip when there are fewer than two.
@@ -54,7 +42,7 @@ func gets(rec *exchange.Recording) map[string]*exchange.Exchange {
 		return out
 	}
 	for _, x := range rec.Exchanges {
-		if x.Request.Method != http.MethodGet || x.Response == nil || x.Purpose == purposeMissingSibling {
+		if x.Request.Method != http.MethodGet || x.Response == nil || x.Purpose == PurposeMissingSibling {
 			continue
 		}
 		if prev, ok := out[x.Request.URL]; ok && prev.Purpose == exchange.PurposeCrawl {

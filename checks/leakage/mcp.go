@@ -28,12 +28,13 @@ const mcpSplitHelp = "A tool in a catalog listed to a caller that sent no creden
 // MCPToolRefused flags tools listed to a less privileged identity whose
 // operation refuses it: the same rule as leakage-offered-refused, applied to
 // the MCP catalog.
-type MCPToolRefused struct{}
+type MCPToolRefused struct{ family }
 
 func (MCPToolRefused) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "leakage-mcp-tool-refused",
 		Family:   checks.FamilyLeakage,
+		Needs:    checks.NeedsMCPPerIdentity,
 		Title:    "MCP catalogs list only tools the caller may call",
 		Severity: finding.SeverityWarning,
 		Security: true,
@@ -93,12 +94,13 @@ func (c MCPToolRefused) Run(ctx context.Context, in *checks.Input) ([]finding.Fi
 
 // MCPPrivilegedToolAnonymous flags a catalog listed to a caller that sent no
 // credentials that names tools requiring credentials or a role.
-type MCPPrivilegedToolAnonymous struct{}
+type MCPPrivilegedToolAnonymous struct{ family }
 
 func (MCPPrivilegedToolAnonymous) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "leakage-mcp-privileged-tool-anonymous",
 		Family:   checks.FamilyLeakage,
+		Needs:    checks.NeedsMCPPerIdentity,
 		Title:    "MCP catalogs for anonymous callers name no privileged tool",
 		Severity: finding.SeverityError,
 		Security: true,
@@ -297,7 +299,7 @@ func refusedGets(doc *spec.Document, rec *exchange.Recording) map[string]*exchan
 	}
 	readable := map[string]bool{}
 	for _, x := range rec.Exchanges {
-		if x.Request.Method != http.MethodGet || x.Response == nil || x.Purpose == purposeMissingSibling {
+		if x.Request.Method != http.MethodGet || x.Response == nil || x.Purpose == PurposeMissingSibling {
 			continue
 		}
 		t := templateOf(doc, x.Request.URL)

@@ -150,7 +150,7 @@ func PlanTargets(crawled []*exchange.Exchange) []exchange.PlannedRequest {
 // OfferedRefused flags operations offered to a less privileged identity that
 // refuse it: an agent will try them and fail, and the caller learns of a
 // capability it does not have.
-type OfferedRefused struct{}
+type OfferedRefused struct{ family }
 
 func (OfferedRefused) Meta() checks.Meta {
 	return checks.Meta{

@@ -16,7 +16,7 @@ import (
 
 // ExistenceOracle flags a lower identity that gets 403 for a resource that
 // exists and 404 for one that does not: it can enumerate identifiers.
-type ExistenceOracle struct{}
+type ExistenceOracle struct{ family }
 
 func (ExistenceOracle) Meta() checks.Meta {
 	return checks.Meta{
@@ -66,7 +66,7 @@ func (c ExistenceOracle) Run(ctx context.Context, in *checks.Input) ([]finding.F
 			continue
 		}
 		siblings := map[string]*exchange.Exchange{}
-		for x := range v.Recording.WithPurpose(purposeMissingSibling) {
+		for x := range v.Recording.WithPurpose(PurposeMissingSibling) {
 			if x.Response != nil {
 				siblings[parent(x.Request.URL)] = x
 			}

@@ -21,7 +21,7 @@ import (
 // PolicyReason flags unavailableAffordances entries that name an operation
 // the caller is never offered, with a reason that reveals policy: the caller
 // learns the operation exists and which role, permission or plan unlocks it.
-type PolicyReason struct{}
+type PolicyReason struct{ family }
 
 func (PolicyReason) Meta() checks.Meta {
 	return checks.Meta{
@@ -62,7 +62,7 @@ unavailability.`,
 
 // NeverOffered notes unavailableAffordances entries, with no reason or a
 // generic one, naming an operation the caller is never offered.
-type NeverOffered struct{}
+type NeverOffered struct{ family }
 
 func (NeverOffered) Meta() checks.Meta {
 	return checks.Meta{

@@ -20,6 +20,8 @@ func All() []checks.Check {
 	var all []checks.Check
 	for _, group := range [][]*check{revisionChecks(), toolChecks(), catalogChecks(), parityChecks()} {
 		for _, c := range group {
+			// Every check judges the snapshot of the MCP endpoint.
+			c.meta.Needs |= checks.NeedsMCP
 			all = append(all, c)
 		}
 	}

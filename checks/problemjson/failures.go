@@ -73,10 +73,19 @@ func (c ServerError) Run(ctx context.Context, in *checks.Input) ([]finding.Findi
 	return group(c.Meta(), occs), nil
 }
 
-// ProbeSummary says how many error probes were sent and of which kinds, or
-// "" when none were; the scan puts it in the report's notes.
-func ProbeSummary(rec *exchange.Recording) string { return probeSummary(rec) }
+// probeNote tells the reader how many error probes the family sent: they
+// are requests for URLs the app never advertised, and a reader checking the
+// target's logs should be able to account for them.
+type probeNote struct{}
 
+func (probeNote) Annotate(in *checks.Input, rep *finding.Report) {
+	if s := probeSummary(in.Recording); s != "" {
+		rep.Notes = append(rep.Notes, s)
+	}
+}
+
+// probeSummary says how many error probes were sent and of which kinds, or
+// "" when none were.
 func probeSummary(rec *exchange.Recording) string {
 	kinds := map[string]int{}
 	total := 0

@@ -10,6 +10,7 @@ import (
 	"github.com/agentready/agentready/checks/checkstest"
 	"github.com/agentready/agentready/checks/problemjson"
 	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 func crawled(rawURL, ctype, body string) *exchange.Exchange {
@@ -88,11 +89,23 @@ func TestProbeSummary(t *testing.T) {
 		{Purpose: exchange.PurposeCrawl},
 		{Purpose: problemjson.PurposeNotFound}, {Purpose: problemjson.PurposeNotFound}, {Purpose: problemjson.PurposeUnknownPath},
 	}}
-	want := "problem-json: 3 safe error probes sent (GET): 2 not-found-sibling, 1 unknown-path"
-	if got := problemjson.ProbeSummary(rec); got != want {
-		t.Errorf("summary %q, want %q", got, want)
+	want := []string{"problem-json: 3 safe error probes sent (GET): 2 not-found-sibling, 1 unknown-path"}
+	if got := annotated(rec).Notes; !slices.Equal(got, want) {
+		t.Errorf("notes %q, want %q", got, want)
 	}
-	if got := problemjson.ProbeSummary(&exchange.Recording{}); got != "" {
-		t.Errorf("summary without probes %q", got)
+	if got := annotated(&exchange.Recording{}).Notes; len(got) != 0 {
+		t.Errorf("notes without probes %q", got)
 	}
+}
+
+// annotated is the report as the family's parts annotate it.
+func annotated(rec *exchange.Recording) *finding.Report {
+	rep := &finding.Report{}
+	in := checks.NewInput(nil, rec)
+	for _, p := range checks.PartsOf(problemjson.All()) {
+		if a, ok := p.(checks.Annotator); ok {
+			a.Annotate(in, rep)
+		}
+	}
+	return rep
 }

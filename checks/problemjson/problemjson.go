@@ -26,10 +26,13 @@ func All() []checks.Check {
 }
 
 // probes is embedded by every check: they share one plan, which the probe
-// de-duplicates.
+// de-duplicates, and the note that accounts for it.
 type probes struct{}
 
 func (probes) Plan(in *checks.PlanInput) []exchange.PlannedRequest { return plan(in) }
+
+// Parts implements checks.WithParts.
+func (probes) Parts() []checks.Part { return []checks.Part{probeNote{}} }
 
 const (
 	mediaProblemJSON = "application/problem+json"

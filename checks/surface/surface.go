@@ -22,6 +22,19 @@ import (
 // All returns the family's checks.
 func All() []checks.Check { return []checks.Check{Renamed{}, Unknown{}, MCPHints{}} }
 
+// family is embedded in every check of the family: it brings the matrix
+// the checks' findings are read against.
+type family struct{}
+
+// Parts implements checks.WithParts.
+func (family) Parts() []checks.Part { return []checks.Part{matrixSection{}} }
+
+// matrixSection puts the operation × projection table in the report: it
+// reads the same recording as the family's checks and is their reading aid.
+type matrixSection struct{}
+
+func (matrixSection) Annotate(in *checks.Input, rep *finding.Report) { rep.Surface = Matrix(in) }
+
 // Matrix is the operation × projection table for the report, or nil when no
 // OpenAPI document anchors it.
 func Matrix(in *checks.Input) *finding.SurfaceMatrix {
@@ -42,7 +55,7 @@ func needSpec(in *checks.Input) error {
 }
 
 // Renamed reports a projection that names an operation differently.
-type Renamed struct{}
+type Renamed struct{ family }
 
 func (Renamed) Meta() checks.Meta {
 	return checks.Meta{
@@ -79,7 +92,7 @@ func (c Renamed) Run(_ context.Context, in *checks.Input) ([]finding.Finding, er
 }
 
 // Unknown reports a projection that names an operation OpenAPI lacks.
-type Unknown struct{}
+type Unknown struct{ family }
 
 func (Unknown) Meta() checks.Meta {
 	return checks.Meta{
@@ -117,7 +130,7 @@ func (c Unknown) Run(_ context.Context, in *checks.Input) ([]finding.Finding, er
 // MCPHints reports tools that only a near-identical name ties to an
 // operation (so the mcp family could not map them) whose hints contradict
 // the operation's method.
-type MCPHints struct{}
+type MCPHints struct{ family }
 
 func (MCPHints) Meta() checks.Meta {
 	return checks.Meta{

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentready/agentready/checks/active"
 	"github.com/agentready/agentready/internal/config"
+	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/sanitize"
 	"github.com/agentready/agentready/internal/scan"
 )
@@ -67,7 +68,7 @@ func (f *activeFlags) options(e *env) (*scan.ActiveOptions, error) {
 		}
 		opts.Confirmed = "prompt"
 	}
-	opts.Confirm = func(plan []active.Request) error {
+	opts.Confirm = func(plan []exchange.ActiveRequest) error {
 		printPlan(e.stderr, plan)
 		if prompt {
 			return nil
@@ -113,7 +114,7 @@ func readerIsTerminal(r io.Reader) bool {
 // printPlan shows exactly what will be sent: every header, with the
 // credentials of the identity (and the -H headers) named but redacted, and
 // the whole body.
-func printPlan(w io.Writer, plan []active.Request) {
+func printPlan(w io.Writer, plan []exchange.ActiveRequest) {
 	fmt.Fprintf(w, "Active probes: %d state-changing request(s) will be sent to the target:\n", len(plan))
 	for i, r := range plan {
 		who := r.Identity

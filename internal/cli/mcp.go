@@ -64,7 +64,7 @@ endpoint could not be reached, refused the probe, or is not an MCP endpoint.`,
 			if verbose {
 				pc.Log = e.stderr
 			}
-			cfg := scan.MCPConfig(pc, version())
+			cfg := probe.MCPConfig(pc, version())
 			s, err := mcpprobe.Collect(cmd.Context(), cfg, mcp.Endpoint{URL: u.String(), Source: "command line"})
 			if err != nil {
 				return &ExitError{Code: ExitIncomplete, Err: err}

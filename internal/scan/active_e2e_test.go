@@ -12,6 +12,7 @@ import (
 	"github.com/agentready/agentready/fixtures/activefix"
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/fixtures/methodlog"
+	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/probe"
@@ -44,7 +45,7 @@ func allowRules(t *testing.T, entries ...string) *scan.ActiveOptions {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &scan.ActiveOptions{Allow: rules, Confirmed: "--yes", Confirm: func([]active.Request) error { return nil }}
+	return &scan.ActiveOptions{Allow: rules, Confirmed: "--yes", Confirm: func([]exchange.ActiveRequest) error { return nil }}
 }
 
 func allowClose(t *testing.T) *scan.ActiveOptions { return allowRules(t, "POST /things/*/close") }
@@ -84,9 +85,9 @@ func TestActiveModeSendsExactlyTheAllowedRequests(t *testing.T) {
 	}
 
 	log, h = methodlog.Wrap(activefix.New(activefix.Conformant))
-	var planned []active.Request
+	var planned []exchange.ActiveRequest
 	opts := allowClose(t)
-	opts.Confirm = func(p []active.Request) error { planned = p; return nil }
+	opts.Confirm = func(p []exchange.ActiveRequest) error { planned = p; return nil }
 	rep = scanActive(t, h, opts)
 	want := []string{"POST /things/2/close", "POST /things/1/close"}
 	if got := unsafeRequests(log, rep); !slices.Equal(got, want) {
@@ -106,7 +107,7 @@ func TestActiveModeSendsExactlyTheAllowedRequests(t *testing.T) {
 func TestActiveRequestsOutsideTheAllowListAreNotSent(t *testing.T) {
 	log, h := methodlog.Wrap(activefix.New(activefix.HiddenAccepted))
 	rules, _ := active.ParseRules([]string{"POST /other/*"})
-	rep := scanActive(t, h, &scan.ActiveOptions{Allow: rules, Confirm: func([]active.Request) error { return nil }})
+	rep := scanActive(t, h, &scan.ActiveOptions{Allow: rules, Confirm: func([]exchange.ActiveRequest) error { return nil }})
 	if got := unsafeRequests(log, rep); len(got) != 0 {
 		t.Errorf("sent %v though the allow-list names nothing offered", got)
 	}
@@ -119,7 +120,7 @@ func TestDeclinedActiveProbesSendNothing(t *testing.T) {
 	log, h := methodlog.Wrap(activefix.New(activefix.Conformant))
 	declined := errors.New("declined")
 	opts := allowClose(t)
-	opts.Confirm = func([]active.Request) error { return declined }
+	opts.Confirm = func([]exchange.ActiveRequest) error { return declined }
 	if _, err := runOn(t, h, scan.Options{Identities: fixUsers, Active: opts}); !errors.Is(err, declined) {
 		t.Errorf("err %v, want the confirmation's", err)
 	}

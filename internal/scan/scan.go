@@ -41,7 +41,7 @@ type Options struct {
 }
 
 // Run crawls, probes, checks and grades. opts.Probe.Budget bounds the whole
-// run, shared among its phases (see schedule). It returns an error only when
+// run, shared among its phases (see probe.RunSession). It returns an error only when
 // the scan could not complete; a partial scan (budget, Ctrl-C) still gives a
 // report.
 func Run(ctx context.Context, opts Options) (*finding.Report, error) {
@@ -57,29 +57,16 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	opts.Checks, selectionNotes = opts.Policy.Select(opts.Checks)
 	opts.Probe.FollowUp = followUps(opts.Probe.Start, opts.Checks)
 	slot := attachSpec(&opts.Probe)
-	shared := opts.Probe.Headers.Clone()
 	opts.Probe.Secrets = secretHeaders(opts)
-	sched := newSchedule(opts.Probe.Budget)
-	opts.Probe.Budget = sched.probing()
-	probeCtx, cancelProbes := sched.untilProbed(ctx)
-	res, views, err := crawlAs(probeCtx, &opts, planner(opts.Probe.Start, opts.Checks, slot))
-	cancelProbes()
+	out, err := probe.RunSession(ctx, session(opts, planner(opts.Probe.Start, opts.Checks, slot)))
 	if err != nil {
 		return nil, err
 	}
-	activeInfo, activeRun, err := runActive(ctx, sched, opts, shared, res, views)
-	if err != nil {
-		return nil, err
-	}
-	in := checks.NewInput(opts.Probe.Start, res.Recording)
-	in.Active = activeRun
-	in.Spec = res.Spec
-	in.Identities = views
-	in.Caller, in.Access = judgedCaller(opts.Identities, shared), opts.Access
-	before := exchangeCount(in)
-	mcpNotes, cut := collectMCP(ctx, sched, opts, shared, in)
-	res.Stats.Requests += exchangeCount(in) - before
-	res.Stats.Interrupted = res.Stats.Interrupted || cut
+	activeRun, activeInfo := opts.Active.reported(out.Active)
+	in := checks.NewInput(opts.Probe.Start, out.Recording)
+	in.Spec, in.MCP, in.Active = out.Spec, out.MCP, activeRun
+	in.Identities = identityViews(opts.Identities, opts.Probe.Headers, out.Views)
+	in.Caller, in.Access = judgedCaller(opts.Identities, opts.Probe.Headers), opts.Access
 	results, findings := Evaluate(context.WithoutCancel(ctx), in, opts.Checks)
 	post := &Pipeline{Doc: in.Spec, Policy: opts.Policy, Now: opts.Policy.now(), Results: results, Rules: RuleInfos(opts.Checks)}
 	findings = post.Run(findings)
@@ -94,16 +81,16 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 		Findings:      findings,
 		Ignored:       post.Ignored,
 		Baseline:      post.Baseline,
-		Stats:         res.Stats,
-		Notes:         slices.Concat(res.Notes, mcpNotes, errorProbeNotes(res.Recording), echoNotes(in)),
-		MCP:           mcpInfo(in),
+		Stats:         out.Stats,
+		Notes:         out.Notes,
+		MCP:           out.MCPInfo(),
 		Active:        activeInfo,
 	}
-	describeSpec(rep, res)
+	annotate(in, rep, opts.Checks)
+	rep.Notes = append(rep.Notes, out.EchoNotes()...)
+	describeSpec(rep, &out.Result)
 	// What the policy did is told last, after what the scan saw.
 	rep.Notes = slices.Concat(rep.Notes, selectionNotes, post.Notes)
-	rep.States = stateMatrices(res.Recording)
-	rep.Surface = surfaceMatrix(in, opts.Checks)
 	rep.Score = Grade(rep)
 	return rep, nil
 }
@@ -192,16 +179,4 @@ func runOne(ctx context.Context, in *checks.Input, c checks.Check) (res finding.
 		}
 	}
 	return res, fs
-}
-
-// exchangeCount counts the exchanges of every identity's recording: the MCP
-// requests, sent after the probe finished, are counted from it.
-func exchangeCount(in *checks.Input) int {
-	n := len(in.Recording.Exchanges)
-	for _, v := range in.Identities[:max(0, len(in.Identities)-1)] {
-		if v.Recording != nil {
-			n += len(v.Recording.Exchanges)
-		}
-	}
-	return n
 }

@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/linkheader"
 	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/urlx"
-	"github.com/agentready/agentready/probe"
 )
 
 // MaxEndpoints bounds how many advertised endpoints are examined.
@@ -46,10 +46,13 @@ func Advertised(target *url.URL, crawled []*exchange.Exchange) []mcp.Endpoint {
 			continue
 		}
 		path := exchange.PathOf(x.Request.URL)
-		for _, l := range probe.ParseLinkHeader(x.Response.Header.Values("Link")) {
+		for _, l := range linkheader.Parse(x.Response.Header.Values("Link")) {
+			if l.Anchored() {
+				continue // about another resource
+			}
 			for _, rel := range l.Rels {
 				if mcpRel.MatchString(rel) {
-					add(base, l.URI, "Link rel="+rel+" on "+path)
+					add(base, l.Target, "Link rel="+rel+" on "+path)
 					break
 				}
 			}

@@ -1,14 +1,23 @@
-package scan
+package hypermedia
 
 import (
 	"cmp"
 	"slices"
 
-	"github.com/agentready/agentready/checks/hypermedia"
+	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/halview"
 )
+
+// States is the part the hal, hal-forms and affordance families bring: the
+// report's state matrix, a reading aid for their findings about controls.
+type States struct{}
+
+// Annotate implements checks.Annotator.
+func (States) Annotate(in *checks.Input, rep *finding.Report) {
+	rep.States = stateMatrices(in.Recording)
+}
 
 // controlOrder sorts control types in the matrix.
 var controlOrder = map[string]int{"link": 0, "template": 1, "affordance": 2, "next-action": 3}
@@ -32,15 +41,15 @@ func stateMatrices(rec *exchange.Recording) []finding.StateMatrix {
 		if !observable(x) {
 			continue
 		}
-		d := hypermedia.Decode(x)
+		d := Decode(x)
 		if d.HAL.Root == nil {
 			continue
 		}
-		member, state := hypermedia.StateOf(d.Root())
+		member, state := StateOf(d.Root())
 		if state == "" {
 			continue
 		}
-		shape := hypermedia.ShapeOf(x)
+		shape := ShapeOf(x)
 		k := kinds[shape]
 		if k == nil {
 			k = &stateKind{member: member, resources: map[string]bool{}, offered: map[[2]string]map[string]bool{}}
@@ -74,15 +83,15 @@ func stateMatrices(rec *exchange.Recording) []finding.StateMatrix {
 // observable: the crawl's JSON responses and the HAL-FORMS fetches answered
 // as HAL-FORMS.
 func observable(x *exchange.Exchange) bool {
-	if !hypermedia.Judgeable(x) {
+	if !Judgeable(x) {
 		return false
 	}
 	mt := x.Response.MediaType()
 	switch x.Purpose {
 	case exchange.PurposeCrawl:
 		return exchange.IsJSONMediaType(mt)
-	case hypermedia.PurposeFetch:
-		return mt == hypermedia.MediaHALForms
+	case PurposeFetch:
+		return mt == MediaHALForms
 	}
 	return false
 }

@@ -1,4 +1,4 @@
-package scan
+package probe
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 // phase has a time, measured from the start, by which it must end:
 //
 //   - the crawl and the planned probes of every identity, by 8/10 of the
-//     budget (the crawl itself by 3/4 of that; see probe.Run);
+//     budget (the crawl itself by 3/4 of that; see Run);
 //   - what is sent after them (the MCP examination, the catalog listed as
 //     each identity, the active probes), by 9/10;
 //   - the checks and the reports take the rest. They send nothing, and they
@@ -24,7 +24,10 @@ type schedule struct {
 }
 
 func newSchedule(budget time.Duration) *schedule {
-	return &schedule{began: time.Now(), budget: withDefaultBudget(budget)}
+	if budget <= 0 {
+		budget = defaultBudget
+	}
+	return &schedule{began: time.Now(), budget: budget}
 }
 
 // probing is the time the probe runs of every identity share.

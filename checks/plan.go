@@ -1,0 +1,166 @@
+package checks
+
+import (
+	"reflect"
+	"slices"
+
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/spec"
+)
+
+// Needs are what a check needs the scan to send besides the crawl and the
+// probes it plans itself. The scan sends what the selected checks need, and
+// nothing for a check the policy turned off.
+type Needs uint8
+
+const (
+	// NeedsMCP: the app's MCP endpoint, discovered and examined as the most
+	// privileged identity (Input.MCP).
+	NeedsMCP Needs = 1 << iota
+	// NeedsMCPPerIdentity: when the scan runs as several identities, the
+	// MCP endpoint examined, and its catalog listed as each less privileged
+	// identity too (IdentityView.MCP).
+	NeedsMCPPerIdentity
+	// NeedsActiveHidden: with --active, the requests behind controls only
+	// the most privileged identity was offered, sent as a lower one.
+	NeedsActiveHidden
+	// NeedsActiveStale: with --active, the requests behind offered controls,
+	// conditional on a version no representation has.
+	NeedsActiveStale
+
+	knownNeeds = NeedsMCP | NeedsMCPPerIdentity | NeedsActiveHidden | NeedsActiveStale
+)
+
+// Has reports whether n holds every need of want.
+func (n Needs) Has(want Needs) bool { return n&want == want }
+
+// NeedsOf is what the checks need together.
+func NeedsOf(cs []Check) Needs {
+	var n Needs
+	for _, c := range cs {
+		n |= c.Meta().Needs
+	}
+	return n
+}
+
+// validNeeds says what is wrong with a check's needs, or "".
+func validNeeds(n Needs) string {
+	if n&^knownNeeds != 0 {
+		return "unknown needs"
+	}
+	return ""
+}
+
+// A Part is what a family brings to a scan besides its checks: a planner of
+// what the less privileged identities fetch (IdentityProber), or reading aids
+// for the report (Annotator). Parts are comparable values, usually empty
+// structs, and a family's checks bring the same ones (WithParts, usually
+// through one embedded type): the scan uses each distinct part once, and
+// has it whenever the policy keeps any check that brings it.
+type Part any
+
+// WithParts is implemented by the checks whose family brings parts.
+type WithParts interface {
+	Parts() []Part
+}
+
+// IdentityProber plans what a less privileged identity fetches besides its
+// own crawl. Like Prober it is pure, and the probe drops requests planned
+// twice.
+type IdentityProber interface {
+	PlanAsIdentity(in *IdentityPlanInput) []exchange.PlannedRequest
+}
+
+// IdentityPlanInput is what planning for a less privileged identity sees.
+type IdentityPlanInput struct {
+	// Crawled is the identity's own crawl.
+	Crawled []*exchange.Exchange
+	// Privileged is the recording of the most privileged identity.
+	Privileged *exchange.Recording
+	// Pages is the identity's share of the page limit.
+	Pages int
+}
+
+// Annotator adds to the report what is not a finding: notes and sections
+// that help read the findings (the surface matrix, the state matrix). It
+// runs once the checks have, reads what they read, and touches no finding,
+// check result or rule.
+type Annotator interface {
+	Annotate(in *Input, rep *finding.Report)
+}
+
+// PartsOf lists the distinct parts the checks bring, in the checks' order.
+func PartsOf(cs []Check) []Part {
+	var out []Part
+	for _, c := range cs {
+		w, ok := c.(WithParts)
+		if !ok {
+			continue
+		}
+		for _, p := range w.Parts() {
+			if !slices.ContainsFunc(out, func(q Part) bool { return samePart(p, q) }) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// samePart compares parts without panicking on one that is not comparable,
+// which the registry refuses anyway.
+func samePart(a, b Part) bool {
+	ta, tb := reflect.TypeOf(a), reflect.TypeOf(b)
+	return ta == tb && ta != nil && ta.Comparable() && a == b
+}
+
+// validParts says what is wrong with the parts of the checks cs, all of one
+// family, or "": every part must be comparable and do something, and every
+// check of the family must bring the same parts.
+func validParts(cs []Check) string {
+	var first []Part
+	for i, c := range cs {
+		var ps []Part
+		if w, ok := c.(WithParts); ok {
+			ps = w.Parts()
+		}
+		for _, p := range ps {
+			if t := reflect.TypeOf(p); t == nil || !t.Comparable() {
+				return "check " + c.Meta().ID + ": a part must be a comparable value"
+			}
+			_, plans := p.(IdentityProber)
+			_, annotates := p.(Annotator)
+			if !plans && !annotates {
+				return "check " + c.Meta().ID + ": a part must be an IdentityProber or an Annotator"
+			}
+		}
+		if i == 0 {
+			first = ps
+			continue
+		}
+		if !slices.EqualFunc(ps, first, samePart) {
+			return "checks " + cs[0].Meta().ID + " and " + c.Meta().ID + " bring different parts; a family's checks bring the same ones"
+		}
+	}
+	return ""
+}
+
+// ActivePlanner plans the active probes from what each identity was shown.
+// The user's allow-list is one (checks/active.Rules): the scan never plans
+// a state-changing request the user did not allow.
+type ActivePlanner interface {
+	PlanActive(in *ActivePlanInput) []exchange.ActiveRequest
+	// Strings is the allow-list as the user wrote it, for the report.
+	Strings() []string
+}
+
+// ActivePlanInput is what planning the active probes sees.
+type ActivePlanInput struct {
+	// Views are the identities, least privileged first, with their names
+	// and recordings; a scan as one caller has one view.
+	Views []IdentityView
+	Spec  *spec.Document
+	// Needs are the selected checks' needs: a kind of probe no selected
+	// check judges is not sent.
+	Needs Needs
+}

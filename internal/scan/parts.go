@@ -1,0 +1,60 @@
+package scan
+
+import (
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/probe"
+)
+
+// session is what the probe sends for the selected checks: the scan knows
+// no check, only what they plan and need (checks.Meta.Needs).
+func session(opts Options, plan probe.Planner) probe.Session {
+	needs := checks.NeedsOf(opts.Checks)
+	s := probe.Session{
+		Config:         opts.Probe,
+		Identities:     probeIdentities(opts.Identities),
+		Plan:           plan,
+		PlanAsIdentity: identityPlanner(opts.Checks),
+		Active:         opts.Active.activePlan(needs),
+	}
+	perIdentity := len(opts.Identities) > 1 && needs.Has(checks.NeedsMCPPerIdentity)
+	if opts.MCPEndpoint != "" || needs.Has(checks.NeedsMCP) || perIdentity {
+		s.MCP = &probe.MCPPlan{Named: opts.MCPEndpoint, PerIdentity: perIdentity}
+	}
+	return s
+}
+
+// identityPlanner adapts the parts that plan for a less privileged identity
+// to the probe; nil when no selected check brings one.
+func identityPlanner(cs []checks.Check) func(*exchange.Recording, int) probe.Planner {
+	var planners []checks.IdentityProber
+	for _, p := range checks.PartsOf(cs) {
+		if ip, ok := p.(checks.IdentityProber); ok {
+			planners = append(planners, ip)
+		}
+	}
+	if len(planners) == 0 {
+		return nil
+	}
+	return func(privileged *exchange.Recording, pages int) probe.Planner {
+		return func(crawled, _ []*exchange.Exchange) []exchange.PlannedRequest {
+			in := &checks.IdentityPlanInput{Crawled: crawled, Privileged: privileged, Pages: pages}
+			var out []exchange.PlannedRequest
+			for _, p := range planners {
+				out = append(out, p.PlanAsIdentity(in)...)
+			}
+			return out
+		}
+	}
+}
+
+// annotate lets the parts of the selected checks add their notes and
+// sections to the report.
+func annotate(in *checks.Input, rep *finding.Report, cs []checks.Check) {
+	for _, p := range checks.PartsOf(cs) {
+		if a, ok := p.(checks.Annotator); ok {
+			a.Annotate(in, rep)
+		}
+	}
+}

@@ -1,0 +1,267 @@
+package probe
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/mcp"
+	"github.com/agentready/agentready/internal/spec"
+)
+
+// Identity is one caller a session runs as: a name reports show, and the
+// headers (credentials) sent as it over Config.Headers. Header values are
+// redacted in every recording, like Config.Headers.
+type Identity struct {
+	Name   string
+	Header http.Header
+}
+
+// View is what one identity was shown: its own crawl and the requests sent
+// as it, and the MCP catalog listed as it, if any.
+type View struct {
+	Name      string
+	Recording *exchange.Recording
+	MCP       *mcp.Snapshot
+}
+
+// Session is everything one scan sends, in order: the crawl and the planned
+// probes as each identity, the active probes, then the MCP examination and
+// the catalog listed as each identity. Config.Budget bounds the whole
+// session, shared among these phases (see schedule).
+type Session struct {
+	// Config is the target and the bounds; its Headers are sent as every
+	// identity.
+	Config Config
+	// Identities are the callers to run as, least privileged first; with
+	// none, the session runs once with Config.Headers alone.
+	Identities []Identity
+	// Plan plans the probes of the most privileged identity.
+	Plan Planner
+	// PlanAsIdentity plans, for each less privileged identity, what it
+	// fetches besides its own crawl, from what the most privileged one read
+	// and its share of the page limit; nil plans nothing.
+	PlanAsIdentity func(privileged *exchange.Recording, pages int) Planner
+	// MCP, when set, examines the app's MCP endpoint.
+	MCP *MCPPlan
+	// Active, when set, sends the active probes.
+	Active *ActivePlan
+}
+
+// Outcome is the whole recording of a session, frozen: every exchange
+// numbered once, no two with one ID.
+type Outcome struct {
+	// Result is the most privileged identity's recording, every other
+	// family's evidence; its Stats and Notes cover the whole session.
+	Result
+	// Views are the identities' recordings, least privileged first, when
+	// the session ran as two or more; the last is Result.Recording.
+	Views []View
+	// MCP is the MCP endpoint examined, or nil when none speaks MCP.
+	MCP *mcp.Snapshot
+	// Active is what the active probes planned and sent, or nil when they
+	// were not enabled.
+	Active *ActiveOutcome
+}
+
+// RunSession runs the session. Like Run, it returns an error only when the
+// scan could not complete; a partial session (budget, Ctrl-C) still gives
+// an outcome.
+func RunSession(ctx context.Context, s Session) (*Outcome, error) {
+	sched := newSchedule(s.Config.Budget)
+	s.Config.Budget = sched.probing()
+	probeCtx, cancelProbes := sched.untilProbed(ctx)
+	out, err := s.crawlAs(probeCtx)
+	cancelProbes()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.sendActive(ctx, sched, out); err != nil {
+		return nil, err
+	}
+	s.collectMCP(ctx, sched, out)
+	return out, nil
+}
+
+// crawlAs runs the probe once per identity. With fewer than two identities
+// it is the single-identity scan of old (one identity only adds its headers).
+// With several, the most privileged identity (the last) gets the full scan
+// whose recording every family except leakage judges, so nothing is reported
+// twice; each lower identity crawls the same frontier and fetches what
+// PlanAsIdentity plans. The probing budget and the page limit are split
+// evenly and a note says so.
+func (s Session) crawlAs(ctx context.Context) (*Outcome, error) {
+	ids := s.Identities
+	if len(ids) == 0 {
+		res, err := Run(ctx, s.Config, s.Plan)
+		if err != nil {
+			return nil, err
+		}
+		return &Outcome{Result: *res}, nil
+	}
+	base := s.Config
+	n := len(ids)
+	share := base.withDefaults().Budget / time.Duration(n)
+	pages := max(1, base.withDefaults().MaxPages/n)
+	primary := ids[n-1]
+	res, err := Run(ctx, asIdentity(base, primary, share, pages), s.Plan)
+	if err != nil {
+		return nil, err
+	}
+	out := &Outcome{Result: *res}
+	if n == 1 {
+		return out, nil
+	}
+	label(out.Recording, primary.Name)
+	out.Views = make([]View, n)
+	out.Views[n-1] = View{Name: primary.Name, Recording: out.Recording}
+	next := len(out.Recording.Exchanges)
+	for i, id := range ids[:n-1] {
+		lower := asIdentity(base, id, share, pages)
+		lower.FollowUp, lower.Spec = nil, SpecConfig{NoSeed: true}
+		var plan Planner
+		if s.PlanAsIdentity != nil {
+			plan = s.PlanAsIdentity(out.Recording, pages)
+		}
+		lres, lerr := Run(ctx, lower, plan)
+		if lerr != nil {
+			out.Notes = append(out.Notes, fmt.Sprintf("identity %q: crawl failed: %v", id.Name, lerr))
+			out.Views[i] = View{Name: id.Name, Recording: &exchange.Recording{Target: out.Recording.Target}}
+			continue
+		}
+		label(lres.Recording, id.Name)
+		for _, x := range lres.Recording.Exchanges {
+			next++
+			x.ID = fmt.Sprintf("x%04d", next)
+		}
+		out.Stats.Requests += lres.Stats.Requests
+		for _, note := range lres.Notes {
+			out.Notes = append(out.Notes, fmt.Sprintf("identity %q: %s", id.Name, note))
+		}
+		out.Views[i] = View{Name: id.Name, Recording: lres.Recording}
+	}
+	out.Notes = append(out.Notes, fmt.Sprintf(
+		"scanned as %d identities (%s, least privileged first); each got %s of the budget to crawl and probe, and %d pages; families other than leakage judge %q",
+		n, names(ids), share, pages, primary.Name))
+	return out, nil
+}
+
+// asIdentity is cfg with the identity's headers over the shared ones.
+func asIdentity(cfg Config, id Identity, budget time.Duration, pages int) Config {
+	h := cfg.Headers.Clone()
+	if h == nil {
+		h = http.Header{}
+	}
+	for k, vs := range id.Header {
+		h[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
+	}
+	cfg.Headers, cfg.Budget, cfg.MaxPages = h, budget, pages
+	return cfg
+}
+
+// privileged is the configuration of the most privileged identity, whose
+// view every family but leakage judges.
+func (s Session) privileged() Config {
+	if n := len(s.Identities); n > 0 {
+		return asIdentity(s.Config, s.Identities[n-1], s.Config.Budget, s.Config.MaxPages)
+	}
+	return s.Config
+}
+
+func label(rec *exchange.Recording, name string) {
+	for _, x := range rec.Exchanges {
+		x.Identity = name
+	}
+}
+
+func names(ids []Identity) string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = id.Name
+	}
+	return strings.Join(out, ", ")
+}
+
+// recordingOf is the recording of the named identity: the main recording
+// for the most privileged one or a single-identity session.
+func (o *Outcome) recordingOf(name string) *exchange.Recording {
+	for _, v := range o.Views[:max(0, len(o.Views)-1)] {
+		if v.Name == name && v.Recording != nil {
+			return v.Recording
+		}
+	}
+	return o.Recording
+}
+
+// renumber gives xs the IDs that follow every exchange of the session, the
+// lower identities' included, so that evidence never names two exchanges
+// with one ID.
+func (o *Outcome) renumber(xs []*exchange.Exchange) {
+	n := lastID(o.Recording)
+	for _, v := range o.Views {
+		n = max(n, lastID(v.Recording))
+	}
+	for i, x := range xs {
+		x.ID = fmt.Sprintf("x%04d", n+i+1)
+	}
+}
+
+func lastID(rec *exchange.Recording) int {
+	n := 0
+	if rec == nil {
+		return n
+	}
+	for _, x := range rec.Exchanges {
+		var id int
+		if _, err := fmt.Sscanf(x.ID, "x%d", &id); err == nil {
+			n = max(n, id)
+		}
+	}
+	return n
+}
+
+// EchoNotes says when the server echoed credentials the session sent, which
+// the recording shows as REDACTED: a report reader would otherwise wonder
+// where that word in a body came from.
+func (o *Outcome) EchoNotes() []string {
+	recs := []*exchange.Recording{o.Recording}
+	for _, v := range o.Views {
+		if v.Recording != o.Recording {
+			recs = append(recs, v.Recording)
+		}
+	}
+	n, first := 0, ""
+	for _, rec := range recs {
+		if rec == nil {
+			continue
+		}
+		for _, x := range rec.Exchanges {
+			if x.Response == nil || x.Response.Redactions == 0 {
+				continue
+			}
+			if n++; first == "" {
+				first = x.Request.Method + " " + exchange.PathOf(x.Request.URL)
+			}
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("the server echoed credentials the scan sent in %d response(s), first to %s; they are replaced with %s in the recording and every report",
+		n, first, exchange.Redacted)}
+}
+
+// ActivePlan enables the active probes: state-changing requests, sent only
+// after Confirm agrees.
+type ActivePlan struct {
+	// Plan lists the requests from what each identity was shown, least
+	// privileged first (one view for a session as one caller), and the
+	// OpenAPI document.
+	Plan func(views []View, doc *spec.Document) []exchange.ActiveRequest
+	// Confirm sees the exact requests, Shown filled in, before any is sent;
+	// an error sends none and ends the session with it. It is required.
+	Confirm func([]exchange.ActiveRequest) error
+}
