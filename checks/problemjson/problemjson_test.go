@@ -305,7 +305,7 @@ func TestLowerIdentityErrorsAreJudged(t *testing.T) {
 	} {
 		in := input()
 		in.Caller = checks.Caller{Name: "admin"}
-		in.Identities = []checks.IdentityView{lower(`{"type":"about:blank","title":"Unauthorized","status":`+tt.status+`}`),
+		in.Identities = []checks.IdentityView{lower(`{"type":"about:blank","title":"Unauthorized","status":` + tt.status + `}`),
 			{Name: "admin", Rank: 1, Recording: in.Recording}}
 		fs, ids := runAll(t, in)
 		if !slices.Equal(ids, tt.want) {
