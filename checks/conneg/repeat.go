@@ -112,7 +112,8 @@ func Consistent(ix *exchange.Index, a, b *exchange.Exchange, verdict Verdict) bo
 type Flip struct{ A, B *exchange.Exchange }
 
 // Unstable maps each resource whose status changed between identical
-// requests to the first such pair, in recording order. Such a resource is
+// requests to the first such pair of GETs in recording order, or of HEADs
+// when no GET changed. Such a resource is
 // judged by negotiation-unstable-resource alone.
 func Unstable(in *checks.Input) map[string]Flip {
 	return in.Memo("conneg/unstable", func() any {
@@ -125,7 +126,9 @@ func Unstable(in *checks.Input) map[string]Flip {
 			if first == nil || first.Response == nil || first.Response.Status == x.Response.Status {
 				continue
 			}
-			if _, seen := out[basedOn(x)]; !seen {
+			// A GET is preferred, so that the report names the same
+			// request whichever of the resource's requests flipped first.
+			if prev, seen := out[basedOn(x)]; !seen || (prev.A.Request.Method != http.MethodGet && x.Request.Method == http.MethodGet) {
 				out[basedOn(x)] = Flip{first, x}
 			}
 		}

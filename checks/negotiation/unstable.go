@@ -51,11 +51,21 @@ func (c UnstableResource) Run(ctx context.Context, in *checks.Input) ([]finding.
 	var out []finding.Finding
 	for _, u := range sortedResources(unstable) {
 		f := unstable[u]
-		msg := fmt.Sprintf("%s %s answered %d, then %d to the identical request; the scan drew no other negotiation verdict from it",
-			f.A.Request.Method, exchange.PathOf(u), f.A.Response.Status, f.B.Response.Status)
-		first := checks.Evidence(f.A, []string{"Accept", "Prefer"}, []string{"Content-Type", "Retry-After"})
-		first.Actual, first.Expected = fmt.Sprint(f.A.Response.Status), fmt.Sprint(f.B.Response.Status)
-		out = append(out, checks.New(m, "", msg, first, checks.Evidence(f.B, []string{"Accept", "Prefer"}, []string{"Content-Type", "Retry-After"})))
+		lo, hi := min(f.A.Response.Status, f.B.Response.Status), max(f.A.Response.Status, f.B.Response.Status)
+		msg := fmt.Sprintf("%s answered both %d and %d to identical requests; the scan drew no other negotiation verdict from it",
+			exchange.PathOf(u), lo, hi)
+		pick := func(x *exchange.Exchange) finding.Evidence {
+			return checks.Evidence(x, []string{"Accept", "Prefer"}, []string{"Content-Type", "Retry-After"})
+		}
+		a, b := pick(f.A), pick(f.B)
+		a.Actual, a.Expected = fmt.Sprint(f.A.Response.Status), fmt.Sprint(f.B.Response.Status)
+		evs := []finding.Evidence{a, b}
+		// The crawl's GET leads, so that the finding is the same whichever
+		// of the resource's requests happened to flip.
+		if crawl := in.Index.Get(exchange.PurposeCrawl, u); crawl != nil && crawl != f.A {
+			evs = append([]finding.Evidence{pick(crawl)}, evs...)
+		}
+		out = append(out, checks.New(m, "", msg, evs...))
 	}
 	return out, nil
 }
