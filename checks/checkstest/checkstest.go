@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/conneg"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 )
@@ -121,4 +122,28 @@ func FiredBy(t *testing.T, family []checks.Check, fire func(t *testing.T, name s
 			}
 		})
 	}
+}
+
+// Resent returns x as its n-th send (2 and up) with the same answer: what a
+// stable server gives when the scan sends a compared request again.
+func Resent(x *exchange.Exchange, n int) *exchange.Exchange {
+	c := *x
+	c.ID = ""
+	c.Purpose = conneg.RepeatPurpose(x.Purpose, n)
+	if x.Purpose == exchange.PurposeCrawl {
+		c.BasedOn = x.Request.URL
+	}
+	return &c
+}
+
+// WithRepeats returns xs followed by each one's repeats, as a stable server
+// answers them (conneg.Repeats more sends of each).
+func WithRepeats(xs ...*exchange.Exchange) []*exchange.Exchange {
+	out := append([]*exchange.Exchange(nil), xs...)
+	for _, x := range xs {
+		for n := 2; n <= 1+conneg.Repeats; n++ {
+			out = append(out, Resent(x, n))
+		}
+	}
+	return out
 }

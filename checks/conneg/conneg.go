@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/internal/exchange"
 )
 
@@ -43,13 +44,76 @@ var alternates = map[string]string{
 // Alternate returns the alternate type probed for mt, or "".
 func Alternate(mt string) string { return alternates[mt] }
 
-// Plan returns the probes for every sample that answered 2xx with a type.
-func Plan(samples []*exchange.Exchange) []exchange.PlannedRequest {
+// Plan returns the probes for every sample that answered 2xx with a type,
+// for the first refused resources (see Resource) and, for the first crawl
+// answers of 5xx, the repeats that tell a failure from a failure at random.
+func Plan(in *checks.PlanInput) []exchange.PlannedRequest {
 	var out []exchange.PlannedRequest
-	for _, s := range samples {
+	for _, s := range in.Samples {
 		out = append(out, planFor(s)...)
 	}
+	refusedN, failedN := 0, 0
+	for _, x := range in.Crawled {
+		switch {
+		case refused(x) && refusedN < maxRefused:
+			refusedN++
+			out = append(out, planRefused(x, servedBeneath(in.Crawled, x.Request.URL))...)
+		case x.Request.Method == http.MethodGet && isServerError(x) && failedN < maxFailed:
+			failedN++
+			out = append(out, PlanRepeat(x, 2, 1+Repeats)...)
+		}
+	}
 	return out
+}
+
+// Bounds on the crawl answers planned from besides the samples.
+const (
+	maxRefused = 10
+	maxFailed  = 10
+	maxGuesses = 4
+)
+
+// purposeTypePrefix names the probes of a refused resource with one type.
+const purposeTypePrefix = "negotiation/type/"
+
+// TypePurpose is the purpose of the probe that asks a refused resource for mt.
+func TypePurpose(mt string) string { return purposeTypePrefix + mt }
+
+// planRefused asks a refused resource for any type, for no type, for a type
+// it cannot have, and for each type served beneath it.
+func planRefused(x *exchange.Exchange, guesses []string) []exchange.PlannedRequest {
+	u := x.Request.URL
+	req := func(purpose, accept string) exchange.PlannedRequest {
+		h := http.Header{}
+		if accept != "" {
+			h.Set("Accept", accept)
+		}
+		return exchange.PlannedRequest{Purpose: purpose, Method: http.MethodGet, URL: u, Header: h, BasedOn: u}
+	}
+	out := []exchange.PlannedRequest{
+		req(PurposeNone, ""), req(PurposeWildcard, "*/*"), req(PurposeUnsupported, UnsupportedType),
+	}
+	for _, mt := range guesses {
+		out = append(out, req(TypePurpose(mt), mt))
+	}
+	return out
+}
+
+// servedBeneath are the media types crawled resources beneath rawURL's path
+// answered 2xx with (/image/png beneath /image), the first maxGuesses in
+// order: the likeliest types the refused resource chooses among.
+func servedBeneath(crawled []*exchange.Exchange, rawURL string) []string {
+	prefix := strings.TrimSuffix(exchange.PathOf(rawURL), "/") + "/"
+	set := map[string]bool{}
+	for _, x := range crawled {
+		if Is2xx(x) && strings.HasPrefix(exchange.PathOf(x.Request.URL), prefix) {
+			if mt := x.Response.MediaType(); mt != "" {
+				set[mt] = true
+			}
+		}
+	}
+	types := sortedKeys(set)
+	return types[:min(len(types), maxGuesses)]
 }
 
 func planFor(s *exchange.Exchange) []exchange.PlannedRequest {

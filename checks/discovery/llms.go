@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/conneg"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/llmstxt"
@@ -175,7 +176,9 @@ func deadLinks(in *checks.Input, m checks.Meta, docName string, links []resolved
 	var out []finding.Finding
 	seen := map[string]bool{}
 	for _, l := range links {
-		if !l.sameOrigin || seen[l.url] {
+		// A resource that changed status between identical requests is
+		// reported once, as unstable, and judged by nothing else.
+		if !l.sameOrigin || seen[l.url] || conneg.IsUnstable(in, l.url) {
 			continue
 		}
 		seen[l.url] = true

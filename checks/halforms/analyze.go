@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/hypermedia"
+	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/jsonorder"
 )
 
@@ -44,7 +45,11 @@ func (a *analysis) add(id string, is hypermedia.Issue) { a.issues[id] = append(a
 func analyze(in *checks.Input) *analysis {
 	return in.Memo("hal-forms/analysis", func() any {
 		a := &analysis{issues: map[string][]hypermedia.Issue{}}
-		for _, d := range hypermedia.HALFormsDocs(in) {
+		served := hypermedia.HALFormsDocs(in)
+		for _, d := range served {
+			a.document(in, d)
+		}
+		for _, d := range carriedDocs(in, served) {
 			a.document(in, d)
 		}
 		return a
@@ -56,7 +61,11 @@ func (a *analysis) document(in *checks.Input, d *hypermedia.Doc) {
 		return
 	}
 	a.docs++
+	carrier := d.X.Response.MediaType()
 	issue := func(id string, v *jsonorder.Value, msg, expected, actual string) {
+		if carrier != hypermedia.MediaHALForms {
+			msg += fmt.Sprintf(" (the _templates were carried in %s)", carrier)
+		}
 		is := hypermedia.Issue{X: d.X, Message: msg, Expected: expected, Actual: actual, Value: v}
 		if v != nil {
 			is.Pointer = v.Pointer
@@ -94,6 +103,26 @@ func (a *analysis) document(in *checks.Input, d *hypermedia.Doc) {
 			a.templates = append(a.templates, t)
 		}
 	}
+}
+
+// carriedDocs are the JSON responses, HAL ones included, that carry
+// _templates without being served as HAL-FORMS: producers put them there,
+// and clients that read them meet the same defects. A resource already
+// judged through its HAL-FORMS representation is not judged twice.
+func carriedDocs(in *checks.Input, served []*hypermedia.Doc) []*hypermedia.Doc {
+	judged := map[string]bool{}
+	for _, d := range served {
+		judged[d.X.Request.URL] = true
+	}
+	return hypermedia.Docs(in, "hal-forms-carried", func(x *exchange.Exchange) bool {
+		mt := x.Response.MediaType()
+		if judged[x.Request.URL] || mt == hypermedia.MediaHALForms || !exchange.IsJSONMediaType(mt) ||
+			(x.Purpose != exchange.PurposeCrawl && x.Purpose != hypermedia.PurposeFetch) {
+			return false
+		}
+		root := x.Response.HAL().Root
+		return root != nil && root.TemplatesValue != nil
+	})
 }
 
 type issueFunc func(id string, v *jsonorder.Value, msg, expected, actual string)

@@ -7,7 +7,8 @@
 // The crawl asks for HAL-FORMS on the sampled resources that serve HAL or
 // advertise HAL-FORMS. A resource that answers that request with 406, or with
 // plain HAL, has no HAL-FORMS representation, which is not a defect: only
-// responses actually served as HAL-FORMS are judged.
+// responses actually served as HAL-FORMS are judged, and JSON responses (HAL
+// ones included) that carry _templates anyway.
 package halforms
 
 import (
@@ -55,6 +56,9 @@ func All() []checks.Check {
 	return out
 }
 
+// noDocs is the family's reason for not being assessed.
+const noDocs = "no response was served as application/prs.hal-forms+json or carried _templates in other JSON"
+
 // rule is a check on the documents alone.
 type rule struct{ meta checks.Meta }
 
@@ -70,7 +74,7 @@ func (rule) Plan(in *checks.PlanInput) []exchange.PlannedRequest { return hyperm
 func (r rule) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
 	a := analyze(in)
 	if a.docs == 0 {
-		return nil, checks.Skip("no response was served as application/prs.hal-forms+json")
+		return nil, checks.Skip(noDocs)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -87,7 +91,7 @@ func (r specRule) Run(ctx context.Context, in *checks.Input) ([]finding.Finding,
 	}
 	a := analyze(in)
 	if a.docs == 0 {
-		return nil, checks.Skip("no response was served as application/prs.hal-forms+json")
+		return nil, checks.Skip(noDocs)
 	}
 	if len(a.templates) == 0 {
 		return nil, checks.Skip("no HAL-FORMS template had a usable method and target to compare with the OpenAPI document")

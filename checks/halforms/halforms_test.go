@@ -258,3 +258,30 @@ func FuzzHALFormsDocument(f *testing.F) {
 		run(t, input(doc, forms("/orders/1", body)))
 	})
 }
+
+func TestTemplatesCarriedInHALAreJudged(t *testing.T) {
+	carried := func(mt, body string) *exchange.Exchange {
+		return checkstest.Exchange(exchange.PurposeCrawl, "GET", base+"/orders/6").
+			Status(200).Header("Content-Type", mt).Body(body).Build()
+	}
+	bad := `{"_links":{"self":{"href":"/orders/6"}},"_templates":{"default":{"method":"FROB ME","properties":[]}}}`
+	for _, mt := range []string{"application/hal+json", "application/json"} {
+		fs := run(t, input(nil, carried(mt, bad)))
+		if len(fs) == 0 {
+			t.Fatalf("%s: _templates carried in it were not judged", mt)
+		}
+		for _, f := range fs {
+			if !strings.Contains(f.Message, "carried in "+mt) {
+				t.Errorf("%s: message %q does not name the carrying type", mt, f.Message)
+			}
+		}
+	}
+	good := `{"_links":{"self":{"href":"/orders/6"}},"_templates":{"default":{"method":"POST","properties":[{"name":"note"}]}}}`
+	in := input(nil, carried("application/hal+json", good))
+	if fs := run(t, in); len(fs) != 0 {
+		t.Errorf("conformant _templates in HAL: %v", checkstest.IDs(fs))
+	}
+	if _, reason := checkstest.Run(t, halforms.All()[0], in); reason != "" {
+		t.Errorf("conformant _templates in HAL left the family not assessed: %s", reason)
+	}
+}

@@ -12,17 +12,6 @@ import (
 	"github.com/agentready/agentready/internal/finding"
 )
 
-// headPair returns the HEAD probe and the GET it must match: the GET with the
-// same Accept, so that only the method differs.
-func headPair(in *checks.Input, s *exchange.Exchange) (head, get *exchange.Exchange) {
-	head = in.Probe(conneg.PurposeHead, s.Request.URL)
-	get = in.Probe(conneg.PurposeOwn, s.Request.URL)
-	if head == nil || head.Response == nil || get == nil || get.Response == nil {
-		return nil, nil
-	}
-	return head, get
-}
-
 // HeadStatus checks that HEAD answers with GET's status.
 type HeadStatus struct{ probes }
 
@@ -46,9 +35,9 @@ frameworks do this automatically unless a route is registered for GET only.`,
 func (c HeadStatus) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
 	var out []finding.Finding
 	m := c.Meta()
-	err := sampleProbes(ctx, in, func(s *exchange.Exchange, own string) {
-		head, get := headPair(in, s)
-		if head == nil || head.Response.Status == get.Response.Status {
+	err := eachResource(ctx, in, func(v *conneg.View, r conneg.Resource) {
+		head, get := headStatusCmp.judge(v, r)
+		if head == nil {
 			return
 		}
 		msg := fmt.Sprintf("HEAD answered %d where GET with the same Accept answered %d", head.Response.Status, get.Response.Status)
@@ -81,16 +70,16 @@ sends, or omit it on HEAD.`,
 func (c HeadContentLength) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
 	var out []finding.Finding
 	m := c.Meta()
-	err := sampleProbes(ctx, in, func(s *exchange.Exchange, own string) {
-		head, get := headPair(in, s)
-		if head == nil || head.Response.Status != get.Response.Status {
+	err := eachResource(ctx, in, func(v *conneg.View, r conneg.Resource) {
+		head, get := headPair(v, r)
+		if head == nil || get == nil || head.Response == nil || get.Response == nil || head.Response.Status != get.Response.Status {
 			return
 		}
 		headLen, ok := contentLength(head)
 		if !ok {
 			return
 		}
-		getLen, stable := stableGetLength(s, get)
+		getLen, stable := stableGetLength(r.Crawl, get)
 		if !stable || headLen == getLen {
 			return
 		}
@@ -146,15 +135,12 @@ fetching; a different Content-Type misleads them.
 func (c HeadHeaders) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
 	var out []finding.Finding
 	m := c.Meta()
-	err := sampleProbes(ctx, in, func(s *exchange.Exchange, own string) {
-		head, get := headPair(in, s)
-		if head == nil || head.Response.Status != get.Response.Status {
+	err := eachResource(ctx, in, func(v *conneg.View, r conneg.Resource) {
+		head, get := headTypeCmp.judge(v, r)
+		if head == nil {
 			return
 		}
 		ht, gt := head.Response.MediaType(), get.Response.MediaType()
-		if ht == gt {
-			return
-		}
 		msg := fmt.Sprintf("HEAD sent Content-Type %q where GET sent %q", ht, gt)
 		out = append(out, checks.New(m, "", msg, evidence(head, ht, gt), checks.Evidence(get, []string{"Accept"}, []string{"Content-Type", "Content-Length"})))
 	})
@@ -187,7 +173,8 @@ func (c AllowOn405) Run(ctx context.Context, in *checks.Input) ([]finding.Findin
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if x.Response == nil || x.Response.Status != http.StatusMethodNotAllowed {
+		// A repeat would report the same 405 twice.
+		if x.Response == nil || x.Response.Status != http.StatusMethodNotAllowed || conneg.IsRepeat(x.Purpose) {
 			continue
 		}
 		seen++

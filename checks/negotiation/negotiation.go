@@ -17,7 +17,7 @@ func All() []checks.Check {
 	return []checks.Check{
 		PreferredType{}, QZero{}, Specificity{}, Wildcard{}, Unsupported{},
 		MalformedAccept{}, HeadStatus{}, HeadContentLength{}, HeadHeaders{},
-		AllowOn405{}, OptionsAllow{}, OptionsFailed{},
+		AllowOn405{}, OptionsAllow{}, OptionsFailed{}, UnstableResource{},
 	}
 }
 
@@ -25,7 +25,11 @@ func All() []checks.Check {
 // the probe de-duplicates it.
 type probes struct{}
 
-func (probes) Plan(in *checks.PlanInput) []exchange.PlannedRequest { return conneg.Plan(in.Samples) }
+func (probes) Plan(in *checks.PlanInput) []exchange.PlannedRequest { return conneg.Plan(in) }
+
+// PlanFollowUp sends again the pairs a comparison would report, so that only
+// a difference that holds on every send is.
+func (probes) PlanFollowUp(in *checks.PlanInput) []exchange.PlannedRequest { return planRepeats(in) }
 
 func rfc9110(section, level string) finding.SpecRef {
 	return finding.SpecRef{
@@ -34,19 +38,32 @@ func rfc9110(section, level string) finding.SpecRef {
 	}
 }
 
-// sampleProbes runs fn for each sample that has a usable own type.
+// sampleProbes runs fn for each sample that has a usable own type and whose
+// status held between identical requests.
 func sampleProbes(ctx context.Context, in *checks.Input, fn func(s *exchange.Exchange, own string)) error {
-	if len(in.Samples) == 0 {
+	return eachResource(ctx, in, func(_ *conneg.View, r conneg.Resource) {
+		if !r.Refused() {
+			fn(r.Crawl, r.Own)
+		}
+	})
+}
+
+// eachResource runs fn for each resource the negotiation probes were sent
+// for, refused ones included, whose status held between identical requests:
+// an unstable resource is reported once, by UnstableResource, and judged by
+// nothing else of the family.
+func eachResource(ctx context.Context, in *checks.Input, fn func(v *conneg.View, r conneg.Resource)) error {
+	if len(in.Samples) == 0 && len(conneg.ViewOf(in).Resources) == 0 {
 		return checks.Skip("no resource answered 2xx to the crawl, so nothing was negotiated")
 	}
-	for _, s := range in.Samples {
+	v := conneg.ViewOf(in)
+	for _, r := range v.Resources {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if s.Response == nil || s.Response.MediaType() == "" {
-			continue
+		if !conneg.IsUnstable(in, r.URL()) {
+			fn(v, r)
 		}
-		fn(s, s.Response.MediaType())
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package negotiation_test
 import (
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentready/agentready/checks"
@@ -42,29 +43,53 @@ func conformant() map[string]resp {
 	}
 }
 
+// build records the answers of a resource, each sent again as a stable
+// server answers it, except where answers names a repeat
+// (conneg.RepeatPurpose) with another answer.
 func build(answers map[string]resp) *checks.Input {
+	return checkstest.Input("http://api.test/", []string{u}, resource(u, answers)...)
+}
+
+func resource(u string, answers map[string]resp) []*exchange.Exchange {
 	var xs []*exchange.Exchange
 	for purpose, r := range answers {
-		method := http.MethodGet
-		switch purpose {
-		case conneg.PurposeHead:
-			method = http.MethodHead
-		case conneg.PurposeOptions:
-			method = http.MethodOptions
+		if conneg.IsRepeat(purpose) {
+			continue
 		}
-		b := checkstest.Exchange(purpose, method, u).Status(r.status).Body(r.body)
-		if purpose != exchange.PurposeCrawl {
-			b.BasedOn(u)
+		x := answer(u, purpose, r)
+		xs = append(xs, x)
+		for n := 2; n <= 1+conneg.Repeats; n++ {
+			if other, ok := answers[conneg.RepeatPurpose(purpose, n)]; ok {
+				rx := answer(u, conneg.RepeatPurpose(purpose, n), other)
+				rx.BasedOn = u
+				xs = append(xs, rx)
+				continue
+			}
+			xs = append(xs, checkstest.Resent(x, n))
 		}
-		if r.ctype != "" {
-			b.Header("Content-Type", r.ctype)
-		}
-		for k, v := range r.hdr {
-			b.Header(k, v)
-		}
-		xs = append(xs, b.Build())
 	}
-	return checkstest.Input("http://api.test/", []string{u}, xs...)
+	return xs
+}
+
+func answer(u, purpose string, r resp) *exchange.Exchange {
+	method := http.MethodGet
+	switch strings.SplitN(purpose, "#", 2)[0] {
+	case conneg.PurposeHead:
+		method = http.MethodHead
+	case conneg.PurposeOptions:
+		method = http.MethodOptions
+	}
+	b := checkstest.Exchange(purpose, method, u).Status(r.status).Body(r.body)
+	if purpose != exchange.PurposeCrawl {
+		b.BasedOn(u)
+	}
+	if r.ctype != "" {
+		b.Header("Content-Type", r.ctype)
+	}
+	for k, v := range r.hdr {
+		b.Header(k, v)
+	}
+	return b.Build()
 }
 
 func TestChecksFireOnlyOnTheirDefect(t *testing.T) {
@@ -98,6 +123,19 @@ func TestChecksFireOnlyOnTheirDefect(t *testing.T) {
 			a[conneg.PurposeOptions] = resp{501, "text/plain", map[string]string{"Allow": "GET"}, ""}
 		}, nil},
 		{"options 405 without allow", func(a map[string]resp) { a[conneg.PurposeOptions] = resp{405, "text/plain", nil, ""} }, []string{"negotiation-allow-on-405"}},
+		{"head status that flips on a repeat is unstable, not a HEAD defect", func(a map[string]resp) {
+			a[conneg.PurposeHead] = resp{500, "text/plain", nil, ""}
+			a[conneg.RepeatPurpose(conneg.PurposeHead, 2)] = resp{200, "application/hal+json", map[string]string{"Content-Length": "7"}, ""}
+		}, []string{"negotiation-unstable-resource"}},
+		{"a 500 that does not hold on a repeat is unstable, not a wildcard defect", func(a map[string]resp) {
+			a[conneg.PurposeWildcard] = resp{500, "text/plain", nil, ""}
+			a[conneg.RepeatPurpose(conneg.PurposeWildcard, 3)] = a[conneg.PurposeOwn]
+		}, []string{"negotiation-unstable-resource"}},
+		{"an own GET that fails on a repeat silences every comparison", func(a map[string]resp) {
+			a[conneg.PurposeMalformed] = resp{500, "text/plain", nil, "panic"}
+			a[conneg.PurposeHead] = resp{204, "application/hal+json", nil, ""}
+			a[conneg.RepeatPurpose(conneg.PurposeOwn, 2)] = resp{500, "text/plain", nil, ""}
+		}, []string{"negotiation-unstable-resource"}},
 		{"one representation: preference not judged", func(a map[string]resp) {
 			a[conneg.PurposeAlt] = resp{406, "application/problem+json", nil, "{}"}
 			a[conneg.PurposeQOrder] = a[conneg.PurposeOwn]

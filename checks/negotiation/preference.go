@@ -3,6 +3,7 @@ package negotiation
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/conneg"
@@ -126,9 +127,13 @@ func (Wildcard) Meta() checks.Meta {
 		Title:    "Accept: */* gets a representation",
 		Severity: finding.SeverityWarning,
 		SpecRefs: []finding.SpecRef{rfc9110("12.5.1", ""), rfc9110("15.5.7", "")},
-		Help: `` + "`Accept: */*`" + ` accepts anything, and many HTTP clients send it by
-default. Answering it with 406 or an error, where a specific Accept works, turns
-away clients that expressed no preference at all.
+		Help: `` + "`Accept: */*`" + ` means any media type is acceptable (RFC 9110 §12.5.1), and
+many HTTP clients send it by default. Answering it with 406, 415 or an error,
+where another Accept gets a representation, turns away clients that expressed
+no preference at all. The same holds for any Accept that lists ` + "`*/*`" + `, such as
+the one the crawl sends: the scan reports a crawled resource that refused it
+and then served a representation to a request without Accept, or with one of
+the types served beneath its path.
 
 **How to fix:** treat ` + "`*/*`" + ` as matching your default representation.`,
 	}
@@ -137,17 +142,43 @@ away clients that expressed no preference at all.
 func (c Wildcard) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
 	var out []finding.Finding
 	m := c.Meta()
-	err := sampleProbes(ctx, in, func(s *exchange.Exchange, own string) {
-		x := in.Probe(conneg.PurposeWildcard, s.Request.URL)
-		if x == nil || conneg.Is2xx(x) {
+	err := eachResource(ctx, in, func(v *conneg.View, r conneg.Resource) {
+		wild, proof := wildcardCmp.judge(v, r)
+		crawl, crawlProof := crawlAcceptCmp.judge(v, r)
+		if wild == nil && crawl == nil {
 			return
 		}
-		msg := fmt.Sprintf("Accept: */* was answered %s, while the crawl got %d %s", status(x), s.Response.Status, own)
-		ev := evidence(x, status(x), "2xx with any representation")
-		ev.Header = ""
-		out = append(out, checks.New(m, "", msg, ev))
+		var parts []string
+		var evs []finding.Evidence
+		if wild != nil {
+			parts = append(parts, "Accept: */* was answered "+status(wild))
+			evs = append(evs, refusedEvidence(wild))
+		}
+		if crawl != nil {
+			parts = append(parts, fmt.Sprintf("Accept %q, which admits any type through */*, was answered %s", crawl.Request.Header.Get("Accept"), status(crawl)))
+			evs = append(evs, refusedEvidence(crawl))
+			proof = crawlProof
+		}
+		msg := fmt.Sprintf("%s, while %s got %d %s; */* means any media type is acceptable",
+			strings.Join(parts, "; "), describeAccept(proof), proof.Response.Status, proof.Response.MediaType())
+		evs = append(evs, checks.Evidence(proof, []string{"Accept"}, []string{"Content-Type", "Vary"}))
+		out = append(out, checks.New(m, "", msg, evs...))
 	})
 	return out, err
+}
+
+func refusedEvidence(x *exchange.Exchange) finding.Evidence {
+	ev := evidence(x, status(x), "2xx with any representation")
+	ev.Header = ""
+	return ev
+}
+
+// describeAccept names the Accept a request carried, for a message.
+func describeAccept(x *exchange.Exchange) string {
+	if a := x.Request.Header.Get("Accept"); a != "" {
+		return fmt.Sprintf("Accept %q", a)
+	}
+	return "a request without Accept"
 }
 
 // Unsupported checks the answer to a type the resource does not have.
@@ -174,8 +205,8 @@ your default representation.`,
 func (c Unsupported) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
 	var out []finding.Finding
 	m := c.Meta()
-	err := sampleProbes(ctx, in, func(s *exchange.Exchange, own string) {
-		x := in.Probe(conneg.PurposeUnsupported, s.Request.URL)
+	err := eachResource(ctx, in, func(v *conneg.View, r conneg.Resource) {
+		x := v.Probe(conneg.PurposeUnsupported, r)
 		if x == nil || x.Response == nil {
 			return
 		}
@@ -185,8 +216,10 @@ func (c Unsupported) Run(ctx context.Context, in *checks.Input) ([]finding.Findi
 		case st >= 200 && st < 300:
 			in.Observe(m.ID, "unsupported Accept answered with the default representation ("+x.Response.MediaType()+")")
 		default:
-			msg := fmt.Sprintf("Accept %q was answered %d; expected 406 or the default representation", conneg.UnsupportedType, st)
-			out = append(out, checks.New(m, "", msg, evidence(x, status(x), "406, or 2xx with the default representation")))
+			if x, _ := unsupportedCmp.judge(v, r); x != nil {
+				msg := fmt.Sprintf("Accept %q was answered %d; expected 406 or the default representation", conneg.UnsupportedType, st)
+				out = append(out, checks.New(m, "", msg, evidence(x, status(x), "406, or 2xx with the default representation")))
+			}
 		}
 	})
 	return out, err
@@ -214,9 +247,9 @@ headers, and a header that takes a server down is also a denial-of-service lever
 func (c MalformedAccept) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
 	var out []finding.Finding
 	m := c.Meta()
-	err := sampleProbes(ctx, in, func(s *exchange.Exchange, own string) {
-		x := in.Probe(conneg.PurposeMalformed, s.Request.URL)
-		if x == nil || x.Response == nil || x.Response.Status < 500 {
+	err := eachResource(ctx, in, func(v *conneg.View, r conneg.Resource) {
+		x, _ := malformedCmp.judge(v, r)
+		if x == nil {
 			return
 		}
 		msg := fmt.Sprintf("Accept %q was answered %d", x.Request.Header.Get("Accept"), x.Response.Status)

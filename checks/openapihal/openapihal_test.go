@@ -351,13 +351,21 @@ func TestUnknownPreference(t *testing.T) {
 	for _, status := range []int{200, 400, 500} {
 		probe := checkstest.Exchange(PurposeUnknown, "GET", u).ReqHeader("Accept", "application/hal+json").
 			ReqHeader("Prefer", PreferUnknown).Status(status).Header("Content-Type", "application/problem+json").Body(`{}`).Build()
-		in := input(nil, []string{u}, hal(exchange.PurposeCrawl, u, `{}`), hal(conneg.PurposeOwn, u, `{}`, ">Accept", "application/hal+json"), probe)
+		plain := hal(conneg.PurposeOwn, u, `{}`, ">Accept", "application/hal+json")
+		in := input(nil, []string{u}, checkstest.WithRepeats(hal(exchange.PurposeCrawl, u, `{}`), plain, probe)...)
 		fs, reason := run(t, UnknownPreference{}, in)
 		if reason != "" {
 			t.Fatalf("skipped: %s", reason)
 		}
 		if (len(fs) > 0) != (status >= 400) {
 			t.Errorf("status %d: findings %v", status, fs)
+		}
+		// A rejection that a repeat does not confirm is not one.
+		flip := checkstest.Resent(probe, 3)
+		flip.Response = plain.Response
+		once := input(nil, []string{u}, hal(exchange.PurposeCrawl, u, `{}`), plain, probe, checkstest.Resent(plain, 2), checkstest.Resent(plain, 3), checkstest.Resent(probe, 2), flip)
+		if fs, _ := run(t, UnknownPreference{}, once); len(fs) > 0 {
+			t.Errorf("status %d not confirmed on a repeat: findings %v", status, fs)
 		}
 	}
 }

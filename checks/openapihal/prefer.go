@@ -106,7 +106,7 @@ func sent(in *checks.Input, url, accept, prefer string) *exchange.Exchange {
 	byKey := in.Memo("openapi-hal/sent", func() any {
 		m := map[string]*exchange.Exchange{}
 		for _, x := range in.Recording.Exchanges {
-			if x.Request.Method != http.MethodGet {
+			if x.Request.Method != http.MethodGet || conneg.IsRepeat(x.Purpose) {
 				continue
 			}
 			k := x.Request.URL + "\x00" + x.Request.Header.Get("Accept") + "\x00" + x.Request.Header.Get("Prefer")
@@ -461,7 +461,7 @@ func (c UnknownPreference) Run(ctx context.Context, in *checks.Input) ([]finding
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if s.Response == nil {
+		if s.Response == nil || conneg.IsUnstable(in, s.Request.URL) {
 			continue
 		}
 		own := s.Response.MediaType()
@@ -471,7 +471,7 @@ func (c UnknownPreference) Run(ctx context.Context, in *checks.Input) ([]finding
 			continue
 		}
 		judged++
-		if probe.Response.Status < 400 || reported[shapeKey(s)] {
+		if reported[shapeKey(s)] || !conneg.Consistent(in.Index, probe, plain, unknownRejected) {
 			continue
 		}
 		reported[shapeKey(s)] = true
@@ -486,4 +486,44 @@ func (c UnknownPreference) Run(ctx context.Context, in *checks.Input) ([]finding
 		return nil, checks.Skip("no sampled resource answered the request without Prefer with 2xx")
 	}
 	return out, nil
+}
+
+// unknownRejected is the verdict on a request with an unknown preference and
+// the same request without it: an error where the plain one succeeded.
+func unknownRejected(probe, plain *exchange.Exchange) string {
+	if !conneg.Is2xx(plain) || probe.Response == nil || probe.Response.Status < 400 {
+		return ""
+	}
+	return fmt.Sprint(probe.Response.Status)
+}
+
+// PlanFollowUp sends again both requests of every pair the unknown
+// preference check would report, so that it reports only a rejection that
+// holds on every send.
+func (probes) PlanFollowUp(in *checks.PlanInput) []exchange.PlannedRequest {
+	return in.Memo("openapi-hal/repeats", func() any {
+		byKey := map[string]*exchange.Exchange{}
+		for _, x := range in.Probes {
+			if x.Request.Method == http.MethodGet && x.Response != nil {
+				k := x.Request.URL + "\x00" + x.Request.Header.Get("Accept") + "\x00" + x.Request.Header.Get("Prefer")
+				if _, dup := byKey[k]; !dup {
+					byKey[k] = x
+				}
+			}
+		}
+		var out []exchange.PlannedRequest
+		for _, s := range in.Samples {
+			if s.Response == nil {
+				continue
+			}
+			k := s.Request.URL + "\x00" + s.Response.MediaType() + "\x00"
+			plain, probe := byKey[k], byKey[k+PreferUnknown]
+			if plain == nil || probe == nil || unknownRejected(probe, plain) == "" {
+				continue
+			}
+			out = append(out, conneg.PlanRepeat(plain, 2, 1+conneg.Repeats)...)
+			out = append(out, conneg.PlanRepeat(probe, 2, 1+conneg.Repeats)...)
+		}
+		return out
+	}).([]exchange.PlannedRequest)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/conneg"
 	"github.com/agentready/agentready/checks/errorleak"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
@@ -50,7 +51,7 @@ func (c ServerError) Run(ctx context.Context, in *checks.Input) ([]finding.Findi
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if !isOwnProbe(x.Purpose) || x.Response == nil {
+		if !isOwnProbe(x.Purpose) || x.Response == nil || conneg.IsUnstable(in, resourceOf(x)) {
 			continue
 		}
 		sent++

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/conneg"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 )
@@ -60,19 +61,58 @@ func isOwnProbe(p string) bool {
 	return p == exchange.PurposeCrawl || strings.HasPrefix(p, PurposePrefix)
 }
 
-// errorResponses are the judged 4xx and 5xx answers, in recording order.
-// HEAD is left out: it has no body and repeats GET's status.
+// errorResponses are the judged 4xx and 5xx answers, in recording order,
+// then those the less privileged identities were given that the most
+// privileged one was not, one per URL and status. HEAD is left out: it has
+// no body and repeats GET's status. So are repeats, which would count one
+// answer twice, and resources whose status changed between identical
+// requests, which only negotiation-unstable-resource judges.
 func errorResponses(in *checks.Input) []*exchange.Exchange {
-	var out []*exchange.Exchange
-	for _, x := range in.Recording.Exchanges {
-		if x.Response == nil || x.Request.Method == http.MethodHead || !judgedPurpose(x.Purpose) {
-			continue
-		}
-		if s := x.Response.Status; s >= 400 && s <= 599 {
+	return in.Memo("problem-json/errors", func() any {
+		var out []*exchange.Exchange
+		seen := map[string]bool{}
+		add := func(x *exchange.Exchange, judged func(string) bool) {
+			if x.Response == nil || x.Request.Method == http.MethodHead || !judged(x.Purpose) || conneg.IsRepeat(x.Purpose) {
+				return
+			}
+			if s := x.Response.Status; s < 400 || s > 599 || conneg.IsUnstable(in, resourceOf(x)) {
+				return
+			}
+			k := fmt.Sprint(x.Response.Status) + " " + x.Request.URL
+			if x.Identity != "" && x.Identity != in.Caller.Name && seen[k] {
+				return
+			}
+			seen[k] = true
 			out = append(out, x)
 		}
+		for _, x := range in.Recording.Exchanges {
+			add(x, judgedPurpose)
+		}
+		for _, v := range in.Identities {
+			if v.Recording == nil || v.Recording == in.Recording || v.Name == in.Caller.Name {
+				continue
+			}
+			for _, x := range v.Recording.Exchanges {
+				add(x, judgedLowerPurpose)
+			}
+		}
+		return out
+	}).([]*exchange.Exchange)
+}
+
+// judgedLowerPurpose says which answers to a less privileged identity are
+// judged: its crawl and the leakage family's fetches of what the most
+// privileged identity was shown, which are where it meets 401 and 403.
+func judgedLowerPurpose(p string) bool {
+	return p == exchange.PurposeCrawl || strings.HasPrefix(p, "leakage/")
+}
+
+// resourceOf is the resource an exchange was sent for.
+func resourceOf(x *exchange.Exchange) string {
+	if x.BasedOn != "" {
+		return x.BasedOn
 	}
-	return out
+	return x.Request.URL
 }
 
 // speaksJSON reports whether the scanned app is a JSON API: at least one
@@ -219,6 +259,9 @@ func describe(x *exchange.Exchange) string {
 	target := exchange.PathOf(x.Request.URL)
 	if i := strings.IndexByte(x.Request.URL, '?'); i >= 0 {
 		target += x.Request.URL[i:]
+	}
+	if x.Identity != "" {
+		return fmt.Sprintf("%s %s (as %q)", x.Request.Method, target, x.Identity)
 	}
 	return x.Request.Method + " " + target
 }

@@ -284,3 +284,37 @@ func TestHostileBodiesDoNotPanic(t *testing.T) {
 		runAll(t, in)
 	}
 }
+
+func TestLowerIdentityErrorsAreJudged(t *testing.T) {
+	orders := base + "/orders"
+	lower := func(body string) checks.IdentityView {
+		x := checkstest.Exchange("leakage/cross-fetch", http.MethodGet, orders).BasedOn(orders).Status(401).
+			Header("Content-Type", prob).Body(body).Build()
+		x.ID, x.Identity = "x0100", "anonymous"
+		crawl := checkstest.Exchange(exchange.PurposeCrawl, http.MethodGet, orders).Status(401).
+			Header("Content-Type", prob).Body(body).Build()
+		crawl.ID, crawl.Identity = "x0101", "anonymous"
+		return checks.IdentityView{Name: "anonymous", Rank: 0, Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{x, crawl}}}
+	}
+	for _, tt := range []struct {
+		what, status string
+		want         []string
+	}{
+		{"status as a string", `"401"`, []string{"problem-json-member-type"}},
+		{"conformant", `401`, nil},
+	} {
+		in := input()
+		in.Caller = checks.Caller{Name: "admin"}
+		in.Identities = []checks.IdentityView{lower(`{"type":"about:blank","title":"Unauthorized","status":` + tt.status + `}`),
+			{Name: "admin", Rank: 1, Recording: in.Recording}}
+		fs, ids := runAll(t, in)
+		if !slices.Equal(ids, tt.want) {
+			t.Errorf("%s: fired %v, want %v", tt.what, ids, tt.want)
+		}
+		for _, f := range fs {
+			if !strings.Contains(f.Message, `as "anonymous"`) || len(f.Evidence) == 0 {
+				t.Errorf("%s: %q does not say whose answer it judged", tt.what, f.Message)
+			}
+		}
+	}
+}

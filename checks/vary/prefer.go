@@ -49,6 +49,9 @@ func (c Prefer) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, e
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		if conneg.IsUnstable(in, s.Request.URL) {
+			continue
+		}
 		plain := in.Probe(conneg.PurposeOwn, s.Request.URL)
 		pref := in.Probe(conneg.PurposePrefer, s.Request.URL)
 		if !conneg.Cacheable(plain) || !conneg.Cacheable(pref) || !applied(plain, pref) {

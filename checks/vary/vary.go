@@ -20,7 +20,13 @@ func All() []checks.Check { return []checks.Check{Accept{}, Prefer{}} }
 
 type probes struct{}
 
-func (probes) Plan(in *checks.PlanInput) []exchange.PlannedRequest { return conneg.Plan(in.Samples) }
+func (probes) Plan(in *checks.PlanInput) []exchange.PlannedRequest { return conneg.Plan(in) }
+
+// PlanFollowUp sends again what tells a resource failing at random, which
+// the family leaves unjudged.
+func (probes) PlanFollowUp(in *checks.PlanInput) []exchange.PlannedRequest {
+	return conneg.PlanSuspects(conneg.FollowUpView(in))
+}
 
 // acceptVariants are the GETs of one resource that differ only in Accept.
 var acceptVariants = []string{
@@ -54,17 +60,21 @@ including the default and the 406.`,
 }
 
 func (c Accept) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	if len(in.Samples) == 0 {
-		return nil, checks.Skip("no resource answered 2xx to the crawl, so nothing was negotiated")
+	v := conneg.ViewOf(in)
+	if len(v.Resources) == 0 {
+		return nil, checks.Skip("no resource answered the crawl 2xx, 406 or 415, so nothing was negotiated")
 	}
 	m := c.Meta()
 	var out []finding.Finding
 	negotiated := 0
-	for _, s := range in.Samples {
+	for _, r := range v.Resources {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		variants := acceptResponses(in, s)
+		if conneg.IsUnstable(in, r.URL()) {
+			continue
+		}
+		variants := acceptResponses(v, r)
 		types := distinctTypes(variants)
 		if len(types) < 2 {
 			continue
@@ -80,10 +90,21 @@ func (c Accept) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, e
 	return out, nil
 }
 
-func acceptResponses(in *checks.Input, s *exchange.Exchange) []*exchange.Exchange {
-	out := []*exchange.Exchange{s}
+// acceptResponses are the cacheable answers of one resource to GETs that
+// differ only in Accept: the crawl's, the probes' and, for a resource that
+// refused the crawl, those to each type tried.
+func acceptResponses(v *conneg.View, r conneg.Resource) []*exchange.Exchange {
+	var out []*exchange.Exchange
+	if conneg.Cacheable(r.Crawl) {
+		out = append(out, r.Crawl)
+	}
 	for _, p := range acceptVariants {
-		if x := in.Probe(p, s.Request.URL); conneg.Cacheable(x) {
+		if x := v.Probe(p, r); conneg.Cacheable(x) {
+			out = append(out, x)
+		}
+	}
+	for _, x := range v.Guesses(r) {
+		if conneg.Cacheable(x) {
 			out = append(out, x)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -160,6 +161,10 @@ type PlannedRequest struct {
 	BasedOn string
 	// Body is sent only by active probes, which alone may use unsafe methods.
 	Body []byte
+	// Repeat numbers the re-sends of one request within a round, which
+	// would otherwise be de-duplicated as identical: a verdict that compares
+	// two answers is judged only when re-sending them gives the same answers.
+	Repeat int
 }
 
 // Key identifies a planned request for de-duplication between checks.
@@ -175,6 +180,9 @@ func (p PlannedRequest) Key() string {
 	sort.Strings(names)
 	for _, k := range names {
 		b.WriteString("\x00" + k + ":" + strings.Join(p.Header[k], ","))
+	}
+	if p.Repeat > 0 {
+		b.WriteString("\x00#" + strconv.Itoa(p.Repeat))
 	}
 	return b.String()
 }

@@ -1,0 +1,119 @@
+package conneg
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/internal/exchange"
+)
+
+// Resource is a crawled GET the negotiation probes were planned for: a
+// sample, which answered 2xx with a media type, or a resource that answered
+// the crawl 406 or 415. The crawl's Accept ends in */*, so a 406 or 415 to it
+// turned away a client that accepts anything; such a resource is probed
+// with the types the crawl saw served beside it, to find what it does serve.
+type Resource struct {
+	Crawl *exchange.Exchange
+	// Own is the crawl's media type; "" for a resource that refused it.
+	Own string
+}
+
+// URL is the resource's URL, the BasedOn of its probes.
+func (r Resource) URL() string { return r.Crawl.Request.URL }
+
+// Refused reports a resource that answered the crawl 406 or 415.
+func (r Resource) Refused() bool { return r.Own == "" }
+
+// View is the negotiation probes of one scan, as the checks judge them or
+// as the follow-up round plans from them.
+type View struct {
+	Index     *exchange.Index
+	Resources []Resource
+	// guesses are the per-type probes of refused resources, by resource.
+	guesses map[string][]*exchange.Exchange
+	// failedCrawls are the crawl answers of 5xx that were repeated.
+	failedCrawls []*exchange.Exchange
+}
+
+// ViewOf is the view of a recording, computed once per Input.
+func ViewOf(in *checks.Input) *View {
+	return in.Memo("conneg/view", func() any {
+		return newView(in.Index, in.Samples, in.Recording.Exchanges)
+	}).(*View)
+}
+
+// FollowUpView is the view of the first round, computed once per PlanInput.
+func FollowUpView(in *checks.PlanInput) *View {
+	return in.Memo("conneg/follow-up-view", func() any {
+		all := append(append([]*exchange.Exchange(nil), in.Crawled...), in.Probes...)
+		return newView(exchange.NewIndex(&exchange.Recording{Exchanges: all}), in.Samples, all)
+	}).(*View)
+}
+
+func newView(ix *exchange.Index, samples, all []*exchange.Exchange) *View {
+	v := &View{Index: ix, guesses: map[string][]*exchange.Exchange{}}
+	for _, s := range samples {
+		if s.Response != nil && s.Request.Method == http.MethodGet && s.Response.MediaType() != "" {
+			v.Resources = append(v.Resources, Resource{Crawl: s, Own: s.Response.MediaType()})
+		}
+	}
+	for _, x := range all {
+		switch {
+		case x.Purpose == exchange.PurposeCrawl && refused(x) && ix.Get(PurposeWildcard, x.Request.URL) != nil:
+			v.Resources = append(v.Resources, Resource{Crawl: x})
+		case x.Purpose == exchange.PurposeCrawl && isServerError(x) && ix.Get(RepeatPurpose(x.Purpose, 2), x.Request.URL) != nil:
+			v.failedCrawls = append(v.failedCrawls, x)
+		case strings.HasPrefix(x.Purpose, purposeTypePrefix) && !IsRepeat(x.Purpose):
+			v.guesses[x.BasedOn] = append(v.guesses[x.BasedOn], x)
+		}
+	}
+	return v
+}
+
+// Probe returns the probe sent for purpose on r, or nil.
+func (v *View) Probe(purpose string, r Resource) *exchange.Exchange {
+	return v.Index.Get(purpose, r.URL())
+}
+
+// Guesses are the per-type probes of a refused resource, in type order.
+func (v *View) Guesses(r Resource) []*exchange.Exchange { return v.guesses[r.URL()] }
+
+// Proof is an answer that shows the resource has a representation, which
+// the comparisons need: the GET with its own type for a sample, the first
+// 2xx of the probes without Accept or with one type for a refused resource.
+func (v *View) Proof(r Resource) *exchange.Exchange {
+	if !r.Refused() {
+		if x := v.Probe(PurposeOwn, r); Is2xx(x) {
+			return x
+		}
+		return nil
+	}
+	if x := v.Probe(PurposeNone, r); Is2xx(x) {
+		return x
+	}
+	for _, x := range v.Guesses(r) {
+		if Is2xx(x) {
+			return x
+		}
+	}
+	return nil
+}
+
+// probesOf are the crawl and the first sends of r's GET and HEAD probes.
+func (v *View) probesOf(r Resource) []*exchange.Exchange {
+	out := []*exchange.Exchange{r.Crawl}
+	for _, p := range []string{PurposeNone, PurposeOwn, PurposeWildcard, PurposeUnsupported, PurposeMalformed, PurposeHead,
+		PurposeAlt, PurposeQZero, PurposeQOrder, PurposeSpecificity, PurposePrefer} {
+		if x := v.Probe(p, r); x != nil && x.Response != nil {
+			out = append(out, x)
+		}
+	}
+	return append(out, v.Guesses(r)...)
+}
+
+// refused reports a GET the crawl sent that was answered 406 or 415.
+func refused(x *exchange.Exchange) bool {
+	return x.Request.Method == http.MethodGet && x.Response != nil &&
+		(x.Response.Status == http.StatusNotAcceptable || x.Response.Status == http.StatusUnsupportedMediaType)
+}
