@@ -28,9 +28,9 @@ import (
 // All returns the family's checks.
 func All() []checks.Check {
 	return []checks.Check{
-		RobotsUnreachable{}, RobotsForbidden{}, RobotsSyntax{}, RobotsSize{}, RobotsBlocksAdvertised{}, RobotsSitemap{},
+		RobotsUnreachable{}, RobotsForbidden{}, RobotsSyntax{}, RobotsSize{}, RobotsBlocksAdvertised{}, RobotsSitemap{}, RobotsMediaType{},
 		LLMsTitle{}, LLMsListItems{}, LLMsDeadLinks{}, LLMsOptionalOrder{},
-		ServiceDesc{}, ServiceLinks{}, ServiceDescMissing{},
+		ServiceDesc{}, ServiceLinks{}, ServiceDescMissing{}, ServiceDescType{}, LinkHeaderDeadLinks{},
 		CatalogHead{}, CatalogLinkset{}, CatalogLinks{},
 		AgentCardLegacy{}, AgentCardFields{}, AgentCardSkills{}, AgentCardInterfaces{}, AgentCardCaching{},
 		MarkdownCharset{}, MarkdownVary{}, MarkdownTwin{}, MarkdownDeadLinks{},

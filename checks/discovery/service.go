@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/internal/exchange"
@@ -32,6 +33,9 @@ type svcLink struct {
 	target       string // absolute
 	page         string // the crawled URL that carried it
 	via          string // "Link header" or "HAL _links"
+	// typeHint is the media type the link says its target has (the Link
+	// header's type parameter, the HAL link's type member), or "".
+	typeHint string
 }
 
 // serviceLinks lists the distinct same-origin service-desc, service-doc and
@@ -69,13 +73,13 @@ func serviceLinks(crawled []*exchange.Exchange) []svcLink {
 				continue
 			}
 			seen[key] = true
-			out = append(out, svcLink{rel: c.rel, purpose: serviceRels[c.rel], target: abs.String(), page: x.Request.URL, via: c.via})
+			out = append(out, svcLink{rel: c.rel, purpose: serviceRels[c.rel], target: abs.String(), page: x.Request.URL, via: c.via, typeHint: c.typeHint})
 		}
 	}
 	return out
 }
 
-type relRef struct{ rel, ref, via string }
+type relRef struct{ rel, ref, via, typeHint string }
 
 func serviceRefs(x *exchange.Exchange, readBody bool) []relRef {
 	var out []relRef
@@ -85,7 +89,7 @@ func serviceRefs(x *exchange.Exchange, readBody bool) []relRef {
 		}
 		for _, rel := range l.Rels {
 			if _, ok := serviceRels[rel]; ok {
-				out = append(out, relRef{rel, l.Target, "Link header"})
+				out = append(out, relRef{rel, l.Target, "Link header", l.Params["type"]})
 			}
 		}
 	}
@@ -110,7 +114,7 @@ func halServiceRefs(r *exchange.Response) []relRef {
 		}
 		for _, l := range rel.Links {
 			if l.Href != "" {
-				out = append(out, relRef{name, l.Href, "HAL _links"})
+				out = append(out, relRef{name, l.Href, "HAL _links", l.Type})
 			}
 		}
 	}
@@ -277,4 +281,86 @@ func startExchange(in *checks.Input) *exchange.Exchange {
 		}
 	}
 	return nil
+}
+
+// ServiceDescType reports a service-desc link whose type hint names another
+// format than the one its target is served in.
+type ServiceDescType struct{ plans }
+
+func (ServiceDescType) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "discovery-service-desc-type", Family: checks.FamilyDiscovery, Severity: finding.SeverityInfo,
+		Title:    "A service-desc link's type hint matches the media type its target is served with",
+		SpecRefs: []finding.SpecRef{ref("RFC 8288", "3.4.1", "", "https://www.rfc-editor.org/rfc/rfc8288#section-3.4.1"), rfc8631("4.1", "")},
+		Help: `The ` + "`type`" + ` of a link (a Link header's ` + "`type`" + ` parameter, a HAL link's ` + "`type`" + ` member)
+hints at the media type of its target (RFC 8288 §3.4.1). Agents use it to pick
+the description they can parse, JSON or YAML, before fetching it. A hint of
+` + "`application/openapi+json`" + ` on a target served as YAML or ` + "`text/plain`" + ` sends them to
+a document they then refuse or misparse. A hint is not a promise, so this is
+advice; a target served with the hint's generic type (` + "`application/json`" + ` for
+` + "`application/openapi+json`" + `) is in the same format and is not reported, nor is a
+YAML-hinted target that answered the JSON the request preferred.
+
+**How to fix:** make the hint say what the target serves, or serve what the hint
+says: ` + "`Link: </openapi.json>; rel=\"service-desc\"; type=\"application/openapi+json\"`" + ` with
+` + "`Content-Type: application/openapi+json`" + ` (or ` + "`application/json`" + `).`,
+	}
+}
+
+func (c ServiceDescType) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	var hinted []svcLink
+	for _, l := range relLinks(in, "service-desc") {
+		if mt, _ := exchange.MediaTypeOf(l.typeHint); mt != "" {
+			hinted = append(hinted, l)
+		}
+	}
+	if len(hinted) == 0 {
+		return nil, checks.Skip("no service-desc link on the target's origin carries a type hint")
+	}
+	var out []finding.Finding
+	for _, l := range hinted {
+		x := in.Probe(l.purpose, l.target)
+		// What is not an OpenAPI document at all, discovery-service-desc reports.
+		if !ok2xx(x) || !x.Response.Whole() || !looksLikeOpenAPI(x.Response.Body) {
+			continue
+		}
+		hint, _ := exchange.MediaTypeOf(l.typeHint)
+		served := x.Response.MediaType()
+		if !contradicts(hint, served) {
+			continue
+		}
+		actual := served
+		if actual == "" {
+			actual = "no Content-Type"
+		}
+		ev := evidence(x)
+		ev.Header, ev.Expected, ev.Actual = "Content-Type", hint, actual
+		out = append(out, checks.New(c.Meta(), l.target, fmt.Sprintf(
+			"service-desc %s (%s of %s) says type %s, but the document is served as %s",
+			l.target, l.via, exchange.PathOf(l.page), hint, actual), ev))
+	}
+	return out, nil
+}
+
+// contradicts reports a served media type in another format than the hint.
+// A YAML hint answered with JSON is not one: the probe's Accept prefers
+// JSON, and a target that negotiates may rightly have chosen it.
+func contradicts(hint, served string) bool {
+	h, s := syntaxOf(hint), syntaxOf(served)
+	if h == "yaml" && s == "json" {
+		return false
+	}
+	return h != s
+}
+
+// syntaxOf names the format of a media type: json for application/json and
+// +json types, yaml for the YAML types and +yaml, else the type itself.
+func syntaxOf(mt string) string {
+	switch {
+	case mt == "application/json" || strings.HasSuffix(mt, "+json"):
+		return "json"
+	case mt == "application/yaml" || mt == "application/x-yaml" || mt == "text/yaml" || mt == "text/x-yaml" || strings.HasSuffix(mt, "+yaml"):
+		return "yaml"
+	}
+	return mt
 }

@@ -19,6 +19,24 @@ func doc(path, body string) *exchange.Exchange {
 		Header("Content-Type", "application/hal+json").Body(body).Build()
 }
 
+// crawled is a crawl exchange that is not a HAL document.
+func crawled(path string, status int) *exchange.Exchange {
+	return checkstest.Exchange(exchange.PurposeCrawl, "GET", base+path).Status(status).Header("Content-Type", "text/plain").Build()
+}
+
+func TestDeadLinkIsReportedOnceWithItsSource(t *testing.T) {
+	item := `{"_links":{"self":{"href":"/orders/1"},"customer":{"href":"/customers/9"}}}`
+	fs := run(t, doc("/orders/1", item), doc("/orders/2", strings.Replace(item, "/orders/1", "/orders/2", 1)), crawled("/customers/9", 404))
+	if len(fs) != 1 {
+		t.Fatalf("findings %v, want one", messages(fs))
+	}
+	f := fs[0]
+	if f.Message != "relation customer of /orders/1 links to /customers/9, which answered 404" || f.Subject != "customer /customers/9" ||
+		len(f.Evidence) != 2 || f.Evidence[1].URL != base+"/customers/9" || f.Evidence[1].Status != 404 {
+		t.Errorf("finding %+v", f)
+	}
+}
+
 func run(t *testing.T, xs ...*exchange.Exchange) []finding.Finding {
 	t.Helper()
 	in := checkstest.Input(base+"/", nil, xs...)
@@ -81,6 +99,17 @@ func TestHALRules(t *testing.T) {
 		{"the default port is the same origin", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"a":{"href":"/a"},"b":{"href":"http://API.test:80/b"}}}`)}, nil, ""},
 		{"documentation links may leave", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"help":{"href":"https://docs.example/"}}}`)}, nil, ""},
 		{"deprecation", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"old":{"href":"/old","deprecation":"https://dev.example/deprecations/old"}}}`)}, []string{"hal-deprecated-link"}, "/_links/old/deprecation"},
+		{"dead link", []*exchange.Exchange{doc("/orders", conformant), crawled("/customers/7809", 404)}, []string{"hal-dead-links"}, "/_embedded/orders/0/_links/customer/href"},
+		{"gone link", []*exchange.Exchange{doc("/orders", conformant), crawled("/widgets", 410)}, []string{"hal-dead-links"}, "/_links/acme:widgets/href"},
+		{"link to a protected resource", []*exchange.Exchange{doc("/orders", conformant), crawled("/widgets", 401)}, nil, ""},
+		{"templated link the crawl expanded", []*exchange.Exchange{doc("/orders", conformant), crawled("/orders", 200), crawled("/orders?id=", 404)}, nil, ""},
+		{"no templated link is judged", []*exchange.Exchange{
+			doc("/", `{"_links":{"self":{"href":"/"},"find":{"href":"/o{?id}","templated":true},"search":{"href":"/s?q={q}","templated":true}}}`),
+			crawled("/o", 404), crawled("/s?q=", 404),
+		}, nil, ""},
+		{"dead status link is the discovery family's", []*exchange.Exchange{
+			doc("/", `{"_links":{"self":{"href":"/"},"status":{"href":"/health"}}}`), crawled("/health", 404),
+		}, nil, ""},
 		{"escaped pointer", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"a/b~c":{}}}`)}, []string{"hal-link-href"}, "/_links/a~1b~0c"},
 	}
 	for _, tt := range tests {
