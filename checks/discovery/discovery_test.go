@@ -63,9 +63,12 @@ func crawl(path string, status int) *checkstest.Builder {
 	return checkstest.Exchange(exchange.PurposeCrawl, "GET", origin+path).Status(status)
 }
 
-// typedServiceDesc gives the root's service-desc link a type hint.
-func typedServiceDesc(s site, mediaType string) {
-	s["root"].Build().Response.Header.Set("Link", `</openapi.json>; rel="service-desc"; type="`+mediaType+`", </docs>; rel="service-doc"`)
+// typedServiceDesc gives the root's service-desc link a type hint, and
+// records the target's answer to a request for it.
+func typedServiceDesc(s site, hint string, status int, served string) {
+	s["root"].Build().Response.Header.Set("Link", `</openapi.json>; rel="service-desc"; type="`+hint+`", </docs>; rel="service-doc"`)
+	s["service-desc-typed"] = get(discovery.PurposeServiceDescTyped, "/openapi.json").ReqHeader("Accept", hint).
+		Status(status).Header("Content-Type", served).Body(`{"openapi":"3.1.0"}`)
 }
 
 func (s site) input(withSpec bool) *checks.Input {
@@ -140,14 +143,18 @@ func TestDiscoveryChecks(t *testing.T) {
 		{"service-desc 404", func(s site) { s["service-desc"] = get(discovery.PurposeServiceDesc, "/openapi.json").Status(404) }, []string{"discovery-service-desc"}},
 		{"service-desc not OpenAPI", func(s site) { s["service-desc"].Body(`{"swaggerish":true}`) }, []string{"discovery-service-desc"}},
 		{"service-desc YAML", func(s site) { s["service-desc"].Body("# c\nopenapi: 3.1.0\ninfo: {}\n") }, nil},
-		{"service-desc hint matches", func(s site) { typedServiceDesc(s, "application/openapi+json") }, nil},
+		{"service-desc hint matches", func(s site) { typedServiceDesc(s, "application/openapi+json", 200, "application/json") }, nil},
 		{"service-desc hint says JSON, target serves YAML", func(s site) {
-			typedServiceDesc(s, "application/openapi+json")
-			s["service-desc"].Body("openapi: 3.1.0\n").Build().Response.Header.Set("Content-Type", "application/yaml")
+			typedServiceDesc(s, "application/openapi+json", 200, "application/yaml")
 		}, []string{"discovery-service-desc-type"}},
-		{"service-desc hint says YAML, target negotiated JSON", func(s site) { typedServiceDesc(s, "application/openapi+yaml") }, nil},
+		{"service-desc hint says YAML, target refuses it", func(s site) {
+			typedServiceDesc(s, "application/openapi+yaml", 406, "application/problem+json")
+		}, []string{"discovery-service-desc-type"}},
+		{"service-desc hint says YAML, target serves it", func(s site) {
+			typedServiceDesc(s, "application/openapi+yaml", 200, "application/yaml")
+		}, nil},
 		{"service-desc hint on a target that is no OpenAPI document", func(s site) {
-			typedServiceDesc(s, "application/openapi+json")
+			typedServiceDesc(s, "application/openapi+json", 200, "text/html")
 			s["service-desc"].Body("<p>").Build().Response.Header.Set("Content-Type", "text/html")
 		}, []string{"discovery-service-desc"}},
 		{"Link target 404", func(s site) {
@@ -161,6 +168,10 @@ func TestDiscoveryChecks(t *testing.T) {
 		{"Link target answers", func(s site) {
 			s["root"].Header("Link", `</schemas/order>; rel="describedby"`)
 			s["crawl-schema"] = crawl("/schemas/order", 200)
+		}, nil},
+		{"Link target of an extension relation may be an action", func(s site) {
+			s["root"].Header("Link", `</orders/1/payment>; rel="https://rels.example/pay"`)
+			s["crawl-pay"] = crawl("/orders/1/payment", 404)
 		}, nil},
 		{"Link target 401 is there", func(s site) {
 			s["root"].Header("Link", `</schemas/order>; rel="describedby"`)

@@ -29,8 +29,11 @@ documentation. A target that answers 404 Not Found or 410 Gone (RFC 9110
 §15.5.5, §15.5.11) is a promise the API does not keep, and an agent that
 follows it loses a request and the information it went for. The crawl follows
 Link targets on the target's origin; each dead one is reported once, with the
-response that carried it and the relation. The ` + "`service-desc`" + `, ` + "`service-doc`" + ` and
-` + "`status`" + ` relations have their own checks.
+response that carried it and the relation. Only links meant to be read are
+judged: registered relations such as ` + "`next`" + ` or ` + "`describedby`" + `, and, with an
+OpenAPI document, any relation whose target path has a GET operation or no
+operation at all. The ` + "`service-desc`" + `, ` + "`service-doc`" + ` and ` + "`status`" + ` relations have
+their own checks.
 
 **How to fix:** correct or remove the Link named in the finding; build Link
 headers from the same routes that serve their targets.`,
@@ -58,7 +61,7 @@ func (c LinkHeaderDeadLinks) Run(ctx context.Context, in *checks.Input) ([]findi
 				continue
 			}
 			t := in.CrawledTarget(x.Request.URL, l.Target)
-			if !checks.Gone(t) || reported[t.Request.URL] {
+			if !checks.Gone(t) || reported[t.Request.URL] || !readLink(in, rels, t.Request.URL) {
 				continue
 			}
 			reported[t.Request.URL] = true
@@ -74,6 +77,17 @@ func (c LinkHeaderDeadLinks) Run(ctx context.Context, in *checks.Input) ([]findi
 		return nil, checks.Skip("no crawled response carries a Link header this check judges")
 	}
 	return out, nil
+}
+
+// readLink reports whether any of the link's relations is meant to be
+// followed with GET.
+func readLink(in *checks.Input, rels []string, target string) bool {
+	for _, r := range rels {
+		if in.ReadLink(r, target) {
+			return true
+		}
+	}
+	return false
 }
 
 // judgedRels drops the RFC 8631 relations, which ServiceDesc and

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
@@ -283,23 +284,30 @@ func startExchange(in *checks.Input) *exchange.Exchange {
 	return nil
 }
 
-// ServiceDescType reports a service-desc link whose type hint names another
-// format than the one its target is served in.
+// hintedType is the media type of the link's type hint, without
+// parameters, or "".
+func (l svcLink) hintedType() string {
+	mt, _ := exchange.MediaTypeOf(l.typeHint)
+	return mt
+}
+
+// ServiceDescType reports a service-desc link whose type hint names a
+// format its target does not serve.
 type ServiceDescType struct{ plans }
 
 func (ServiceDescType) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-service-desc-type", Family: checks.FamilyDiscovery, Severity: finding.SeverityInfo,
-		Title:    "A service-desc link's type hint matches the media type its target is served with",
+		Title:    "A service-desc link's type hint matches the media type its target serves",
 		SpecRefs: []finding.SpecRef{ref("RFC 8288", "3.4.1", "", "https://www.rfc-editor.org/rfc/rfc8288#section-3.4.1"), rfc8631("4.1", "")},
 		Help: `The ` + "`type`" + ` of a link (a Link header's ` + "`type`" + ` parameter, a HAL link's ` + "`type`" + ` member)
 hints at the media type of its target (RFC 8288 §3.4.1). Agents use it to pick
-the description they can parse, JSON or YAML, before fetching it. A hint of
-` + "`application/openapi+json`" + ` on a target served as YAML or ` + "`text/plain`" + ` sends them to
-a document they then refuse or misparse. A hint is not a promise, so this is
-advice; a target served with the hint's generic type (` + "`application/json`" + ` for
-` + "`application/openapi+json`" + `) is in the same format and is not reported, nor is a
-YAML-hinted target that answered the JSON the request preferred.
+the description they can parse, JSON or YAML, and send it in ` + "`Accept`" + `. A hint of
+` + "`application/openapi+json`" + ` on a target that answers that request with YAML, with
+` + "`text/plain`" + ` or with 406 sends them to a document they then refuse or misparse.
+The target is asked once with the hint as ` + "`Accept`" + `; an answer in the same format
+under the generic type (` + "`application/json`" + ` for ` + "`application/openapi+json`" + `) matches.
+A hint is not a promise, so this is advice.
 
 **How to fix:** make the hint say what the target serves, or serve what the hint
 says: ` + "`Link: </openapi.json>; rel=\"service-desc\"; type=\"application/openapi+json\"`" + ` with
@@ -308,49 +316,56 @@ says: ` + "`Link: </openapi.json>; rel=\"service-desc\"; type=\"application/open
 }
 
 func (c ServiceDescType) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
-	var hinted []svcLink
-	for _, l := range relLinks(in, "service-desc") {
-		if mt, _ := exchange.MediaTypeOf(l.typeHint); mt != "" {
-			hinted = append(hinted, l)
-		}
-	}
-	if len(hinted) == 0 {
-		return nil, checks.Skip("no service-desc link on the target's origin carries a type hint")
-	}
 	var out []finding.Finding
-	for _, l := range hinted {
-		x := in.Probe(l.purpose, l.target)
-		// What is not an OpenAPI document at all, discovery-service-desc reports.
-		if !ok2xx(x) || !x.Response.Whole() || !looksLikeOpenAPI(x.Response.Body) {
+	hinted := 0
+	for _, l := range relLinks(in, "service-desc") {
+		hint := l.hintedType()
+		// What does not resolve to an OpenAPI document at all,
+		// discovery-service-desc reports.
+		if hint == "" || !isOpenAPIDoc(in.Probe(l.purpose, l.target)) {
 			continue
 		}
-		hint, _ := exchange.MediaTypeOf(l.typeHint)
-		served := x.Response.MediaType()
-		if !contradicts(hint, served) {
+		hinted++
+		x := in.Probe(PurposeServiceDescTyped, l.target)
+		problem := hintProblem(x, hint)
+		if problem == "" {
 			continue
-		}
-		actual := served
-		if actual == "" {
-			actual = "no Content-Type"
 		}
 		ev := evidence(x)
-		ev.Header, ev.Expected, ev.Actual = "Content-Type", hint, actual
+		ev.Header, ev.Expected, ev.Actual = "Content-Type", hint, problem
 		out = append(out, checks.New(c.Meta(), l.target, fmt.Sprintf(
-			"service-desc %s (%s of %s) says type %s, but the document is served as %s",
-			l.target, l.via, exchange.PathOf(l.page), hint, actual), ev))
+			"service-desc %s (%s of %s) says type %s, but asked for it the target %s",
+			l.target, l.via, exchange.PathOf(l.page), hint, problem), ev))
+	}
+	if hinted == 0 {
+		return nil, checks.Skip("no service-desc link to an OpenAPI document carries a type hint")
 	}
 	return out, nil
 }
 
-// contradicts reports a served media type in another format than the hint.
-// A YAML hint answered with JSON is not one: the probe's Accept prefers
-// JSON, and a target that negotiates may rightly have chosen it.
-func contradicts(hint, served string) bool {
-	h, s := syntaxOf(hint), syntaxOf(served)
-	if h == "yaml" && s == "json" {
-		return false
+func isOpenAPIDoc(x *exchange.Exchange) bool {
+	return ok2xx(x) && x.Response.Whole() && looksLikeOpenAPI(x.Response.Body)
+}
+
+// hintProblem says how the answer to a request for the hinted type
+// contradicts the hint, or "" when it does not (or was not sent).
+func hintProblem(x *exchange.Exchange, hint string) string {
+	switch {
+	case x == nil || x.Response == nil:
+		return ""
+	case x.Response.Status == http.StatusNotAcceptable:
+		return "answered 406 Not Acceptable"
+	case !ok2xx(x):
+		return ""
 	}
-	return h != s
+	served := x.Response.MediaType()
+	if syntaxOf(served) == syntaxOf(hint) {
+		return ""
+	}
+	if served == "" {
+		return "answered with no Content-Type"
+	}
+	return "answered " + served
 }
 
 // syntaxOf names the format of a media type: json for application/json and
@@ -359,7 +374,8 @@ func syntaxOf(mt string) string {
 	switch {
 	case mt == "application/json" || strings.HasSuffix(mt, "+json"):
 		return "json"
-	case mt == "application/yaml" || mt == "application/x-yaml" || mt == "text/yaml" || mt == "text/x-yaml" || strings.HasSuffix(mt, "+yaml"):
+	case mt == "application/yaml" || mt == "application/x-yaml" || mt == "text/yaml" || mt == "text/x-yaml" ||
+		mt == "application/vnd.oai.openapi" || strings.HasSuffix(mt, "+yaml"):
 		return "yaml"
 	}
 	return mt

@@ -35,9 +35,15 @@ requests its ` + "`href`" + `. A link whose target answers 404 Not Found or 410 
 (RFC 9110 §15.5.5, §15.5.11) offers an action that does not exist, and the agent
 spends a request, and often its plan, on it. The crawl follows the links it
 finds; each dead target is reported once, with the document that links to it
-and the relation. Templated links are not judged (the crawl fills them in with
-its own values), nor are ` + "`curies`" + ` and the ` + "`service-desc`" + `, ` + "`service-doc`" + ` and
-` + "`status`" + ` relations, which the discovery family checks.
+and the relation.
+
+Only links meant to be read are judged: registered relations such as ` + "`self`" + `,
+` + "`next`" + ` or ` + "`item`" + `, and, with an OpenAPI document, any relation whose target
+path has a GET operation or no operation at all. A relation such as ` + "`pay`" + ` may
+name a POST-only resource, to which many routers answer GET with 404.
+Templated links are not judged (the crawl fills them in with its own values),
+nor are ` + "`curies`" + ` and the ` + "`service-desc`" + `, ` + "`service-doc`" + ` and ` + "`status`" + `
+relations, which the discovery family checks.
 
 **How to fix:** build links from the same data that serves their targets, drop
 links to resources that were deleted, and fix the ` + "`href`" + ` named in the finding.`,
@@ -68,7 +74,7 @@ func (c DeadLinks) Run(ctx context.Context, in *checks.Input) ([]finding.Finding
 						continue
 					}
 					t := in.CrawledTarget(d.X.Request.URL, l.Href)
-					if !checks.Gone(t) || reported[t.Request.URL] {
+					if !checks.Gone(t) || reported[t.Request.URL] || !in.ReadLink(rel.Name, t.Request.URL) {
 						continue
 					}
 					reported[t.Request.URL] = true
