@@ -3,53 +3,17 @@ package probe
 import (
 	"net/url"
 	"path"
-	"sort"
 	"strings"
+
+	"github.com/agentready/agentready/internal/urlx"
 )
 
 // maxURLLength keeps absurd hrefs out of the crawl queue and the recording.
 const maxURLLength = 4096
 
-// normalize makes equivalent URLs compare equal so that de-duplication holds:
-// no fragment, lower-case scheme and host, no default port, an explicit root
-// path and query parameters sorted by name (values of one name keep their
-// order, which can matter to the app).
-func normalize(u *url.URL) *url.URL {
-	n := *u
-	n.User = nil
-	n.Fragment, n.RawFragment = "", ""
-	n.Scheme = strings.ToLower(n.Scheme)
-	n.Host = strings.ToLower(n.Host)
-	if p := n.Port(); (n.Scheme == "http" && p == "80") || (n.Scheme == "https" && p == "443") {
-		n.Host = strings.TrimSuffix(n.Host, ":"+p)
-	}
-	if n.Path == "" && n.RawPath == "" {
-		n.Path = "/"
-	}
-	n.RawQuery = sortQuery(n.RawQuery)
-	n.ForceQuery = false
-	return &n
-}
-
-func sortQuery(raw string) string {
-	if raw == "" {
-		return ""
-	}
-	pairs := strings.Split(raw, "&")
-	kept := pairs[:0]
-	for _, p := range pairs {
-		if p != "" {
-			kept = append(kept, p)
-		}
-	}
-	sort.SliceStable(kept, func(i, j int) bool { return queryKey(kept[i]) < queryKey(kept[j]) })
-	return strings.Join(kept, "&")
-}
-
-func queryKey(pair string) string {
-	k, _, _ := strings.Cut(pair, "=")
-	return k
-}
+// normalize is the crawler's URL equivalence, which the checks that match
+// links to crawled URLs share (urlx.Normalize).
+func normalize(u *url.URL) *url.URL { return urlx.Normalize(u) }
 
 // matchPattern reports whether a URL path matches an Include/Exclude pattern:
 // path.Match syntax, where a trailing "/**" matches the directory and anything

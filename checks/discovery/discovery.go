@@ -28,9 +28,9 @@ import (
 // All returns the family's checks.
 func All() []checks.Check {
 	return []checks.Check{
-		RobotsUnreachable{}, RobotsForbidden{}, RobotsSyntax{}, RobotsSize{}, RobotsBlocksAdvertised{}, RobotsSitemap{},
+		RobotsUnreachable{}, RobotsForbidden{}, RobotsSyntax{}, RobotsSize{}, RobotsBlocksAdvertised{}, RobotsSitemap{}, RobotsMediaType{},
 		LLMsTitle{}, LLMsListItems{}, LLMsDeadLinks{}, LLMsOptionalOrder{},
-		ServiceDesc{}, ServiceLinks{}, ServiceDescMissing{},
+		ServiceDesc{}, ServiceLinks{}, ServiceDescMissing{}, ServiceDescType{}, LinkHeaderDeadLinks{},
 		CatalogHead{}, CatalogLinkset{}, CatalogLinks{},
 		AgentCardLegacy{}, AgentCardFields{}, AgentCardSkills{}, AgentCardInterfaces{}, AgentCardCaching{},
 		MarkdownCharset{}, MarkdownVary{}, MarkdownTwin{}, MarkdownDeadLinks{},
@@ -47,12 +47,15 @@ const (
 	PurposeAgentCard       = "discovery/agent-card"
 	PurposeAgentCardLegacy = "discovery/agent-card-legacy"
 	PurposeServiceDesc     = "discovery/service-desc"
-	PurposeServiceDoc      = "discovery/service-doc"
-	PurposeStatus          = "discovery/status"
-	PurposeMarkdown        = "discovery/markdown"
-	PurposeMarkdownHTML    = "discovery/markdown-html"
-	PurposeMarkdownAlt     = "discovery/markdown-alternate"
-	PurposeMarkdownSibling = "discovery/markdown-sibling"
+	// PurposeServiceDescTyped asks a service-desc target for the media type
+	// its link's type hint names.
+	PurposeServiceDescTyped = "discovery/service-desc-typed"
+	PurposeServiceDoc       = "discovery/service-doc"
+	PurposeStatus           = "discovery/status"
+	PurposeMarkdown         = "discovery/markdown"
+	PurposeMarkdownHTML     = "discovery/markdown-html"
+	PurposeMarkdownAlt      = "discovery/markdown-alternate"
+	PurposeMarkdownSibling  = "discovery/markdown-sibling"
 	// PurposeMCPCard is a GET of an MCP server card: at the reserved
 	// location below an MCP endpoint, or where the AI catalog points.
 	PurposeMCPCard   = "discovery/mcp-server-card"
@@ -119,6 +122,9 @@ func (plans) Plan(in *checks.PlanInput) []exchange.PlannedRequest {
 			accept = acceptOpenAPI
 		}
 		out = append(out, request(l.purpose, http.MethodGet, l.target, accept, l.target))
+		if hint := l.hintedType(); l.purpose == PurposeServiceDesc && hint != "" {
+			out = append(out, request(PurposeServiceDescTyped, http.MethodGet, l.target, hint, l.target))
+		}
 	}
 	for _, page := range markdownPages(in.Target, in.Crawled, in.Samples) {
 		out = append(out,

@@ -59,6 +59,18 @@ func conformant() site {
 	}
 }
 
+func crawl(path string, status int) *checkstest.Builder {
+	return checkstest.Exchange(exchange.PurposeCrawl, "GET", origin+path).Status(status)
+}
+
+// typedServiceDesc gives the root's service-desc link a type hint, and
+// records the target's answer to a request for it.
+func typedServiceDesc(s site, hint string, status int, served string) {
+	s["root"].Build().Response.Header.Set("Link", `</openapi.json>; rel="service-desc"; type="`+hint+`", </docs>; rel="service-doc"`)
+	s["service-desc-typed"] = get(discovery.PurposeServiceDescTyped, "/openapi.json").ReqHeader("Accept", hint).
+		Status(status).Header("Content-Type", served).Body(`{"openapi":"3.1.0"}`)
+}
+
 func (s site) input(withSpec bool) *checks.Input {
 	names := make([]string, 0, len(s))
 	for k := range s {
@@ -107,6 +119,16 @@ func TestDiscoveryChecks(t *testing.T) {
 		{"robots as HTML is not parsed", func(s site) {
 			s["robots"] = get(discovery.PurposeRobots, "/robots.txt").Status(200).Header("Content-Type", "text/html").Body("<html>")
 		}, nil},
+		{"robots as octet-stream", func(s site) {
+			s["robots"].Build().Response.Header.Set("Content-Type", "application/octet-stream")
+		}, []string{"discovery-robots-media-type"}},
+		{"robots without Content-Type", func(s site) { s["robots"].Build().Response.Header.Del("Content-Type") }, []string{"discovery-robots-media-type"}},
+		{"robots rules labelled HTML", func(s site) {
+			s["robots"].Build().Response.Header.Set("Content-Type", "text/html; charset=utf-8")
+		}, []string{"discovery-robots-media-type"}},
+		{"robots text/plain with charset", func(s site) {
+			s["robots"].Build().Response.Header.Set("Content-Type", "text/plain; charset=utf-8")
+		}, nil},
 		{"robots too large", func(s site) { s["robots"].Body("User-agent: *\nAllow: /\n" + strings.Repeat("# pad\n", 100<<10)) }, []string{"discovery-robots-size"}},
 		{"relative sitemap", func(s site) { s["robots"].Body("User-agent: *\nAllow: /\nSitemap: /sitemap.xml\n") }, []string{"discovery-robots-sitemap"}},
 		{"robots blocks what llms.txt advertises", func(s site) { s["robots"].Body("User-agent: GPTBot\nDisallow: /orders\n") }, []string{"discovery-robots-blocks-advertised"}},
@@ -121,6 +143,44 @@ func TestDiscoveryChecks(t *testing.T) {
 		{"service-desc 404", func(s site) { s["service-desc"] = get(discovery.PurposeServiceDesc, "/openapi.json").Status(404) }, []string{"discovery-service-desc"}},
 		{"service-desc not OpenAPI", func(s site) { s["service-desc"].Body(`{"swaggerish":true}`) }, []string{"discovery-service-desc"}},
 		{"service-desc YAML", func(s site) { s["service-desc"].Body("# c\nopenapi: 3.1.0\ninfo: {}\n") }, nil},
+		{"service-desc hint matches", func(s site) { typedServiceDesc(s, "application/openapi+json", 200, "application/json") }, nil},
+		{"service-desc hint says JSON, target serves YAML", func(s site) {
+			typedServiceDesc(s, "application/openapi+json", 200, "application/yaml")
+		}, []string{"discovery-service-desc-type"}},
+		{"service-desc hint says YAML, target refuses it", func(s site) {
+			typedServiceDesc(s, "application/openapi+yaml", 406, "application/problem+json")
+		}, []string{"discovery-service-desc-type"}},
+		{"service-desc hint says YAML, target serves it", func(s site) {
+			typedServiceDesc(s, "application/openapi+yaml", 200, "application/yaml")
+		}, nil},
+		{"service-desc hint on a target that is no OpenAPI document", func(s site) {
+			typedServiceDesc(s, "application/openapi+json", 200, "text/html")
+			s["service-desc"].Body("<p>").Build().Response.Header.Set("Content-Type", "text/html")
+		}, []string{"discovery-service-desc"}},
+		{"Link target 404", func(s site) {
+			s["root"].Header("Link", `</schemas/order>; rel="describedby"`)
+			s["crawl-schema"] = crawl("/schemas/order", 404)
+		}, []string{"discovery-link-header-dead-links"}},
+		{"Link target 410", func(s site) {
+			s["root"].Header("Link", `</schemas/order>; rel="describedby"`)
+			s["crawl-schema"] = crawl("/schemas/order", 410)
+		}, []string{"discovery-link-header-dead-links"}},
+		{"Link target answers", func(s site) {
+			s["root"].Header("Link", `</schemas/order>; rel="describedby"`)
+			s["crawl-schema"] = crawl("/schemas/order", 200)
+		}, nil},
+		{"Link target of an extension relation may be an action", func(s site) {
+			s["root"].Header("Link", `</orders/1/payment>; rel="https://rels.example/pay"`)
+			s["crawl-pay"] = crawl("/orders/1/payment", 404)
+		}, nil},
+		{"Link target 401 is there", func(s site) {
+			s["root"].Header("Link", `</schemas/order>; rel="describedby"`)
+			s["crawl-schema"] = crawl("/schemas/order", 401)
+		}, nil},
+		{"dead service-doc is judged by its own check only", func(s site) {
+			s["service-doc"] = get(discovery.PurposeServiceDoc, "/docs").Status(404)
+			s["crawl-docs"] = crawl("/docs", 404)
+		}, []string{"discovery-service-links"}},
 		{"service-doc 410", func(s site) { s["service-doc"] = get(discovery.PurposeServiceDoc, "/docs").Status(410) }, []string{"discovery-service-links"}},
 		{"catalog HEAD without Link", func(s site) {
 			s["catalog-head"] = checkstest.Exchange(discovery.PurposeCatalogHead, "HEAD", origin+"/.well-known/api-catalog").BasedOn(origin + "/.well-known/api-catalog").Status(200)
@@ -200,5 +260,22 @@ func TestAICrawlerGroupsAreFacts(t *testing.T) {
 	facts := in.Observations("discovery-robots-syntax")
 	if len(fs) != 0 || len(facts) != 1 || !strings.Contains(facts[0], "GPTBot") {
 		t.Errorf("findings %v, facts %v", fs, facts)
+	}
+}
+
+func TestLinkHeaderDeadLinkIsReportedOnceWithBothExchanges(t *testing.T) {
+	s := conformant()
+	s["root"].Header("Link", `</schemas/order>; rel="describedby"`)
+	// Recorded before the root: the first source in recording order is named.
+	s["crawl-orders"] = crawl("/orders", 200).Header("Link", `<http://API.test:80/schemas/order#x>; rel="describedby"`)
+	s["crawl-schema"] = crawl("/schemas/order", 404)
+	fs, _ := checkstest.Run(t, discovery.LinkHeaderDeadLinks{}, s.input(false))
+	if len(fs) != 1 {
+		t.Fatalf("findings = %+v, want one", fs)
+	}
+	f := fs[0]
+	if f.Subject != "describedby /schemas/order" || len(f.Evidence) != 2 ||
+		f.Evidence[0].URL != origin+"/orders" || f.Evidence[1].URL != origin+"/schemas/order" || f.Evidence[1].Status != 404 {
+		t.Errorf("finding = %+v", f)
 	}
 }

@@ -85,3 +85,17 @@ func TestFollowUpChecksLinksWithHEADWithinBounds(t *testing.T) {
 		t.Error("no .md sibling asked for a page without a negotiated twin")
 	}
 }
+
+func TestPlanAsksAServiceDescTargetForItsHintedType(t *testing.T) {
+	target, _ := url.Parse(origin + "/")
+	s := conformant()
+	typedServiceDesc(s, "application/openapi+yaml; version=3.1", 200, "application/yaml")
+	pin := &checks.PlanInput{Target: target, Crawled: []*exchange.Exchange{s["root"].Build()}}
+	got := plannedKeys((discovery.ServiceDescType{}).Plan(pin))
+	if !slices.Contains(got, "discovery/service-desc-typed GET /openapi.json application/openapi+yaml") {
+		t.Errorf("plan lacks the typed request:\n%s", strings.Join(got, "\n"))
+	}
+	if slices.ContainsFunc(got, func(k string) bool { return strings.HasPrefix(k, "discovery/service-desc-typed GET /docs") }) {
+		t.Errorf("a service-doc link without a hint was asked for a type:\n%s", strings.Join(got, "\n"))
+	}
+}

@@ -366,3 +366,63 @@ func isAbsoluteHTTP(s string) bool {
 	l := strings.ToLower(s)
 	return (strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")) && len(s) > len("https://")
 }
+
+// RobotsMediaType reports a robots.txt served as something other than
+// text/plain.
+type RobotsMediaType struct{ plans }
+
+func (RobotsMediaType) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "discovery-robots-media-type", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
+		Title:    "robots.txt is served as text/plain",
+		SpecRefs: []finding.SpecRef{rfc9309("2.3", "MUST")},
+		Help: `RFC 9309 §2.3: the robots.txt file MUST be UTF-8 encoded and of media type
+` + "`text/plain`" + `. Crawlers and agent frameworks that check the type before parsing
+discard a file labelled ` + "`application/octet-stream`" + `, ` + "`application/json`" + ` or nothing
+at all, and then apply no rules. An HTML page at ` + "`/robots.txt`" + ` is read as a
+catch-all page, not as a robots.txt file, unless its body is made of robots.txt
+records.
+
+**How to fix:** serve ` + "`/robots.txt`" + ` with ` + "`Content-Type: text/plain; charset=utf-8`" + `
+(static file servers usually need only the ` + "`.txt`" + ` extension mapped).`,
+	}
+}
+
+func (c RobotsMediaType) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	x := doc(in, PurposeRobots, robotsPath)
+	switch {
+	case x == nil || x.Response == nil:
+		return nil, checks.Skip("/robots.txt was not fetched or got no response")
+	case !ok2xx(x):
+		return nil, checks.Skip(fmt.Sprintf("/robots.txt answered %d: there is no file to label", x.Response.Status))
+	}
+	mt := x.Response.MediaType()
+	if mt == "text/plain" {
+		return nil, nil
+	}
+	// An HTML answer is usually a catch-all page, which says the site has
+	// no robots.txt; it is a mislabelled file only when its body is rules.
+	if isHTML(x) && !robotsRecords(x) {
+		return nil, checks.Skip("/robots.txt answered an HTML page, not a robots.txt file")
+	}
+	actual := mt
+	if actual == "" {
+		actual = "no Content-Type"
+	}
+	ev := evidence(x)
+	ev.Header, ev.Expected, ev.Actual = "Content-Type", "text/plain", actual
+	ev.Excerpt = checks.Excerpt(x)
+	return []finding.Finding{checks.New(c.Meta(), actual, fmt.Sprintf(
+		"/robots.txt answered %d with %s; RFC 9309 requires text/plain, and crawlers that check the type ignore the file's rules",
+		x.Response.Status, actual), ev)}, nil
+}
+
+// robotsRecords reports a body whose every line is a robots.txt record, in
+// at least one user-agent group.
+func robotsRecords(x *exchange.Exchange) bool {
+	if !x.Response.Whole() || len(x.Response.Body) == 0 {
+		return false
+	}
+	f := robots.Parse(x.Response.Body)
+	return len(f.Groups) > 0 && f.ErrorCount == 0
+}

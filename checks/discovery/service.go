@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/internal/exchange"
@@ -32,6 +34,9 @@ type svcLink struct {
 	target       string // absolute
 	page         string // the crawled URL that carried it
 	via          string // "Link header" or "HAL _links"
+	// typeHint is the media type the link says its target has (the Link
+	// header's type parameter, the HAL link's type member), or "".
+	typeHint string
 }
 
 // serviceLinks lists the distinct same-origin service-desc, service-doc and
@@ -69,13 +74,13 @@ func serviceLinks(crawled []*exchange.Exchange) []svcLink {
 				continue
 			}
 			seen[key] = true
-			out = append(out, svcLink{rel: c.rel, purpose: serviceRels[c.rel], target: abs.String(), page: x.Request.URL, via: c.via})
+			out = append(out, svcLink{rel: c.rel, purpose: serviceRels[c.rel], target: abs.String(), page: x.Request.URL, via: c.via, typeHint: c.typeHint})
 		}
 	}
 	return out
 }
 
-type relRef struct{ rel, ref, via string }
+type relRef struct{ rel, ref, via, typeHint string }
 
 func serviceRefs(x *exchange.Exchange, readBody bool) []relRef {
 	var out []relRef
@@ -85,7 +90,7 @@ func serviceRefs(x *exchange.Exchange, readBody bool) []relRef {
 		}
 		for _, rel := range l.Rels {
 			if _, ok := serviceRels[rel]; ok {
-				out = append(out, relRef{rel, l.Target, "Link header"})
+				out = append(out, relRef{rel, l.Target, "Link header", l.Params["type"]})
 			}
 		}
 	}
@@ -110,7 +115,7 @@ func halServiceRefs(r *exchange.Response) []relRef {
 		}
 		for _, l := range rel.Links {
 			if l.Href != "" {
-				out = append(out, relRef{name, l.Href, "HAL _links"})
+				out = append(out, relRef{name, l.Href, "HAL _links", l.Type})
 			}
 		}
 	}
@@ -277,4 +282,101 @@ func startExchange(in *checks.Input) *exchange.Exchange {
 		}
 	}
 	return nil
+}
+
+// hintedType is the media type of the link's type hint, without
+// parameters, or "".
+func (l svcLink) hintedType() string {
+	mt, _ := exchange.MediaTypeOf(l.typeHint)
+	return mt
+}
+
+// ServiceDescType reports a service-desc link whose type hint names a
+// format its target does not serve.
+type ServiceDescType struct{ plans }
+
+func (ServiceDescType) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "discovery-service-desc-type", Family: checks.FamilyDiscovery, Severity: finding.SeverityInfo,
+		Title:    "A service-desc link's type hint matches the media type its target serves",
+		SpecRefs: []finding.SpecRef{ref("RFC 8288", "3.4.1", "", "https://www.rfc-editor.org/rfc/rfc8288#section-3.4.1"), rfc8631("4.1", "")},
+		Help: `The ` + "`type`" + ` of a link (a Link header's ` + "`type`" + ` parameter, a HAL link's ` + "`type`" + ` member)
+hints at the media type of its target (RFC 8288 §3.4.1). Agents use it to pick
+the description they can parse, JSON or YAML, and send it in ` + "`Accept`" + `. A hint of
+` + "`application/openapi+json`" + ` on a target that answers that request with YAML, with
+` + "`text/plain`" + ` or with 406 sends them to a document they then refuse or misparse.
+The target is asked once with the hint as ` + "`Accept`" + `; an answer in the same format
+under the generic type (` + "`application/json`" + ` for ` + "`application/openapi+json`" + `) matches.
+A hint is not a promise, so this is advice.
+
+**How to fix:** make the hint say what the target serves, or serve what the hint
+says: ` + "`Link: </openapi.json>; rel=\"service-desc\"; type=\"application/openapi+json\"`" + ` with
+` + "`Content-Type: application/openapi+json`" + ` (or ` + "`application/json`" + `).`,
+	}
+}
+
+func (c ServiceDescType) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	var out []finding.Finding
+	hinted := 0
+	for _, l := range relLinks(in, "service-desc") {
+		hint := l.hintedType()
+		// What does not resolve to an OpenAPI document at all,
+		// discovery-service-desc reports.
+		if hint == "" || !isOpenAPIDoc(in.Probe(l.purpose, l.target)) {
+			continue
+		}
+		hinted++
+		x := in.Probe(PurposeServiceDescTyped, l.target)
+		problem := hintProblem(x, hint)
+		if problem == "" {
+			continue
+		}
+		ev := evidence(x)
+		ev.Header, ev.Expected, ev.Actual = "Content-Type", hint, problem
+		out = append(out, checks.New(c.Meta(), l.target, fmt.Sprintf(
+			"service-desc %s (%s of %s) says type %s, but asked for it the target %s",
+			l.target, l.via, exchange.PathOf(l.page), hint, problem), ev))
+	}
+	if hinted == 0 {
+		return nil, checks.Skip("no service-desc link to an OpenAPI document carries a type hint")
+	}
+	return out, nil
+}
+
+func isOpenAPIDoc(x *exchange.Exchange) bool {
+	return ok2xx(x) && x.Response.Whole() && looksLikeOpenAPI(x.Response.Body)
+}
+
+// hintProblem says how the answer to a request for the hinted type
+// contradicts the hint, or "" when it does not (or was not sent).
+func hintProblem(x *exchange.Exchange, hint string) string {
+	switch {
+	case x == nil || x.Response == nil:
+		return ""
+	case x.Response.Status == http.StatusNotAcceptable:
+		return "answered 406 Not Acceptable"
+	case !ok2xx(x):
+		return ""
+	}
+	served := x.Response.MediaType()
+	if syntaxOf(served) == syntaxOf(hint) {
+		return ""
+	}
+	if served == "" {
+		return "answered with no Content-Type"
+	}
+	return "answered " + served
+}
+
+// syntaxOf names the format of a media type: json for application/json and
+// +json types, yaml for the YAML types and +yaml, else the type itself.
+func syntaxOf(mt string) string {
+	switch {
+	case mt == "application/json" || strings.HasSuffix(mt, "+json"):
+		return "json"
+	case mt == "application/yaml" || mt == "application/x-yaml" || mt == "text/yaml" || mt == "text/x-yaml" ||
+		mt == "application/vnd.oai.openapi" || strings.HasSuffix(mt, "+yaml"):
+		return "yaml"
+	}
+	return mt
 }

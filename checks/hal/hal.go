@@ -32,11 +32,11 @@ const (
 
 // All returns the family's checks.
 func All() []checks.Check {
-	out := make([]checks.Check, len(rules))
+	out := make([]checks.Check, len(rules), len(rules)+1)
 	for i, m := range rules {
 		out[i] = rule{m}
 	}
-	return out
+	return append(out, DeadLinks{})
 }
 
 // rule is one check of the family; the analysis is shared.

@@ -10,6 +10,7 @@ import (
 	"github.com/agentready/agentready/checks/hal"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 const base = "http://api.test"
@@ -17,6 +18,24 @@ const base = "http://api.test"
 func doc(path, body string) *exchange.Exchange {
 	return checkstest.Exchange(exchange.PurposeCrawl, "GET", base+path).Status(200).
 		Header("Content-Type", "application/hal+json").Body(body).Build()
+}
+
+// crawled is a crawl exchange that is not a HAL document.
+func crawled(path string, status int) *exchange.Exchange {
+	return checkstest.Exchange(exchange.PurposeCrawl, "GET", base+path).Status(status).Header("Content-Type", "text/plain").Build()
+}
+
+func TestDeadLinkIsReportedOnceWithItsSource(t *testing.T) {
+	item := `{"_links":{"self":{"href":"/orders/1"},"related":{"href":"/customers/9"}}}`
+	fs := run(t, doc("/orders/1", item), doc("/orders/2", strings.Replace(item, "/orders/1", "/orders/2", 1)), crawled("/customers/9", 404))
+	if len(fs) != 1 {
+		t.Fatalf("findings %v, want one", messages(fs))
+	}
+	f := fs[0]
+	if f.Message != "relation related of /orders/1 links to /customers/9, which answered 404" || f.Subject != "related /customers/9" ||
+		len(f.Evidence) != 2 || f.Evidence[1].URL != base+"/customers/9" || f.Evidence[1].Status != 404 {
+		t.Errorf("finding %+v", f)
+	}
 }
 
 func run(t *testing.T, xs ...*exchange.Exchange) []finding.Finding {
@@ -81,6 +100,18 @@ func TestHALRules(t *testing.T) {
 		{"the default port is the same origin", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"a":{"href":"/a"},"b":{"href":"http://API.test:80/b"}}}`)}, nil, ""},
 		{"documentation links may leave", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"help":{"href":"https://docs.example/"}}}`)}, nil, ""},
 		{"deprecation", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"old":{"href":"/old","deprecation":"https://dev.example/deprecations/old"}}}`)}, []string{"hal-deprecated-link"}, "/_links/old/deprecation"},
+		{"dead link", []*exchange.Exchange{doc("/orders", conformant), crawled("/orders?page=2", 404)}, []string{"hal-dead-links"}, "/_links/next/href"},
+		{"gone link", []*exchange.Exchange{doc("/orders", conformant), crawled("/orders/123", 410)}, []string{"hal-dead-links"}, "/_embedded/orders/0/_links/self/href"},
+		{"link to a protected resource", []*exchange.Exchange{doc("/orders", conformant), crawled("/orders?page=2", 401)}, nil, ""},
+		{"unregistered relation may name an action", []*exchange.Exchange{doc("/orders", conformant), crawled("/customers/7809", 404), crawled("/widgets", 404)}, nil, ""},
+		{"templated link the crawl expanded", []*exchange.Exchange{doc("/orders", conformant), crawled("/orders", 200), crawled("/orders?id=", 404)}, nil, ""},
+		{"no templated link is judged", []*exchange.Exchange{
+			doc("/", `{"_links":{"self":{"href":"/"},"find":{"href":"/o{?id}","templated":true},"search":{"href":"/s?q={q}","templated":true}}}`),
+			crawled("/o", 404), crawled("/s?q=", 404),
+		}, nil, ""},
+		{"dead status link is the discovery family's", []*exchange.Exchange{
+			doc("/", `{"_links":{"self":{"href":"/"},"status":{"href":"/health"}}}`), crawled("/health", 404),
+		}, nil, ""},
 		{"escaped pointer", []*exchange.Exchange{doc("/", `{"_links":{"self":{"href":"/"},"a/b~c":{}}}`)}, []string{"hal-link-href"}, "/_links/a~1b~0c"},
 	}
 	for _, tt := range tests {
@@ -92,6 +123,34 @@ func TestHALRules(t *testing.T) {
 			}
 			if tt.pointer != "" && fs[0].Evidence[0].JSONPointer != tt.pointer {
 				t.Errorf("pointer %q, want %q", fs[0].Evidence[0].JSONPointer, tt.pointer)
+			}
+		})
+	}
+}
+
+func TestDeadLinksOfOtherRelationsAreJudgedWithTheDocument(t *testing.T) {
+	order := doc("/orders/1", `{"_links":{"self":{"href":"/orders/1"},"customer":{"href":"/customers/9"},"pay":{"href":"/orders/1/payment"}}}`)
+	xs := []*exchange.Exchange{order, crawled("/customers/9", 404), crawled("/orders/1/payment", 404)}
+	for _, tt := range []struct {
+		what string
+		ops  []*spec.Operation
+		want []string
+	}{
+		{"a GET at one target, only a POST at the other", []*spec.Operation{{Method: "GET", PathTemplate: "/customers/{id}"}, {Method: "POST", PathTemplate: "/orders/{id}/payment"}},
+			[]string{"customer /customers/9"}},
+		{"no operation at either target", []*spec.Operation{{Method: "GET", PathTemplate: "/orders/{id}"}},
+			[]string{"customer /customers/9", "pay /orders/1/payment"}},
+	} {
+		t.Run(tt.what, func(t *testing.T) {
+			in := checkstest.Input(base+"/", nil, xs...)
+			in.Spec = &spec.Document{Operations: tt.ops}
+			fs, _ := checkstest.Run(t, hal.DeadLinks{}, in)
+			var got []string
+			for _, f := range fs {
+				got = append(got, f.Subject)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("subjects %q, want %q", got, tt.want)
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/conneg"
@@ -204,7 +205,10 @@ func (OptionsAllow) Meta() checks.Meta {
 		SpecRefs: []finding.SpecRef{rfc9110("9.3.7", "SHOULD")},
 		Help: `A successful OPTIONS response should carry headers that advertise what the
 resource supports, such as ` + "`Allow`" + ` (RFC 9110 §9.3.7). It is the cheapest way for
-an agent to learn which methods apply before trying one.
+an agent to learn which methods apply before trying one. An answer that lists
+the methods in ` + "`Access-Control-Allow-Methods`" + ` only (what CORS middleware sends)
+does advertise them, and is reported once, as advice, by
+` + "`negotiation-options-cors-only`" + `.
 
 **How to fix:** answer OPTIONS with ` + "`Allow`" + ` listing the resource's methods.`,
 	}
@@ -215,7 +219,7 @@ func (c OptionsAllow) Run(ctx context.Context, in *checks.Input) ([]finding.Find
 	m := c.Meta()
 	err := sampleProbes(ctx, in, func(s *exchange.Exchange, own string) {
 		x := in.Probe(conneg.PurposeOptions, s.Request.URL)
-		if !conneg.Is2xx(x) || len(x.Response.Header.Values("Allow")) > 0 {
+		if !conneg.Is2xx(x) || hasAllow(x) || hasCORSMethods(x) {
 			return
 		}
 		msg := fmt.Sprintf("OPTIONS answered %d without an Allow header", x.Response.Status)
@@ -224,6 +228,133 @@ func (c OptionsAllow) Run(ctx context.Context, in *checks.Input) ([]finding.Find
 		out = append(out, checks.New(m, "", msg, ev))
 	})
 	return out, err
+}
+
+func hasAllow(x *exchange.Exchange) bool { return len(x.Response.Header.Values("Allow")) > 0 }
+
+func hasCORSMethods(x *exchange.Exchange) bool {
+	return strings.TrimSpace(x.Response.Header.Get("Access-Control-Allow-Methods")) != ""
+}
+
+// OptionsCORSOnly notes, once for the site, OPTIONS answers that list
+// methods in Access-Control-Allow-Methods and send no Allow.
+type OptionsCORSOnly struct{ probes }
+
+func (OptionsCORSOnly) Meta() checks.Meta {
+	return checks.Meta{
+		ID:       "negotiation-options-cors-only",
+		Family:   checks.FamilyNegotiation,
+		Title:    "OPTIONS lists methods in Allow, not only in CORS headers",
+		Severity: finding.SeverityInfo,
+		SpecRefs: []finding.SpecRef{rfc9110("9.3.7", "SHOULD"), rfc9110("10.2.1", "")},
+		Help: `CORS middleware answers OPTIONS with ` + "`Access-Control-Allow-Methods`" + ` and often
+no ` + "`Allow`" + `. RFC 9110 §9.3.7 asks a successful OPTIONS response for "any header
+field that might indicate optional features" and names ` + "`Allow`" + ` only as an
+example, so the CORS header meets it. But it is written for browsers'
+preflights, may list every method the middleware lets through rather than those
+the resource supports, and clients that are not browsers look for ` + "`Allow`" + `
+(§10.2.1). This is advice, reported once for the site: the middleware answers
+the same everywhere.
+
+**How to fix:** let the router add ` + "`Allow`" + ` with the resource's own methods to
+OPTIONS answers (most CORS middleware passes OPTIONS through when asked to).`,
+	}
+}
+
+func (c OptionsCORSOnly) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	var first *exchange.Exchange
+	n := 0
+	err := sampleProbes(ctx, in, func(s *exchange.Exchange, own string) {
+		x := in.Probe(conneg.PurposeOptions, s.Request.URL)
+		if !conneg.Is2xx(x) || hasAllow(x) || !hasCORSMethods(x) {
+			return
+		}
+		n++
+		if first == nil {
+			first = x
+		}
+	})
+	if err != nil || first == nil {
+		return nil, err
+	}
+	msg := fmt.Sprintf("OPTIONS answered %d with Access-Control-Allow-Methods and no Allow", first.Response.Status)
+	if n > 1 {
+		msg += fmt.Sprintf(" (%d resources answered alike)", n)
+	}
+	ev := checks.Evidence(first, nil, []string{"Access-Control-Allow-Methods"})
+	ev.Header, ev.Expected, ev.Actual = "Allow", "Allow: <the resource's methods>", "Access-Control-Allow-Methods: "+first.Response.Header.Get("Access-Control-Allow-Methods")
+	return []finding.Finding{checks.New(c.Meta(), "", msg, ev)}, nil
+}
+
+// OptionsClientError checks that OPTIONS is not refused with a status that
+// denies the resource or blames the request, where GET served it.
+type OptionsClientError struct{ probes }
+
+func (OptionsClientError) Meta() checks.Meta {
+	return checks.Meta{
+		ID:       "negotiation-options-client-error",
+		Family:   checks.FamilyNegotiation,
+		Title:    "OPTIONS is not answered 404 or another client error on a resource GET serves",
+		Severity: finding.SeverityWarning,
+		SpecRefs: []finding.SpecRef{rfc9110("9.1", "SHOULD"), rfc9110("9.3.7", "")},
+		Help: `OPTIONS is optional (RFC 9110 §9.1), but a server that does not support it
+for a resource should say so: 405 Method Not Allowed with ` + "`Allow`" + `, or 501 Not
+Implemented when it knows no OPTIONS at all (§9.1). A 404 on OPTIONS for a URL
+that GET just served says the resource does not exist; a 400 or 415 blames a
+request that has nothing wrong with it. Agents and their HTTP libraries probe
+with OPTIONS to learn what they may do, and conclude the wrong thing.
+
+Not reported: 405 (honest when it carries ` + "`Allow`" + `; ` + "`negotiation-allow-on-405`" + ` reports
+it without), 401, 403 and 407 (an access decision), 408 and 429 (transient).
+One finding per path shape.
+
+**How to fix:** route OPTIONS for every path the router knows, answering 204
+with ` + "`Allow`" + `, or 405 with ` + "`Allow`" + ` where you do not want it; most routers do this
+once their automatic OPTIONS handling is switched on.`,
+	}
+}
+
+// optionsRefusals are the 4xx statuses that are no answer about the method.
+var optionsRefusals = map[int]bool{
+	http.StatusUnauthorized: true, http.StatusForbidden: true, http.StatusProxyAuthRequired: true,
+	http.StatusMethodNotAllowed: true, http.StatusRequestTimeout: true, http.StatusTooManyRequests: true,
+}
+
+func (c OptionsClientError) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	var out []finding.Finding
+	m := c.Meta()
+	shapes := map[string]int{}
+	var order []string
+	first := map[string][2]*exchange.Exchange{}
+	err := sampleProbes(ctx, in, func(s *exchange.Exchange, own string) {
+		x := in.Probe(conneg.PurposeOptions, s.Request.URL)
+		if x == nil || x.Response == nil || !conneg.Is2xx(s) {
+			return
+		}
+		if st := x.Response.Status; st < 400 || st > 499 || optionsRefusals[st] {
+			return
+		}
+		shape := exchange.PathShape(exchange.PathOf(s.Request.URL))
+		if shapes[shape] == 0 {
+			order = append(order, shape)
+			first[shape] = [2]*exchange.Exchange{x, s}
+		}
+		shapes[shape]++
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, shape := range order {
+		x, get := first[shape][0], first[shape][1]
+		msg := fmt.Sprintf("OPTIONS %s answered %d where GET answered %d", exchange.PathOf(x.Request.URL), x.Response.Status, get.Response.Status)
+		if n := shapes[shape]; n > 1 {
+			msg += fmt.Sprintf(" (%d resources of this shape answered alike)", n)
+		}
+		ev := checks.Evidence(x, nil, []string{"Content-Type", "Allow"})
+		ev.Actual, ev.Expected, ev.Excerpt = status(x), "2xx with Allow, or 405 with Allow, or 501", checks.Excerpt(x)
+		out = append(out, checks.New(m, "", msg, ev, checks.Evidence(get, []string{"Accept"}, []string{"Content-Type"})))
+	}
+	return out, nil
 }
 
 // OptionsFailed checks that OPTIONS does not fail with a server error.

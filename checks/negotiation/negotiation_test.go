@@ -136,6 +136,19 @@ func TestChecksFireOnlyOnTheirDefect(t *testing.T) {
 			a[conneg.PurposeHead] = resp{204, "application/hal+json", nil, ""}
 			a[conneg.RepeatPurpose(conneg.PurposeOwn, 2)] = resp{500, "text/plain", nil, ""}
 		}, []string{"negotiation-unstable-resource"}},
+		{"options 405 with allow is an honest refusal", func(a map[string]resp) {
+			a[conneg.PurposeOptions] = resp{405, "text/plain", map[string]string{"Allow": "GET, HEAD"}, ""}
+		}, nil},
+		{"options 404 on a resource GET serves", func(a map[string]resp) { a[conneg.PurposeOptions] = resp{404, "text/plain", nil, ""} }, []string{"negotiation-options-client-error"}},
+		{"options 400", func(a map[string]resp) { a[conneg.PurposeOptions] = resp{400, "text/plain", nil, ""} }, []string{"negotiation-options-client-error"}},
+		{"options 401 is an access decision", func(a map[string]resp) { a[conneg.PurposeOptions] = resp{401, "text/plain", nil, ""} }, nil},
+		{"options 429 is transient", func(a map[string]resp) { a[conneg.PurposeOptions] = resp{429, "text/plain", nil, ""} }, nil},
+		{"options with CORS methods only", func(a map[string]resp) {
+			a[conneg.PurposeOptions] = resp{204, "", map[string]string{"Access-Control-Allow-Methods": "GET, POST"}, ""}
+		}, []string{"negotiation-options-cors-only"}},
+		{"options with Allow and CORS methods", func(a map[string]resp) {
+			a[conneg.PurposeOptions] = resp{204, "", map[string]string{"Allow": "GET", "Access-Control-Allow-Methods": "GET, POST"}, ""}
+		}, nil},
 		{"one representation: preference not judged", func(a map[string]resp) {
 			a[conneg.PurposeAlt] = resp{406, "application/problem+json", nil, "{}"}
 			a[conneg.PurposeQOrder] = a[conneg.PurposeOwn]
@@ -175,5 +188,54 @@ func TestUnsupportedRecordsWhichBehaviourWasObserved(t *testing.T) {
 	obs := in.Observations(c.Meta().ID)
 	if len(obs) != 1 || obs[0] != "unsupported Accept answered with 406 Not Acceptable" {
 		t.Errorf("observations = %q", obs)
+	}
+}
+
+// site builds a recording of several sampled resources, each answering
+// OPTIONS with options.
+func site(paths []string, options resp) *checks.Input {
+	var xs []*exchange.Exchange
+	var samples []string
+	for _, p := range paths {
+		su := "http://api.test" + p
+		samples = append(samples, su)
+		xs = append(xs,
+			checkstest.Exchange(exchange.PurposeCrawl, http.MethodGet, su).Status(200).Header("Content-Type", "application/json").Body(`{}`).Build())
+		b := checkstest.Exchange(conneg.PurposeOptions, http.MethodOptions, su).BasedOn(su).Status(options.status)
+		for k, v := range options.hdr {
+			b.Header(k, v)
+		}
+		xs = append(xs, b.Build())
+	}
+	return checkstest.Input("http://api.test/", samples, xs...)
+}
+
+func TestOptionsCORSOnlyIsReportedOncePerSite(t *testing.T) {
+	in := site([]string{"/", "/orders", "/orders/1", "/orders/2"}, resp{status: 204, hdr: map[string]string{"Access-Control-Allow-Methods": "GET,POST"}})
+	fs, _ := checkstest.Run(t, negotiation.OptionsCORSOnly{}, in)
+	if len(fs) != 1 || fs[0].Message != "OPTIONS answered 204 with Access-Control-Allow-Methods and no Allow (4 resources answered alike)" {
+		t.Fatalf("findings = %+v", fs)
+	}
+	if fs, _ := checkstest.Run(t, negotiation.OptionsAllow{}, in); len(fs) != 0 {
+		t.Errorf("options-allow warned on a CORS answer: %+v", fs)
+	}
+}
+
+func TestOptionsClientErrorIsReportedOncePerShape(t *testing.T) {
+	in := site([]string{"/", "/orders/1", "/orders/2", "/orders/3"}, resp{status: 404})
+	fs, _ := checkstest.Run(t, negotiation.OptionsClientError{}, in)
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Message)
+	}
+	want := []string{
+		"OPTIONS / answered 404 where GET answered 200",
+		"OPTIONS /orders/1 answered 404 where GET answered 200 (3 resources of this shape answered alike)",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("messages = %q, want %q", got, want)
+	}
+	if len(fs) > 0 && (len(fs[0].Evidence) != 2 || fs[0].Evidence[1].Method != http.MethodGet) {
+		t.Errorf("evidence = %+v, want the OPTIONS and the GET", fs[0].Evidence)
 	}
 }

@@ -23,6 +23,7 @@ func All() []checks.Check {
 		MediaType{}, DeclaredMediaType{}, ServedAsJSON{}, InvalidJSON{},
 		StatusMismatch{}, MemberType{}, TypeURI{}, TitleReasonPhrase{}, TitleVaries{},
 		ExtensionNames{}, ServerError{}, Leak{}, DeclaredType{}, UndeclaredStatus{},
+		SuccessLabelled{}, SuccessDeclared{},
 	}
 }
 

@@ -1,6 +1,7 @@
 package problemjson_test
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"strings"
@@ -59,19 +60,78 @@ func runAll(t *testing.T, in *checks.Input) ([]finding.Finding, []string) {
 	t.Helper()
 	var all []finding.Finding
 	for _, c := range problemjson.All() {
-		fs, _ := checkstest.Run(t, c, in)
+		fs := runOne(t, c, in)
 		all = append(all, fs...)
 	}
 	return all, checkstest.IDs(all)
 }
 
+// runOne is checkstest.Run, except that a static check's findings carry a
+// location in the document instead of an exchange.
+func runOne(t *testing.T, c checks.Check, in *checks.Input) []finding.Finding {
+	t.Helper()
+	if !checks.IsStatic(c) {
+		fs, _ := checkstest.Run(t, c, in)
+		return fs
+	}
+	fs, err := c.Run(context.Background(), in)
+	if _, skipped := checks.IsSkip(err); skipped {
+		return nil
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", c.Meta().ID, err)
+	}
+	for _, f := range fs {
+		if f.CheckID != c.Meta().ID || f.Message == "" || f.Location == nil || f.Location.Line == 0 {
+			t.Errorf("%s: malformed finding %+v", c.Meta().ID, f)
+		}
+	}
+	return fs
+}
+
+// fireCase is one case of the family's table: what the scan met, and the
+// checks that fire on it.
+type fireCase struct {
+	what string
+	in   func() *checks.Input
+	want []string
+}
+
+// fireCases are the family's table cases, as FiredBy names them.
+func fireCases() []fireCase {
+	var out []fireCase
+	for _, tt := range errorCases() {
+		out = append(out, fireCase{tt.what, func() *checks.Input { return input(tt.rs...) }, tt.want})
+	}
+	for _, tt := range specCases() {
+		out = append(out, fireCase{tt.what, func() *checks.Input { return withSpec(input(tt.rs...)) }, tt.want})
+	}
+	for _, tt := range documentCases() {
+		out = append(out, fireCase{tt.what, func() *checks.Input { return withDocument(input(), tt.responses) }, tt.want})
+	}
+	return out
+}
+
+type errorCase struct {
+	what string
+	rs   []errResp
+	want []string
+}
+
 func TestChecksFireOnlyOnTheirDefect(t *testing.T) {
+	for _, tt := range errorCases() {
+		t.Run(tt.what, func(t *testing.T) {
+			_, got := runAll(t, input(tt.rs...))
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("fired %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func errorCases() []errorCase {
 	missing := base + "/orders/" + problemjson.MissingID
-	tests := []struct {
-		what string
-		rs   []errResp
-		want []string
-	}{
+	return []errorCase{
 		{"conformant problem", []errResp{e(problemjson.PurposeNotFound, missing, 404, prob, notFound)}, nil},
 		{"problem+xml is fine", []errResp{e(problemjson.PurposeNotFound, missing, 404, "application/problem+xml", `<problem xmlns="urn:ietf:rfc:7807"/>`)}, nil},
 		{"charset parameter is fine", []errResp{e(problemjson.PurposeNotFound, missing, 404, prob+"; charset=utf-8", notFound)}, nil},
@@ -83,6 +143,9 @@ func TestChecksFireOnlyOnTheirDefect(t *testing.T) {
 		{"other families' probes are not judged", []errResp{e("mcp/initialize", base+"/mcp", 400, "application/json", `{"jsonrpc":"2.0"}`)}, nil},
 		{"2xx and 3xx are not errors", []errResp{e(exchange.PurposeCrawl, base+"/r", 302, "text/html", "<a>moved</a>"), e(exchange.PurposeCrawl, base+"/s", 200, "text/html", "ok")}, nil},
 
+		{"success labelled problem", []errResp{e(exchange.PurposeCrawl, base+"/orders", 200, prob, `{"_links":{"self":{"href":"/orders"}}}`)}, []string{"problem-json-success-labelled"}},
+		{"success array labelled problem", []errResp{e(exchange.PurposeCrawl, base+"/orders", 200, prob, `[]`)}, []string{"problem-json-success-labelled"}},
+		{"problem reported with a 2xx is a problem", []errResp{e(exchange.PurposeCrawl, base+"/orders/9", 200, prob, notFound)}, nil},
 		{"html 404", []errResp{e(problemjson.PurposeNotFound, missing, 404, "text/html", "<h1>Not Found</h1>")}, []string{"problem-json-media-type"}},
 		{"empty 405 to OPTIONS", []errResp{{purpose: conneg.PurposeOptions, method: http.MethodOptions, url: sample, status: 405}}, []string{"problem-json-media-type"}},
 		{"406 reused from negotiation", []errResp{e(conneg.PurposeUnsupported, sample, 406, "text/plain", "Not Acceptable")}, []string{"problem-json-media-type"}},
@@ -141,14 +204,18 @@ func TestChecksFireOnlyOnTheirDefect(t *testing.T) {
 			ctype: "text/plain; charset=utf-8", body: "limit must be positive\n", hdr: map[string]string{"X-Content-Type-Options": "nosniff"}}},
 			[]string{"problem-json-media-type"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.what, func(t *testing.T) {
-			_, got := runAll(t, input(tt.rs...))
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("fired %v, want %v", got, tt.want)
+}
+
+func TestFiredByCases(t *testing.T) {
+	checkstest.FiredBy(t, problemjson.All(), func(t *testing.T, name string) ([]string, bool) {
+		for _, tt := range fireCases() {
+			if tt.what == name {
+				_, got := runAll(t, tt.in())
+				return got, true
 			}
-		})
-	}
+		}
+		return nil, false
+	})
 }
 
 func TestRepeatsAreGroupedAndCounted(t *testing.T) {
@@ -250,8 +317,8 @@ func TestSkips(t *testing.T) {
 	problemFree := input(e(exchange.PurposeCrawl, base+"/x", 404, "text/html", "x"))
 	for _, c := range problemjson.All() {
 		id := c.Meta().ID
-		if id == "problem-json-server-error" {
-			continue // judges every crawl answer, web sites included
+		if id == "problem-json-server-error" || id == "problem-json-success-labelled" {
+			continue // judge every crawl answer, web sites and successes included
 		}
 		if _, reason := checkstest.Run(t, c, site); reason == "" {
 			t.Errorf("%s: judged a web site that serves no JSON", id)

@@ -1,6 +1,7 @@
 package problemjson_test
 
 import (
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -52,13 +53,26 @@ func withSpec(in *checks.Input) *checks.Input {
 	return in
 }
 
+type specCase struct {
+	what string
+	rs   []errResp
+	want []string
+}
+
 func TestSpecChecks(t *testing.T) {
+	for _, tt := range specCases() {
+		t.Run(tt.what, func(t *testing.T) {
+			_, got := runAll(t, withSpec(input(tt.rs...)))
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("fired %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func specCases() []specCase {
 	missing := base + "/orders/" + problemjson.MissingID
-	tests := []struct {
-		what string
-		rs   []errResp
-		want []string
-	}{
+	return []specCase{
 		{"declared and kept", []errResp{e(problemjson.PurposeNotFound, missing, 404, prob, notFound)}, nil},
 		{"range declared and kept", []errResp{e(problemjson.PurposeNegativeLimit, base+"/orders?limit=-1", 400, prob, `{"type":"/p/bad","title":"Bad","status":400}`)}, nil},
 		{"declared problem, html served", []errResp{e(problemjson.PurposeNotFound, missing, 404, "text/html", "<h1>nope</h1>")},
@@ -81,13 +95,59 @@ func TestSpecChecks(t *testing.T) {
 		{"GET on a POST-only path matches no GET operation", []errResp{e(exchange.PurposeCrawl, base+"/orders/1/payment", 405, prob,
 			`{"type":"/p/m","title":"Method Not Allowed","status":405}`)}, nil},
 	}
-	for _, tt := range tests {
+}
+
+// documentCase is an operation's declared responses, judged by the checks
+// that read the document alone.
+type documentCase struct {
+	what      string
+	responses map[string]spec.Response
+	want      []string
+}
+
+func content(mediaTypes ...string) spec.Response {
+	c := map[string]map[string]any{}
+	for _, mt := range mediaTypes {
+		c[mt] = nil
+	}
+	return spec.Response{Content: c}
+}
+
+func documentCases() []documentCase {
+	return []documentCase{
+		{"errors declared as problems", map[string]spec.Response{"200": content("application/json"), "404": content("application/problem+json"), "default": content("application/problem+json")}, nil},
+		{"success declared as a problem", map[string]spec.Response{"200": content("application/json", "application/problem+json; charset=utf-8")},
+			[]string{"problem-json-success-declared"}},
+		{"success range declared as a problem", map[string]spec.Response{"2XX": content("application/problem+json")}, []string{"problem-json-success-declared"}},
+		{"problem+xml on a success is not judged", map[string]spec.Response{"200": content("application/problem+xml")}, nil},
+	}
+}
+
+// withDocument sets a document of one operation, GET /status at line 7,
+// declaring responses.
+func withDocument(in *checks.Input, responses map[string]spec.Response) *checks.Input {
+	in.Spec = &spec.Document{File: "openapi.yaml", Operations: []*spec.Operation{{
+		Method: "GET", PathTemplate: "/status", Responses: responses,
+		Location: finding.SourceLocation{File: "openapi.yaml", Line: 7, Pointer: "/paths/~1status/get"},
+	}}}
+	return in
+}
+
+func TestDocumentChecks(t *testing.T) {
+	for _, tt := range documentCases() {
 		t.Run(tt.what, func(t *testing.T) {
-			_, got := runAll(t, withSpec(input(tt.rs...)))
+			_, got := runAll(t, withDocument(input(), tt.responses))
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("fired %v, want %v", got, tt.want)
 			}
 		})
+	}
+	// lint runs it over a document and an empty recording.
+	in := checks.NewStaticInput(&url.URL{Scheme: "file", Path: "openapi.yaml"}, nil)
+	fs := runOne(t, problemjson.SuccessDeclared{}, withDocument(in, map[string]spec.Response{"200": content("application/problem+json")}))
+	if len(fs) != 1 || fs[0].Location.Pointer != "/paths/~1status/get/responses/200/content/application~1problem+json" ||
+		fs[0].Message != "GET /status declares application/problem+json for its 200 response; a success labelled so is read as an error" {
+		t.Errorf("findings = %+v", fs)
 	}
 }
 

@@ -156,6 +156,14 @@ func (s *scanned) atLeast(t *testing.T, checkID string, n int) {
 	}
 }
 
+// exactly fails unless checkID fired n times.
+func (s *scanned) exactly(t *testing.T, checkID string, n int) {
+	t.Helper()
+	if got := s.counts()[checkID]; got != n {
+		t.Errorf("%s fired %d times, want %d", checkID, got, n)
+	}
+}
+
 // firesOn fails unless checkID has a finding whose first evidence is a
 // request to path (query included when given).
 func (s *scanned) firesOn(t *testing.T, checkID, path string) {
@@ -240,8 +248,10 @@ func TestRealServersHTTPBin(t *testing.T) {
 	// 501 to GET /brotli, a link of the index: an error, so the gate fails.
 	s.firesOn(t, "problem-json-server-error", "/brotli")
 	s.exits(t, 1)
-	// OPTIONS answers 200 with CORS headers and no Allow, on every path.
-	s.atLeast(t, "negotiation-options-allow", 40)
+	// OPTIONS answers 200 with CORS headers and no Allow, on every path:
+	// advice, once for the site, not a warning per resource.
+	s.exactly(t, "negotiation-options-cors-only", 1)
+	s.exactly(t, "negotiation-options-allow", 0)
 	// HEAD omits the Content-Type GET sends.
 	s.firesOn(t, "negotiation-head-content-type", "/dump/request")
 	s.firesOn(t, "negotiation-head-content-type", "/stream/20")
@@ -360,7 +370,8 @@ func TestRealServersJSONServer(t *testing.T) {
 	s := scanReal(t, target)
 	s.stayedOnOrigin(t, target)
 	// OPTIONS answers 204 with Access-Control-Allow-Methods and no Allow.
-	s.firesOn(t, "negotiation-options-allow", "/posts")
+	s.firesOn(t, "negotiation-options-cors-only", "/posts")
+	s.exactly(t, "negotiation-options-allow", 0)
 	// An unknown path gets 404 application/json "{}".
 	s.firesOn(t, "problem-json-media-type", "/agentready-missing-7f3c")
 	s.exits(t, 0)
@@ -409,5 +420,8 @@ func TestRealServersHAL(t *testing.T) {
 	}
 	// Unknown ids get a text/plain 404.
 	s.firesOn(t, "problem-json-media-type", "/books/agentready-missing-7f3c")
+	// OPTIONS is refused honestly, 405 with Allow; every followed link answers.
+	s.exactly(t, "negotiation-options-client-error", 0)
+	s.exactly(t, "hal-dead-links", 0)
 	s.exits(t, 0)
 }

@@ -5,6 +5,7 @@ package urlx
 
 import (
 	"net/url"
+	"sort"
 	"strings"
 )
 
@@ -34,4 +35,45 @@ func port(u *url.URL) string {
 		return "443"
 	}
 	return ""
+}
+
+// Normalize makes equivalent URLs compare equal so that de-duplication holds:
+// no fragment, lower-case scheme and host, no default port, an explicit root
+// path and query parameters sorted by name (values of one name keep their
+// order, which can matter to the app).
+func Normalize(u *url.URL) *url.URL {
+	n := *u
+	n.User = nil
+	n.Fragment, n.RawFragment = "", ""
+	n.Scheme = strings.ToLower(n.Scheme)
+	n.Host = strings.ToLower(n.Host)
+	if p := n.Port(); (n.Scheme == "http" && p == "80") || (n.Scheme == "https" && p == "443") {
+		n.Host = strings.TrimSuffix(n.Host, ":"+p)
+	}
+	if n.Path == "" && n.RawPath == "" {
+		n.Path = "/"
+	}
+	n.RawQuery = sortQuery(n.RawQuery)
+	n.ForceQuery = false
+	return &n
+}
+
+func sortQuery(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	pairs := strings.Split(raw, "&")
+	kept := pairs[:0]
+	for _, p := range pairs {
+		if p != "" {
+			kept = append(kept, p)
+		}
+	}
+	sort.SliceStable(kept, func(i, j int) bool { return queryKey(kept[i]) < queryKey(kept[j]) })
+	return strings.Join(kept, "&")
+}
+
+func queryKey(pair string) string {
+	k, _, _ := strings.Cut(pair, "=")
+	return k
 }
