@@ -104,6 +104,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	rep.Notes = slices.Concat(rep.Notes, selectionNotes, post.Notes)
 	rep.States = stateMatrices(res.Recording)
 	rep.Surface = surfaceMatrix(in, opts.Checks)
+	rep.Coverage = measureCoverage(in, rep)
 	rep.Score = Grade(rep)
 	return rep, nil
 }
@@ -118,9 +119,10 @@ func RuleInfos(cs []checks.Check) []finding.RuleInfo {
 }
 
 // Grade scores a report once the pipeline has run, in the checks' family
-// order.
+// order, against the surfaces and coverage the report records.
 func Grade(rep *finding.Report) finding.Score {
-	return score.Compute(checks.FamilyNames(), rep.Rules, rep.Checks, rep.Findings)
+	return score.Grade(score.Input{Families: checks.FamilyNames(), Rules: rep.Rules, Results: rep.Checks, Findings: rep.Findings,
+		Needs: checks.FamilySurfaces(), Coverage: rep.Coverage})
 }
 
 // planner adapts the checks that plan probes to the probe's Planner, so the

@@ -130,7 +130,7 @@ func describe(r finding.GateReason, g *finding.Gate, rep *finding.Report) string
 		}
 		return fmt.Sprintf("coverage %d%%%s is below the minimum %d%%", rep.Coverage.Percent(), reached, g.MinCoverage)
 	case finding.GateCoverageUnknown:
-		return fmt.Sprintf("coverage unknown: with no OpenAPI document there are no GET operations to count, so the minimum coverage %d%% is not met (pass --openapi)", g.MinCoverage)
+		return fmt.Sprintf("coverage unknown: no OpenAPI document declared GET operations to count, so the minimum coverage %d%% is not met (pass --openapi)", g.MinCoverage)
 	}
 	return fmt.Sprintf("gate reason %d", r.Kind)
 }

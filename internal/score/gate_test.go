@@ -109,7 +109,7 @@ func TestGateOnCoverage(t *testing.T) {
 		{"minimum met", partial, 12,
 			true, "no finding at or above error", []finding.GateReasonKind{finding.GateNoFinding}},
 		{"no document, no coverage to meet", noDoc, 1,
-			false, "coverage unknown: with no OpenAPI document there are no GET operations to count, so the minimum coverage 1% is not met (pass --openapi)", []finding.GateReasonKind{finding.GateNoFinding, finding.GateCoverageUnknown}},
+			false, "coverage unknown: no OpenAPI document declared GET operations to count, so the minimum coverage 1% is not met (pass --openapi)", []finding.GateReasonKind{finding.GateNoFinding, finding.GateCoverageUnknown}},
 		{"no minimum, no document", noDoc, 0,
 			true, "no finding at or above error", []finding.GateReasonKind{finding.GateNoFinding}},
 	}
