@@ -48,6 +48,27 @@ func FamilyNames() []string {
 	return names
 }
 
+// familySurfaces is what each family judges that an app may not have at
+// all; a family left out judges what every HTTP API has.
+var familySurfaces = map[Family]string{
+	FamilyOpenAPIHAL: finding.SurfaceOpenAPI,
+	FamilySurface:    finding.SurfaceOpenAPI,
+	FamilyHAL:        finding.SurfaceHypermedia,
+	FamilyHALForms:   finding.SurfaceHypermedia,
+	FamilyAffordance: finding.SurfaceHypermedia,
+	FamilyMCP:        finding.SurfaceMCP,
+}
+
+// FamilySurfaces maps family names to the surface (a finding.Surface
+// constant) each needs: without it the family is "not present", not graded.
+func FamilySurfaces() map[string]string {
+	out := make(map[string]string, len(familySurfaces))
+	for f, s := range familySurfaces {
+		out[string(f)] = s
+	}
+	return out
+}
+
 // DocsBase is where each check's documentation anchor lives.
 const DocsBase = "https://github.com/agentready/agentready/blob/main/docs/checks.md"
 

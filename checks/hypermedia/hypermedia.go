@@ -18,9 +18,9 @@ import (
 
 // Media types.
 const (
-	MediaHAL       = "application/hal+json"
-	MediaHALLegacy = "application/vnd.hal+json"
-	MediaHALForms  = "application/prs.hal-forms+json"
+	MediaHAL       = halview.MediaHAL
+	MediaHALLegacy = halview.MediaHALLegacy
+	MediaHALForms  = halview.MediaHALForms
 )
 
 // PurposeFetch is the planned GET that asks a resource for HAL-FORMS.
@@ -28,7 +28,7 @@ const PurposeFetch = "hal-forms/fetch"
 
 // IsHAL reports the HAL media types, including the older vnd spelling that
 // the HAL-FORMS examples use.
-func IsHAL(mt string) bool { return mt == MediaHAL || mt == MediaHALLegacy }
+func IsHAL(mt string) bool { return halview.IsHAL(mt) }
 
 // Doc is one response body decoded for judging.
 type Doc struct {

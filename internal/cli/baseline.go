@@ -20,18 +20,23 @@ type gateFlags struct {
 	baseline       string
 	strictBaseline bool
 	failUnder      string
+	minCoverage    int
 }
 
 func (g *gateFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&g.baseline, "baseline", "", "JSON report of an earlier scan: its findings are 'existing' and do not fail the run; only new ones do")
 	fs.BoolVar(&g.strictBaseline, "strict-baseline", false, "fail when the baseline lists a finding that is no longer found (rewrite it with 'agentready baseline write')")
 	fs.StringVar(&g.failUnder, "fail-under", "", "fail when the grade is below this letter (B) or the score below this number (80)")
+	fs.IntVar(&g.minCoverage, "min-coverage", 0, "fail when the scan reached less than this percentage of the OpenAPI document's GET operations, or had no document to count them in")
 }
 
 // policy combines the configuration's check policy with the baseline.
 func (g *gateFlags) policy(e *env) (*scan.Policy, error) {
 	if _, err := g.minimum(); err != nil {
 		return nil, err
+	}
+	if g.minCoverage < 0 || g.minCoverage > 100 {
+		return nil, usageError("--min-coverage %d: want a percentage from 0 to 100", g.minCoverage)
 	}
 	p, err := e.config.policy()
 	if err != nil {
@@ -70,7 +75,7 @@ func (g *gateFlags) minimum() (*finding.FailUnder, error) {
 // validated by policy before the scan.
 func (g *gateFlags) options(failOn finding.Severity) score.GateOptions {
 	m, _ := g.minimum()
-	return score.GateOptions{FailOn: failOn, Minimum: m, StrictBaseline: g.strictBaseline}
+	return score.GateOptions{FailOn: failOn, Minimum: m, StrictBaseline: g.strictBaseline, MinCoverage: g.minCoverage}
 }
 
 func newBaselineCmd(e *env) *cobra.Command {

@@ -79,6 +79,7 @@ func TestInvalidValues(t *testing.T) {
 		{"ignores:\n  - check: vary-accept\n    reason: r\n    url: /a/[\n", "syntax error in pattern"},
 		{"gate:\n  fail-under: Z\n", "gate.fail-under"},
 		{"gate:\n  fail-under: 101\n", "score 101: want 0 to 100"},
+		{"gate:\n  min-coverage: 101\n", "gate.min-coverage: 101: want a percentage from 0 to 100"},
 		{"gate:\n  fail-on: fatal\n", "gate.fail-on"},
 		{"limits:\n  max-pages: 0\n", "limits.max-pages: must be at least 1"},
 		{"limits:\n  timeout: 10 seconds\n", `limits.timeout "10 seconds"`},

@@ -80,6 +80,10 @@ func (g schemaGen) field(sf reflect.StructField) map[string]any {
 			n, _ := strconv.Atoi(m)
 			s["minimum"] = n
 		}
+		if m := sf.Tag.Get("max"); m != "" {
+			n, _ := strconv.Atoi(m)
+			s["maximum"] = n
+		}
 	}
 	if d := sf.Tag.Get("doc"); d != "" {
 		s["description"] = d

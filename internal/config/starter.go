@@ -74,6 +74,7 @@ func Starter(in StarterInput) []byte {
 	w("gate:")
 	w("  fail-on: error")
 	w("  # fail-under: B")
+	w("  # min-coverage: 50    # percent of the OpenAPI document's GET operations reached")
 	w("  # strict-baseline: true")
 	w("")
 	w("# Gate on new findings only: write a baseline with 'agentready baseline write', commit it,")

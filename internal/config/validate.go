@@ -180,6 +180,9 @@ func (f *File) validateScalars() []error {
 			add("gate.fail-under: %v", err)
 		}
 	}
+	if m := f.Gate.MinCoverage; m != nil && (*m < 0 || *m > 100) {
+		add("gate.min-coverage: %d: want a percentage from 0 to 100", *m)
+	}
 	l := f.Limits
 	for key, v := range map[string]*int{"limits.max-pages": l.MaxPages, "limits.concurrency": l.Concurrency, "limits.max-links-per-page": l.MaxLinks} {
 		if v != nil && *v < 1 {

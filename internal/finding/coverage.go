@@ -1,5 +1,7 @@
 package finding
 
+import "slices"
+
 // Coverage says what a scan reached and what it could not, so that a
 // verdict never rests on less than it shows. Every reporter shows it on the
 // first screen.
@@ -21,6 +23,46 @@ type Coverage struct {
 	// Cause names the likely misconfiguration when no API resource was
 	// reached, with what to pass; empty otherwise.
 	Cause string `json:"cause,omitempty"`
+	// Surfaces are the kinds of API surface the scan saw, sorted: the
+	// Surface constants. A family that judges a surface the app does not
+	// have is "not present" rather than graded.
+	Surfaces []string `json:"surfaces,omitempty"`
+}
+
+// The surfaces a family may need.
+const (
+	// SurfaceOpenAPI: an OpenAPI document was given or found, and loaded.
+	SurfaceOpenAPI = "openapi"
+	// SurfaceHypermedia: a 2xx response was served as HAL or HAL-FORMS, or
+	// carried affordances or next actions.
+	SurfaceHypermedia = "hypermedia"
+	// SurfaceMCP: an MCP endpoint answered as one.
+	SurfaceMCP = "mcp"
+)
+
+// Reached reports whether the scan reached the API at all: a 2xx API
+// resource, a reached operation, or an MCP endpoint that answered. A nil
+// Coverage (a report that does not measure it, such as lint's) counts as
+// reached.
+func (c *Coverage) Reached() bool {
+	if c == nil {
+		return true
+	}
+	return c.APIResources > 0 || c.Has(SurfaceMCP) || c.Operations != nil && c.Operations.Reached > 0
+}
+
+// Has reports whether the scan saw the surface.
+func (c *Coverage) Has(surface string) bool {
+	return c != nil && slices.Contains(c.Surfaces, surface)
+}
+
+// Percent is Fraction in whole percent, rounded down so that a minimum is
+// never met by rounding; -1 without a document.
+func (c *Coverage) Percent() int {
+	if c == nil || c.Fraction == nil {
+		return -1
+	}
+	return int(*c.Fraction*100 + 1e-9)
 }
 
 // OperationCoverage lists the GET operations the document declares.
@@ -54,3 +96,11 @@ const (
 	ReasonAnsweredError     = "answered-error"           // it answered 4xx or 5xx (Status says which)
 	ReasonBudget            = "not-reached-in-budget"    // the page, time or request limits ended first
 )
+
+// Ops is c's operations, nil when c is.
+func (c *Coverage) Ops() *OperationCoverage {
+	if c == nil {
+		return nil
+	}
+	return c.Operations
+}

@@ -15,6 +15,15 @@ const (
 	// GateStaleBaseline: the baseline is strict and Count of its entries are
 	// fixed.
 	GateStaleBaseline
+	// GateNotReached: the scan reached no API resource, so nothing it
+	// reports is a pass.
+	GateNotReached
+	// GateBelowCoverage: the share of GET operations reached is below the
+	// minimum coverage.
+	GateBelowCoverage
+	// GateCoverageUnknown: a minimum coverage was asked for, but without an
+	// OpenAPI document there are no operations to count.
+	GateCoverageUnknown
 )
 
 // GateReason is one verdict of the gate. With a baseline, Count counts new
@@ -27,7 +36,7 @@ type GateReason struct {
 // Fails reports whether the reason fails the run.
 func (r GateReason) Fails() bool {
 	switch r.Kind {
-	case GateFindings, GateBelowMinimum, GateStaleBaseline:
+	case GateFindings, GateBelowMinimum, GateStaleBaseline, GateNotReached, GateBelowCoverage, GateCoverageUnknown:
 		return true
 	}
 	return false

@@ -108,16 +108,35 @@ type RuleInfo struct {
 
 // Score is the graded verdict.
 type Score struct {
-	PolicyVersion string        `json:"policyVersion"`
-	Value         int           `json:"value"`
-	Grade         string        `json:"grade"`
-	Families      []FamilyScore `json:"families"`
+	PolicyVersion string `json:"policyVersion"`
+	Value         int    `json:"value"`
+	Grade         string `json:"grade"`
+	// Basis says in one line how the grade follows from the families (or
+	// why there is none), so that a reader can check it against the table.
+	Basis    string        `json:"basis,omitempty"`
+	Families []FamilyScore `json:"families"`
 }
 
-// FamilyScore is a per-family subscore. A family that did not apply is not
-// assessed, and then Value and Grade are meaningless and omitted.
+// The states of a family.
+const (
+	// FamilyGraded: at least one check passed or failed.
+	FamilyGraded = "graded"
+	// FamilyNotPresent: the app has none of what the family judges (no
+	// OpenAPI document, no HAL, no MCP endpoint).
+	FamilyNotPresent = "not-present"
+	// FamilyNotAssessed: what the family judges may exist, but the scan
+	// could not judge it (every check skipped or errored).
+	FamilyNotAssessed = "not-assessed"
+)
+
+// FamilyScore is a per-family subscore. A family that is not graded has no
+// Value or Grade; Reason says why.
 type FamilyScore struct {
-	Family   string `json:"family"`
+	Family string `json:"family"`
+	// State is FamilyGraded, FamilyNotPresent or FamilyNotAssessed.
+	State string `json:"state"`
+	// Assessed is State == FamilyGraded, kept for readers of earlier
+	// reports.
 	Assessed bool   `json:"assessed"`
 	Value    int    `json:"value"`
 	Grade    string `json:"grade,omitempty"`
@@ -159,6 +178,9 @@ type Gate struct {
 	NewOnly bool `json:"newOnly,omitempty"`
 	// StrictBaseline fails the run when the baseline is stale.
 	StrictBaseline bool `json:"strictBaseline,omitempty"`
+	// MinCoverage is the least share of the document's GET operations, in
+	// percent, the scan must reach; 0 is no minimum.
+	MinCoverage int `json:"minCoverage,omitempty"`
 	// Reasons are the gate's verdicts, of which Reason is the text. They are
 	// not written: a report read back carries the text only.
 	Reasons []GateReason `json:"-"`

@@ -231,3 +231,15 @@ func (r *Resource) SortedTemplates() []Template {
 func (r *Resource) SortedEmbedded() []Embedded {
 	return slices.SortedStableFunc(slices.Values(r.Embedded), func(a, b Embedded) int { return strings.Compare(a.Rel, b.Rel) })
 }
+
+// The HAL media types, kept here so that what only needs to recognise HAL
+// (the crawl's coverage, the hypermedia families) names them once.
+const (
+	MediaHAL       = "application/hal+json"
+	MediaHALLegacy = "application/vnd.hal+json"
+	MediaHALForms  = "application/prs.hal-forms+json"
+)
+
+// IsHAL reports the HAL media types, including the older vnd spelling that
+// the HAL-FORMS examples use.
+func IsHAL(mt string) bool { return mt == MediaHAL || mt == MediaHALLegacy }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/internal/coverage"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/score"
@@ -91,6 +92,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	describeSpec(rep, &out.Result)
 	// What the policy did is told last, after what the scan saw.
 	rep.Notes = slices.Concat(rep.Notes, selectionNotes, post.Notes)
+	rep.Coverage = coverage.Of(in.Recording, in.Target, in.Spec, coverage.MCPAnswered(rep.MCP), rep.Coverage.Ops())
 	rep.Score = Grade(rep)
 	return rep, nil
 }
@@ -105,9 +107,10 @@ func RuleInfos(cs []checks.Check) []finding.RuleInfo {
 }
 
 // Grade scores a report once the pipeline has run, in the checks' family
-// order.
+// order, against the surfaces and coverage the report records.
 func Grade(rep *finding.Report) finding.Score {
-	return score.Compute(checks.FamilyNames(), rep.Rules, rep.Checks, rep.Findings)
+	return score.Grade(score.Input{Families: checks.FamilyNames(), Rules: rep.Rules, Results: rep.Checks, Findings: rep.Findings,
+		Needs: checks.FamilySurfaces(), Coverage: rep.Coverage})
 }
 
 // planner adapts the checks that plan probes to the probe's Planner, so the

@@ -16,6 +16,10 @@ type GateOptions struct {
 	Minimum *finding.FailUnder
 	// StrictBaseline fails the run when the report's baseline is stale.
 	StrictBaseline bool
+	// MinCoverage fails the run when the scan reached less than this share
+	// of the OpenAPI document's GET operations, in percent (1–100), or when
+	// there was no document to count them in; 0 is none.
+	MinCoverage int
 }
 
 // Gate decides whether a graded report passes. With a baseline only new
@@ -23,6 +27,15 @@ type GateOptions struct {
 func Gate(rep *finding.Report, opts GateOptions) *finding.Gate {
 	g := &finding.Gate{FailOn: opts.FailOn, NewOnly: rep.Baseline != nil}
 	g.Reasons = append(g.Reasons, severityReason(rep, opts.FailOn))
+	if !rep.Coverage.Reached() {
+		g.Reasons = append(g.Reasons, finding.GateReason{Kind: finding.GateNotReached})
+	}
+	if opts.MinCoverage > 0 {
+		g.MinCoverage = opts.MinCoverage
+		if r, ok := coverageReason(rep.Coverage, opts.MinCoverage); ok {
+			g.Reasons = append(g.Reasons, r)
+		}
+	}
 	if m := opts.Minimum; m != nil {
 		g.FailUnder = m.String()
 		if !m.Met(rep.Score.Grade, rep.Score.Value) {
@@ -56,6 +69,18 @@ func severityReason(rep *finding.Report, failOn finding.Severity) finding.GateRe
 		return finding.GateReason{Kind: finding.GateNoFinding}
 	}
 	return finding.GateReason{Kind: finding.GateFindings, Count: n}
+}
+
+// coverageReason fails a scan that reached less than min percent of the
+// document's GET operations, or that had no document to count them in.
+func coverageReason(c *finding.Coverage, min int) (finding.GateReason, bool) {
+	switch p := c.Percent(); {
+	case p < 0:
+		return finding.GateReason{Kind: finding.GateCoverageUnknown}, true
+	case p < min:
+		return finding.GateReason{Kind: finding.GateBelowCoverage}, true
+	}
+	return finding.GateReason{}, false
 }
 
 func failing(rs []finding.GateReason) []finding.GateReason {
@@ -96,6 +121,16 @@ func describe(r finding.GateReason, g *finding.Gate, rep *finding.Report) string
 		return fmt.Sprintf("grade %s (score %d) is below the minimum %s", rep.Score.Grade, rep.Score.Value, g.FailUnder)
 	case finding.GateStaleBaseline:
 		return fmt.Sprintf("the baseline is stale: %d finding(s) it lists are fixed; rewrite it with 'agentready baseline write'", r.Count)
+	case finding.GateNotReached:
+		return "the scan reached no API resource, so nothing it reports is a pass"
+	case finding.GateBelowCoverage:
+		reached := ""
+		if ops := rep.Coverage.Operations; ops != nil {
+			reached = fmt.Sprintf(" (%d of %d GET operations reached)", ops.Reached, ops.Declared)
+		}
+		return fmt.Sprintf("coverage %d%%%s is below the minimum %d%%", rep.Coverage.Percent(), reached, g.MinCoverage)
+	case finding.GateCoverageUnknown:
+		return fmt.Sprintf("coverage unknown: no OpenAPI document declared GET operations to count, so the minimum coverage %d%% is not met (pass --openapi)", g.MinCoverage)
 	}
 	return fmt.Sprintf("gate reason %d", r.Kind)
 }

@@ -86,3 +86,45 @@ func TestGateRecordsItsOptions(t *testing.T) {
 		t.Errorf("without a baseline or minimum: gate %+v", g)
 	}
 }
+
+func TestGateOnCoverage(t *testing.T) {
+	frac := func(f float64) *float64 { return &f }
+	partial := &finding.Coverage{APIResources: 5, Operations: &finding.OperationCoverage{Declared: 88, Reached: 11}, Fraction: frac(11.0 / 88)}
+	noDoc := &finding.Coverage{APIResources: 5}
+	nothing := &finding.Coverage{Pages: map[string]int{"4xx": 18}, Cause: "…"}
+	tests := []struct {
+		name   string
+		cov    *finding.Coverage
+		min    int
+		passed bool
+		reason string
+		kinds  []finding.GateReasonKind
+	}{
+		{"nothing reached fails without a minimum", nothing, 0,
+			false, "the scan reached no API resource, so nothing it reports is a pass", []finding.GateReasonKind{finding.GateNoFinding, finding.GateNotReached}},
+		{"below the minimum coverage", partial, 50,
+			false, "coverage 12% (11 of 88 GET operations reached) is below the minimum 50%", []finding.GateReasonKind{finding.GateNoFinding, finding.GateBelowCoverage}},
+		{"rounded down: 12.5% does not meet 13%", partial, 13,
+			false, "coverage 12% (11 of 88 GET operations reached) is below the minimum 13%", []finding.GateReasonKind{finding.GateNoFinding, finding.GateBelowCoverage}},
+		{"minimum met", partial, 12,
+			true, "no finding at or above error", []finding.GateReasonKind{finding.GateNoFinding}},
+		{"no document, no coverage to meet", noDoc, 1,
+			false, "coverage unknown: no OpenAPI document declared GET operations to count, so the minimum coverage 1% is not met (pass --openapi)", []finding.GateReasonKind{finding.GateNoFinding, finding.GateCoverageUnknown}},
+		{"no minimum, no document", noDoc, 0,
+			true, "no finding at or above error", []finding.GateReasonKind{finding.GateNoFinding}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := gateReport("A+", 100, nil)
+			rep.Coverage = tt.cov
+			g := Gate(rep, GateOptions{FailOn: finding.SeverityError, MinCoverage: tt.min})
+			var kinds []finding.GateReasonKind
+			for _, r := range g.Reasons {
+				kinds = append(kinds, r.Kind)
+			}
+			if g.Passed != tt.passed || g.Reason != tt.reason || !slices.Equal(kinds, tt.kinds) || g.MinCoverage != tt.min {
+				t.Errorf("passed %v, reason %q, kinds %v, min %d\nwant %v, %q, %v", g.Passed, g.Reason, kinds, g.MinCoverage, tt.passed, tt.reason, tt.kinds)
+			}
+		})
+	}
+}

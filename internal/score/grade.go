@@ -2,7 +2,7 @@
 // report and options always give the same Score and Gate. It imports only
 // finding, so anything that has a report can grade it.
 //
-// # Policy v1
+// # Policy v2
 //
 // Each check that ran ends as passed, failed, skipped or errored.
 //
@@ -12,21 +12,34 @@
 //     its result.
 //   - Penalty per failed check: error 20, warning 5, info 0.
 //   - Skipped and errored checks count neither as passed nor as failed.
+//   - A family whose surface the app does not have (no OpenAPI document, no
+//     HAL, no MCP endpoint; Input.Needs and the coverage's surfaces) is "not
+//     present" unless one of its checks failed: checks that pass without the
+//     surface have nothing to judge. A family in which no check passed or
+//     failed is "not assessed", its reason the first skip reason (by check
+//     ID). Neither has a subscore, and neither counts as a pass.
 //   - Family subscore = max(0, 100 − sum of the penalties of the family's
-//     failed checks).
-//   - A family in which no check passed or failed (every check skipped or
-//     errored) is "not assessed": it has no subscore, its reason is the first
-//     skip reason (by check ID), and it never counts as a pass.
-//   - Overall score = max(0, 100 − sum of the penalties of every assessed
-//     family). When nothing at all was assessed the grade is
-//     finding.GradeNotAssessed ("N/A") and the score 0.
+//     failed checks). Reporters show how many of its checks were judged
+//     when not all were.
+//   - Overall score = the lowest subscore among the graded families, so
+//     the grade never contradicts the family table: it is the weakest
+//     family's. Score.Basis says which family that is.
+//   - No grade (finding.GradeNotAssessed, "N/A", score 0) when the scan
+//     reached no API resource (finding.Coverage.Reached), or when no family
+//     was graded.
 //   - Letter grades follow the MDN HTTP Observatory chart (the score is
 //     rounded down to a multiple of 5 and capped at 100): 100 A+, 90–99 A,
 //     85–89 A-, 80–84 B+, 70–79 B, 65–69 B-, 60–64 C+, 50–59 C, 45–49 C-,
 //     40–44 D+, 30–39 D, 25–29 D-, 0–24 F.
 //
-// Fixing a finding never lowers the score: penalties only add up, and
-// removing a finding can only lower the highest severity of its check.
+// Fixing a finding never lowers the score: penalties only add up, removing a
+// finding can only lower the highest severity of its check, and a family
+// that stops being graded leaves a minimum over fewer families, which is no
+// lower. The one exception is a scan whose only graded family is one that
+// stops being graded: it has no grade.
+//
+// How much of the API the scan reached does not move the grade; it is shown
+// beside it, and the gate's minimum coverage turns it into a failure.
 //
 // Families are reported in the order the caller gives (the checks' report
 // order), and only those with at least one check among the rules of the
@@ -34,29 +47,52 @@
 package score
 
 import (
+	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/agentready/agentready/internal/finding"
 )
 
-// Compute grades a scan. families is the order to report families in; rules
-// are the checks that ran, results their outcomes and findings the
-// occurrences of the failed ones. A result whose family has no rule is left
-// out, as is any finding of a check without a failed result: the result, not
-// the finding, says whether a check failed.
+// Input is what a scan is graded on.
+type Input struct {
+	// Families is the order to report families in.
+	Families []string
+	// Rules are the checks that ran, Results their outcomes and Findings the
+	// occurrences of the failed ones.
+	Rules    []finding.RuleInfo
+	Results  []finding.CheckResult
+	Findings []finding.Finding
+	// Needs maps a family to the surface it judges (a finding.Surface
+	// constant); a family whose surface Coverage does not list is not
+	// present.
+	Needs map[string]string
+	// Coverage is what the scan reached; nil grades on the checks alone, as
+	// for an OpenAPI document linted offline.
+	Coverage *finding.Coverage
+}
+
+// Compute grades checks alone, with no coverage and no surfaces: see Grade.
 func Compute(families []string, rules []finding.RuleInfo, results []finding.CheckResult, findings []finding.Finding) finding.Score {
-	worst := worstSeverityByCheck(findings)
-	ruleFamily := make(map[string]string, len(rules))
+	return Grade(Input{Families: families, Rules: rules, Results: results, Findings: findings})
+}
+
+// Grade grades a scan. A result whose family has no rule is left out, as is
+// any finding of a check without a failed result: the result, not the
+// finding, says whether a check failed.
+func Grade(in Input) finding.Score {
+	worst := worstSeverityByCheck(in.Findings)
+	ruleFamily := make(map[string]string, len(in.Rules))
 	tallies := map[string]*tally{}
-	for _, r := range rules {
+	for _, r := range in.Rules {
 		ruleFamily[r.ID] = r.Family
 		if tallies[r.Family] == nil {
 			tallies[r.Family] = &tally{}
 		}
 	}
 
-	for _, res := range sortedByID(results) {
+	for _, res := range sortedByID(in.Results) {
 		family := res.Family
 		if family == "" {
 			family = ruleFamily[res.ID]
@@ -66,21 +102,66 @@ func Compute(families []string, rules []finding.RuleInfo, results []finding.Chec
 		}
 	}
 
-	score := finding.Score{PolicyVersion: PolicyVersion, Grade: finding.GradeNotAssessed}
-	total, assessed := 0, false
-	for _, family := range familyOrder(families, tallies) {
-		fs := tallies[family].familyScore(family)
-		if fs.Assessed {
-			assessed = true
-			total += tallies[family].penalty
-		}
-		score.Families = append(score.Families, fs)
+	score := finding.Score{PolicyVersion: PolicyVersion}
+	for _, family := range familyOrder(in.Families, tallies) {
+		score.Families = append(score.Families, tallies[family].familyScore(family, absence(in, family)))
 	}
-	if assessed {
-		score.Value = max(0, maxScore-total)
-		score.Grade = Letter(score.Value)
-	}
+	overall(&score, in.Coverage)
 	return score
+}
+
+// absence says why the family's surface is missing, or "" when it is there
+// or the family needs none.
+func absence(in Input, family string) string {
+	surface, ok := in.Needs[family]
+	if !ok || in.Coverage == nil || in.Coverage.Has(surface) {
+		return ""
+	}
+	if why, ok := surfaceAbsent[surface]; ok {
+		return why
+	}
+	return "the scan saw no " + surface
+}
+
+// overall sets the grade from the graded families: the lowest subscore.
+func overall(score *finding.Score, cov *finding.Coverage) {
+	var lowest *finding.FamilyScore
+	counts := map[string]int{}
+	for i, f := range score.Families {
+		counts[f.State]++
+		if f.State == finding.FamilyGraded && (lowest == nil || f.Value < lowest.Value) {
+			lowest = &score.Families[i]
+		}
+	}
+	score.Grade, score.Value = finding.GradeNotAssessed, 0
+	switch {
+	case !cov.Reached():
+		score.Basis = "no grade: the scan reached no API resource"
+		return
+	case lowest == nil:
+		score.Basis = "no grade: no family could be graded"
+		return
+	}
+	score.Value = lowest.Value
+	score.Grade = Letter(score.Value)
+	which := lowest.Family + ", " + strconv.Itoa(lowest.Value)
+	if lowest.Value == maxScore {
+		which = "all " + strconv.Itoa(maxScore)
+	}
+	score.Basis = fmt.Sprintf("overall = the lowest of %d graded %s (%s)", counts[finding.FamilyGraded], plural(counts[finding.FamilyGraded], "family", "families"), which)
+	if n := counts[finding.FamilyNotPresent]; n > 0 {
+		score.Basis += fmt.Sprintf("; %d not present", n)
+	}
+	if n := counts[finding.FamilyNotAssessed]; n > 0 {
+		score.Basis += fmt.Sprintf("; %d not assessed", n)
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // Penalty is what one failed check of severity s costs.
@@ -114,15 +195,21 @@ func (t *tally) add(res finding.CheckResult, worst map[string]finding.Severity) 
 	}
 }
 
-func (t *tally) familyScore(family string) finding.FamilyScore {
+// familyScore grades one family; absent is why its surface is missing, if
+// it is. A failed check is graded even then: it found a real defect.
+func (t *tally) familyScore(family, absent string) finding.FamilyScore {
 	fs := finding.FamilyScore{
 		Family: family, Passed: t.passed, Failed: t.failed, Skipped: t.skipped, Errored: t.errored,
 	}
-	if t.passed+t.failed == 0 {
-		fs.Reason = t.notAssessedReason()
+	switch {
+	case absent != "" && t.failed == 0:
+		fs.State, fs.Reason = finding.FamilyNotPresent, absent
+		return fs
+	case t.passed+t.failed == 0:
+		fs.State, fs.Reason = finding.FamilyNotAssessed, t.notAssessedReason()
 		return fs
 	}
-	fs.Assessed = true
+	fs.State, fs.Assessed = finding.FamilyGraded, true
 	fs.Value = max(0, maxScore-t.penalty)
 	fs.Grade = Letter(fs.Value)
 	return fs

@@ -37,6 +37,7 @@ func TestComputeFormula(t *testing.T) {
 	)
 	rules := []finding.RuleInfo{
 		rule("vary-a", "vary"), rule("vary-b", "vary"), rule("vary-c", "vary"),
+		rule("vary-d", "vary"), rule("vary-e", "vary"), rule("vary-f", "vary"),
 		rule("negotiation-a", "negotiation"), rule("negotiation-b", "negotiation"),
 	}
 	tests := []struct {
@@ -81,7 +82,7 @@ func TestComputeFormula(t *testing.T) {
 			want:     100, grade: "A+", families: map[string]int{"vary": 100},
 		},
 		{
-			name: "penalties add across families",
+			name: "the overall is the lowest family, not the sum of all penalties",
 			results: []finding.CheckResult{
 				result("vary-a", "vary", finding.StatusFail, E),
 				result("vary-b", "vary", finding.StatusFail, W),
@@ -94,19 +95,20 @@ func TestComputeFormula(t *testing.T) {
 				occurrences("negotiation-a", "negotiation", E),
 				occurrences("negotiation-b", "negotiation", E),
 			),
-			want: 35, grade: "D", families: map[string]int{"vary": 75, "negotiation": 60},
+			want: 60, grade: "C+", families: map[string]int{"vary": 75, "negotiation": 60},
 		},
 		{
-			name: "floors at zero",
+			name: "a family floors at zero",
 			results: []finding.CheckResult{
 				result("vary-a", "vary", finding.StatusFail, E),
 				result("vary-b", "vary", finding.StatusFail, E),
 				result("vary-c", "vary", finding.StatusFail, E),
-				result("negotiation-a", "negotiation", finding.StatusFail, E),
-				result("negotiation-b", "negotiation", finding.StatusFail, E),
-				result("negotiation-c", "negotiation", finding.StatusFail, E),
+				result("vary-d", "vary", finding.StatusFail, E),
+				result("vary-e", "vary", finding.StatusFail, E),
+				result("vary-f", "vary", finding.StatusFail, E),
+				result("negotiation-a", "negotiation", finding.StatusPass, E),
 			},
-			want: 0, grade: "F", families: map[string]int{"vary": 40, "negotiation": 40},
+			want: 0, grade: "F", families: map[string]int{"vary": 0, "negotiation": 100},
 		},
 		{
 			name: "failed check without findings uses its result severity",
@@ -176,9 +178,9 @@ func TestComputeNotAssessed(t *testing.T) {
 		t.Fatalf("score = %d %q, want 0 N/A", got.Value, got.Grade)
 	}
 	want := []finding.FamilyScore{
-		{Family: "vary", Skipped: 2, Reason: "no Vary-relevant responses"},
-		{Family: "hal", Reason: "no check ran"},
-		{Family: "mcp", Errored: 1, Reason: "every check errored"},
+		{Family: "vary", State: finding.FamilyNotAssessed, Skipped: 2, Reason: "no Vary-relevant responses"},
+		{Family: "hal", State: finding.FamilyNotAssessed, Reason: "no check ran"},
+		{Family: "mcp", State: finding.FamilyNotAssessed, Errored: 1, Reason: "every check errored"},
 	}
 	if !slices.Equal(got.Families, want) {
 		t.Errorf("families =\n%+v\nwant\n%+v", got.Families, want)

@@ -5,7 +5,7 @@ import "github.com/agentready/agentready/internal/finding"
 // PolicyVersion is recorded in every report so that grades from different
 // releases are only compared when they were computed the same way. Any change
 // to the tables below bumps it.
-const PolicyVersion = "1"
+const PolicyVersion = "2"
 
 // maxScore is where every family and the overall score start.
 const maxScore = 100
@@ -27,3 +27,10 @@ var letterMinimums = []int{100, 90, 85, 80, 70, 65, 60, 50, 45, 40, 30, 25, 0}
 
 // bucketSize is the granularity of the chart.
 const bucketSize = 5
+
+// surfaceAbsent is why a family is not present, by the surface it needs.
+var surfaceAbsent = map[string]string{
+	finding.SurfaceOpenAPI:    "no OpenAPI document was given (--openapi) or found",
+	finding.SurfaceHypermedia: "no response was served as HAL or HAL-FORMS, or carried affordances",
+	finding.SurfaceMCP:        "no MCP endpoint was given (--mcp) or found",
+}

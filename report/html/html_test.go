@@ -122,7 +122,10 @@ func TestSelfContained(t *testing.T) {
 func TestContent(t *testing.T) {
 	out := string(render(t, sample.Report()))
 	for _, want := range []string{
-		`id="grade" title="score 70/100">B</div>`,
+		`id="grade" title="score 75/100">B</div>`,
+		`<div id="basis">overall = the lowest of 2 graded families (negotiation, 75); 1 not present</div>`,
+		`<strong>75/100</strong> · coverage 50% (2 of 4 GET operations)`,
+		`<tr><td class="mono wrap">GET /admin/stats</td><td>needs-credentials</td><td class="num">401</td></tr>`,
 		`<rect class="bar grade-b" x="150" y="4" width="150"`, // negotiation 75 → 150 of 200 units
 		`data-severity="error" data-family="negotiation"`,
 		`<a href="https://www.rfc-editor.org/rfc/rfc9110#section-8.6" rel="noreferrer noopener">RFC 9110 §8.6</a> (MUST)`,
@@ -130,7 +133,7 @@ func TestContent(t *testing.T) {
 		`<pre class="curl">curl -sS -I -H &#39;Accept: application/json&#39; &#39;https://api.example.com/items/1&#39;</pre>`,
 		`<pre class="excerpt">&lt;html&gt;&lt;body&gt;&lt;h1&gt;Not Found&lt;/h1&gt;&lt;/body&gt;&lt;/html&gt;</pre>`,
 		`12 pages, 48 requests, 31 probes in 3.25s`,
-		`not assessed: no MCP endpoint given (use --mcp URL)`,
+		`not present: no MCP endpoint was given (--mcp) or found`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q", want)

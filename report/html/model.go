@@ -25,6 +25,9 @@ const (
 type data struct {
 	CSP, Tool, Version, Target, ToolURL string
 	Grade, GradeClass, Coverage         string
+	NoGrade, Fraction, Basis, Cause     string
+	Reach                               []string
+	Unreached                           []unreachedView
 	Score                               int
 	Graded, Interrupted                 bool
 	Started                             string
@@ -46,10 +49,13 @@ type data struct {
 
 type familyView struct {
 	Name, Grade, GradeClass, Reason         string
+	State, Judged                           string
 	Assessed                                bool
 	Value, Passed, Failed, Skipped, Errored int
 	Y, TextY, Bar                           int
 }
+
+type unreachedView struct{ Operation, Reason, Status string }
 
 type gateView struct{ Verdict, Class, FailOn, Reason string }
 
@@ -129,6 +135,7 @@ func build(r *finding.Report, opts Options) *data {
 		d.GradeClass = "grade-na"
 	}
 	d.Coverage = coverage(r, d.Summary)
+	verdict(d, r)
 	if !r.StartedAt.IsZero() {
 		d.Started = r.StartedAt.UTC().Format(time.RFC3339)
 	}
@@ -164,13 +171,38 @@ func coverage(r *finding.Report, s view.Summary) string {
 	return c
 }
 
+// verdict fills what the first screen says the grade rests on.
+func verdict(d *data, r *finding.Report) {
+	d.NoGrade = "nothing could be assessed"
+	if !r.Coverage.Reached() {
+		d.NoGrade = "the scan reached no API resource"
+	}
+	d.Fraction, d.Cause = line(view.FractionLabel(r)), line(view.Cause(r))
+	if d.Graded {
+		d.Basis = line(view.Basis(r))
+	}
+	for _, l := range []string{view.CoverageLine(r), view.OperationsLine(r)} {
+		if l != "" {
+			d.Reach = append(d.Reach, line(l))
+		}
+	}
+	for _, op := range view.Unreached(r) {
+		u := unreachedView{Operation: line(op.Method + " " + op.Path), Reason: line(op.Reason), Status: "–"}
+		if op.Status != 0 {
+			u.Status = fmt.Sprint(op.Status)
+		}
+		d.Unreached = append(d.Unreached, u)
+	}
+}
+
 // families lays out one chart row per family: a 200-unit bar for 0–100.
 func families(r *finding.Report) ([]familyView, int) {
 	const rowHeight = 24
 	var out []familyView
 	for i, f := range r.Score.Families {
 		v := familyView{
-			Name: view.Line(f.Family, 100), Grade: view.Line(f.Grade, 10), Assessed: f.Assessed,
+			Name: view.Line(f.Family, 100), Grade: view.Line(f.Grade, 10), Assessed: view.Graded(f),
+			State: view.StateLabel(f), Judged: view.Judged(f),
 			Reason: line(f.Reason), Value: f.Value, Passed: f.Passed, Failed: f.Failed, Skipped: f.Skipped, Errored: f.Errored,
 			Y: i*rowHeight + 4, TextY: i*rowHeight + 17, Bar: min(max(f.Value, 0), 100) * 2,
 		}

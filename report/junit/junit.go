@@ -154,6 +154,15 @@ func build(r *finding.Report) testSuites {
 // on every suite because some CI views show suites one at a time.
 func suiteProperties(r *finding.Report, fam string) []property {
 	props := []property{{Name: "target", Value: clean(view.URL(r.Target))}, {Name: "grade", Value: clean(view.Grade(r))}}
+	for _, p := range []property{
+		{Name: "grade.basis", Value: view.Basis(r)}, {Name: "coverage.cause", Value: view.Cause(r)},
+		{Name: "coverage", Value: view.CoverageLine(r)}, {Name: "coverage.fraction", Value: view.FractionLabel(r)},
+		{Name: "coverage.operations", Value: view.OperationsLine(r)},
+	} {
+		if p.Value != "" {
+			props = append(props, property{Name: p.Name, Value: clean(p.Value)})
+		}
+	}
 	if r.Active != nil {
 		props = append(props, property{Name: "activeProbes.sent", Value: fmt.Sprint(len(r.Active.Sent))})
 	}
@@ -161,9 +170,13 @@ func suiteProperties(r *finding.Report, fam string) []property {
 		if f.Family != fam {
 			continue
 		}
-		if f.Assessed {
-			props = append(props, property{Name: "family.grade", Value: clean(f.Grade)}, property{Name: "family.score", Value: fmt.Sprint(f.Value)})
-		} else {
+		switch view.FamilyState(f) {
+		case finding.FamilyGraded:
+			props = append(props, property{Name: "family.grade", Value: clean(f.Grade)}, property{Name: "family.score", Value: fmt.Sprint(f.Value)},
+				property{Name: "family.judged", Value: view.Judged(f)})
+		case finding.FamilyNotPresent:
+			props = append(props, property{Name: "family.notPresent", Value: clean(f.Reason)})
+		default:
 			props = append(props, property{Name: "family.notAssessed", Value: clean(f.Reason)})
 		}
 	}

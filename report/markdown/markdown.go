@@ -73,6 +73,7 @@ func (rp *Reporter) Write(w io.Writer, r *finding.Report) error {
 	d.gate(r)
 	d.findings(r)
 	d.checks(r)
+	d.unreached(r)
 	d.scan(r)
 	d.truncationNote()
 	_, err := io.WriteString(w, d.b.String())
@@ -109,12 +110,33 @@ func (d *doc) header(r *finding.Report) {
 	tool := nonEmpty(text(r.Tool.Name, 100), "agentready")
 	grade := view.Grade(r)
 	line := fmt.Sprintf("## %s: grade **%s**", tool, text(grade, 10))
-	if grade != finding.GradeNotAssessed {
+	switch {
+	case grade != finding.GradeNotAssessed:
 		line += fmt.Sprintf(" (%d/100)", r.Score.Value)
-	} else {
+		if f := view.FractionLabel(r); f != "" {
+			line += " · " + text(f, 100)
+		}
+	case !r.Coverage.Reached():
+		line += " (the scan reached no API resource)"
+	default:
 		line += " (nothing could be assessed)"
 	}
 	d.add(line + "\n\n")
+	if b := view.Basis(r); b != "" && grade != finding.GradeNotAssessed {
+		d.add(text(b, maxField) + "\n\n")
+	}
+	if cause := view.Cause(r); cause != "" {
+		d.add("> **Cause:** " + text(cause, 2*maxField) + "\n\n")
+	}
+	var reach []string
+	for _, l := range []string{view.CoverageLine(r), view.OperationsLine(r)} {
+		if l != "" {
+			reach = append(reach, text(l, 2*maxField))
+		}
+	}
+	if len(reach) > 0 {
+		d.add("Coverage: " + strings.Join(reach, " · ") + "\n\n")
+	}
 
 	s := view.Summarize(r)
 	parts := []string{}
@@ -147,17 +169,17 @@ func (d *doc) families(r *finding.Report) {
 		return
 	}
 	var b strings.Builder
-	b.WriteString("| Family | Grade | Score | Passed | Failed | Skipped | Errored | Note |\n")
-	b.WriteString("| --- | :---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
+	b.WriteString("| Family | Grade | Score | Judged | Passed | Failed | Skipped | Errored | Note |\n")
+	b.WriteString("| --- | :---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
 	for _, f := range r.Score.Families {
-		grade, score, note := "–", "–", ""
-		if f.Assessed {
-			grade, score = text(f.Grade, 10), fmt.Sprint(f.Value)
+		grade, score, judged, note := "–", "–", "–", ""
+		if view.Graded(f) {
+			grade, score, judged = text(f.Grade, 10), fmt.Sprint(f.Value), view.Judged(f)
 		} else {
-			note = "not assessed: " + text(f.Reason, maxField)
+			note = view.StateLabel(f) + ": " + text(f.Reason, maxField)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %d | %d | %s |\n",
-			nonEmpty(text(f.Family, 100), "?"), grade, score, f.Passed, f.Failed, f.Skipped, f.Errored, note)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %d | %d | %d | %s |\n",
+			nonEmpty(text(f.Family, 100), "?"), grade, score, judged, f.Passed, f.Failed, f.Skipped, f.Errored, note)
 	}
 	b.WriteString("\n")
 	d.add(b.String())
@@ -313,6 +335,29 @@ func (d *doc) checks(r *finding.Report) {
 			detail = fmt.Sprintf("%d %s, %s", c.Findings, plural(c.Findings, "finding", "findings"), c.Severity)
 		}
 		if !d.add(fmt.Sprintf("| %s | %s | %s | %s |\n", code(c.ID, 200, true), text(c.Family, 100), status, detail)) {
+			break
+		}
+	}
+	d.must("\n</details>\n\n")
+}
+
+// unreached lists the document's GET operations the scan did not reach,
+// folded: the first screen has their count per reason.
+func (d *doc) unreached(r *finding.Report) {
+	ops := view.Unreached(r)
+	if len(ops) == 0 || d.cut {
+		return
+	}
+	if !d.add(fmt.Sprintf("<details><summary>%d GET %s not reached</summary>\n\n| Operation | Reason | Status |\n| --- | --- | ---: |\n",
+		len(ops), plural(len(ops), "operation", "operations"))) {
+		return
+	}
+	for _, op := range ops {
+		status := "–"
+		if op.Status != 0 {
+			status = fmt.Sprint(op.Status)
+		}
+		if !d.add(fmt.Sprintf("| %s | %s | %s |\n", code(op.Method+" "+op.Path, 300, true), text(op.Reason, 60), status)) {
 			break
 		}
 	}

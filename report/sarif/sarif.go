@@ -230,12 +230,47 @@ func runProperties(r *finding.Report, anchor string, total, kept int) map[string
 		"score":  r.Score.Value,
 		"anchor": anchor,
 	}
+	if b := view.Basis(r); b != "" {
+		p["gradeBasis"] = b
+	}
+	if c := coverageProperties(r); c != nil {
+		p["coverage"] = c
+	}
 	if kept < total {
 		p["resultsTotal"] = total
 		p["resultsTruncated"] = true
 	}
 	if a := r.Active; a != nil {
 		p["activeProbes"] = activeProbes(a)
+	}
+	return p
+}
+
+// coverageProperties say what the grade rests on: what the scan reached,
+// the share of GET operations, the count per reason for the rest, and the
+// likely cause when it reached nothing.
+func coverageProperties(r *finding.Report) map[string]any {
+	c := r.Coverage
+	if c == nil {
+		return nil
+	}
+	pages := map[string]int{}
+	for class, n := range c.Pages {
+		pages[view.Line(class, 10)] = n
+	}
+	p := map[string]any{"summary": view.CoverageLine(r), "pages": pages, "apiResources": c.APIResources}
+	if ops := c.Operations; ops != nil {
+		reasons := map[string]int{}
+		for _, rc := range view.ReasonCounts(ops) {
+			reasons[rc.Reason] = rc.Count
+		}
+		p["operations"] = map[string]any{"declared": ops.Declared, "reached": ops.Reached, "notReached": reasons}
+	}
+	if pct := c.Percent(); pct >= 0 {
+		p["percent"] = pct
+	}
+	if cause := view.Cause(r); cause != "" {
+		p["cause"] = cause
 	}
 	return p
 }

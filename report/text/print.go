@@ -148,11 +148,34 @@ func (p *printer) header(r *finding.Report) {
 	s := r.Score
 	grade := clean(s.Grade)
 	if grade == "" || grade == finding.GradeNotAssessed {
-		p.wrapped(2, 2, styleStrong.Render("Grade "+finding.GradeNotAssessed)+"  (nothing could be assessed)")
+		p.wrapped(2, 2, styleStrong.Render("Grade "+finding.GradeNotAssessed)+"  ("+noGradeReason(r)+")")
 	} else {
-		p.wrapped(2, 2, styleStrong.Render("Grade ")+gradeLabel(grade)+fmt.Sprintf("  (%d/100)", s.Value))
+		line := styleStrong.Render("Grade ") + gradeLabel(grade) + fmt.Sprintf("  (%d/100)", s.Value)
+		if f := view.FractionLabel(r); f != "" {
+			line += "  " + f
+		}
+		p.wrapped(2, 2, line)
+		if b := clean(view.Basis(r)); b != "" {
+			p.wrapped(2, 4, b)
+		}
+	}
+	if cause := clean(view.Cause(r)); cause != "" {
+		p.wrapped(2, 4, styleStrong.Render("Cause: ")+cause)
 	}
 	p.wrapped(2, 2, styleDim.Render(coverage(r)))
+	for _, line := range []string{view.CoverageLine(r), view.OperationsLine(r)} {
+		if line = clean(line); line != "" {
+			p.wrapped(2, 4, styleDim.Render(line))
+		}
+	}
+}
+
+// noGradeReason says why there is no grade.
+func noGradeReason(r *finding.Report) string {
+	if !r.Coverage.Reached() {
+		return "the scan reached no API resource"
+	}
+	return "nothing could be assessed"
 }
 
 // coverage says how much of the scan the grade rests on, so a good grade
@@ -217,16 +240,21 @@ func (p *printer) families(r *finding.Report) {
 	p.raw(2, styleHeading.Render(strings.TrimRight(cells("Family", familyColumns), " ")))
 	for _, f := range fams {
 		grade, score := "-", "-"
-		if f.Assessed {
+		if view.Graded(f) {
 			grade, score = gradeLabel(clean(f.Grade)), fmt.Sprint(f.Value)
 		}
 		row := cells(clean(f.Family), []string{grade, score,
 			fmt.Sprint(f.Passed), fmt.Sprint(f.Failed), fmt.Sprint(f.Skipped), fmt.Sprint(f.Errored)})
-		if f.Assessed {
+		note := view.StateLabel(f) + " — " + clean(f.Reason)
+		if view.Graded(f) {
+			// A letter resting on part of the family says on how much.
+			note = view.PartlyJudged(f)
+		}
+		if note == "" {
 			p.raw(2, strings.TrimRight(row, " "))
 			continue
 		}
-		reason := styleDim.Render("not assessed — " + clean(f.Reason))
+		reason := styleDim.Render(note)
 		if 2+lipgloss.Width(row)+lipgloss.Width(reason) <= p.opts.Width {
 			p.raw(2, row+reason)
 			continue

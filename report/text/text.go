@@ -70,6 +70,7 @@ func (rp *Reporter) Write(w io.Writer, r *finding.Report) error {
 	p.families(r)
 	p.findings(r)
 	p.checks(r)
+	p.unreached(r)
 	p.states(r)
 	p.surface(r)
 	p.stats(r)

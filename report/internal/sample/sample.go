@@ -30,9 +30,10 @@ var (
 // report order gives it.
 var families = []string{"negotiation", "problem-json", "mcp"}
 
-// Report returns a scan of two assessed families (negotiation and
-// problem-json) and one that was not assessed (mcp), with one check firing
-// on five URLs, a skipped and an errored check, sampling, notes and a gate.
+// Report returns a scan of two graded families (negotiation and
+// problem-json) and one that is not present (mcp), with one check firing on
+// five URLs, a skipped and an errored check, sampling, the coverage of a
+// document half reached, notes and a gate.
 func Report() *finding.Report {
 	rules := []finding.RuleInfo{
 		rule("negotiation-head-content-length", "negotiation", "HEAD Content-Length differs from GET", finding.SeverityError, rfc9110CL, rfc9110HEAD),
@@ -103,6 +104,17 @@ func Report() *finding.Report {
 		{ID: "mcp-tools-list", Family: "mcp", Status: finding.StatusSkip, Reason: "no MCP endpoint given (use --mcp URL)", Severity: finding.SeverityError},
 	}
 
+	half := 0.5
+	cov := &finding.Coverage{
+		Pages: map[string]int{"2xx": 9, "4xx": 3}, APIResources: 7, Surfaces: []string{finding.SurfaceOpenAPI},
+		Operations: &finding.OperationCoverage{Declared: 4, Reached: 2, Items: []finding.OperationReach{
+			{Method: "GET", Path: "/items", OperationID: "listItems", Reached: true, Status: 200, URL: "https://api.example.com/items"},
+			{Method: "GET", Path: "/items/{id}", OperationID: "getItem", Reached: true, Status: 200, URL: "https://api.example.com/items/1"},
+			{Method: "GET", Path: "/items/{id}/history", Reason: finding.ReasonPathParameter},
+			{Method: "GET", Path: "/admin/stats", Reason: finding.ReasonCredentials, Status: 401, URL: "https://api.example.com/admin/stats"},
+		}},
+		Fraction: &half,
+	}
 	started := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	return &finding.Report{
 		SchemaVersion: finding.SchemaVersion,
@@ -110,10 +122,12 @@ func Report() *finding.Report {
 		Target:        "https://api.example.com/",
 		StartedAt:     started,
 		FinishedAt:    started.Add(3250 * time.Millisecond),
-		Score:         score.Compute(families, rules, results, findings),
-		Rules:         rules,
-		Checks:        results,
-		Findings:      findings,
+		Score: score.Grade(score.Input{Families: families, Rules: rules, Results: results, Findings: findings,
+			Needs: map[string]string{"mcp": finding.SurfaceMCP}, Coverage: cov}),
+		Coverage: cov,
+		Rules:    rules,
+		Checks:   results,
+		Findings: findings,
 		Stats: finding.Stats{
 			Pages: 12, Requests: 48, Probes: 31, DurationMS: 3250,
 			Sampling: []finding.ShapeSample{{Shape: "/items/{id}", Seen: 120, Sampled: 5}, {Shape: "/", Seen: 1, Sampled: 1}},

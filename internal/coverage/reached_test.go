@@ -1,0 +1,98 @@
+package coverage
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
+)
+
+func crawled(rawURL string, status int, contentType, body string) *exchange.Exchange {
+	x := &exchange.Exchange{Purpose: exchange.PurposeCrawl, Request: exchange.Request{Method: http.MethodGet, URL: rawURL}}
+	if status != 0 {
+		x.Response = &exchange.Response{Status: status, Header: http.Header{"Content-Type": {contentType}}, Body: []byte(body)}
+	}
+	return x
+}
+
+func TestCoverageCountsPagesAndAPIResources(t *testing.T) {
+	rec := &exchange.Recording{Exchanges: []*exchange.Exchange{
+		crawled("http://h/", 200, "text/html", "<html></html>"),
+		crawled("http://h/items", 200, "application/json", "[]"),
+		crawled("http://h/items", 200, "application/json", "[]"), // one resource, two pages
+		crawled("http://h/feed", 200, "application/atom+xml", "<feed/>"),
+		crawled("http://h/robots.txt", 200, "text/plain", ""),
+		crawled("http://h/.well-known/api-catalog", 200, "application/linkset+json", "{}"),
+		crawled("http://h/openapi.json", 200, "application/json", "{}"),
+		crawled("http://h/gone", 404, "application/problem+json", "{}"),
+		crawled("http://h/down", 0, "", ""),
+		{Purpose: "vary/probe", Request: exchange.Request{Method: http.MethodGet, URL: "http://h/x"},
+			Response: &exchange.Response{Status: 200, Header: http.Header{"Content-Type": {"application/hal+json"}}}},
+	}}
+	c := Of(rec, mustURL(t, "http://h/"), nil, false, nil)
+	want := map[string]int{"2xx": 7, "4xx": 1, "none": 1}
+	for k, n := range want {
+		if c.Pages[k] != n {
+			t.Errorf("pages %v, want %v", c.Pages, want)
+		}
+	}
+	if c.APIResources != 2 {
+		t.Errorf("API resources %d, want 2 (/items, /feed): HTML and discovery documents are left out", c.APIResources)
+	}
+	if !c.Has(finding.SurfaceHypermedia) || c.Has(finding.SurfaceOpenAPI) || c.Has(finding.SurfaceMCP) {
+		t.Errorf("surfaces %v, want hypermedia only (a probe's HAL answer counts)", c.Surfaces)
+	}
+	if c.Cause != "" || c.Fraction != nil {
+		t.Errorf("cause %q, fraction %v: reached, and no document", c.Cause, c.Fraction)
+	}
+}
+
+func TestCoverageFractionFromOperations(t *testing.T) {
+	ops := &finding.OperationCoverage{Declared: 8, Reached: 2}
+	c := Of(&exchange.Recording{}, mustURL(t, "http://h/"), nil, false, ops)
+	if c.Fraction == nil || *c.Fraction != 0.25 || c.Percent() != 25 || c.Operations != ops {
+		t.Errorf("fraction %v, operations %+v", c.Fraction, c.Operations)
+	}
+	if !c.Reached() || c.Cause != "" {
+		t.Errorf("a reached operation is the API reached: cause %q", c.Cause)
+	}
+}
+
+func TestCauseFromOperationsThatNeedCredentials(t *testing.T) {
+	ops := &finding.OperationCoverage{Declared: 2, Items: []finding.OperationReach{
+		{Method: "GET", Path: "/a", Reason: finding.ReasonCredentials},
+		{Method: "GET", Path: "/b", Reason: finding.ReasonCredentials},
+	}}
+	rec := &exchange.Recording{Exchanges: []*exchange.Exchange{crawled("http://h/", 404, "text/plain", "")}}
+	c := Of(rec, mustURL(t, "http://h/"), nil, false, ops)
+	if !strings.HasPrefix(c.Cause, "2 GET operations need credentials: ") {
+		t.Errorf("cause %q", c.Cause)
+	}
+}
+
+func TestMCPEndpointIsAReachedAPI(t *testing.T) {
+	rec := &exchange.Recording{Exchanges: []*exchange.Exchange{crawled("http://h/", 404, "text/plain", "")}}
+	c := Of(rec, mustURL(t, "http://h/"), nil, true, nil)
+	if !c.Reached() || c.Cause != "" || !c.Has(finding.SurfaceMCP) {
+		t.Errorf("coverage %+v", c)
+	}
+	c = Of(rec, mustURL(t, "http://h/"), nil, false, nil)
+	if c.Reached() || !strings.HasPrefix(c.Cause, "every page answered 4xx: ") {
+		t.Errorf("without the endpoint: %+v", c)
+	}
+	if c = Of(&exchange.Recording{Exchanges: []*exchange.Exchange{crawled("http://h/", 0, "", "")}}, mustURL(t, "http://h/"), nil, false, nil); !strings.HasPrefix(c.Cause, "no page answered") {
+		t.Errorf("nothing answered: cause %q", c.Cause)
+	}
+}
+
+func mustURL(t *testing.T, s string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}

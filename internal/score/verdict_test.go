@@ -1,0 +1,179 @@
+package score
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/internal/finding"
+)
+
+// needs is the surface each test family judges, as the checks declare it.
+var needs = map[string]string{"hal": finding.SurfaceHypermedia, "mcp": finding.SurfaceMCP}
+
+func reached(surfaces ...string) *finding.Coverage {
+	return &finding.Coverage{APIResources: 3, Surfaces: surfaces}
+}
+
+func familyByName(t *testing.T, s finding.Score, name string) finding.FamilyScore {
+	t.Helper()
+	for _, f := range s.Families {
+		if f.Family == name {
+			return f
+		}
+	}
+	t.Fatalf("no family %s in %+v", name, s.Families)
+	return finding.FamilyScore{}
+}
+
+func TestFamilyWithoutItsSurfaceIsNotPresent(t *testing.T) {
+	rules := []finding.RuleInfo{rule("vary-a", "vary"), rule("hal-a", "hal"), rule("hal-b", "hal"), rule("mcp-a", "mcp")}
+	results := []finding.CheckResult{
+		result("vary-a", "vary", finding.StatusPass, finding.SeverityError),
+		// A check that passes without HAL has judged nothing of HAL.
+		result("hal-a", "hal", finding.StatusPass, finding.SeverityError),
+		{ID: "hal-b", Family: "hal", Status: finding.StatusSkip, Reason: "no HAL"},
+		{ID: "mcp-a", Family: "mcp", Status: finding.StatusSkip, Reason: "no endpoint"},
+	}
+	got := Grade(Input{Families: order, Rules: rules, Results: results, Needs: needs, Coverage: reached()})
+	hal := familyByName(t, got, "hal")
+	if hal.State != finding.FamilyNotPresent || hal.Assessed || hal.Grade != "" || !strings.Contains(hal.Reason, "HAL") {
+		t.Errorf("hal = %+v, want not present, no grade, the missing surface as reason", hal)
+	}
+	if mcp := familyByName(t, got, "mcp"); mcp.State != finding.FamilyNotPresent || !strings.Contains(mcp.Reason, "MCP endpoint") {
+		t.Errorf("mcp = %+v, want not present", mcp)
+	}
+	if got.Grade != "A+" || !strings.Contains(got.Basis, "2 not present") {
+		t.Errorf("score %s %q", got.Grade, got.Basis)
+	}
+
+	// With the surface there, the same outcome is graded.
+	got = Grade(Input{Families: order, Rules: rules, Results: results, Needs: needs, Coverage: reached(finding.SurfaceHypermedia, finding.SurfaceMCP)})
+	if hal := familyByName(t, got, "hal"); hal.State != finding.FamilyGraded || hal.Grade != "A+" {
+		t.Errorf("hal with HAL = %+v, want graded", hal)
+	}
+	if mcp := familyByName(t, got, "mcp"); mcp.State != finding.FamilyNotAssessed || mcp.Reason != "no endpoint" {
+		t.Errorf("mcp with an endpoint but every check skipped = %+v, want not assessed", mcp)
+	}
+}
+
+func TestFailedCheckGradesAFamilyWithoutItsSurface(t *testing.T) {
+	rules := []finding.RuleInfo{rule("vary-a", "vary"), rule("hal-a", "hal")}
+	results := []finding.CheckResult{
+		result("vary-a", "vary", finding.StatusPass, finding.SeverityError),
+		result("hal-a", "hal", finding.StatusFail, finding.SeverityWarning),
+	}
+	got := Grade(Input{Families: order, Rules: rules, Results: results, Findings: occurrences("hal-a", "hal", finding.SeverityWarning), Needs: needs, Coverage: reached()})
+	if hal := familyByName(t, got, "hal"); hal.State != finding.FamilyGraded || hal.Value != 95 {
+		t.Errorf("hal = %+v, want graded 95: a failure is a real defect", hal)
+	}
+	if got.Value != 95 {
+		t.Errorf("score = %d, want 95", got.Value)
+	}
+}
+
+func TestNoAPIResourceReachedHasNoGrade(t *testing.T) {
+	rules := []finding.RuleInfo{rule("vary-a", "vary"), rule("negotiation-a", "negotiation")}
+	results := []finding.CheckResult{
+		result("vary-a", "vary", finding.StatusPass, finding.SeverityError),
+		result("negotiation-a", "negotiation", finding.StatusPass, finding.SeverityError),
+	}
+	cov := &finding.Coverage{Pages: map[string]int{"4xx": 18}, Cause: "base path"}
+	got := Grade(Input{Families: order, Rules: rules, Results: results, Coverage: cov})
+	if got.Grade != finding.GradeNotAssessed || got.Value != 0 || got.Basis != "no grade: the scan reached no API resource" {
+		t.Errorf("score = %d %s %q, want N/A: every check passed on 404 pages", got.Value, got.Grade, got.Basis)
+	}
+	// An MCP endpoint that answered is an API reached.
+	cov.Surfaces = []string{finding.SurfaceMCP}
+	if got := Grade(Input{Families: order, Rules: rules, Results: results, Coverage: cov}); got.Grade != "A+" {
+		t.Errorf("with an MCP endpoint: grade %s, want A+", got.Grade)
+	}
+	// So is a reached operation, whatever its media type.
+	cov.Surfaces, cov.Operations = nil, &finding.OperationCoverage{Declared: 4, Reached: 1}
+	if got := Grade(Input{Families: order, Rules: rules, Results: results, Coverage: cov}); got.Grade != "A+" {
+		t.Errorf("with a reached operation: grade %s, want A+", got.Grade)
+	}
+}
+
+func TestBasisNamesTheLowestFamily(t *testing.T) {
+	rules := []finding.RuleInfo{rule("vary-a", "vary"), rule("negotiation-a", "negotiation"), rule("hal-a", "hal"), rule("mcp-a", "mcp")}
+	results := []finding.CheckResult{
+		result("vary-a", "vary", finding.StatusFail, finding.SeverityWarning),
+		result("negotiation-a", "negotiation", finding.StatusFail, finding.SeverityError),
+		{ID: "mcp-a", Family: "mcp", Status: finding.StatusSkip, Reason: "no endpoint"},
+	}
+	findings := slices.Concat(occurrences("vary-a", "vary", finding.SeverityWarning), occurrences("negotiation-a", "negotiation", finding.SeverityError))
+	got := Grade(Input{Families: order, Rules: rules, Results: results, Findings: findings, Needs: map[string]string{"hal": finding.SurfaceHypermedia}, Coverage: reached()})
+	want := "overall = the lowest of 2 graded families (negotiation, 80); 1 not present; 1 not assessed"
+	if got.Value != 80 || got.Grade != "B+" || got.Basis != want {
+		t.Errorf("score = %d %s %q\nwant 80 B+ %q", got.Value, got.Grade, got.Basis, want)
+	}
+	got = Compute(order, rules[:1], results[:1], nil)
+	if got.Basis != "overall = the lowest of 1 graded family (vary, 95)" {
+		t.Errorf("basis %q", got.Basis)
+	}
+	got = Compute(order, rules[3:], results[2:], nil)
+	if got.Grade != finding.GradeNotAssessed || got.Basis != "no grade: no family could be graded" {
+		t.Errorf("nothing graded: %s %q", got.Grade, got.Basis)
+	}
+}
+
+// The HAL-FORMS server of the report that prompted policy v2: families all
+// B- or better, summed penalties F. The grade is now the weakest family's.
+func TestGradeNeverContradictsTheFamilies(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 2000 {
+		s := randomScan(rng)
+		got := Grade(Input{Families: order, Rules: s.rules, Results: s.results, Findings: s.findings, Needs: needs, Coverage: reached(finding.SurfaceMCP)})
+		lowest := -1
+		for _, f := range got.Families {
+			if f.State == finding.FamilyGraded && (lowest < 0 || f.Value < lowest) {
+				lowest = f.Value
+			}
+		}
+		switch {
+		case lowest < 0 && got.Grade != finding.GradeNotAssessed:
+			t.Fatalf("no graded family but grade %s: %+v", got.Grade, got)
+		case lowest >= 0 && (got.Value != lowest || got.Grade != Letter(lowest)):
+			t.Fatalf("grade %s %d, lowest family %d: %+v", got.Grade, got.Value, lowest, got.Families)
+		}
+	}
+}
+
+// Fixing stays safe with surfaces missing: a family that stops being graded
+// leaves the minimum of fewer families, unless it was the only one.
+func TestFixingNeverLowersTheScoreWithoutSurfaces(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	cov := reached()
+	grade := func(s scan) finding.Score {
+		return Grade(Input{Families: order, Rules: s.rules, Results: s.results, Findings: s.findings, Needs: needs, Coverage: cov})
+	}
+	for range 2000 {
+		s := randomScan(rng)
+		base := grade(s)
+		for i := range s.findings {
+			fixed := scan{rules: s.rules, results: s.results, findings: slices.Delete(slices.Clone(s.findings), i, i+1)}.rederive()
+			after := grade(fixed)
+			if after.Grade == finding.GradeNotAssessed && base.Grade != finding.GradeNotAssessed {
+				if graded(after) != 0 {
+					t.Fatalf("fixing took the grade away with %d families graded", graded(after))
+				}
+				continue
+			}
+			if after.Value < base.Value {
+				t.Fatalf("fixing lowered the score from %d to %d", base.Value, after.Value)
+			}
+		}
+	}
+}
+
+func graded(s finding.Score) int {
+	n := 0
+	for _, f := range s.Families {
+		if f.State == finding.FamilyGraded {
+			n++
+		}
+	}
+	return n
+}
