@@ -181,6 +181,10 @@ func (e *explorer) candidates(op *spec.Operation, name, in string) []pooled {
 	p := declared(op, name, in)
 	var out []pooled
 	addValue := func(v string, depth int) {
+		if in == "path" && strings.Contains(v, "/") {
+			// A path segment; "octocat/Hello-World" is two.
+			return
+		}
 		if len(out) < maxCandidates && v != "" && accepts(p, v) && !slices.ContainsFunc(out, func(c pooled) bool { return c.value == v }) {
 			out = append(out, pooled{v, depth})
 		}

@@ -100,6 +100,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 		Active:        activeInfo,
 	}
 	describeSpec(rep, res)
+	coverOperations(rep, res)
 	// What the policy did is told last, after what the scan saw.
 	rep.Notes = slices.Concat(rep.Notes, selectionNotes, post.Notes)
 	rep.States = stateMatrices(res.Recording)
