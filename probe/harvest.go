@@ -335,7 +335,10 @@ func (c linkContext) eval(v any) (string, bool) {
 			ok = ok && found
 			return s
 		})
-		return out, ok && out != ""
+		if !ok || out == "" {
+			return "", false
+		}
+		return out, true
 	case float64:
 		return strconv.FormatFloat(t, 'f', -1, 64), true
 	case bool:

@@ -1,6 +1,10 @@
 package spec
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agentready/agentready/internal/jsonorder"
+)
 
 // LinkTarget is the operation a link names, by operationId or by a local
 // operationRef ("#/paths/~1orders~1{id}/get"), or nil: a reference into
@@ -22,7 +26,7 @@ func (d *Document) LinkTarget(l Link) *Operation {
 	if i < 0 {
 		return nil
 	}
-	template := unescapePointer(rest[:i])
+	template := jsonorder.Unescape(rest[:i])
 	method := strings.ToUpper(rest[i+1:])
 	for _, op := range d.Operations {
 		if op.PathTemplate == template && op.Method == method {
@@ -30,9 +34,4 @@ func (d *Document) LinkTarget(l Link) *Operation {
 		}
 	}
 	return nil
-}
-
-// unescapePointer decodes one JSON Pointer token (RFC 6901 §4).
-func unescapePointer(token string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(token, "~1", "/"), "~0", "~")
 }
