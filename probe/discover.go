@@ -115,7 +115,7 @@ func walkHAL(obj map[string]json.RawMessage, prefix string, depth int, sink *lin
 			l := members(raw)
 			href := stringMember(l, "href")
 			if href == "" {
-				sink.found++
+				// Not a link: nothing was offered, so nothing was cut.
 				return
 			}
 			var templated bool

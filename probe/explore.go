@@ -43,9 +43,11 @@ type explorer struct {
 	tried   map[*spec.Operation]int
 	lacking map[*spec.Operation]string
 	// pending counts the queued URLs of each operation not yet fetched;
-	// reached marks those that answered 2xx.
-	pending map[*spec.Operation]int
-	reached map[*spec.Operation]bool
+	// requested marks those the crawl queued at all, by any means, and
+	// reached those that answered 2xx.
+	pending   map[*spec.Operation]int
+	requested map[*spec.Operation]bool
+	reached   map[*spec.Operation]bool
 }
 
 // pooled is a value with the depth of the page it was first seen on.
@@ -57,7 +59,7 @@ type pooled struct {
 func newExplorer(doc *spec.Document, given http.Header, perOp int) *explorer {
 	e := &explorer{doc: doc, given: given, perOp: perOp, pool: map[string][]pooled{},
 		tried: map[*spec.Operation]int{}, lacking: map[*spec.Operation]string{},
-		pending: map[*spec.Operation]int{}, reached: map[*spec.Operation]bool{}}
+		pending: map[*spec.Operation]int{}, requested: map[*spec.Operation]bool{}, reached: map[*spec.Operation]bool{}}
 	for _, op := range doc.Operations {
 		if op.Method == http.MethodGet {
 			e.gets = append(e.gets, op)
@@ -73,6 +75,7 @@ func (e *explorer) track(jobs []job) {
 		if op := ix.Match(http.MethodGet, jobs[i].url); op != nil {
 			jobs[i].op = op
 			e.pending[op]++
+			e.requested[op] = true
 		}
 	}
 }
@@ -113,7 +116,7 @@ func (e *explorer) unfilled() map[string]string {
 	}
 	out := map[string]string{}
 	for op, reason := range e.lacking {
-		if e.tried[op] == 0 {
+		if !e.requested[op] {
 			out[op.Key()] = reason
 		}
 	}
@@ -375,10 +378,11 @@ func (e *explorer) note() string {
 	for _, reason := range e.unfilled() {
 		counts[reason]++
 	}
-	if len(counts) == 0 {
+	path, required := counts[finding.ReasonPathParameter], counts[finding.ReasonRequiredParameter]
+	if path+required == 0 {
 		return ""
 	}
-	return fmt.Sprintf("of the OpenAPI document's %d GET operations, %d were never requested for want of a path parameter value "+
-		"and %d for want of a required query, header or cookie parameter (no response, example, default, enum or link gave one)",
-		len(e.gets), counts[finding.ReasonPathParameter], counts[finding.ReasonRequiredParameter])
+	return fmt.Sprintf("%d of the OpenAPI document's %d GET operations were never requested, as no response, example, default, enum or link "+
+		"gave a value: %d lacked a path parameter, %d a required query, header or cookie parameter (headers given with -H are sent)",
+		path+required, len(e.gets), path, required)
 }

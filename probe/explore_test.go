@@ -246,3 +246,13 @@ func TestLinkExpressions(t *testing.T) {
 		}
 	}
 }
+
+// TestHALLinkWithoutHrefIsNotOffered: a link object without href offers no
+// link, so the per-page bound cut nothing (GitHub's /feeds has one).
+func TestHALLinkWithoutHrefIsNotOffered(t *testing.T) {
+	body := `{"_links": {"self": {"href": "/feeds"}, "security_advisories": {"type": "application/atom+xml"}}}`
+	kept, found := discover(&exchange.Response{Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(body)}, 100)
+	if len(kept) != 1 || found != 1 {
+		t.Errorf("kept %v, found %d; want the one link with an href", kept, found)
+	}
+}
