@@ -378,11 +378,16 @@ func (e *explorer) note() string {
 	for _, reason := range e.unfilled() {
 		counts[reason]++
 	}
-	path, required := counts[finding.ReasonPathParameter], counts[finding.ReasonRequiredParameter]
-	if path+required == 0 {
+	var parts []string
+	if n := counts[finding.ReasonPathParameter]; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d lacked a path parameter", n))
+	}
+	if n := counts[finding.ReasonRequiredParameter]; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d a required query, header or cookie parameter (headers given with -H are sent)", n))
+	}
+	if len(parts) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d of the OpenAPI document's %d GET operations were never requested, as no response, example, default, enum or link "+
-		"gave a value: %d lacked a path parameter, %d a required query, header or cookie parameter (headers given with -H are sent)",
-		path+required, len(e.gets), path, required)
+	return fmt.Sprintf("GET operations of the OpenAPI document never requested, as no response, example, default, enum or link gave a value: %s (of %d)",
+		strings.Join(parts, ", "), len(e.gets))
 }

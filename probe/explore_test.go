@@ -256,3 +256,13 @@ func TestHALLinkWithoutHrefIsNotOffered(t *testing.T) {
 		t.Errorf("kept %v, found %d; want the one link with an href", kept, found)
 	}
 }
+
+func TestExploreNote(t *testing.T) {
+	srv, _ := serve(t, reachfix.Explore())
+	res := run(t, Config{Start: mustParse(t, srv.URL+"/"), Spec: SpecConfig{Document: loadSpec(t, reachfix.ExploreSpec)}}, nil)
+	want := "GET operations of the OpenAPI document never requested, as no response, example, default, enum or link gave a value: " +
+		"1 lacked a path parameter, 1 a required query, header or cookie parameter (headers given with -H are sent) (of 8)"
+	if !slices.Contains(res.Notes, want) {
+		t.Errorf("notes %q\nwant %q", res.Notes, want)
+	}
+}
