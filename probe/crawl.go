@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/spec"
 	"github.com/agentready/agentready/internal/urlx"
 )
 
@@ -34,6 +35,9 @@ type job struct {
 	url    string
 	depth  int
 	source string
+	// op is the document's GET operation the URL matches, once the
+	// exploration has looked (see explorer.track).
+	op *spec.Operation
 }
 
 type page struct {
@@ -41,6 +45,8 @@ type page struct {
 	base  *url.URL
 	cands []candidate
 	found int // links offered, of which cands holds the first MaxLinksPerPage
+	// harvest is what the page gives the OpenAPI exploration, or nil.
+	harvest *harvest
 }
 
 // crawler walks breadth-first one depth level at a time. Each level is
@@ -60,6 +66,8 @@ type crawler struct {
 	pages    []*exchange.Exchange
 	spec     *specState // the OpenAPI document and its seeds; see spec.go
 	cut      linkCut
+	// startLinks counts the links the start page offered.
+	startLinks int
 }
 
 // linkCut remembers the pages whose links the per-page bound cut, for the
@@ -97,6 +105,9 @@ func (cr *crawler) run(ctx context.Context) {
 	level := []job{{url: startURL, source: "start"}}
 	for len(level) > 0 && ctx.Err() == nil {
 		pages := cr.fetchLevel(ctx, level)
+		if len(cr.pages) == 0 && len(pages) > 0 && pages[0] != nil {
+			cr.startLinks = pages[0].found
+		}
 		next := cr.specJobs(ctx, level, pages)
 		for i, p := range pages {
 			if p == nil {
@@ -110,7 +121,7 @@ func (cr *crawler) run(ctx context.Context) {
 				}
 			}
 		}
-		level = next
+		level = append(next, cr.exploreJobs(next)...)
 	}
 }
 
@@ -152,6 +163,9 @@ func (cr *crawler) fetchPage(ctx context.Context, j job) *page {
 	}
 	cr.client.scrub(x)
 	if x.Response != nil {
+		if cr.spec.exploring() {
+			p.harvest = harvestPage(x, cr.spec.doc)
+		}
 		cr.retain(x, p.found > len(p.cands))
 	}
 	return p
@@ -182,6 +196,25 @@ func (c linkCut) note() string {
 	}
 	return fmt.Sprintf("took %d of %d links from %s%s, cut by the per-page bound (--max-links-per-page); pages cut this way are not sampled, so neither probed nor judged by their body",
 		c.kept, c.offered, c.first, more)
+}
+
+// startNote says when the start page answered but offered nothing to
+// follow and the crawl reached nothing else: a plain-JSON API, with what to
+// pass so that the scan sees more than one page.
+func (cr *crawler) startNote() string {
+	if len(cr.pages) != 1 || cr.startLinks > 0 {
+		return ""
+	}
+	x := cr.pages[0]
+	if x.Response == nil || x.Response.Status/100 != 2 {
+		return ""
+	}
+	hint := "pass --openapi FILE|URL so that its operations are requested, or start from a URL that links to the API"
+	if cr.spec.doc != nil {
+		hint = "the OpenAPI document gave no operation the crawl could request; start from a URL that links to the API, or check --base-path"
+	}
+	return fmt.Sprintf("the start page %s offers no link to follow (no Link header, HAL or JSON:API links, next/items envelope, HTML link), "+
+		"so the crawl reached nothing else: %s", x.Request.Method+" "+exchange.PathOf(x.Request.URL), hint)
 }
 
 // retain applies the body-retention policy once links are extracted. A page

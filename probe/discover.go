@@ -59,7 +59,9 @@ func discover(resp *exchange.Response, limit int) (kept []candidate, found int) 
 	mt := resp.MediaType()
 	switch {
 	case exchange.IsJSONMediaType(mt):
-		fromHAL(resp.Body, sink)
+		doc := documentMembers(resp.Body)
+		walkHAL(doc, "", 0, sink)
+		fromJSON(doc, sink)
 	case mt == "text/html" || mt == "application/xhtml+xml":
 		fromHTML(resp.Body, sink)
 	}
@@ -78,13 +80,10 @@ func fromHeaders(h http.Header, sink *linkSink) {
 	}
 }
 
-// fromHAL walks _links, _templates and _embedded of a HAL document. Members
+// walkHAL walks _links, _templates and _embedded of a HAL document. Members
 // are decoded one level at a time and arrays one element at a time, so that
 // a document of a hundred thousand links never becomes a tree of as many
 // maps: only the links themselves are read.
-func fromHAL(body []byte, sink *linkSink) {
-	walkHAL(documentMembers(body), "", 0, sink)
-}
 
 // documentMembers decodes the first JSON value of body one level deep: nil
 // unless it is an object. What follows that value is ignored.
@@ -116,7 +115,7 @@ func walkHAL(obj map[string]json.RawMessage, prefix string, depth int, sink *lin
 			l := members(raw)
 			href := stringMember(l, "href")
 			if href == "" {
-				sink.found++
+				// Not a link: nothing was offered, so nothing was cut.
 				return
 			}
 			var templated bool
@@ -213,4 +212,69 @@ func expandTemplate(t string) (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// envelopeRels are the members of a plain-JSON envelope that name its
+// neighbours: {"items": [...], "next": "/orders?page=2"}.
+var envelopeRels = []string{"next", "prev", "previous", "first", "last"}
+
+// envelopeItemArrays hold an envelope's items, whose own links are read.
+var envelopeItemArrays = []string{"items", "data", "results"}
+
+// fromJSON reads the links plain JSON carries: a links object (JSON:API
+// §7.6, and the links.next of many paginated APIs), an envelope's next,
+// prev, first and last, and the links (or self) of its items. A member
+// that is not a URL or a path (an opaque cursor) is not a link.
+func fromJSON(doc map[string]json.RawMessage, sink *linkSink) {
+	linksObject(doc["links"], "json links.", sink)
+	for _, rel := range envelopeRels {
+		if ref := stringMember(doc, rel); isReference(ref) {
+			sink.add(candidate{ref: ref, source: "json " + rel})
+		}
+	}
+	for _, name := range envelopeItemArrays {
+		if firstByte(doc[name]) != '[' {
+			continue
+		}
+		prefix := "json " + name + "[]."
+		eachObject(doc[name], func(raw json.RawMessage) {
+			if !sink.room() {
+				return
+			}
+			item := members(raw)
+			linksObject(item["links"], prefix+"links.", sink)
+			if ref := stringMember(item, "self"); isReference(ref) {
+				sink.add(candidate{ref: ref, source: prefix + "self"})
+			}
+		})
+	}
+}
+
+// linksObject reads a links object: each member a URL, or an object with
+// an href (JSON:API link objects).
+func linksObject(raw json.RawMessage, prefix string, sink *linkSink) {
+	links := members(raw)
+	for _, rel := range sortedKeys(links) {
+		ref := ""
+		if err := json.Unmarshal(links[rel], &ref); err != nil {
+			ref = stringMember(members(links[rel]), "href")
+		}
+		if isReference(ref) {
+			sink.add(candidate{ref: ref, source: prefix + rel})
+		}
+	}
+}
+
+// isReference accepts what is written as a URL: absolute http(s), or a
+// path or query reference.
+func isReference(s string) bool {
+	if s == "" || strings.ContainsAny(s, " \t\r\n") {
+		return false
+	}
+	for _, p := range []string{"/", "?", "http://", "https://"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }

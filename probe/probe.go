@@ -83,6 +83,13 @@ type Result struct {
 	// was found (SpecGiven, SpecLinkHeader, SpecHALLink, SpecWellKnown).
 	Spec          *spec.Document
 	SpecDiscovery string
+	// BasePath is where the document's operations were requested, nil
+	// when none were (no document, or seeding off).
+	BasePath *BasePath
+	// Unfilled maps the key of each GET operation the exploration never had
+	// a URL for ("GET /orders/{id}") to why: finding.ReasonPathParameter or
+	// finding.ReasonRequiredParameter. Nil when nothing was explored.
+	Unfilled map[string]string
 }
 
 // Credentials are headers sent with every request to one URL, whatever

@@ -111,6 +111,8 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 	probes := sent.sent
 
 	res.Spec, res.SpecDiscovery, res.Notes = cr.spec.doc, cr.spec.discovery, append(res.Notes, cr.spec.notes...)
+	res.Notes = appendNotes(res.Notes, cr.startNote(), cr.spec.ex.note())
+	cr.spec.reached(res)
 	res.Notes = appendNotes(res.Notes, bodies.note())
 	res.Recording = freeze(start.String(), crawled, append(probes, cr.spec.exchanges...), samples)
 	res.Stats.Pages = len(crawled)

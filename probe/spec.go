@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"path"
@@ -35,9 +36,17 @@ type SpecConfig struct {
 	Discover bool
 	// MaxBody caps a fetched description; default spec.DefaultMaxSize.
 	MaxBody int64
-	// NoSeed keeps the crawl from adding the description's parameterless GET
-	// operations (and those filled from values seen in crawled URLs).
+	// NoSeed keeps the crawl from adding the description's GET operations,
+	// parameterless or filled with values seen in responses, examples and
+	// links.
 	NoSeed bool
+	// BasePath, when set, is where the operations live on the target ("/"
+	// for the root), instead of the servers' path or the bare path,
+	// whichever answers.
+	BasePath string
+	// Server, when positive, chooses the servers entry (1 is the first)
+	// whose path is tried first.
+	Server int
 	// OnLoad, when set, is called once with the document before any probe
 	// is planned, so that planning can use it.
 	OnLoad func(*spec.Document)
@@ -75,6 +84,10 @@ type specState struct {
 	// bound records, per template, the values already used for filling, so
 	// that each filled URL is proposed once.
 	bound map[string]bool
+	// base is where the operations were requested; ex fills their
+	// parameters. Both are set once the document is loaded and seeding.
+	base BasePath
+	ex   *explorer
 }
 
 // specJobs is called by the crawler after each level is fetched. After the
@@ -91,18 +104,44 @@ func (cr *crawler) specJobs(ctx context.Context, level []job, pages []*page) []j
 		s.done = true
 		cr.loadSpec(ctx, pages)
 		if s.doc != nil && !s.cfg.NoSeed {
+			cr.resolveBasePath(ctx)
+			s.ex = newExplorer(s.doc, cr.cfg.Headers, cr.cfg.SamplesPerShape)
 			out = append(out, cr.seedJobs()...)
 		}
 	}
-	if s.doc == nil || s.cfg.NoSeed {
+	if s.ex == nil {
 		return out
 	}
 	for i, p := range pages {
-		if p != nil && p.x.Response != nil && p.x.Response.Status/100 == 2 {
-			out = append(out, cr.filledJobs(p.x.Request.URL, level[i].depth+1)...)
+		if p == nil {
+			continue
+		}
+		s.ex.settle(level[i].op, p.x)
+		if p.x.Response != nil && p.x.Response.Status/100 == 2 {
+			s.ex.absorb(p.harvest, level[i].depth)
+			out = append(out, cr.pageJobs(p, level[i].depth+1)...)
 		}
 	}
 	return out
+}
+
+// reached hands the exploration's outcome to the result.
+func (s *specState) reached(res *Result) {
+	if s.ex == nil {
+		return
+	}
+	b := s.base
+	res.BasePath, res.Unfilled = &b, s.ex.unfilled()
+}
+
+// exploring reports whether pages are read for values: while a document
+// may still come, and once one came, unless seeding is off.
+func (s *specState) exploring() bool {
+	c := s.cfg
+	if c.NoSeed || (c.Document == nil && c.URL == "" && !c.Discover) {
+		return false
+	}
+	return !s.done || s.ex != nil
 }
 
 func (cr *crawler) loadSpec(ctx context.Context, pages []*page) {
@@ -291,84 +330,260 @@ func (cr *crawler) specClient() *client {
 }
 
 // seedJobs proposes the document's GET operations whose paths need no
-// value and which require no query, header or cookie parameter.
+// value and which require no query parameter, nor a header or cookie the
+// user did not give.
 func (cr *crawler) seedJobs() []job {
 	s := cr.spec
-	base := cr.basePath()
 	var out []job
-	for _, op := range s.doc.Operations {
-		if op.Method != http.MethodGet || strings.Contains(op.PathTemplate, "{") || requiresParameters(op) {
+	for _, op := range s.ex.gets {
+		if !s.ex.seedable(op) {
 			continue
 		}
-		ref := joinPath(base, op.PathTemplate)
-		if j, ok := cr.consider(candidate{ref: ref, source: "openapi " + op.Key()}, cr.start, 1, s.doc.Source); ok {
+		if j, ok := cr.consider(candidate{ref: joinPath(s.base.Path, op.PathTemplate), source: "openapi " + op.Key()}, cr.start, 1, s.doc.Source); ok {
 			out = append(out, j)
 		}
 	}
 	return out
 }
 
-// filledJobs proposes GET templates that extend the template a crawled URL
-// matched, filled with the values that URL bound: /orders/1 fills
-// /orders/{id}/payment, never /customers/{id}.
-func (cr *crawler) filledJobs(rawURL string, depth int) []job {
-	s := cr.spec
+// pageJobs proposes what one crawled page gives: the operations its
+// OpenAPI links fill, then the templates that extend the one its URL
+// matched, filled with the values that URL bound (/orders/1 fills
+// /orders/{id}/payment, never /customers/{id}) and, for a collection, with
+// its items' identifiers (/orders lists 7 and 9: /orders/{id} gets 7 and 9).
+func (cr *crawler) pageJobs(p *page, depth int) []job {
+	rawURL := p.x.Request.URL
+	out := cr.linkJobs(p.harvest, depth, rawURL)
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return nil
+		return out
 	}
-	ix := s.doc.Index()
-	matched, vars, ok := ix.Bind(u.EscapedPath())
-	if !ok || len(vars) == 0 {
-		return nil
+	s := cr.spec
+	matched, vars, ok := s.doc.Index().Bind(u.EscapedPath())
+	if !ok {
+		return out
 	}
-	base := cr.basePath()
-	var out []job
-	for _, op := range s.doc.Operations {
-		if op.Method != http.MethodGet || op.PathTemplate == matched || !spec.HasTemplatePrefix(op.PathTemplate, matched) || requiresParameters(op) {
+	for _, op := range s.ex.gets {
+		if op.PathTemplate == matched || !spec.HasTemplatePrefix(op.PathTemplate, matched) {
 			continue
 		}
-		filled, ok := spec.Expand(op.PathTemplate, vars)
-		key := op.PathTemplate + "\x00" + filled
-		if !ok || s.bound[key] {
+		if filled, ok := spec.Expand(op.PathTemplate, vars); ok {
+			out = append(out, cr.boundJob(op, filled, unescaped(vars), depth, rawURL)...)
 			continue
 		}
-		if s.bound == nil {
-			s.bound = map[string]bool{}
-		}
-		s.bound[key] = true
-		if j, ok := cr.consider(candidate{ref: joinPath(base, filled), source: "openapi " + op.Key()}, cr.start, depth, rawURL); ok {
-			out = append(out, j)
+		if next := itemVar(op.PathTemplate, matched, vars); next != "" && p.harvest != nil {
+			out = append(out, cr.itemJobs(op, next, unescaped(vars), p.harvest, depth, rawURL)...)
 		}
 	}
 	return out
 }
 
-// requiresParameters reports required parameters that are not in the path:
-// the crawl has no value for them.
-func requiresParameters(op *spec.Operation) bool {
+// boundJob proposes op at a path filled entirely from a crawled URL, each
+// once; required query parameters take their first candidate.
+func (cr *crawler) boundJob(op *spec.Operation, filled string, vars map[string]string, depth int, from string) []job {
+	s := cr.spec
+	key := op.PathTemplate + "\x00" + filled
+	if s.bound[key] {
+		return nil
+	}
+	if s.bound == nil {
+		s.bound = map[string]bool{}
+	}
+	s.bound[key] = true
+	v, reason := s.ex.assignment(op, vars, 0)
+	if reason != "" {
+		return nil
+	}
+	return cr.propose(proposal{op: op, ref: fillURL(s.base.Path, op, v), depth: depth, from: from})
+}
+
+// unescaped decodes the values a URL bound; one that does not decode is
+// left out.
+func unescaped(vars map[string]string) map[string]string {
+	out := make(map[string]string, len(vars))
+	for k, raw := range vars {
+		if v, err := url.PathUnescape(raw); err == nil {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// itemVar is the one expression of the segment that follows prefix in
+// template, when every other expression of template is bound: the
+// identifier of an item of the collection at prefix.
+func itemVar(template, prefix string, bound map[string]string) string {
+	t := strings.Split(strings.TrimPrefix(template, "/"), "/")
+	n := len(strings.Split(strings.TrimPrefix(prefix, "/"), "/"))
+	if prefix == "/" {
+		n = 0
+	}
+	if n >= len(t) {
+		return ""
+	}
+	names := spec.TemplateVars(t[n])
+	if len(names) != 1 || t[n] != "{"+names[0]+"}" {
+		return ""
+	}
+	for _, name := range spec.TemplateVars(template) {
+		if _, ok := bound[name]; !ok && name != names[0] {
+			return ""
+		}
+	}
+	return names[0]
+}
+
+// itemJobs fills the item's expression of op from the identifiers of the
+// collection's items, the parameter's own name first ("issue_number" of an
+// issue is its "number"), a few items per operation.
+func (cr *crawler) itemJobs(op *spec.Operation, name string, bound map[string]string, h *harvest, depth int, from string) []job {
+	s := cr.spec
+	fixed := maps.Clone(bound)
+	p := declared(op, name, "path")
+	var out []job
+	for _, item := range h.items {
+		if s.ex.tried[op] >= s.ex.perOp {
+			break
+		}
+		v := itemIdentifier(item, name, h.noun, p)
+		if v == "" {
+			continue
+		}
+		fixed[name] = v
+		vals, reason := s.ex.assignment(op, fixed, 0)
+		if reason != "" {
+			break
+		}
+		out = append(out, cr.propose(proposal{op: op, ref: fillURL(s.base.Path, op, vals), depth: depth, from: from})...)
+	}
+	return out
+}
+
+// itemIdentifier is the member of item that names it in the parameter
+// name: the parameter's own name, its name without the collection's noun
+// ("issue_number" in issues is "number"), then the usual identifiers.
+func itemIdentifier(item map[string]string, name, noun string, p *spec.Parameter) string {
+	key := normName(name)
+	keys := []string{key}
+	if rest, ok := strings.CutPrefix(key, noun); ok && rest != "" && noun != "" {
+		keys = append(keys, rest)
+	}
+	keys = append(keys, identifierFields...)
+	for _, k := range keys {
+		if v, ok := item[k]; ok && accepts(p, v) {
+			return v
+		}
+	}
+	return ""
+}
+
+// linkJobs proposes the operations a page's OpenAPI links fill.
+func (cr *crawler) linkJobs(h *harvest, depth int, from string) []job {
+	if h == nil {
+		return nil
+	}
+	s := cr.spec
+	var out []job
+	for _, l := range h.links {
+		if s.ex.tried[l.op] >= s.ex.perOp {
+			continue
+		}
+		v, reason := s.ex.assignment(l.op, l.vals, 0)
+		if reason != "" {
+			continue
+		}
+		out = append(out, cr.propose(proposal{op: l.op, ref: fillURL(s.base.Path, l.op, v), depth: depth, from: from})...)
+	}
+	return out
+}
+
+// exploreJobs proposes, once the next level is otherwise known, the
+// operations that values pooled so far and the document's examples fill,
+// leaving out those the level already requests or the crawl reached: a
+// guess is worth a request only where nothing better is on its way.
+func (cr *crawler) exploreJobs(queued []job) []job {
+	s := cr.spec
+	if s.ex == nil {
+		return nil
+	}
+	s.ex.track(queued)
+	var out []job
+	for _, p := range s.ex.next(s.base.Path, cr.isDecided) {
+		out = append(out, cr.propose(p)...)
+	}
+	s.ex.track(out)
+	return out
+}
+
+// propose offers a filled URL to the crawl and counts it against its
+// operation's quota, whether the crawl's bounds let it through or not.
+func (cr *crawler) propose(p proposal) []job {
+	if p.ref == "" {
+		return nil
+	}
+	ex := cr.spec.ex
+	if j, ok := cr.consider(candidate{ref: p.ref, source: "openapi " + p.op.Key()}, cr.start, p.depth, p.from); ok {
+		ex.tried[p.op]++
+		return []job{j}
+	}
+	if cr.isDecided(p.ref) {
+		// Refused by a bound, or already fetched by the crawl: either way it
+		// was tried.
+		ex.tried[p.op]++
+	}
+	return nil
+}
+
+// isDecided reports a reference the crawl already queued or refused.
+func (cr *crawler) isDecided(ref string) bool {
+	u, err := url.Parse(ref)
+	if err != nil {
+		return true
+	}
+	return cr.decided[normalize(cr.start.ResolveReference(u)).String()]
+}
+
+// requiresParameters reports required parameters that are not in the path
+// and that the crawl has no value for: every query parameter, and headers
+// and cookies the user did not give.
+func requiresParameters(op *spec.Operation, given http.Header) bool {
+	if missingHeaders(op, given) {
+		return true
+	}
 	for _, p := range op.Parameters {
-		if p.Required && p.In != "path" {
+		if p.Required && p.In == "query" {
 			return true
 		}
 	}
 	return false
 }
 
-// basePath is the server path the operations live under: the one the start
-// URL is inside, else the first declared.
-func (cr *crawler) basePath() string {
-	bases := cr.spec.doc.BasePaths
-	for _, b := range bases {
-		b = strings.TrimSuffix(b, "/")
-		if b != "" && (cr.start.Path == b || strings.HasPrefix(cr.start.Path, b+"/")) {
-			return b
+// missingHeaders reports a required header or cookie parameter the user's
+// headers (-H) do not supply. Those they supply are sent on every request.
+func missingHeaders(op *spec.Operation, given http.Header) bool {
+	for _, p := range op.Parameters {
+		if !p.Required {
+			continue
+		}
+		switch p.In {
+		case "header":
+			if given.Get(p.Name) == "" {
+				return true
+			}
+		case "cookie":
+			if !hasCookie(given, p.Name) {
+				return true
+			}
 		}
 	}
-	if len(bases) > 0 {
-		return strings.TrimSuffix(bases[0], "/")
-	}
-	return ""
+	return false
+}
+
+// hasCookie reports a cookie named name in the given Cookie headers.
+func hasCookie(given http.Header, name string) bool {
+	r := http.Request{Header: http.Header{"Cookie": given.Values("Cookie")}}
+	_, err := r.Cookie(name)
+	return err == nil
 }
 
 func joinPath(base, p string) string {

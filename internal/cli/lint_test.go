@@ -106,6 +106,9 @@ func TestScanOpenAPIFlag(t *testing.T) {
 		{"bad URL", []string{"--openapi", "http://"}, ExitUsage, "not a valid URL", ""},
 		{"bad cap", []string{"--max-spec-size", "0"}, ExitUsage, "--max-spec-size", ""},
 		{"file over the cap", []string{"--openapi", specs + "lint-good.yaml", "--max-spec-size", "100"}, ExitUsage, "--openapi: " + specs + "lint-good.yaml is", ""},
+		{"base path not a path", []string{"--base-path", "api/v1"}, ExitUsage, "--base-path", ""},
+		{"negative server", []string{"--server", "-1"}, ExitUsage, "--server", ""},
+		{"base path and server", []string{"--openapi", specs + "lint-good.yaml", "--base-path", "/", "--server", "2"}, -1, "", specs + "lint-good.yaml"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -18,12 +18,16 @@ type specFlags struct {
 	noDiscover bool
 	noSeed     bool
 	maxSize    int64
+	basePath   string
+	server     int
 }
 
 func (s *specFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&s.source, "openapi", "", "OpenAPI document to check against: a file or an http(s) URL (default: discovered on the target)")
 	fs.BoolVar(&s.noDiscover, "no-openapi-discovery", false, "do not look for an OpenAPI document (service-desc link, /openapi.json, ...)")
 	fs.BoolVar(&s.noSeed, "no-openapi-seed", false, "do not add the document's parameterless GET operations to the crawl")
+	fs.StringVar(&s.basePath, "base-path", "", "path the OpenAPI operations live under on the target, / for the root (default: the servers path or the bare path, whichever answers)")
+	fs.IntVar(&s.server, "server", 0, "take the base path from the Nth entry of the OpenAPI servers list, 1 being the first (default: the one the target URL is under, else the first)")
 	registerMaxSpecSize(fs, &s.maxSize)
 }
 
@@ -62,7 +66,14 @@ func (s *specFlags) apply(cfg *probe.Config) error {
 	if err := checkMaxSpecSize(s.maxSize); err != nil {
 		return err
 	}
-	cfg.Spec = probe.SpecConfig{Discover: !s.noDiscover, NoSeed: s.noSeed, MaxBody: s.maxSize}
+	if bp := strings.TrimSpace(s.basePath); bp != "" && !strings.HasPrefix(bp, "/") {
+		return usageError("--base-path %q: want a path starting with /", s.basePath)
+	}
+	if s.server < 0 {
+		return usageError("--server must be 1 or more")
+	}
+	cfg.Spec = probe.SpecConfig{Discover: !s.noDiscover, NoSeed: s.noSeed, MaxBody: s.maxSize,
+		BasePath: strings.TrimSpace(s.basePath), Server: s.server}
 	src := strings.TrimSpace(s.source)
 	switch {
 	case src == "":

@@ -40,6 +40,8 @@ type File struct {
 	Version    int                 `yaml:"version,omitempty" enum:"1" doc:"Format version of this file. 1 is the only version."`
 	Target     string              `yaml:"target,omitempty" flag:"target" doc:"Base URL to scan, used when the command line names none."`
 	OpenAPI    string              `yaml:"openapi,omitempty" flag:"openapi" path:"true" doc:"OpenAPI document of the target: a file (relative to this file) or a URL."`
+	BasePath   string              `yaml:"base-path,omitempty" flag:"base-path" doc:"Path the OpenAPI operations live under on the target (/ for the root), instead of the servers path or the bare path, whichever answers."`
+	Server     *int                `yaml:"server,omitempty" min:"1" flag:"server" doc:"Which entry of the OpenAPI servers list to take the base path from (1 is the first), when it declares several."`
 	MCP        string              `yaml:"mcp,omitempty" flag:"mcp" doc:"MCP endpoint of the target, when it is not discoverable from the target itself."`
 	Identities []Identity          `yaml:"identities,omitempty" secrets:"true" doc:"Identities to scan as. Credentials are named by environment variable, never written here."`
 	Access     map[string][]string `yaml:"access,omitempty" doc:"Operations (operationId, or 'METHOD /path/template') mapped to the roles that may call them, any one sufficing; the leakage family uses it as evidence that an operation refuses an identity."`

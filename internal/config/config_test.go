@@ -46,7 +46,7 @@ func TestUnknownKeysAreErrorsWithHints(t *testing.T) {
 		{"limits:\n  maxpages: 3\n", `unknown key "maxpages" in limits (did you mean "max-pages"?)`},
 		{"ignores:\n  - check: vary-accept\n    reason: x\n    expiry: 2030-01-01\n", `line 4: unknown key "expiry" in ignores[0] (did you mean "expires"?)`},
 		{"identities:\n  - name: a\n    token: s3cr3t\n", `unknown key "token" in identities[0]`},
-		{"zzzzzzzz: 1\n", `unknown key "zzzzzzzz" (known keys: access, active, baseline, checks,`},
+		{"zzzzzzzz: 1\n", `unknown key "zzzzzzzz" (known keys: access, active, base-path, baseline, checks,`},
 	}
 	for _, tt := range tests {
 		_, err := parse(t, tt.doc)

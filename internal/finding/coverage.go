@@ -96,11 +96,3 @@ const (
 	ReasonAnsweredError     = "answered-error"           // it answered 4xx or 5xx (Status says which)
 	ReasonBudget            = "not-reached-in-budget"    // the page, time or request limits ended first
 )
-
-// Ops is c's operations, nil when c is.
-func (c *Coverage) Ops() *OperationCoverage {
-	if c == nil {
-		return nil
-	}
-	return c.Operations
-}

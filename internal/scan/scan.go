@@ -92,7 +92,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	describeSpec(rep, &out.Result)
 	// What the policy did is told last, after what the scan saw.
 	rep.Notes = slices.Concat(rep.Notes, selectionNotes, post.Notes)
-	rep.Coverage = coverage.Of(in.Recording, in.Target, in.Spec, coverage.MCPAnswered(rep.MCP), rep.Coverage.Ops())
+	rep.Coverage = coverage.Of(in.Recording, in.Target, in.Spec, coverage.MCPAnswered(rep.MCP), operationsOf(&out.Result))
 	rep.Score = Grade(rep)
 	return rep, nil
 }

@@ -41,29 +41,8 @@ func describeSpec(rep *finding.Report, res *probe.Result) {
 	if res.Spec == nil {
 		return
 	}
-	rep.Spec = SpecInfo(res.Spec, res.SpecDiscovery)
+	rep.Spec = res.Spec.Info(res.SpecDiscovery)
 	rep.Notes = append(rep.Notes, fmt.Sprintf("OpenAPI document: %s (%s, %d operations, found by %s)",
-		res.Spec.Source, versionLabel(res.Spec), len(res.Spec.Operations), res.SpecDiscovery))
+		res.Spec.Source, res.Spec.VersionLabel(), len(res.Spec.Operations), res.SpecDiscovery))
 	rep.Notes = append(rep.Notes, res.Spec.Notices...)
-}
-
-// SpecInfo summarizes a document for the report.
-func SpecInfo(d *spec.Document, discovery string) *finding.SpecInfo {
-	if d == nil {
-		return nil
-	}
-	return &finding.SpecInfo{
-		Source: d.Source, Version: d.Version, Operations: len(d.Operations),
-		Discovery: discovery, Problems: len(d.Problems),
-	}
-}
-
-func versionLabel(d *spec.Document) string {
-	switch {
-	case d.Swagger2:
-		return "Swagger " + d.Version
-	case d.Version == "":
-		return "version unknown"
-	}
-	return "OpenAPI " + d.Version
 }

@@ -275,7 +275,8 @@ func (l *loader) servers(servers []*v3high.Server) {
 				}
 			}
 		}
-		p := serverPath(raw)
+		l.doc.Servers = append(l.doc.Servers, raw)
+		p := ServerPath(raw)
 		if !seen[p] {
 			seen[p] = true
 			l.doc.BasePaths = append(l.doc.BasePaths, p)
@@ -283,7 +284,9 @@ func (l *loader) servers(servers []*v3high.Server) {
 	}
 }
 
-func serverPath(raw string) string {
+// ServerPath is the path of a server URL ("/" when it has none), the prefix
+// its operations' paths go under.
+func ServerPath(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "/"

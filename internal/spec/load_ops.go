@@ -24,9 +24,9 @@ type loader struct {
 	root *yaml.Node
 	conv *converter
 	ops  []pendingOp
-	// items holds, for each of doc.PathItems, the schema node of each of
-	// its parameters.
-	items [][]*yaml.Node
+	// items holds, for each of doc.PathItems, the nodes of each of its
+	// parameters.
+	items [][]paramNodes
 }
 
 // pendingOp is what the second pass converts for one operation.
@@ -34,8 +34,8 @@ type pendingOp struct {
 	op *Operation
 	// node is the operation object, read for its request body and responses.
 	node *yaml.Node
-	// schemas holds the schema node of each of op.Parameters.
-	schemas    []*yaml.Node
+	// params holds the nodes of each of op.Parameters.
+	params     []paramNodes
 	extensions []extension
 }
 
@@ -44,10 +44,18 @@ type extension struct {
 	value *yaml.Node
 }
 
-// param is a parameter as read from the model, with its schema's node.
+// param is a parameter as read from the model, with the nodes the second
+// pass converts.
 type param struct {
 	Parameter
-	schema *yaml.Node
+	nodes paramNodes
+}
+
+// paramNodes are a parameter's schema and its example values (example, then
+// each of examples), converted in the second pass.
+type paramNodes struct {
+	schema   *yaml.Node
+	examples []*yaml.Node
 }
 
 // problemAt is a problem at a node of the document, or at its first line.
@@ -86,11 +94,11 @@ func (l *loader) paths(m *v3high.Document) {
 		}
 		ptr := jsonorder.Join("/paths", template)
 		shared := l.parameters(item.Parameters, ptr+"/parameters")
-		params, schemas := splitParams(shared)
+		params, nodes := splitParams(shared)
 		l.doc.PathItems = append(l.doc.PathItems, PathItem{
 			Template: template, Parameters: params, Location: l.loc(keyNodes[template], ptr),
 		})
-		l.items = append(l.items, schemas)
+		l.items = append(l.items, nodes)
 		for method, op := range item.GetOperations().FromOldest() {
 			if op != nil {
 				l.operation(template, strings.ToUpper(method), op, shared, jsonorder.Join(ptr, method), m.Security)
@@ -100,7 +108,7 @@ func (l *loader) paths(m *v3high.Document) {
 }
 
 func (l *loader) operation(template, method string, op *v3high.Operation, shared []param, ptr string, docSecurity []*base.SecurityRequirement) {
-	params, schemas := splitParams(mergeParameters(shared, l.parameters(op.Parameters, ptr+"/parameters")))
+	params, nodes := splitParams(mergeParameters(shared, l.parameters(op.Parameters, ptr+"/parameters")))
 	o := &Operation{
 		Method: method, PathTemplate: template, OperationID: op.OperationId,
 		Summary: op.Summary, Description: op.Description,
@@ -117,26 +125,31 @@ func (l *loader) operation(template, method string, op *v3high.Operation, shared
 	}
 	o.Location = l.loc(keyNode, ptr)
 	l.doc.Operations = append(l.doc.Operations, o)
-	l.ops = append(l.ops, pendingOp{op: o, node: node, schemas: schemas, extensions: l.extensionNodes(o, op, ptr)})
+	l.ops = append(l.ops, pendingOp{op: o, node: node, params: nodes, extensions: l.extensionNodes(o, op, ptr)})
 }
 
 // convert is the second pass: schemas of parameters, request bodies,
 // responses and extensions, from the nodes the first pass kept.
 func (l *loader) convert() {
-	for i, schemas := range l.items {
-		l.parameterSchemas(l.doc.PathItems[i].Parameters, schemas)
+	for i, nodes := range l.items {
+		l.parameterValues(l.doc.PathItems[i].Parameters, nodes)
 	}
 	for _, p := range l.ops {
-		l.parameterSchemas(p.op.Parameters, p.schemas)
+		l.parameterValues(p.op.Parameters, p.params)
 		l.bodies(p.op, p.node)
 		l.extensions(p.op, p.extensions)
 	}
 	l.items, l.ops = nil, nil
 }
 
-func (l *loader) parameterSchemas(ps []Parameter, schemas []*yaml.Node) {
-	for i, n := range schemas {
-		ps[i].Schema = l.conv.schema(n)
+func (l *loader) parameterValues(ps []Parameter, nodes []paramNodes) {
+	for i, n := range nodes {
+		ps[i].Schema = l.conv.schema(n.schema)
+		for _, e := range n.examples {
+			if v := l.conv.plain(e); v != nil {
+				ps[i].Examples = append(ps[i].Examples, v)
+			}
+		}
 	}
 }
 
@@ -177,7 +190,7 @@ func (l *loader) parameters(ps []*v3high.Parameter, ptr string) []param {
 				Name: p.Name, In: p.In, Required: p.Required != nil && *p.Required,
 				Location: l.loc(n, fmt.Sprintf("%s/%d", ptr, i)),
 			},
-			schema: parameterSchemaNode(p),
+			nodes: paramNodes{schema: parameterSchemaNode(p), examples: parameterExampleNodes(p)},
 		})
 	}
 	return out
@@ -198,16 +211,34 @@ func parameterSchemaNode(p *v3high.Parameter) *yaml.Node {
 	return nil
 }
 
-func splitParams(ps []param) ([]Parameter, []*yaml.Node) {
+// parameterExampleNodes are the parameter's own example and the value of
+// each of its examples, in document order; an example given only by
+// externalValue has no value here.
+func parameterExampleNodes(p *v3high.Parameter) []*yaml.Node {
+	var out []*yaml.Node
+	if p.Example != nil {
+		out = append(out, p.Example)
+	}
+	if p.Examples != nil {
+		for _, e := range p.Examples.FromOldest() {
+			if e != nil && e.Value != nil {
+				out = append(out, e.Value)
+			}
+		}
+	}
+	return out
+}
+
+func splitParams(ps []param) ([]Parameter, []paramNodes) {
 	if len(ps) == 0 {
 		return nil, nil
 	}
 	params := make([]Parameter, len(ps))
-	schemas := make([]*yaml.Node, len(ps))
+	nodes := make([]paramNodes, len(ps))
 	for i, p := range ps {
-		params[i], schemas[i] = p.Parameter, p.schema
+		params[i], nodes[i] = p.Parameter, p.nodes
 	}
-	return params, schemas
+	return params, nodes
 }
 
 // mergeParameters applies OpenAPI's rule: an operation parameter overrides
@@ -287,7 +318,38 @@ func (l *loader) bodies(o *Operation, opNode *yaml.Node) {
 			o.Responses = map[string]Response{}
 		}
 		o.Responses[code] = Response{Content: l.content(r)}
+		o.Links = append(o.Links, l.links(code, r)...)
 	}
+}
+
+// links reads the link objects of one response, in document order.
+func (l *loader) links(code string, response *yaml.Node) []Link {
+	ls := l.deref(mapValue(response, "links"))
+	if ls == nil || ls.Kind != yaml.MappingNode {
+		return nil
+	}
+	var out []Link
+	for i := 0; i+1 < len(ls.Content); i += 2 {
+		n := l.deref(ls.Content[i+1])
+		if n == nil || n.Kind != yaml.MappingNode {
+			continue
+		}
+		link := Link{Status: code, Name: ls.Content[i].Value,
+			OperationID: scalarString(mapValue(n, "operationId")), OperationRef: scalarString(mapValue(n, "operationRef"))}
+		if ps, ok := l.conv.plain(mapValue(n, "parameters")).(map[string]any); ok {
+			link.Parameters = ps
+		}
+		out = append(out, link)
+	}
+	return out
+}
+
+// scalarString is the value of a scalar node, or "".
+func scalarString(n *yaml.Node) string {
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return ""
+	}
+	return n.Value
 }
 
 // content maps the media types of a request body or response to schemas.

@@ -23,7 +23,10 @@ type Document struct {
 	Swagger2 bool
 	// BasePaths are the path prefixes of the declared servers, stripped
 	// before matching ("" or "/" when the API lives at the root).
-	BasePaths  []string
+	BasePaths []string
+	// Servers are the declared server URLs in document order, each with its
+	// variables set to their defaults, for choosing one by position.
+	Servers    []string
 	Operations []*Operation
 	// Problems are load-time defects (syntax, unresolved $ref, ...), each
 	// with its location; the loader never fails on them alone.
@@ -87,6 +90,9 @@ type Operation struct {
 	// Responses maps status codes as written ("200", "4XX", "default") to
 	// the media types declared for them and their schemas.
 	Responses map[string]Response
+	// Links are the OpenAPI links of the operation's responses, which say
+	// how a response fills another operation's parameters.
+	Links []Link
 	// Security is the effective requirement list (operation level, or the
 	// document's): each entry is one alternative, scheme name to scopes.
 	Security []map[string][]string
@@ -107,9 +113,27 @@ type Parameter struct {
 	In       string // path, query, header, cookie
 	Required bool
 	Schema   map[string]any
+	// Examples are the parameter's own example values (example, then each
+	// of examples), as plain JSON values; the schema's example, examples,
+	// default and enum stay in Schema.
+	Examples []any
 	// Location is where the parameter is written (the resolved object when
 	// it is a $ref); Pointer names its place in the operation or path item.
 	Location finding.SourceLocation
+}
+
+// Link is one OpenAPI link object of a response (OpenAPI 3.1 §4.8.20).
+type Link struct {
+	// Status is the response code the link is declared under, as written.
+	Status string
+	Name   string
+	// OperationID or OperationRef names the target operation.
+	OperationID  string
+	OperationRef string
+	// Parameters maps the target's parameter names (optionally prefixed by
+	// their location, "path.id") to a runtime expression such as
+	// "$response.body#/id", or to a constant.
+	Parameters map[string]any
 }
 
 // Response is one declared response.
