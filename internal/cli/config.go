@@ -317,8 +317,9 @@ func newConfigCmd(e *env) *cobra.Command {
 				return nil
 			}
 			fmt.Fprintf(e.stdout, "%s is valid\n", f.Path)
+			scanFlags := newScanCmd(e).Flags()
 			for _, s := range f.Settings() {
-				fmt.Fprintf(e.stdout, "  %-24s --%s=%s\n", s.Key, s.Flag, strings.Join(s.Values, ","))
+				fmt.Fprintf(e.stdout, "  %-24s %s\n", s.Key, commandLineForm(scanFlags, s))
 			}
 			fmt.Fprintf(e.stdout, "  %d severity override(s), %d family setting(s), %d ignore(s), %d identit(ies)\n",
 				len(f.Checks), len(f.Families), len(f.Ignores), len(f.Identities))
@@ -326,6 +327,16 @@ func newConfigCmd(e *env) *cobra.Command {
 		},
 	})
 	return cmd
+}
+
+// commandLineForm is how a setting is given on the command line: its flag,
+// or, for the target, the URL argument, which no flag stands for.
+func commandLineForm(scanFlags *pflag.FlagSet, s config.Setting) string {
+	value := strings.Join(s.Values, ",")
+	if scanFlags.Lookup(s.Flag) == nil {
+		return "the URL argument: " + value
+	}
+	return "--" + s.Flag + "=" + value
 }
 
 func indent(s string) string {
