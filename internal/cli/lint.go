@@ -101,7 +101,7 @@ func Lint(ctx context.Context, doc *spec.Document, cs []checks.Check, toolVersio
 		Checks:        post.Results,
 		Findings:      findings,
 		Notes:         append([]string(nil), doc.Notices...),
-		Spec:          scan.SpecInfo(doc, "lint"),
+		Spec:          scan.SpecInfo(doc, finding.SpecLint),
 	}
 	rep.Score = scan.Grade(rep)
 	return rep
