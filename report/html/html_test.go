@@ -130,7 +130,7 @@ func TestContent(t *testing.T) {
 		`<pre class="curl">curl -sS -I -H &#39;Accept: application/json&#39; &#39;https://api.example.com/items/1&#39;</pre>`,
 		`<pre class="excerpt">&lt;html&gt;&lt;body&gt;&lt;h1&gt;Not Found&lt;/h1&gt;&lt;/body&gt;&lt;/html&gt;</pre>`,
 		`12 pages, 48 requests, 31 probes in 3.25s`,
-		`not assessed: no MCP endpoint given (use --mcp URL)`,
+		`not assessed: no check of the family ran because no MCP endpoint given (use --mcp URL)`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q", want)
