@@ -60,6 +60,7 @@ type crawler struct {
 	pages    []*exchange.Exchange
 	spec     *specState // the OpenAPI document and its seeds; see spec.go
 	cut      linkCut
+	robots   *robotsRules // nil unless Config.RespectRobots; see robots.go
 }
 
 // linkCut remembers the pages whose links the per-page bound cut, for the
@@ -247,6 +248,8 @@ func (cr *crawler) refusal(u *url.URL, depth int) string {
 		return skipOffOrigin
 	case !inScope(u.Path, cr.cfg.Include, cr.cfg.Exclude):
 		return skipExcluded
+	case cr.robots.disallows(u, cr.start):
+		return skipRobots
 	case depth > cr.cfg.MaxDepth:
 		return skipMaxDepth
 	}

@@ -58,6 +58,8 @@ type limitFlags struct {
 	timeout, budget  time.Duration
 	maxBody          int64
 	maxLinksPerPage  int
+	maxQueryVariants int
+	respectRobots    bool
 	include, exclude []string
 	mcpEndpoint      string
 	spec             specFlags     // --openapi and friends; see openapi.go
@@ -75,6 +77,8 @@ func (l *limitFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&l.budget, "budget", 2*time.Minute, "time budget for the whole scan")
 	fs.Int64Var(&l.maxBody, "max-body", 2<<20, "read at most this many bytes of each body")
 	fs.IntVar(&l.maxLinksPerPage, "max-links-per-page", 1000, "take at most this many links from one page, in the order they are read")
+	fs.IntVar(&l.maxQueryVariants, "max-query-variants", 5, "crawl at most this many distinct query strings of one path")
+	fs.BoolVar(&l.respectRobots, "respect-robots", false, "skip the paths /robots.txt disallows for agentready (or *); by default it is not read")
 	fs.StringArrayVar(&l.include, "include", nil, "crawl only paths matching this pattern (repeatable, e.g. '/orders/*')")
 	fs.StringArrayVar(&l.exclude, "exclude", nil, "never crawl paths matching this pattern (repeatable)")
 	l.spec.register(fs)
@@ -95,8 +99,8 @@ func (l *limitFlags) config(start *url.URL) (probe.Config, error) {
 	}
 	switch {
 	case l.maxPages < 1, l.maxDepth < 0, l.concurrency < 1, l.rate < 0, l.timeout <= 0, l.budget <= 0, l.maxBody < 1, l.maxLinksPerPage < 1,
-		math.IsNaN(l.rate), math.IsInf(l.rate, 0):
-		return probe.Config{}, usageError("limits must be positive (--max-pages, --concurrency, --timeout, --budget, --max-body, --max-links-per-page; --max-depth and --rate may be 0)")
+		l.maxQueryVariants < 1, math.IsNaN(l.rate), math.IsInf(l.rate, 0):
+		return probe.Config{}, usageError("limits must be positive (--max-pages, --concurrency, --timeout, --budget, --max-body, --max-links-per-page, --max-query-variants; --max-depth and --rate may be 0)")
 	}
 	if err := checkPatterns("include", l.include); err != nil {
 		return probe.Config{}, err
@@ -107,7 +111,8 @@ func (l *limitFlags) config(start *url.URL) (probe.Config, error) {
 	cfg := probe.Config{
 		Start: start, Headers: h, MaxPages: l.maxPages, MaxDepth: l.maxDepth,
 		Concurrency: l.concurrency, Rate: l.rate, Timeout: l.timeout, Budget: l.budget,
-		MaxBody: l.maxBody, MaxLinksPerPage: l.maxLinksPerPage, Include: l.include, Exclude: l.exclude,
+		MaxBody: l.maxBody, MaxLinksPerPage: l.maxLinksPerPage, MaxQueryVariants: l.maxQueryVariants, RespectRobots: l.respectRobots,
+		Include: l.include, Exclude: l.exclude,
 		UserAgent: "agentready/" + version() + " (+https://github.com/agentready/agentready)",
 	}
 	sendUserinfo(start, &cfg)
