@@ -291,11 +291,14 @@ func newConfigCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "config",
 		Short: "Check the configuration file, or print its JSON Schema",
+		Example: `  agentready config check
+  agentready config schema > agentready-config.schema.json`,
 	}
 	cmd.AddCommand(&cobra.Command{
-		Use:   "schema",
-		Short: "Print the JSON Schema of " + config.FileName + " (for editors)",
-		Args:  cobra.NoArgs,
+		Use:     "schema",
+		Short:   "Print the JSON Schema of " + config.FileName + " (for editors)",
+		Example: "  agentready config schema > agentready-config.schema.json",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			b, err := config.Schema(knownNames())
 			if err != nil {
@@ -308,6 +311,7 @@ func newConfigCmd(e *env) *cobra.Command {
 	cmd.AddCommand(&cobra.Command{
 		Use:         "check",
 		Short:       "Validate the configuration file and print the settings it gives",
+		Example:     "  agentready config check\n  agentready --config ci/.agentready.yaml config check",
 		Args:        cobra.NoArgs,
 		Annotations: map[string]string{usesConfig: "true"},
 		RunE: func(cmd *cobra.Command, _ []string) error {

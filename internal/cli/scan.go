@@ -160,7 +160,14 @@ func newScanCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "scan [URL]",
 		Short: "Crawl a live API, probe it, check it and print a graded report",
-		Args:  cobra.MaximumNArgs(1),
+		Example: `  agentready scan http://127.0.0.1:8080/
+  agentready scan --openapi openapi.yaml -H "Authorization: Bearer $TOKEN" \
+    https://staging.example.com/
+  agentready scan -q -o sarif=agentready.sarif --fail-on warning \
+    https://staging.example.com/
+  agentready scan --start 'go run ./cmd/server' \
+    --ready http://127.0.0.1:8080/healthz http://127.0.0.1:8080/`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			raw, err := targetArg(e, args)
 			if err != nil {
