@@ -104,6 +104,7 @@ func (cr *crawler) run(ctx context.Context) {
 				continue
 			}
 			cr.pages = append(cr.pages, p.x)
+			cr.cfg.Progress.addPage()
 			cr.noteCut(p)
 			for _, cand := range p.cands {
 				if j, ok := cr.consider(cand, p.base, level[i].depth+1, p.x.Request.URL); ok {

@@ -71,6 +71,9 @@ type Config struct {
 	Transport http.RoundTripper
 	// Log receives progress lines when verbose; nil discards them.
 	Log io.Writer
+	// Progress, when set, counts the pages and requests as they happen, for
+	// a progress line; see Progress.
+	Progress *Progress
 }
 
 // Planner turns what the crawl found into planned probes. The scan builds it

@@ -70,6 +70,7 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 		return nil, fmt.Errorf("probe: include/exclude pattern %w", err)
 	}
 	cfg = cfg.withDefaults()
+	cfg.Progress.SetPhase(PhaseCrawl)
 	begin := time.Now()
 	start := normalize(cfg.Start)
 	scanCtx, cancel := context.WithTimeout(ctx, cfg.Budget)
@@ -97,6 +98,7 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 	crawled := sortedExchanges(cr.pages)
 	var sent round
 	if plan != nil && ctx.Err() == nil {
+		cfg.Progress.SetPhase(PhaseProbe)
 		s := sender{cfg: cfg, client: c, start: start, bodies: bodies, robots: cr.robots}
 		sent = s.planned(scanCtx, plan(crawled, samples))
 		sent.add(s.followUps(scanCtx, crawled, samples, sent.sent))

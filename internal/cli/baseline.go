@@ -155,7 +155,7 @@ func scanOnly(ctx context.Context, e *env, raw string, lim *limitFlags, policy *
 	if err != nil {
 		return nil, err
 	}
-	rep, err := scan.Run(ctx, opts)
+	rep, err := runScan(ctx, e, opts, false, false)
 	if err != nil {
 		return nil, &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("scan failed: %w", err)}
 	}

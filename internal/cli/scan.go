@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
+	"github.com/agentready/agentready/checks/active"
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/scan"
@@ -212,10 +213,11 @@ func parseTarget(raw string) (*url.URL, error) {
 // scanPlan is a scan whose flags have all been checked: every usage error
 // is found before an app is started or a request is sent.
 type scanPlan struct {
-	opts   scan.Options
-	sinks  []sink
-	failOn finding.Severity
-	gate   *gateFlags
+	opts           scan.Options
+	sinks          []sink
+	failOn         finding.Severity
+	gate           *gateFlags
+	quiet, verbose bool
 }
 
 // planScan checks every flag of scan and demo and prepares the scan.
@@ -242,7 +244,7 @@ func planScan(e *env, start *url.URL, out *outputFlags, lim *limitFlags) (*scanP
 	if opts.Active, err = lim.act.options(e); err != nil {
 		return nil, err
 	}
-	return &scanPlan{opts: opts, sinks: sinks, failOn: failOn, gate: &out.gate}, nil
+	return &scanPlan{opts: opts, sinks: sinks, failOn: failOn, gate: &out.gate, quiet: out.quiet, verbose: out.verbose}, nil
 }
 
 // scanOptions checks the flags that decide what a scan sends, as whom, and
@@ -270,7 +272,7 @@ func scanOptions(e *env, start *url.URL, lim *limitFlags, policy *scan.Policy) (
 
 // run scans, writes the reports and maps the outcome to an exit code.
 func (p *scanPlan) run(ctx context.Context, e *env) error {
-	rep, err := scan.Run(ctx, p.opts)
+	rep, err := runScan(ctx, e, p.opts, p.quiet, p.verbose)
 	if errors.Is(err, errActiveDeclined) {
 		return err
 	}
@@ -286,6 +288,28 @@ func (p *scanPlan) run(ctx context.Context, e *env) error {
 		return &ExitError{Code: ExitIncomplete, Err: err}
 	}
 	return exitFor(ctx, rep)
+}
+
+// runScan is scan.Run under a progress line on stderr (see progressLine),
+// which is gone when it returns: what is written next starts on a clean
+// line. The -v log lines and the active probes' prompt make room for it.
+func runScan(ctx context.Context, e *env, opts scan.Options, quiet, verbose bool) (*finding.Report, error) {
+	opts.Probe.Progress = &probe.Progress{}
+	line := startProgress(e, opts.Probe.Progress, quiet, verbose)
+	defer line.stop()
+	if opts.Probe.Log != nil {
+		opts.Probe.Log = line.logTo(opts.Probe.Log)
+	}
+	if a := opts.Active; a != nil && a.Confirm != nil && line != nil {
+		withPrompt, confirm := *a, a.Confirm
+		withPrompt.Confirm = func(plan []active.Request) error {
+			line.pause()
+			defer line.resume()
+			return confirm(plan)
+		}
+		opts.Active = &withPrompt
+	}
+	return scan.Run(ctx, opts)
 }
 
 func exitFor(ctx context.Context, rep *finding.Report) error {
@@ -402,22 +426,27 @@ func checkWritable(p string) error {
 }
 
 func isTerminal(w io.Writer) bool {
+	f, ok := underlying(w).(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// underlying is the writer w writes to in the end, past the filters that
+// wrap it (stderr's is one).
+func underlying(w io.Writer) io.Writer {
 	for {
 		u, ok := w.(interface{ Unwrap() io.Writer })
 		if !ok {
-			break
+			return w
 		}
 		w = u.Unwrap()
 	}
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // termWidth is the width of the terminal w writes to, or 100 when w is not a
 // terminal (a pipe, a file, CI logs). A very narrow terminal is taken as it
 // is; the text reporter keeps a minimum of its own.
 func termWidth(w io.Writer) int {
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if f, ok := underlying(w).(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 0 {
 			return width
 		}

@@ -77,9 +77,11 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	in.Identities = views
 	in.Caller, in.Access = judgedCaller(opts.Identities, shared), opts.Access
 	before := exchangeCount(in)
+	opts.Probe.Progress.SetPhase(probe.PhaseMCP)
 	mcpNotes, cut := collectMCP(ctx, sched, opts, shared, in)
 	res.Stats.Requests += exchangeCount(in) - before
 	res.Stats.Interrupted = res.Stats.Interrupted || cut
+	opts.Probe.Progress.SetPhase(probe.PhaseChecks)
 	results, findings := Evaluate(context.WithoutCancel(ctx), in, opts.Checks)
 	post := &Pipeline{Doc: in.Spec, Policy: opts.Policy, Now: opts.Policy.now(), Results: results, Rules: RuleInfos(opts.Checks)}
 	findings = post.Run(findings)
