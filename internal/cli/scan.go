@@ -44,8 +44,8 @@ func (o *outputFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVarP(&o.outputs, "output", "o", nil, "also write FORMAT=PATH (repeatable; PATH - is stdout)")
 	fs.StringVar(&o.failOn, "fail-on", "error", "fail (exit 1) on findings of this severity or worse: error, warning, info or none")
 	fs.BoolVar(&o.noColor, "no-color", false, "never colour the terminal report (NO_COLOR is honoured too)")
-	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print no report on stdout; -o outputs are still written")
-	fs.BoolVarP(&o.verbose, "verbose", "v", false, "log progress on stderr and list every occurrence")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print no report on stdout and no progress line; -o outputs are still written")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "log every request on stderr (progress every 5s when it is not a terminal) and list every occurrence")
 	o.sarif.register(fs)
 }
 
