@@ -73,7 +73,7 @@ func newClient(cfg Config, start *url.URL) *client {
 		limiter = rate.NewLimiter(rate.Limit(cfg.Rate), 1)
 	}
 	c.http = &http.Client{
-		Transport:     &countingTransport{next: base, limiter: limiter, count: &c.requests},
+		Transport:     &countingTransport{next: base, limiter: limiter, count: &c.requests, progress: cfg.Progress},
 		CheckRedirect: c.checkRedirect,
 	}
 	return c
@@ -124,9 +124,10 @@ func (c *client) checkRedirect(req *http.Request, via []*http.Request) error {
 // countingTransport applies the rate limit to every hop, redirects included,
 // and counts what was sent.
 type countingTransport struct {
-	next    http.RoundTripper
-	limiter *rate.Limiter
-	count   *atomic.Int64
+	next     http.RoundTripper
+	limiter  *rate.Limiter
+	count    *atomic.Int64
+	progress *Progress
 }
 
 func (t *countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -136,6 +137,7 @@ func (t *countingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 		}
 	}
 	t.count.Add(1)
+	t.progress.addRequest()
 	return t.next.RoundTrip(req)
 }
 

@@ -68,6 +68,7 @@ type crawler struct {
 	cut      linkCut
 	// startLinks counts the links the start page offered.
 	startLinks int
+	robots   *robotsRules // nil unless Config.RespectRobots; see robots.go
 }
 
 // linkCut remembers the pages whose links the per-page bound cut, for the
@@ -114,6 +115,7 @@ func (cr *crawler) run(ctx context.Context) {
 				continue
 			}
 			cr.pages = append(cr.pages, p.x)
+			cr.cfg.Progress.addPage()
 			cr.noteCut(p)
 			for _, cand := range p.cands {
 				if j, ok := cr.consider(cand, p.base, level[i].depth+1, p.x.Request.URL); ok {
@@ -280,6 +282,8 @@ func (cr *crawler) refusal(u *url.URL, depth int) string {
 		return skipOffOrigin
 	case !inScope(u.Path, cr.cfg.Include, cr.cfg.Exclude):
 		return skipExcluded
+	case cr.robots.disallows(u, cr.start):
+		return skipRobots
 	case depth > cr.cfg.MaxDepth:
 		return skipMaxDepth
 	}

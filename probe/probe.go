@@ -53,6 +53,11 @@ type Config struct {
 	// MaxQueryVariants caps the distinct query strings crawled per path, so
 	// that calendars and sort-order links cannot explode the crawl; default 5.
 	MaxQueryVariants int
+	// RespectRobots reads /robots.txt before the crawl and sends neither
+	// crawl requests nor planned probes to what it disallows for
+	// RobotsAgent; the start URL, which the user named, is still fetched.
+	// Off by default: the scanner is meant for the user's own API.
+	RespectRobots bool
 	// AllowUnsafe lets planned requests use methods other than GET, HEAD and
 	// OPTIONS. It stays false until active probes exist and the user opts in.
 	AllowUnsafe bool
@@ -66,6 +71,9 @@ type Config struct {
 	Transport http.RoundTripper
 	// Log receives progress lines when verbose; nil discards them.
 	Log io.Writer
+	// Progress, when set, counts the pages and requests as they happen, for
+	// a progress line; see Progress.
+	Progress *Progress
 }
 
 // Planner turns what the crawl found into planned probes. The scan builds it

@@ -76,6 +76,7 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 		return nil, fmt.Errorf("probe: include/exclude pattern %w", err)
 	}
 	cfg = cfg.withDefaults()
+	cfg.Progress.SetPhase(PhaseCrawl)
 	begin := time.Now()
 	start := normalize(cfg.Start)
 	scanCtx, cancel := context.WithTimeout(ctx, cfg.Budget)
@@ -87,6 +88,9 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 	defer c.close()
 	bodies := newBodyKeeper()
 	cr := newCrawler(cfg, c, start, bodies)
+	if cfg.RespectRobots {
+		cr.robots = readRobots(crawlCtx, c, start, cr.headers)
+	}
 	cr.run(crawlCtx)
 	if err := startFailure(cr.pages, crawlCtx); err != nil {
 		return nil, err
@@ -100,14 +104,19 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 	crawled := sortedExchanges(cr.pages)
 	var sent round
 	if plan != nil && ctx.Err() == nil {
-		s := sender{cfg: cfg, client: c, start: start, bodies: bodies}
+		cfg.Progress.SetPhase(PhaseProbe)
+		s := sender{cfg: cfg, client: c, start: start, bodies: bodies, robots: cr.robots}
 		sent = s.planned(scanCtx, plan(crawled, samples))
 		sent.add(s.followUps(scanCtx, crawled, samples, sent.sent))
 		res.Notes = append(res.Notes, sent.notes...)
 		if sent.offOrigin > 0 {
 			cr.skipped[skipProbeOffOrigin] += sent.offOrigin
 		}
+		if sent.robots > 0 {
+			cr.skipped[skipProbeRobots] += sent.robots
+		}
 	}
+	res.Notes = appendNotes(res.Notes, cr.robots.note(cr.skipped))
 	probes := sent.sent
 
 	res.Spec, res.SpecDiscovery, res.Notes = cr.spec.doc, cr.spec.discovery, append(res.Notes, cr.spec.notes...)
@@ -206,12 +215,14 @@ type sender struct {
 	client *client
 	start  *url.URL
 	bodies *bodyKeeper
+	robots *robotsRules
 }
 
 // round is what sending planned requests gave.
 type round struct {
 	sent      []*exchange.Exchange
 	offOrigin int      // dropped for leaving the origin
+	robots    int      // dropped because robots.txt disallows them
 	unsent    int      // valid, but the run ended first
 	notes     []string // the requests refused, and why
 }
@@ -219,6 +230,7 @@ type round struct {
 func (r *round) add(o round) {
 	r.sent = append(r.sent, o.sent...)
 	r.offOrigin += o.offOrigin
+	r.robots += o.robots
 	r.unsent += o.unsent
 	r.notes = append(r.notes, o.notes...)
 }
@@ -241,6 +253,8 @@ func (s sender) planned(ctx context.Context, planned []exchange.PlannedRequest) 
 			r.offOrigin++
 		case err != nil:
 			r.notes = append(r.notes, fmt.Sprintf("planned request %s %s (%s) not sent: %v", p.Method, recorded, p.Purpose, err))
+		case s.robotsDisallow(p.URL):
+			r.robots++
 		default:
 			valid = append(valid, p)
 		}
@@ -286,6 +300,13 @@ func (s sender) one(ctx context.Context, p exchange.PlannedRequest) *exchange.Ex
 	x.Purpose, x.BasedOn = p.Purpose, p.BasedOn
 	s.bodies.keep(x)
 	return x
+}
+
+// robotsDisallow reports whether robots.txt keeps a valid planned request
+// from being sent.
+func (s sender) robotsDisallow(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && s.robots.disallows(normalize(u), s.start)
 }
 
 var errOffOrigin = errors.New("URL is on another origin")

@@ -22,15 +22,18 @@ func revisionChecks() []*check {
 			Severity: finding.SeverityWarning,
 			SpecRefs: []finding.SpecRef{versioningRef, mcpRef(mcp.Modern, "basic/transports/streamable-http §Backward Compatibility", "SHOULD", "basic/transports/streamable-http")},
 			Help: "The scanner sends one fully valid `server/discover` request (every required header and\n" +
-				"`_meta`). A 401, 403, 407, 429, a 5xx, a redirect, or a network or TLS error says nothing about\n" +
-				"which revision the server speaks, so the scanner reports it and does **not** fall back to the\n" +
+				"`_meta`). Only a JSON-RPC `-32601` or an HTTP 400, 404, 405, 406 or 501 shows a legacy server.\n" +
+				"Any other failure (401, 403, 407, 429, another 4xx, a 5xx other than 501, a redirect, a network\n" +
+				"or TLS error) says nothing about which revision the server speaks, so the scanner reports it\n" +
+				"and does **not** fall back to the\n" +
 				"legacy `initialize` handshake: anything able to make the probe fail could otherwise push\n" +
 				"clients onto an older protocol (a downgrade). Clients that fall back on any error, as both Go\n" +
 				"SDKs do, are exposed to exactly that.\n\n" +
 				"Authentication statuses are reported as `info` (pass credentials with `-H`); server errors and\n" +
 				"network failures as `warning`.\n\n" +
 				"**How to fix:** answer `server/discover` (MCP 2026-07-28 requires it), or, for a legacy server,\n" +
-				"answer it with a 4xx and a JSON-RPC error; keep authentication and rate limits for what they mean.",
+				"answer it with a 400, 404 or 405, or a JSON-RPC `-32601` (Method not found); keep authentication\n" +
+				"and rate limits for what they mean.",
 		}, run: runUndetermined, anyVerdict: true},
 		{meta: checks.Meta{
 			ID: "mcp-legacy-only", Family: checks.FamilyMCP,

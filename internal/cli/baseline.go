@@ -81,7 +81,9 @@ func (g *gateFlags) options(failOn finding.Severity) score.GateOptions {
 func newBaselineCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "baseline",
-		Short: "Write a baseline: the findings that later scans compare with (--baseline)",
+		Short: "Write a baseline: the findings later scans compare with",
+		Example: `  agentready baseline write -o .agentready-baseline.json https://staging.example.com/
+  agentready scan --baseline .agentready-baseline.json https://staging.example.com/`,
 	}
 	cmd.AddCommand(newBaselineWriteCmd(e))
 	return cmd
@@ -92,7 +94,7 @@ func newBaselineWriteCmd(e *env) *cobra.Command {
 	var from, output string
 	cmd := &cobra.Command{
 		Use:   "write [URL]",
-		Short: "Scan URL (or read --from REPORT) and write its findings as a baseline",
+		Short: "Scan URL (or read --from REPORT) and write a baseline",
 		Long: `write scans the target (or reads a JSON report with --from) and writes a
 baseline: a JSON report trimmed to one finding per fingerprint, sorted, without
 timings, so that a committed baseline changes only when findings do. The
@@ -100,6 +102,8 @@ configuration's severity overrides and ignores apply, so ignored findings are
 not baselined. The scan is the one scan runs, with the same identities
 (--identity, --header-for, or the configuration's identities) and access, so
 that fingerprints match; it never sends active probes (--active is refused).`,
+		Example: `  agentready baseline write -o .agentready-baseline.json https://staging.example.com/
+  agentready baseline write --from report.json -o .agentready-baseline.json`,
 		Args:        cobra.MaximumNArgs(1),
 		Annotations: map[string]string{usesConfig: "true"},
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -156,7 +160,7 @@ func scanOnly(ctx context.Context, e *env, raw string, lim *limitFlags, policy *
 	if err != nil {
 		return nil, err
 	}
-	rep, err := scan.Run(ctx, opts)
+	rep, err := runScan(ctx, e, opts, false, false)
 	if err != nil {
 		return nil, &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("scan failed: %w", err)}
 	}

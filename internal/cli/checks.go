@@ -17,7 +17,9 @@ func newChecksCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "checks",
 		Short: "List every check: ID, family, severity, title",
-		Args:  cobra.NoArgs,
+		Example: `  agentready checks
+  agentready checks --format json`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			reg, err := builtin.Registry()
 			if err != nil {
@@ -58,9 +60,10 @@ func listChecksJSON(e *env, reg *checks.Registry) error {
 
 func newExplainCmd(e *env) *cobra.Command {
 	return &cobra.Command{
-		Use:   "explain ID",
-		Short: "Explain one check: why it matters, the clause it rests on, how to fix it",
-		Args:  cobra.ExactArgs(1),
+		Use:     "explain ID",
+		Short:   "Explain one check: why it matters, its clause, how to fix it",
+		Example: "  agentready explain vary-accept",
+		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			reg, err := builtin.Registry()
 			if err != nil {

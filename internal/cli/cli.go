@@ -134,7 +134,12 @@ Exit codes:
   0  the scan completed and the gate passed
   1  the scan completed and the gate failed (see --fail-on)
   2  usage or configuration error (active probes refused or declined included)
-  3  the scan could not complete (target unreachable, interrupted, or nothing could be checked)`,
+  3  the scan could not complete (target unreachable, interrupted, or
+     nothing could be checked)`,
+		Example: `  agentready demo
+  agentready scan https://staging.example.com/
+  agentready lint openapi.yaml
+  agentready explain vary-accept`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -144,14 +149,16 @@ Exit codes:
 	root.AddCommand(newReportCmd(e))
 	root.AddCommand(newBaselineCmd(e), newInitCmd(e), newConfigCmd(e))
 	withConfig(root, e)
+	completeTree(root, e)
 	return root
 }
 
 func newVersionCmd(e *env) *cobra.Command {
 	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the version",
-		Args:  cobra.NoArgs,
+		Use:     "version",
+		Short:   "Print the version",
+		Example: "  agentready version",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			_, err := fmt.Fprintln(e.stdout, "agentready", version())
 			return err

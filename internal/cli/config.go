@@ -291,11 +291,14 @@ func newConfigCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "config",
 		Short: "Check the configuration file, or print its JSON Schema",
+		Example: `  agentready config check
+  agentready config schema > agentready-config.schema.json`,
 	}
 	cmd.AddCommand(&cobra.Command{
-		Use:   "schema",
-		Short: "Print the JSON Schema of " + config.FileName + " (for editors)",
-		Args:  cobra.NoArgs,
+		Use:     "schema",
+		Short:   "Print the JSON Schema of " + config.FileName + " (for editors)",
+		Example: "  agentready config schema > agentready-config.schema.json",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			b, err := config.Schema(knownNames())
 			if err != nil {
@@ -308,6 +311,7 @@ func newConfigCmd(e *env) *cobra.Command {
 	cmd.AddCommand(&cobra.Command{
 		Use:         "check",
 		Short:       "Validate the configuration file and print the settings it gives",
+		Example:     "  agentready config check\n  agentready --config ci/.agentready.yaml config check",
 		Args:        cobra.NoArgs,
 		Annotations: map[string]string{usesConfig: "true"},
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -317,8 +321,9 @@ func newConfigCmd(e *env) *cobra.Command {
 				return nil
 			}
 			fmt.Fprintf(e.stdout, "%s is valid\n", f.Path)
+			scanFlags := newScanCmd(e).Flags()
 			for _, s := range f.Settings() {
-				fmt.Fprintf(e.stdout, "  %-24s --%s=%s\n", s.Key, s.Flag, strings.Join(s.Values, ","))
+				fmt.Fprintf(e.stdout, "  %-24s %s\n", s.Key, commandLineForm(scanFlags, s))
 			}
 			fmt.Fprintf(e.stdout, "  %d severity override(s), %d family setting(s), %d ignore(s), %d identit(ies)\n",
 				len(f.Checks), len(f.Families), len(f.Ignores), len(f.Identities))
@@ -326,6 +331,16 @@ func newConfigCmd(e *env) *cobra.Command {
 		},
 	})
 	return cmd
+}
+
+// commandLineForm is how a setting is given on the command line: its flag,
+// or, for the target, the URL argument, which no flag stands for.
+func commandLineForm(scanFlags *pflag.FlagSet, s config.Setting) string {
+	value := strings.Join(s.Values, ",")
+	if scanFlags.Lookup(s.Flag) == nil {
+		return "the URL argument: " + value
+	}
+	return "--" + s.Flag + "=" + value
 }
 
 func indent(s string) string {

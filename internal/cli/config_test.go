@@ -391,3 +391,32 @@ func TestConfigFoundInAParentDirectoryPicksNoTargetForCredentials(t *testing.T) 
 		t.Error("no request carried -H")
 	}
 }
+
+// TestConfigCheckNamesRealFlags: config check shows how each setting is given
+// on the command line, and the target has no flag.
+func TestConfigCheckNamesRealFlags(t *testing.T) {
+	cfg := writeConfig(t, "target: http://127.0.0.1:1/\nlimits:\n  max-pages: 3\n")
+	r := run(t, "--config", cfg, "config", "check")
+	if r.code != ExitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if strings.Contains(r.stdout, "--target") {
+		t.Errorf("config check names a --target flag, which does not exist:\n%s", r.stdout)
+	}
+	for _, want := range []string{"the URL argument: http://127.0.0.1:1/", "--max-pages=3"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("config check output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
+// TestEveryConfigFlagIsAScanFlag: a key's flag tag names a flag scan has,
+// but for the target, which is scan's argument.
+func TestEveryConfigFlagIsAScanFlag(t *testing.T) {
+	fs := newScanCmd(&env{vars: map[string]string{}}).Flags()
+	for flag, key := range config.FlagNames() {
+		if fs.Lookup(flag) == nil && key != "target" {
+			t.Errorf("%s names --%s, which scan does not have", key, flag)
+		}
+	}
+}

@@ -20,8 +20,15 @@ func newDemoCmd(e *env) *cobra.Command {
 	var defectNames []string
 	cmd := &cobra.Command{
 		Use:   "demo",
-		Short: "Start the embedded sample API on 127.0.0.1 and scan it (--serve only serves it)",
-		Args:  cobra.NoArgs,
+		Short: "Start the embedded sample API on 127.0.0.1 and scan it",
+		Long: `demo starts the embedded sample API on a free 127.0.0.1 port and scans it,
+with the output and gate flags of scan. --serve only serves it and prints its
+URL, for scan, curl or a browser; --defect breaks it on purpose, to show what
+findings look like.`,
+		Example: `  agentready demo
+  agentready demo --defect no-vary-accept --format markdown
+  agentready demo --serve`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var defects []demo.Defect
 			for _, name := range defectNames {

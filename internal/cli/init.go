@@ -30,6 +30,8 @@ placeholder reason and an expiry date three months out. Without a URL (or
 AGENTREADY_TARGET) it writes the file without scanning.
 
 An existing file is never overwritten without --force.`,
+		Example: `  agentready init http://127.0.0.1:8080/
+  agentready init --force -o .agentready.yaml https://staging.example.com/`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if _, err := os.Stat(output); err == nil && !force && output != "-" {

@@ -24,11 +24,13 @@ func newLintCmd(e *env) *cobra.Command {
 	var maxSize int64
 	cmd := &cobra.Command{
 		Use:   "lint SPEC",
-		Short: "Check an OpenAPI document on its own, without a network (fast enough for a pre-commit hook)",
+		Short: "Check an OpenAPI document offline (fast enough for pre-commit)",
 		Long: `lint runs every check that needs only the OpenAPI document: that it loads
 (syntax, $refs, one OpenAPI version), operationId uniqueness, path-template
 validity, x-hal-rel well-formedness and relation collisions. Findings point at
 the file, line and column. Reports and exit codes are those of scan.`,
+		Example: `  agentready lint openapi.yaml
+  agentready lint --format sarif openapi.yaml > agentready.sarif`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runLint(cmd.Context(), e, args[0], maxSize, &out)
@@ -101,7 +103,7 @@ func Lint(ctx context.Context, doc *spec.Document, cs []checks.Check, toolVersio
 		Checks:        post.Results,
 		Findings:      findings,
 		Notes:         append([]string(nil), doc.Notices...),
-		Spec:          doc.Info("lint"),
+		Spec:          doc.Info(finding.SpecLint),
 	}
 	rep.Score = scan.Grade(rep)
 	return rep

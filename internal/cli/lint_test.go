@@ -192,3 +192,37 @@ func TestLintManyDuplicates(t *testing.T) {
 		t.Errorf("no finding says %q", want)
 	}
 }
+
+// TestLintReportsHaveNoScanBlock: lint fetches nothing, so no format shows
+// crawl statistics for it; the same report read as a scan's shows them.
+func TestLintReportsHaveNoScanBlock(t *testing.T) {
+	dir := t.TempDir()
+	saved := filepath.Join(dir, "lint.json")
+	if r := run(t, "lint", "-q", "-o", "json="+saved, specs+"lint-good.yaml"); r.code != ExitOK {
+		t.Fatalf("lint: exit %d: %s", r.code, r.stderr)
+	}
+	scanBlock := map[string]string{"text": "\nScan\n", "markdown": "Scanned 0 pages", "html": `id="stats"`}
+	for format, block := range scanBlock {
+		r := run(t, "report", "convert", "--from", saved, "--format", format)
+		if r.code != ExitOK {
+			t.Fatalf("%s: exit %d: %s", format, r.code, r.stderr)
+		}
+		if strings.Contains(r.stdout, block) {
+			t.Errorf("%s lint report shows the scan block %q", format, block)
+		}
+	}
+
+	b, err := os.ReadFile(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asScan := filepath.Join(dir, "scan.json")
+	if err := os.WriteFile(asScan, []byte(strings.Replace(string(b), `"discovery": "lint"`, `"discovery": "--openapi"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for format, block := range scanBlock {
+		if r := run(t, "report", "convert", "--from", asScan, "--format", format); !strings.Contains(r.stdout, block) {
+			t.Errorf("%s scan report lacks the scan block %q (exit %d)", format, block, r.code)
+		}
+	}
+}

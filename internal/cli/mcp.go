@@ -29,12 +29,14 @@ func newMCPCmd(e *env) *cobra.Command {
 	var verbose bool
 	cmd := &cobra.Command{
 		Use:   "mcp URL",
-		Short: "Detect an MCP endpoint's revision (never downgrading) and print its tool catalog",
+		Short: "Detect an MCP endpoint's revision and print its tool catalog",
 		Long: `mcp sends only read-only MCP requests to URL: server/discover, then initialize
 and notifications/initialized only on positive evidence of a legacy server, then
 tools/list (every page, twice), the other list methods, and DELETE of the session
-it opened. It never calls a tool. A 401, 403, 407, 429, a 5xx or a network error
-on the probe is reported and never leads to a fallback.
+it opened. It never calls a tool. Only a JSON-RPC -32601 or an HTTP 400, 404,
+405, 406 or 501 to the probe leads to the legacy handshake; any other failure
+(401, 403, 429, another 4xx, a 5xx, a network error) is reported and never leads
+to a fallback.
 
 It prints the revision verdict with its reasoning and the catalog: each tool's
 name, hints, a schema summary, its fingerprint and its token count, and the
@@ -42,6 +44,8 @@ catalog's fingerprint.
 
 Exit codes: 0 the endpoint spoke MCP and was listed; 2 usage error; 3 the
 endpoint could not be reached, refused the probe, or is not an MCP endpoint.`,
+		Example: `  agentready mcp http://127.0.0.1:8080/mcp
+  agentready mcp --format json https://api.example.com/mcp`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "text" && format != "json" {

@@ -51,9 +51,10 @@ func (s *sarifFlags) check() error {
 
 func newReportCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "report",
-		Short: "Work with saved reports",
-		Args:  cobra.NoArgs,
+		Use:     "report",
+		Short:   "Work with saved reports",
+		Example: "  agentready report convert --from report.json --format html -o report.html",
+		Args:    cobra.NoArgs,
 	}
 	cmd.AddCommand(newReportConvertCmd(e))
 	return cmd
@@ -66,10 +67,11 @@ func newReportConvertCmd(e *env) *cobra.Command {
 	var sf sarifFlags
 	cmd := &cobra.Command{
 		Use:   "convert --from report.json --format FORMAT [-o PATH]",
-		Short: "Re-render a saved JSON report in another format, without scanning again",
+		Short: "Re-render a saved JSON report in another format",
 		Example: `  agentready scan https://api.example.com/ -q -o json=report.json
   agentready report convert --from report.json --format html -o report.html
-  agentready report convert --from report.json --format sarif --sarif-anchor api/openapi.yaml -o agentready.sarif`,
+  agentready report convert --from report.json --format sarif \
+    --sarif-anchor api/openapi.yaml -o agentready.sarif`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if from == "" {

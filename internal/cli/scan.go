@@ -19,6 +19,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/agentready/agentready/checks/builtin"
+	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/internal/score"
@@ -43,8 +44,8 @@ func (o *outputFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVarP(&o.outputs, "output", "o", nil, "also write FORMAT=PATH (repeatable; PATH - is stdout)")
 	fs.StringVar(&o.failOn, "fail-on", "error", "fail (exit 1) on findings of this severity or worse: error, warning, info or none")
 	fs.BoolVar(&o.noColor, "no-color", false, "never colour the terminal report (NO_COLOR is honoured too)")
-	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print no report on stdout; -o outputs are still written")
-	fs.BoolVarP(&o.verbose, "verbose", "v", false, "log progress on stderr and list every occurrence")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print no report on stdout and no progress line; -o outputs are still written")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "log every request on stderr (progress every 5s when it is not a terminal) and list every occurrence")
 	o.sarif.register(fs)
 }
 
@@ -58,6 +59,8 @@ type limitFlags struct {
 	timeout, budget  time.Duration
 	maxBody          int64
 	maxLinksPerPage  int
+	maxQueryVariants int
+	respectRobots    bool
 	include, exclude []string
 	mcpEndpoint      string
 	spec             specFlags     // --openapi and friends; see openapi.go
@@ -75,6 +78,8 @@ func (l *limitFlags) register(fs *pflag.FlagSet) {
 	fs.DurationVar(&l.budget, "budget", 2*time.Minute, "time budget for the whole scan")
 	fs.Int64Var(&l.maxBody, "max-body", 2<<20, "read at most this many bytes of each body")
 	fs.IntVar(&l.maxLinksPerPage, "max-links-per-page", 1000, "take at most this many links from one page, in the order they are read")
+	fs.IntVar(&l.maxQueryVariants, "max-query-variants", 5, "crawl at most this many distinct query strings of one path")
+	fs.BoolVar(&l.respectRobots, "respect-robots", false, "skip the paths /robots.txt disallows for agentready (or *); by default it is not read")
 	fs.StringArrayVar(&l.include, "include", nil, "crawl only paths matching this pattern (repeatable, e.g. '/orders/*')")
 	fs.StringArrayVar(&l.exclude, "exclude", nil, "never crawl paths matching this pattern (repeatable)")
 	l.spec.register(fs)
@@ -95,8 +100,8 @@ func (l *limitFlags) config(start *url.URL) (probe.Config, error) {
 	}
 	switch {
 	case l.maxPages < 1, l.maxDepth < 0, l.concurrency < 1, l.rate < 0, l.timeout <= 0, l.budget <= 0, l.maxBody < 1, l.maxLinksPerPage < 1,
-		math.IsNaN(l.rate), math.IsInf(l.rate, 0):
-		return probe.Config{}, usageError("limits must be positive (--max-pages, --concurrency, --timeout, --budget, --max-body, --max-links-per-page; --max-depth and --rate may be 0)")
+		l.maxQueryVariants < 1, math.IsNaN(l.rate), math.IsInf(l.rate, 0):
+		return probe.Config{}, usageError("limits must be positive (--max-pages, --concurrency, --timeout, --budget, --max-body, --max-links-per-page, --max-query-variants; --max-depth and --rate may be 0)")
 	}
 	if err := checkPatterns("include", l.include); err != nil {
 		return probe.Config{}, err
@@ -107,7 +112,8 @@ func (l *limitFlags) config(start *url.URL) (probe.Config, error) {
 	cfg := probe.Config{
 		Start: start, Headers: h, MaxPages: l.maxPages, MaxDepth: l.maxDepth,
 		Concurrency: l.concurrency, Rate: l.rate, Timeout: l.timeout, Budget: l.budget,
-		MaxBody: l.maxBody, MaxLinksPerPage: l.maxLinksPerPage, Include: l.include, Exclude: l.exclude,
+		MaxBody: l.maxBody, MaxLinksPerPage: l.maxLinksPerPage, MaxQueryVariants: l.maxQueryVariants, RespectRobots: l.respectRobots,
+		Include: l.include, Exclude: l.exclude,
 		UserAgent: "agentready/" + version() + " (+https://github.com/agentready/agentready)",
 	}
 	sendUserinfo(start, &cfg)
@@ -155,7 +161,14 @@ func newScanCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "scan [URL]",
 		Short: "Crawl a live API, probe it, check it and print a graded report",
-		Args:  cobra.MaximumNArgs(1),
+		Example: `  agentready scan http://127.0.0.1:8080/
+  agentready scan --openapi openapi.yaml -H "Authorization: Bearer $TOKEN" \
+    https://staging.example.com/
+  agentready scan -q -o sarif=agentready.sarif --fail-on warning \
+    https://staging.example.com/
+  agentready scan --start 'go run ./cmd/server' \
+    --ready http://127.0.0.1:8080/healthz http://127.0.0.1:8080/`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			raw, err := targetArg(e, args)
 			if err != nil {
@@ -200,10 +213,11 @@ func parseTarget(raw string) (*url.URL, error) {
 // scanPlan is a scan whose flags have all been checked: every usage error
 // is found before an app is started or a request is sent.
 type scanPlan struct {
-	opts   scan.Options
-	sinks  []sink
-	failOn finding.Severity
-	gate   *gateFlags
+	opts           scan.Options
+	sinks          []sink
+	failOn         finding.Severity
+	gate           *gateFlags
+	quiet, verbose bool
 }
 
 // planScan checks every flag of scan and demo and prepares the scan.
@@ -230,7 +244,7 @@ func planScan(e *env, start *url.URL, out *outputFlags, lim *limitFlags) (*scanP
 	if opts.Active, err = lim.act.options(e); err != nil {
 		return nil, err
 	}
-	return &scanPlan{opts: opts, sinks: sinks, failOn: failOn, gate: &out.gate}, nil
+	return &scanPlan{opts: opts, sinks: sinks, failOn: failOn, gate: &out.gate, quiet: out.quiet, verbose: out.verbose}, nil
 }
 
 // scanOptions checks the flags that decide what a scan sends, as whom, and
@@ -258,7 +272,7 @@ func scanOptions(e *env, start *url.URL, lim *limitFlags, policy *scan.Policy) (
 
 // run scans, writes the reports and maps the outcome to an exit code.
 func (p *scanPlan) run(ctx context.Context, e *env) error {
-	rep, err := scan.Run(ctx, p.opts)
+	rep, err := runScan(ctx, e, p.opts, p.quiet, p.verbose)
 	if errors.Is(err, errActiveDeclined) {
 		return err
 	}
@@ -274,6 +288,28 @@ func (p *scanPlan) run(ctx context.Context, e *env) error {
 		return &ExitError{Code: ExitIncomplete, Err: err}
 	}
 	return exitFor(ctx, rep)
+}
+
+// runScan is scan.Run under a progress line on stderr (see progressLine),
+// which is gone when it returns: what is written next starts on a clean
+// line. The -v log lines and the active probes' prompt make room for it.
+func runScan(ctx context.Context, e *env, opts scan.Options, quiet, verbose bool) (*finding.Report, error) {
+	opts.Probe.Progress = &probe.Progress{}
+	line := startProgress(e, opts.Probe.Progress, quiet, verbose)
+	defer line.stop()
+	if opts.Probe.Log != nil {
+		opts.Probe.Log = line.logTo(opts.Probe.Log)
+	}
+	if a := opts.Active; a != nil && a.Confirm != nil && line != nil {
+		withPrompt, confirm := *a, a.Confirm
+		withPrompt.Confirm = func(plan []exchange.ActiveRequest) error {
+			line.pause()
+			defer line.resume()
+			return confirm(plan)
+		}
+		opts.Active = &withPrompt
+	}
+	return scan.Run(ctx, opts)
 }
 
 func exitFor(ctx context.Context, rep *finding.Report) error {
@@ -392,22 +428,27 @@ func checkWritable(p string) error {
 }
 
 func isTerminal(w io.Writer) bool {
+	f, ok := underlying(w).(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// underlying is the writer w writes to in the end, past the filters that
+// wrap it (stderr's is one).
+func underlying(w io.Writer) io.Writer {
 	for {
 		u, ok := w.(interface{ Unwrap() io.Writer })
 		if !ok {
-			break
+			return w
 		}
 		w = u.Unwrap()
 	}
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // termWidth is the width of the terminal w writes to, or 100 when w is not a
 // terminal (a pipe, a file, CI logs). A very narrow terminal is taken as it
 // is; the text reporter keeps a minimum of its own.
 func termWidth(w io.Writer) int {
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if f, ok := underlying(w).(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 0 {
 			return width
 		}

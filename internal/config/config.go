@@ -48,6 +48,7 @@ type File struct {
 	Limits     Limits              `yaml:"limits,omitempty" doc:"Bounds of the crawl."`
 	Include    []string            `yaml:"include,omitempty" flag:"include" doc:"Crawl only paths matching these patterns (path.Match syntax; a trailing * or /** matches any suffix)."`
 	Exclude    []string            `yaml:"exclude,omitempty" flag:"exclude" doc:"Never crawl paths matching these patterns."`
+	Robots     *bool               `yaml:"respect-robots,omitempty" flag:"respect-robots" doc:"Read /robots.txt first and skip the paths it disallows for agentready (or *). Off by default: the scanner is meant for your own API, staging included."`
 	Families   map[string]bool     `yaml:"families,omitempty" names:"families" doc:"Check families to run (true) or leave out (false); families not listed run."`
 	Checks     map[string]string   `yaml:"checks,omitempty" names:"checks" enum:"error,warning,info,off" doc:"Per-check severity override: error, warning, info, or off to not run the check."`
 	Ignores    []Ignore            `yaml:"ignores,omitempty" doc:"Findings to leave out of the report and the gate, each with a reason and optionally an expiry date."`
@@ -88,6 +89,7 @@ type Limits struct {
 	Budget      string   `yaml:"budget,omitempty" flag:"budget" format:"duration" doc:"Time budget of the whole scan, e.g. 2m (default 2m)."`
 	MaxBody     *int64   `yaml:"max-body,omitempty" min:"1" flag:"max-body" doc:"Bytes read of each response body (default 2097152)."`
 	MaxLinks    *int     `yaml:"max-links-per-page,omitempty" min:"1" flag:"max-links-per-page" doc:"Links taken from one page, in the order they are read (default 1000)."`
+	MaxQueries  *int     `yaml:"max-query-variants,omitempty" min:"1" flag:"max-query-variants" doc:"Distinct query strings crawled per path, so that calendars and sort links cannot flood the crawl (default 5)."`
 	MaxSpecSize *int64   `yaml:"max-spec-size,omitempty" min:"1" flag:"max-spec-size" doc:"Largest OpenAPI document read, from a file or fetched, in bytes (default 33554432); lint uses it too."`
 }
 

@@ -47,20 +47,53 @@ func RedactHeader(h http.Header, extra map[string]bool) http.Header {
 	return out
 }
 
+// SessionHeader carries the MCP session a request belongs to.
+const SessionHeader = "Mcp-Session-Id"
+
+// sessionVar is the shell variable a curl line keeps the session ID in.
+const sessionVar = "MCP_SESSION_ID"
+
 // Curl renders a command that reproduces the request. Headers are emitted in
 // sorted order so the line is stable; values are shell-quoted.
+//
+// A request in an MCP session names the session by its ID, which is dead by
+// the time anyone reads the line: the scanner ends the sessions it opens.
+// The line then opens a new session first, with the requests that opened
+// the recorded one, and sends the request in it; when those are not known,
+// it stops with a message instead of replaying a dead session.
 func (x *Exchange) Curl() string {
+	r := x.Request
+	if r.Header.Get(SessionHeader) == "" {
+		return curlOf(r, "-i")
+	}
 	var b strings.Builder
-	b.WriteString("curl -sS -i")
-	switch x.Request.Method {
+	if len(r.SessionStart) == 0 {
+		b.WriteString(`: "${` + sessionVar + `:?the scan's MCP session has ended: open one with initialize and set ` + sessionVar + `}" && `)
+	} else {
+		b.WriteString(sessionVar + "=$(" + curlOf(r.SessionStart[0], "-D - -o /dev/null") +
+			` | awk 'tolower($1) == "mcp-session-id:" {print $2}' | tr -d '\r') && `)
+		for _, more := range r.SessionStart[1:] {
+			b.WriteString(curlOf(more, "-o /dev/null") + " && ")
+		}
+	}
+	b.WriteString(curlOf(r, "-i"))
+	return b.String()
+}
+
+// curlOf is the curl command of one request, with output flags out; the
+// session header, when there is one, reads the session from sessionVar.
+func curlOf(r Request, out string) string {
+	var b strings.Builder
+	b.WriteString("curl -sS " + out)
+	switch r.Method {
 	case http.MethodGet:
 	case http.MethodHead:
 		b.WriteString(" -I")
 	default:
-		b.WriteString(" -X " + shellQuote(x.Request.Method))
+		b.WriteString(" -X " + shellQuote(r.Method))
 	}
-	names := make([]string, 0, len(x.Request.Header))
-	for k := range x.Request.Header {
+	names := make([]string, 0, len(r.Header))
+	for k := range r.Header {
 		if http.CanonicalHeaderKey(k) == "User-Agent" {
 			continue
 		}
@@ -68,14 +101,18 @@ func (x *Exchange) Curl() string {
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		for _, v := range x.Request.Header[k] {
+		if http.CanonicalHeaderKey(k) == SessionHeader {
+			b.WriteString(` -H "` + SessionHeader + `: $` + sessionVar + `"`)
+			continue
+		}
+		for _, v := range r.Header[k] {
 			b.WriteString(" -H " + shellQuote(k+": "+v))
 		}
 	}
-	if x.Request.Body != "" {
-		b.WriteString(" --data-raw " + shellQuote(x.Request.Body))
+	if r.Body != "" {
+		b.WriteString(" --data-raw " + shellQuote(r.Body))
 	}
-	b.WriteString(" " + shellQuote(x.Request.URL))
+	b.WriteString(" " + shellQuote(r.URL))
 	return b.String()
 }
 

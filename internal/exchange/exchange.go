@@ -50,6 +50,11 @@ type Request struct {
 	// (the JSON-RPC messages of the MCP family, active probes); empty for
 	// every other request.
 	Body string `json:"body,omitempty"`
+	// SessionStart are the requests that opened the MCP session this one
+	// names in its Mcp-Session-Id (initialize, then what followed it),
+	// sent before it in the same session. The scanner ends the sessions it
+	// opens, so a curl line replays these first; see Curl.
+	SessionStart []Request `json:"-"`
 }
 
 // Response is what came back, with a body capped by the probe's limits.

@@ -68,6 +68,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	in.Spec, in.MCP, in.Active = out.Spec, out.MCP, activeRun
 	in.Identities = identityViews(opts.Identities, opts.Probe.Headers, out.Views)
 	in.Caller, in.Access = judgedCaller(opts.Identities, opts.Probe.Headers), opts.Access
+	opts.Probe.Progress.SetPhase(probe.PhaseChecks)
 	results, findings := Evaluate(context.WithoutCancel(ctx), in, opts.Checks)
 	post := &Pipeline{Doc: in.Spec, Policy: opts.Policy, Now: opts.Policy.now(), Results: results, Rules: RuleInfos(opts.Checks)}
 	findings = post.Run(findings)

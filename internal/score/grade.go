@@ -16,8 +16,10 @@
 //     HAL, no MCP endpoint; Input.Needs and the coverage's surfaces) is "not
 //     present" unless one of its checks failed: checks that pass without the
 //     surface have nothing to judge. A family in which no check passed or
-//     failed is "not assessed", its reason the first skip reason (by check
-//     ID). Neither has a subscore, and neither counts as a pass.
+//     failed is "not assessed". Its reason names what kept its checks from
+//     running: the skip reason most of them gave (the first by check ID on a
+//     tie), how many it covers when they differ, and how many errored.
+//     Neither has a subscore, and neither counts as a pass.
 //   - Family subscore = max(0, 100 − sum of the penalties of the family's
 //     failed checks). Reporters show how many of its checks were judged
 //     when not all were.
@@ -51,6 +53,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/agentready/agentready/internal/finding"
 )
@@ -171,7 +174,14 @@ func Penalty(s finding.Severity) int { return penalties[s] }
 type tally struct {
 	passed, failed, skipped, errored int
 	penalty                          int
-	skipReason                       string
+	// skipReasons counts the checks skipped for each reason, in the order
+	// the reasons were first met.
+	skipReasons []reasonCount
+}
+
+type reasonCount struct {
+	reason string
+	checks int
 }
 
 func (t *tally) add(res finding.CheckResult, worst map[string]finding.Severity) {
@@ -187,9 +197,7 @@ func (t *tally) add(res finding.CheckResult, worst map[string]finding.Severity) 
 		t.penalty += Penalty(sev)
 	case finding.StatusSkip:
 		t.skipped++
-		if t.skipReason == "" {
-			t.skipReason = res.Reason
-		}
+		t.countSkip(res.Reason)
 	case finding.StatusError:
 		t.errored++
 	}
@@ -215,16 +223,48 @@ func (t *tally) familyScore(family, absent string) finding.FamilyScore {
 	return fs
 }
 
-func (t *tally) notAssessedReason() string {
-	switch {
-	case t.skipReason != "":
-		return t.skipReason
-	case t.skipped > 0:
-		return "every check was skipped"
-	case t.errored > 0:
-		return "every check errored"
+// skipPrefix starts the skip reasons of checks that say themselves they
+// were not assessed; the family's reason says so once.
+const skipPrefix = "not assessed: "
+
+func (t *tally) countSkip(reason string) {
+	reason = strings.TrimPrefix(reason, skipPrefix)
+	if reason == "" {
+		return
 	}
-	return "no check ran"
+	for i := range t.skipReasons {
+		if t.skipReasons[i].reason == reason {
+			t.skipReasons[i].checks++
+			return
+		}
+	}
+	t.skipReasons = append(t.skipReasons, reasonCount{reason: reason, checks: 1})
+}
+
+// notAssessedReason says why no check of the family reached a verdict: the
+// reason most of its checks were skipped for (the first met on a tie, by
+// check ID), how many checks it covers when not all, and how many errored.
+func (t *tally) notAssessedReason() string {
+	if t.skipped == 0 && t.errored > 0 {
+		return "every check of the family errored"
+	}
+	var main reasonCount
+	for _, rc := range t.skipReasons {
+		if rc.checks > main.checks {
+			main = rc
+		}
+	}
+	why := "no check of the family ran"
+	if main.reason != "" {
+		why += " because " + main.reason
+		if all := t.skipped + t.errored; main.checks < all {
+			why += fmt.Sprintf(" (%d of %d checks; the others for other reasons)", main.checks, all)
+		}
+	}
+	if t.errored > 0 {
+		why += fmt.Sprintf("; %d errored", t.errored)
+	}
+	return why
 }
 
 func worstSeverityByCheck(findings []finding.Finding) map[string]finding.Severity {
@@ -237,7 +277,7 @@ func worstSeverityByCheck(findings []finding.Finding) map[string]finding.Severit
 	return worst
 }
 
-// sortedByID makes "the first skip reason" independent of the order in which
+// sortedByID makes the family's reason independent of the order in which
 // checks finished.
 func sortedByID(results []finding.CheckResult) []finding.CheckResult {
 	out := slices.Clone(results)

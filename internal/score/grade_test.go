@@ -178,12 +178,54 @@ func TestComputeNotAssessed(t *testing.T) {
 		t.Fatalf("score = %d %q, want 0 N/A", got.Value, got.Grade)
 	}
 	want := []finding.FamilyScore{
-		{Family: "vary", State: finding.FamilyNotAssessed, Skipped: 2, Reason: "no Vary-relevant responses"},
-		{Family: "hal", State: finding.FamilyNotAssessed, Reason: "no check ran"},
-		{Family: "mcp", State: finding.FamilyNotAssessed, Errored: 1, Reason: "every check errored"},
+		{Family: "vary", State: finding.FamilyNotAssessed, Skipped: 2, Reason: "no check of the family ran because no Vary-relevant responses (1 of 2 checks; the others for other reasons)"},
+		{Family: "hal", State: finding.FamilyNotAssessed, Reason: "no check of the family ran"},
+		{Family: "mcp", State: finding.FamilyNotAssessed, Errored: 1, Reason: "every check of the family errored"},
 	}
 	if !slices.Equal(got.Families, want) {
 		t.Errorf("families =\n%+v\nwant\n%+v", got.Families, want)
+	}
+}
+
+// TestNotAssessedReasonNamesTheCause: the family's reason is the one most of
+// its checks were skipped for, not whichever check sorts first, and says
+// "not assessed" no more than the report around it does.
+func TestNotAssessedReasonNamesTheCause(t *testing.T) {
+	const oneIdentity = "not assessed: the scan ran as one identity"
+	tests := []struct {
+		name    string
+		results []finding.CheckResult
+		want    string
+	}{
+		{"one reason", []finding.CheckResult{
+			{ID: "leakage-a", Status: finding.StatusSkip, Reason: oneIdentity},
+			{ID: "leakage-b", Status: finding.StatusSkip, Reason: oneIdentity},
+		}, "no check of the family ran because the scan ran as one identity"},
+		{"the first check by ID is the odd one out", []finding.CheckResult{
+			{ID: "leakage-a-active", Status: finding.StatusSkip, Reason: "not assessed: this is an active probe"},
+			{ID: "leakage-b", Status: finding.StatusSkip, Reason: oneIdentity},
+			{ID: "leakage-c", Status: finding.StatusSkip, Reason: oneIdentity},
+		}, "no check of the family ran because the scan ran as one identity (2 of 3 checks; the others for other reasons)"},
+		{"skipped and errored", []finding.CheckResult{
+			{ID: "leakage-a", Status: finding.StatusError, Reason: "boom"},
+			{ID: "leakage-b", Status: finding.StatusSkip, Reason: oneIdentity},
+		}, "no check of the family ran because the scan ran as one identity (1 of 2 checks; the others for other reasons); 1 errored"},
+		{"skipped without a reason", []finding.CheckResult{
+			{ID: "leakage-a", Status: finding.StatusSkip},
+		}, "no check of the family ran"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var rules []finding.RuleInfo
+			for i := range tt.results {
+				tt.results[i].Family = "leakage"
+				rules = append(rules, rule(tt.results[i].ID, "leakage"))
+			}
+			got := Compute(order, rules, tt.results, nil).Families[0].Reason
+			if got != tt.want {
+				t.Errorf("reason\n %q\nwant\n %q", got, tt.want)
+			}
+		})
 	}
 }
 
@@ -197,7 +239,7 @@ func TestComputeUnassessedFamilyDoesNotCount(t *testing.T) {
 	if got.Value != 95 || got.Grade != "A" {
 		t.Errorf("score = %d %s, want 95 A", got.Value, got.Grade)
 	}
-	if got.Families[1].Assessed || got.Families[1].Reason != "no --mcp" {
+	if got.Families[1].Assessed || got.Families[1].Reason != "no check of the family ran because no --mcp" {
 		t.Errorf("mcp = %+v, want not assessed with the skip reason", got.Families[1])
 	}
 }

@@ -53,7 +53,7 @@ func TestFamilyWithoutItsSurfaceIsNotPresent(t *testing.T) {
 	if hal := familyByName(t, got, "hal"); hal.State != finding.FamilyGraded || hal.Grade != "A+" {
 		t.Errorf("hal with HAL = %+v, want graded", hal)
 	}
-	if mcp := familyByName(t, got, "mcp"); mcp.State != finding.FamilyNotAssessed || mcp.Reason != "no endpoint" {
+	if mcp := familyByName(t, got, "mcp"); mcp.State != finding.FamilyNotAssessed || mcp.Reason != "no check of the family ran because no endpoint" {
 		t.Errorf("mcp with an endpoint but every check skipped = %+v, want not assessed", mcp)
 	}
 }

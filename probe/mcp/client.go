@@ -17,6 +17,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"sync"
 	"time"
 
@@ -117,6 +118,9 @@ type client struct {
 	sent     int
 	// opened is the session this client minted, the only one it may DELETE.
 	opened string
+	// sessionStart are the requests that opened it, so far: initialize,
+	// then notifications/initialized. See exchange.Request.SessionStart.
+	sessionStart []exchange.Request
 	// limiter applies Config.Rate across the client's connections.
 	limiter *rate.Limiter
 
@@ -247,6 +251,9 @@ func (c *client) rpc(ctx context.Context, r request) *mcp.Call {
 		h.Set("Mcp-Session-Id", r.session)
 	}
 	call.Exchange = c.send(ctx, http.MethodPost, h, body, r.conn, "mcp/"+r.method)
+	if r.session != "" {
+		c.inSession(call.Exchange, notification)
+	}
 	c.record(call)
 	if resp := call.Exchange.Response; resp != nil && !notification {
 		m, err := mcp.ParseResponse(resp.Header.Get("Content-Type"), resp.Body, id)
@@ -270,8 +277,31 @@ func (c *client) deleteSession(ctx context.Context, sessionID, version string) (
 	}
 	call := &mcp.Call{Method: "DELETE session", Era: mcp.EraLegacy, Connection: "1"}
 	call.Exchange = c.send(ctx, http.MethodDelete, h, nil, "1", "mcp/delete-session")
+	c.inSession(call.Exchange, false)
 	c.record(call)
 	return call, nil
+}
+
+// openSession remembers the session initialize opened, and the request
+// that opened it.
+func (c *client) openSession(id string, initialize *exchange.Exchange) {
+	c.opened = id
+	c.sessionStart = []exchange.Request{initialize.Request}
+}
+
+// inSession gives a request sent in the session this client opened the
+// requests that opened it; a notification sent in it becomes one of them,
+// as the client sends nothing else before listing.
+func (c *client) inSession(x *exchange.Exchange, notification bool) {
+	if c.opened == "" || x.Request.Header.Get(exchange.SessionHeader) != c.opened {
+		return
+	}
+	x.Request.SessionStart = slices.Clone(c.sessionStart)
+	if notification {
+		opener := x.Request
+		opener.SessionStart = nil
+		c.sessionStart = append(c.sessionStart, opener)
+	}
 }
 
 func (c *client) baseHeader() http.Header {

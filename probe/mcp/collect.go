@@ -90,7 +90,8 @@ func (c *client) fallBack(ctx context.Context, h handshake, version string) hand
 		v.Era, v.Version, h.initialize = mcp.EraLegacy, negotiated, call
 		v.Reason = legacySignal + "; " + st.Why
 		if sid := call.Exchange.Response.Header.Get("Mcp-Session-Id"); validSessionID(sid) {
-			h.session, c.opened = sid, sid
+			h.session = sid
+			c.openSession(sid, call.Exchange)
 		}
 	case meaningRefuse:
 		v.Refused, v.RefusedStatus = st.Why, st.Status

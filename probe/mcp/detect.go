@@ -34,9 +34,29 @@ type decision struct {
 	modernElsewhere bool
 }
 
-// refusedStatuses never lead to a fallback: they say nothing about the era,
-// and anyone able to provoke them could otherwise push the client onto an
-// older revision (specs §6.4).
+// The fallback rule: only positive evidence of a legacy server leads to
+// initialize, because anything able to make a probe fail (a proxy, a rate
+// limiter, an outage) could otherwise push the client onto an older
+// revision. The evidence is a JSON-RPC -32601 (Method not found) to
+// server/discover, or one of the statuses a legacy server gives a request
+// it cannot route: 400 (no session), 404, 405, 406 (the Accept it does not
+// speak) and 501 (Not Implemented). A DiscoverResult that lists only legacy
+// revisions, or -32022 naming only them, is the server saying so itself.
+// Every other status (401, 403, 407, 408, 409, 413, 429, any other 5xx, …)
+// says nothing about the era: no fallback.
+
+// legacyStatus reports the statuses that are evidence of a legacy server.
+func legacyStatus(status int) bool {
+	switch status {
+	case http.StatusBadRequest, http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusNotAcceptable, http.StatusNotImplemented:
+		return true
+	}
+	return false
+}
+
+// refusedStatus reports the answers that never lead to a conclusion, even
+// with a JSON-RPC body: an authorization or rate refusal, or a server
+// error, which anyone between the client and the server can provoke.
 func refusedStatus(status int) bool {
 	switch status {
 	case http.StatusUnauthorized, http.StatusForbidden, http.StatusProxyAuthRequired, http.StatusTooManyRequests:
@@ -44,6 +64,10 @@ func refusedStatus(status int) bool {
 	}
 	return status >= 500
 }
+
+// methodNotFound is the JSON-RPC code a legacy server answers
+// server/discover with.
+const methodNotFound = -32601
 
 // classifyDiscover applies the decision table of specs §6.4 to the answer to
 // a fully valid server/discover probe. It is pure, so every row is tested.
@@ -57,29 +81,36 @@ func classifyDiscover(call *mcp.Call) decision {
 		return d
 	}
 	x := call.Exchange
-	switch {
-	case x == nil || x.Response == nil:
+	if x == nil || x.Response == nil {
 		d.step.Error = errorText(call)
 		return say(meaningRefuse, "no HTTP response (network, TLS or timeout): the era is unknown, and falling back could be a downgrade")
-	case refusedStatus(x.Response.Status):
-		return say(meaningRefuse, "HTTP %d says nothing about the era; falling back on it could be a downgrade", x.Response.Status)
-	case x.Response.Status >= 300 && x.Response.Status < 400:
-		return say(meaningRefuse, "HTTP %d redirect; MCP requests are not redirected, so the era is unknown", x.Response.Status)
-	case x.Response.Status >= 400:
-		if m := call.Message; m != nil && m.Error != nil && mcp.IsModernError(m.Error.Code) {
-			return modernError(d, m.Error)
-		}
-		return say(meaningLegacy, "HTTP %d without a recognized modern error body: a legacy server (fall back to initialize)", x.Response.Status)
+	}
+	status, m := x.Response.Status, call.Message
+	rpcErr := m != nil && m.Error != nil
+	switch {
+	case status >= 300 && status < 400:
+		return say(meaningRefuse, "HTTP %d redirect; MCP requests are not redirected, so the era is unknown", status)
+	case refusedStatus(status) && !legacyStatus(status):
+		return say(meaningRefuse, "HTTP %d says nothing about the era; falling back on it could be a downgrade", status)
+	case status >= 400 && rpcErr && mcp.IsModernError(m.Error.Code):
+		return modernError(d, m.Error)
+	case status >= 400 && legacyStatus(status):
+		return say(meaningLegacy, "HTTP %d without a recognized modern error body: a legacy server (fall back to initialize)", status)
+	case status >= 400 && rpcErr && m.Error.Code == methodNotFound:
+		return say(meaningLegacy, "HTTP %d with JSON-RPC -32601 (Method not found) to server/discover, which every modern server implements: a legacy server", status)
+	case status >= 400:
+		return say(meaningRefuse, "HTTP %d is not one of the answers that show a legacy server (JSON-RPC -32601, HTTP 400, 404, 405, 406, 501); falling back on it could be a downgrade", status)
 	}
 	// 2xx.
-	m := call.Message
 	switch {
 	case m == nil:
-		return say(meaningNotMCP, "HTTP %d without a JSON-RPC response: not an MCP endpoint", x.Response.Status)
-	case m.Error != nil && mcp.IsModernError(m.Error.Code):
+		return say(meaningNotMCP, "HTTP %d without a JSON-RPC response: not an MCP endpoint", status)
+	case rpcErr && mcp.IsModernError(m.Error.Code):
 		return modernError(d, m.Error)
-	case m.Error != nil:
-		return say(meaningLegacy, "JSON-RPC error %d to server/discover, which every modern server implements: a legacy server", m.Error.Code)
+	case rpcErr && m.Error.Code == methodNotFound:
+		return say(meaningLegacy, "JSON-RPC -32601 (Method not found) to server/discover, which every modern server implements: a legacy server")
+	case rpcErr:
+		return say(meaningRefuse, "JSON-RPC error %d to server/discover is not Method not found (-32601), so it says nothing about the era; falling back on it could be a downgrade", m.Error.Code)
 	}
 	var versions []string
 	mcp.ResultMember(m.Result, "supportedVersions", &versions)

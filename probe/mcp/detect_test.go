@@ -19,7 +19,8 @@ func answer(status int, contentType, body string) *mcp.Call {
 	return call
 }
 
-// TestClassifyDiscover walks the decision table of specs §6.4 row by row.
+// TestClassifyDiscover walks the decision table of specs §6.4 row by row:
+// only -32601 and 400, 404, 405, 406 and 501 are evidence of a legacy server.
 func TestClassifyDiscover(t *testing.T) {
 	const js = "application/json"
 	tests := []struct {
@@ -45,6 +46,16 @@ func TestClassifyDiscover(t *testing.T) {
 		{"400 -32022 naming a newer modern revision", answer(400, js, `{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"unsupported","data":{"supported":["2027-03-01"]}}}`), meaningModern, ""},
 		{"400 -32021", answer(400, js, `{"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"missing","data":{"requiredCapabilities":{"sampling":{}}}}}`), meaningRetry, ""},
 		{"400 -32020", answer(400, js, `{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"header mismatch"}}`), meaningRetry, ""},
+		{"501 Not Implemented", answer(501, "text/plain", `Not Implemented`), meaningLegacy, ""},
+		{"422 with a JSON-RPC -32601", answer(422, js, `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}`), meaningLegacy, ""},
+		{"408 from a proxy", answer(408, "text/plain", `Request Timeout`), meaningRefuse, ""},
+		{"409", answer(409, js, `{"error":"conflict"}`), meaningRefuse, ""},
+		{"410", answer(410, "text/plain", ``), meaningRefuse, ""},
+		{"413 from a proxy", answer(413, "text/html", `<html>Request Entity Too Large</html>`), meaningRefuse, ""},
+		{"415 with a non-modern JSON-RPC error", answer(415, js, `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"x"}}`), meaningRefuse, ""},
+		{"200 with JSON-RPC -32603 (internal error)", answer(200, js, `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error"}}`), meaningRefuse, ""},
+		{"200 with JSON-RPC -32600", answer(200, js, `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request"}}`), meaningRefuse, ""},
+		{"401 with a JSON-RPC -32601", answer(401, js, `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"x"}}`), meaningRefuse, ""},
 		{"401", answer(401, js, `{"error":"unauthorized"}`), meaningRefuse, ""},
 		{"403", answer(403, "text/plain", `Forbidden`), meaningRefuse, ""},
 		{"407", answer(407, "text/plain", ``), meaningRefuse, ""},

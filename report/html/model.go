@@ -40,7 +40,7 @@ type data struct {
 	Surface                             *matrixView
 	Summary                             view.Summary
 	Checks                              []checkView
-	Stats                               statsView
+	Stats                               *statsView
 	Notes                               []string
 	Active                              *activeProbes
 	CSS                                 template.CSS
@@ -145,7 +145,10 @@ func build(r *finding.Report, opts Options) *data {
 	d.Matrices = matrices(r.States)
 	d.Surface = surface(r.Surface)
 	d.Checks = checkViews(r)
-	d.Stats = stats(r.Stats)
+	// A lint report fetched nothing: it has no scan statistics to show.
+	if !r.IsLint() {
+		d.Stats = stats(r.Stats)
+	}
 	for _, n := range r.Notes {
 		d.Notes = append(d.Notes, line(n))
 	}
@@ -364,8 +367,8 @@ func checkViews(r *finding.Report) []checkView {
 	return out
 }
 
-func stats(st finding.Stats) statsView {
-	v := statsView{Pages: st.Pages, Requests: st.Requests, Probes: st.Probes}
+func stats(st finding.Stats) *statsView {
+	v := &statsView{Pages: st.Pages, Requests: st.Requests, Probes: st.Probes}
 	if st.DurationMS > 0 {
 		v.Duration = (time.Duration(st.DurationMS) * time.Millisecond).Round(time.Millisecond).String()
 	}

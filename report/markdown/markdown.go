@@ -365,23 +365,11 @@ func (d *doc) unreached(r *finding.Report) {
 }
 
 // scan gives the counts that explain how much was looked at; no duration,
-// so the document is the same for the same app.
+// so the document is the same for the same app. A lint report fetched
+// nothing, so it has no counts to give.
 func (d *doc) scan(r *finding.Report) {
-	st := r.Stats
-	d.add(fmt.Sprintf("Scanned %d %s with %d %s (%d %s).\n\n",
-		st.Pages, plural(st.Pages, "page", "pages"), st.Requests, plural(st.Requests, "request", "requests"),
-		st.Probes, plural(st.Probes, "probe", "probes")))
-	if len(st.Skipped) > 0 {
-		reasons := make([]string, 0, len(st.Skipped))
-		for reason := range st.Skipped {
-			reasons = append(reasons, reason)
-		}
-		sort.Strings(reasons)
-		var parts []string
-		for _, reason := range reasons {
-			parts = append(parts, fmt.Sprintf("%s: %d", text(reason, 100), st.Skipped[reason]))
-		}
-		d.add("URLs not fetched: " + strings.Join(parts, ", ") + ".\n\n")
+	if !r.IsLint() {
+		d.crawl(r.Stats)
 	}
 	if a := r.Active; a != nil {
 		d.add(fmt.Sprintf("**Active probes:** %d state-changing %s sent (allowed: %s; confirmed by %s).\n\n",
@@ -401,6 +389,24 @@ func (d *doc) scan(r *finding.Report) {
 		if !d.add("> " + text(n, maxField) + "\n\n") {
 			return
 		}
+	}
+}
+
+func (d *doc) crawl(st finding.Stats) {
+	d.add(fmt.Sprintf("Scanned %d %s with %d %s (%d %s).\n\n",
+		st.Pages, plural(st.Pages, "page", "pages"), st.Requests, plural(st.Requests, "request", "requests"),
+		st.Probes, plural(st.Probes, "probe", "probes")))
+	if len(st.Skipped) > 0 {
+		reasons := make([]string, 0, len(st.Skipped))
+		for reason := range st.Skipped {
+			reasons = append(reasons, reason)
+		}
+		sort.Strings(reasons)
+		var parts []string
+		for _, reason := range reasons {
+			parts = append(parts, fmt.Sprintf("%s: %d", text(reason, 100), st.Skipped[reason]))
+		}
+		d.add("URLs not fetched: " + strings.Join(parts, ", ") + ".\n\n")
 	}
 }
 

@@ -315,7 +315,28 @@ func statusLabel(s finding.CheckStatus) string {
 }
 
 func (p *printer) stats(r *finding.Report) {
-	st := r.Stats
+	if !r.IsLint() {
+		p.crawl(r.Stats)
+	}
+	if a := r.Active; a != nil {
+		p.heading("Active probes")
+		p.wrapped(2, 2, fmt.Sprintf("%d state-changing request(s) sent (allowed: %s; confirmed by %s)",
+			len(a.Sent), clean(strings.Join(a.Allow, ", ")), clean(a.Confirmed)))
+		for _, s := range a.Sent {
+			p.wrapped(4, 2, fmt.Sprintf("%s %s as %s → %d [%s]", clean(s.Method), clean(view.URL(s.URL)), clean(nonEmptyName(s.Identity)), s.Status, s.Purpose))
+		}
+	}
+
+	if len(r.Notes) > 0 {
+		p.heading("Notes")
+		for _, n := range r.Notes {
+			p.wrapped(2, 2, "- "+clean(n))
+		}
+	}
+}
+
+// crawl tells what the scan fetched; a lint report has no crawl to tell.
+func (p *printer) crawl(st finding.Stats) {
 	p.heading("Scan")
 	d := (time.Duration(st.DurationMS) * time.Millisecond).Round(time.Millisecond)
 	p.wrapped(2, 2, fmt.Sprintf("%d %s, %d %s, %d %s in %s",
@@ -344,22 +365,6 @@ func (p *printer) stats(r *finding.Report) {
 		sort.Strings(reasons)
 		for _, reason := range reasons {
 			p.wrapped(4, 2, fmt.Sprintf("%s: %d", clean(reason), st.Skipped[reason]))
-		}
-	}
-
-	if a := r.Active; a != nil {
-		p.heading("Active probes")
-		p.wrapped(2, 2, fmt.Sprintf("%d state-changing request(s) sent (allowed: %s; confirmed by %s)",
-			len(a.Sent), clean(strings.Join(a.Allow, ", ")), clean(a.Confirmed)))
-		for _, s := range a.Sent {
-			p.wrapped(4, 2, fmt.Sprintf("%s %s as %s → %d [%s]", clean(s.Method), clean(view.URL(s.URL)), clean(nonEmptyName(s.Identity)), s.Status, s.Purpose))
-		}
-	}
-
-	if len(r.Notes) > 0 {
-		p.heading("Notes")
-		for _, n := range r.Notes {
-			p.wrapped(2, 2, "- "+clean(n))
 		}
 	}
 }

@@ -1,0 +1,41 @@
+package exchange
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestCurlOfAPlainRequest(t *testing.T) {
+	x := &Exchange{Request: Request{Method: http.MethodHead, URL: "https://api.example/items?a=1&b=2",
+		Header: http.Header{"Accept": {"application/json"}, "User-Agent": {"agentready/1"}}}}
+	want := `curl -sS -i -I -H 'Accept: application/json' 'https://api.example/items?a=1&b=2'`
+	if got := x.Curl(); got != want {
+		t.Errorf("curl\n %s\nwant\n %s", got, want)
+	}
+}
+
+// TestCurlNeverReplaysADeadSession: a request sent in an MCP session names
+// its ID, which is dead once the scan has ended; the line opens a session
+// first, or refuses to run.
+func TestCurlNeverReplaysADeadSession(t *testing.T) {
+	const endpoint = "https://api.example/mcp"
+	initialize := Request{Method: http.MethodPost, URL: endpoint, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: `{"method":"initialize"}`}
+	inSession := Request{Method: http.MethodPost, URL: endpoint, Body: `{"method":"tools/list"}`,
+		Header: http.Header{"Content-Type": {"application/json"}, "Mcp-Session-Id": {"dead-123"}}}
+
+	opened := inSession
+	opened.SessionStart = []Request{initialize}
+	want := `MCP_SESSION_ID=$(curl -sS -D - -o /dev/null -X POST -H 'Content-Type: application/json' --data-raw '{"method":"initialize"}' https://api.example/mcp` +
+		` | awk 'tolower($1) == "mcp-session-id:" {print $2}' | tr -d '\r') && ` +
+		`curl -sS -i -X POST -H 'Content-Type: application/json' -H "Mcp-Session-Id: $MCP_SESSION_ID" --data-raw '{"method":"tools/list"}' https://api.example/mcp`
+	if got := (&Exchange{Request: opened}).Curl(); got != want {
+		t.Errorf("curl\n %s\nwant\n %s", got, want)
+	}
+
+	unknown := (&Exchange{Request: inSession}).Curl()
+	if strings.Contains(unknown, "dead-123") || !strings.HasPrefix(unknown, `: "${MCP_SESSION_ID:?the scan's MCP session has ended`) {
+		t.Errorf("a request of an unknown session is shown as replayable:\n %s", unknown)
+	}
+}
