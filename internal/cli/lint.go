@@ -89,7 +89,7 @@ func Lint(ctx context.Context, doc *spec.Document, cs []checks.Check, toolVersio
 	static := checks.StaticOnly(cs)
 	target := documentURL(doc.Source)
 	in := checks.NewStaticInput(target, doc)
-	results, findings := scan.Evaluate(context.WithoutCancel(ctx), in, static)
+	results, findings := checks.Evaluate(context.WithoutCancel(ctx), in, static)
 	post := &scan.Pipeline{Doc: doc, Results: results, Rules: scan.RuleInfos(static)}
 	findings = post.Run(findings)
 	now := time.Now().UTC()

@@ -4,11 +4,8 @@ package scan
 
 import (
 	"context"
-	"fmt"
 	"net/url"
-	"runtime/debug"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/agentready/agentready/checks"
@@ -69,7 +66,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	in.Identities = identityViews(opts.Identities, opts.Probe.Headers, out.Views)
 	in.Caller, in.Access = judgedCaller(opts.Identities, opts.Probe.Headers), opts.Access
 	opts.Probe.Progress.SetPhase(probe.PhaseChecks)
-	results, findings := Evaluate(context.WithoutCancel(ctx), in, opts.Checks)
+	results, findings := checks.Evaluate(context.WithoutCancel(ctx), in, opts.Checks)
 	post := &Pipeline{Doc: in.Spec, Policy: opts.Policy, Now: opts.Policy.now(), Results: results, Rules: RuleInfos(opts.Checks)}
 	findings = post.Run(findings)
 	rep := &finding.Report{
@@ -127,60 +124,4 @@ func planner(target *url.URL, cs []checks.Check, slot *specSlot) probe.Planner {
 		}
 		return out
 	}
-}
-
-// checkTimeout bounds one check; checks are pure, so hitting it means a bug.
-const checkTimeout = 30 * time.Second
-
-// Evaluate runs every check concurrently over the recording. A panic in one
-// check becomes status "error" for that check and never takes the scan down.
-func Evaluate(ctx context.Context, in *checks.Input, cs []checks.Check) ([]finding.CheckResult, []finding.Finding) {
-	results := make([]finding.CheckResult, len(cs))
-	found := make([][]finding.Finding, len(cs))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 8)
-	for i, c := range cs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			results[i], found[i] = runOne(ctx, in, c)
-		}()
-	}
-	wg.Wait()
-	var all []finding.Finding
-	for _, fs := range found {
-		all = append(all, fs...)
-	}
-	return results, all
-}
-
-func runOne(ctx context.Context, in *checks.Input, c checks.Check) (res finding.CheckResult, fs []finding.Finding) {
-	m := c.Meta()
-	res = finding.CheckResult{ID: m.ID, Family: string(m.Family), Severity: m.Severity}
-	defer func() {
-		if r := recover(); r != nil {
-			res.Status, res.Reason, fs = finding.StatusError, fmt.Sprintf("check panicked: %v\n%s", r, debug.Stack()), nil
-		}
-	}()
-	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
-	defer cancel()
-	fs, err := c.Run(ctx, in)
-	res.Observations = in.Observations(m.ID)
-	switch reason, skipped := checks.IsSkip(err); {
-	case skipped:
-		res.Status, res.Reason, fs = finding.StatusSkip, reason, nil
-	case err != nil:
-		res.Status, res.Reason, fs = finding.StatusError, err.Error(), nil
-	case len(fs) == 0:
-		res.Status = finding.StatusPass
-	default:
-		res.Status, res.Findings = finding.StatusFail, len(fs)
-		res.Severity = finding.SeverityNone
-		for _, f := range fs {
-			res.Severity = max(res.Severity, f.Severity)
-		}
-	}
-	return res, fs
 }
