@@ -68,7 +68,7 @@ type crawler struct {
 	cut      linkCut
 	// startLinks counts the links the start page offered.
 	startLinks int
-	robots   *robotsRules // nil unless Config.RespectRobots; see robots.go
+	robots     *robotsRules // nil unless Config.RespectRobots; see robots.go
 }
 
 // linkCut remembers the pages whose links the per-page bound cut, for the

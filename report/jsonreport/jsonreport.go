@@ -27,6 +27,15 @@ func (*Reporter) Write(w io.Writer, r *finding.Report) error {
 	if r == nil {
 		return errors.New("json report: nil report")
 	}
+	if r.Findings == nil || r.Rules == nil || r.Checks == nil {
+		// Consumers iterate these (jq '.findings[]'); an empty list, never
+		// null, whatever the scan saw.
+		copied := *r
+		copied.Findings = nonNil(r.Findings)
+		copied.Rules = nonNil(r.Rules)
+		copied.Checks = nonNil(r.Checks)
+		r = &copied
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
@@ -36,6 +45,13 @@ func (*Reporter) Write(w io.Writer, r *finding.Report) error {
 	}
 	_, err := w.Write(buf.Bytes())
 	return err
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
 // Read decodes a report written by Write and checks that this build can

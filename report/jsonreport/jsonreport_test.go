@@ -102,3 +102,15 @@ func TestInvalidUTF8BecomesValidJSON(t *testing.T) {
 		t.Fatalf("Read: %v", err)
 	}
 }
+
+func TestEmptyListsAreArraysNotNull(t *testing.T) {
+	var buf bytes.Buffer
+	if err := New().Write(&buf, &finding.Report{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, field := range []string{`"findings": []`, `"rules": []`, `"checks": []`} {
+		if !strings.Contains(buf.String(), field) {
+			t.Errorf("report without findings lacks %s:\n%s", field, buf.String())
+		}
+	}
+}
