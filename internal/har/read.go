@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"strings"
@@ -210,7 +211,7 @@ func fromEntry(e entry) (*exchange.Exchange, error) {
 	x := &exchange.Exchange{
 		ID: d.ID, Purpose: d.Purpose, Source: string(d.Source), BasedOn: string(d.BasedOn),
 		Depth: d.Depth, Identity: d.Identity, Err: string(d.Error),
-		Duration: time.Duration(e.Time * float64(time.Millisecond)),
+		Duration: time.Duration(math.Round(e.Time*1000)) * time.Microsecond,
 	}
 	if t, err := time.Parse(time.RFC3339Nano, e.StartedDateTime); err == nil {
 		x.Started = t
