@@ -219,6 +219,7 @@ func (c *client) sendUnscrubbed(ctx context.Context, method, rawURL string, head
 	}
 	req.Header = header.Clone()
 	begin := time.Now()
+	x.Started = begin
 	defer func() { x.Duration = time.Since(begin) }()
 	resp, err := c.http.Do(req)
 	if err != nil {

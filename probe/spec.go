@@ -50,6 +50,9 @@ type SpecConfig struct {
 	// OnLoad, when set, is called once with the document before any probe
 	// is planned, so that planning can use it.
 	OnLoad func(*spec.Document)
+	// KeepRaw keeps the text of a fetched document in its Raw, for a
+	// recording that must load it again offline.
+	KeepRaw bool
 }
 
 // SpecAccept prefers the OpenAPI media types, then JSON, then YAML.
@@ -300,6 +303,9 @@ func (cr *crawler) fetchSpec(ctx context.Context, rawURL, how string) (*spec.Doc
 	doc, err := spec.Load(body, rawURL, "")
 	if errors.Is(err, spec.ErrNotOpenAPI) || doc == nil {
 		return nil, fmt.Sprintf("%s (%s) is not an OpenAPI document", rawURL, how)
+	}
+	if s.cfg.KeepRaw {
+		doc.Raw = body
 	}
 	return doc, ""
 }

@@ -49,7 +49,7 @@ func TestActionMetadata(t *testing.T) {
 	if a.Inputs["sarif"].Default != "agentready.sarif" {
 		t.Errorf("sarif defaults to %q", a.Inputs["sarif"].Default)
 	}
-	for _, out := range []string{"grade", "score", "sarif", "report-json", "new-findings"} {
+	for _, out := range []string{"grade", "score", "sarif", "report-json", "new-findings", "har"} {
 		if a.Outputs[out].Value == "" {
 			t.Errorf("no output %q", out)
 		}
@@ -143,6 +143,9 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 		}
 		if _, err := os.Stat(r.outputs["report-json"]); err != nil {
 			t.Errorf("report-json output %q: %v", r.outputs["report-json"], err)
+		}
+		if out, err := exec.Command(bin, "scan", "--replay", r.outputs["har"], "--fail-on", "warning", "-q").CombinedOutput(); err != nil {
+			t.Errorf("the har output %q does not replay to the run's verdict: %v\n%s", r.outputs["har"], err, out)
 		}
 		if !strings.Contains(r.summary, "## agentready: grade") || !strings.Contains(r.summary, "| Family |") {
 			t.Errorf("the step summary lacks the Markdown report:\n%s", r.summary)

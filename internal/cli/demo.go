@@ -18,6 +18,7 @@ func newDemoCmd(e *env) *cobra.Command {
 	var serve bool
 	var addr string
 	var defectNames []string
+	var rf recordFlags
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Start the embedded sample API on 127.0.0.1 and scan it",
@@ -55,8 +56,12 @@ findings look like.`,
 				fmt.Fprintf(e.stderr, "demo API at %s\n", target)
 			}
 			lim.ids.fallback = demoIdentities() // scan as anonymous and user unless told otherwise
+			lim.spec.keepRaw = rf.record != ""
 			plan, err := planScan(e, target, &out, &lim)
 			if err != nil {
+				return err
+			}
+			if err := plan.recordTo(rf.record); err != nil {
 				return err
 			}
 			return plan.run(cmd.Context(), e)
@@ -68,6 +73,7 @@ findings look like.`,
 	out.register(cmd.Flags())
 	out.gate.register(cmd.Flags())
 	lim.register(cmd.Flags())
+	rf.registerRecord(cmd.Flags())
 	registerTrustConfig(cmd.Flags())
 	return cmd
 }

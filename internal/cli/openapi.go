@@ -20,6 +20,8 @@ type specFlags struct {
 	maxSize    int64
 	basePath   string
 	server     int
+	// keepRaw keeps the document's text, which a recording embeds.
+	keepRaw bool
 }
 
 func (s *specFlags) register(fs *pflag.FlagSet) {
@@ -50,7 +52,11 @@ func checkMaxSpecSize(v int64) error {
 // usage error, prefixed with what, that says how to raise the cap; other
 // errors are returned as they are, for the caller to classify.
 func loadSpecFile(what, path string, maxSize int64) (*spec.Document, error) {
-	doc, err := spec.LoadFile(path, maxSize)
+	return loadSpecFileWith(spec.LoadFile, what, path, maxSize)
+}
+
+func loadSpecFileWith(load func(string, int64) (*spec.Document, error), what, path string, maxSize int64) (*spec.Document, error) {
+	doc, err := load(path, maxSize)
 	var tooLarge *spec.TooLargeError
 	if errors.As(err, &tooLarge) {
 		return nil, usageError("%s: %v; raise the cap with --%s BYTES (or limits.%s in %s)",
@@ -85,7 +91,11 @@ func (s *specFlags) apply(cfg *probe.Config) error {
 		cfg.Spec.URL = src
 		return nil
 	}
-	doc, err := loadSpecFile("--openapi", src, s.maxSize)
+	load := spec.LoadFile
+	if s.keepRaw {
+		load = spec.LoadFileKeeping
+	}
+	doc, err := loadSpecFileWith(load, "--openapi", src, s.maxSize)
 	var exit *ExitError
 	switch {
 	case errors.As(err, &exit):

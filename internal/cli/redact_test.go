@@ -14,6 +14,8 @@ import (
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/fixtures/hostile"
 	"github.com/agentready/agentready/fixtures/mcpfix"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/har"
 	"github.com/agentready/agentready/internal/sanitize"
 	"github.com/agentready/agentready/report"
 )
@@ -90,8 +92,9 @@ func echoServer(t *testing.T) (string, *sentLog) {
 
 // TestEchoedSecretsNeverPrinted scans, verbose and as two identities, a
 // server that echoes a -H value and an identity's token in every encoding,
-// writes every format, and searches stdout, stderr and each file for every
-// form of them. Each form must have been sent by the server and must show
+// writes every format and the recording (--record), and searches stdout,
+// stderr, each file and each body the recording holds for every form of
+// them. Each form must have been sent by the server and must show
 // in some output as its marker followed by REDACTED, so that the test
 // cannot pass because an echo never reached a report.
 func TestEchoedSecretsNeverPrinted(t *testing.T) {
@@ -103,6 +106,8 @@ func TestEchoedSecretsNeverPrinted(t *testing.T) {
 	for _, format := range report.Formats() {
 		args = append(args, "-o", format+"="+filepath.Join(dir, "report."+format))
 	}
+	recording := filepath.Join(dir, "scan.har")
+	args = append(args, "--record", recording)
 	r := runEnv(t, []string{"ADMIN_TOKEN=" + tokenCanary}, args...)
 	if r.code != ExitGateFailed {
 		t.Fatalf("code %d: %s", r.code, r.stderr)
@@ -110,6 +115,11 @@ func TestEchoedSecretsNeverPrinted(t *testing.T) {
 	outputs := map[string]string{"stdout": r.stdout, "stderr": r.stderr}
 	for _, format := range report.Formats() {
 		outputs[format] = readOutput(t, filepath.Join(dir, "report."+format))
+	}
+	outputs["har"] = readOutput(t, recording)
+	outputs["har bodies"] = recordedBodies(t, recording)
+	if !strings.Contains(outputs["har"], "x-tenant.b64=REDACTED") || !strings.Contains(outputs["har bodies"], "authorization.b64=REDACTED") {
+		t.Error("the recording holds no echo: the test would not notice a leak through it")
 	}
 	all := strings.Join([]string{r.stdout, r.stderr, outputs["json"], outputs["sarif"], outputs["markdown"], outputs["html"], outputs["junit"], outputs["text"]}, "\n")
 	for name, secret := range map[string]string{"x-tenant": tenantCanary, "authorization": tokenCanary} {
@@ -164,6 +174,38 @@ func TestBaselineHoldsNoSecret(t *testing.T) {
 	if !strings.Contains(written, hostile.EchoPrefix+"x-tenant-b64?v=REDACTED") {
 		t.Error("the baseline lists no echo page: the test would not notice a leak through its URLs")
 	}
+}
+
+// recordedBodies are the request and response bodies of every exchange a
+// HAR file holds, decoded: one written in base64 hides its text from a
+// search of the file.
+func recordedBodies(t *testing.T, path string) string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	arch, err := har.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	out := arch.Recording.Outcome
+	recs := []*exchange.Recording{out.Recording}
+	for _, v := range out.Views {
+		recs = append(recs, v.Recording)
+	}
+	for _, rec := range recs {
+		for _, x := range rec.Exchanges {
+			b.WriteString(x.Request.Body + "\n")
+			if x.Response != nil {
+				b.Write(x.Response.Body)
+				b.WriteString("\n")
+			}
+		}
+	}
+	return b.String()
 }
 
 func readOutput(t *testing.T, path string) string {

@@ -158,6 +158,7 @@ func newScanCmd(e *env) *cobra.Command {
 	var out outputFlags
 	var lim limitFlags
 	var app harnessFlags
+	var rf recordFlags
 	cmd := &cobra.Command{
 		Use:   "scan [URL]",
 		Short: "Crawl a live API, probe it, check it and print a graded report",
@@ -170,6 +171,9 @@ func newScanCmd(e *env) *cobra.Command {
     --ready http://127.0.0.1:8080/healthz http://127.0.0.1:8080/`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if rf.replay != "" {
+				return runReplay(cmd.Context(), cmd, e, args, &out, &rf)
+			}
 			raw, err := targetArg(e, args)
 			if err != nil {
 				return err
@@ -181,8 +185,12 @@ func newScanCmd(e *env) *cobra.Command {
 			if err := app.check(); err != nil {
 				return err
 			}
+			lim.spec.keepRaw = rf.record != ""
 			plan, err := planScan(e, start, &out, &lim)
 			if err != nil {
+				return err
+			}
+			if err := plan.recordTo(rf.record); err != nil {
 				return err
 			}
 			started, err := app.start(cmd.Context(), e, start.String())
@@ -196,6 +204,8 @@ func newScanCmd(e *env) *cobra.Command {
 	out.gate.register(cmd.Flags())
 	lim.register(cmd.Flags())
 	app.register(cmd.Flags())
+	rf.registerRecord(cmd.Flags())
+	rf.registerReplay(cmd.Flags())
 	return cmd
 }
 
@@ -218,6 +228,8 @@ type scanPlan struct {
 	failOn         finding.Severity
 	gate           *gateFlags
 	quiet, verbose bool
+	// record is the HAR file the recording goes to (--record), or "".
+	record string
 }
 
 // planScan checks every flag of scan and demo and prepares the scan.
@@ -272,6 +284,10 @@ func scanOptions(e *env, start *url.URL, lim *limitFlags, policy *scan.Policy) (
 
 // run scans, writes the reports and maps the outcome to an exit code.
 func (p *scanPlan) run(ctx context.Context, e *env) error {
+	var rec *scan.Recording
+	if p.record != "" {
+		p.opts.Record = func(r *scan.Recording) { rec = r }
+	}
 	rep, err := runScan(ctx, e, p.opts, p.quiet, p.verbose)
 	if errors.Is(err, errActiveDeclined) {
 		return err
@@ -285,6 +301,9 @@ func (p *scanPlan) run(ctx context.Context, e *env) error {
 	attachApp(rep, e)
 	rep.Gate = score.Gate(rep, p.gate.options(p.failOn))
 	if err := writeOutputs(e, p.sinks, rep); err != nil {
+		return &ExitError{Code: ExitIncomplete, Err: err}
+	}
+	if err := writeRecording(e, p.record, rec); err != nil {
 		return &ExitError{Code: ExitIncomplete, Err: err}
 	}
 	return exitFor(ctx, rep)

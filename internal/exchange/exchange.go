@@ -36,6 +36,9 @@ type Exchange struct {
 	Response *Response     `json:"response,omitempty"`
 	Err      string        `json:"error,omitempty"`
 	Duration time.Duration `json:"-"`
+	// Started is when the request was sent, for a recording's timeline
+	// (--record); no check reads it.
+	Started time.Time `json:"-"`
 	// Identity names the caller the request was sent as when the scan ran
 	// as several identities; empty in a single-identity scan.
 	Identity string `json:"identity,omitempty"`

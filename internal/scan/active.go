@@ -41,15 +41,33 @@ func (a *ActiveOptions) activePlan(needs checks.Needs) *probe.ActivePlan {
 	return &probe.ActivePlan{Plan: plan, Confirm: a.Confirm}
 }
 
-// reported is what the checks and the report learn of the active probes:
-// nothing when they were off.
-func (a *ActiveOptions) reported(out *probe.ActiveOutcome) (*checks.ActiveRun, *finding.ActiveInfo) {
-	if out == nil {
-		return nil, nil
+// ActiveConsent is what the user allowed the active probes to send, and
+// how they agreed: what a recording keeps of ActiveOptions.
+type ActiveConsent struct {
+	// Allow is the allow-list as the user wrote it.
+	Allow []string
+	// Confirmed names how the user agreed, for the report.
+	Confirmed string
+}
+
+// consent is what the report says of the options, nil when no active
+// probe was planned.
+func (a *ActiveOptions) consent(out *probe.ActiveOutcome) *ActiveConsent {
+	if a == nil || out == nil {
+		return nil
 	}
 	allow := []string{}
 	if a.Allow != nil {
 		allow = a.Allow.Strings()
 	}
-	return &checks.ActiveRun{Allow: allow, Planned: out.Planned}, &finding.ActiveInfo{Allow: allow, Confirmed: a.Confirmed, Sent: out.Sent}
+	return &ActiveConsent{Allow: allow, Confirmed: a.Confirmed}
+}
+
+// reported is what the checks and the report learn of the active probes:
+// nothing when they were off.
+func (c *ActiveConsent) reported(out *probe.ActiveOutcome) (*checks.ActiveRun, *finding.ActiveInfo) {
+	if c == nil || out == nil {
+		return nil, nil
+	}
+	return &checks.ActiveRun{Allow: c.Allow, Planned: out.Planned}, &finding.ActiveInfo{Allow: c.Allow, Confirmed: c.Confirmed, Sent: out.Sent}
 }

@@ -52,15 +52,28 @@ func probeIdentities(ids []Identity) []probe.Identity {
 	return out
 }
 
+// callers describe the identities of a session's views, which are as many
+// as the identities when there are two or more, and none otherwise.
+func callers(ids []Identity, shared http.Header, views int) []checks.Caller {
+	if views == 0 {
+		return nil
+	}
+	out := make([]checks.Caller, len(ids))
+	for i, id := range ids {
+		out[i] = id.caller(shared)
+	}
+	return out
+}
+
 // identityViews are the probe's views with what the checks know of each
 // caller; nil when the scan ran as fewer than two identities.
-func identityViews(ids []Identity, shared http.Header, vs []probe.View) []checks.IdentityView {
+func identityViews(cs []checks.Caller, vs []probe.View) []checks.IdentityView {
 	if len(vs) == 0 {
 		return nil
 	}
 	out := make([]checks.IdentityView, len(vs))
 	for i, v := range vs {
-		c := ids[i].caller(shared)
+		c := cs[i]
 		out[i] = checks.IdentityView{Name: v.Name, Rank: i, Recording: v.Recording, Credentials: c.Credentials, Roles: c.Roles, MCP: v.MCP}
 	}
 	return out

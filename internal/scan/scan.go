@@ -36,6 +36,13 @@ type Options struct {
 	Access checks.AccessRules
 	// Active enables active probes; nil sends only safe requests.
 	Active *ActiveOptions
+	// Replay, when set, is a recorded scan judged again instead of running
+	// one: nothing is sent, and the options that decide what is sent are
+	// not read. See Recording.
+	Replay *Recording
+	// Record, when set, is handed the recording before the checks run, for
+	// --record.
+	Record func(*Recording)
 }
 
 // Run crawls, probes, checks and grades. opts.Probe.Budget bounds the whole
@@ -48,23 +55,24 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 		now = time.Now
 	}
 	started := now()
-	if opts.Probe.Version == "" {
-		opts.Probe.Version = opts.Version
-	}
 	var selectionNotes []string
 	opts.Checks, selectionNotes = opts.Policy.Select(opts.Checks)
-	opts.Probe.FollowUp = followUps(opts.Probe.Start, opts.Checks)
-	slot := attachSpec(&opts.Probe)
-	opts.Probe.Secrets = secretHeaders(opts)
-	out, err := probe.RunSession(ctx, session(opts, planner(opts.Probe.Start, opts.Checks, slot)))
-	if err != nil {
-		return nil, err
+	rec := opts.Replay
+	if rec == nil {
+		var err error
+		if rec, err = record(ctx, opts); err != nil {
+			return nil, err
+		}
 	}
-	activeRun, activeInfo := opts.Active.reported(out.Active)
-	in := checks.NewInput(opts.Probe.Start, out.Recording)
+	if opts.Record != nil {
+		opts.Record(rec)
+	}
+	out := rec.Outcome
+	activeRun, activeInfo := rec.Active.reported(out.Active)
+	in := checks.NewInput(rec.Target, out.Recording)
 	in.Spec, in.MCP, in.Active = out.Spec, out.MCP, activeRun
-	in.Identities = identityViews(opts.Identities, opts.Probe.Headers, out.Views)
-	in.Caller, in.Access = judgedCaller(opts.Identities, opts.Probe.Headers), opts.Access
+	in.Identities = identityViews(rec.Callers, out.Views)
+	in.Caller, in.Access = rec.Caller, opts.Access
 	opts.Probe.Progress.SetPhase(probe.PhaseChecks)
 	results, findings := checks.Evaluate(context.WithoutCancel(ctx), in, opts.Checks)
 	post := &Pipeline{Doc: in.Spec, Policy: opts.Policy, Now: opts.Policy.now(), Results: results, Rules: RuleInfos(opts.Checks)}
@@ -72,7 +80,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	rep := &finding.Report{
 		SchemaVersion: finding.SchemaVersion,
 		Tool:          finding.ToolInfo{Name: "agentready", Version: opts.Version, DocsURL: "https://github.com/agentready/agentready"},
-		Target:        opts.Probe.Start.String(),
+		Target:        rec.Target.String(),
 		StartedAt:     started.UTC(),
 		FinishedAt:    now().UTC(),
 		Rules:         post.Rules,

@@ -71,6 +71,27 @@ func formatSize(n int64) string {
 // max bytes (a *TooLargeError) before reading it. The path is kept as
 // written, which is what findings show and what code scanning resolves.
 func LoadFile(path string, max int64) (*Document, error) {
+	data, err := readFile(path, max)
+	if err != nil {
+		return nil, err
+	}
+	return Load(data, path, path)
+}
+
+// LoadFileKeeping is LoadFile with the text kept in the document's Raw.
+func LoadFileKeeping(path string, max int64) (*Document, error) {
+	data, err := readFile(path, max)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := Load(data, path, path)
+	if doc != nil {
+		doc.Raw = data
+	}
+	return doc, err
+}
+
+func readFile(path string, max int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -92,7 +113,7 @@ func LoadFile(path string, max int64) (*Document, error) {
 	if int64(buf.Len()) > max {
 		return nil, &TooLargeError{Source: path, Max: max}
 	}
-	return Load(buf.Bytes(), path, path)
+	return buf.Bytes(), nil
 }
 
 // Load parses an OpenAPI 3.0, 3.1 or 3.2 description (or recognizes a

@@ -41,6 +41,11 @@ type Document struct {
 	// Notices are facts about the document that are not defects, such as a
 	// Swagger 2.0 document being recognized but not checked.
 	Notices []string
+	// Raw is the text the document was loaded from, kept only when the
+	// caller asks (a recorded scan embeds it, so that a replay loads the
+	// same document); nil otherwise, since a description can be tens of
+	// megabytes.
+	Raw []byte
 
 	indexOnce sync.Once
 	index     *Index

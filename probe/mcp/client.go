@@ -345,6 +345,7 @@ func (c *client) send(ctx context.Context, method string, h http.Header, body []
 	}
 	req.Header = h
 	begin := time.Now()
+	x.Started = begin
 	resp, err := c.conn(conn).Do(req)
 	x.Duration = time.Since(begin)
 	if err != nil {

@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/fixtures/demo"
+)
+
+// timestamps are the members of a JSON report a replay does not reproduce:
+// when the checks ran.
+var timestamps = regexp.MustCompile(`"(startedAt|finishedAt)": "[^"]*"`)
+
+// TestReplayReproducesTheVerdict records `agentready demo` (two
+// identities, MCP, the OpenAPI document discovered) and replays it: the
+// same JSON report but for its timestamps, and the same exit code; the
+// gate is the replay's own.
+func TestReplayReproducesTheVerdict(t *testing.T) {
+	dir := t.TempDir()
+	recording, scanned, replayed := filepath.Join(dir, "scan.har"), filepath.Join(dir, "scan.json"), filepath.Join(dir, "replay.json")
+	r := run(t, "demo", "--defect", "no-vary-accept", "--fail-on", "warning", "-q", "--record", recording, "-o", "json="+scanned)
+	if r.code != ExitGateFailed {
+		t.Fatalf("demo: code %d: %s", r.code, r.stderr)
+	}
+	again := run(t, "scan", "--replay", recording, "--fail-on", "warning", "-q", "-o", "json="+replayed)
+	if again.code != r.code {
+		t.Fatalf("replay: code %d, want the scan's %d: %s", again.code, r.code, again.stderr)
+	}
+	if again.stderr != "" {
+		t.Errorf("a replay with nothing to ignore says %q", again.stderr)
+	}
+	want, got := readOutput(t, scanned), readOutput(t, replayed)
+	if got == want {
+		t.Error("the replay carries the scan's timestamps: it would be taken for the scan")
+	}
+	if timestamps.ReplaceAllString(got, "") != timestamps.ReplaceAllString(want, "") {
+		t.Error("the replay's JSON report differs from the scan's beyond startedAt and finishedAt")
+	}
+	if passed := run(t, "scan", "--replay", recording, "--fail-on", "error", "-q"); passed.code != ExitOK {
+		t.Errorf("the replay judged with --fail-on error: code %d, want 0: %s", passed.code, passed.stderr)
+	}
+}
+
+func TestReplayFlags(t *testing.T) {
+	dir := t.TempDir()
+	recording := filepath.Join(dir, "scan.har")
+	if r := run(t, "demo", "-q", "--record", recording); r.code != ExitOK {
+		t.Fatalf("demo: code %d: %s", r.code, r.stderr)
+	}
+	notHAR := filepath.Join(dir, "report.json")
+	if err := os.WriteFile(notHAR, []byte(`{"schemaVersion": 1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing file", []string{"scan", "--replay", filepath.Join(dir, "nope.har")}, "no such file"},
+		{"a directory", []string{"scan", "--replay", dir}, "--replay " + dir},
+		{"not a HAR", []string{"scan", "--replay", notHAR}, "no log with entries"},
+		{"a URL too", []string{"scan", "--replay", recording, "http://127.0.0.1:1/"}, "give no URL"},
+		{"record and replay", []string{"scan", "--replay", recording, "--record", filepath.Join(dir, "again.har")}, "exclude each other"},
+		{"record where nothing can be written", []string{"scan", "http://127.0.0.1:1/", "--record", filepath.Join(dir, "missing", "scan.har")}, "--record"},
+		{"record over a directory", []string{"demo", "--record", dir}, "is a directory"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := run(t, tt.args...)
+			if r.code != ExitUsage || !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("code %d, stderr %q; want %d and %q", r.code, r.stderr, ExitUsage, tt.want)
+			}
+		})
+	}
+	r := run(t, "scan", "--replay", recording, "-q", "-H", "Authorization: Bearer "+demo.AdminToken, "--max-pages", "3", "--budget", "1s")
+	if r.code != ExitOK {
+		t.Fatalf("replay with ignored flags: code %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "ignoring --budget, --header, --max-pages") {
+		t.Errorf("the replay does not say which flags it ignores: %q", r.stderr)
+	}
+}
+
+// TestReplayWithAnOpenAPIFile: a document given as a file is embedded, so
+// the replay needs neither the file nor the server.
+func TestReplayWithAnOpenAPIFile(t *testing.T) {
+	target := serve(t)
+	resp, err := http.Get(target + "openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	doc, recording := filepath.Join(dir, "openapi.json"), filepath.Join(dir, "scan.har")
+	if err := os.WriteFile(doc, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "scan", target, "--openapi", doc, "--format", "json", "--record", recording)
+	if r.code != ExitOK || !strings.Contains(r.stdout, `"source": "`+doc+`"`) {
+		t.Fatalf("code %d, the report does not name the file: %s", r.code, r.stderr)
+	}
+	if err := os.Remove(doc); err != nil {
+		t.Fatal(err)
+	}
+	again := run(t, "scan", "--replay", recording, "--format", "json")
+	if again.code != ExitOK || timestamps.ReplaceAllString(again.stdout, "") != timestamps.ReplaceAllString(r.stdout, "") {
+		t.Errorf("code %d; the replay's report differs from the scan's: %s", again.code, again.stderr)
+	}
+}

@@ -1,0 +1,391 @@
+package har
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/mcp"
+	"github.com/agentready/agentready/internal/scan"
+	"github.com/agentready/agentready/internal/spec"
+	"github.com/agentready/agentready/probe"
+)
+
+// Archive is a recording read back.
+type Archive struct {
+	Recording *scan.Recording
+	// Creator is the name and version of what wrote it.
+	Creator string
+	// Version is the version of agentready that wrote it.
+	Version string
+}
+
+// Read reads a HAR document written by Write. Any other HAR is refused with
+// an error that says why: a replay needs what the checks read besides the
+// exchanges, which only Write puts there. Nothing is sent, and nothing
+// beyond r is read.
+func Read(r io.Reader) (*Archive, error) {
+	dec := json.NewDecoder(r)
+	var doc file
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("not a HAR document: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("not a HAR document: data after the JSON document")
+	}
+	l := doc.Log
+	switch {
+	case l.Version == "" && l.Entries == nil:
+		return nil, errors.New("not a HAR document: no log with entries")
+	case l.Version != Version:
+		return nil, fmt.Errorf("HAR version %q: want %s", l.Version, Version)
+	case l.Scan == nil:
+		return nil, fmt.Errorf("this HAR was not written by agentready --record (it was written by %s): a replay needs the scan's own data, in its _agentready fields", creatorOf(l.Creator))
+	case l.Scan.Format != Format:
+		return nil, fmt.Errorf("this HAR holds agentready recording format %d, and this agentready reads format %d", l.Scan.Format, Format)
+	}
+	rd := &reader{data: l.Scan}
+	rec, err := rd.recording(l.Entries)
+	if err != nil {
+		return nil, fmt.Errorf("the recording is inconsistent: %w", err)
+	}
+	return &Archive{Recording: rec, Creator: creatorOf(l.Creator), Version: l.Creator.Version}, nil
+}
+
+func creatorOf(c creator) string {
+	if c.Name == "" {
+		return "an unnamed tool"
+	}
+	return strings.TrimSpace(c.Name + " " + c.Version)
+}
+
+type reader struct {
+	data      *scanData
+	exchanges []*exchange.Exchange
+}
+
+func (rd *reader) recording(entries []entry) (*scan.Recording, error) {
+	d := rd.data
+	target, err := url.Parse(d.Target)
+	if err != nil || target.Host == "" || (target.Scheme != "http" && target.Scheme != "https") {
+		return nil, fmt.Errorf("target %q is not an absolute http or https URL", d.Target)
+	}
+	for i, e := range entries {
+		x, err := fromEntry(e)
+		if err != nil {
+			return nil, fmt.Errorf("entry %d: %w", i, err)
+		}
+		rd.exchanges = append(rd.exchanges, x)
+	}
+	recs := make([]*exchange.Recording, len(d.Recordings))
+	for i, r := range d.Recordings {
+		if recs[i], err = rd.exchangeRecording(r); err != nil {
+			return nil, fmt.Errorf("recording %d: %w", i, err)
+		}
+	}
+	if d.Primary < 0 || d.Primary >= len(recs) {
+		return nil, fmt.Errorf("the main recording is %d of %d", d.Primary, len(recs))
+	}
+	snaps := make([]*mcp.Snapshot, len(d.Snapshots))
+	for i, s := range d.Snapshots {
+		if snaps[i], err = rd.snapshot(s); err != nil {
+			return nil, fmt.Errorf("MCP snapshot %d: %w", i, err)
+		}
+	}
+	out := &probe.Outcome{Result: probe.Result{
+		Recording: recs[d.Primary], Stats: d.Stats, Notes: d.Notes, Unfilled: d.Unfilled,
+	}}
+	if out.MCP, err = pick(snaps, d.MCP); err != nil {
+		return nil, fmt.Errorf("MCP snapshot: %w", err)
+	}
+	for _, v := range d.Views {
+		view := probe.View{Name: v.Name}
+		if view.Recording, err = pick(recs, v.Recording); err != nil {
+			return nil, fmt.Errorf("view %q: %w", v.Name, err)
+		}
+		if view.MCP, err = pick(snaps, v.MCP); err != nil {
+			return nil, fmt.Errorf("view %q: %w", v.Name, err)
+		}
+		out.Views = append(out.Views, view)
+	}
+	if len(d.Callers) != len(out.Views) {
+		return nil, fmt.Errorf("%d callers for %d views", len(d.Callers), len(out.Views))
+	}
+	if b := d.BasePath; b != nil {
+		out.BasePath = &probe.BasePath{Path: b.Path, How: b.How, Mismatch: b.Mismatch}
+	}
+	if out.Spec, err = loadSpec(d.OpenAPI); err != nil {
+		return nil, err
+	}
+	if d.OpenAPI != nil {
+		out.SpecDiscovery = d.OpenAPI.Discovery
+	}
+	rec := &scan.Recording{Target: target, Outcome: out, Caller: toCaller(d.Caller)}
+	for _, c := range d.Callers {
+		rec.Callers = append(rec.Callers, toCaller(c))
+	}
+	if a := d.Active; a != nil {
+		out.Active = &probe.ActiveOutcome{Planned: a.Planned, Sent: a.Sent}
+		rec.Active = &scan.ActiveConsent{Allow: a.Allow, Confirmed: a.Confirmed}
+	}
+	return rec, nil
+}
+
+// pick is list[*at], nil when at is.
+func pick[T any](list []*T, at *int) (*T, error) {
+	if at == nil {
+		return nil, nil
+	}
+	if *at < 0 || *at >= len(list) {
+		return nil, fmt.Errorf("index %d of %d", *at, len(list))
+	}
+	return list[*at], nil
+}
+
+func toCaller(c caller) checks.Caller {
+	return checks.Caller{Name: c.Name, Credentials: c.Credentials, Roles: c.Roles}
+}
+
+// loadSpec loads the embedded document as the scan loaded it, after
+// checking that its text is the one recorded.
+func loadSpec(d *specData) (*spec.Document, error) {
+	if d == nil {
+		return nil, nil
+	}
+	sum := sha256.Sum256([]byte(d.Text))
+	if hex.EncodeToString(sum[:]) != d.SHA256 {
+		return nil, fmt.Errorf("the embedded OpenAPI document %s does not match its SHA-256; the file was edited", d.Source)
+	}
+	doc, err := spec.Load([]byte(d.Text), d.Source, d.File)
+	if err != nil || doc == nil {
+		return nil, fmt.Errorf("the embedded OpenAPI document %s does not load: %v", d.Source, err)
+	}
+	return doc, nil
+}
+
+func (rd *reader) exchange(i int) (*exchange.Exchange, error) {
+	if i < 0 || i >= len(rd.exchanges) {
+		return nil, fmt.Errorf("exchange %d of %d", i, len(rd.exchanges))
+	}
+	return rd.exchanges[i], nil
+}
+
+func (rd *reader) exchangeRef(at *int) (*exchange.Exchange, error) {
+	if at == nil {
+		return nil, nil
+	}
+	return rd.exchange(*at)
+}
+
+func (rd *reader) exchangeRecording(r recordingData) (*exchange.Recording, error) {
+	out := &exchange.Recording{Target: r.Target, Exchanges: []*exchange.Exchange{}}
+	for _, i := range r.Exchanges {
+		x, err := rd.exchange(i)
+		if err != nil {
+			return nil, err
+		}
+		out.Exchanges = append(out.Exchanges, x)
+	}
+	if r.Samples != nil {
+		out.Samples = []string{}
+	}
+	for _, s := range r.Samples {
+		out.Samples = append(out.Samples, string(s))
+	}
+	return out, nil
+}
+
+func fromEntry(e entry) (*exchange.Exchange, error) {
+	d := e.Data
+	x := &exchange.Exchange{
+		ID: d.ID, Purpose: d.Purpose, Source: string(d.Source), BasedOn: string(d.BasedOn),
+		Depth: d.Depth, Identity: d.Identity, Err: string(d.Error),
+		Duration: time.Duration(math.Round(e.Time*1000)) * time.Microsecond,
+	}
+	if t, err := time.Parse(time.RFC3339Nano, e.StartedDateTime); err == nil {
+		x.Started = t
+	}
+	var err error
+	if x.Request, err = fromRequest(e.Request, d); err != nil {
+		return nil, err
+	}
+	if d.NoResponse {
+		return x, nil
+	}
+	if x.Response, err = fromResponse(e.Response); err != nil {
+		return nil, err
+	}
+	x.Response.Truncated, x.Response.Dropped, x.Response.Redactions = d.Truncated, d.Dropped, d.Redactions
+	return x, nil
+}
+
+func fromRequest(r request, d entryData) (exchange.Request, error) {
+	h, err := fromHeaders(r.Headers)
+	if err != nil {
+		return exchange.Request{}, err
+	}
+	out := exchange.Request{Method: r.Method, URL: r.URL, Header: h}
+	if d.URL != "" {
+		out.URL = string(d.URL)
+	}
+	if p := r.PostData; p != nil {
+		out.Body = p.Text
+		if p.Encoding == "base64" {
+			b, err := base64.StdEncoding.DecodeString(p.Text)
+			if err != nil {
+				return exchange.Request{}, fmt.Errorf("request body: %w", err)
+			}
+			out.Body = string(b)
+		}
+	}
+	if out.SessionStart, err = fromSessionRequests(d.SessionStart); err != nil {
+		return exchange.Request{}, err
+	}
+	return out, nil
+}
+
+func fromSessionRequests(rs []sessionRequest) ([]exchange.Request, error) {
+	var out []exchange.Request
+	for _, r := range rs {
+		h, err := fromHeaders(r.Headers)
+		if err != nil {
+			return nil, err
+		}
+		req := exchange.Request{Method: r.Method, URL: string(r.URL), Header: h}
+		if r.Body != nil {
+			req.Body = string(*r.Body)
+		}
+		if req.SessionStart, err = fromSessionRequests(r.Start); err != nil {
+			return nil, err
+		}
+		out = append(out, req)
+	}
+	return out, nil
+}
+
+func fromResponse(r response) (*exchange.Response, error) {
+	h, err := fromHeaders(r.Headers)
+	if err != nil {
+		return nil, err
+	}
+	out := &exchange.Response{Status: r.Status, Proto: r.HTTPVersion, Header: h, BodySize: r.Content.Size}
+	if t := r.Content.Text; t != nil {
+		out.Body = []byte(*t)
+		if r.Content.Encoding == "base64" {
+			if out.Body, err = base64.StdEncoding.DecodeString(*t); err != nil {
+				return nil, fmt.Errorf("response body: %w", err)
+			}
+		}
+		if out.Body == nil {
+			out.Body = []byte{}
+		}
+	}
+	return out, nil
+}
+
+func fromHeaders(lines []header) (http.Header, error) {
+	h := http.Header{}
+	for _, l := range lines {
+		v := l.Value
+		if l.Base64 != "" {
+			b, err := base64.StdEncoding.DecodeString(l.Base64)
+			if err != nil {
+				return nil, fmt.Errorf("header %s: %w", l.Name, err)
+			}
+			v = string(b)
+		}
+		// Set by the name as written: the recording may hold a name that
+		// is not in canonical form, and Add would change it.
+		h[l.Name] = append(h[l.Name], v)
+	}
+	return h, nil
+}
+
+func (rd *reader) snapshot(d snapshotData) (*mcp.Snapshot, error) {
+	calls := make([]*mcp.Call, len(d.Calls))
+	for i, c := range d.Calls {
+		x, err := rd.exchangeRef(c.Exchange)
+		if err != nil {
+			return nil, fmt.Errorf("call %d: %w", i, err)
+		}
+		calls[i] = &mcp.Call{Method: c.Method, Era: c.Era, Exchange: x, Message: toMessage(c.Message), ParseError: c.ParseError, Connection: c.Connection}
+	}
+	refs := func(is []int) ([]*mcp.Call, error) {
+		if is == nil {
+			return nil, nil
+		}
+		out := []*mcp.Call{}
+		for _, i := range is {
+			c, err := pick(calls, &i)
+			if err != nil {
+				return nil, fmt.Errorf("call %w", err)
+			}
+			out = append(out, c)
+		}
+		return out, nil
+	}
+	s := &mcp.Snapshot{
+		Endpoint: d.Endpoint, Identity: d.Identity, Verdict: d.Verdict,
+		ServerInfo: rawBytes(d.ServerInfo), Capabilities: rawBytes(d.Capabilities),
+		SessionID: d.SessionID, Catalog: d.Catalog, Notes: d.Notes,
+	}
+	var err error
+	if s.SessionDemanded, err = pick(calls, d.SessionDemanded); err != nil {
+		return nil, fmt.Errorf("session demanded: %w", err)
+	}
+	if s.Calls, err = refs(d.Called); err != nil {
+		return nil, err
+	}
+	for _, ld := range d.Listings {
+		l := mcp.Listing{Label: ld.Label, Complete: ld.Complete, Problem: ld.Problem}
+		if l.Failed, err = pick(calls, ld.Failed); err != nil {
+			return nil, fmt.Errorf("listing %q: %w", ld.Label, err)
+		}
+		for _, p := range ld.Pages {
+			page := mcp.Page{Cursor: p.Cursor, NextCursor: p.NextCursor, Raw: rawBytes(p.Raw)}
+			if page.Call, err = pick(calls, p.Call); err != nil {
+				return nil, fmt.Errorf("listing %q: %w", ld.Label, err)
+			}
+			l.Pages = append(l.Pages, page)
+		}
+		for _, t := range ld.Tools {
+			l.Tools = append(l.Tools, mcp.Tool{
+				Name: t.Name, Title: t.Title, Description: t.Description,
+				InputSchema: rawBytes(t.InputSchema), OutputSchema: rawBytes(t.OutputSchema),
+				Annotations: t.Annotations, Meta: rawBytes(t.Meta), Raw: rawBytes(t.Raw),
+				Page: t.Page, Index: t.Index, NameValid: t.NameValid,
+			})
+		}
+		s.Listings = append(s.Listings, l)
+	}
+	for _, o := range d.Others {
+		ev := mcp.EndpointVerdict{Endpoint: o.Endpoint, Verdict: o.Verdict}
+		if ev.Calls, err = refs(o.Calls); err != nil {
+			return nil, err
+		}
+		s.Others = append(s.Others, ev)
+	}
+	return s, nil
+}
+
+func toMessage(d *messageData) *mcp.Message {
+	if d == nil {
+		return nil
+	}
+	m := &mcp.Message{ID: rawBytes(d.ID), Method: d.Method, Result: rawBytes(d.Result)}
+	if e := d.Error; e != nil {
+		m.Error = &mcp.RPCError{Code: e.Code, Message: e.Message, Data: rawBytes(e.Data)}
+	}
+	return m
+}

@@ -1,0 +1,51 @@
+package scan
+
+import (
+	"context"
+	"net/url"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/probe"
+)
+
+// Recording is a scan as sent and seen: the probe's outcome, with what the
+// checks learn of the callers and the active probes, and nothing of their
+// credentials. It is all a run of the checks reads besides the options that
+// judge (checks, policy, access rules), so a recording saved with --record
+// is judged again offline, to the same report, by Options.Replay.
+type Recording struct {
+	Target  *url.URL
+	Outcome *probe.Outcome
+	// Callers describe the identities of Outcome.Views, in their order
+	// (none when the scan ran as fewer than two); Caller is the one whose
+	// view the families other than leakage judge.
+	Callers []checks.Caller
+	Caller  checks.Caller
+	// Active is nil when active probes were off.
+	Active *ActiveConsent
+}
+
+// record runs the session the options describe.
+func record(ctx context.Context, opts Options) (*Recording, error) {
+	if opts.Probe.Version == "" {
+		opts.Probe.Version = opts.Version
+	}
+	if opts.Record != nil {
+		// A replay loads the document again from its text.
+		opts.Probe.Spec.KeepRaw = true
+	}
+	opts.Probe.FollowUp = followUps(opts.Probe.Start, opts.Checks)
+	slot := attachSpec(&opts.Probe)
+	opts.Probe.Secrets = secretHeaders(opts)
+	out, err := probe.RunSession(ctx, session(opts, planner(opts.Probe.Start, opts.Checks, slot)))
+	if err != nil {
+		return nil, err
+	}
+	return &Recording{
+		Target:  opts.Probe.Start,
+		Outcome: out,
+		Callers: callers(opts.Identities, opts.Probe.Headers, len(out.Views)),
+		Caller:  judgedCaller(opts.Identities, opts.Probe.Headers),
+		Active:  opts.Active.consent(out.Active),
+	}, nil
+}
