@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentready/agentready/internal/urlx"
 )
 
 func TestDiscoveryFromEverySource(t *testing.T) {
@@ -242,8 +244,8 @@ func TestMalformedPatternIsRefused(t *testing.T) {
 		t.Errorf("%d request(s) sent", n)
 	}
 	for p, ok := range map[string]bool{"/api/**": true, "/users/?": true, "[": false, "/a/[b-": false, `/x\`: false} {
-		if err := CheckPattern(p); (err == nil) != ok {
-			t.Errorf("CheckPattern(%q) = %v, want ok=%v", p, err, ok)
+		if err := urlx.CheckPattern(p); (err == nil) != ok {
+			t.Errorf("urlx.CheckPattern(%q) = %v, want ok=%v", p, err, ok)
 		}
 	}
 }
@@ -268,7 +270,7 @@ func TestMatchPattern(t *testing.T) {
 		{"[", "/x", false},
 	}
 	for _, tt := range tests {
-		if got := matchPattern(tt.pattern, tt.path); got != tt.want {
+		if got := urlx.MatchPath(tt.pattern, tt.path); got != tt.want {
 			t.Errorf("matchPattern(%q, %q) = %v, want %v", tt.pattern, tt.path, got, tt.want)
 		}
 	}

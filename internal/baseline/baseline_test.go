@@ -15,11 +15,12 @@ import (
 	"github.com/agentready/agentready/internal/baseline"
 	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/pipeline"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/probe"
 )
 
-func scanDemo(t *testing.T, p *scan.Policy, defects ...demo.Defect) *finding.Report {
+func scanDemo(t *testing.T, p *pipeline.Policy, defects ...demo.Defect) *finding.Report {
 	t.Helper()
 	srv := httptest.NewServer(demo.New(defects...))
 	t.Cleanup(srv.Close)
@@ -63,7 +64,7 @@ func states(rep *finding.Report) map[string]int {
 
 func TestExistingFindingsAreMarkedAndNothingIsNew(t *testing.T) {
 	base := written(t, scanDemo(t, nil, demo.DefectNoVaryAccept))
-	rep := scanDemo(t, &scan.Policy{Baseline: base}, demo.DefectNoVaryAccept)
+	rep := scanDemo(t, &pipeline.Policy{Baseline: base}, demo.DefectNoVaryAccept)
 	if len(rep.Findings) == 0 {
 		t.Fatal("fixture has no findings")
 	}
@@ -77,7 +78,7 @@ func TestExistingFindingsAreMarkedAndNothingIsNew(t *testing.T) {
 
 func TestNewFindingsAreNewAndOldOnesExisting(t *testing.T) {
 	base := written(t, scanDemo(t, nil, demo.DefectNoVaryAccept))
-	rep := scanDemo(t, &scan.Policy{Baseline: base}, demo.DefectNoVaryAccept, demo.Defect405WithoutAllow)
+	rep := scanDemo(t, &pipeline.Policy{Baseline: base}, demo.DefectNoVaryAccept, demo.Defect405WithoutAllow)
 	for _, f := range rep.Findings {
 		want := finding.BaselineNew
 		if f.CheckID == "vary-accept" {
@@ -95,7 +96,7 @@ func TestNewFindingsAreNewAndOldOnesExisting(t *testing.T) {
 func TestFixedFindingsMakeTheBaselineStale(t *testing.T) {
 	before := scanDemo(t, nil, demo.DefectNoVaryAccept)
 	base := written(t, before)
-	rep := scanDemo(t, &scan.Policy{Baseline: base})
+	rep := scanDemo(t, &pipeline.Policy{Baseline: base})
 	b := rep.Baseline
 	if len(b.Fixed) != len(base.Entries) || !b.Stale || b.New != 0 || len(b.Unverified) != 0 {
 		t.Fatalf("summary %+v, baseline has %d entries", b, len(base.Entries))
@@ -112,7 +113,7 @@ func TestFixedFindingsMakeTheBaselineStale(t *testing.T) {
 
 func TestEntriesOfChecksThatDidNotRunAreUnverifiedNotFixed(t *testing.T) {
 	base := written(t, scanDemo(t, nil, demo.DefectNoVaryAccept))
-	rep := scanDemo(t, &scan.Policy{Baseline: base, Families: map[string]bool{"vary": false}})
+	rep := scanDemo(t, &pipeline.Policy{Baseline: base, Families: map[string]bool{"vary": false}})
 	if b := rep.Baseline; len(b.Fixed) != 0 || b.Stale || len(b.Unverified) != len(base.Entries) {
 		t.Fatalf("summary %+v", b)
 	}
@@ -121,7 +122,7 @@ func TestEntriesOfChecksThatDidNotRunAreUnverifiedNotFixed(t *testing.T) {
 func TestIgnoredFindingsAreNeitherNewNorFixed(t *testing.T) {
 	base := written(t, scanDemo(t, nil, demo.DefectNoVaryAccept))
 	ignore := []config.Ignore{{Check: "vary-accept", Reason: "accepted"}}
-	rep := scanDemo(t, &scan.Policy{Baseline: base, Ignores: ignore}, demo.DefectNoVaryAccept)
+	rep := scanDemo(t, &pipeline.Policy{Baseline: base, Ignores: ignore}, demo.DefectNoVaryAccept)
 	if b := rep.Baseline; len(b.Fixed) != 0 || b.Stale || b.New != 0 {
 		t.Fatalf("summary %+v", b)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/agentready/agentready/internal/baseline"
 	"github.com/agentready/agentready/internal/finding"
-	"github.com/agentready/agentready/internal/scan"
+	"github.com/agentready/agentready/internal/pipeline"
 	"github.com/agentready/agentready/internal/score"
 )
 
@@ -31,7 +31,7 @@ func (g *gateFlags) register(fs *pflag.FlagSet) {
 }
 
 // policy combines the configuration's check policy with the baseline.
-func (g *gateFlags) policy(e *env) (*scan.Policy, error) {
+func (g *gateFlags) policy(e *env) (*pipeline.Policy, error) {
 	if _, err := g.minimum(); err != nil {
 		return nil, err
 	}
@@ -53,7 +53,7 @@ func (g *gateFlags) policy(e *env) (*scan.Policy, error) {
 		return nil, usageError("--baseline: %v", err)
 	}
 	if p == nil {
-		p = &scan.Policy{}
+		p = &pipeline.Policy{}
 	}
 	p.Baseline = b
 	return p, nil
@@ -148,7 +148,7 @@ func baselineSource(ctx context.Context, e *env, from string, args []string, lim
 // outputs or the gate (baseline write, init): the scan's identities and
 // access apply, but no active probe is sent, since what these commands
 // record must not change state on the target.
-func scanOnly(ctx context.Context, e *env, raw string, lim *limitFlags, policy *scan.Policy) (*finding.Report, error) {
+func scanOnly(ctx context.Context, e *env, raw string, lim *limitFlags, policy *pipeline.Policy) (*finding.Report, error) {
 	if lim.act.on || len(lim.act.allow) > 0 || lim.act.yes {
 		return nil, usageError("--active, --active-allow and --yes do not apply here: this command records a passive scan and sends nothing that changes state")
 	}

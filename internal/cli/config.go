@@ -13,7 +13,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/internal/config"
-	"github.com/agentready/agentready/internal/scan"
+	"github.com/agentready/agentready/internal/pipeline"
 )
 
 // envPrefix names the environment variables that stand in for flags:
@@ -264,11 +264,11 @@ func (lc *loadedConfig) untrusted(key, what string) error {
 }
 
 // policy is the scan policy of the configuration, or nil without one.
-func (lc *loadedConfig) policy() (*scan.Policy, error) {
+func (lc *loadedConfig) policy() (*pipeline.Policy, error) {
 	if lc == nil || lc.file == nil {
 		return nil, nil
 	}
-	p, err := scan.PolicyFromConfig(lc.file)
+	p, err := pipeline.PolicyFromConfig(lc.file)
 	if err != nil {
 		return nil, usageError("%v", err)
 	}

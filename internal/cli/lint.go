@@ -14,6 +14,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/pipeline"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/internal/score"
 	"github.com/agentready/agentready/internal/spec"
@@ -90,7 +91,7 @@ func Lint(ctx context.Context, doc *spec.Document, cs []checks.Check, toolVersio
 	target := documentURL(doc.Source)
 	in := checks.NewStaticInput(target, doc)
 	results, findings := checks.Evaluate(context.WithoutCancel(ctx), in, static)
-	post := &scan.Pipeline{Doc: doc, Results: results, Rules: scan.RuleInfos(static)}
+	post := &pipeline.Pipeline{Doc: doc, Results: results, Rules: scan.RuleInfos(static)}
 	findings = post.Run(findings)
 	now := time.Now().UTC()
 	rep := &finding.Report{

@@ -21,8 +21,10 @@ import (
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/pipeline"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/internal/score"
+	"github.com/agentready/agentready/internal/urlx"
 	"github.com/agentready/agentready/probe"
 	"github.com/agentready/agentready/report"
 )
@@ -130,7 +132,7 @@ func (l *limitFlags) config(start *url.URL) (probe.Config, error) {
 // match nothing: a mistyped exclude would crawl what it meant to leave out.
 func checkPatterns(flag string, patterns []string) error {
 	for _, p := range patterns {
-		if err := probe.CheckPattern(p); err != nil {
+		if err := urlx.CheckPattern(p); err != nil {
 			return usageError("--%s %v", flag, err)
 		}
 	}
@@ -263,7 +265,7 @@ func planScan(e *env, start *url.URL, out *outputFlags, lim *limitFlags) (*scanP
 // how its findings are judged, and starts scrubbing the credentials it will
 // send. Every command that scans goes through it, so that a baseline is
 // taken exactly as the scans compared with it and its fingerprints match.
-func scanOptions(e *env, start *url.URL, lim *limitFlags, policy *scan.Policy) (scan.Options, error) {
+func scanOptions(e *env, start *url.URL, lim *limitFlags, policy *pipeline.Policy) (scan.Options, error) {
 	cfg, err := lim.config(start)
 	if err != nil {
 		return scan.Options{}, err

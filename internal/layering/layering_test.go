@@ -80,6 +80,8 @@ var rules = []rule{
 	{"internal/config", []string{"report", "internal/score", "checks", "probe", "internal/scan"}, true, "the configuration is read before anything runs"},
 	{"internal/score", []string{"checks", "report", "probe", "internal/scan"}, true, "grading reads findings and results only"},
 	{"internal/scan", []string{"report", "internal/cli", "checks/builtin"}, true, "the scan orchestrates what it is given"},
+	{"internal/pipeline", []string{"probe", "report", "internal/scan", "internal/cli", "internal/score"}, true, "post-processing reads findings, the document and the policy"},
+	{"internal/coverage", []string{"checks", "report", "internal/scan", "internal/cli", "internal/score"}, true, "coverage reads the recording only"},
 }
 
 func TestImportsFlowOneWay(t *testing.T) {

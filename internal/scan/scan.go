@@ -12,6 +12,7 @@ import (
 	"github.com/agentready/agentready/internal/coverage"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/pipeline"
 	"github.com/agentready/agentready/internal/score"
 	"github.com/agentready/agentready/probe"
 )
@@ -27,7 +28,7 @@ type Options struct {
 	// endpoint is discovered on the target's origin.
 	MCPEndpoint string
 	// Policy tunes checks, severities, ignores and the baseline; nil is none.
-	Policy *Policy
+	Policy *pipeline.Policy
 	// Identities are the callers to scan as, least privileged first; with two
 	// or more the leakage family compares them. See identities.go.
 	Identities []Identity
@@ -75,7 +76,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	in.Caller, in.Access = rec.Caller, opts.Access
 	opts.Probe.Progress.SetPhase(probe.PhaseChecks)
 	results, findings := checks.Evaluate(context.WithoutCancel(ctx), in, opts.Checks)
-	post := &Pipeline{Doc: in.Spec, Policy: opts.Policy, Now: opts.Policy.now(), Results: results, Rules: RuleInfos(opts.Checks)}
+	post := &pipeline.Pipeline{Doc: in.Spec, Policy: opts.Policy, Now: opts.Policy.Clock(), Results: results, Rules: RuleInfos(opts.Checks)}
 	findings = post.Run(findings)
 	rep := &finding.Report{
 		SchemaVersion: finding.SchemaVersion,

@@ -9,12 +9,13 @@ import (
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/pipeline"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/internal/score"
 	"github.com/agentready/agentready/probe"
 )
 
-func scanWithPolicy(t *testing.T, p *scan.Policy, defects ...demo.Defect) *finding.Report {
+func scanWithPolicy(t *testing.T, p *pipeline.Policy, defects ...demo.Defect) *finding.Report {
 	t.Helper()
 	return mustScan(t, demo.New(defects...), scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: true}}, Policy: p})
 }
@@ -34,7 +35,7 @@ func hasNote(rep *finding.Report, sub string) bool {
 
 func TestSeverityOverrideChangesFindingsRuleAndGrade(t *testing.T) {
 	plain := scanWithPolicy(t, nil, demo.DefectNoVaryAccept)
-	rep := scanWithPolicy(t, &scan.Policy{Severity: map[string]finding.Severity{"vary-accept": finding.SeverityInfo}}, demo.DefectNoVaryAccept)
+	rep := scanWithPolicy(t, &pipeline.Policy{Severity: map[string]finding.Severity{"vary-accept": finding.SeverityInfo}}, demo.DefectNoVaryAccept)
 	if len(rep.Findings) == 0 {
 		t.Fatal("no findings")
 	}
@@ -54,7 +55,7 @@ func TestSeverityOverrideChangesFindingsRuleAndGrade(t *testing.T) {
 }
 
 func TestOffChecksAndFamiliesDoNotRun(t *testing.T) {
-	rep := scanWithPolicy(t, &scan.Policy{
+	rep := scanWithPolicy(t, &pipeline.Policy{
 		Severity: map[string]finding.Severity{"vary-accept": finding.SeverityNone},
 		Families: map[string]bool{"mcp": false},
 	}, demo.DefectNoVaryAccept)
@@ -103,7 +104,7 @@ func TestIgnoresNarrowByURLOperationAndTool(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rep := scanWithPolicy(t, &scan.Policy{Ignores: []config.Ignore{tt.ignore}}, demo.DefectNoVaryAccept, demo.DefectMCPNoDescription)
+			rep := scanWithPolicy(t, &pipeline.Policy{Ignores: []config.Ignore{tt.ignore}}, demo.DefectNoVaryAccept, demo.DefectMCPNoDescription)
 			if got := count(plain, tt.check) - count(rep, tt.check); got != tt.ignored {
 				t.Fatalf("%d finding(s) ignored, want %d", got, tt.ignored)
 			}
@@ -124,7 +125,7 @@ func TestIgnoresNarrowByURLOperationAndTool(t *testing.T) {
 
 func TestIgnoringEveryFindingPassesTheCheckAndRestoresTheGrade(t *testing.T) {
 	clean := scanWithPolicy(t, nil)
-	rep := scanWithPolicy(t, &scan.Policy{Ignores: []config.Ignore{{Check: "vary-accept", Reason: "accepted"}}}, demo.DefectNoVaryAccept)
+	rep := scanWithPolicy(t, &pipeline.Policy{Ignores: []config.Ignore{{Check: "vary-accept", Reason: "accepted"}}}, demo.DefectNoVaryAccept)
 	r := result(rep, "vary-accept")
 	if r == nil || r.Status != finding.StatusPass || r.Findings != 0 {
 		t.Fatalf("vary-accept result %+v", r)
@@ -137,7 +138,7 @@ func TestIgnoringEveryFindingPassesTheCheckAndRestoresTheGrade(t *testing.T) {
 func TestExpiredIgnoreStopsApplyingWithANotice(t *testing.T) {
 	now := func() time.Time { return time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC) }
 	ig := config.Ignore{Check: "vary-accept", Reason: "legacy", Expires: "2026-05-31"}
-	rep := scanWithPolicy(t, &scan.Policy{Ignores: []config.Ignore{ig}, Now: now}, demo.DefectNoVaryAccept)
+	rep := scanWithPolicy(t, &pipeline.Policy{Ignores: []config.Ignore{ig}, Now: now}, demo.DefectNoVaryAccept)
 	if len(rep.Ignored) != 0 || !slices.Contains(firedChecks(rep), "vary-accept") {
 		t.Fatalf("an expired ignore still applies: %d ignored", len(rep.Ignored))
 	}
@@ -145,14 +146,14 @@ func TestExpiredIgnoreStopsApplyingWithANotice(t *testing.T) {
 		t.Errorf("no expiry notice in %q", rep.Notes)
 	}
 	ig.Expires = "2026-06-01"
-	rep = scanWithPolicy(t, &scan.Policy{Ignores: []config.Ignore{ig}, Now: now}, demo.DefectNoVaryAccept)
+	rep = scanWithPolicy(t, &pipeline.Policy{Ignores: []config.Ignore{ig}, Now: now}, demo.DefectNoVaryAccept)
 	if len(rep.Ignored) == 0 {
 		t.Fatal("an ignore stopped applying on its last day")
 	}
 }
 
 func TestPolicyFromConfig(t *testing.T) {
-	p, err := scan.PolicyFromConfig(&config.File{Checks: map[string]string{"vary-accept": "off", "vary-prefer": "warn"}})
+	p, err := pipeline.PolicyFromConfig(&config.File{Checks: map[string]string{"vary-accept": "off", "vary-prefer": "warn"}})
 	if err != nil {
 		t.Fatal(err)
 	}

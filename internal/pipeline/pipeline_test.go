@@ -1,4 +1,4 @@
-package scan
+package pipeline
 
 import (
 	"slices"

@@ -1,4 +1,4 @@
-package scan
+package pipeline
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/spec"
-	"github.com/agentready/agentready/probe"
+	"github.com/agentready/agentready/internal/urlx"
 )
 
 // Policy is the user's tuning of a scan: which checks run, at which
@@ -48,8 +48,8 @@ func PolicyFromConfig(f *config.File) (*Policy, error) {
 	return p, nil
 }
 
-// now is the clock ignores expire by.
-func (p *Policy) now() time.Time {
+// Clock is the time ignores expire by.
+func (p *Policy) Clock() time.Time {
 	if p == nil || p.Now == nil {
 		return time.Now()
 	}
@@ -155,7 +155,7 @@ func urlMatches(pattern, raw string) bool {
 	if p == "" {
 		p = "/"
 	}
-	return probe.MatchPath(pathPattern, p)
+	return urlx.MatchPath(pathPattern, p)
 }
 
 // operationMatches accepts an operationId or "METHOD /template". The

@@ -1,4 +1,4 @@
-package scan
+package pipeline
 
 import "github.com/agentready/agentready/internal/finding"
 
