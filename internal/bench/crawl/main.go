@@ -8,6 +8,7 @@
 //
 //	crawl -agentready ./agentready -sizes 1000,10000
 //	crawl -crawler URL      (the minimal crawler alone, as the child process)
+//	crawl -serve 10000      (only serve the API, and print its URL)
 package main
 
 import (
@@ -36,17 +37,30 @@ func main() {
 	sizes := flag.String("sizes", "1000,10000,50000", "comma-separated numbers of resources")
 	concurrency := flag.Int("concurrency", 8, "requests in flight, for the scan and the crawler")
 	crawler := flag.String("crawler", "", "run only the minimal crawler against this URL and print its request count")
+	serveOnly := flag.Int("serve", 0, "only serve an API of this many resources, and print its URL")
 	flag.Parse()
 	var err error
-	if *crawler != "" {
+	switch {
+	case *serveOnly > 0:
+		err = serve(*serveOnly)
+	case *crawler != "":
 		err = runCrawler(*crawler, *concurrency)
-	} else {
+	default:
 		err = compare(*bin, *sizes, *concurrency)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "crawl:", err)
 		os.Exit(1)
 	}
+}
+
+func serve(n int) error {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	fmt.Printf("http://%s/\n", ln.Addr())
+	return http.Serve(ln, large.Paginated(n))
 }
 
 // A run is what one child process did.
