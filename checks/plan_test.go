@@ -54,6 +54,9 @@ func (statefulPln) Plan(*checks.PlanInput) []exchange.PlannedRequest  { return n
 func (shadowing) Plan(*checks.PlanInput) []exchange.PlannedRequest    { return nil }
 func (ambiguous) Plan(in *checks.PlanInput) []exchange.PlannedRequest { return nil }
 
+// The planners these embed are what the tests look for by reflection.
+var _ = []any{ambiguous{}.sharedPlan, ambiguous{}.otherPlan, shadowing{}.sharedPlan}
+
 func TestPlannersShareAnEmbeddedPlanner(t *testing.T) {
 	cs := []checks.Check{
 		sharerA{}, ownPlan{}, sharerB{}, nested{}, other{}, ownPlan{}, stateful{statefulPln: statefulPln{1}},
