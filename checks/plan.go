@@ -164,3 +164,64 @@ type ActivePlanInput struct {
 	// check judges is not sent.
 	Needs Needs
 }
+
+// Planners lists the checks' planners, each planner once: the checks of a
+// family that embed one planner (an empty struct with the family's Plan,
+// like discovery's) share its plan, which is computed once per scan instead
+// of once per check. A check whose Plan is its own is a planner of its own.
+func Planners(cs []Check) []Prober { return distinctPlanners[Prober](cs, "Plan") }
+
+// FollowUpPlanners lists the checks' follow-up planners, each once, as
+// Planners does.
+func FollowUpPlanners(cs []Check) []FollowUpProber {
+	return distinctPlanners[FollowUpProber](cs, "PlanFollowUp")
+}
+
+func distinctPlanners[P any](cs []Check, method string) []P {
+	var out []P
+	seen := map[reflect.Type]bool{}
+	for _, c := range cs {
+		p, ok := c.(P)
+		if !ok {
+			continue
+		}
+		if t := sharedPlanner(c, method); t != nil {
+			if seen[t] {
+				continue
+			}
+			seen[t] = true
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// sharedPlanner is the type of the embedded planner a check's method is
+// promoted from, or nil when the method is the check's own. Only an empty
+// struct is shared: its method cannot depend on the check that embeds it.
+// A check that declares the method while embedding a planner would be
+// mistaken for a sharer; checks/builtin's tests refuse one.
+func sharedPlanner(c Check, method string) reflect.Type {
+	t := reflect.TypeOf(c)
+	var shared reflect.Type
+	for t.Kind() == reflect.Struct {
+		var from reflect.Type
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if _, has := f.Type.MethodByName(method); f.Anonymous && has {
+				if from != nil {
+					return nil // ambiguous: the check must declare its own
+				}
+				from = f.Type
+			}
+		}
+		if from == nil {
+			break
+		}
+		t, shared = from, from
+	}
+	if shared == nil || shared.Size() != 0 {
+		return nil
+	}
+	return shared
+}

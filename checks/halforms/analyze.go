@@ -120,7 +120,8 @@ func carriedDocs(in *checks.Input, served []*hypermedia.Doc) []*hypermedia.Doc {
 			(x.Purpose != exchange.PurposeCrawl && x.Purpose != hypermedia.PurposeFetch) {
 			return false
 		}
-		root := x.Response.HAL().Root
+		// Every JSON page is looked at; only the chosen ones are kept decoded.
+		root := x.Response.ReadHAL().Root
 		return root != nil && root.TemplatesValue != nil
 	})
 }

@@ -48,9 +48,9 @@ func All() []checks.Check {
 	for _, m := range rules {
 		switch m.ID {
 		case idTemplateOperation, idPropertyUnknown, idPropertySchema:
-			out = append(out, specRule{rule{m}})
+			out = append(out, specRule{rule{meta: m}})
 		default:
-			out = append(out, rule{m})
+			out = append(out, rule{meta: m})
 		}
 	}
 	return out
@@ -60,16 +60,22 @@ func All() []checks.Check {
 const noDocs = "no response was served as application/prs.hal-forms+json or carried _templates in other JSON"
 
 // rule is a check on the documents alone.
-type rule struct{ meta checks.Meta }
+type rule struct {
+	meta checks.Meta
+	fetch
+}
 
 func (r rule) Meta() checks.Meta { return r.meta }
 
 // Parts implements checks.WithParts: the state matrix reads the templates.
 func (rule) Parts() []checks.Part { return []checks.Part{hypermedia.States{}} }
 
-// Plan asks for HAL-FORMS; every check of the family plans the same fetch and
-// the probe sends it once.
-func (rule) Plan(in *checks.PlanInput) []exchange.PlannedRequest { return hypermedia.PlanFetch(in) }
+// fetch is the family's planner, which every check embeds: the scan plans
+// once for all of them.
+type fetch struct{}
+
+// Plan asks for HAL-FORMS.
+func (fetch) Plan(in *checks.PlanInput) []exchange.PlannedRequest { return hypermedia.PlanFetch(in) }
 
 func (r rule) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
 	a := analyze(in)

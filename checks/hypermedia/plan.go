@@ -85,7 +85,9 @@ func stateOfExchange(x *exchange.Exchange) string {
 	if !Judgeable(x) || !exchange.IsJSONMediaType(x.Response.MediaType()) {
 		return ""
 	}
-	d := Decode(x)
+	// Every crawled page is looked at, and only its state is kept.
+	v := x.Response.ReadHAL()
+	d := &Doc{X: x, Doc: v.Doc, Err: v.Err, HAL: v}
 	if d.Err != nil {
 		return ""
 	}

@@ -38,6 +38,8 @@ const maxOffersPerDoc = 2000
 // analysis is what every check of the family reads, built once per Input.
 type analysis struct {
 	offers []offer
+	// byExchange holds the offers of each exchange, in order.
+	byExchange map[*exchange.Exchange][]offer
 	// offered holds every relation seen, lower case.
 	offered map[string]bool
 	docs    int
@@ -45,12 +47,13 @@ type analysis struct {
 
 func analyze(in *checks.Input) *analysis {
 	return in.Memo("openapi-hal/offers", func() any {
-		a := &analysis{offered: map[string]bool{}}
+		a := &analysis{offered: map[string]bool{}, byExchange: map[*exchange.Exchange][]offer{}}
 		for _, x := range in.Recording.Exchanges {
 			if !isHALDoc(x) {
 				continue
 			}
-			root := x.Response.HAL().Root
+			// Every page is read, and only its offers are kept.
+			root := x.Response.ReadHAL().Root
 			if root == nil {
 				continue
 			}
@@ -63,6 +66,9 @@ func analyze(in *checks.Input) *analysis {
 				a.offered[strings.ToLower(o.rel)] = true
 			}
 			a.offers = append(a.offers, w.out...)
+			if len(w.out) > 0 {
+				a.byExchange[x] = append(a.byExchange[x], w.out...)
+			}
 		}
 		return a
 	}).(*analysis)

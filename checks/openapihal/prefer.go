@@ -159,13 +159,7 @@ func pairs(in *checks.Input) []pair {
 
 // offersOf are the analysed offers of one exchange.
 func offersOf(in *checks.Input, x *exchange.Exchange) []offer {
-	var out []offer
-	for _, o := range analyze(in).offers {
-		if o.x == x {
-			out = append(out, o)
-		}
-	}
-	return out
+	return analyze(in).byExchange[x]
 }
 
 func shapeKey(x *exchange.Exchange) string { return exchange.PathShape(exchange.PathOf(x.Request.URL)) }

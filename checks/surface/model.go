@@ -297,7 +297,7 @@ func hypermediaEntries(in *checks.Input) ([]entry, string) {
 		if x.Response == nil || x.Response.Dropped || x.Response.Truncated || !exchange.IsJSONMediaType(x.Response.MediaType()) {
 			continue
 		}
-		root := x.Response.HAL().Root
+		root := x.Response.ReadHAL().Root // every page; only the entries are kept
 		if root == nil {
 			continue
 		}

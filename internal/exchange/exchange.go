@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentready/agentready/internal/halview"
@@ -84,10 +85,15 @@ type Response struct {
 	jsonErr  error
 
 	halOnce   sync.Once
-	hal       *halview.View
+	hal       atomic.Pointer[halview.View]
 	linksOnce sync.Once
 	links     []linkheader.Link
+
+	mediaType atomic.Pointer[mediaType]
 }
+
+// mediaType is a Content-Type value and its parsed media type.
+type mediaType struct{ raw, parsed string }
 
 // Links parses the Link header lines once and caches them: several checks
 // read the links of every crawled page, and a page can carry a thousand.
@@ -99,7 +105,17 @@ func (r *Response) Links() []linkheader.Link {
 // MediaType is the lower-cased media type of Content-Type without parameters,
 // or "" when absent or unparsable.
 func (r *Response) MediaType() string {
-	mt, _ := MediaTypeOf(r.Header.Get("Content-Type"))
+	raw := ""
+	if vs := r.Header["Content-Type"]; len(vs) > 0 {
+		raw = vs[0]
+	}
+	// Checks ask every page's type many times; parsing is kept with the
+	// value it parsed, since the probe may still rewrite headers.
+	if m := r.mediaType.Load(); m != nil && m.raw == raw {
+		return m.parsed
+	}
+	mt, _ := MediaTypeOf(raw)
+	r.mediaType.Store(&mediaType{raw, mt})
 	return mt
 }
 
@@ -130,8 +146,21 @@ func (r *Response) HAL() *halview.View {
 	if r.Truncated || r.Dropped {
 		return &halview.View{Err: errIncomplete}
 	}
-	r.halOnce.Do(func() { r.hal = halview.Parse(r.Body, halview.Limits) })
-	return r.hal
+	r.halOnce.Do(func() { r.hal.Store(halview.Parse(r.Body, halview.Limits)) })
+	return r.hal.Load()
+}
+
+// ReadHAL returns what HAL returns without keeping it, unless HAL already
+// did: for the passes that read every page of a crawl once and keep only
+// what they derive, so that memory does not hold a tree per page.
+func (r *Response) ReadHAL() *halview.View {
+	if r.Truncated || r.Dropped {
+		return &halview.View{Err: errIncomplete}
+	}
+	if v := r.hal.Load(); v != nil {
+		return v
+	}
+	return halview.Parse(r.Body, halview.Limits)
 }
 
 type incompleteError struct{}

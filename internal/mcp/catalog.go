@@ -5,9 +5,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-
-	tiktoken "github.com/pkoukk/tiktoken-go"
-	tiktokenloader "github.com/pkoukk/tiktoken-go-loader"
 )
 
 // Tokenizer names the BPE used for token counts. o200k_base is the encoding
@@ -27,22 +24,21 @@ const maxTokenizedBytes = 256 << 10
 
 var (
 	bpeOnce sync.Once
-	bpe     *tiktoken.Tiktoken
+	bpe     *counter
 )
 
-func encoder() *tiktoken.Tiktoken {
+func encoder() *counter {
 	bpeOnce.Do(func() {
-		tiktoken.SetBpeLoader(tiktokenloader.NewOfflineLoader())
-		enc, err := tiktoken.GetEncoding(Tokenizer)
-		if err == nil {
-			bpe = enc
+		if c, err := loadCounter(); err == nil {
+			bpe = c
 		}
 	})
 	return bpe
 }
 
-// WarmTokenizer loads the BPE in the background, so that its load (a few
-// hundred milliseconds) overlaps the network exchanges that precede counting.
+// WarmTokenizer loads the BPE in the background, so that its load overlaps
+// the network exchanges that precede counting. Only a server that speaks
+// MCP warrants it.
 func WarmTokenizer() { go encoder() }
 
 // CountTokens counts the tokens of s and says how they were counted.
@@ -52,10 +48,10 @@ func CountTokens(s string) (int, string) {
 		return (len(s) + 3) / 4, EstimateLabel
 	}
 	if len(s) <= maxTokenizedBytes {
-		return len(enc.EncodeOrdinary(s)), Tokenizer
+		return enc.count(s), Tokenizer
 	}
 	head := strings.ToValidUTF8(s[:maxTokenizedBytes], "")
-	n := len(enc.EncodeOrdinary(head))
+	n := enc.count(head)
 	return n * len(s) / max(len(head), 1), Tokenizer + " (extrapolated)"
 }
 

@@ -2,8 +2,10 @@ package scan_test
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"runtime"
 	"strconv"
 	"sync/atomic"
@@ -27,22 +29,38 @@ func BenchmarkScan(b *testing.B) {
 	}
 }
 
+// BenchmarkScanPaginated scans the paginated API that .ci/bench/crawl.sh
+// serves, of AGENTREADY_BENCH_RESOURCES resources (default 10,000), for CPU
+// and allocation profiles of the scan in process
+// (-cpuprofile, -memprofile).
+func BenchmarkScanPaginated(b *testing.B) {
+	n := 10000
+	if v, err := strconv.Atoi(os.Getenv("AGENTREADY_BENCH_RESOURCES")); err == nil && v > 0 {
+		n = v
+	}
+	benchScanOf(b, large.Paginated(n), large.PaginatedResources(n))
+}
+
 func benchScan(b *testing.B, pages int) {
-	srv := httptest.NewServer(large.New(pages))
+	benchScanOf(b, large.New(pages), large.Resources(pages))
+}
+
+func benchScanOf(b *testing.B, h http.Handler, want int) {
+	srv := httptest.NewServer(h)
 	defer srv.Close()
 	start, _ := url.Parse(srv.URL + "/")
 	reg, err := builtin.Registry()
 	if err != nil {
 		b.Fatal(err)
 	}
-	want := large.Resources(pages)
 	var requests int
 	var peak atomic.Uint64
 	stop := sampleHeap(&peak)
 	defer stop()
 	for b.Loop() {
 		rep, err := scan.Run(context.Background(), scan.Options{
-			Probe:  probe.Config{Start: start, MaxPages: want + 10, MaxDepth: 5, Concurrency: 8, Budget: 10 * time.Minute},
+			Probe: probe.Config{Start: start, MaxPages: want + 10, MaxDepth: 5, Concurrency: 8, Budget: 10 * time.Minute,
+				MaxQueryVariants: want, MaxLinksPerPage: want},
 			Checks: reg.All(),
 		})
 		if err != nil {

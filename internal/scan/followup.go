@@ -11,12 +11,7 @@ import (
 // followUps adapts the checks that plan a second round to the probe's
 // FollowUp; nil when none does, so the probe skips the round entirely.
 func followUps(target *url.URL, cs []checks.Check) probe.FollowUp {
-	var planners []checks.FollowUpProber
-	for _, c := range cs {
-		if p, ok := c.(checks.FollowUpProber); ok {
-			planners = append(planners, p)
-		}
-	}
+	planners := checks.FollowUpPlanners(cs)
 	if len(planners) == 0 {
 		return nil
 	}

@@ -123,13 +123,12 @@ func Grade(rep *finding.Report) finding.Score {
 // planner adapts the checks that plan probes to the probe's Planner, so the
 // probe never imports the checks.
 func planner(target *url.URL, cs []checks.Check, slot *specSlot) probe.Planner {
+	planners := checks.Planners(cs)
 	return func(crawled, samples []*exchange.Exchange) []exchange.PlannedRequest {
 		pin := &checks.PlanInput{Target: target, Crawled: crawled, Samples: samples, Spec: slot.get()}
 		var out []exchange.PlannedRequest
-		for _, c := range cs {
-			if p, ok := c.(checks.Prober); ok {
-				out = append(out, p.Plan(pin)...)
-			}
+		for _, p := range planners {
+			out = append(out, p.Plan(pin)...)
 		}
 		return out
 	}

@@ -136,7 +136,6 @@ func examine(ctx context.Context, cfg Config, ep mcp.Endpoint, identity string, 
 	if err != nil {
 		return nil, err
 	}
-	mcp.WarmTokenizer()
 	c := newClient(cfg, u)
 	defer c.close()
 	s := &mcp.Snapshot{Endpoint: ep, Identity: identity}
@@ -145,8 +144,10 @@ func examine(ctx context.Context, cfg Config, ep mcp.Endpoint, identity string, 
 	switch {
 	case h.verdict.Refused != "":
 	case h.verdict.Era == mcp.EraModern:
+		mcp.WarmTokenizer()
 		c.collectModern(ctx, s, h, full)
 	case h.verdict.Era == mcp.EraLegacy:
+		mcp.WarmTokenizer()
 		c.collectLegacy(ctx, s, h, full)
 	}
 	s.Calls = c.calls

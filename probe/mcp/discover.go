@@ -1,6 +1,7 @@
 package mcpprobe
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"net/url"
@@ -69,7 +70,10 @@ func Advertised(target *url.URL, crawled []*exchange.Exchange) []mcp.Endpoint {
 // halLinks returns [relation, href] pairs of top-level _links whose relation
 // names MCP, in relation order.
 func halLinks(r *exchange.Response) [][2]string {
-	root := r.HAL().Root
+	if !mayNameMCP(r.Body) {
+		return nil
+	}
+	root := r.ReadHAL().Root
 	if root == nil {
 		return nil
 	}
@@ -85,6 +89,28 @@ func halLinks(r *exchange.Response) [][2]string {
 		}
 	}
 	return out
+}
+
+// mayNameMCP is false for a body in which no relation can match mcpRel:
+// one without "mcp" or "modelcontextprotocol" in any case, and without a
+// \u escape that could spell them. It spares decoding every crawled page.
+func mayNameMCP(body []byte) bool {
+	return bytes.Contains(body, []byte(`\u`)) || containsFold(body, "mcp") || containsFold(body, "modelcontextprotocol")
+}
+
+// containsFold reports whether body holds the lower-case ASCII word in any
+// case.
+func containsFold(body []byte, word string) bool {
+	for i := 0; i+len(word) <= len(body); i++ {
+		j := 0
+		for j < len(word) && body[i+j]|0x20 == word[j] {
+			j++
+		}
+		if j == len(word) {
+			return true
+		}
+	}
+	return false
 }
 
 func appendEndpoint(list []mcp.Endpoint, ep mcp.Endpoint) []mcp.Endpoint {

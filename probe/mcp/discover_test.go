@@ -37,6 +37,31 @@ func TestAdvertised(t *testing.T) {
 	}
 }
 
+// TestAdvertisedPastThePrefilter: pages are decoded only when they may
+// name MCP; a relation spelled in another case or with JSON escapes still
+// does.
+func TestAdvertisedPastThePrefilter(t *testing.T) {
+	target, _ := url.Parse("http://api.test/")
+	page := func(path, body string) *exchange.Exchange {
+		return checkstest.Exchange(exchange.PurposeCrawl, "GET", "http://api.test"+path).Status(200).
+			Header("Content-Type", "application/hal+json").Body(body).Build()
+	}
+	crawled := []*exchange.Exchange{
+		page("/a", `{"_links":{"self":{"href":"/a"},"next":{"href":"/b"}}}`),
+		page("/b", `{"_links":{"ex:MCP":{"href":"/upper"}}}`),
+		page("/c", `{"_links":{"\u006dcp":{"href":"/escaped"}}}`),
+		page("/d", `{"_links":{"ModelContextProtocol-server":{"href":"/named"}}}`),
+	}
+	var urls []string
+	for _, ep := range Advertised(target, crawled) {
+		urls = append(urls, ep.URL)
+	}
+	want := []string{"http://api.test/upper", "http://api.test/escaped", "http://api.test/named"}
+	if !slices.Equal(urls, want) {
+		t.Errorf("advertised %v, want %v", urls, want)
+	}
+}
+
 // TestAdvertisedOnTheTargetsOrigin: the default port written out is still
 // the target's origin, another port is not.
 func TestAdvertisedOnTheTargetsOrigin(t *testing.T) {
