@@ -35,6 +35,7 @@ func All() []checks.Check {
 		AgentCardLegacy{}, AgentCardFields{}, AgentCardSkills{}, AgentCardInterfaces{}, AgentCardCaching{},
 		MarkdownCharset{}, MarkdownVary{}, MarkdownTwin{}, MarkdownDeadLinks{},
 		MCPCardFormat{}, MCPCardRemotes{}, AICatalog{},
+		SitemapUnreachable{}, SitemapFormat{}, SitemapEntries{}, SitemapCoverage{},
 	}
 }
 
@@ -111,6 +112,7 @@ func (plans) Plan(in *checks.PlanInput) []exchange.PlannedRequest {
 		get(PurposeAgentCard, agentCardPath, ""),
 		get(PurposeAgentCardLegacy, agentCardLegacyPath, ""),
 		get(PurposeAICatalog, aiCatalogPath, acceptAICatalog),
+		get(PurposeSitemap, sitemapPath, ""),
 	}
 	for _, ep := range cardEndpoints(in.Target, in.Crawled) {
 		card := serverCardURL(ep)
@@ -174,7 +176,8 @@ func (plans) PlanFollowUp(in *checks.PlanInput) []exchange.PlannedRequest {
 			out = append(out, request(PurposeMCPCard, http.MethodGet, card, acceptServerCard, card))
 		}
 	}
-	return out
+	out = append(out, planSitemaps(in.Target, byPurpose)...)
+	return append(out, planSitemapEntries(in, byPurpose)...)
 }
 
 // findSent finds a request by what was sent, whatever family planned it.

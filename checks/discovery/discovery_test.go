@@ -56,7 +56,23 @@ func conformant() site {
 			Header("Content-Type", "text/markdown; charset=utf-8").Header("Vary", "Accept").Body("# Demo\n\n[Orders](/orders)\n"),
 		"md-html": get(discovery.PurposeMarkdownHTML, "/").ReqHeader("Accept", "text/html").Status(200).
 			Header("Content-Type", "text/html; charset=utf-8").Header("Vary", "Accept").Body("<h1>Demo</h1>"),
+		"sitemap":        get(discovery.PurposeSitemap, "/sitemap.xml").Status(200).Header("Content-Type", "application/xml").Body(urlset("/", "/orders", "/docs")),
+		"sitemap-orders": get(discovery.PurposeSitemapEntry, "/orders").Status(200),
+		"sitemap-docs":   get(discovery.PurposeSitemapEntry, "/docs").Status(200),
 	}
+}
+
+// urlset is a sitemap listing paths of the origin, or absolute URLs.
+func urlset(locs ...string) string {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for _, l := range locs {
+		if strings.HasPrefix(l, "/") {
+			l = origin + l
+		}
+		b.WriteString("  <url><loc>" + l + "</loc></url>\n")
+	}
+	return b.String() + "</urlset>\n"
 }
 
 func crawl(path string, status int) *checkstest.Builder {
@@ -132,6 +148,48 @@ func TestDiscoveryChecks(t *testing.T) {
 		{"robots too large", func(s site) { s["robots"].Body("User-agent: *\nAllow: /\n" + strings.Repeat("# pad\n", 100<<10)) }, []string{"discovery-robots-size"}},
 		{"relative sitemap", func(s site) { s["robots"].Body("User-agent: *\nAllow: /\nSitemap: /sitemap.xml\n") }, []string{"discovery-robots-sitemap"}},
 		{"robots blocks what llms.txt advertises", func(s site) { s["robots"].Body("User-agent: GPTBot\nDisallow: /orders\n") }, []string{"discovery-robots-blocks-advertised"}},
+		{"sitemap 404", func(s site) { s["sitemap"] = get(discovery.PurposeSitemap, "/sitemap.xml").Status(404) }, []string{"discovery-sitemap-unreachable"}},
+		{"unnamed sitemap 404 is no sitemap", func(s site) {
+			s["robots"].Body("User-agent: *\nAllow: /\n")
+			s["sitemap"] = get(discovery.PurposeSitemap, "/sitemap.xml").Status(404)
+		}, nil},
+		{"unnamed catch-all at /sitemap.xml is no sitemap", func(s site) {
+			s["robots"].Body("User-agent: *\nAllow: /\n")
+			s["sitemap"] = get(discovery.PurposeSitemap, "/sitemap.xml").Status(200).Header("Content-Type", "application/json").Body(`{"error":"x"}`)
+		}, nil},
+		{"unnamed sitemap is judged", func(s site) {
+			s["robots"].Body("User-agent: *\nAllow: /\n")
+			s["sitemap"].Body(strings.Replace(urlset("/", "/orders", "/docs"), "/docs", "/docs?a=1&b=2", 1))
+		}, []string{"discovery-sitemap-format"}},
+		{"named sitemap as HTML", func(s site) {
+			s["sitemap"] = get(discovery.PurposeSitemap, "/sitemap.xml").Status(200).Header("Content-Type", "text/html").Body("<html></html>")
+		}, []string{"discovery-sitemap-format"}},
+		{"sitemap without namespace", func(s site) {
+			s["sitemap"].Body(strings.Replace(urlset("/", "/orders", "/docs"), ` xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"`, "", 1))
+		}, []string{"discovery-sitemap-format"}},
+		{"text sitemap", func(s site) {
+			s["sitemap"].Body(origin + "/\n" + origin + "/orders\n" + origin + "/docs\n").Build().Response.Header.Set("Content-Type", "text/plain")
+		}, nil},
+		{"sitemap lists another host", func(s site) { s["sitemap"].Body(urlset("/", "/orders", "/docs", "https://elsewhere.test/")) }, []string{"discovery-sitemap-entries"}},
+		{"sitemap lists a dead page", func(s site) { s["sitemap-docs"] = get(discovery.PurposeSitemapEntry, "/docs").Status(404) }, []string{"discovery-sitemap-entries"}},
+		{"sitemap entry read from the crawl", func(s site) {
+			delete(s, "sitemap-orders")
+			s["crawl-orders"] = crawl("/orders", 500)
+		}, []string{"discovery-sitemap-entries"}},
+		{"sitemap entry not checked is not judged", func(s site) { delete(s, "sitemap-docs") }, nil},
+		{"sitemap misses a page llms.txt advertises", func(s site) { s["sitemap"].Body(urlset("/", "/orders")) }, []string{"discovery-sitemap-coverage"}},
+		{"sitemap index", func(s site) {
+			s["robots"].Body("User-agent: *\nAllow: /\nSitemap: " + origin + "/sitemaps/index.xml\n")
+			s["sitemap-index"] = get(discovery.PurposeSitemap, "/sitemaps/index.xml").Status(200).Header("Content-Type", "text/xml").
+				Body(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>` + origin + `/sitemaps/1.xml</loc></sitemap></sitemapindex>`)
+			s["sitemap-1"] = get(discovery.PurposeSitemap, "/sitemaps/1.xml").Status(200).Body(urlset("/", "/orders", "/docs"))
+		}, nil},
+		{"sitemap index child 404", func(s site) {
+			s["robots"].Body("User-agent: *\nAllow: /\nSitemap: " + origin + "/sitemaps/index.xml\n")
+			s["sitemap-index"] = get(discovery.PurposeSitemap, "/sitemaps/index.xml").Status(200).Header("Content-Type", "text/xml").
+				Body(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>` + origin + `/sitemaps/1.xml</loc></sitemap></sitemapindex>`)
+			s["sitemap-1"] = get(discovery.PurposeSitemap, "/sitemaps/1.xml").Status(410)
+		}, []string{"discovery-sitemap-unreachable"}},
 		{"llms without H1", func(s site) { s["llms"].Body("## API\n\n- [listOrders](/orders)\n") }, []string{"discovery-llms-title"}},
 		{"llms item without link", func(s site) { s["llms"].Body("# Demo\n## API\n- listOrders: /orders\n") }, []string{"discovery-llms-list-items"}},
 		{"llms Optional first", func(s site) { s["llms"].Body("# Demo\n## Optional\n- [Docs](/docs)\n## API\n- [o](/orders)\n") }, []string{"discovery-llms-optional-order"}},
