@@ -168,7 +168,7 @@ func TestDiscoveryChecks(t *testing.T) {
 			s["sitemap"].Body(strings.Replace(urlset("/", "/orders", "/docs"), ` xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"`, "", 1))
 		}, []string{"discovery-sitemap-format"}},
 		{"text sitemap", func(s site) {
-			s["sitemap"].Body(origin + "/\n" + origin + "/orders\n" + origin + "/docs\n").Build().Response.Header.Set("Content-Type", "text/plain")
+			s["sitemap"].Body(origin+"/\n"+origin+"/orders\n"+origin+"/docs\n").Build().Response.Header.Set("Content-Type", "text/plain")
 		}, nil},
 		{"sitemap lists another host", func(s site) { s["sitemap"].Body(urlset("/", "/orders", "/docs", "https://elsewhere.test/")) }, []string{"discovery-sitemap-entries"}},
 		{"sitemap lists a dead page", func(s site) { s["sitemap-docs"] = get(discovery.PurposeSitemapEntry, "/docs").Status(404) }, []string{"discovery-sitemap-entries"}},
