@@ -36,6 +36,7 @@ func All() []checks.Check {
 		MarkdownCharset{}, MarkdownVary{}, MarkdownTwin{}, MarkdownDeadLinks{},
 		MCPCardFormat{}, MCPCardRemotes{}, AICatalog{},
 		SitemapUnreachable{}, SitemapFormat{}, SitemapEntries{}, SitemapCoverage{},
+		LLMsFull{}, LLMsFullDeadLinks{},
 	}
 }
 
@@ -113,6 +114,7 @@ func (plans) Plan(in *checks.PlanInput) []exchange.PlannedRequest {
 		get(PurposeAgentCardLegacy, agentCardLegacyPath, ""),
 		get(PurposeAICatalog, aiCatalogPath, acceptAICatalog),
 		get(PurposeSitemap, sitemapPath, ""),
+		get(PurposeLLMsFull, llmsFullPath, ""),
 	}
 	for _, ep := range cardEndpoints(in.Target, in.Crawled) {
 		card := serverCardURL(ep)
@@ -213,6 +215,9 @@ func followUpLinks(in *checks.PlanInput, byPurpose map[string][]*exchange.Exchan
 	}
 	for _, x := range byPurpose[PurposeMarkdownAlt] {
 		out = append(out, capLinks(twinLinks(target, x))...)
+	}
+	for _, x := range byPurpose[PurposeLLMsFull] {
+		out = append(out, capLinks(llmsFullLinks(target, x))...)
 	}
 	return out
 }

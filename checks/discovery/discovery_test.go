@@ -57,6 +57,8 @@ func conformant() site {
 		"md-html": get(discovery.PurposeMarkdownHTML, "/").ReqHeader("Accept", "text/html").Status(200).
 			Header("Content-Type", "text/html; charset=utf-8").Header("Vary", "Accept").Body("<h1>Demo</h1>"),
 		"sitemap":        get(discovery.PurposeSitemap, "/sitemap.xml").Status(200).Header("Content-Type", "application/xml").Body(urlset("/", "/orders", "/docs")),
+		"llms-full": get(discovery.PurposeLLMsFull, "/llms-full.txt").Status(200).Header("Content-Type", "text/markdown; charset=utf-8").
+			Body("# Demo\n\n## Orders\n\nRead [the docs](/docs).\n"),
 		"sitemap-orders": get(discovery.PurposeSitemapEntry, "/orders").Status(200),
 		"sitemap-docs":   get(discovery.PurposeSitemapEntry, "/docs").Status(200),
 	}
@@ -190,6 +192,24 @@ func TestDiscoveryChecks(t *testing.T) {
 				Body(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>` + origin + `/sitemaps/1.xml</loc></sitemap></sitemapindex>`)
 			s["sitemap-1"] = get(discovery.PurposeSitemap, "/sitemaps/1.xml").Status(410)
 		}, []string{"discovery-sitemap-unreachable"}},
+		{"llms-full as octet-stream", func(s site) {
+			s["llms-full"].Build().Response.Header.Set("Content-Type", "application/octet-stream")
+		}, []string{"discovery-llms-full"}},
+		{"llms-full as text/plain", func(s site) { s["llms-full"].Build().Response.Header.Set("Content-Type", "text/plain") }, nil},
+		{"llms-full catch-all HTML nothing links to", func(s site) {
+			s["llms-full"] = get(discovery.PurposeLLMsFull, "/llms-full.txt").Status(200).Header("Content-Type", "text/html").Body("<p>app</p>")
+		}, nil},
+		{"llms-full HTML llms.txt links to", func(s site) {
+			s["llms-full"] = get(discovery.PurposeLLMsFull, "/llms-full.txt").Status(200).Header("Content-Type", "text/html").Body("<p>app</p>")
+			s["llms"].Body("# Demo\n\n> Orders.\n\n## API\n\n- [listOrders](/orders): Find orders\n\n## Optional\n\n- [Docs](/docs)\n- [Full](/llms-full.txt)\n")
+			s["link-full"] = link("/llms-full.txt", 200)
+			s["sitemap"].Body(urlset("/", "/orders", "/docs", "/llms-full.txt"))
+		}, []string{"discovery-llms-full"}},
+		{"llms-full 404", func(s site) { s["llms-full"] = get(discovery.PurposeLLMsFull, "/llms-full.txt").Status(404) }, nil},
+		{"llms-full dead link", func(s site) {
+			s["llms-full"].Body("# Demo\n\n[the docs](/docs) and [the guide](/guide.md)\n")
+			s["link-guide"] = link("/guide.md", 404)
+		}, []string{"discovery-llms-full-dead-links"}},
 		{"llms without H1", func(s site) { s["llms"].Body("## API\n\n- [listOrders](/orders)\n") }, []string{"discovery-llms-title"}},
 		{"llms item without link", func(s site) { s["llms"].Body("# Demo\n## API\n- listOrders: /orders\n") }, []string{"discovery-llms-list-items"}},
 		{"llms Optional first", func(s site) { s["llms"].Body("# Demo\n## Optional\n- [Docs](/docs)\n## API\n- [o](/orders)\n") }, []string{"discovery-llms-optional-order"}},
