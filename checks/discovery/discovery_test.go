@@ -56,7 +56,7 @@ func conformant() site {
 			Header("Content-Type", "text/markdown; charset=utf-8").Header("Vary", "Accept").Body("# Demo\n\n[Orders](/orders)\n"),
 		"md-html": get(discovery.PurposeMarkdownHTML, "/").ReqHeader("Accept", "text/html").Status(200).
 			Header("Content-Type", "text/html; charset=utf-8").Header("Vary", "Accept").Body("<h1>Demo</h1>"),
-		"sitemap":        get(discovery.PurposeSitemap, "/sitemap.xml").Status(200).Header("Content-Type", "application/xml").Body(urlset("/", "/orders", "/docs")),
+		"sitemap": get(discovery.PurposeSitemap, "/sitemap.xml").Status(200).Header("Content-Type", "application/xml").Body(urlset("/", "/orders", "/docs")),
 		"llms-full": get(discovery.PurposeLLMsFull, "/llms-full.txt").Status(200).Header("Content-Type", "text/markdown; charset=utf-8").
 			Body("# Demo\n\n## Orders\n\nRead [the docs](/docs).\n"),
 		"sitemap-orders": get(discovery.PurposeSitemapEntry, "/orders").Status(200),
