@@ -37,6 +37,7 @@ func All() []checks.Check {
 		MCPCardFormat{}, MCPCardRemotes{}, AICatalog{},
 		SitemapUnreachable{}, SitemapFormat{}, SitemapEntries{}, SitemapCoverage{},
 		LLMsFull{}, LLMsFullDeadLinks{},
+		ContentSignalSyntax{}, ContentSignalContradiction{},
 	}
 }
 

@@ -210,6 +210,24 @@ func TestDiscoveryChecks(t *testing.T) {
 			s["llms-full"].Body("# Demo\n\n[the docs](/docs) and [the guide](/guide.md)\n")
 			s["link-guide"] = link("/guide.md", 404)
 		}, []string{"discovery-llms-full-dead-links"}},
+		{"robots blocks the agent card's interface", func(s site) {
+			s["robots"].Body("User-agent: *\nAllow: /\n\nUser-agent: ClaudeBot\nDisallow: /a2a\n")
+		}, []string{"discovery-robots-blocks-advertised"}},
+		{"content signal", func(s site) {
+			s["robots"].Body("User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /\n")
+		}, nil},
+		{"content signal misspelt", func(s site) {
+			s["robots"].Body("User-agent: *\nContent-Signal: search=yes, ai_train=no\nAllow: /\n")
+		}, []string{"discovery-content-signal-syntax"}},
+		{"content signal grants what the group disallows", func(s site) {
+			s["robots"].Body("User-agent: *\nAllow: /\n\nUser-agent: GPTBot\nContent-Signal: search=yes, ai-train=no\nDisallow: /\n")
+		}, []string{"discovery-robots-blocks-advertised", "discovery-content-signal-contradiction"}},
+		{"content signal grants what the group partly allows", func(s site) {
+			s["robots"].Body("User-agent: *\nAllow: /\n\nUser-agent: GPTBot\nContent-Signal: search=yes\nDisallow: /\nAllow: /orders\n")
+		}, []string{"discovery-robots-blocks-advertised"}},
+		{"content signal refuses what the group disallows", func(s site) {
+			s["robots"].Body("User-agent: *\nAllow: /\n\nUser-agent: GPTBot\nContent-Signal: search=no, ai-train=no\nDisallow: /\n")
+		}, []string{"discovery-robots-blocks-advertised"}},
 		{"llms without H1", func(s site) { s["llms"].Body("## API\n\n- [listOrders](/orders)\n") }, []string{"discovery-llms-title"}},
 		{"llms item without link", func(s site) { s["llms"].Body("# Demo\n## API\n- listOrders: /orders\n") }, []string{"discovery-llms-list-items"}},
 		{"llms Optional first", func(s site) { s["llms"].Body("# Demo\n## Optional\n- [Docs](/docs)\n## API\n- [o](/orders)\n") }, []string{"discovery-llms-optional-order"}},
