@@ -23,6 +23,7 @@ import (
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/urlx"
+	"github.com/agentready/agentready/internal/webbotauth"
 )
 
 // All returns the family's checks.
@@ -38,6 +39,7 @@ func All() []checks.Check {
 		SitemapUnreachable{}, SitemapFormat{}, SitemapEntries{}, SitemapCoverage{},
 		LLMsFull{}, LLMsFullDeadLinks{},
 		ContentSignalSyntax{}, ContentSignalContradiction{},
+		WebBotAuthDirectory{},
 	}
 }
 
@@ -116,6 +118,7 @@ func (plans) Plan(in *checks.PlanInput) []exchange.PlannedRequest {
 		get(PurposeAICatalog, aiCatalogPath, acceptAICatalog),
 		get(PurposeSitemap, sitemapPath, ""),
 		get(PurposeLLMsFull, llmsFullPath, ""),
+		get(PurposeWebBotAuth, webbotauth.Path, ""),
 	}
 	for _, ep := range cardEndpoints(in.Target, in.Crawled) {
 		card := serverCardURL(ep)

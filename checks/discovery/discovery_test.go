@@ -59,6 +59,9 @@ func conformant() site {
 		"sitemap": get(discovery.PurposeSitemap, "/sitemap.xml").Status(200).Header("Content-Type", "application/xml").Body(urlset("/", "/orders", "/docs")),
 		"llms-full": get(discovery.PurposeLLMsFull, "/llms-full.txt").Status(200).Header("Content-Type", "text/markdown; charset=utf-8").
 			Body("# Demo\n\n## Orders\n\nRead [the docs](/docs).\n"),
+		"web-bot-auth": get(discovery.PurposeWebBotAuth, "/.well-known/http-message-signatures-directory").Status(200).
+			Header("Content-Type", "application/http-message-signatures-directory+json").
+			Body(`{"keys":[{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","kid":"kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k"}]}`),
 		"sitemap-orders": get(discovery.PurposeSitemapEntry, "/orders").Status(200),
 		"sitemap-docs":   get(discovery.PurposeSitemapEntry, "/docs").Status(200),
 	}
@@ -228,6 +231,20 @@ func TestDiscoveryChecks(t *testing.T) {
 		{"content signal refuses what the group disallows", func(s site) {
 			s["robots"].Body("User-agent: *\nAllow: /\n\nUser-agent: GPTBot\nContent-Signal: search=no, ai-train=no\nDisallow: /\n")
 		}, []string{"discovery-robots-blocks-advertised"}},
+		{"key directory as application/json", func(s site) {
+			s["web-bot-auth"].Build().Response.Header.Set("Content-Type", "application/json")
+		}, []string{"discovery-web-bot-auth-directory"}},
+		{"key directory with the legacy media type", func(s site) {
+			s["web-bot-auth"].Build().Response.Header.Set("Content-Type", "application/http-message-signatures-directory")
+		}, []string{"discovery-web-bot-auth-directory"}},
+		{"key directory with a wrong kid", func(s site) {
+			s["web-bot-auth"].Body(`{"keys":[{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","kid":"bot-1"}]}`)
+		}, []string{"discovery-web-bot-auth-directory"}},
+		{"key directory not a JWKS", func(s site) { s["web-bot-auth"].Body(`{"directory":[]}`) }, []string{"discovery-web-bot-auth-directory"}},
+		{"empty key directory declares nothing", func(s site) { s["web-bot-auth"].Body(`{"keys":[]}`) }, nil},
+		{"no key directory", func(s site) {
+			s["web-bot-auth"] = get(discovery.PurposeWebBotAuth, "/.well-known/http-message-signatures-directory").Status(404)
+		}, nil},
 		{"llms without H1", func(s site) { s["llms"].Body("## API\n\n- [listOrders](/orders)\n") }, []string{"discovery-llms-title"}},
 		{"llms item without link", func(s site) { s["llms"].Body("# Demo\n## API\n- listOrders: /orders\n") }, []string{"discovery-llms-list-items"}},
 		{"llms Optional first", func(s site) { s["llms"].Body("# Demo\n## Optional\n- [Docs](/docs)\n## API\n- [o](/orders)\n") }, []string{"discovery-llms-optional-order"}},
