@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/internal/agentskills"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/urlx"
@@ -39,7 +40,7 @@ func All() []checks.Check {
 		SitemapUnreachable{}, SitemapFormat{}, SitemapEntries{}, SitemapCoverage{},
 		LLMsFull{}, LLMsFullDeadLinks{},
 		ContentSignalSyntax{}, ContentSignalContradiction{},
-		WebBotAuthDirectory{},
+		WebBotAuthDirectory{}, SkillsIndex{}, SkillsArtifacts{},
 	}
 }
 
@@ -119,6 +120,7 @@ func (plans) Plan(in *checks.PlanInput) []exchange.PlannedRequest {
 		get(PurposeSitemap, sitemapPath, ""),
 		get(PurposeLLMsFull, llmsFullPath, ""),
 		get(PurposeWebBotAuth, webbotauth.Path, ""),
+		get(PurposeSkillsIndex, agentskills.Path, ""),
 	}
 	for _, ep := range cardEndpoints(in.Target, in.Crawled) {
 		card := serverCardURL(ep)
@@ -183,6 +185,7 @@ func (plans) PlanFollowUp(in *checks.PlanInput) []exchange.PlannedRequest {
 		}
 	}
 	out = append(out, planSitemaps(in.Target, byPurpose)...)
+	out = append(out, planSkills(in.Target, byPurpose)...)
 	return append(out, planSitemapEntries(in, byPurpose)...)
 }
 

@@ -1,6 +1,8 @@
 package discovery_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"slices"
 	"strings"
 	"testing"
@@ -62,9 +64,22 @@ func conformant() site {
 		"web-bot-auth": get(discovery.PurposeWebBotAuth, "/.well-known/http-message-signatures-directory").Status(200).
 			Header("Content-Type", "application/http-message-signatures-directory+json").
 			Body(`{"keys":[{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","kid":"kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k"}]}`),
+		"skills-index": get(discovery.PurposeSkillsIndex, "/.well-known/agent-skills/index.json").Status(200).Header("Content-Type", "application/json").
+			Body(skillsIndex(skillMD)),
+		"skill": get(discovery.PurposeSkill, "/.well-known/agent-skills/order-workflow/SKILL.md").Status(200).
+			Header("Content-Type", "text/markdown; charset=utf-8").Body(skillMD),
 		"sitemap-orders": get(discovery.PurposeSitemapEntry, "/orders").Status(200),
 		"sitemap-docs":   get(discovery.PurposeSitemapEntry, "/docs").Status(200),
 	}
+}
+
+const skillMD = "---\nname: order-workflow\ndescription: Find orders.\n---\n# Orders\n\nCall `GET /orders`.\n"
+
+// skillsIndex lists one skill whose digest is that of body.
+func skillsIndex(body string) string {
+	sum := sha256.Sum256([]byte(body))
+	return `{"$schema":"https://schemas.agentskills.io/discovery/0.2.0/schema.json","skills":[{"name":"order-workflow","type":"skill-md",` +
+		`"description":"Find orders.","url":"/.well-known/agent-skills/order-workflow/SKILL.md","digest":"sha256:` + hex.EncodeToString(sum[:]) + `"}]}`
 }
 
 // urlset is a sitemap listing paths of the origin, or absolute URLs.
@@ -244,6 +259,27 @@ func TestDiscoveryChecks(t *testing.T) {
 		{"empty key directory declares nothing", func(s site) { s["web-bot-auth"].Body(`{"keys":[]}`) }, nil},
 		{"no key directory", func(s site) {
 			s["web-bot-auth"] = get(discovery.PurposeWebBotAuth, "/.well-known/http-message-signatures-directory").Status(404)
+		}, nil},
+		{"skills index as text/plain", func(s site) {
+			s["skills-index"].Build().Response.Header.Set("Content-Type", "text/plain")
+		}, []string{"discovery-skills-index"}},
+		{"skills index without $schema", func(s site) {
+			s["skills-index"].Body(strings.Replace(skillsIndex(skillMD), `"$schema":"https://schemas.agentskills.io/discovery/0.2.0/schema.json",`, "", 1))
+		}, []string{"discovery-skills-index"}},
+		{"skills index with a bare digest", func(s site) {
+			s["skills-index"].Body(strings.Replace(skillsIndex(skillMD), `"sha256:`, `"`, 1))
+		}, []string{"discovery-skills-index", "discovery-skills-artifacts"}},
+		{"skill edited after the index", func(s site) { s["skill"].Body(skillMD + "\nMore.\n") }, []string{"discovery-skills-artifacts"}},
+		{"skill renamed in its frontmatter", func(s site) {
+			body := strings.Replace(skillMD, "name: order-workflow", "name: orders", 1)
+			s["skill"].Body(body)
+			s["skills-index"].Body(skillsIndex(body))
+		}, []string{"discovery-skills-artifacts"}},
+		{"skill 404", func(s site) {
+			s["skill"] = get(discovery.PurposeSkill, "/.well-known/agent-skills/order-workflow/SKILL.md").Status(404)
+		}, []string{"discovery-skills-artifacts"}},
+		{"no skills index", func(s site) {
+			s["skills-index"] = get(discovery.PurposeSkillsIndex, "/.well-known/agent-skills/index.json").Status(404)
 		}, nil},
 		{"llms without H1", func(s site) { s["llms"].Body("## API\n\n- [listOrders](/orders)\n") }, []string{"discovery-llms-title"}},
 		{"llms item without link", func(s site) { s["llms"].Body("# Demo\n## API\n- listOrders: /orders\n") }, []string{"discovery-llms-list-items"}},
