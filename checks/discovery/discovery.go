@@ -20,9 +20,11 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/internal/agentskills"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/urlx"
+	"github.com/agentready/agentready/internal/webbotauth"
 )
 
 // All returns the family's checks.
@@ -35,6 +37,10 @@ func All() []checks.Check {
 		AgentCardLegacy{}, AgentCardFields{}, AgentCardSkills{}, AgentCardInterfaces{}, AgentCardCaching{},
 		MarkdownCharset{}, MarkdownVary{}, MarkdownTwin{}, MarkdownDeadLinks{},
 		MCPCardFormat{}, MCPCardRemotes{}, AICatalog{},
+		SitemapUnreachable{}, SitemapFormat{}, SitemapEntries{}, SitemapCoverage{},
+		LLMsFull{}, LLMsFullDeadLinks{},
+		ContentSignalSyntax{}, ContentSignalContradiction{},
+		WebBotAuthDirectory{}, SkillsIndex{}, SkillsArtifacts{},
 	}
 }
 
@@ -111,6 +117,10 @@ func (plans) Plan(in *checks.PlanInput) []exchange.PlannedRequest {
 		get(PurposeAgentCard, agentCardPath, ""),
 		get(PurposeAgentCardLegacy, agentCardLegacyPath, ""),
 		get(PurposeAICatalog, aiCatalogPath, acceptAICatalog),
+		get(PurposeSitemap, sitemapPath, ""),
+		get(PurposeLLMsFull, llmsFullPath, ""),
+		get(PurposeWebBotAuth, webbotauth.Path, ""),
+		get(PurposeSkillsIndex, agentskills.Path, ""),
 	}
 	for _, ep := range cardEndpoints(in.Target, in.Crawled) {
 		card := serverCardURL(ep)
@@ -174,7 +184,9 @@ func (plans) PlanFollowUp(in *checks.PlanInput) []exchange.PlannedRequest {
 			out = append(out, request(PurposeMCPCard, http.MethodGet, card, acceptServerCard, card))
 		}
 	}
-	return out
+	out = append(out, planSitemaps(in.Target, byPurpose)...)
+	out = append(out, planSkills(in.Target, byPurpose)...)
+	return append(out, planSitemapEntries(in, byPurpose)...)
 }
 
 // findSent finds a request by what was sent, whatever family planned it.
@@ -210,6 +222,9 @@ func followUpLinks(in *checks.PlanInput, byPurpose map[string][]*exchange.Exchan
 	}
 	for _, x := range byPurpose[PurposeMarkdownAlt] {
 		out = append(out, capLinks(twinLinks(target, x))...)
+	}
+	for _, x := range byPurpose[PurposeLLMsFull] {
+		out = append(out, capLinks(llmsFullLinks(target, x))...)
 	}
 	return out
 }

@@ -1,6 +1,8 @@
 package discovery_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"slices"
 	"strings"
 	"testing"
@@ -56,7 +58,41 @@ func conformant() site {
 			Header("Content-Type", "text/markdown; charset=utf-8").Header("Vary", "Accept").Body("# Demo\n\n[Orders](/orders)\n"),
 		"md-html": get(discovery.PurposeMarkdownHTML, "/").ReqHeader("Accept", "text/html").Status(200).
 			Header("Content-Type", "text/html; charset=utf-8").Header("Vary", "Accept").Body("<h1>Demo</h1>"),
+		"sitemap": get(discovery.PurposeSitemap, "/sitemap.xml").Status(200).Header("Content-Type", "application/xml").Body(urlset("/", "/orders", "/docs")),
+		"llms-full": get(discovery.PurposeLLMsFull, "/llms-full.txt").Status(200).Header("Content-Type", "text/markdown; charset=utf-8").
+			Body("# Demo\n\n## Orders\n\nRead [the docs](/docs).\n"),
+		"web-bot-auth": get(discovery.PurposeWebBotAuth, "/.well-known/http-message-signatures-directory").Status(200).
+			Header("Content-Type", "application/http-message-signatures-directory+json").
+			Body(`{"keys":[{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","kid":"kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k"}]}`),
+		"skills-index": get(discovery.PurposeSkillsIndex, "/.well-known/agent-skills/index.json").Status(200).Header("Content-Type", "application/json").
+			Body(skillsIndex(skillMD)),
+		"skill": get(discovery.PurposeSkill, "/.well-known/agent-skills/order-workflow/SKILL.md").Status(200).
+			Header("Content-Type", "text/markdown; charset=utf-8").Body(skillMD),
+		"sitemap-orders": get(discovery.PurposeSitemapEntry, "/orders").Status(200),
+		"sitemap-docs":   get(discovery.PurposeSitemapEntry, "/docs").Status(200),
 	}
+}
+
+const skillMD = "---\nname: order-workflow\ndescription: Find orders.\n---\n# Orders\n\nCall `GET /orders`.\n"
+
+// skillsIndex lists one skill whose digest is that of body.
+func skillsIndex(body string) string {
+	sum := sha256.Sum256([]byte(body))
+	return `{"$schema":"https://schemas.agentskills.io/discovery/0.2.0/schema.json","skills":[{"name":"order-workflow","type":"skill-md",` +
+		`"description":"Find orders.","url":"/.well-known/agent-skills/order-workflow/SKILL.md","digest":"sha256:` + hex.EncodeToString(sum[:]) + `"}]}`
+}
+
+// urlset is a sitemap listing paths of the origin, or absolute URLs.
+func urlset(locs ...string) string {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for _, l := range locs {
+		if strings.HasPrefix(l, "/") {
+			l = origin + l
+		}
+		b.WriteString("  <url><loc>" + l + "</loc></url>\n")
+	}
+	return b.String() + "</urlset>\n"
 }
 
 func crawl(path string, status int) *checkstest.Builder {
@@ -132,6 +168,119 @@ func TestDiscoveryChecks(t *testing.T) {
 		{"robots too large", func(s site) { s["robots"].Body("User-agent: *\nAllow: /\n" + strings.Repeat("# pad\n", 100<<10)) }, []string{"discovery-robots-size"}},
 		{"relative sitemap", func(s site) { s["robots"].Body("User-agent: *\nAllow: /\nSitemap: /sitemap.xml\n") }, []string{"discovery-robots-sitemap"}},
 		{"robots blocks what llms.txt advertises", func(s site) { s["robots"].Body("User-agent: GPTBot\nDisallow: /orders\n") }, []string{"discovery-robots-blocks-advertised"}},
+		{"sitemap 404", func(s site) { s["sitemap"] = get(discovery.PurposeSitemap, "/sitemap.xml").Status(404) }, []string{"discovery-sitemap-unreachable"}},
+		{"unnamed sitemap 404 is no sitemap", func(s site) {
+			s["robots"].Body("User-agent: *\nAllow: /\n")
+			s["sitemap"] = get(discovery.PurposeSitemap, "/sitemap.xml").Status(404)
+		}, nil},
+		{"unnamed catch-all at /sitemap.xml is no sitemap", func(s site) {
+			s["robots"].Body("User-agent: *\nAllow: /\n")
+			s["sitemap"] = get(discovery.PurposeSitemap, "/sitemap.xml").Status(200).Header("Content-Type", "application/json").Body(`{"error":"x"}`)
+		}, nil},
+		{"unnamed sitemap is judged", func(s site) {
+			s["robots"].Body("User-agent: *\nAllow: /\n")
+			s["sitemap"].Body(strings.Replace(urlset("/", "/orders", "/docs"), "/docs", "/docs?a=1&b=2", 1))
+		}, []string{"discovery-sitemap-format"}},
+		{"named sitemap as HTML", func(s site) {
+			s["sitemap"] = get(discovery.PurposeSitemap, "/sitemap.xml").Status(200).Header("Content-Type", "text/html").Body("<html></html>")
+		}, []string{"discovery-sitemap-format"}},
+		{"sitemap without namespace", func(s site) {
+			s["sitemap"].Body(strings.Replace(urlset("/", "/orders", "/docs"), ` xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"`, "", 1))
+		}, []string{"discovery-sitemap-format"}},
+		{"text sitemap", func(s site) {
+			s["sitemap"].Body(origin+"/\n"+origin+"/orders\n"+origin+"/docs\n").Build().Response.Header.Set("Content-Type", "text/plain")
+		}, nil},
+		{"sitemap lists another host", func(s site) { s["sitemap"].Body(urlset("/", "/orders", "/docs", "https://elsewhere.test/")) }, []string{"discovery-sitemap-entries"}},
+		{"sitemap lists a dead page", func(s site) { s["sitemap-docs"] = get(discovery.PurposeSitemapEntry, "/docs").Status(404) }, []string{"discovery-sitemap-entries"}},
+		{"sitemap entry read from the crawl", func(s site) {
+			delete(s, "sitemap-orders")
+			s["crawl-orders"] = crawl("/orders", 500)
+		}, []string{"discovery-sitemap-entries"}},
+		{"sitemap entry not checked is not judged", func(s site) { delete(s, "sitemap-docs") }, nil},
+		{"sitemap misses a page llms.txt advertises", func(s site) { s["sitemap"].Body(urlset("/", "/orders")) }, []string{"discovery-sitemap-coverage"}},
+		{"sitemap index", func(s site) {
+			s["robots"].Body("User-agent: *\nAllow: /\nSitemap: " + origin + "/sitemaps/index.xml\n")
+			s["sitemap-index"] = get(discovery.PurposeSitemap, "/sitemaps/index.xml").Status(200).Header("Content-Type", "text/xml").
+				Body(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>` + origin + `/sitemaps/1.xml</loc></sitemap></sitemapindex>`)
+			s["sitemap-1"] = get(discovery.PurposeSitemap, "/sitemaps/1.xml").Status(200).Body(urlset("/", "/orders", "/docs"))
+		}, nil},
+		{"sitemap index child 404", func(s site) {
+			s["robots"].Body("User-agent: *\nAllow: /\nSitemap: " + origin + "/sitemaps/index.xml\n")
+			s["sitemap-index"] = get(discovery.PurposeSitemap, "/sitemaps/index.xml").Status(200).Header("Content-Type", "text/xml").
+				Body(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>` + origin + `/sitemaps/1.xml</loc></sitemap></sitemapindex>`)
+			s["sitemap-1"] = get(discovery.PurposeSitemap, "/sitemaps/1.xml").Status(410)
+		}, []string{"discovery-sitemap-unreachable"}},
+		{"llms-full as octet-stream", func(s site) {
+			s["llms-full"].Build().Response.Header.Set("Content-Type", "application/octet-stream")
+		}, []string{"discovery-llms-full"}},
+		{"llms-full as text/plain", func(s site) { s["llms-full"].Build().Response.Header.Set("Content-Type", "text/plain") }, nil},
+		{"llms-full catch-all HTML nothing links to", func(s site) {
+			s["llms-full"] = get(discovery.PurposeLLMsFull, "/llms-full.txt").Status(200).Header("Content-Type", "text/html").Body("<p>app</p>")
+		}, nil},
+		{"llms-full HTML llms.txt links to", func(s site) {
+			s["llms-full"] = get(discovery.PurposeLLMsFull, "/llms-full.txt").Status(200).Header("Content-Type", "text/html").Body("<p>app</p>")
+			s["llms"].Body("# Demo\n\n> Orders.\n\n## API\n\n- [listOrders](/orders): Find orders\n\n## Optional\n\n- [Docs](/docs)\n- [Full](/llms-full.txt)\n")
+			s["link-full"] = link("/llms-full.txt", 200)
+			s["sitemap"].Body(urlset("/", "/orders", "/docs", "/llms-full.txt"))
+		}, []string{"discovery-llms-full"}},
+		{"llms-full 404", func(s site) { s["llms-full"] = get(discovery.PurposeLLMsFull, "/llms-full.txt").Status(404) }, nil},
+		{"llms-full dead link", func(s site) {
+			s["llms-full"].Body("# Demo\n\n[the docs](/docs) and [the guide](/guide.md)\n")
+			s["link-guide"] = link("/guide.md", 404)
+		}, []string{"discovery-llms-full-dead-links"}},
+		{"robots blocks the agent card's interface", func(s site) {
+			s["robots"].Body("User-agent: *\nAllow: /\n\nUser-agent: ClaudeBot\nDisallow: /a2a\n")
+		}, []string{"discovery-robots-blocks-advertised"}},
+		{"content signal", func(s site) {
+			s["robots"].Body("User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /\n")
+		}, nil},
+		{"content signal misspelt", func(s site) {
+			s["robots"].Body("User-agent: *\nContent-Signal: search=yes, ai_train=no\nAllow: /\n")
+		}, []string{"discovery-content-signal-syntax"}},
+		{"content signal grants what the group disallows", func(s site) {
+			s["robots"].Body("User-agent: *\nAllow: /\n\nUser-agent: GPTBot\nContent-Signal: search=yes, ai-train=no\nDisallow: /\n")
+		}, []string{"discovery-robots-blocks-advertised", "discovery-content-signal-contradiction"}},
+		{"content signal grants what the group partly allows", func(s site) {
+			s["robots"].Body("User-agent: *\nAllow: /\n\nUser-agent: GPTBot\nContent-Signal: search=yes\nDisallow: /\nAllow: /orders\n")
+		}, []string{"discovery-robots-blocks-advertised"}},
+		{"content signal refuses what the group disallows", func(s site) {
+			s["robots"].Body("User-agent: *\nAllow: /\n\nUser-agent: GPTBot\nContent-Signal: search=no, ai-train=no\nDisallow: /\n")
+		}, []string{"discovery-robots-blocks-advertised"}},
+		{"key directory as application/json", func(s site) {
+			s["web-bot-auth"].Build().Response.Header.Set("Content-Type", "application/json")
+		}, []string{"discovery-web-bot-auth-directory"}},
+		{"key directory with the legacy media type", func(s site) {
+			s["web-bot-auth"].Build().Response.Header.Set("Content-Type", "application/http-message-signatures-directory")
+		}, []string{"discovery-web-bot-auth-directory"}},
+		{"key directory with a wrong kid", func(s site) {
+			s["web-bot-auth"].Body(`{"keys":[{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","kid":"bot-1"}]}`)
+		}, []string{"discovery-web-bot-auth-directory"}},
+		{"key directory not a JWKS", func(s site) { s["web-bot-auth"].Body(`{"directory":[]}`) }, []string{"discovery-web-bot-auth-directory"}},
+		{"empty key directory declares nothing", func(s site) { s["web-bot-auth"].Body(`{"keys":[]}`) }, nil},
+		{"no key directory", func(s site) {
+			s["web-bot-auth"] = get(discovery.PurposeWebBotAuth, "/.well-known/http-message-signatures-directory").Status(404)
+		}, nil},
+		{"skills index as text/plain", func(s site) {
+			s["skills-index"].Build().Response.Header.Set("Content-Type", "text/plain")
+		}, []string{"discovery-skills-index"}},
+		{"skills index without $schema", func(s site) {
+			s["skills-index"].Body(strings.Replace(skillsIndex(skillMD), `"$schema":"https://schemas.agentskills.io/discovery/0.2.0/schema.json",`, "", 1))
+		}, []string{"discovery-skills-index"}},
+		{"skills index with a bare digest", func(s site) {
+			s["skills-index"].Body(strings.Replace(skillsIndex(skillMD), `"sha256:`, `"`, 1))
+		}, []string{"discovery-skills-index", "discovery-skills-artifacts"}},
+		{"skill edited after the index", func(s site) { s["skill"].Body(skillMD + "\nMore.\n") }, []string{"discovery-skills-artifacts"}},
+		{"skill renamed in its frontmatter", func(s site) {
+			body := strings.Replace(skillMD, "name: order-workflow", "name: orders", 1)
+			s["skill"].Body(body)
+			s["skills-index"].Body(skillsIndex(body))
+		}, []string{"discovery-skills-artifacts"}},
+		{"skill 404", func(s site) {
+			s["skill"] = get(discovery.PurposeSkill, "/.well-known/agent-skills/order-workflow/SKILL.md").Status(404)
+		}, []string{"discovery-skills-artifacts"}},
+		{"no skills index", func(s site) {
+			s["skills-index"] = get(discovery.PurposeSkillsIndex, "/.well-known/agent-skills/index.json").Status(404)
+		}, nil},
 		{"llms without H1", func(s site) { s["llms"].Body("## API\n\n- [listOrders](/orders)\n") }, []string{"discovery-llms-title"}},
 		{"llms item without link", func(s site) { s["llms"].Body("# Demo\n## API\n- listOrders: /orders\n") }, []string{"discovery-llms-list-items"}},
 		{"llms Optional first", func(s site) { s["llms"].Body("# Demo\n## Optional\n- [Docs](/docs)\n## API\n- [o](/orders)\n") }, []string{"discovery-llms-optional-order"}},

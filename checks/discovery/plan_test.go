@@ -99,3 +99,39 @@ func TestPlanAsksAServiceDescTargetForItsHintedType(t *testing.T) {
 		t.Errorf("a service-doc link without a hint was asked for a type:\n%s", strings.Join(got, "\n"))
 	}
 }
+
+func TestFollowUpFetchesDeclaredSitemapsAndSamplesEntries(t *testing.T) {
+	target, _ := url.Parse(origin + "/")
+	s := conformant()
+	var locs []string
+	for i := range 30 {
+		locs = append(locs, fmt.Sprintf("/p/%d", i))
+	}
+	s["sitemap"].Body(urlset(append([]string{"/", "https://elsewhere.test/x"}, locs...)...))
+	root := s["root"].Build()
+	root.Source = "start"
+	pin := &checks.PlanInput{Target: target, Crawled: []*exchange.Exchange{root}, Probes: []*exchange.Exchange{s["robots"].Build(), s["sitemap"].Build()}}
+	got := plannedKeys((discovery.SitemapEntries{}).PlanFollowUp(pin))
+	var entries []string
+	for _, k := range got {
+		if strings.HasPrefix(k, discovery.PurposeSitemapEntry) {
+			entries = append(entries, k)
+		}
+		if strings.HasPrefix(k, discovery.PurposeSitemap+" ") {
+			t.Errorf("the sitemap robots.txt names was fetched again: %s", k)
+		}
+	}
+	// The root was crawled, the foreign entry is never fetched: nine of the
+	// ten sampled entries are sent.
+	if len(entries) != 9 || !slices.Contains(entries, "discovery/sitemap-entry GET /p/0 ") {
+		t.Errorf("entries planned:\n%s", strings.Join(entries, "\n"))
+	}
+	s["robots"].Body("User-agent: *\nSitemap: " + origin + "/a.xml\nSitemap: /rel.xml\nSitemap: https://elsewhere.test/s.xml\n")
+	pin.Probes = []*exchange.Exchange{s["robots"].Build(), s["sitemap"].Build()}
+	got = plannedKeys((discovery.SitemapEntries{}).PlanFollowUp(pin))
+	if !slices.Contains(got, "discovery/sitemap GET /a.xml ") || slices.ContainsFunc(got, func(k string) bool {
+		return strings.HasPrefix(k, discovery.PurposeSitemapEntry) || strings.Contains(k, "rel.xml") || strings.Contains(k, "s.xml")
+	}) {
+		t.Errorf("plan:\n%s", strings.Join(got, "\n"))
+	}
+}

@@ -239,7 +239,7 @@ func (c RobotsSitemap) Run(_ context.Context, in *checks.Input) ([]finding.Findi
 }
 
 // RobotsBlocksAdvertised reports rules that disallow paths the OpenAPI
-// document or llms.txt advertise to agents.
+// document, llms.txt or the agent card's interfaces advertise to agents.
 type RobotsBlocksAdvertised struct{ plans }
 
 func (RobotsBlocksAdvertised) Meta() checks.Meta {
@@ -247,8 +247,9 @@ func (RobotsBlocksAdvertised) Meta() checks.Meta {
 		ID: "discovery-robots-blocks-advertised", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
 		Title:    "robots.txt does not disallow what the site advertises to agents",
 		SpecRefs: []finding.SpecRef{rfc9309("2.2.2", "MUST")},
-		Help: `An OpenAPI document or an llms.txt that points agents at a path, while robots.txt
-disallows that path for them, sends two opposite messages. Agents that honour
+		Help: `An OpenAPI document, an llms.txt or an A2A agent card interface that points agents at a
+path, while robots.txt disallows that path for them (for ` + "`*`" + ` or an AI crawler it names),
+sends two opposite messages. Agents that honour
 robots.txt never call what you documented; the others conclude the rules mean nothing.
 
 **How to fix:** allow the advertised paths for the user agents named in the finding,
@@ -263,7 +264,7 @@ func (c RobotsBlocksAdvertised) Run(_ context.Context, in *checks.Input) ([]find
 	}
 	paths := advertisedPaths(in)
 	if len(paths) == 0 {
-		return nil, checks.Skip("neither an OpenAPI document nor an llms.txt advertises any path")
+		return nil, checks.Skip("no OpenAPI document, llms.txt or agent card advertises any path")
 	}
 	agents := namedAgents(f)
 	var out []finding.Finding
@@ -320,6 +321,15 @@ func advertisedPaths(in *checks.Input) map[advertised][]string {
 		for _, l := range llmsLinks(in.Target, x) {
 			if l.sameOrigin {
 				add(exchange.PathOf(l.url), "llms.txt")
+			}
+		}
+	}
+	for _, loc := range []struct{ purpose, path string }{{PurposeAgentCard, agentCardPath}, {PurposeAgentCardLegacy, agentCardLegacyPath}} {
+		if x := doc(in, loc.purpose, loc.path); x != nil {
+			for _, l := range interfaceURLs(in.Target, x) {
+				if l.sameOrigin {
+					add(exchange.PathOf(l.url), "the agent card")
+				}
 			}
 		}
 	}

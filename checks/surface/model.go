@@ -27,9 +27,11 @@ const (
 	ProjLLMs       = "llms.txt"
 	ProjAgentCard  = "agent card"
 	ProjHypermedia = "hypermedia"
+	ProjSkills     = "skills index"
+	ProjSitemap    = "sitemap"
 )
 
-var projectionOrder = []string{ProjOpenAPI, ProjMCP, ProjLLMs, ProjAgentCard, ProjHypermedia}
+var projectionOrder = []string{ProjOpenAPI, ProjMCP, ProjLLMs, ProjAgentCard, ProjHypermedia, ProjSkills, ProjSitemap}
 
 // entry is one name a projection gives, and what it was matched to.
 type entry struct {
@@ -64,6 +66,7 @@ func build(in *checks.Input) *model {
 		}{
 			{ProjOpenAPI, openAPIEntries, false}, {ProjMCP, mcpEntries, true}, {ProjLLMs, llmsEntries, false},
 			{ProjAgentCard, cardEntries, false}, {ProjHypermedia, hypermediaEntries, true},
+			{ProjSkills, skillEntries, false}, {ProjSitemap, sitemapEntries, false},
 		} {
 			entries, reason := p.fn(in)
 			m.projections = append(m.projections, finding.SurfaceProjection{Name: p.name, Assessed: reason == "", Reason: reason, PerCaller: p.perCaller})

@@ -1,7 +1,8 @@
 // Package surface checks that the projections of one API agree: the OpenAPI
 // operations, the MCP tools, the links of llms.txt, the skills of the A2A
-// agent card and the relations observed in hypermedia should all name the
-// same operations by the same names. Descriptions are never compared for
+// agent card, the relations observed in hypermedia, the operations the
+// Agent Skills index tells agents to call and the pages the sitemap lists
+// should all name the same operations by the same names. Descriptions are never compared for
 // truth: a declaration is a claim, and only disagreement is reported.
 //
 // The OpenAPI document anchors the comparison, so every check skips without
@@ -100,8 +101,8 @@ func (Unknown) Meta() checks.Meta {
 		Title:    "Projections name only operations the OpenAPI document has",
 		SpecRefs: []finding.SpecRef{seedRef},
 		Help: `An llms.txt link to an operation's entry in the OpenAPI document, or an agent card skill
-that says ` + "`POST /orders/{id}/gift-wrap`" + `, names an operation the OpenAPI document does not
-have. Either the document is behind, or the projection advertises something the API
+or an Agent Skills SKILL.md that says ` + "`POST /orders/{id}/gift-wrap`" + `, names an operation the
+OpenAPI document does not have. Either the document is behind, or the projection advertises something the API
 does not do; agents told about it will try to call it. (MCP tools that map to no
 operation are reported by the mcp family.)
 

@@ -33,6 +33,19 @@ const goodCard = `{"skills":[{"id":"getOrder","name":"Order","description":"Orde
 type fixture struct {
 	llms, card string
 	tools      []mcp.Tool
+	// skillRefs are the operations the SKILL.md names besides payOrder's.
+	skillRefs []string
+}
+
+const skillsIndex = `{"$schema":"https://schemas.agentskills.io/discovery/0.2.0/schema.json","skills":[{"name":"pay-orders","type":"skill-md",` +
+	`"description":"Pay an order after reading it with GET /orders/{id}.","url":"/skills/pay/SKILL.md","digest":"sha256:x"}]}`
+
+func (f fixture) skill() string {
+	body := "---\nname: pay-orders\n---\n\n- `POST /orders/{id}/payment`: pay it.\n"
+	for _, r := range f.skillRefs {
+		body += "- `" + r + "`\n"
+	}
+	return body
 }
 
 func (f fixture) input(withSpec bool) *checks.Input {
@@ -43,6 +56,13 @@ func (f fixture) input(withSpec bool) *checks.Input {
 			Header("Content-Type", "text/markdown; charset=utf-8").Body(f.llms).Build(),
 		checkstest.Exchange(discovery.PurposeAgentCard, "GET", origin+"/.well-known/agent-card.json").BasedOn(origin+"/.well-known/agent-card.json").
 			Status(200).Header("Content-Type", "application/json").Body(f.card).Build(),
+		checkstest.Exchange(discovery.PurposeSkillsIndex, "GET", origin+"/.well-known/agent-skills/index.json").BasedOn(origin+"/.well-known/agent-skills/index.json").
+			Status(200).Header("Content-Type", "application/json").Body(skillsIndex).Build(),
+		checkstest.Exchange(discovery.PurposeSkill, "GET", origin+"/skills/pay/SKILL.md").BasedOn(origin+"/skills/pay/SKILL.md").
+			Status(200).Header("Content-Type", "text/markdown").Body(f.skill()).Build(),
+		checkstest.Exchange(discovery.PurposeSitemap, "GET", origin+"/sitemap.xml").BasedOn(origin+"/sitemap.xml").Status(200).
+			Header("Content-Type", "application/xml").Body(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>` + origin +
+			`/</loc></url><url><loc>` + origin + `/orders</loc></url><url><loc>` + origin + `/orders/7</loc></url></urlset>`).Build(),
 	}
 	list := checkstest.Exchange("mcp/tools-list", "POST", origin+"/mcp").Status(200).Build()
 	xs = append(xs, list)
@@ -89,18 +109,19 @@ func TestSurfaceChecks(t *testing.T) {
 		f    fixture
 		want []string
 	}{
-		{"agreeing projections", fixture{goodLLMs, goodCard, goodTools()}, nil},
-		{"tool renamed", fixture{goodLLMs, goodCard, []mcp.Tool{{Name: "listOrders", Annotations: &mcp.Annotations{ReadOnlyHint: yes()}}, {Name: "pay_orders"}}}, []string{"surface-renamed"}},
-		{"renamed tool with a lying hint", fixture{goodLLMs, goodCard, []mcp.Tool{{Name: "payOrders", Annotations: &mcp.Annotations{ReadOnlyHint: yes()}}}},
+		{"agreeing projections", fixture{goodLLMs, goodCard, goodTools(), nil}, nil},
+		{"a skill names a missing operation", fixture{goodLLMs, goodCard, nil, []string{"POST /orders/{id}/gift-wrap"}}, []string{"surface-unknown-operation"}},
+		{"tool renamed", fixture{goodLLMs, goodCard, []mcp.Tool{{Name: "listOrders", Annotations: &mcp.Annotations{ReadOnlyHint: yes()}}, {Name: "pay_orders"}}, nil}, []string{"surface-renamed"}},
+		{"renamed tool with a lying hint", fixture{goodLLMs, goodCard, []mcp.Tool{{Name: "payOrders", Annotations: &mcp.Annotations{ReadOnlyHint: yes()}}}, nil},
 			[]string{"surface-mcp-hints", "surface-renamed"}},
-		{"unrelated tool is the mcp family's", fixture{goodLLMs, goodCard, []mcp.Tool{{Name: "sendInvoice"}}}, nil},
-		{"llms.txt renames by pointer", fixture{strings.Replace(goodLLMs, "[payOrder]", "[payOrders]", 1), goodCard, nil}, []string{"surface-renamed"}},
-		{"llms.txt prose titles are not names", fixture{strings.Replace(goodLLMs, "[listOrders]", "[Find all the orders]", 1), goodCard, nil}, nil},
-		{"llms.txt points at a missing operation", fixture{goodLLMs + "- [refundOrder](/openapi.json#/paths/~1orders~1%7Bid%7D~1refund/post)\n", goodCard, nil},
+		{"unrelated tool is the mcp family's", fixture{goodLLMs, goodCard, []mcp.Tool{{Name: "sendInvoice"}}, nil}, nil},
+		{"llms.txt renames by pointer", fixture{strings.Replace(goodLLMs, "[payOrder]", "[payOrders]", 1), goodCard, nil, nil}, []string{"surface-renamed"}},
+		{"llms.txt prose titles are not names", fixture{strings.Replace(goodLLMs, "[listOrders]", "[Find all the orders]", 1), goodCard, nil, nil}, nil},
+		{"llms.txt points at a missing operation", fixture{goodLLMs + "- [refundOrder](/openapi.json#/paths/~1orders~1%7Bid%7D~1refund/post)\n", goodCard, nil, nil},
 			[]string{"surface-unknown-operation"}},
-		{"skill renamed by path", fixture{goodLLMs, strings.Replace(goodCard, `"id":"getOrder"`, `"id":"fetchOrder"`, 1), nil}, []string{"surface-renamed"}},
-		{"skill near-identical id", fixture{goodLLMs, `{"skills":[{"id":"get-order","name":"x","description":"y","tags":[]}]}`, nil}, []string{"surface-renamed"}},
-		{"skill names a missing operation", fixture{goodLLMs, `{"skills":[{"id":"giftWrap","name":"Gift wrap","description":"POST /orders/{id}/gift-wrap","tags":[]}]}`, nil},
+		{"skill renamed by path", fixture{goodLLMs, strings.Replace(goodCard, `"id":"getOrder"`, `"id":"fetchOrder"`, 1), nil, nil}, []string{"surface-renamed"}},
+		{"skill near-identical id", fixture{goodLLMs, `{"skills":[{"id":"get-order","name":"x","description":"y","tags":[]}]}`, nil, nil}, []string{"surface-renamed"}},
+		{"skill names a missing operation", fixture{goodLLMs, `{"skills":[{"id":"giftWrap","name":"Gift wrap","description":"POST /orders/{id}/gift-wrap","tags":[]}]}`, nil, nil},
 			[]string{"surface-unknown-operation"}},
 	}
 	for _, tt := range tests {
@@ -113,13 +134,13 @@ func TestSurfaceChecks(t *testing.T) {
 }
 
 func TestSkipsWithoutSpecOrMCP(t *testing.T) {
-	in := fixture{goodLLMs, goodCard, nil}.input(false)
+	in := fixture{goodLLMs, goodCard, nil, nil}.input(false)
 	for _, c := range surface.All() {
 		if _, reason := checkstest.Run(t, c, in); reason == "" {
 			t.Errorf("%s ran without a spec", c.Meta().ID)
 		}
 	}
-	if _, reason := checkstest.Run(t, surface.MCPHints{}, fixture{goodLLMs, goodCard, nil}.input(true)); !strings.Contains(reason, "MCP") {
+	if _, reason := checkstest.Run(t, surface.MCPHints{}, fixture{goodLLMs, goodCard, nil, nil}.input(true)); !strings.Contains(reason, "MCP") {
 		t.Errorf("mcp hints skip reason %q", reason)
 	}
 	if surface.Matrix(in) != nil {
@@ -128,7 +149,7 @@ func TestSkipsWithoutSpecOrMCP(t *testing.T) {
 }
 
 func TestMatrix(t *testing.T) {
-	f := fixture{strings.Replace(goodLLMs, "[payOrder]", "[payOrders]", 1) + "- [refundOrder](/openapi.json#/paths/~1r/post)\n", goodCard, goodTools()}
+	f := fixture{strings.Replace(goodLLMs, "[payOrder]", "[payOrders]", 1) + "- [refundOrder](/openapi.json#/paths/~1r/post)\n", goodCard, goodTools(), nil}
 	m := surface.Matrix(f.input(true))
 	var cols []string
 	for _, p := range m.Projections {
@@ -137,7 +158,7 @@ func TestMatrix(t *testing.T) {
 			t.Errorf("%s not assessed: %s", p.Name, p.Reason)
 		}
 	}
-	if want := []string{"OpenAPI", "MCP tools", "llms.txt", "agent card", "hypermedia"}; !slices.Equal(cols, want) {
+	if want := []string{"OpenAPI", "MCP tools", "llms.txt", "agent card", "hypermedia", "skills index", "sitemap"}; !slices.Equal(cols, want) {
 		t.Fatalf("columns %v", cols)
 	}
 	got := map[string][][]string{}
@@ -145,10 +166,10 @@ func TestMatrix(t *testing.T) {
 		got[r.Operation] = r.Names
 	}
 	want := map[string][][]string{
-		"GET /orders":               {{"listOrders"}, {"listOrders"}, {"listOrders"}, nil, {"orders"}},
-		"GET /orders/{id}":          {{"getOrder"}, {"getOrder"}, nil, {"getOrder"}, nil},
-		"POST /orders/{id}/payment": {{"payOrder"}, {"payOrder"}, {"payOrders"}, nil, {"_templates.pay"}},
-		"POST /r":                   {nil, nil, {"refundOrder"}, nil, nil},
+		"GET /orders":               {{"listOrders"}, {"listOrders"}, {"listOrders"}, nil, {"orders"}, nil, {"/orders"}},
+		"GET /orders/{id}":          {{"getOrder"}, {"getOrder"}, nil, {"getOrder"}, nil, {"pay-orders"}, {"/orders/7"}},
+		"POST /orders/{id}/payment": {{"payOrder"}, {"payOrder"}, {"payOrders"}, nil, {"_templates.pay"}, {"pay-orders"}, nil},
+		"POST /r":                   {nil, nil, {"refundOrder"}, nil, nil, nil, nil},
 	}
 	for op, names := range want {
 		if !slices.EqualFunc(got[op], names, func(a, b []string) bool { return slices.Equal(a, b) }) {
@@ -174,7 +195,7 @@ func TestMatrixMarksWhatTheCallerMayNotCall(t *testing.T) {
 		{"the required role", checks.Caller{Name: "admin", Credentials: []string{"Authorization"}, Roles: []string{"admin"}}, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			in := fixture{goodLLMs, goodCard, goodTools()}.input(true)
+			in := fixture{goodLLMs, goodCard, goodTools(), nil}.input(true)
 			in.Spec.Operations = append(in.Spec.Operations, &spec.Operation{Method: "POST", PathTemplate: "/orders/{id}/refund", OperationID: "refundOrder",
 				Security: []map[string][]string{{"bearer": {"admin"}}}})
 			in.Spec.SecuritySchemes = map[string]spec.SecurityScheme{"bearer": {Type: "http", Scheme: "bearer"}}
@@ -202,7 +223,7 @@ func TestMatrixMarksWhatTheCallerMayNotCall(t *testing.T) {
 					for col := range m.Projections {
 						cells = append(cells, m.NotAssessedForCaller(r, col))
 					}
-					if want := []bool{false, tt.want != "", false, false, tt.want != ""}; !slices.Equal(cells, want) {
+					if want := []bool{false, tt.want != "", false, false, tt.want != "", false, false}; !slices.Equal(cells, want) {
 						t.Errorf("refund cells not assessed for the caller: %v, want %v", cells, want)
 					}
 				}

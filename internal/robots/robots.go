@@ -26,6 +26,8 @@ const (
 type File struct {
 	Groups   []Group
 	Sitemaps []Record
+	// Signals are the Content-Signal records, at most MaxSignals.
+	Signals []Signal
 	// Errors are lines that are not records, rules outside any group and
 	// user-agent lines without a product token; at most MaxErrors are kept
 	// and ErrorCount counts them all.
@@ -56,6 +58,19 @@ type Record struct {
 	Value string
 	Line  int
 }
+
+// Signal is a Content-Signal record (Cloudflare's Content Signals Policy):
+// a comma-separated list of key=value preferences.
+type Signal struct {
+	Value string
+	Line  int
+	// Group is the index in Groups of the group the record sits in, or -1
+	// for a record before the first user-agent line.
+	Group int
+}
+
+// MaxSignals bounds the Content-Signal records kept.
+const MaxSignals = 100
 
 // Error is a line that could not be used.
 type Error struct {
@@ -115,6 +130,10 @@ func Parse(body []byte) *File {
 		case "sitemap":
 			// Other records do not end a group (§2.2.4).
 			f.Sitemaps = append(f.Sitemaps, Record{Value: value, Line: n})
+		case "content-signal":
+			if len(f.Signals) < MaxSignals {
+				f.Signals = append(f.Signals, Signal{Value: value, Line: n, Group: len(f.Groups) - 1})
+			}
 		default:
 			if strings.ContainsAny(key, " \t") {
 				f.fail(n, string(line), "not a record: the key contains spaces")
@@ -260,4 +279,59 @@ func IsAICrawler(token string) bool {
 		}
 	}
 	return false
+}
+
+// SignalKeys are the usage categories of the Content Signals Policy
+// (draft-romm-aipref-contentsignals-00 §4). "use" appears in files the
+// policy's author manages but is not defined there; it is accepted with
+// any value.
+var SignalKeys = []string{"search", "ai-input", "ai-train", "use"}
+
+// Preference is one key=value of a Content-Signal record.
+type Preference struct{ Key, Value string }
+
+// ParsePreferences reads a Content-Signal value: comma-separated key=value
+// pairs, keys case-insensitive, spaces allowed around "," and "=". It
+// returns what parsed and, for the rest, why not.
+func ParsePreferences(value string) (prefs []Preference, problems []string) {
+	for _, part := range strings.Split(value, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(part, "=")
+		k, v = strings.ToLower(strings.TrimSpace(k)), strings.ToLower(strings.TrimSpace(v))
+		switch {
+		case len(problems) >= MaxErrors:
+		case !ok:
+			problems = append(problems, clipText(part)+": not key=value")
+		case !knownSignal(k):
+			problems = append(problems, clipText(k)+": not a signal (search, ai-input, ai-train)")
+		case k != "use" && v != "yes" && v != "no":
+			problems = append(problems, k+"="+clipText(v)+": the value is yes or no")
+		default:
+			prefs = append(prefs, Preference{k, v})
+		}
+	}
+	return prefs, problems
+}
+
+func knownSignal(k string) bool {
+	for _, s := range SignalKeys {
+		if k == s {
+			return true
+		}
+	}
+	return false
+}
+
+func clipText(s string) string {
+	if len(s) <= maxErrorText {
+		return s
+	}
+	s = s[:maxErrorText]
+	for !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s + "…"
 }

@@ -96,6 +96,7 @@ func TestBounds(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(sample))
 	f.Add([]byte("Disallow: /\nUser-agent:\n:\n#\n\r\r\n"))
+	f.Add([]byte("Content-Signal: search=yes\nUser-agent: *\nContent-signal: ai-train=no, =,\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		rf := Parse(body)
 		if len(rf.Errors) > MaxErrors || rf.ErrorCount < len(rf.Errors) {
@@ -107,6 +108,35 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		rf.Verdict("GPTBot", "/orders/1")
+		if len(rf.Signals) > MaxSignals {
+			t.Fatalf("%d signals kept", len(rf.Signals))
+		}
+		for _, sg := range rf.Signals {
+			if sg.Group >= len(rf.Groups) {
+				t.Fatalf("signal in group %d of %d", sg.Group, len(rf.Groups))
+			}
+			if _, problems := ParsePreferences(sg.Value); len(problems) > MaxErrors {
+				t.Fatal("problem bound broken")
+			}
+		}
 		rf.Verdict("*", string(body[:min(len(body), 64)]))
 	})
+}
+
+func TestContentSignals(t *testing.T) {
+	f := Parse([]byte("Content-Signal: search=yes\nUser-Agent: *\ncontent-signal: search=yes,ai-train=no\nAllow: /\n"))
+	if len(f.Signals) != 2 || f.Signals[0].Group != -1 || f.Signals[1].Group != 0 || f.Signals[1].Line != 3 || len(f.Groups[0].Rules) != 1 {
+		t.Fatalf("signals %+v groups %+v", f.Signals, f.Groups)
+	}
+	prefs, problems := ParsePreferences(" search = yes , AI-Train=No, use=reference,ai_train=no, ai-input=true, foo ,")
+	if len(prefs) != 3 || prefs[1] != (Preference{"ai-train", "no"}) || len(problems) != 3 {
+		t.Errorf("prefs %+v problems %q", prefs, problems)
+	}
+	many := Parse([]byte("User-agent: *\n" + strings.Repeat("Content-Signal: "+strings.Repeat("x=1,", 1000)+"\n", 300)))
+	if len(many.Signals) != MaxSignals {
+		t.Errorf("%d signals kept", len(many.Signals))
+	}
+	if _, problems := ParsePreferences(many.Signals[0].Value); len(problems) != MaxErrors {
+		t.Errorf("%d problems kept", len(problems))
+	}
 }
