@@ -26,6 +26,7 @@ const (
 	FamilyHAL         Family = "hal"
 	FamilyHALForms    Family = "hal-forms"
 	FamilyAffordance  Family = "affordance"
+	FamilyStateful    Family = "stateful"
 	FamilyMCP         Family = "mcp"
 	FamilyLeakage     Family = "leakage"
 	FamilyDiscovery   Family = "discovery"
@@ -35,7 +36,7 @@ const (
 // Families lists every family in report order.
 var Families = []Family{
 	FamilyNegotiation, FamilyVary, FamilyProblemJSON, FamilyOpenAPIHAL, FamilyHAL,
-	FamilyHALForms, FamilyAffordance, FamilyMCP, FamilyLeakage, FamilyDiscovery, FamilySurface,
+	FamilyHALForms, FamilyAffordance, FamilyStateful, FamilyMCP, FamilyLeakage, FamilyDiscovery, FamilySurface,
 }
 
 // FamilyNames lists every family's name in report order, for what takes
@@ -56,6 +57,7 @@ var familySurfaces = map[Family]string{
 	FamilyHAL:        finding.SurfaceHypermedia,
 	FamilyHALForms:   finding.SurfaceHypermedia,
 	FamilyAffordance: finding.SurfaceHypermedia,
+	FamilyStateful:   finding.SurfaceStatefulActions,
 	FamilyMCP:        finding.SurfaceMCP,
 }
 

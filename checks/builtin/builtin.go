@@ -14,6 +14,7 @@ import (
 	"github.com/agentready/agentready/checks/openapidoc"
 	"github.com/agentready/agentready/checks/openapihal"
 	"github.com/agentready/agentready/checks/problemjson"
+	"github.com/agentready/agentready/checks/stateful"
 	"github.com/agentready/agentready/checks/surface"
 	"github.com/agentready/agentready/checks/vary"
 )
@@ -27,6 +28,7 @@ func All() []checks.Check {
 		hal.All(),
 		halforms.All(),
 		affordance.All(),
+		stateful.All(),
 		openapihal.All(),
 		openapidoc.All(),
 		problemjson.All(),

@@ -26,7 +26,7 @@ func All() []checks.Check {
 		UnlistedRel{}, WrongCoordinate{}, MethodMismatch{}, UndeclaredCurie{},
 		Malformed{}, Ambiguous{}, BareCollision{}, Unlinked{},
 		NamespacedRels{}, NamespacedVary{}, UnknownPreference{},
-		NeverOffered{}, UndeclaredResponse{},
+		NeverOffered{}, UndeclaredResponse{}, ResponseSchema{},
 	}
 }
 

@@ -32,9 +32,10 @@ func Of(rec *exchange.Recording, start *url.URL, doc *spec.Document, mcp bool, o
 		c.Surfaces = append(c.Surfaces, finding.SurfaceOpenAPI)
 	}
 	resources := map[string]bool{}
-	hyper := false
+	hyper, stateful := false, false
 	for _, x := range rec.Exchanges {
 		hyper = hyper || offersHypermedia(x)
+		stateful = stateful || carriesNextActions(x)
 		if x.Purpose != exchange.PurposeCrawl {
 			continue
 		}
@@ -46,6 +47,9 @@ func Of(rec *exchange.Recording, start *url.URL, doc *spec.Document, mcp bool, o
 	c.APIResources = len(resources)
 	if hyper {
 		c.Surfaces = append(c.Surfaces, finding.SurfaceHypermedia)
+	}
+	if stateful {
+		c.Surfaces = append(c.Surfaces, finding.SurfaceStatefulActions)
 	}
 	if mcp {
 		c.Surfaces = append(c.Surfaces, finding.SurfaceMCP)
@@ -135,6 +139,14 @@ func offersHypermedia(x *exchange.Exchange) bool {
 		}
 	}
 	return false
+}
+
+// carriesNextActions reports a 2xx JSON response that names next_actions;
+// a substring test suffices, as for offersHypermedia.
+func carriesNextActions(x *exchange.Exchange) bool {
+	r := x.Response
+	return r != nil && r.Status >= 200 && r.Status <= 299 && exchange.IsJSONMediaType(r.MediaType()) &&
+		bytes.Contains(r.Body, []byte(`"next_actions"`))
 }
 
 // likelyCause names the misconfiguration that most often leaves a scan

@@ -96,3 +96,17 @@ func mustURL(t *testing.T, s string) *url.URL {
 	}
 	return u
 }
+
+func TestNextActionsAreTheStatefulSurface(t *testing.T) {
+	rec := &exchange.Recording{Exchanges: []*exchange.Exchange{
+		crawled("http://h/orders/1", 200, "application/json", `{"id":1}`),
+		crawled("http://h/gone", 404, "application/problem+json", `{"next_actions":[]}`),
+	}}
+	if c := Of(rec, mustURL(t, "http://h/"), nil, false, nil); c.Has(finding.SurfaceStatefulActions) {
+		t.Errorf("surfaces %v: no 2xx response carried next_actions", c.Surfaces)
+	}
+	rec.Exchanges = append(rec.Exchanges, crawled("http://h/checkouts/1", 200, "application/json", `{"node":"ITEMS","next_actions":[]}`))
+	if c := Of(rec, mustURL(t, "http://h/"), nil, false, nil); !c.Has(finding.SurfaceStatefulActions) || !c.Has(finding.SurfaceHypermedia) {
+		t.Errorf("surfaces %v, want stateful-actions (and hypermedia, which next actions also are)", c.Surfaces)
+	}
+}

@@ -36,6 +36,9 @@ const (
 	// SurfaceHypermedia: a 2xx response was served as HAL or HAL-FORMS, or
 	// carried affordances or next actions.
 	SurfaceHypermedia = "hypermedia"
+	// SurfaceStatefulActions: a 2xx JSON response carried next_actions, the
+	// members of a stateful business action.
+	SurfaceStatefulActions = "stateful-actions"
 	// SurfaceMCP: an MCP endpoint answered as one.
 	SurfaceMCP = "mcp"
 )

@@ -69,6 +69,7 @@ func demoSpec(notFoundType string) *spec.Document {
 		{Method: "GET", PathTemplate: "/orders", Responses: map[string]spec.Response{"200": ok, "4XX": problem()}},
 		{Method: "GET", PathTemplate: "/orders/{id}", Responses: map[string]spec.Response{"200": ok, "404": problem(notFoundType)}},
 		{Method: "GET", PathTemplate: "/subscriptions/{id}", Responses: map[string]spec.Response{"200": ok, "404": problem(notFoundType)}},
+		{Method: "GET", PathTemplate: "/checkouts/{id}", Responses: map[string]spec.Response{"200": ok, "404": problem(notFoundType)}},
 	}}
 }
 

@@ -30,7 +30,8 @@ const bucketSize = 5
 
 // surfaceAbsent is why a family is not present, by the surface it needs.
 var surfaceAbsent = map[string]string{
-	finding.SurfaceOpenAPI:    "no OpenAPI document was given (--openapi) or found",
-	finding.SurfaceHypermedia: "no response was served as HAL or HAL-FORMS, or carried affordances",
-	finding.SurfaceMCP:        "no MCP endpoint was given (--mcp) or found",
+	finding.SurfaceOpenAPI:         "no OpenAPI document was given (--openapi) or found",
+	finding.SurfaceHypermedia:      "no response was served as HAL or HAL-FORMS, or carried affordances",
+	finding.SurfaceMCP:             "no MCP endpoint was given (--mcp) or found",
+	finding.SurfaceStatefulActions: "no response carried next_actions",
 }

@@ -317,7 +317,8 @@ func (l *loader) bodies(o *Operation, opNode *yaml.Node) {
 		if o.Responses == nil {
 			o.Responses = map[string]Response{}
 		}
-		o.Responses[code] = Response{Content: l.content(r)}
+		o.Responses[code] = Response{Content: l.content(r),
+			SchemaLocations: l.schemaLocations(r, jsonorder.Join(o.Location.Pointer+"/responses", code))}
 		o.Links = append(o.Links, l.links(code, r)...)
 	}
 }
@@ -365,6 +366,25 @@ func (l *loader) content(n *yaml.Node) map[string]map[string]any {
 			schema = l.conv.schema(mapValue(media, "schema"))
 		}
 		out[c.Content[i].Value] = schema
+	}
+	return out
+}
+
+// schemaLocations says where the schema of each media type of a response is
+// written; ptr is the response's pointer.
+func (l *loader) schemaLocations(n *yaml.Node, ptr string) map[string]finding.SourceLocation {
+	c := l.deref(mapValue(n, "content"))
+	if c == nil || c.Kind != yaml.MappingNode {
+		return nil
+	}
+	out := map[string]finding.SourceLocation{}
+	for i := 0; i+1 < len(c.Content); i += 2 {
+		mt := c.Content[i].Value
+		if media := l.deref(c.Content[i+1]); media != nil && media.Kind == yaml.MappingNode {
+			if s := mapValue(media, "schema"); s != nil {
+				out[mt] = l.loc(s, jsonorder.Join(jsonorder.Join(ptr+"/content", mt), "schema"))
+			}
+		}
 	}
 	return out
 }

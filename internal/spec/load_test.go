@@ -368,3 +368,44 @@ func TestLoadProblemsAreCapped(t *testing.T) {
 		t.Errorf("no problem counts the duplicates left out: %+v", d.Problems)
 	}
 }
+
+func TestLoadResponseSchemaLocations(t *testing.T) {
+	src := `openapi: 3.1.0
+info: {title: t, version: "1"}
+paths:
+  /orders/{id}:
+    get:
+      responses:
+        "200":
+          $ref: '#/components/responses/Order'
+        "404":
+          description: gone
+          content:
+            application/problem+json:
+              schema:
+                type: object
+components:
+  responses:
+    Order:
+      description: an order
+      content:
+        application/json:
+          schema:
+            $ref: '#/components/schemas/Order'
+  schemas:
+    Order: {type: object}
+`
+	d, err := Load([]byte(src), "t.yaml", "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := d.Operations[0].Responses
+	got404 := rs["404"].SchemaLocations["application/problem+json"]
+	if got404.Line != 14 || got404.File != "t.yaml" || got404.Pointer != "/paths/~1orders~1{id}/get/responses/404/content/application~1problem+json/schema" {
+		t.Errorf("404 schema at %+v", got404)
+	}
+	// A response by $ref is located where its schema is written.
+	if got := rs["200"].SchemaLocations["application/json"]; got.Line != 22 || got.Pointer != "/paths/~1orders~1{id}/get/responses/200/content/application~1json/schema" {
+		t.Errorf("200 schema at %+v", got)
+	}
+}

@@ -145,6 +145,9 @@ type Link struct {
 type Response struct {
 	// Content maps media types to schemas (nil schema when none is declared).
 	Content map[string]map[string]any
+	// SchemaLocations maps the same media types to where each schema is
+	// written, for findings about a body that does not fit it.
+	SchemaLocations map[string]finding.SourceLocation
 }
 
 // SecurityScheme is a declared security scheme.

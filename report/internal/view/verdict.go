@@ -67,9 +67,10 @@ func CoverageLine(r *finding.Report) string {
 }
 
 var surfaceLabels = map[string]string{
-	finding.SurfaceOpenAPI:    "OpenAPI document",
-	finding.SurfaceHypermedia: "hypermedia",
-	finding.SurfaceMCP:        "MCP endpoint",
+	finding.SurfaceOpenAPI:         "OpenAPI document",
+	finding.SurfaceHypermedia:      "hypermedia",
+	finding.SurfaceMCP:             "MCP endpoint",
+	finding.SurfaceStatefulActions: "stateful actions",
 }
 
 func surfaceNames(ss []string) string {

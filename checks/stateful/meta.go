@@ -1,0 +1,105 @@
+package stateful
+
+import (
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/internal/finding"
+)
+
+var (
+	refIdempotencyKey = finding.SpecRef{Doc: "IETF draft-ietf-httpapi-idempotency-key-header", Section: "2", Level: "SHOULD",
+		URL: "https://datatracker.ietf.org/doc/html/draft-ietf-httpapi-idempotency-key-header#section-2"}
+	refMCPAnnotations = finding.SpecRef{Doc: "MCP 2025-11-25", Section: "server/tools ToolAnnotations", Level: "advice",
+		URL: "https://modelcontextprotocol.io/specification/2025-11-25/server/tools"}
+)
+
+var rules = []checks.Meta{
+	{
+		ID: idMissing, Family: checks.FamilyStateful, Severity: finding.SeverityError,
+		Title:    "Every response of a stateful resource carries next_actions",
+		SpecRefs: []finding.SpecRef{ref("every-response-carries-next-actions", "MUST")},
+		Help: `In a stateful action every response tells the model which tools it may call next;
+an empty ` + "`next_actions`" + ` means the flow is finished. When some responses of a kind of
+resource carry ` + "`next_actions`" + ` and another of the same kind does not, the model
+has no list to choose from and falls back to guessing from the whole tool
+catalog. An empty list on a node that still lists ` + "`missing`" + ` fields, asks for
+confirmation or says it is recoverable declares the flow finished while it
+plainly is not.
+
+Resources are grouped by path shape and media type; only the documents' own
+top-level members are read.
+
+**How to fix:** compute ` + "`next_actions`" + ` for every state of the flow, and return
+` + "`[]`" + ` only when nothing remains to be done.`,
+	},
+	{
+		ID: idConfirmation, Family: checks.FamilyStateful, Severity: finding.SeverityError, Security: true,
+		Title:    "Payments, refunds, deletions and approvals sit behind requires_confirmation",
+		SpecRefs: []finding.SpecRef{ref("the-confirmation-node-is-never-skipped", "MUST"), refMCPAnnotations},
+		Help: `The confirmation node is a hard boundary: no matter how much the model already
+knows, an action that moves money, deletes data or needs a human's approval is
+offered only where ` + "`requires_confirmation`" + ` is true (on the entry or on the node
+that lists it), so that the agent stops and asks. An entry is held to this when
+it is marked ` + "`requires_user_approval`" + `, when its description says it charges,
+pays, refunds or deletes (descriptions that only check, verify, request or
+start something are not), or when the MCP tool it names is declared
+destructive and not idempotent.
+
+**How to fix:** set ` + "`requires_confirmation: true`" + ` on the node that offers the
+action (or on the entry), and keep the action off the list until the flow
+reaches its confirmation node.`,
+	},
+	{
+		ID: idIdempotency, Family: checks.FamilyStateful, Severity: finding.SeverityWarning,
+		Title:    "Confirm and recover steps take an idempotency key",
+		SpecRefs: []finding.SpecRef{ref("confirm-and-recover-take-an-idempotency-key", "SHOULD"), refIdempotencyKey},
+		Help: `The final submission and its retry after a timeout are the calls an agent may
+send twice. An operation reached from a confirm or recover step must let the
+agent say "this is the same request": an ` + "`Idempotency-Key`" + ` header parameter, or
+an ` + "`idempotency_key`" + ` member of its request body or tool input. Without one a
+retried payment is charged twice. The operation is the one the OpenAPI
+document (operationId, x-mcp-tool) or the MCP tool catalog gives the entry's
+name; entries that resolve to neither are not judged.
+
+**How to fix:** declare the key on the operation and deduplicate on it.`,
+	},
+	{
+		ID: idVerify, Family: checks.FamilyStateful, Severity: finding.SeverityWarning,
+		Title:    "A submitted or unknown outcome offers a verify action",
+		SpecRefs: []finding.SpecRef{ref("unresolved-outcomes-offer-verification", "SHOULD")},
+		Help: `After a submission, or when its outcome is unknown (a gateway timeout), the
+model must not blindly resubmit: the server should offer a way to check
+whether the external system completed. A node or status marked submitted or
+unknown, without a ` + "`verification`" + ` result, whose ` + "`next_actions`" + ` name no verify,
+check or status action leaves the model to retry or give up.
+
+**How to fix:** offer a verify action (` + "`verify_action`" + `, a status read) on every
+submitted or unknown node until the verification is recorded.`,
+	},
+	{
+		ID: idPatchFields, Family: checks.FamilyStateful, Severity: finding.SeverityError,
+		Title:    "inputs, allowed_patch, missing and depends_on name the same fields",
+		SpecRefs: []finding.SpecRef{ref("the-patch-vocabulary-agrees", "MUST")},
+		Help: `` + "`inputs[].field`" + `, ` + "`allowed_patch`" + `, ` + "`missing`" + ` and ` + "`depends_on`" + ` tell the model which fields
+to collect and submit. They must name fields the patch accepts and agree with
+each other: a ` + "`missing`" + ` field the node does not allow to be patched is a dead
+end, an allowed field no input describes cannot be asked for, and a
+dependency on a field that does not exist can never be satisfied. When a
+next action's operation or tool declares a ` + "`patch`" + ` object with its
+properties, every named field must be a path in it (` + "`items[].quantity`" + ` is
+` + "`items`" + `, its array items, then ` + "`quantity`" + `).
+
+**How to fix:** derive the four lists and the patch schema from one flow
+definition.`,
+	},
+	{
+		ID: idPatchVersion, Family: checks.FamilyStateful, Severity: finding.SeverityWarning,
+		Title:    "A response that allows a patch carries a version",
+		SpecRefs: []finding.SpecRef{ref("patches-are-versioned", "SHOULD")},
+		Help: `A patch is applied to the state the model read. A response that lists
+` + "`allowed_patch`" + ` without a ` + "`version`" + ` member (or an ETag) gives the agent nothing to
+send back, so a patch computed from a stale view is applied to a newer one.
+
+**How to fix:** return the action's ` + "`version`" + ` with every node and require it in the
+patch.`,
+	},
+}
