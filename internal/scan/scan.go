@@ -36,6 +36,8 @@ type Options struct {
 	Access checks.AccessRules
 	// Active enables active probes; nil sends only safe requests.
 	Active *ActiveOptions
+	// Catalog bounds an MCP catalog, from the configuration.
+	Catalog checks.CatalogLimits
 }
 
 // Run crawls, probes, checks and grades. opts.Probe.Budget bounds the whole
@@ -65,6 +67,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	in.Spec, in.MCP, in.Active = out.Spec, out.MCP, activeRun
 	in.Identities = identityViews(opts.Identities, opts.Probe.Headers, out.Views)
 	in.Caller, in.Access = judgedCaller(opts.Identities, opts.Probe.Headers), opts.Access
+	in.Catalog = opts.Catalog
 	opts.Probe.Progress.SetPhase(probe.PhaseChecks)
 	results, findings := checks.Evaluate(context.WithoutCancel(ctx), in, opts.Checks)
 	post := &Pipeline{Doc: in.Spec, Policy: opts.Policy, Now: opts.Policy.now(), Results: results, Rules: RuleInfos(opts.Checks)}
