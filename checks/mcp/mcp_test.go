@@ -67,10 +67,25 @@ func modern(tools []string) *mcp.Snapshot {
 		Verdict:  mcp.Verdict{Era: mcp.EraModern, Version: mcp.Modern, SupportedVersions: []string{mcp.Modern, mcp.Legacy}, Reason: "DiscoverResult lists 2026-07-28"},
 		Calls: []*mcp.Call{discover, a.Pages[0].Call, b.Pages[0].Call,
 			call("prompts/list", mcp.EraModern, 404, `{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"Method not found"}}`)},
-		Listings: []mcp.Listing{a, b},
+		Listings:      []mcp.Listing{a, b},
+		ForeignOrigin: foreignOrigin(mcp.EraModern, 403),
 	}
 	s.Catalog = mcp.NewCatalog(a.Tools)
 	return s
+}
+
+// foreignOrigin is the opening request repeated with a foreign Origin.
+func foreignOrigin(era mcp.Era, status int) *mcp.Call {
+	method, body := "server/discover", `{"jsonrpc":"2.0","id":9,"result":{`+caching+`,"supportedVersions":["2026-07-28"]}}`
+	if era == mcp.EraLegacy {
+		method, body = "initialize", `{"jsonrpc":"2.0","id":9,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}`
+	}
+	if status == 403 {
+		body = `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Forbidden"}}`
+	}
+	x := checkstest.Exchange("mcp/foreign-origin", "POST", endpoint).ReqHeader("Origin", "https://attacker.invalid").
+		Status(status).Header("Content-Type", "application/json").Body(body).Build()
+	return &mcp.Call{Method: method, Era: era, Exchange: x, Connection: "1"}
 }
 
 func legacy(tools []string) *mcp.Snapshot {
@@ -84,6 +99,7 @@ func legacy(tools []string) *mcp.Snapshot {
 		a.Pages[0].Call, b.Pages[0].Call,
 	}
 	s.SessionID = "abc"
+	s.ForeignOrigin = foreignOrigin(mcp.EraLegacy, 403)
 	return s
 }
 
@@ -284,6 +300,21 @@ var checkCases = []checkCase{
 		return modern(append(slices.Clone(goodTools),
 			`{"name":"getX","description":"Returns x","inputSchema":{"type":"object"}}`,
 			`{"name":"setX","description":"Sets x","inputSchema":{"type":"object"}}`))
+	}, nil, nil},
+	{"foreign Origin served", func() *mcp.Snapshot {
+		s := modern(goodTools)
+		s.ForeignOrigin = foreignOrigin(mcp.EraModern, 200)
+		return s
+	}, nil, []string{"mcp-origin-validated"}},
+	{"foreign Origin served by a legacy server", func() *mcp.Snapshot {
+		s := legacy(goodTools)
+		s.ForeignOrigin = foreignOrigin(mcp.EraLegacy, 200)
+		return s
+	}, nil, []string{"mcp-legacy-only", "mcp-origin-validated"}},
+	{"foreign Origin refused with 401", func() *mcp.Snapshot {
+		s := modern(goodTools)
+		s.ForeignOrigin = foreignOrigin(mcp.EraModern, 401)
+		return s
 	}, nil, nil},
 	{"tool set changes between calls", func() *mcp.Snapshot {
 		s := modern(goodTools)

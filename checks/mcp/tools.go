@@ -99,6 +99,7 @@ func toolChecks() []*check {
 		}, run: runDescription},
 		{meta: hiddenMeta, run: runHidden},
 		{meta: confusableMeta, run: runConfusable},
+		{meta: originMeta, run: runOrigin},
 	}
 }
 

@@ -159,6 +159,9 @@ type Snapshot struct {
 	Listings []Listing
 	// Catalog is derived from the first complete listing.
 	Catalog Catalog
+	// ForeignOrigin is the opening request repeated with an Origin header of
+	// another site, nil when it was not sent.
+	ForeignOrigin *Call
 	// Others are further advertised endpoints of the same app, with their
 	// revision verdicts.
 	Others []EndpointVerdict

@@ -149,6 +149,9 @@ func examine(ctx context.Context, cfg Config, ep mcp.Endpoint, identity string, 
 	case h.verdict.Era == mcp.EraLegacy:
 		c.collectLegacy(ctx, s, h, full)
 	}
+	if full && h.verdict.Refused == "" && (h.verdict.Era == mcp.EraModern || h.verdict.Era == mcp.EraLegacy) {
+		s.ForeignOrigin = c.probeOrigin(ctx, h)
+	}
 	s.Calls = c.calls
 	for _, l := range s.Listings {
 		if l.Problem != "" {
@@ -211,6 +214,39 @@ func (c *client) collectLegacy(ctx context.Context, s *mcp.Snapshot, h handshake
 			s.Notes = append(s.Notes, err.Error())
 		}
 	}
+}
+
+// ForeignOrigin is the Origin of the probe of Origin validation: a name
+// under .invalid, which no browser page can be served from (RFC 6761).
+const ForeignOrigin = "https://attacker.invalid"
+
+// PurposeForeignOrigin marks the exchange of that probe in the recording.
+const PurposeForeignOrigin = "mcp/foreign-origin"
+
+// probeOrigin repeats the request that opened the exchange, server/discover
+// or initialize, as a page on a foreign origin would send it after a DNS
+// rebinding: servers MUST answer 403. It is sent last, after the session of
+// a legacy server was closed; a session it opens anyway is closed too.
+func (c *client) probeOrigin(ctx context.Context, h handshake) *mcp.Call {
+	r := request{conn: "1", origin: ForeignOrigin}
+	if h.verdict.Era == mcp.EraModern {
+		r.method, r.era, r.version, r.params = "server/discover", mcp.EraModern, mcp.Modern, c.modernParams(h.capabilities, nil)
+		return c.rpc(ctx, r)
+	}
+	r.method, r.era = "initialize", mcp.EraLegacy
+	r.params = map[string]any{
+		"protocolVersion": h.verdict.Version,
+		"capabilities":    map[string]any{},
+		"clientInfo":      map[string]string{"name": c.cfg.ClientName, "version": c.cfg.ClientVersion},
+	}
+	call := c.rpc(ctx, r)
+	if resp := call.Exchange; resp != nil && resp.Response != nil {
+		if sid := resp.Response.Header.Get("Mcp-Session-Id"); validSessionID(sid) && sid != h.session {
+			c.openSession(sid, call.Exchange)
+			_, _ = c.deleteSession(ctx, sid, h.verdict.Version)
+		}
+	}
+	return call
 }
 
 // demanded returns the call a session-less legacy server refused with 400

@@ -139,7 +139,9 @@ func TestLegacySDKServerSessionIsDeleted(t *testing.T) {
 	if snap.Verdict.Era != mcp.EraLegacy || !snap.Verdict.FellBack || snap.SessionID == "" {
 		t.Fatalf("verdict %+v session %q", snap.Verdict, snap.SessionID)
 	}
-	want := []string{"server/discover", "initialize", "notifications/initialized", "tools/list", "tools/list", "DELETE"}
+	// The SDK's default server serves a foreign Origin, and the session
+	// that opened is closed too.
+	want := []string{"server/discover", "initialize", "notifications/initialized", "tools/list", "tools/list", "DELETE", "initialize", "DELETE"}
 	if got := rec.seen(); !slices.Equal(got, want) {
 		t.Errorf("methods %v, want %v", got, want)
 	}
@@ -213,7 +215,7 @@ func TestFallsBackOnPositiveLegacyEvidence(t *testing.T) {
 			if len(s.Verdict.Steps) != 2 || s.Verdict.Steps[1].Method != "initialize" {
 				t.Errorf("steps %+v", s.Verdict.Steps)
 			}
-			want := []string{"server/discover", "initialize", "notifications/initialized", "tools/list", "tools/list", "DELETE"}
+			want := []string{"server/discover", "initialize", "notifications/initialized", "tools/list", "tools/list", "DELETE", "refused Origin"}
 			if got := fix.Methods(); !slices.Equal(got, want) {
 				t.Errorf("methods %v, want %v", got, want)
 			}
@@ -426,5 +428,45 @@ func TestEchoedCredentialsAreScrubbed(t *testing.T) {
 	}
 	if bytes.Contains(all, []byte("t0ken")) {
 		t.Errorf("the exchanges hold a credential: %s", all)
+	}
+}
+
+// TestForeignOriginProbe: the opening request is repeated last with a
+// foreign Origin, and only when the catalog is examined in full.
+func TestForeignOriginProbe(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		era        mcpfix.Era
+		anyOrigin  bool
+		wantMethod string
+		wantStatus int
+	}{
+		{"modern, refused", mcpfix.Modern, false, "server/discover", 403},
+		{"modern, served", mcpfix.Modern, true, "server/discover", 200},
+		{"legacy, refused", mcpfix.Legacy, false, "initialize", 403},
+		{"legacy, served", mcpfix.Legacy, true, "initialize", 200},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fix := &mcpfix.Server{Era: tt.era, AnyOrigin: tt.anyOrigin}
+			srv, _ := serve(t, fix)
+			s := collect(t, srv.URL)
+			c := s.ForeignOrigin
+			if c == nil || c.Method != tt.wantMethod || c.Status() != tt.wantStatus {
+				t.Fatalf("foreign-origin call %+v", c)
+			}
+			x := c.Exchange
+			if x.Purpose != PurposeForeignOrigin || x.Request.Header.Get("Origin") != ForeignOrigin {
+				t.Errorf("purpose %q, Origin %q", x.Purpose, x.Request.Header.Get("Origin"))
+			}
+			for _, other := range s.Calls {
+				if other != c && other.Exchange != nil && other.Exchange.Request.Header.Get("Origin") != "" {
+					t.Errorf("%s sent an Origin header", other.Method)
+				}
+			}
+			listed, err := List(context.Background(), Config{}, mcp.Endpoint{URL: srv.URL}, "reader")
+			if err != nil || listed.ForeignOrigin != nil {
+				t.Errorf("List sent the probe: %v %+v", err, listed.ForeignOrigin)
+			}
+		})
 	}
 }
