@@ -11,6 +11,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/checkstest"
 	mcpchecks "github.com/agentready/agentready/checks/mcp"
+	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/spec"
@@ -72,6 +73,22 @@ func modern(tools []string) *mcp.Snapshot {
 	}
 	s.Catalog = mcp.NewCatalog(a.Tools)
 	return s
+}
+
+// challenged is a server that answers the modern probe with 401 and the
+// given challenge, and the metadata GETs that followed.
+func challenged(challenge string, gets ...*exchange.Exchange) *mcp.Snapshot {
+	x := checkstest.Exchange("mcp/server/discover", "POST", endpoint).Status(401).Header("WWW-Authenticate", challenge).Body("{}").Build()
+	return &mcp.Snapshot{
+		Endpoint:         mcp.Endpoint{URL: endpoint, Source: "test"},
+		Verdict:          mcp.Verdict{Refused: "HTTP 401", RefusedStatus: 401, Reason: "not determined"},
+		Calls:            []*mcp.Call{{Method: "server/discover", Era: mcp.EraModern, Exchange: x, Connection: "1"}},
+		ResourceMetadata: gets,
+	}
+}
+
+func metadataGet(u string, status int, body string) *exchange.Exchange {
+	return checkstest.Exchange("mcp/resource-metadata", "GET", u).Status(status).Header("Content-Type", "application/json").Body(body).Build()
 }
 
 // foreignOrigin is the opening request repeated with a foreign Origin.
@@ -146,6 +163,22 @@ var checkCases = []checkCase{
 		s.Calls, s.Listings = s.Calls[:1], nil
 		return s
 	}, conformantSpec(), []string{"mcp-revision-undetermined"}},
+	{"401 without a way to the resource metadata", func() *mcp.Snapshot {
+		return challenged(`Bearer realm="api"`, metadataGet("http://api.test/.well-known/oauth-protected-resource/mcp", 404, ""),
+			metadataGet("http://api.test/.well-known/oauth-protected-resource", 404, ""))
+	}, nil, []string{"mcp-auth-discovery", "mcp-revision-undetermined"}},
+	{"401 naming its resource metadata", func() *mcp.Snapshot {
+		return challenged(`Bearer resource_metadata="http://api.test/.well-known/oauth-protected-resource/mcp"`,
+			metadataGet("http://api.test/.well-known/oauth-protected-resource/mcp", 200, `{"resource":"http://api.test/mcp","authorization_servers":["http://api.test"]}`))
+	}, nil, []string{"mcp-revision-undetermined"}},
+	{"401 and resource metadata at the root", func() *mcp.Snapshot {
+		return challenged(`Bearer realm="api"`, metadataGet("http://api.test/.well-known/oauth-protected-resource/mcp", 404, ""),
+			metadataGet("http://api.test/.well-known/oauth-protected-resource", 200, `{"resource":"http://api.test/"}`))
+	}, nil, []string{"mcp-revision-undetermined"}},
+	{"401 and resource metadata for another resource", func() *mcp.Snapshot {
+		return challenged(`Bearer realm="api"`,
+			metadataGet("http://api.test/.well-known/oauth-protected-resource/mcp", 200, `{"resource":"http://api.test"}`))
+	}, nil, []string{"mcp-auth-discovery", "mcp-revision-undetermined"}},
 	{"second endpoint in another era", func() *mcp.Snapshot {
 		s := modern(goodTools)
 		s.Others = []mcp.EndpointVerdict{{Endpoint: mcp.Endpoint{URL: "http://api.test/legacy/mcp", Source: "Link"},

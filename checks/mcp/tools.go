@@ -100,6 +100,7 @@ func toolChecks() []*check {
 		{meta: hiddenMeta, run: runHidden},
 		{meta: confusableMeta, run: runConfusable},
 		{meta: originMeta, run: runOrigin},
+		{meta: authDiscoveryMeta, run: runAuthDiscovery, anyVerdict: true},
 	}
 }
 

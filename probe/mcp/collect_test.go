@@ -164,8 +164,14 @@ func TestNeverDowngrades(t *testing.T) {
 			if s.Verdict.Refused == "" || s.Verdict.Era != mcp.EraUnknown || s.Verdict.FellBack {
 				t.Errorf("verdict %+v", s.Verdict)
 			}
-			if got := fix.Methods(); !slices.Equal(got, []string{"server/discover"}) {
-				t.Errorf("methods %v: nothing but the probe may be sent", got)
+			// After a 401 an MCP client reads the protected resource
+			// metadata, with GET; no other JSON-RPC request is sent.
+			rpcs := slices.DeleteFunc(fix.Methods(), func(m string) bool { return m == "GET" })
+			if !slices.Equal(rpcs, []string{"server/discover"}) {
+				t.Errorf("methods %v: nothing but the probe may be sent", fix.Methods())
+			}
+			if gets := len(fix.Methods()) - len(rpcs); (status == 401) != (gets > 0) || len(s.ResourceMetadata) != gets {
+				t.Errorf("HTTP %d: %d GETs, %d recorded", status, gets, len(s.ResourceMetadata))
 			}
 		})
 	}
@@ -466,6 +472,49 @@ func TestForeignOriginProbe(t *testing.T) {
 			listed, err := List(context.Background(), Config{}, mcp.Endpoint{URL: srv.URL}, "reader")
 			if err != nil || listed.ForeignOrigin != nil {
 				t.Errorf("List sent the probe: %v %+v", err, listed.ForeignOrigin)
+			}
+		})
+	}
+}
+
+// TestResourceMetadataAfter401: the challenge's resource_metadata is read
+// first when it is on the endpoint's origin, then the well-known URLs, and
+// the first 200 ends the search; another origin is never fetched.
+func TestResourceMetadataAfter401(t *testing.T) {
+	for _, tt := range []struct {
+		name, challenge string
+		served          map[string]bool
+		want            []string
+	}{
+		{"named in the challenge", `Bearer resource_metadata="/meta/mcp"`, map[string]bool{"/meta/mcp": true},
+			[]string{"/meta/mcp"}},
+		{"path-inserted", `Bearer realm="x"`, map[string]bool{"/.well-known/oauth-protected-resource/mcp": true},
+			[]string{"/.well-known/oauth-protected-resource/mcp"}},
+		{"root", `Bearer realm="x"`, map[string]bool{"/.well-known/oauth-protected-resource": true},
+			[]string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"}},
+		{"another origin", `Bearer resource_metadata="https://elsewhere.invalid/m"`, nil,
+			[]string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodGet {
+					got = append(got, r.URL.Path)
+					if tt.served[r.URL.Path] {
+						w.Header().Set("Content-Type", "application/json")
+						_, _ = io.WriteString(w, `{"resource":"x"}`)
+						return
+					}
+					http.NotFound(w, r)
+					return
+				}
+				w.Header().Set("WWW-Authenticate", tt.challenge)
+				w.WriteHeader(http.StatusUnauthorized)
+			}))
+			defer srv.Close()
+			s := collect(t, srv.URL+"/mcp")
+			if !slices.Equal(got, tt.want) || len(s.ResourceMetadata) != len(tt.want) {
+				t.Errorf("fetched %v (%d recorded), want %v", got, len(s.ResourceMetadata), tt.want)
 			}
 		})
 	}
