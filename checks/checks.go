@@ -168,6 +168,9 @@ type Input struct {
 	// Active is set when the user enabled active probes (--active); nil
 	// leaves the checks that judge them not assessed.
 	Active *ActiveRun
+	// Catalog bounds what an MCP catalog may put into a model's context,
+	// from the configuration; the zero value is the defaults.
+	Catalog CatalogLimits
 
 	mu           sync.Mutex
 	observations map[string][]string
@@ -231,6 +234,31 @@ func (in *Input) Observations(checkID string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// CatalogLimits bound an MCP catalog placed whole into a model's context.
+// Zero means the default.
+type CatalogLimits struct {
+	Tools, Tokens int
+}
+
+// Defaults of CatalogLimits: LongFuncEval measured function-calling accuracy
+// falling steeply past a few dozen tools and some ten thousand tokens of
+// definitions (see docs/mcp.md).
+const (
+	DefaultCatalogTools  = 40
+	DefaultCatalogTokens = 15000
+)
+
+// Or returns the limits with the defaults filled in.
+func (l CatalogLimits) Or() CatalogLimits {
+	if l.Tools <= 0 {
+		l.Tools = DefaultCatalogTools
+	}
+	if l.Tokens <= 0 {
+		l.Tokens = DefaultCatalogTokens
+	}
+	return l
 }
 
 // NewInput builds an Input, resolving the recording's samples.

@@ -1,5 +1,7 @@
 // Package discovery checks the documents through which agents find an API
-// before they call it: robots.txt (RFC 9309), llms.txt (a proposal),
+// before they call it, and how to authenticate to it: robots.txt (RFC 9309),
+// protected resource and authorization server metadata (RFC 9728, RFC 8414),
+// 401 challenges (RFC 9110), llms.txt (a proposal),
 // service-desc, service-doc and status links (RFC 8631), the API catalog
 // (RFC 9727, RFC 9264), the A2A agent card, the MCP server card and AI
 // catalog (experimental proposals) and Markdown twins of pages (RFC 7763
@@ -41,6 +43,7 @@ func All() []checks.Check {
 		LLMsFull{}, LLMsFullDeadLinks{},
 		ContentSignalSyntax{}, ContentSignalContradiction{},
 		WebBotAuthDirectory{}, SkillsIndex{}, SkillsArtifacts{},
+		AuthChallenge{}, ProtectedResource{}, AuthorizationServer{},
 	}
 }
 
@@ -122,6 +125,7 @@ func (plans) Plan(in *checks.PlanInput) []exchange.PlannedRequest {
 		get(PurposeWebBotAuth, webbotauth.Path, ""),
 		get(PurposeSkillsIndex, agentskills.Path, ""),
 	}
+	out = append(out, planAuthDocs(in.Target)...)
 	for _, ep := range cardEndpoints(in.Target, in.Crawled) {
 		card := serverCardURL(ep)
 		out = append(out, request(PurposeMCPCard, http.MethodGet, card, acceptServerCard, card))
@@ -186,6 +190,7 @@ func (plans) PlanFollowUp(in *checks.PlanInput) []exchange.PlannedRequest {
 	}
 	out = append(out, planSitemaps(in.Target, byPurpose)...)
 	out = append(out, planSkills(in.Target, byPurpose)...)
+	out = append(out, planAuthServers(in.Target, in.Probes)...)
 	return append(out, planSitemapEntries(in, byPurpose)...)
 }
 

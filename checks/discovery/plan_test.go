@@ -34,6 +34,8 @@ func TestPlanStaysOnTheOriginRoot(t *testing.T) {
 		"discovery/agent-card GET /.well-known/agent-card.json ", "discovery/agent-card-legacy GET /.well-known/agent.json ",
 		"discovery/markdown GET / text/markdown", "discovery/markdown-html GET / text/html",
 		"discovery/service-doc GET /docs ",
+		"discovery/oauth-protected-resource GET /.well-known/oauth-protected-resource application/json",
+		"discovery/oauth-authorization-server GET /.well-known/oauth-authorization-server application/json",
 	} {
 		if !slices.Contains(got, want) {
 			t.Errorf("plan lacks %q:\n%s", want, strings.Join(got, "\n"))
@@ -133,5 +135,31 @@ func TestFollowUpFetchesDeclaredSitemapsAndSamplesEntries(t *testing.T) {
 		return strings.HasPrefix(k, discovery.PurposeSitemapEntry) || strings.Contains(k, "rel.xml") || strings.Contains(k, "s.xml")
 	}) {
 		t.Errorf("plan:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// TestAuthorizationServersPlannedOnTheOriginOnly: the metadata of the
+// servers the resource's metadata lists is asked for on the target's origin,
+// never elsewhere, and the OpenID configuration only when the RFC 8414
+// document is not known to answer.
+func TestAuthorizationServersPlannedOnTheOriginOnly(t *testing.T) {
+	target, _ := url.Parse(origin + "/")
+	prm := get(discovery.PurposeProtectedResource, "/.well-known/oauth-protected-resource").ReqHeader("Accept", "application/json").Status(200).
+		Header("Content-Type", "application/json").
+		Body(`{"resource":"http://api.test","authorization_servers":["http://api.test","http://api.test/tenant1","https://login.example"]}`).Build()
+	as := get(discovery.PurposeAuthServer, "/.well-known/oauth-authorization-server").ReqHeader("Accept", "application/json").Status(200).Build()
+	got := plannedKeys((discovery.RobotsSyntax{}).PlanFollowUp(&checks.PlanInput{Target: target, Probes: []*exchange.Exchange{prm, as}}))
+	var auth []string
+	for _, k := range got {
+		if strings.Contains(k, "oauth-authorization-server") || strings.Contains(k, "openid") || strings.Contains(k, "login.example") {
+			auth = append(auth, k)
+		}
+	}
+	want := []string{
+		"discovery/oauth-authorization-server GET /.well-known/oauth-authorization-server/tenant1 application/json",
+		"discovery/openid-configuration GET /.well-known/openid-configuration/tenant1 application/json",
+	}
+	if !slices.Equal(auth, want) {
+		t.Errorf("planned %q, want %q", auth, want)
 	}
 }

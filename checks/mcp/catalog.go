@@ -13,13 +13,6 @@ import (
 	"github.com/agentready/agentready/internal/sanitize"
 )
 
-// Context-cost thresholds: beyond them, function-calling accuracy of long
-// context models drops markedly (LongFuncEval reports 7% to 85%).
-const (
-	maxEagerTools  = 40
-	maxEagerTokens = 15000
-)
-
 func catalogChecks() []*check {
 	return []*check{
 		{meta: checks.Meta{
@@ -60,7 +53,9 @@ func catalogChecks() []*check {
 				"number of tools grows; a static catalog took 77% of the context in one pilot, against 2% for a\n" +
 				"lazy one. The scanner counts the catalog's tokens with the o200k_base BPE (embedded; other\n" +
 				"tokenizers differ by some percent) and reports per tool and in total. Over 40 tools or 15,000\n" +
-				"tokens without a search or discovery tool is a `warning`.\n\n" +
+				"tokens without a search or discovery tool is a `warning`; `limits: mcp-max-tools` and\n" +
+				"`mcp-max-tokens` in the configuration change both bounds (a host with a larger context, or a\n" +
+				"smaller model).\n\n" +
 				"**How to fix:** offer a search tool that returns definitions on demand, split the server by\n" +
 				"task, or trim schemas and descriptions.",
 		}, run: runContextCost},
@@ -169,7 +164,8 @@ func runContextCost(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding
 	for _, t := range costly[:min(len(costly), 5)] {
 		in.Observe(m.ID, fmt.Sprintf("one of the costliest tools: %s, %d tokens", sanitize.Truncate(t.Name, 80), t.Tokens))
 	}
-	if len(c.Tools) <= maxEagerTools && c.Tokens <= maxEagerTokens {
+	lim := in.Catalog.Or()
+	if len(c.Tools) <= lim.Tools && c.Tokens <= lim.Tokens {
 		return nil, nil
 	}
 	for i := range l.Tools {
@@ -180,7 +176,7 @@ func runContextCost(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding
 	}
 	ev := evidence(l.Pages[0].Call)
 	ev.Actual = fmt.Sprintf("%d tools, %d tokens", len(c.Tools), c.Tokens)
-	ev.Expected = fmt.Sprintf("at most %d tools and %d tokens, or a search tool", maxEagerTools, maxEagerTokens)
+	ev.Expected = fmt.Sprintf("at most %d tools and %d tokens, or a search tool", lim.Tools, lim.Tokens)
 	return []finding.Finding{checks.New(m, "catalog", fmt.Sprintf("the catalog puts %d tools and %d tokens (%s) into every context, with no search or discovery tool",
 		len(c.Tools), c.Tokens, c.Tokenizer), ev)}, nil
 }

@@ -88,11 +88,19 @@ func toolChecks() []*check {
 			},
 			Help: "The model chooses a tool from its description and fills arguments from the parameter\n" +
 				"descriptions. A study of 856 tools on 103 MCP servers found description defects in 97%.\n" +
-				"The scanner reports the smells it can see without running anything: an empty description,\n" +
-				"a description that only repeats the name, and parameters without a description. Each finding\n" +
-				"counts the smells of one tool.\n\n" +
-				"**How to fix:** say what the tool does, when to use it, and what each parameter means.",
+				"The scanner reports the smells it can see without running anything: no stated purpose (an\n" +
+				"empty description, or one that only repeats the name), parameters without a description\n" +
+				"(unexplained parameters), and a tool that may change something but says nothing of its\n" +
+				"effects: no `readOnlyHint: true`, no `destructiveHint` either way, and no verb of reading or\n" +
+				"changing in its description, so that a host must presume it destructive. Each finding counts\n" +
+				"the smells of one tool.\n\n" +
+				"**How to fix:** say what the tool does, when to use it, what each parameter means, and what it\n" +
+				"changes (or set `readOnlyHint` / `destructiveHint`).",
 		}, run: runDescription},
+		{meta: hiddenMeta, run: runHidden},
+		{meta: confusableMeta, run: runConfusable},
+		{meta: originMeta, run: runOrigin},
+		{meta: authDiscoveryMeta, run: runAuthDiscovery, anyVerdict: true},
 	}
 }
 
@@ -363,6 +371,9 @@ func descriptionSmells(t *mcp.Tool) []string {
 	case normalizeWords(d) == normalizeWords(t.Name) || (t.Title != "" && normalizeWords(d) == normalizeWords(t.Title)):
 		smells = append(smells, "the description only repeats the name")
 	}
+	if d := strings.TrimSpace(t.Description); d != "" && !effectsStated(t) {
+		smells = append(smells, "it may change something (no readOnlyHint: true) and neither its annotations nor its description say what")
+	}
 	var schema struct {
 		Properties map[string]json.RawMessage `json:"properties"`
 	}
@@ -384,6 +395,21 @@ func descriptionSmells(t *mcp.Tool) []string {
 			len(bare), len(schema.Properties), sanitize.Truncate(strings.Join(bare, ", "), 120)))
 	}
 	return smells
+}
+
+// effectVerb is a word by which a description says what a tool reads or
+// changes; the list is deliberately wide, so that the smell is only the
+// description that names no action at all.
+var effectVerb = regexp.MustCompile(`(?i)\b(read|reads|get|gets|list|lists|find|finds|fetch|fetches|retrieve|retrieves|return|returns|search|searches|show|shows|look\s*up|looks\s+up|query|queries|count|counts|check|checks|validate|validates|read-only|no\s+side\s+effects?|` +
+	`create|creates|add|adds|insert|inserts|update|updates|modify|modifies|change|changes|set|sets|edit|edits|write|writes|save|saves|store|stores|delete|deletes|remove|removes|cancel|cancels|refund|refunds|pay|pays|charge|charges|send|sends|submit|submits|post|posts|publish|publishes|upload|uploads|move|moves|archive|archives|ship|ships|confirm|confirms|approve|approves|reject|rejects|toggle|toggles|enable|enables|disable|disables|start|starts|stop|stops|run|runs|execute|executes|trigger|triggers|export|exports|import|imports|compress|compresses|generate|generates)\b`)
+
+// effectsStated reports whether a tool says what it does to the world: by
+// being read-only, by an explicit destructiveHint, or in its description.
+func effectsStated(t *mcp.Tool) bool {
+	if t.ReadOnly() || (t.Annotations != nil && t.Annotations.DestructiveHint != nil) {
+		return true
+	}
+	return effectVerb.MatchString(t.Description)
 }
 
 func runDescription(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {

@@ -18,7 +18,9 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
+	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/builtin"
+	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/pipeline"
@@ -279,9 +281,22 @@ func scanOptions(e *env, start *url.URL, lim *limitFlags, policy *pipeline.Polic
 		return scan.Options{}, err
 	}
 	opts := scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint,
-		Policy: policy, Identities: ids, Access: e.configFile().Access}
+		Policy: policy, Identities: ids, Access: e.configFile().Access, Catalog: catalogLimits(e.configFile().Limits)}
 	e.scrubbing(scan.Scrubber(opts))
 	return opts, nil
+}
+
+// catalogLimits takes the MCP catalog's bounds from the configuration; the
+// checks fill in the defaults.
+func catalogLimits(l config.Limits) checks.CatalogLimits {
+	var out checks.CatalogLimits
+	if l.MCPTools != nil {
+		out.Tools = *l.MCPTools
+	}
+	if l.MCPTokens != nil {
+		out.Tokens = *l.MCPTokens
+	}
+	return out
 }
 
 // run scans, writes the reports and maps the outcome to an exit code.

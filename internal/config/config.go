@@ -45,7 +45,7 @@ type File struct {
 	MCP        string              `yaml:"mcp,omitempty" flag:"mcp" doc:"MCP endpoint of the target, when it is not discoverable from the target itself."`
 	Identities []Identity          `yaml:"identities,omitempty" secrets:"true" doc:"Identities to scan as. Credentials are named by environment variable, never written here."`
 	Access     map[string][]string `yaml:"access,omitempty" doc:"Operations (operationId, or 'METHOD /path/template') mapped to the roles that may call them, any one sufficing; the leakage family uses it as evidence that an operation refuses an identity."`
-	Limits     Limits              `yaml:"limits,omitempty" doc:"Bounds of the crawl."`
+	Limits     Limits              `yaml:"limits,omitempty" doc:"Bounds of the crawl, and of what an MCP catalog may put into a model's context."`
 	Include    []string            `yaml:"include,omitempty" flag:"include" doc:"Crawl only paths matching these patterns (path.Match syntax; a trailing * or /** matches any suffix)."`
 	Exclude    []string            `yaml:"exclude,omitempty" flag:"exclude" doc:"Never crawl paths matching these patterns."`
 	Robots     *bool               `yaml:"respect-robots,omitempty" flag:"respect-robots" doc:"Read /robots.txt first and skip the paths it disallows for agentready (or *). Off by default: the scanner is meant for your own API, staging included."`
@@ -91,6 +91,8 @@ type Limits struct {
 	MaxLinks    *int     `yaml:"max-links-per-page,omitempty" min:"1" flag:"max-links-per-page" doc:"Links taken from one page, in the order they are read (default 1000)."`
 	MaxQueries  *int     `yaml:"max-query-variants,omitempty" min:"1" flag:"max-query-variants" doc:"Distinct query strings crawled per path, so that calendars and sort links cannot flood the crawl (default 5)."`
 	MaxSpecSize *int64   `yaml:"max-spec-size,omitempty" min:"1" flag:"max-spec-size" doc:"Largest OpenAPI document read, from a file or fetched, in bytes (default 33554432); lint uses it too."`
+	MCPTools    *int     `yaml:"mcp-max-tools,omitempty" min:"1" doc:"Tools an MCP catalog may list without offering a search tool, before mcp-context-cost warns (default 40)."`
+	MCPTokens   *int     `yaml:"mcp-max-tokens,omitempty" min:"1" doc:"Tokens (o200k_base) an MCP catalog may put into every context without offering a search tool, before mcp-context-cost warns (default 15000)."`
 }
 
 // Gate decides the exit status.

@@ -227,6 +227,11 @@ type snapshotData struct {
 	Catalog         mcp.Catalog    `json:"catalog"`
 	Others          []endpointData `json:"others"`
 	Notes           []string       `json:"notes"`
+	// ForeignOrigin names, in Calls, the opening request sent with a
+	// foreign Origin; ResourceMetadata are the exchanges that looked for the
+	// endpoint's protected resource metadata.
+	ForeignOrigin    *int  `json:"foreignOrigin"`
+	ResourceMetadata []int `json:"resourceMetadata"`
 }
 
 type callData struct {

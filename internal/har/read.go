@@ -347,6 +347,16 @@ func (rd *reader) snapshot(d snapshotData) (*mcp.Snapshot, error) {
 	if s.Calls, err = refs(d.Called); err != nil {
 		return nil, err
 	}
+	if s.ForeignOrigin, err = pick(calls, d.ForeignOrigin); err != nil {
+		return nil, fmt.Errorf("foreign origin: %w", err)
+	}
+	for _, i := range d.ResourceMetadata {
+		x, err := rd.exchange(i)
+		if err != nil {
+			return nil, fmt.Errorf("resource metadata: %w", err)
+		}
+		s.ResourceMetadata = append(s.ResourceMetadata, x)
+	}
 	for _, ld := range d.Listings {
 		l := mcp.Listing{Label: ld.Label, Complete: ld.Complete, Problem: ld.Problem}
 		if l.Failed, err = pick(calls, ld.Failed); err != nil {

@@ -366,6 +366,7 @@ func callsOf(s *mcp.Snapshot) []*mcp.Call {
 		add(c)
 	}
 	add(s.SessionDemanded)
+	add(s.ForeignOrigin)
 	for _, l := range s.Listings {
 		for _, p := range l.Pages {
 			add(p.Call)
@@ -398,6 +399,12 @@ func (ix *exchangeIndex) snapshot(s *mcp.Snapshot) snapshotData {
 		ServerInfo: rawText(s.ServerInfo), Capabilities: rawText(s.Capabilities),
 		SessionID: s.SessionID, SessionDemanded: ref(s.SessionDemanded),
 		Calls: []callData{}, Called: refs(s.Calls), Catalog: s.Catalog, Notes: s.Notes,
+		ForeignOrigin: ref(s.ForeignOrigin),
+	}
+	for _, x := range s.ResourceMetadata {
+		if i := ix.ref(x); i != nil {
+			d.ResourceMetadata = append(d.ResourceMetadata, *i)
+		}
 	}
 	for _, c := range calls {
 		d.Calls = append(d.Calls, ix.call(c))

@@ -398,7 +398,13 @@ func TestRealServersMCPEverything(t *testing.T) {
 	if !found {
 		t.Error(`mcp-tool-description did not fire on tool "get-resource-reference"`)
 	}
-	s.exits(t, 0)
+	// Its instructions address the model openly, and name environment
+	// variables that hold no secret; its tools are told apart.
+	s.exactly(t, "mcp-hidden-instructions", 0)
+	s.exactly(t, "mcp-tool-confusable", 0)
+	// It serves initialize sent with a foreign Origin: DNS rebinding.
+	s.exactly(t, "mcp-origin-validated", 1)
+	s.exits(t, 1)
 }
 
 // A bookshop whose HAL the halson library builds: the crawl follows its

@@ -159,6 +159,12 @@ type Snapshot struct {
 	Listings []Listing
 	// Catalog is derived from the first complete listing.
 	Catalog Catalog
+	// ForeignOrigin is the opening request repeated with an Origin header of
+	// another site, nil when it was not sent.
+	ForeignOrigin *Call
+	// ResourceMetadata are the GETs of protected resource metadata (RFC
+	// 9728) sent after a 401, in the order an MCP client tries them.
+	ResourceMetadata []*exchange.Exchange
 	// Others are further advertised endpoints of the same app, with their
 	// revision verdicts.
 	Others []EndpointVerdict
@@ -183,6 +189,7 @@ func (s *Snapshot) Exchanges() []*exchange.Exchange {
 		}
 	}
 	add(s.Calls)
+	out = append(out, s.ResourceMetadata...)
 	for _, o := range s.Others {
 		add(o.Calls)
 	}

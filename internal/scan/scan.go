@@ -44,6 +44,8 @@ type Options struct {
 	// Record, when set, is handed the recording before the checks run, for
 	// --record.
 	Record func(*Recording)
+	// Catalog bounds an MCP catalog, from the configuration.
+	Catalog checks.CatalogLimits
 }
 
 // Run crawls, probes, checks and grades. opts.Probe.Budget bounds the whole
@@ -74,6 +76,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	in.Spec, in.MCP, in.Active = out.Spec, out.MCP, activeRun
 	in.Identities = identityViews(rec.Callers, out.Views)
 	in.Caller, in.Access = rec.Caller, opts.Access
+	in.Catalog = opts.Catalog
 	opts.Probe.Progress.SetPhase(probe.PhaseChecks)
 	results, findings := checks.Evaluate(context.WithoutCancel(ctx), in, opts.Checks)
 	post := &pipeline.Pipeline{Doc: in.Spec, Policy: opts.Policy, Now: opts.Policy.Clock(), Results: results, Rules: RuleInfos(opts.Checks)}

@@ -207,6 +207,9 @@ type request struct {
 	session string // Mcp-Session-Id, legacy only
 	version string // MCP-Protocol-Version header, "" for none
 	conn    string
+	// origin is an Origin header to send, "" for none: only the probe of
+	// Origin validation sends one.
+	origin string
 }
 
 // rpc sends one JSON-RPC request or notification, after checking the method
@@ -250,7 +253,12 @@ func (c *client) rpc(ctx context.Context, r request) *mcp.Call {
 	if r.session != "" {
 		h.Set("Mcp-Session-Id", r.session)
 	}
-	call.Exchange = c.send(ctx, http.MethodPost, h, body, r.conn, "mcp/"+r.method)
+	purpose := "mcp/" + r.method
+	if r.origin != "" {
+		h.Set("Origin", r.origin)
+		purpose = PurposeForeignOrigin
+	}
+	call.Exchange = c.send(ctx, http.MethodPost, h, body, r.conn, purpose)
 	if r.session != "" {
 		c.inSession(call.Exchange, notification)
 	}

@@ -9,7 +9,10 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/mcp"
+	"github.com/agentready/agentready/internal/oauthmeta"
+	"github.com/agentready/agentready/internal/urlx"
 )
 
 // handshake is the outcome of the revision decision.
@@ -150,6 +153,12 @@ func examine(ctx context.Context, cfg Config, ep mcp.Endpoint, identity string, 
 		mcp.WarmTokenizer()
 		c.collectLegacy(ctx, s, h, full)
 	}
+	if full && h.verdict.Refused == "" && (h.verdict.Era == mcp.EraModern || h.verdict.Era == mcp.EraLegacy) {
+		s.ForeignOrigin = c.probeOrigin(ctx, h)
+	}
+	if full {
+		s.ResourceMetadata = c.discoverResource(ctx)
+	}
 	s.Calls = c.calls
 	for _, l := range s.Listings {
 		if l.Problem != "" {
@@ -212,6 +221,95 @@ func (c *client) collectLegacy(ctx context.Context, s *mcp.Snapshot, h handshake
 			s.Notes = append(s.Notes, err.Error())
 		}
 	}
+}
+
+// ForeignOrigin is the Origin of the probe of Origin validation: a name
+// under .invalid, which no browser page can be served from (RFC 6761).
+const ForeignOrigin = "https://attacker.invalid"
+
+// PurposeForeignOrigin marks the exchange of that probe in the recording.
+const PurposeForeignOrigin = "mcp/foreign-origin"
+
+// probeOrigin repeats the request that opened the exchange, server/discover
+// or initialize, as a page on a foreign origin would send it after a DNS
+// rebinding: servers MUST answer 403. It is sent last, after the session of
+// a legacy server was closed; a session it opens anyway is closed too.
+func (c *client) probeOrigin(ctx context.Context, h handshake) *mcp.Call {
+	r := request{conn: "1", origin: ForeignOrigin}
+	if h.verdict.Era == mcp.EraModern {
+		r.method, r.era, r.version, r.params = "server/discover", mcp.EraModern, mcp.Modern, c.modernParams(h.capabilities, nil)
+		return c.rpc(ctx, r)
+	}
+	r.method, r.era = "initialize", mcp.EraLegacy
+	r.params = map[string]any{
+		"protocolVersion": h.verdict.Version,
+		"capabilities":    map[string]any{},
+		"clientInfo":      map[string]string{"name": c.cfg.ClientName, "version": c.cfg.ClientVersion},
+	}
+	call := c.rpc(ctx, r)
+	if resp := call.Exchange; resp != nil && resp.Response != nil {
+		if sid := resp.Response.Header.Get("Mcp-Session-Id"); validSessionID(sid) && sid != h.session {
+			c.openSession(sid, call.Exchange)
+			_, _ = c.deleteSession(ctx, sid, h.verdict.Version)
+		}
+	}
+	return call
+}
+
+// PurposeResourceMetadata marks the GETs of protected resource metadata.
+const PurposeResourceMetadata = "mcp/resource-metadata"
+
+// discoverResource does what an MCP client does on a 401: it reads the
+// protected resource metadata (RFC 9728) the challenge names in
+// resource_metadata, else the well-known URL built from the endpoint, else
+// the one at the root of its origin, and stops at the first that answers
+// 200. Only the endpoint's origin is fetched: credentials go nowhere else.
+func (c *client) discoverResource(ctx context.Context) []*exchange.Exchange {
+	var challenged *mcp.Call
+	for _, call := range c.calls {
+		if call.Status() == http.StatusUnauthorized {
+			challenged = call
+			break
+		}
+	}
+	if challenged == nil {
+		return nil
+	}
+	var candidates []*url.URL
+	if rm := oauthmeta.ResourceMetadata(challenged.Exchange.Response.Header.Values("WWW-Authenticate")); rm != "" {
+		if u, err := c.endpoint.Parse(rm); err == nil && urlx.SameOrigin(u, c.endpoint) {
+			candidates = append(candidates, u)
+		}
+	}
+	candidates = append(candidates, oauthmeta.WellKnown(c.endpoint, oauthmeta.ProtectedResourceSuffix),
+		oauthmeta.WellKnown(&url.URL{Scheme: c.endpoint.Scheme, Host: c.endpoint.Host}, oauthmeta.ProtectedResourceSuffix))
+	var out []*exchange.Exchange
+	seen := map[string]bool{}
+	for _, u := range candidates {
+		if seen[u.String()] {
+			continue
+		}
+		seen[u.String()] = true
+		x := c.get(ctx, u, "application/json", PurposeResourceMetadata)
+		out = append(out, x)
+		if x.Response != nil && x.Response.Status == http.StatusOK {
+			break
+		}
+	}
+	return out
+}
+
+// get fetches a document on the endpoint's origin with the client's
+// headers and bounds.
+func (c *client) get(ctx context.Context, u *url.URL, accept, purpose string) *exchange.Exchange {
+	if !urlx.SameOrigin(u, c.endpoint) {
+		return &exchange.Exchange{Purpose: purpose, Request: exchange.Request{Method: http.MethodGet, URL: u.String()}, Err: "not sent: another origin"}
+	}
+	doc := newClient(c.cfg, u)
+	defer doc.close()
+	h := doc.baseHeader()
+	h.Set("Accept", accept)
+	return doc.send(ctx, http.MethodGet, h, nil, "1", purpose)
 }
 
 // demanded returns the call a session-less legacy server refused with 400

@@ -139,7 +139,9 @@ func TestLegacySDKServerSessionIsDeleted(t *testing.T) {
 	if snap.Verdict.Era != mcp.EraLegacy || !snap.Verdict.FellBack || snap.SessionID == "" {
 		t.Fatalf("verdict %+v session %q", snap.Verdict, snap.SessionID)
 	}
-	want := []string{"server/discover", "initialize", "notifications/initialized", "tools/list", "tools/list", "DELETE"}
+	// The SDK's default server serves a foreign Origin, and the session
+	// that opened is closed too.
+	want := []string{"server/discover", "initialize", "notifications/initialized", "tools/list", "tools/list", "DELETE", "initialize", "DELETE"}
 	if got := rec.seen(); !slices.Equal(got, want) {
 		t.Errorf("methods %v, want %v", got, want)
 	}
@@ -162,8 +164,14 @@ func TestNeverDowngrades(t *testing.T) {
 			if s.Verdict.Refused == "" || s.Verdict.Era != mcp.EraUnknown || s.Verdict.FellBack {
 				t.Errorf("verdict %+v", s.Verdict)
 			}
-			if got := fix.Methods(); !slices.Equal(got, []string{"server/discover"}) {
-				t.Errorf("methods %v: nothing but the probe may be sent", got)
+			// After a 401 an MCP client reads the protected resource
+			// metadata, with GET; no other JSON-RPC request is sent.
+			rpcs := slices.DeleteFunc(fix.Methods(), func(m string) bool { return m == "GET" })
+			if !slices.Equal(rpcs, []string{"server/discover"}) {
+				t.Errorf("methods %v: nothing but the probe may be sent", fix.Methods())
+			}
+			if gets := len(fix.Methods()) - len(rpcs); (status == 401) != (gets > 0) || len(s.ResourceMetadata) != gets {
+				t.Errorf("HTTP %d: %d GETs, %d recorded", status, gets, len(s.ResourceMetadata))
 			}
 		})
 	}
@@ -213,7 +221,7 @@ func TestFallsBackOnPositiveLegacyEvidence(t *testing.T) {
 			if len(s.Verdict.Steps) != 2 || s.Verdict.Steps[1].Method != "initialize" {
 				t.Errorf("steps %+v", s.Verdict.Steps)
 			}
-			want := []string{"server/discover", "initialize", "notifications/initialized", "tools/list", "tools/list", "DELETE"}
+			want := []string{"server/discover", "initialize", "notifications/initialized", "tools/list", "tools/list", "DELETE", "refused Origin"}
 			if got := fix.Methods(); !slices.Equal(got, want) {
 				t.Errorf("methods %v, want %v", got, want)
 			}
@@ -426,5 +434,88 @@ func TestEchoedCredentialsAreScrubbed(t *testing.T) {
 	}
 	if bytes.Contains(all, []byte("t0ken")) {
 		t.Errorf("the exchanges hold a credential: %s", all)
+	}
+}
+
+// TestForeignOriginProbe: the opening request is repeated last with a
+// foreign Origin, and only when the catalog is examined in full.
+func TestForeignOriginProbe(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		era        mcpfix.Era
+		anyOrigin  bool
+		wantMethod string
+		wantStatus int
+	}{
+		{"modern, refused", mcpfix.Modern, false, "server/discover", 403},
+		{"modern, served", mcpfix.Modern, true, "server/discover", 200},
+		{"legacy, refused", mcpfix.Legacy, false, "initialize", 403},
+		{"legacy, served", mcpfix.Legacy, true, "initialize", 200},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fix := &mcpfix.Server{Era: tt.era, AnyOrigin: tt.anyOrigin}
+			srv, _ := serve(t, fix)
+			s := collect(t, srv.URL)
+			c := s.ForeignOrigin
+			if c == nil || c.Method != tt.wantMethod || c.Status() != tt.wantStatus {
+				t.Fatalf("foreign-origin call %+v", c)
+			}
+			x := c.Exchange
+			if x.Purpose != PurposeForeignOrigin || x.Request.Header.Get("Origin") != ForeignOrigin {
+				t.Errorf("purpose %q, Origin %q", x.Purpose, x.Request.Header.Get("Origin"))
+			}
+			for _, other := range s.Calls {
+				if other != c && other.Exchange != nil && other.Exchange.Request.Header.Get("Origin") != "" {
+					t.Errorf("%s sent an Origin header", other.Method)
+				}
+			}
+			listed, err := List(context.Background(), Config{}, mcp.Endpoint{URL: srv.URL}, "reader")
+			if err != nil || listed.ForeignOrigin != nil {
+				t.Errorf("List sent the probe: %v %+v", err, listed.ForeignOrigin)
+			}
+		})
+	}
+}
+
+// TestResourceMetadataAfter401: the challenge's resource_metadata is read
+// first when it is on the endpoint's origin, then the well-known URLs, and
+// the first 200 ends the search; another origin is never fetched.
+func TestResourceMetadataAfter401(t *testing.T) {
+	for _, tt := range []struct {
+		name, challenge string
+		served          map[string]bool
+		want            []string
+	}{
+		{"named in the challenge", `Bearer resource_metadata="/meta/mcp"`, map[string]bool{"/meta/mcp": true},
+			[]string{"/meta/mcp"}},
+		{"path-inserted", `Bearer realm="x"`, map[string]bool{"/.well-known/oauth-protected-resource/mcp": true},
+			[]string{"/.well-known/oauth-protected-resource/mcp"}},
+		{"root", `Bearer realm="x"`, map[string]bool{"/.well-known/oauth-protected-resource": true},
+			[]string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"}},
+		{"another origin", `Bearer resource_metadata="https://elsewhere.invalid/m"`, nil,
+			[]string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodGet {
+					got = append(got, r.URL.Path)
+					if tt.served[r.URL.Path] {
+						w.Header().Set("Content-Type", "application/json")
+						_, _ = io.WriteString(w, `{"resource":"x"}`)
+						return
+					}
+					http.NotFound(w, r)
+					return
+				}
+				w.Header().Set("WWW-Authenticate", tt.challenge)
+				w.WriteHeader(http.StatusUnauthorized)
+			}))
+			defer srv.Close()
+			s := collect(t, srv.URL+"/mcp")
+			if !slices.Equal(got, tt.want) || len(s.ResourceMetadata) != len(tt.want) {
+				t.Errorf("fetched %v (%d recorded), want %v", got, len(s.ResourceMetadata), tt.want)
+			}
+		})
 	}
 }
