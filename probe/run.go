@@ -259,7 +259,7 @@ func (s sender) planned(ctx context.Context, planned []exchange.PlannedRequest) 
 			valid = append(valid, p)
 		}
 	}
-	sort.Slice(valid, func(i, j int) bool { return valid[i].Key() < valid[j].Key() })
+	sendingOrder(valid)
 
 	out := make([]*exchange.Exchange, len(valid))
 	work := make(chan int)
@@ -288,6 +288,20 @@ feed:
 	}
 	r.unsent = len(valid) - len(r.sent)
 	return r
+}
+
+// sendingOrder sorts planned requests resource by resource (BasedOn), each
+// resource's in key order. When the budget ends the probes, the resources
+// probed then have every probe their checks compare (HEAD with GET, OPTIONS,
+// the Accept variants); in plain key order every GET of every resource went
+// before the first HEAD, and a cut left the HEAD and OPTIONS checks nothing.
+func sendingOrder(planned []exchange.PlannedRequest) {
+	sort.Slice(planned, func(i, j int) bool {
+		if planned[i].BasedOn != planned[j].BasedOn {
+			return planned[i].BasedOn < planned[j].BasedOn
+		}
+		return planned[i].Key() < planned[j].Key()
+	})
 }
 
 // one sends p, or returns nil when the run ended under it: a request cut by
