@@ -106,7 +106,9 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 	if plan != nil && ctx.Err() == nil {
 		cfg.Progress.SetPhase(PhaseProbe)
 		s := sender{cfg: cfg, client: c, start: start, bodies: bodies, robots: cr.robots}
-		sent = s.planned(scanCtx, plan(crawled, samples))
+		firstCtx, cancelFirst := reserveFollowUps(scanCtx, cfg.FollowUp != nil)
+		sent = s.planned(firstCtx, plan(crawled, samples))
+		cancelFirst()
 		sent.add(s.followUps(scanCtx, crawled, samples, sent.sent))
 		res.Notes = append(res.Notes, sent.notes...)
 		if sent.offOrigin > 0 {
@@ -142,6 +144,18 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 		res.Notes[i] = c.secrets.String(note)
 	}
 	return res, nil
+}
+
+// reserveFollowUps is ctx for the first round of planned probes, ended
+// early enough to leave the follow-up round a quarter of the time left: the
+// repeats that confirm a comparison are sent only then, and a first round
+// that took all the time left every comparison unjudged.
+func reserveFollowUps(ctx context.Context, followUps bool) (context.Context, context.CancelFunc) {
+	deadline, ok := ctx.Deadline()
+	if !ok || !followUps {
+		return context.WithCancel(ctx)
+	}
+	return context.WithDeadline(ctx, time.Now().Add(time.Until(deadline)*3/4))
 }
 
 // appendNotes appends the notes that are not empty.
