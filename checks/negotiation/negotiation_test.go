@@ -239,3 +239,30 @@ func TestOptionsClientErrorIsReportedOncePerShape(t *testing.T) {
 		t.Errorf("evidence = %+v, want the OPTIONS and the GET", fs[0].Evidence)
 	}
 }
+
+// TestUnrepeatedComparisonIsNotAPass: a pair whose first answers differ but
+// were never sent again (the budget ended before the follow-up round) is not
+// judged, and the check that judged nothing else does not pass.
+func TestUnrepeatedComparisonIsNotAPass(t *testing.T) {
+	head405 := conformant()
+	head405[conneg.PurposeHead] = resp{405, "text/plain", nil, ""}
+	fs, reason := checkstest.Run(t, negotiation.HeadStatus{}, firstSendsOnly(head405))
+	if len(fs) != 0 || !strings.Contains(reason, "not confirmed") {
+		t.Errorf("findings %v, skip reason %q; want a skip saying the answers were not confirmed", checkstest.IDs(fs), reason)
+	}
+	// Conformant answers left unrepeated have nothing to confirm.
+	if _, reason := checkstest.Run(t, negotiation.HeadStatus{}, firstSendsOnly(conformant())); reason != "" {
+		t.Errorf("conformant answers skipped: %q", reason)
+	}
+}
+
+// firstSendsOnly records the answers without the repeats of any.
+func firstSendsOnly(answers map[string]resp) *checks.Input {
+	var xs []*exchange.Exchange
+	for _, x := range resource(u, answers) {
+		if !conneg.IsRepeat(x.Purpose) {
+			xs = append(xs, x)
+		}
+	}
+	return checkstest.Input("http://api.test/", []string{u}, xs...)
+}
