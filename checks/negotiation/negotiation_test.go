@@ -266,3 +266,31 @@ func firstSendsOnly(answers map[string]resp) *checks.Input {
 	}
 	return checkstest.Input("http://api.test/", []string{u}, xs...)
 }
+
+// TestFailedOwnTypeRepeatsTheCrawl: a resource whose own-type GET failed
+// where the crawl got 200 is a suspect; with no own-type 2xx to compare, the
+// crawl's answer is sent again, or a resource failing at random whose 5xx
+// draws all held would look like one failing for a reason.
+func TestFailedOwnTypeRepeatsTheCrawl(t *testing.T) {
+	answers := conformant()
+	answers[conneg.PurposeOwn] = resp{500, "text/plain", nil, "boom"}
+	var crawl *exchange.Exchange
+	var probes []*exchange.Exchange
+	for _, x := range firstSendsOnly(answers).Recording.Exchanges {
+		if x.Purpose == exchange.PurposeCrawl {
+			crawl = x
+		} else {
+			probes = append(probes, x)
+		}
+	}
+	pin := &checks.PlanInput{Crawled: []*exchange.Exchange{crawl}, Samples: []*exchange.Exchange{crawl}, Probes: probes}
+	var crawlRepeats int
+	for _, p := range (negotiation.HeadStatus{}).PlanFollowUp(pin) {
+		if p.Purpose == conneg.RepeatPurpose(exchange.PurposeCrawl, p.Repeat) && p.URL == u && p.Method == http.MethodGet {
+			crawlRepeats++
+		}
+	}
+	if crawlRepeats != conneg.Repeats {
+		t.Errorf("the crawl's 200 was planned again %d times, want %d", crawlRepeats, conneg.Repeats)
+	}
+}
