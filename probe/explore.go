@@ -230,6 +230,10 @@ func declaredValues(p *spec.Parameter) []string {
 		add(v)
 	}
 	s := p.Schema
+	if items, ok := s["items"].(map[string]any); ok && schemaType(s) == "array" {
+		// One element is a valid array, written as one value.
+		s = items
+	}
 	add(s["example"])
 	for _, key := range []string{"examples", "enum"} {
 		if key == "enum" {
@@ -264,7 +268,22 @@ func accepts(p *spec.Parameter, v string) bool {
 	if p == nil || p.Schema == nil {
 		return true
 	}
-	s := p.Schema
+	return fits(p.Schema, v)
+}
+
+// fits reports whether a value written in a URL fits schema s. An array
+// fits when each of its comma-separated elements fits the items schema: a
+// value seen under the name of an array of enums (a "type" of "user") is
+// not one of them.
+func fits(s map[string]any, v string) bool {
+	if items, ok := s["items"].(map[string]any); ok && schemaType(s) == "array" {
+		for _, elem := range strings.Split(v, ",") {
+			if !fits(items, elem) {
+				return false
+			}
+		}
+		return true
+	}
 	if enum, ok := s["enum"].([]any); ok && len(enum) > 0 {
 		return slices.ContainsFunc(enum, func(e any) bool { w, ok := urlScalar(e); return ok && w == v })
 	}

@@ -266,3 +266,37 @@ func TestExploreNote(t *testing.T) {
 		t.Errorf("notes %q\nwant %q", res.Notes, want)
 	}
 }
+
+// TestExploreArrayOfEnums: a required array parameter takes elements its
+// items schema accepts; a value seen in responses under the same name, but
+// not one of the items' enum, would only earn a 4xx the scan caused.
+func TestExploreArrayOfEnums(t *testing.T) {
+	doc := loadSpec(t, `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /search:
+    get:
+      parameters:
+        - {name: type, in: query, required: true, explode: false,
+           schema: {type: array, items: {type: string, enum: [album, track]}}}
+        - {name: ids, in: query, required: true,
+           schema: {type: array, items: {type: integer}}}
+      responses: {"200": {description: ok}}
+`)
+	e := newExplorer(doc, nil, 3)
+	e.absorb(&harvest{values: []namedValue{{"type", "user"}, {"type", "track"}, {"ids", "7,x"}, {"ids", "4,5"}}}, 1)
+	op := doc.Operations[0]
+	var types, ids []string
+	for _, c := range e.candidates(op, "type", "query") {
+		types = append(types, c.value)
+	}
+	for _, c := range e.candidates(op, "ids", "query") {
+		ids = append(ids, c.value)
+	}
+	if want := []string{"track", "album"}; !slices.Equal(types, want) {
+		t.Errorf("type candidates %v, want %v", types, want)
+	}
+	if want := []string{"4,5"}; !slices.Equal(ids, want) {
+		t.Errorf("ids candidates %v, want %v", ids, want)
+	}
+}

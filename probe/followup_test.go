@@ -1,9 +1,11 @@
 package probe
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/agentready/agentready/internal/exchange"
 )
@@ -55,5 +57,32 @@ func TestFollowUpRoundSeesFirstRoundAndRunsOnce(t *testing.T) {
 	}
 	if !slices.ContainsFunc(res.Notes, func(n string) bool { return n != "" }) {
 		t.Error("refused unsafe follow-up left no note")
+	}
+}
+
+// TestFollowUpRoundKeepsTimeWhenTheFirstRunsOut: a first round larger than
+// the budget leaves the follow-up round time of its own, since the repeats
+// that confirm a comparison are sent only then.
+func TestFollowUpRoundKeepsTimeWhenTheFirstRunsOut(t *testing.T) {
+	srv, rec := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Has("slow") {
+			time.Sleep(50 * time.Millisecond)
+		}
+		halBody(`{}`)(w, r)
+	}))
+	plan := func(_, _ []*exchange.Exchange) []exchange.PlannedRequest {
+		var out []exchange.PlannedRequest
+		for i := range 200 {
+			out = append(out, exchange.PlannedRequest{Purpose: "t/slow", Method: http.MethodGet, URL: fmt.Sprintf("%s/?slow&n=%d", srv.URL, i)})
+		}
+		return out
+	}
+	cfg := Config{Start: mustParse(t, srv.URL+"/"), Concurrency: 1, Budget: 1500 * time.Millisecond}
+	cfg.FollowUp = func(_, _, _ []*exchange.Exchange) []exchange.PlannedRequest {
+		return []exchange.PlannedRequest{{Purpose: "t/repeat", Method: http.MethodGet, URL: srv.URL + "/?repeat"}}
+	}
+	res := run(t, cfg, plan)
+	if !slices.ContainsFunc(rec.requests(), func(r seenRequest) bool { return r.Query == "repeat" }) {
+		t.Errorf("the follow-up was never sent; the first round sent %d probes", res.Stats.Probes)
 	}
 }

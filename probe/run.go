@@ -106,7 +106,9 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 	if plan != nil && ctx.Err() == nil {
 		cfg.Progress.SetPhase(PhaseProbe)
 		s := sender{cfg: cfg, client: c, start: start, bodies: bodies, robots: cr.robots}
-		sent = s.planned(scanCtx, plan(crawled, samples))
+		firstCtx, cancelFirst := reserveFollowUps(scanCtx, cfg.FollowUp != nil)
+		sent = s.planned(firstCtx, plan(crawled, samples))
+		cancelFirst()
 		sent.add(s.followUps(scanCtx, crawled, samples, sent.sent))
 		res.Notes = append(res.Notes, sent.notes...)
 		if sent.offOrigin > 0 {
@@ -142,6 +144,18 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 		res.Notes[i] = c.secrets.String(note)
 	}
 	return res, nil
+}
+
+// reserveFollowUps is ctx for the first round of planned probes, ended
+// early enough to leave the follow-up round a quarter of the time left: the
+// repeats that confirm a comparison are sent only then, and a first round
+// that took all the time left every comparison unjudged.
+func reserveFollowUps(ctx context.Context, followUps bool) (context.Context, context.CancelFunc) {
+	deadline, ok := ctx.Deadline()
+	if !ok || !followUps {
+		return context.WithCancel(ctx)
+	}
+	return context.WithDeadline(ctx, time.Now().Add(time.Until(deadline)*3/4))
 }
 
 // appendNotes appends the notes that are not empty.
@@ -259,7 +273,7 @@ func (s sender) planned(ctx context.Context, planned []exchange.PlannedRequest) 
 			valid = append(valid, p)
 		}
 	}
-	sort.Slice(valid, func(i, j int) bool { return valid[i].Key() < valid[j].Key() })
+	sendingOrder(valid)
 
 	out := make([]*exchange.Exchange, len(valid))
 	work := make(chan int)
@@ -288,6 +302,20 @@ feed:
 	}
 	r.unsent = len(valid) - len(r.sent)
 	return r
+}
+
+// sendingOrder sorts planned requests resource by resource (BasedOn), each
+// resource's in key order. When the budget ends the probes, the resources
+// probed then have every probe their checks compare (HEAD with GET, OPTIONS,
+// the Accept variants); in plain key order every GET of every resource went
+// before the first HEAD, and a cut left the HEAD and OPTIONS checks nothing.
+func sendingOrder(planned []exchange.PlannedRequest) {
+	sort.Slice(planned, func(i, j int) bool {
+		if planned[i].BasedOn != planned[j].BasedOn {
+			return planned[i].BasedOn < planned[j].BasedOn
+		}
+		return planned[i].Key() < planned[j].Key()
+	})
 }
 
 // one sends p, or returns nil when the run ended under it: a request cut by

@@ -192,6 +192,40 @@ func TestPlannedProbeWireHeaders(t *testing.T) {
 	}
 }
 
+// TestPlannedProbesGoResourceByResource: a budget that ends the probes must
+// leave the resources probed with every probe their checks compare, so the
+// probes of one resource go out together, not every GET of every resource
+// before the first HEAD.
+func TestPlannedProbesGoResourceByResource(t *testing.T) {
+	srv, rec := serve(t, routes{
+		"/":  halBody(`{"_links": {"a": {"href": "/a"}, "b": {"href": "/b"}}}`),
+		"/a": halBody(`{}`), "/b": halBody(`{}`),
+	})
+	plan := func(_, samples []*exchange.Exchange) []exchange.PlannedRequest {
+		var out []exchange.PlannedRequest
+		for _, s := range samples {
+			if exchange.PathOf(s.Request.URL) == "/" {
+				continue
+			}
+			for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodOptions} {
+				out = append(out, exchange.PlannedRequest{Purpose: "p/" + m, Method: m, URL: s.Request.URL + "?probe", BasedOn: s.Request.URL})
+			}
+		}
+		return out
+	}
+	run(t, Config{Start: mustParse(t, srv.URL+"/"), Concurrency: 1}, plan)
+	var order []string
+	for _, r := range rec.requests() {
+		if r.Query == "probe" {
+			order = append(order, r.Method+" "+r.Path)
+		}
+	}
+	want := []string{"GET /a", "HEAD /a", "OPTIONS /a", "GET /b", "HEAD /b", "OPTIONS /b"}
+	if !slices.Equal(order, want) {
+		t.Errorf("probes sent in the order %v, want %v", order, want)
+	}
+}
+
 // sameHeader compares header sets; Go's server adds none of its own to
 // r.Header except those the client sent.
 func sameHeader(got, want http.Header) bool {

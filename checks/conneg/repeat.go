@@ -146,8 +146,9 @@ func IsUnstable(in *checks.Input, resource string) bool {
 // PlanSuspects plans, in the follow-up round, the repeats that tell a
 // resource failing at random from one failing for a reason: for every
 // resource some of whose first-round answers were 5xx while others were
-// 2xx, the 2xx request the checks compare with and every 5xx one; for every
-// crawl answer of 5xx that its first-round repeats confirmed, more repeats.
+// 2xx, the 2xx request the checks compare with (the crawl's, when that one
+// failed) and every 5xx one; for every crawl answer of 5xx that its
+// first-round repeats confirmed, more repeats.
 func PlanSuspects(v *View) []exchange.PlannedRequest {
 	var out []exchange.PlannedRequest
 	for _, r := range v.Resources {
@@ -158,6 +159,10 @@ func PlanSuspects(v *View) []exchange.PlannedRequest {
 		}
 		if p := v.Proof(r); p != nil {
 			out = append(out, PlanRepeat(p, 2, 1+Repeats)...)
+		} else if Is2xx(r.Crawl) {
+			// The own-type GET failed: the crawl's answer is the 2xx
+			// left to tell a draw from a defect.
+			out = append(out, PlanRepeat(r.Crawl, 2, 1+Repeats)...)
 		}
 		for _, x := range failed {
 			out = append(out, PlanRepeat(x, 2, 1+Repeats)...)

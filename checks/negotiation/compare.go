@@ -3,10 +3,12 @@ package negotiation
 import (
 	"fmt"
 	"net/http"
+	"slices"
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/conneg"
 	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 // comparison is a verdict of the family that rests on two answers of one
@@ -24,6 +26,40 @@ func (c comparison) judge(v *conneg.View, r conneg.Resource) (a, b *exchange.Exc
 		return nil, nil
 	}
 	return a, b
+}
+
+// unrepeated reports a pair whose first answers give the verdict but were
+// not all sent again: the budget ended before the follow-up round.
+func (c comparison) unrepeated(v *conneg.View, r conneg.Resource) bool {
+	a, b := c.pair(v, r)
+	if a == nil || b == nil || a.Response == nil || b.Response == nil || c.verdict(a, b) == "" {
+		return false
+	}
+	return len(conneg.Sends(v.Index, a)) < 1+conneg.Repeats || len(conneg.Sends(v.Index, b)) < 1+conneg.Repeats
+}
+
+// unconfirmed turns a comparison check that reported nothing into a skip
+// when some resource's first answers gave its verdict and were never sent
+// again: that check judged nothing there, and has not passed.
+func unconfirmed(in *checks.Input, out []finding.Finding, err error, cs ...comparison) error {
+	if err != nil || len(out) > 0 {
+		return err
+	}
+	v := conneg.ViewOf(in)
+	n := 0
+	for _, r := range v.Resources {
+		if !conneg.IsUnstable(in, r.URL()) && slices.ContainsFunc(cs, func(c comparison) bool { return c.unrepeated(v, r) }) {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	what := "resource"
+	if n > 1 {
+		what = "resources"
+	}
+	return checks.Skip(fmt.Sprintf("not confirmed: the first answers of %d %s showed what this check reports, and the budget ended before they were sent again to confirm it (raise --budget)", n, what))
 }
 
 // comparisons are every comparison of the family, for the follow-up round.

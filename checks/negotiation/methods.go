@@ -46,7 +46,7 @@ func (c HeadStatus) Run(ctx context.Context, in *checks.Input) ([]finding.Findin
 		ev.Header = ""
 		out = append(out, checks.New(m, "", msg, ev, checks.Evidence(get, []string{"Accept"}, []string{"Content-Type", "Content-Length"})))
 	})
-	return out, err
+	return out, unconfirmed(in, out, err, headStatusCmp)
 }
 
 // HeadContentLength checks §8.6: a Content-Length on HEAD equals GET's.
@@ -145,7 +145,7 @@ func (c HeadHeaders) Run(ctx context.Context, in *checks.Input) ([]finding.Findi
 		msg := fmt.Sprintf("HEAD sent Content-Type %q where GET sent %q", ht, gt)
 		out = append(out, checks.New(m, "", msg, evidence(head, ht, gt), checks.Evidence(get, []string{"Accept"}, []string{"Content-Type", "Content-Length"})))
 	})
-	return out, err
+	return out, unconfirmed(in, out, err, headTypeCmp)
 }
 
 // AllowOn405 checks §15.5.6 on every 405 the scan met.

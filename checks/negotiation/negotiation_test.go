@@ -239,3 +239,58 @@ func TestOptionsClientErrorIsReportedOncePerShape(t *testing.T) {
 		t.Errorf("evidence = %+v, want the OPTIONS and the GET", fs[0].Evidence)
 	}
 }
+
+// TestUnrepeatedComparisonIsNotAPass: a pair whose first answers differ but
+// were never sent again (the budget ended before the follow-up round) is not
+// judged, and the check that judged nothing else does not pass.
+func TestUnrepeatedComparisonIsNotAPass(t *testing.T) {
+	head405 := conformant()
+	head405[conneg.PurposeHead] = resp{405, "text/plain", nil, ""}
+	fs, reason := checkstest.Run(t, negotiation.HeadStatus{}, firstSendsOnly(head405))
+	if len(fs) != 0 || !strings.Contains(reason, "not confirmed") {
+		t.Errorf("findings %v, skip reason %q; want a skip saying the answers were not confirmed", checkstest.IDs(fs), reason)
+	}
+	// Conformant answers left unrepeated have nothing to confirm.
+	if _, reason := checkstest.Run(t, negotiation.HeadStatus{}, firstSendsOnly(conformant())); reason != "" {
+		t.Errorf("conformant answers skipped: %q", reason)
+	}
+}
+
+// firstSendsOnly records the answers without the repeats of any.
+func firstSendsOnly(answers map[string]resp) *checks.Input {
+	var xs []*exchange.Exchange
+	for _, x := range resource(u, answers) {
+		if !conneg.IsRepeat(x.Purpose) {
+			xs = append(xs, x)
+		}
+	}
+	return checkstest.Input("http://api.test/", []string{u}, xs...)
+}
+
+// TestFailedOwnTypeRepeatsTheCrawl: a resource whose own-type GET failed
+// where the crawl got 200 is a suspect; with no own-type 2xx to compare, the
+// crawl's answer is sent again, or a resource failing at random whose 5xx
+// draws all held would look like one failing for a reason.
+func TestFailedOwnTypeRepeatsTheCrawl(t *testing.T) {
+	answers := conformant()
+	answers[conneg.PurposeOwn] = resp{500, "text/plain", nil, "boom"}
+	var crawl *exchange.Exchange
+	var probes []*exchange.Exchange
+	for _, x := range firstSendsOnly(answers).Recording.Exchanges {
+		if x.Purpose == exchange.PurposeCrawl {
+			crawl = x
+		} else {
+			probes = append(probes, x)
+		}
+	}
+	pin := &checks.PlanInput{Crawled: []*exchange.Exchange{crawl}, Samples: []*exchange.Exchange{crawl}, Probes: probes}
+	var crawlRepeats int
+	for _, p := range (negotiation.HeadStatus{}).PlanFollowUp(pin) {
+		if p.Purpose == conneg.RepeatPurpose(exchange.PurposeCrawl, p.Repeat) && p.URL == u && p.Method == http.MethodGet {
+			crawlRepeats++
+		}
+	}
+	if crawlRepeats != conneg.Repeats {
+		t.Errorf("the crawl's 200 was planned again %d times, want %d", crawlRepeats, conneg.Repeats)
+	}
+}

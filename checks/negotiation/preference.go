@@ -164,7 +164,7 @@ func (c Wildcard) Run(ctx context.Context, in *checks.Input) ([]finding.Finding,
 		evs = append(evs, checks.Evidence(proof, []string{"Accept"}, []string{"Content-Type", "Vary"}))
 		out = append(out, checks.New(m, "", msg, evs...))
 	})
-	return out, err
+	return out, unconfirmed(in, out, err, wildcardCmp, crawlAcceptCmp)
 }
 
 func refusedEvidence(x *exchange.Exchange) finding.Evidence {
@@ -222,7 +222,7 @@ func (c Unsupported) Run(ctx context.Context, in *checks.Input) ([]finding.Findi
 			}
 		}
 	})
-	return out, err
+	return out, unconfirmed(in, out, err, unsupportedCmp)
 }
 
 // MalformedAccept checks that a malformed weight never causes a server error.
@@ -257,5 +257,5 @@ func (c MalformedAccept) Run(ctx context.Context, in *checks.Input) ([]finding.F
 		ev.Excerpt = checks.Excerpt(x)
 		out = append(out, checks.New(m, "", msg, ev))
 	})
-	return out, err
+	return out, unconfirmed(in, out, err, malformedCmp)
 }

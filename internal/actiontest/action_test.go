@@ -41,7 +41,7 @@ func TestActionMetadata(t *testing.T) {
 			t.Errorf("%s is not pinned by commit SHA with its tag in a comment", s.Uses)
 		}
 	}
-	for _, in := range []string{"url", "start", "ready", "openapi", "mcp", "config", "baseline", "identities", "fail-on", "fail-under", "sarif", "category", "comment", "version"} {
+	for _, in := range []string{"url", "start", "ready", "openapi", "mcp", "config", "baseline", "identities", "fail-on", "fail-under", "min-coverage", "sarif", "category", "comment", "version"} {
 		if _, ok := a.Inputs[in]; !ok {
 			t.Errorf("no input %q", in)
 		}
@@ -187,11 +187,13 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 	})
 
 	t.Run("a hostile input that is invalid is a usage error, not a command", func(t *testing.T) {
-		r := runAction(t, a, root, temp, with(start(server), "fail-under", payload, "sarif", filepath.Join(t.TempDir(), "s.sarif")))
-		if r.code != 2 {
-			t.Fatalf("exit %d, want 2\n%s", r.code, r.log)
+		for _, name := range []string{"fail-under", "min-coverage"} {
+			r := runAction(t, a, root, temp, with(start(server), name, payload, "sarif", filepath.Join(t.TempDir(), "s.sarif")))
+			if r.code != 2 {
+				t.Fatalf("%s: exit %d, want 2\n%s", name, r.code, r.log)
+			}
+			assertNotInjected(t, r)
 		}
-		assertNotInjected(t, r)
 	})
 
 	t.Run("a line break in sarif cannot rewrite the outputs", func(t *testing.T) {
@@ -205,7 +207,7 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 	})
 
 	t.Run("every single-value input must be one line", func(t *testing.T) {
-		for _, name := range []string{"url", "ready", "openapi", "mcp", "config", "baseline", "fail-on", "fail-under", "category"} {
+		for _, name := range []string{"url", "ready", "openapi", "mcp", "config", "baseline", "fail-on", "fail-under", "min-coverage", "category"} {
 			r := runAction(t, a, root, temp, map[string]string{"url": unreachable, name: "x\r\nexit-code=0"})
 			if r.code != 2 || !strings.Contains(r.log, "::error title=agentready::"+name+": must be a single line") {
 				t.Errorf("%s with a line break: exit %d\n%s", name, r.code, r.log)

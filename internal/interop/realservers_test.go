@@ -22,7 +22,6 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -232,8 +231,9 @@ func TestRealServersTrapCatchesOffOriginRequests(t *testing.T) {
 	}
 }
 
-// go-httpbin: an HTML index of ~70 endpoints. /unstable fails at random, so
-// nothing here depends on it.
+// go-httpbin: an HTML index of ~70 endpoints. /unstable fails at random:
+// it is reported as unstable, once, and judged by nothing else, so two scans
+// agree.
 func TestRealServersHTTPBin(t *testing.T) {
 	t.Parallel()
 	target := serverURL(t, "HTTPBIN_URL")
@@ -255,35 +255,75 @@ func TestRealServersHTTPBin(t *testing.T) {
 	// HEAD omits the Content-Type GET sends.
 	s.firesOn(t, "negotiation-head-content-type", "/dump/request")
 	s.firesOn(t, "negotiation-head-content-type", "/stream/20")
+	// /image answers Accept: */* and an unsupported type with 415, serves
+	// four image types by Accept, and sends no Vary.
+	s.firesOn(t, "negotiation-wildcard", "/image")
+	s.firesOn(t, "negotiation-unsupported-type", "/image")
+	s.firesOn(t, "vary-accept", "/image")
 	// Errors are text/plain or application/json, never problem details.
 	s.atLeast(t, "problem-json-media-type", 15)
 	s.firesOn(t, "problem-json-media-type", "/bearer")
 	s.atLeast(t, "discovery-markdown-twin", 8)
+	if n := s.counts()["negotiation-unstable-resource"]; n > 1 {
+		t.Errorf("negotiation-unstable-resource fired %d times, want at most once (/unstable)", n)
+	}
+	for _, f := range s.report.Findings {
+		if f.CheckID == "negotiation-unstable-resource" && requestPath(f.PrimaryURL()) != "/unstable" {
+			t.Errorf("negotiation-unstable-resource fired on %s, which answers the same every time", f.PrimaryURL())
+		}
+	}
+
+	again := scanReal(t, target)
+	if again.report.Score.Grade != s.report.Score.Grade || again.report.Score.Value != s.report.Score.Value {
+		t.Errorf("two scans graded %s (%d) and %s (%d)", s.report.Score.Grade, s.report.Score.Value,
+			again.report.Score.Grade, again.report.Score.Value)
+	}
+	if a, b := s.fingerprints(), again.fingerprints(); !slices.Equal(a, b) {
+		t.Errorf("two scans found different findings:\n%v\n%v", a, b)
+	}
 }
 
-// specServedAtRoot copies an OpenAPI document with its servers replaced by
-// "/": Prism serves the paths without the servers' base path (/v1 for
-// Spotify), so the original sends every seeded request to a 404.
-func specServedAtRoot(t *testing.T, path string) string {
+// fingerprints are the findings' check IDs and fingerprints, sorted.
+func (s *scanned) fingerprints() []string {
+	var out []string
+	for _, f := range s.report.Findings {
+		out = append(out, f.CheckID+" "+f.Fingerprint)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// notAssessed fails unless the scan is N/A, exits 3, and its cause says
+// what to pass (want, a fragment of it).
+func (s *scanned) notAssessed(t *testing.T, want string) {
 	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
+	if s.report.Score.Grade != finding.GradeNotAssessed {
+		t.Errorf("grade %s, want %s", s.report.Score.Grade, finding.GradeNotAssessed)
 	}
-	var doc map[string]any
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
+	s.exits(t, 3)
+	if c := s.report.Coverage; c == nil || !strings.Contains(c.Cause, want) {
+		t.Errorf("coverage %+v: want a cause naming %q", c, want)
 	}
-	doc["servers"] = []any{map[string]any{"url": "/"}}
-	out, err := json.Marshal(doc)
-	if err != nil {
-		t.Fatal(err)
+}
+
+// reached fails unless the scan reached at least n of the document's GET
+// operations.
+func (s *scanned) reached(t *testing.T, n int) {
+	t.Helper()
+	c := s.report.Coverage
+	if c == nil || c.Operations == nil || c.Operations.Reached < n {
+		t.Errorf("coverage %+v: want at least %d GET operations reached", c, n)
 	}
-	copied := filepath.Join(t.TempDir(), filepath.Base(path))
-	if err := os.WriteFile(copied, out, 0o644); err != nil {
-		t.Fatal(err)
+}
+
+// checkStatus is the status the report gives checkID.
+func (s *scanned) checkStatus(checkID string) finding.CheckStatus {
+	for _, c := range s.report.Checks {
+		if c.ID == checkID {
+			return c.Status
+		}
 	}
-	return copied
+	return ""
 }
 
 // Prism answers HEAD and OPTIONS 405 without Allow, and 406 (undeclared by
@@ -296,26 +336,30 @@ func prismHeadAndAllow(t *testing.T, s *scanned, seeded int) {
 	s.exits(t, 1)
 }
 
-// GitHub's own description, as is: its server has no base path.
+// GitHub's own description, as is: its server has no base path. Prism
+// answers ~10 requests a second, so the default budget cuts the planned
+// probes; the resources probed still get HEAD and its repeats.
 func TestRealServersPrismGitHub(t *testing.T) {
 	t.Parallel()
 	target, spec := serverURL(t, "PRISM_GITHUB_URL"), need(t, "PRISM_GITHUB_SPEC")
-	s := scanReal(t, target, "--openapi", spec)
+	s := scanReal(t, target, "--openapi", spec, "--max-pages", "2000")
 	s.stayedOnOrigin(t, target)
 	if s.report.Stats.Skipped["off-origin"] == 0 {
 		t.Error("the examples link to api.github.com; none was counted as skipped off-origin")
 	}
-	if s.report.Stats.Pages < 55 {
-		t.Errorf("%d pages crawled, want the ~57 parameterless GET operations", s.report.Stats.Pages)
+	if s.report.Stats.Pages < 500 {
+		t.Errorf("%d pages crawled, want at least 500 of the document's operations filled", s.report.Stats.Pages)
 	}
-	prismHeadAndAllow(t, s, 55)
-	s.atLeast(t, "problem-json-undeclared-status", 55)
+	s.reached(t, 450)
+	// Prism answers HEAD 405 without Allow everywhere: confirmed, not passed.
+	if st := s.checkStatus("negotiation-head-status"); st != finding.StatusFail {
+		t.Errorf("negotiation-head-status is %q, want fail", st)
+	}
+	s.atLeast(t, "negotiation-allow-on-405", 1)
+	s.exits(t, 1)
 	// Both /orgs/{org}/attestations/{attestation_id} and /{subject_digest}
 	// exist, and so do their /users/{username} twins.
 	s.atLeast(t, "openapi-hal-path-template-valid", 2)
-	// /user/starred serves application/json or the star+json variant by
-	// Accept, without Vary.
-	s.firesOn(t, "vary-accept", "/user/starred")
 	s.firesOn(t, "discovery-service-desc-missing", "/")
 }
 
@@ -337,36 +381,60 @@ func TestRealServersPrismDiscourse(t *testing.T) {
 	}
 	prismHeadAndAllow(t, s, 9)
 	s.atLeast(t, "problem-json-undeclared-status", 9)
+
+	// With the headers, the operations that require them are reached too.
+	with := scanReal(t, target, "--openapi", spec, "-H", "Api-Key: interop", "-H", "Api-Username: interop")
+	with.stayedOnOrigin(t, target)
+	with.requested(t, http.MethodGet, "/latest.json")
+	with.reached(t, s.report.Coverage.Operations.Reached+4)
+	prismHeadAndAllow(t, with, 25)
 }
 
 // Spotify: OAuth2 on every operation, and a /v1 base path Prism ignores.
 func TestRealServersPrismSpotify(t *testing.T) {
 	t.Parallel()
-	target := serverURL(t, "PRISM_SPOTIFY_URL")
-	spec := specServedAtRoot(t, need(t, "PRISM_SPOTIFY_SPEC"))
+	target, spec := serverURL(t, "PRISM_SPOTIFY_URL"), need(t, "PRISM_SPOTIFY_SPEC")
+	// The root is a 404, and nothing links anywhere.
+	scanReal(t, target).notAssessed(t, "--openapi")
+	// The operations, found at the bare path, all answer 401.
+	bare := scanReal(t, target, "--openapi", spec)
+	bare.notAssessed(t, "credentials")
+	bare.requested(t, http.MethodGet, "/me/playlists")
+
 	s := scanReal(t, target, "--openapi", spec, "-H", "Authorization: Bearer interop")
 	s.stayedOnOrigin(t, target)
 	s.requested(t, http.MethodGet, "/me/playlists")
+	s.reached(t, 55)
+	// /search's type is an array of an enum: filled from the enum, never
+	// from a "type" seen in a response, which Prism would refuse with 422.
+	s.requested(t, http.MethodGet, "/search?q=remaster%2520track%3ADoxy%2520artist%3AMiles%2520Davis&type=album")
+	s.exactly(t, "openapi-hal-undeclared-response", 0)
 	prismHeadAndAllow(t, s, 17)
 	s.atLeast(t, "problem-json-undeclared-status", 17)
 }
 
-// Netlify: OAuth2 as the document's default security, an /api/v1 base path,
-// and a default response on every operation.
+// Netlify: OAuth2 as the document's default security, an /api/v1 base path
+// Prism ignores, and a default response on every operation.
 func TestRealServersPrismNetlify(t *testing.T) {
 	t.Parallel()
-	target := serverURL(t, "PRISM_NETLIFY_URL")
-	spec := specServedAtRoot(t, need(t, "PRISM_NETLIFY_SPEC"))
+	target, spec := serverURL(t, "PRISM_NETLIFY_URL"), need(t, "PRISM_NETLIFY_SPEC")
+	scanReal(t, target).notAssessed(t, "--openapi")
+	scanReal(t, target, "--openapi", spec).notAssessed(t, "credentials")
+
 	s := scanReal(t, target, "--openapi", spec, "-H", "Authorization: Bearer interop")
 	s.stayedOnOrigin(t, target)
 	s.requested(t, http.MethodGet, "/sites")
+	s.reached(t, 45)
 	prismHeadAndAllow(t, s, 9)
 }
 
-// json-server: its collections carry no links, so the scan starts at one.
+// json-server: its collections carry no links, so the scan starts at one;
+// its root is an HTML start page that links to none.
 func TestRealServersJSONServer(t *testing.T) {
 	t.Parallel()
-	target := serverURL(t, "JSONSERVER_URL") + "/posts"
+	root := serverURL(t, "JSONSERVER_URL")
+	scanReal(t, root).notAssessed(t, "the start page is HTML")
+	target := root + "/posts"
 	s := scanReal(t, target)
 	s.stayedOnOrigin(t, target)
 	// OPTIONS answers 204 with Access-Control-Allow-Methods and no Allow.
@@ -405,6 +473,15 @@ func TestRealServersMCPEverything(t *testing.T) {
 	// It serves initialize sent with a foreign Origin: DNS rebinding.
 	s.exactly(t, "mcp-origin-validated", 1)
 	s.exits(t, 1)
+
+	named := scanReal(t, target, "--mcp", endpoint)
+	if named.report.MCP == nil || len(named.report.MCP.Tools) != len(s.report.MCP.Tools) {
+		t.Errorf("--mcp %s examined %+v", endpoint, named.report.MCP)
+	}
+	if a, b := s.fingerprints(), named.fingerprints(); !slices.Equal(a, b) {
+		t.Errorf("found at /mcp and named with --mcp, the findings differ:\n%v\n%v", a, b)
+	}
+	named.exits(t, 1)
 }
 
 // A bookshop whose HAL the halson library builds: the crawl follows its
