@@ -25,6 +25,13 @@ const (
 	PurposeHead        = "negotiation/head"
 	PurposeOptions     = "negotiation/options"
 	PurposePrefer      = "vary/prefer-minimal"
+	// The probes of resources with an alternate type that rank two types
+	// the way a sloppy parser gets wrong: a tie in both orders, wildcards
+	// of two levels at opposite weights, and a malformed weight.
+	PurposeTie            = "negotiation/tie"
+	PurposeTieReversed    = "negotiation/tie-reversed"
+	PurposeMixedWildcards = "negotiation/mixed-wildcards"
+	PurposeMalformedRange = "negotiation/malformed-range"
 )
 
 // UnsupportedType is a media type no API serves.
@@ -154,7 +161,17 @@ func planFor(s *exchange.Exchange) []exchange.PlannedRequest {
 			// the highest matching weight instead of the most specific range's
 			// picks own, which is what this probe exists to catch.
 			req(PurposeSpecificity, http.MethodGet, own+";q=0.2, "+majorType(alt)+"/*;q=0.9"),
+			req(PurposeTie, http.MethodGet, own+", "+alt),
+			req(PurposeTieReversed, http.MethodGet, alt+", "+own),
+			// The only valid range names own; a server that weighs the
+			// malformed range as q=1 picks alt.
+			req(PurposeMalformedRange, http.MethodGet, alt+";q=nope, "+own+";q=0.5"),
 		)
+		if majorType(own) == majorType(alt) {
+			// type/* sets own's weight (0.1) and alt's exact range its own
+			// (0.5): a server that lets */* at 0.9 count for own picks it.
+			out = append(out, req(PurposeMixedWildcards, http.MethodGet, "*/*;q=0.9, "+majorType(alt)+"/*;q=0.1, "+alt+";q=0.5"))
+		}
 	}
 	return out
 }

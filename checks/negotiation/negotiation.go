@@ -15,7 +15,7 @@ import (
 // All returns the family's checks.
 func All() []checks.Check {
 	return []checks.Check{
-		PreferredType{}, QZero{}, Specificity{}, Wildcard{}, Unsupported{},
+		PreferredType{}, QZero{}, Specificity{}, MixedWildcards{}, TieBreak{}, MalformedRange{}, Wildcard{}, Unsupported{},
 		MalformedAccept{}, HeadStatus{}, HeadContentLength{}, HeadHeaders{},
 		AllowOn405{}, OptionsAllow{}, OptionsCORSOnly{}, OptionsClientError{}, OptionsFailed{}, UnstableResource{},
 	}

@@ -40,6 +40,12 @@ func conformant() map[string]resp {
 		conneg.PurposeQZero:       json,
 		conneg.PurposeQOrder:      json,
 		conneg.PurposeSpecificity: json,
+		// A tie goes to the type listed first, which is also the default
+		// the first time and the server's pick the second.
+		conneg.PurposeTie:            hal,
+		conneg.PurposeTieReversed:    hal,
+		conneg.PurposeMixedWildcards: json,
+		conneg.PurposeMalformedRange: hal,
 	}
 }
 
@@ -153,6 +159,29 @@ func TestChecksFireOnlyOnTheirDefect(t *testing.T) {
 			a[conneg.PurposeAlt] = resp{406, "application/problem+json", nil, "{}"}
 			a[conneg.PurposeQOrder] = a[conneg.PurposeOwn]
 			a[conneg.PurposeQZero] = a[conneg.PurposeOwn]
+			a[conneg.PurposeMixedWildcards] = a[conneg.PurposeOwn]
+			a[conneg.PurposeTie] = a[conneg.PurposeAlt]
+		}, nil},
+		{"*/* overriding type/*", func(a map[string]resp) { a[conneg.PurposeMixedWildcards] = a[conneg.PurposeOwn] }, []string{"negotiation-mixed-wildcards"}},
+		{"a tie given to the type listed last", func(a map[string]resp) { a[conneg.PurposeTie] = a[conneg.PurposeAlt] }, []string{"negotiation-tie-break"}},
+		{"a tie given to the type listed last, reversed", func(a map[string]resp) {
+			a[conneg.PurposeNone], a[conneg.PurposeTie] = a[conneg.PurposeAlt], a[conneg.PurposeAlt]
+			a[conneg.PurposeTieReversed] = a[conneg.PurposeOwn]
+		}, []string{"negotiation-tie-break"}},
+		{"a tie given to the default is fine", func(a map[string]resp) {
+			a[conneg.PurposeNone], a[conneg.PurposeTie], a[conneg.PurposeTieReversed] = a[conneg.PurposeAlt], a[conneg.PurposeAlt], a[conneg.PurposeAlt]
+		}, nil},
+		{"a tie without a default is not judged", func(a map[string]resp) {
+			delete(a, conneg.PurposeNone)
+			a[conneg.PurposeTie] = a[conneg.PurposeAlt]
+		}, nil},
+		{"a malformed weight read as q=1", func(a map[string]resp) { a[conneg.PurposeMalformedRange] = a[conneg.PurposeAlt] }, []string{"negotiation-malformed-range"}},
+		{"a malformed Accept ignored for the default is fine", func(a map[string]resp) {
+			a[conneg.PurposeNone], a[conneg.PurposeMalformedRange] = a[conneg.PurposeAlt], a[conneg.PurposeAlt]
+			a[conneg.PurposeTieReversed] = a[conneg.PurposeAlt]
+		}, nil},
+		{"a malformed weight answered 406 is fine", func(a map[string]resp) {
+			a[conneg.PurposeMalformedRange] = resp{406, "application/problem+json", nil, "{}"}
 		}, nil},
 	}
 	for _, tt := range tests {

@@ -17,7 +17,9 @@ import (
 // probes asking them for Markdown are the very requests the discovery
 // family plans for their twins.
 type twinSite struct {
-	markdownWinsTies bool
+	// markdownIfNamed serves Markdown whenever Accept names it at all, as
+	// a router that looks for "text/markdown" in the header does.
+	markdownIfNamed bool
 }
 
 func (s twinSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -38,7 +40,8 @@ func (s twinSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Vary", "Accept")
 	html, md := weight(r.Header.Values("Accept"), "text", "html"), weight(r.Header.Values("Accept"), "text", "markdown")
-	if md > html || (md == html && md > 0 && s.markdownWinsTies) {
+	named := strings.Contains(strings.Join(r.Header.Values("Accept"), ","), "text/markdown")
+	if md > html || (s.markdownIfNamed && named) {
 		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
 		w.Write([]byte("# Guide\n\nSee [the guide](/guide).\n"))
 		return
@@ -87,7 +90,8 @@ func weight(accept []string, typ, sub string) float64 {
 // once, it must still count for both, or every preference check skips.
 func TestPreferenceIsJudgedOnMarkdownTwins(t *testing.T) {
 	rep := mustScan(t, twinSite{}, scan.Options{})
-	for _, id := range []string{"negotiation-preferred-type", "negotiation-q-zero", "negotiation-specificity", "discovery-markdown-twin"} {
+	for _, id := range []string{"negotiation-preferred-type", "negotiation-q-zero", "negotiation-specificity", "discovery-markdown-twin",
+		"negotiation-tie-break", "negotiation-mixed-wildcards", "negotiation-malformed-range"} {
 		c := checkResult(rep, id)
 		if c == nil || c.Status != finding.StatusPass {
 			t.Errorf("%s = %+v, want a pass", id, c)
@@ -107,4 +111,21 @@ func checkResult(rep *finding.Report, id string) *finding.CheckResult {
 		}
 	}
 	return nil
+}
+
+// TestMarkdownNamedAnywhereLosesTheTie: a router that serves Markdown
+// whenever Accept names it gives Markdown to "text/html, text/markdown",
+// although it serves HTML by default and the client listed HTML first.
+func TestMarkdownNamedAnywhereLosesTheTie(t *testing.T) {
+	rep := mustScan(t, twinSite{markdownIfNamed: true}, scan.Options{})
+	var msgs []string
+	for _, f := range rep.Findings {
+		if f.CheckID == "negotiation-tie-break" {
+			msgs = append(msgs, f.Message)
+		}
+	}
+	want := `Accept "text/html, text/markdown" was answered with text/markdown, the type listed last at the same weight; without Accept the server serves text/html`
+	if len(msgs) != 2 || msgs[0] != want {
+		t.Errorf("tie-break findings = %q, want one per page, the first %q", msgs, want)
+	}
 }
