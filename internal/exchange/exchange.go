@@ -59,8 +59,12 @@ func (x *Exchange) Uses() []Use {
 }
 
 // For reports whether the exchange was sent for purpose, alone or shared.
+// It allocates nothing: the crawl's lookups call it for every exchange.
 func (x *Exchange) For(purpose string) bool {
-	for _, u := range x.Uses() {
+	if x.Purpose == purpose {
+		return true
+	}
+	for _, u := range x.SharedWith {
 		if u.Purpose == purpose {
 			return true
 		}
