@@ -268,3 +268,39 @@ func TestOptionsClientErrorIsReportedOncePerShape(t *testing.T) {
 		t.Errorf("evidence = %+v, want the OPTIONS and the GET", fs[0].Evidence)
 	}
 }
+
+// TestRankingProbesFollowASecondRepresentation: the ranking probes are sent
+// in the follow-up round, and only to a resource whose alternate probe
+// proved it serves the alternate type.
+func TestRankingProbesFollowASecondRepresentation(t *testing.T) {
+	for _, tt := range []struct {
+		what string
+		alt  resp
+		want []string
+	}{
+		{"two representations", resp{200, "application/json", nil, `{}`}, []string{
+			conneg.PurposeTie + " application/hal+json, application/json",
+			conneg.PurposeTieReversed + " application/json, application/hal+json",
+			conneg.PurposeMalformedRange + " application/json;q=nope, application/hal+json;q=0.5",
+			conneg.PurposeMixedWildcards + " */*;q=0.9, application/*;q=0.1, application/json;q=0.5",
+		}},
+		{"one representation", resp{406, "application/problem+json", nil, `{}`}, nil},
+		{"the alternate answered with the own type", resp{200, "application/hal+json", nil, `{}`}, nil},
+	} {
+		t.Run(tt.what, func(t *testing.T) {
+			crawl := answer(u, exchange.PurposeCrawl, resp{200, "application/hal+json", nil, `{}`})
+			in := &checks.PlanInput{Crawled: []*exchange.Exchange{crawl}, Samples: []*exchange.Exchange{crawl},
+				Probes: []*exchange.Exchange{answer(u, conneg.PurposeAlt, tt.alt)}}
+			var got []string
+			for _, p := range (negotiation.TieBreak{}).PlanFollowUp(in) {
+				if p.URL != u || p.BasedOn != u {
+					t.Errorf("planned %+v", p)
+				}
+				got = append(got, p.Purpose+" "+p.Header.Get("Accept"))
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("follow-up %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
