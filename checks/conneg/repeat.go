@@ -146,7 +146,8 @@ func IsUnstable(in *checks.Input, resource string) bool {
 // PlanSuspects plans, in the follow-up round, the repeats that tell a
 // resource failing at random from one failing for a reason: for every
 // resource some of whose first-round answers were 5xx while others were
-// 2xx, the 2xx request the checks compare with and every 5xx one; for every
+// 2xx, the 2xx request the checks compare with (the crawl's when that one
+// failed) and every 5xx one; for every
 // crawl answer of 5xx that its first-round repeats confirmed, more repeats.
 func PlanSuspects(v *View) []exchange.PlannedRequest {
 	var out []exchange.PlannedRequest
@@ -156,8 +157,14 @@ func PlanSuspects(v *View) []exchange.PlannedRequest {
 		if len(failed) == 0 || !anyOf(probes, Is2xx) {
 			continue
 		}
-		if p := v.Proof(r); p != nil {
+		switch p := v.Proof(r); {
+		case p != nil:
 			out = append(out, PlanRepeat(p, 2, 1+Repeats)...)
+		case !r.Refused():
+			// The GET with the resource's own type failed: the crawl's 2xx is
+			// the answer left to tell failing at random from failing for a
+			// reason, now that every probe can be compared with the others.
+			out = append(out, PlanRepeat(r.Crawl, 2, 1+Repeats)...)
 		}
 		for _, x := range failed {
 			out = append(out, PlanRepeat(x, 2, 1+Repeats)...)

@@ -304,3 +304,34 @@ func TestRankingProbesFollowASecondRepresentation(t *testing.T) {
 		})
 	}
 }
+
+// TestFailedOwnGETRepeatsTheCrawl: when the GET with the resource's own type
+// failed while others succeeded, the crawl's 2xx is sent again beside it, so
+// that a resource failing at random shows a flip wherever its draws fell.
+func TestFailedOwnGETRepeatsTheCrawl(t *testing.T) {
+	answers := conformant()
+	answers[conneg.PurposeOwn] = resp{500, "application/problem+json", nil, `{}`}
+	var first []*exchange.Exchange
+	var crawl *exchange.Exchange
+	for purpose, r := range answers {
+		x := answer(u, purpose, r)
+		if purpose == exchange.PurposeCrawl {
+			crawl = x
+			continue
+		}
+		first = append(first, x)
+	}
+	in := &checks.PlanInput{Crawled: []*exchange.Exchange{crawl}, Samples: []*exchange.Exchange{crawl}, Probes: first}
+	var got []string
+	for _, p := range (negotiation.HeadStatus{}).PlanFollowUp(in) {
+		if p.Purpose == conneg.RepeatPurpose(exchange.PurposeCrawl, 2) || p.Purpose == conneg.RepeatPurpose(conneg.PurposeOwn, 2) {
+			got = append(got, p.Purpose+" "+p.URL+" "+p.BasedOn)
+		}
+	}
+	slices.Sort(got)
+	got = slices.Compact(got) // the HEAD comparison repeats the own GET too
+	want := []string{"crawl#2 " + u + " " + u, "negotiation/own-type#2 " + u + " " + u}
+	if !slices.Equal(got, want) {
+		t.Errorf("repeats %q, want %q", got, want)
+	}
+}
