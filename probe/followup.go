@@ -24,7 +24,9 @@ func (s sender) followUps(ctx context.Context, crawled, samples, probes []*excha
 	}
 	done := map[string]bool{}
 	for _, x := range probes {
-		done[x.Purpose+"\x00"+x.Request.Method+"\x00"+x.Request.URL] = true
+		for _, u := range x.Uses() {
+			done[u.Purpose+"\x00"+x.Request.Method+"\x00"+x.Request.URL] = true
+		}
 	}
 	var fresh []exchange.PlannedRequest
 	for _, p := range s.cfg.FollowUp(crawled, samples, probes) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -249,16 +250,21 @@ func (r *round) add(o round) {
 	r.notes = append(r.notes, o.notes...)
 }
 
-// planned validates, de-duplicates and sends planned requests.
+// planned validates, de-duplicates and sends planned requests. A request
+// several purposes planned is sent once and shared with every one of them
+// (exchange.Exchange.SharedWith), so that each planner finds its answer.
 func (s sender) planned(ctx context.Context, planned []exchange.PlannedRequest) round {
 	var r round
+	shared := sharedUses(planned)
 	seen := map[string]bool{}
 	var valid []exchange.PlannedRequest
+	sharedBySent := map[string][]exchange.Use{}
 	for _, p := range planned {
 		if seen[p.Key()] {
 			continue
 		}
 		seen[p.Key()] = true
+		uses := shared[p.Key()]
 		recorded := p.URL
 		p.URL = s.client.requested.requestedURL(p.URL)
 		err := validatePlanned(p, s.start, s.cfg.AllowUnsafe)
@@ -271,6 +277,7 @@ func (s sender) planned(ctx context.Context, planned []exchange.PlannedRequest) 
 			r.robots++
 		default:
 			valid = append(valid, p)
+			sharedBySent[p.Key()] = uses
 		}
 	}
 	sendingOrder(valid)
@@ -281,7 +288,7 @@ func (s sender) planned(ctx context.Context, planned []exchange.PlannedRequest) 
 	for range min(s.cfg.Concurrency, len(valid)) {
 		wg.Go(func() {
 			for i := range work {
-				out[i] = s.one(ctx, valid[i])
+				out[i] = s.one(ctx, valid[i], sharedBySent[valid[i].Key()])
 			}
 		})
 	}
@@ -320,14 +327,41 @@ func sendingOrder(planned []exchange.PlannedRequest) {
 
 // one sends p, or returns nil when the run ended under it: a request cut by
 // the budget says nothing about the app.
-func (s sender) one(ctx context.Context, p exchange.PlannedRequest) *exchange.Exchange {
+func (s sender) one(ctx context.Context, p exchange.PlannedRequest, shared []exchange.Use) *exchange.Exchange {
 	x, _ := s.client.fetch(ctx, p.Method, p.URL, plannedHeader(s.cfg, p))
 	if x.Err != "" && ctx.Err() != nil {
 		return nil
 	}
-	x.Purpose, x.BasedOn = p.Purpose, p.BasedOn
+	x.Purpose, x.BasedOn, x.SharedWith = p.Purpose, p.BasedOn, shared
 	s.bodies.keep(x)
 	return x
+}
+
+// sharedUses maps the key of each request planned more than once to the
+// uses besides the first, sorted and without repeats: the families that
+// plan identical probes for the same purpose share nothing.
+func sharedUses(planned []exchange.PlannedRequest) map[string][]exchange.Use {
+	first := map[string]exchange.Use{}
+	out := map[string][]exchange.Use{}
+	for _, p := range planned {
+		k, u := p.Key(), exchange.Use{Purpose: p.Purpose, BasedOn: p.BasedOn}
+		f, seen := first[k]
+		switch {
+		case !seen:
+			first[k] = u
+		case u != f && !slices.Contains(out[k], u):
+			out[k] = append(out[k], u)
+		}
+	}
+	for _, uses := range out {
+		sort.Slice(uses, func(i, j int) bool {
+			if uses[i].Purpose != uses[j].Purpose {
+				return uses[i].Purpose < uses[j].Purpose
+			}
+			return uses[i].BasedOn < uses[j].BasedOn
+		})
+	}
+	return out
 }
 
 // robotsDisallow reports whether robots.txt keeps a valid planned request

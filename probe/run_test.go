@@ -240,6 +240,61 @@ func sameHeader(got, want http.Header) bool {
 	return true
 }
 
+// TestSharedPlannedRequestIsFoundUnderEveryPurpose: two families planning the
+// same request (an HTML page asked for its Markdown twin) get one request on
+// the wire, and each finds the answer under its own purpose.
+func TestSharedPlannedRequestIsFoundUnderEveryPurpose(t *testing.T) {
+	srv, rec := serve(t, routes{"/": halBody(`{}`)})
+	plan := func(_, samples []*exchange.Exchange) []exchange.PlannedRequest {
+		s := samples[0].Request.URL
+		md := http.Header{"Accept": {"text/markdown"}}
+		return []exchange.PlannedRequest{
+			{Purpose: "discovery/markdown", Method: http.MethodGet, URL: s, Header: md, BasedOn: s},
+			{Purpose: "negotiation/alternate", Method: http.MethodGet, URL: s, Header: md, BasedOn: s},
+			{Purpose: "negotiation/alternate", Method: http.MethodGet, URL: s, Header: md, BasedOn: s},
+			{Purpose: "vary/alternate", Method: http.MethodGet, URL: s, Header: md, BasedOn: s},
+			{Purpose: "p/alone", Method: http.MethodGet, URL: s + "?alone", BasedOn: s},
+		}
+	}
+	res := run(t, Config{Start: mustParse(t, srv.URL)}, plan)
+	if n := countRequests(rec, "/", "text/markdown"); n != 1 {
+		t.Errorf("the shared request was sent %d times, want once", n)
+	}
+	first := res.Recording.Probe("discovery/markdown", srv.URL+"/")
+	if first == nil {
+		t.Fatal("the first purpose lost its exchange")
+	}
+	wantShared := []exchange.Use{{Purpose: "negotiation/alternate", BasedOn: srv.URL + "/"}, {Purpose: "vary/alternate", BasedOn: srv.URL + "/"}}
+	if !slices.Equal(first.SharedWith, wantShared) {
+		t.Errorf("SharedWith = %+v, want %+v", first.SharedWith, wantShared)
+	}
+	ix := exchange.NewIndex(res.Recording)
+	for _, purpose := range []string{"discovery/markdown", "negotiation/alternate", "vary/alternate"} {
+		if x := ix.Get(purpose, srv.URL+"/"); x != first {
+			t.Errorf("Index.Get(%s) = %v, want the shared exchange", purpose, x)
+		}
+		if x := res.Recording.Probe(purpose, srv.URL+"/"); x != first {
+			t.Errorf("Recording.Probe(%s) = %v, want the shared exchange", purpose, x)
+		}
+		if n := len(slices.Collect(res.Recording.WithPurpose(purpose))); n != 1 {
+			t.Errorf("WithPurpose(%s) yields %d exchanges, want 1", purpose, n)
+		}
+	}
+	if alone := res.Recording.Probe("p/alone", srv.URL+"/"); alone == nil || alone.SharedWith != nil {
+		t.Errorf("an unshared probe = %+v, want one without SharedWith", alone)
+	}
+}
+
+func countRequests(rec *recorder, path, accept string) int {
+	n := 0
+	for _, r := range rec.requests() {
+		if r.Path == path && r.Header.Get("Accept") == accept {
+			n++
+		}
+	}
+	return n
+}
+
 func TestValidatePlanned(t *testing.T) {
 	start := mustParse(t, "https://api.example.com")
 	tests := []struct {

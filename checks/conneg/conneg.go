@@ -25,6 +25,13 @@ const (
 	PurposeHead        = "negotiation/head"
 	PurposeOptions     = "negotiation/options"
 	PurposePrefer      = "vary/prefer-minimal"
+	// The follow-up probes of resources shown to serve their alternate type
+	// (PlanRanking): a tie in both orders, wildcards of two levels at
+	// opposite weights, and a malformed weight.
+	PurposeTie            = "negotiation/tie"
+	PurposeTieReversed    = "negotiation/tie-reversed"
+	PurposeMixedWildcards = "negotiation/mixed-wildcards"
+	PurposeMalformedRange = "negotiation/malformed-range"
 )
 
 // UnsupportedType is a media type no API serves.
@@ -155,6 +162,36 @@ func planFor(s *exchange.Exchange) []exchange.PlannedRequest {
 			// picks own, which is what this probe exists to catch.
 			req(PurposeSpecificity, http.MethodGet, own+";q=0.2, "+majorType(alt)+"/*;q=0.9"),
 		)
+	}
+	return out
+}
+
+// PlanRanking plans, in the follow-up round, the probes that rank a
+// resource's two types the way a sloppy parser gets wrong, for the
+// resources whose alternate probe proved a second representation: on any
+// other they could not be judged, and most APIs serve one.
+func PlanRanking(v *View) []exchange.PlannedRequest {
+	var out []exchange.PlannedRequest
+	for _, r := range v.Resources {
+		alt := Alternate(r.Own)
+		if r.Refused() || alt == "" || !AltServed(v.Probe(PurposeAlt, r), alt) {
+			continue
+		}
+		req := func(purpose, accept string) exchange.PlannedRequest {
+			return exchange.PlannedRequest{Purpose: purpose, Method: http.MethodGet, URL: r.URL(), Header: http.Header{"Accept": {accept}}, BasedOn: r.URL()}
+		}
+		out = append(out,
+			req(PurposeTie, r.Own+", "+alt),
+			req(PurposeTieReversed, alt+", "+r.Own),
+			// The only valid range names own; a server that weighs the
+			// malformed range as q=1 picks alt.
+			req(PurposeMalformedRange, alt+";q=nope, "+r.Own+";q=0.5"),
+		)
+		if majorType(r.Own) == majorType(alt) {
+			// type/* sets own's weight (0.1) and alt's exact range its own
+			// (0.5): a server that lets */* at 0.9 count for own picks it.
+			out = append(out, req(PurposeMixedWildcards, "*/*;q=0.9, "+majorType(alt)+"/*;q=0.1, "+alt+";q=0.5"))
+		}
 	}
 	return out
 }

@@ -157,9 +157,10 @@ func PlanSuspects(v *View) []exchange.PlannedRequest {
 		if len(failed) == 0 || !anyOf(probes, Is2xx) {
 			continue
 		}
-		if p := v.Proof(r); p != nil {
+		switch p := v.Proof(r); {
+		case p != nil:
 			out = append(out, PlanRepeat(p, 2, 1+Repeats)...)
-		} else if Is2xx(r.Crawl) {
+		case Is2xx(r.Crawl):
 			// The own-type GET failed: the crawl's answer is the 2xx
 			// left to tell a draw from a defect.
 			out = append(out, PlanRepeat(r.Crawl, 2, 1+Repeats)...)

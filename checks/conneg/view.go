@@ -104,7 +104,8 @@ func (v *View) Proof(r Resource) *exchange.Exchange {
 func (v *View) probesOf(r Resource) []*exchange.Exchange {
 	out := []*exchange.Exchange{r.Crawl}
 	for _, p := range []string{PurposeNone, PurposeOwn, PurposeWildcard, PurposeUnsupported, PurposeMalformed, PurposeHead,
-		PurposeAlt, PurposeQZero, PurposeQOrder, PurposeSpecificity, PurposePrefer} {
+		PurposeAlt, PurposeQZero, PurposeQOrder, PurposeSpecificity, PurposePrefer,
+		PurposeTie, PurposeTieReversed, PurposeMixedWildcards, PurposeMalformedRange} {
 		if x := v.Probe(p, r); x != nil && x.Response != nil {
 			out = append(out, x)
 		}

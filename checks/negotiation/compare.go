@@ -147,13 +147,14 @@ var malformedCmp = comparison{
 	},
 }
 
-// planRepeats is the family's follow-up round: the repeats of every pair
-// whose first answers a comparison would report, and those that tell a
-// resource failing at random (conneg.PlanSuspects).
-func planRepeats(in *checks.PlanInput) []exchange.PlannedRequest {
-	return in.Memo("negotiation/repeats", func() any {
+// planFollowUp is the family's follow-up round: the ranking probes of the
+// resources with two representations (conneg.PlanRanking), the repeats of
+// every pair whose first answers a comparison would report, and those that
+// tell a resource failing at random (conneg.PlanSuspects).
+func planFollowUp(in *checks.PlanInput) []exchange.PlannedRequest {
+	return in.Memo("negotiation/follow-up", func() any {
 		v := conneg.FollowUpView(in)
-		out := conneg.PlanSuspects(v)
+		out := append(conneg.PlanRanking(v), conneg.PlanSuspects(v)...)
 		for _, r := range v.Resources {
 			for _, c := range comparisons {
 				a, b := c.pair(v, r)

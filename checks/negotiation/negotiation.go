@@ -15,7 +15,7 @@ import (
 // All returns the family's checks.
 func All() []checks.Check {
 	return []checks.Check{
-		PreferredType{}, QZero{}, Specificity{}, Wildcard{}, Unsupported{},
+		PreferredType{}, QZero{}, Specificity{}, MixedWildcards{}, TieBreak{}, MalformedRange{}, Wildcard{}, Unsupported{},
 		MalformedAccept{}, HeadStatus{}, HeadContentLength{}, HeadHeaders{},
 		AllowOn405{}, OptionsAllow{}, OptionsCORSOnly{}, OptionsClientError{}, OptionsFailed{}, UnstableResource{},
 	}
@@ -27,9 +27,10 @@ type probes struct{}
 
 func (probes) Plan(in *checks.PlanInput) []exchange.PlannedRequest { return conneg.Plan(in) }
 
-// PlanFollowUp sends again the pairs a comparison would report, so that only
-// a difference that holds on every send is.
-func (probes) PlanFollowUp(in *checks.PlanInput) []exchange.PlannedRequest { return planRepeats(in) }
+// PlanFollowUp asks the resources with two representations how they rank
+// them, and sends again the pairs a comparison would report, so that only a
+// difference that holds on every send is.
+func (probes) PlanFollowUp(in *checks.PlanInput) []exchange.PlannedRequest { return planFollowUp(in) }
 
 func rfc9110(section, level string) finding.SpecRef {
 	return finding.SpecRef{

@@ -40,6 +40,12 @@ func conformant() map[string]resp {
 		conneg.PurposeQZero:       json,
 		conneg.PurposeQOrder:      json,
 		conneg.PurposeSpecificity: json,
+		// A tie goes to the type listed first, which is also the default
+		// the first time and the server's pick the second.
+		conneg.PurposeTie:            hal,
+		conneg.PurposeTieReversed:    hal,
+		conneg.PurposeMixedWildcards: json,
+		conneg.PurposeMalformedRange: hal,
 	}
 }
 
@@ -153,6 +159,29 @@ func TestChecksFireOnlyOnTheirDefect(t *testing.T) {
 			a[conneg.PurposeAlt] = resp{406, "application/problem+json", nil, "{}"}
 			a[conneg.PurposeQOrder] = a[conneg.PurposeOwn]
 			a[conneg.PurposeQZero] = a[conneg.PurposeOwn]
+			a[conneg.PurposeMixedWildcards] = a[conneg.PurposeOwn]
+			a[conneg.PurposeTie] = a[conneg.PurposeAlt]
+		}, nil},
+		{"*/* overriding type/*", func(a map[string]resp) { a[conneg.PurposeMixedWildcards] = a[conneg.PurposeOwn] }, []string{"negotiation-mixed-wildcards"}},
+		{"a tie given to the type listed last", func(a map[string]resp) { a[conneg.PurposeTie] = a[conneg.PurposeAlt] }, []string{"negotiation-tie-break"}},
+		{"a tie given to the type listed last, reversed", func(a map[string]resp) {
+			a[conneg.PurposeNone], a[conneg.PurposeTie] = a[conneg.PurposeAlt], a[conneg.PurposeAlt]
+			a[conneg.PurposeTieReversed] = a[conneg.PurposeOwn]
+		}, []string{"negotiation-tie-break"}},
+		{"a tie given to the default is fine", func(a map[string]resp) {
+			a[conneg.PurposeNone], a[conneg.PurposeTie], a[conneg.PurposeTieReversed] = a[conneg.PurposeAlt], a[conneg.PurposeAlt], a[conneg.PurposeAlt]
+		}, nil},
+		{"a tie without a default is not judged", func(a map[string]resp) {
+			delete(a, conneg.PurposeNone)
+			a[conneg.PurposeTie] = a[conneg.PurposeAlt]
+		}, nil},
+		{"a malformed weight read as q=1", func(a map[string]resp) { a[conneg.PurposeMalformedRange] = a[conneg.PurposeAlt] }, []string{"negotiation-malformed-range"}},
+		{"a malformed Accept ignored for the default is fine", func(a map[string]resp) {
+			a[conneg.PurposeNone], a[conneg.PurposeMalformedRange] = a[conneg.PurposeAlt], a[conneg.PurposeAlt]
+			a[conneg.PurposeTieReversed] = a[conneg.PurposeAlt]
+		}, nil},
+		{"a malformed weight answered 406 is fine", func(a map[string]resp) {
+			a[conneg.PurposeMalformedRange] = resp{406, "application/problem+json", nil, "{}"}
 		}, nil},
 	}
 	for _, tt := range tests {
@@ -292,5 +321,72 @@ func TestFailedOwnTypeRepeatsTheCrawl(t *testing.T) {
 	}
 	if crawlRepeats != conneg.Repeats {
 		t.Errorf("the crawl's 200 was planned again %d times, want %d", crawlRepeats, conneg.Repeats)
+	}
+}
+
+// TestRankingProbesFollowASecondRepresentation: the ranking probes are sent
+// in the follow-up round, and only to a resource whose alternate probe
+// proved it serves the alternate type.
+func TestRankingProbesFollowASecondRepresentation(t *testing.T) {
+	for _, tt := range []struct {
+		what string
+		alt  resp
+		want []string
+	}{
+		{"two representations", resp{200, "application/json", nil, `{}`}, []string{
+			conneg.PurposeTie + " application/hal+json, application/json",
+			conneg.PurposeTieReversed + " application/json, application/hal+json",
+			conneg.PurposeMalformedRange + " application/json;q=nope, application/hal+json;q=0.5",
+			conneg.PurposeMixedWildcards + " */*;q=0.9, application/*;q=0.1, application/json;q=0.5",
+		}},
+		{"one representation", resp{406, "application/problem+json", nil, `{}`}, nil},
+		{"the alternate answered with the own type", resp{200, "application/hal+json", nil, `{}`}, nil},
+	} {
+		t.Run(tt.what, func(t *testing.T) {
+			crawl := answer(u, exchange.PurposeCrawl, resp{200, "application/hal+json", nil, `{}`})
+			in := &checks.PlanInput{Crawled: []*exchange.Exchange{crawl}, Samples: []*exchange.Exchange{crawl},
+				Probes: []*exchange.Exchange{answer(u, conneg.PurposeAlt, tt.alt)}}
+			var got []string
+			for _, p := range (negotiation.TieBreak{}).PlanFollowUp(in) {
+				if p.URL != u || p.BasedOn != u {
+					t.Errorf("planned %+v", p)
+				}
+				got = append(got, p.Purpose+" "+p.Header.Get("Accept"))
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("follow-up %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestFailedOwnGETRepeatsTheCrawl: when the GET with the resource's own type
+// failed while others succeeded, the crawl's 2xx is sent again beside it, so
+// that a resource failing at random shows a flip wherever its draws fell.
+func TestFailedOwnGETRepeatsTheCrawl(t *testing.T) {
+	answers := conformant()
+	answers[conneg.PurposeOwn] = resp{500, "application/problem+json", nil, `{}`}
+	var first []*exchange.Exchange
+	var crawl *exchange.Exchange
+	for purpose, r := range answers {
+		x := answer(u, purpose, r)
+		if purpose == exchange.PurposeCrawl {
+			crawl = x
+			continue
+		}
+		first = append(first, x)
+	}
+	in := &checks.PlanInput{Crawled: []*exchange.Exchange{crawl}, Samples: []*exchange.Exchange{crawl}, Probes: first}
+	var got []string
+	for _, p := range (negotiation.HeadStatus{}).PlanFollowUp(in) {
+		if p.Purpose == conneg.RepeatPurpose(exchange.PurposeCrawl, 2) || p.Purpose == conneg.RepeatPurpose(conneg.PurposeOwn, 2) {
+			got = append(got, p.Purpose+" "+p.URL+" "+p.BasedOn)
+		}
+	}
+	slices.Sort(got)
+	got = slices.Compact(got) // the HEAD comparison repeats the own GET too
+	want := []string{"crawl#2 " + u + " " + u, "negotiation/own-type#2 " + u + " " + u}
+	if !slices.Equal(got, want) {
+		t.Errorf("repeats %q, want %q", got, want)
 	}
 }

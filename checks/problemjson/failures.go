@@ -51,7 +51,7 @@ func (c ServerError) Run(ctx context.Context, in *checks.Input) ([]finding.Findi
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if !isOwnProbe(x.Purpose) || x.Response == nil || conneg.IsUnstable(in, resourceOf(x)) {
+		if !isOwnProbe(x.Purpose) || conneg.IsRepeat(x.Purpose) || x.Response == nil || conneg.IsUnstable(in, resourceOf(x)) {
 			continue
 		}
 		sent++
@@ -92,7 +92,8 @@ func probeSummary(rec *exchange.Recording) string {
 	total := 0
 	for _, x := range rec.Exchanges {
 		if strings.HasPrefix(x.Purpose, PurposePrefix) {
-			kinds[strings.TrimPrefix(x.Purpose, PurposePrefix)]++
+			kind, _, _ := strings.Cut(strings.TrimPrefix(x.Purpose, PurposePrefix), "#")
+			kinds[kind]++
 			total++
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/halview"
 	"github.com/agentready/agentready/internal/jsonorder"
+	"github.com/agentready/agentready/internal/linkheader"
 )
 
 // Probe purposes. Every error probe is a GET of a URL the app did not
@@ -20,6 +21,10 @@ const (
 	PurposeColonCursor   = PurposePrefix + "colon-cursor"
 	PurposeValuelessFlag = PurposePrefix + "valueless-param"
 	PurposeNegativeLimit = PurposePrefix + "negative-limit"
+	// The baselines of the colon cursor and the valueless flag: the same
+	// query decoded as a client library would write it.
+	PurposePlainColonCursor = PurposePrefix + "plain-colon-cursor"
+	PurposeLimitOnly        = PurposePrefix + "limit-only"
 )
 
 // MissingID replaces the last path segment of a sampled resource, and names
@@ -31,8 +36,9 @@ const MissingID = "agentready-missing-7f3c"
 const problemAccept = "application/problem+json"
 
 // plan derives the error probes: per path shape, one not-found sibling of
-// its first JSON sample and, for collections, three query edge cases; plus
-// one unknown path under the target. At most 4 per shape, plus one.
+// its first JSON sample and, for collections, three query edge cases and
+// the two requests they are compared with; plus one unknown path under the
+// target. At most 6 per shape, plus one.
 func plan(in *checks.PlanInput) []exchange.PlannedRequest {
 	firsts := firstJSONSamplePerShape(in.Samples)
 	if len(firsts) == 0 {
@@ -59,7 +65,9 @@ func plan(in *checks.PlanInput) []exchange.PlannedRequest {
 		}
 		base, cursor := collectionBase(s)
 		add(PurposeColonCursor, base+"?"+url.QueryEscape(cursor)+"=a%3Ab", s)
+		add(PurposePlainColonCursor, base+"?"+url.QueryEscape(cursor)+"=a:b", s)
 		add(PurposeValuelessFlag, base+"?debug&limit=1", s)
+		add(PurposeLimitOnly, base+"?limit=1", s)
 		add(PurposeNegativeLimit, base+"?limit=-1", s)
 	}
 	return out
@@ -107,43 +115,70 @@ func siblingURL(raw string) string {
 	return sib.String()
 }
 
-// isCollection recognises a list resource by its body: a top-level JSON
-// array, a HAL _embedded array, or a next link (HAL or a plain links object).
+// isCollection recognises a list resource: by its body, a top-level JSON
+// array, an array of items (see items), a next link (see nextHref) or a
+// next_cursor member; or by a Link header with rel="next".
 func isCollection(s *exchange.Exchange) bool {
+	if len(linkheader.WithRel(s.Response.Links(), "next")) > 0 {
+		return true
+	}
 	v := s.Response.HAL()
+	if _, ok := items(v); ok {
+		return true
+	}
+	if v.Err != nil || v.Root == nil {
+		return false
+	}
+	return nextHref(s) != "" || v.Root.Value.Get("next_cursor") != nil
+}
+
+// envelopeArrays are the members plain-JSON envelopes hold their items in.
+var envelopeArrays = []string{"items", "data", "results"}
+
+// items are a collection's items: the top-level array, the first HAL
+// _embedded array, or an envelope's array.
+func items(v *halview.View) ([]*jsonorder.Value, bool) {
 	switch {
 	case v.Err != nil:
-		return false
+		return nil, false
 	case v.Doc.Root.Is(jsonorder.Array):
-		return true
+		return v.Doc.Root.Items, true
 	case v.Root == nil:
-		return false
+		return nil, false
 	}
 	for _, e := range v.Root.Embedded {
 		if e.Value.Is(jsonorder.Array) {
-			return true
+			return e.Value.Items, true
 		}
 	}
-	return nextHref(v.Root) != ""
+	for _, name := range envelopeArrays {
+		if a := v.Root.Value.Get(name); a.Is(jsonorder.Array) {
+			return a.Items, true
+		}
+	}
+	return nil, false
 }
 
-// nextHref is the next link of a resource: HAL's, else that of a plain
-// "links" object, each a link object or a bare URL.
-func nextHref(r *halview.Resource) string {
-	if r == nil {
-		return ""
-	}
-	var next *jsonorder.Value
-	if rel := r.Relation("next"); rel != nil {
-		next = rel.Value
-	}
-	for _, v := range []*jsonorder.Value{next, r.Value.Get("links").Get("next")} {
-		if v.Is(jsonorder.String) {
-			return v.Text
+// nextHref is the next link of a collection: HAL's, else that of a plain
+// "links" object or a top-level "next" member, each a link object or a bare
+// URL, else the Link header's.
+func nextHref(s *exchange.Exchange) string {
+	if r := s.Response.HAL().Root; r != nil {
+		var next *jsonorder.Value
+		if rel := r.Relation("next"); rel != nil {
+			next = rel.Value
 		}
-		if href, ok := v.Get("href").Str(); ok {
-			return href
+		for _, v := range []*jsonorder.Value{next, r.Value.Get("links").Get("next"), r.Value.Get("next")} {
+			if v.Is(jsonorder.String) {
+				return v.Text
+			}
+			if href, ok := v.Get("href").Str(); ok {
+				return href
+			}
 		}
+	}
+	if links := linkheader.WithRel(s.Response.Links(), "next"); len(links) > 0 {
+		return links[0].Target
 	}
 	return ""
 }
@@ -157,7 +192,7 @@ func collectionBase(s *exchange.Exchange) (base, cursor string) {
 		return s.Request.URL, "cursor"
 	}
 	cursor = "cursor"
-	for _, ref := range []string{nextHref(s.Response.HAL().Root), s.Request.URL} {
+	for _, ref := range []string{nextHref(s), s.Request.URL} {
 		if name := firstParam(ref); name != "" {
 			cursor = name
 			break

@@ -44,19 +44,50 @@ func TestPlan(t *testing.T) {
 	want := []string{
 		"problem-json/unknown-path http://api.test/agentready-missing-7f3c <application/hal+json, application/problem+json> from http://api.test/",
 		"problem-json/colon-cursor http://api.test/items?cursor=a%3Ab <application/json, application/problem+json> from http://api.test/items?cursor=abc&limit=2",
+		"problem-json/plain-colon-cursor http://api.test/items?cursor=a:b <application/json, application/problem+json> from http://api.test/items?cursor=abc&limit=2",
 		"problem-json/valueless-param http://api.test/items?debug&limit=1 <application/json, application/problem+json> from http://api.test/items?cursor=abc&limit=2",
+		"problem-json/limit-only http://api.test/items?limit=1 <application/json, application/problem+json> from http://api.test/items?cursor=abc&limit=2",
 		"problem-json/negative-limit http://api.test/items?limit=-1 <application/json, application/problem+json> from http://api.test/items?cursor=abc&limit=2",
 		"problem-json/colon-cursor http://api.test/orders?page=a%3Ab <application/hal+json, application/problem+json> from http://api.test/orders",
+		"problem-json/plain-colon-cursor http://api.test/orders?page=a:b <application/hal+json, application/problem+json> from http://api.test/orders",
 		"problem-json/valueless-param http://api.test/orders?debug&limit=1 <application/hal+json, application/problem+json> from http://api.test/orders",
+		"problem-json/limit-only http://api.test/orders?limit=1 <application/hal+json, application/problem+json> from http://api.test/orders",
 		"problem-json/negative-limit http://api.test/orders?limit=-1 <application/hal+json, application/problem+json> from http://api.test/orders",
 		"problem-json/not-found-sibling http://api.test/orders/agentready-missing-7f3c <application/hal+json, application/problem+json> from http://api.test/orders/1",
 		"problem-json/not-found-sibling http://api.test/v1/agentready-missing-7f3c/ <application/json, application/problem+json> from http://api.test/v1/users/",
 		"problem-json/colon-cursor http://api.test/v1/users/?cursor=a%3Ab <application/json, application/problem+json> from http://api.test/v1/users/",
+		"problem-json/plain-colon-cursor http://api.test/v1/users/?cursor=a:b <application/json, application/problem+json> from http://api.test/v1/users/",
 		"problem-json/valueless-param http://api.test/v1/users/?debug&limit=1 <application/json, application/problem+json> from http://api.test/v1/users/",
+		"problem-json/limit-only http://api.test/v1/users/?limit=1 <application/json, application/problem+json> from http://api.test/v1/users/",
 		"problem-json/negative-limit http://api.test/v1/users/?limit=-1 <application/json, application/problem+json> from http://api.test/v1/users/",
 	}
 	if !slices.Equal(lines, want) {
 		t.Errorf("plan:\n%s\nwant:\n%s", join(lines), join(want))
+	}
+}
+
+// TestCollectionsBeyondHAL: envelopes with items, data or results arrays, a
+// next or next_cursor member, or a Link header with rel="next" are
+// collections, and their cursor parameter is that of their next link.
+func TestCollectionsBeyondHAL(t *testing.T) {
+	linked := checkstest.Exchange(exchange.PurposeCrawl, http.MethodGet, base+"/events").Status(200).
+		Header("Content-Type", "application/json").Header("Link", `</events?after=5>; rel="next"`).Body(`{"ok":true}`).Build()
+	samples := []*exchange.Exchange{
+		linked,
+		crawled(base+"/feed", "application/json", `{"results":[{"id":1}],"next":"/feed?offset=20"}`),
+		crawled(base+"/messages", "application/json", `{"data":[{"id":"m:1"}],"next_cursor":"m:2"}`),
+		crawled(base+"/stream", "application/json", `{"cursor":"s:1","next_cursor":null}`),
+		crawled(base+"/user", "application/json", `{"id":1,"name":"x"}`),
+	}
+	var colon []string
+	for _, p := range planFor(base+"/", samples...) {
+		if p.Purpose == problemjson.PurposeColonCursor {
+			colon = append(colon, p.URL)
+		}
+	}
+	want := []string{base + "/events?after=a%3Ab", base + "/feed?offset=a%3Ab", base + "/messages?cursor=a%3Ab", base + "/stream?cursor=a%3Ab"}
+	if !slices.Equal(colon, want) {
+		t.Errorf("colon probes %q, want %q", colon, want)
 	}
 }
 
@@ -73,8 +104,8 @@ func TestPlanIsBoundedPerShape(t *testing.T) {
 	for _, id := range []string{"1", "2", "3", "4", "5"} {
 		samples = append(samples, crawled(base+"/orders/"+id, "application/json", `{"_embedded":{"lines":[]}}`))
 	}
-	if got := planFor(base+"/", samples...); len(got) != 5 { // unknown path, sibling, three query probes
-		t.Errorf("planned %d requests for one path shape, want 5", len(got))
+	if got := planFor(base+"/", samples...); len(got) != 7 { // unknown path, sibling, five query probes
+		t.Errorf("planned %d requests for one path shape, want 7", len(got))
 	}
 }
 

@@ -23,7 +23,7 @@ func All() []checks.Check {
 		MediaType{}, DeclaredMediaType{}, ServedAsJSON{}, InvalidJSON{},
 		StatusMismatch{}, MemberType{}, TypeURI{}, TitleReasonPhrase{}, TitleVaries{},
 		ExtensionNames{}, ServerError{}, Leak{}, DeclaredType{}, UndeclaredStatus{},
-		SuccessLabelled{}, SuccessDeclared{},
+		SuccessLabelled{}, SuccessDeclared{}, QueryDecoding{},
 	}
 }
 
@@ -32,6 +32,12 @@ func All() []checks.Check {
 type probes struct{}
 
 func (probes) Plan(in *checks.PlanInput) []exchange.PlannedRequest { return plan(in) }
+
+// PlanFollowUp sends again the two spellings of a query that were answered
+// differently, so that only a difference that holds is reported.
+func (probes) PlanFollowUp(in *checks.PlanInput) []exchange.PlannedRequest {
+	return planQueryRepeats(in)
+}
 
 // Parts implements checks.WithParts.
 func (probes) Parts() []checks.Part { return []checks.Part{probeNote{}} }

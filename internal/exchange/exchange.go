@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,6 +44,36 @@ type Exchange struct {
 	// Identity names the caller the request was sent as when the scan ran
 	// as several identities; empty in a single-identity scan.
 	Identity string `json:"identity,omitempty"`
+	// SharedWith are the other purposes that planned this very request
+	// (same Key), each with the resource it was planned for. The probe sends
+	// such a request once; lookups by purpose find it under each of them.
+	SharedWith []Use `json:"sharedWith,omitempty"`
+}
+
+// Use is one purpose a request was planned for, on behalf of one resource.
+type Use struct {
+	Purpose string `json:"purpose"`
+	BasedOn string `json:"basedOn,omitempty"`
+}
+
+// Uses are the purpose the exchange was recorded under, then those it was
+// shared with.
+func (x *Exchange) Uses() []Use {
+	return append([]Use{{Purpose: x.Purpose, BasedOn: x.BasedOn}}, x.SharedWith...)
+}
+
+// For reports whether the exchange was sent for purpose, alone or shared.
+// It allocates nothing: the crawl's lookups call it for every exchange.
+func (x *Exchange) For(purpose string) bool {
+	if x.Purpose == purpose {
+		return true
+	}
+	for _, u := range x.SharedWith {
+		if u.Purpose == purpose {
+			return true
+		}
+	}
+	return false
 }
 
 // Request is what was sent. Credentials are redacted before checks see it.
@@ -234,11 +265,12 @@ type Recording struct {
 	Samples []string `json:"samples,omitempty"`
 }
 
-// WithPurpose iterates the exchanges sent for one purpose.
+// WithPurpose iterates the exchanges sent for one purpose, shared ones
+// included.
 func (r *Recording) WithPurpose(purpose string) iter.Seq[*Exchange] {
 	return func(yield func(*Exchange) bool) {
 		for _, x := range r.Exchanges {
-			if x.Purpose == purpose && !yield(x) {
+			if x.For(purpose) && !yield(x) {
 				return
 			}
 		}
@@ -249,6 +281,11 @@ func (r *Recording) WithPurpose(purpose string) iter.Seq[*Exchange] {
 func (r *Recording) Probe(purpose, basedOn string) *Exchange {
 	for _, x := range r.Exchanges {
 		if x.Purpose == purpose && x.BasedOn == basedOn {
+			return x
+		}
+	}
+	for _, x := range r.Exchanges {
+		if slices.Contains(x.SharedWith, Use{Purpose: purpose, BasedOn: basedOn}) {
 			return x
 		}
 	}
@@ -273,17 +310,27 @@ type Index struct {
 	byKey map[string]*Exchange
 }
 
-// NewIndex indexes exchanges by purpose and BasedOn.
+// NewIndex indexes exchanges by purpose and BasedOn, and under every use
+// they were shared with: an exchange recorded under its own purpose comes
+// first, then one shared with it.
 func NewIndex(r *Recording) *Index {
 	ix := &Index{byKey: make(map[string]*Exchange, len(r.Exchanges))}
+	add := func(x *Exchange, u Use) {
+		k := u.Purpose + "\x00" + u.BasedOn
+		if _, dup := ix.byKey[k]; !dup {
+			ix.byKey[k] = x
+		}
+	}
 	for _, x := range r.Exchanges {
 		base := x.BasedOn
 		if x.Purpose == PurposeCrawl {
 			base = x.Request.URL
 		}
-		k := x.Purpose + "\x00" + base
-		if _, dup := ix.byKey[k]; !dup {
-			ix.byKey[k] = x
+		add(x, Use{Purpose: x.Purpose, BasedOn: base})
+	}
+	for _, x := range r.Exchanges {
+		for _, u := range x.SharedWith {
+			add(x, u)
 		}
 	}
 	return ix
