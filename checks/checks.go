@@ -30,12 +30,13 @@ const (
 	FamilyLeakage     Family = "leakage"
 	FamilyDiscovery   Family = "discovery"
 	FamilySurface     Family = "surface"
+	FamilyDrift       Family = "drift"
 )
 
 // Families lists every family in report order.
 var Families = []Family{
 	FamilyNegotiation, FamilyVary, FamilyProblemJSON, FamilyOpenAPIHAL, FamilyHAL,
-	FamilyHALForms, FamilyAffordance, FamilyMCP, FamilyLeakage, FamilyDiscovery, FamilySurface,
+	FamilyHALForms, FamilyAffordance, FamilyMCP, FamilyLeakage, FamilyDiscovery, FamilySurface, FamilyDrift,
 }
 
 // FamilyNames lists every family's name in report order, for what takes
@@ -57,6 +58,7 @@ var familySurfaces = map[Family]string{
 	FamilyHALForms:   finding.SurfaceHypermedia,
 	FamilyAffordance: finding.SurfaceHypermedia,
 	FamilyMCP:        finding.SurfaceMCP,
+	FamilyDrift:      finding.SurfaceBaseline,
 }
 
 // FamilySurfaces maps family names to the surface (a finding.Surface
@@ -166,6 +168,10 @@ type Input struct {
 	// Active is set when the user enabled active probes (--active); nil
 	// leaves the checks that judge them not assessed.
 	Active *ActiveRun
+	// Baseline is the surface snapshot of the baseline report (--baseline),
+	// which the drift family compares this scan's surface with; nil when no
+	// baseline was given or it carries no snapshot.
+	Baseline *finding.Snapshot
 
 	mu           sync.Mutex
 	observations map[string][]string

@@ -38,6 +38,9 @@ const (
 	SurfaceHypermedia = "hypermedia"
 	// SurfaceMCP: an MCP endpoint answered as one.
 	SurfaceMCP = "mcp"
+	// SurfaceBaseline: the scan was given a baseline (--baseline) that
+	// carries a surface snapshot to compare with.
+	SurfaceBaseline = "baseline"
 )
 
 // Reached reports whether the scan reached the API at all: a 2xx API

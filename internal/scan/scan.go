@@ -65,6 +65,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	in.Spec, in.MCP, in.Active = out.Spec, out.MCP, activeRun
 	in.Identities = identityViews(opts.Identities, opts.Probe.Headers, out.Views)
 	in.Caller, in.Access = judgedCaller(opts.Identities, opts.Probe.Headers), opts.Access
+	in.Baseline = opts.Policy.baselineSnapshot()
 	opts.Probe.Progress.SetPhase(probe.PhaseChecks)
 	results, findings := checks.Evaluate(context.WithoutCancel(ctx), in, opts.Checks)
 	post := &Pipeline{Doc: in.Spec, Policy: opts.Policy, Now: opts.Policy.now(), Results: results, Rules: RuleInfos(opts.Checks)}
@@ -91,6 +92,9 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	// What the policy did is told last, after what the scan saw.
 	rep.Notes = slices.Concat(rep.Notes, selectionNotes, post.Notes)
 	rep.Coverage = coverage.Of(in.Recording, in.Target, in.Spec, coverage.MCPAnswered(rep.MCP), operationsOf(&out.Result))
+	if in.Baseline != nil {
+		rep.Coverage.Surfaces = slices.Sorted(slices.Values(append(rep.Coverage.Surfaces, finding.SurfaceBaseline)))
+	}
 	rep.Score = Grade(rep)
 	return rep, nil
 }

@@ -33,4 +33,5 @@ var surfaceAbsent = map[string]string{
 	finding.SurfaceOpenAPI:    "no OpenAPI document was given (--openapi) or found",
 	finding.SurfaceHypermedia: "no response was served as HAL or HAL-FORMS, or carried affordances",
 	finding.SurfaceMCP:        "no MCP endpoint was given (--mcp) or found",
+	finding.SurfaceBaseline:   "no baseline with a surface snapshot was given (--baseline)",
 }
