@@ -43,6 +43,7 @@ var kinds = []drift.Kind{drift.KindAnnotations, drift.KindInputSchema, drift.Kin
 var about = map[drift.Kind]struct {
 	title, help string
 	parts       []string
+	firedBy     string
 }{
 	drift.KindRemoved: {"No tool or operation of the baseline surface is gone",
 		`An agent, or a client generated from the OpenAPI document, calls tools and operations
@@ -55,7 +56,7 @@ alone changed, is reported by drift-renamed instead.
 **How to fix:** keep the tool or operation (deprecate it first: OpenAPI ` + "`deprecated: true`" + `,
 a description that says what replaces it), or, when the removal is intended, rewrite the
 baseline with ` + "`agentready baseline write`" + ` in the same change so reviewers see it.`,
-		[]string{drift.PartMCP, drift.PartOpenAPI}},
+		[]string{drift.PartMCP, drift.PartOpenAPI}, ""},
 	drift.KindRenamed: {"No tool or operation of the baseline surface is renamed",
 		`A tool listed under a new name with the same input schema and hints, an operation with
 a new operationId at the same method and path, or one moved to a new path under the same
@@ -65,7 +66,7 @@ error (or a 404) although the capability is still there.
 **How to fix:** keep the old name as an alias until agents have moved (list both tools,
 keep the operationId), or rewrite the baseline with ` + "`agentready baseline write`" + ` when the
 rename is intended.`,
-		[]string{drift.PartMCP, drift.PartOpenAPI}},
+		[]string{drift.PartMCP, drift.PartOpenAPI}, ""},
 	drift.KindInputSchema: {"Tool and operation inputs accept what the baseline accepted",
 		`An agent fills a tool's input schema, or an operation's parameters and body, the way
 it learned from the baseline. Breaking (error): a property removed, a new required
@@ -77,7 +78,7 @@ value before (expected) and after (got).
 **How to fix:** add new inputs as optional properties with a default, widen rather than
 narrow, and rewrite the baseline with ` + "`agentready baseline write`" + ` once a breaking change
 is intended and announced.`,
-		[]string{drift.PartMCP, drift.PartOpenAPI}},
+		[]string{drift.PartMCP, drift.PartOpenAPI}, ""},
 	drift.KindAnnotations: {"Tool annotations keep the safety they declared in the baseline",
 		`Hosts decide from a tool's hints whether to ask the user first: a read-only,
 non-destructive tool often runs without confirmation. Turning readOnlyHint off, or
@@ -87,7 +88,7 @@ annotations is compatible (info).
 
 **How to fix:** keep the hints true to what the tool does; if the tool now changes state,
 give the changing behaviour a new tool and keep the read-only one.`,
-		[]string{drift.PartMCP}},
+		[]string{drift.PartMCP}, ""},
 	drift.KindRelations: {"Relations of the baseline are still declared and offered",
 		`Hypermedia agents find operations by link relation: a relation dropped from an
 operation's x-hal-rel, or no longer offered in the _links of resources of a path shape
@@ -96,14 +97,14 @@ not reach is not compared.
 
 **How to fix:** keep offering the relation (deprecate it in the documentation first), or
 rewrite the baseline with ` + "`agentready baseline write`" + ` when its removal is intended.`,
-		[]string{drift.PartOpenAPI, drift.PartHypermedia}},
+		[]string{drift.PartOpenAPI, drift.PartHypermedia}, "relation no longer offered"},
 	drift.KindSkills: {"The agent card keeps the skills of the baseline",
 		`Other agents pick this one by the skills its A2A agent card lists; a skill that is
 gone makes them route tasks to an agent that no longer claims to do them.
 
 **How to fix:** keep the skill listed while it is served, or rewrite the baseline with
 ` + "`agentready baseline write`" + ` when it is retired.`,
-		[]string{drift.PartAgentCard}},
+		[]string{drift.PartAgentCard}, "skill removed"},
 }
 
 // family is embedded in every check of the family: it brings the snapshot.
@@ -159,7 +160,7 @@ func (c Check) Meta() checks.Meta {
 	a := about[c.kind]
 	return checks.Meta{
 		ID: "drift-" + string(c.kind), Family: checks.FamilyDrift, Title: a.title, Help: a.help,
-		Severity: finding.SeverityError, SpecRefs: []finding.SpecRef{contract}, Needs: checks.NeedsMCP,
+		Severity: finding.SeverityError, SpecRefs: []finding.SpecRef{contract}, Needs: checks.NeedsMCP, FiredBy: a.firedBy,
 	}
 }
 
