@@ -138,16 +138,21 @@ func (b *Baseline) Compare(fs []finding.Finding, assessed func(checkID string) b
 // Write writes rep as a baseline: a JSON report trimmed to what comparing
 // needs and what a reviewer reads: one finding per fingerprint (the first
 // URL of each), sorted so that it diffs well, and the surface snapshot the
-// drift family compares with. Drift findings are left out: they compare
+// drift family compares with, and the score, so that `report diff` shows
+// how each family moved since. Drift findings are left out: they compare
 // rep with its own baseline, and this one replaces it.
 func Write(w io.Writer, rep *finding.Report) error {
 	out := struct {
 		SchemaVersion int               `json:"schemaVersion"`
 		Tool          finding.ToolInfo  `json:"tool"`
 		Target        string            `json:"target"`
+		Score         *finding.Score    `json:"score,omitempty"`
 		Findings      []finding.Finding `json:"findings"`
 		Snapshot      *finding.Snapshot `json:"snapshot,omitempty"`
 	}{SchemaVersion: finding.SchemaVersion, Tool: rep.Tool, Target: rep.Target, Findings: []finding.Finding{}, Snapshot: rep.Snapshot}
+	if len(rep.Score.Families) > 0 {
+		out.Score = &rep.Score
+	}
 	for _, f := range rep.Findings {
 		if f.Family == finding.DriftFamily {
 			continue
