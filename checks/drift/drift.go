@@ -33,7 +33,7 @@ func All() []checks.Check {
 // contract is the clause every check rests on: the surface the app itself
 // published in the baseline, which agents were built against.
 var contract = finding.SpecRef{Doc: "agentready", Section: "the baseline surface", Level: "contract",
-	URL: checks.DocsBase + "#family-drift"}
+	URL: "https://github.com/agentready/agentready/blob/main/docs/ci.md#gating-agent-surface-changes"}
 
 // kinds are the checks, one per kind of change, in ID order.
 var kinds = []drift.Kind{drift.KindAnnotations, drift.KindInputSchema, drift.KindRelations, drift.KindRemoved, drift.KindRenamed, drift.KindSkills}

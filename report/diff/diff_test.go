@@ -36,7 +36,7 @@ func TestGoldenDiff(t *testing.T) {
 			if err := diff.Write(&buf, d, format); err != nil {
 				t.Fatal(err)
 			}
-			golden.Check(t, golden.Path("diff", "report."+extensions[format]), golden.NormalizePorts(buf.Bytes()))
+			golden.Check(t, golden.Path("diff", "diff."+extensions[format]), golden.NormalizePorts(buf.Bytes()))
 		})
 	}
 }
