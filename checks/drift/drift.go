@@ -199,7 +199,7 @@ func partNames(parts []string) string {
 // compares reports whether both snapshots have one of the parts.
 func compares(parts []string, before, after *finding.Snapshot) bool {
 	for _, p := range parts {
-		if has(before, p) && has(after, p) {
+		if has(before, p) && has(after, p) && judges(p, before) {
 			return true
 		}
 	}
@@ -218,6 +218,12 @@ func has(s *finding.Snapshot, part string) bool {
 		return s.AgentCard != nil
 	}
 	return false
+}
+
+// judges reports whether the baseline has anything of the part that could
+// be gone: an app that never had an agent card has no skill to lose.
+func judges(part string, before *finding.Snapshot) bool {
+	return part != drift.PartAgentCard || len(before.AgentCard.Skills) > 0
 }
 
 func (c Check) finding(in *checks.Input, ch drift.Change) finding.Finding {

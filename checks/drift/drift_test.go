@@ -65,6 +65,10 @@ paths:
       x-hal-rel: [cancel, "ex:cancel"]
       parameters:
         - {name: id, in: path, required: true, schema: {type: integer}}
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object, properties: {reason: {type: string}, description: {type: string}}}
       responses: {"200": {description: ok}}
 `
 
@@ -224,6 +228,12 @@ var cases = []struct {
 		s.spec = strings.Replace(s.spec, "        - {name: page, in: query, schema: {type: integer}}",
 			"        - {name: page, in: query, schema: {type: integer}}\n        - {name: tenant, in: query, required: true, schema: {type: string}}", 1)
 	}, fired{"drift-input-schema error operation GET /orders"}},
+	{"parameter description reworded", func(s *surface) {
+		s.spec = strings.Replace(s.spec, "{name: page, in: query, schema: {type: integer}}", "{name: page, in: query, description: Page to read, schema: {type: integer, description: one-based}}", 1)
+	}, nil},
+	{"body property named like a keyword removed", func(s *surface) {
+		s.spec = strings.Replace(s.spec, ", description: {type: string}}}", "}}", 1)
+	}, fired{"drift-input-schema error operation POST /orders/{id}/cancellation"}},
 	{"readOnlyHint turned off", func(s *surface) {
 		s.toolHints("getOrder", `{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":true}`)
 	},
@@ -347,5 +357,20 @@ func TestSnapshotKeepsPathsOfTheOriginInLLMs(t *testing.T) {
 	}
 	if _, err := url.Parse(got.URL); err != nil {
 		t.Error(err)
+	}
+}
+
+func TestNoSkillsInTheBaselineIsNotJudged(t *testing.T) {
+	before := base()
+	before.card = "404"
+	in := base().input(t)
+	in.Baseline = before.snapshot(t)
+	for _, c := range drift.All() {
+		if c.Meta().ID != "drift-skills" {
+			continue
+		}
+		if fs, reason := checkstest.Run(t, c, in); len(fs) > 0 || reason == "" {
+			t.Errorf("%d findings, skip reason %q", len(fs), reason)
+		}
 	}
 }

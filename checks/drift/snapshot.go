@@ -132,7 +132,13 @@ func jsonBody(content map[string]any) (map[string]any, bool) {
 }
 
 // prune copies a schema down to depth; deeper members become {} (any).
-func prune(v any, depth int) any {
+// Keywords that annotate rather than constrain are left out: they change
+// nothing an agent may send, and a large document's descriptions would
+// otherwise be most of the snapshot. The members of properties and the
+// like are names, never keywords, and are all kept.
+func prune(v any, depth int) any { return pruneSchema(v, depth, false) }
+
+func pruneSchema(v any, depth int, names bool) any {
 	switch t := v.(type) {
 	case map[string]any:
 		if depth <= 0 {
@@ -140,7 +146,10 @@ func prune(v any, depth int) any {
 		}
 		out := make(map[string]any, len(t))
 		for k, x := range t {
-			out[k] = prune(x, depth-1)
+			if !names && (annotation[k] || strings.HasPrefix(k, "x-")) {
+				continue
+			}
+			out[k] = pruneSchema(x, depth-1, !names && namedMembers[k])
 		}
 		return out
 	case []any:
@@ -149,11 +158,23 @@ func prune(v any, depth int) any {
 		}
 		out := make([]any, len(t))
 		for i, x := range t {
-			out[i] = prune(x, depth-1)
+			out[i] = pruneSchema(x, depth-1, false)
 		}
 		return out
 	}
 	return v
+}
+
+// namedMembers are the keywords whose members are named schemas.
+var namedMembers = map[string]bool{
+	"properties": true, "patternProperties": true, "$defs": true, "definitions": true, "dependentSchemas": true,
+}
+
+// annotation are the JSON Schema keywords that describe a value without
+// constraining it.
+var annotation = map[string]bool{
+	"description": true, "title": true, "example": true, "examples": true, "$comment": true,
+	"externalDocs": true,
 }
 
 func halRels(op *spec.Operation) []string {
