@@ -12,9 +12,9 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/discovery"
+	"github.com/agentready/agentready/checks/hypermedia"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
-	"github.com/agentready/agentready/internal/halview"
 	"github.com/agentready/agentready/internal/llmstxt"
 	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/spec"
@@ -35,7 +35,7 @@ const (
 func Snapshot(in *checks.Input) *finding.Snapshot {
 	return in.Memo("drift/snapshot", func() any {
 		return &finding.Snapshot{
-			MCP: toolsOf(in.MCP), OpenAPI: operationsOf(in.Spec), Hypermedia: relationsOf(in.Recording),
+			MCP: toolsOf(in.MCP), OpenAPI: operationsOf(in.Spec), Hypermedia: relationsOf(in),
 			AgentCard: agentCardOf(in), LLMs: llmsOf(in),
 		}
 	}).(*finding.Snapshot)
@@ -189,36 +189,30 @@ func halRels(op *spec.Operation) []string {
 }
 
 // relationsOf gathers, per path shape, the link relations the crawled HAL
-// resources offered; nil when the crawl met none.
-func relationsOf(rec *exchange.Recording) *finding.SnapshotHypermedia {
-	if rec == nil {
-		return nil
-	}
+// resources offered; nil when the crawl met none. It reads the documents
+// the hypermedia families decode, once per scan and a bounded number per
+// path shape; a body cut short is not read, since it would seem to have
+// lost links.
+func relationsOf(in *checks.Input) *finding.SnapshotHypermedia {
 	out := &finding.SnapshotHypermedia{Offered: map[string][]string{}, Always: map[string][]string{}}
-	for _, x := range rec.Exchanges {
-		if x.Purpose != exchange.PurposeCrawl || x.Request.Method != http.MethodGet || x.Response == nil ||
-			x.Response.Status/100 != 2 || !halview.IsHAL(x.Response.MediaType()) {
-			continue
-		}
-		v := halview.Parse(x.Response.Body, halview.Limits)
-		if v.Root == nil {
+	for _, d := range hypermedia.HALDocs(in) {
+		if d.HAL == nil || d.HAL.Root == nil {
 			continue
 		}
 		var rels []string
-		for _, r := range v.Root.Relations {
+		for _, r := range d.HAL.Root.Relations {
 			if !pagination[r.Name] && !slices.Contains(rels, r.Name) {
 				rels = append(rels, r.Name)
 			}
 		}
 		sort.Strings(rels)
-		rels = slices.Clip(rels)
-		shape := exchange.PathShape(exchange.PathOf(x.Request.URL))
+		shape := hypermedia.ShapeOf(d.X)
 		if _, seen := out.Offered[shape]; !seen {
-			out.Offered[shape], out.Always[shape] = nonNil(rels), nonNil(rels)
+			out.Offered[shape], out.Always[shape] = nonNil(rels), nonNil(slices.Clone(rels))
 			continue
 		}
 		out.Offered[shape] = union(out.Offered[shape], rels)
-		out.Always[shape] = slices.DeleteFunc(slices.Clone(out.Always[shape]), func(r string) bool { return !slices.Contains(rels, r) })
+		out.Always[shape] = slices.DeleteFunc(out.Always[shape], func(r string) bool { return !slices.Contains(rels, r) })
 	}
 	if len(out.Offered) == 0 {
 		return nil
