@@ -31,12 +31,13 @@ const (
 	FamilyLeakage     Family = "leakage"
 	FamilyDiscovery   Family = "discovery"
 	FamilySurface     Family = "surface"
+	FamilyDrift       Family = "drift"
 )
 
 // Families lists every family in report order.
 var Families = []Family{
 	FamilyNegotiation, FamilyVary, FamilyProblemJSON, FamilyOpenAPIHAL, FamilyHAL,
-	FamilyHALForms, FamilyAffordance, FamilyStateful, FamilyMCP, FamilyLeakage, FamilyDiscovery, FamilySurface,
+	FamilyHALForms, FamilyAffordance, FamilyStateful, FamilyMCP, FamilyLeakage, FamilyDiscovery, FamilySurface, FamilyDrift,
 }
 
 // FamilyNames lists every family's name in report order, for what takes
@@ -59,6 +60,7 @@ var familySurfaces = map[Family]string{
 	FamilyAffordance: finding.SurfaceHypermedia,
 	FamilyStateful:   finding.SurfaceStatefulActions,
 	FamilyMCP:        finding.SurfaceMCP,
+	FamilyDrift:      finding.SurfaceBaseline,
 }
 
 // FamilySurfaces maps family names to the surface (a finding.Surface
@@ -171,6 +173,10 @@ type Input struct {
 	// Catalog bounds what an MCP catalog may put into a model's context,
 	// from the configuration; the zero value is the defaults.
 	Catalog CatalogLimits
+	// Baseline is the surface snapshot of the baseline report (--baseline),
+	// which the drift family compares this scan's surface with; nil when no
+	// baseline was given or it carries no snapshot.
+	Baseline *finding.Snapshot
 
 	mu           sync.Mutex
 	observations map[string][]string

@@ -6,6 +6,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/affordance"
 	"github.com/agentready/agentready/checks/discovery"
+	"github.com/agentready/agentready/checks/drift"
 	"github.com/agentready/agentready/checks/hal"
 	"github.com/agentready/agentready/checks/halforms"
 	"github.com/agentready/agentready/checks/leakage"
@@ -36,6 +37,7 @@ func All() []checks.Check {
 		leakage.All(),
 		discovery.All(),
 		surface.All(),
+		drift.All(),
 	} {
 		all = append(all, family...)
 	}

@@ -180,9 +180,29 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 		if r.code != 0 || r.outputs["new-findings"] != "0" {
 			t.Fatalf("known findings: exit %d, new-findings %q\n%s", r.code, r.outputs["new-findings"], r.log)
 		}
+		if diff, err := os.ReadFile(r.steps["scan"]["diff"]); err != nil || !strings.Contains(string(diff), "changes since the baseline") {
+			t.Errorf("no diff against the baseline (%v): %.200q", err, diff)
+		}
 		r = runAction(t, a, root, temp, with(start(server, "no-vary-accept", "405-without-allow"), "fail-on", "warning", "baseline", savedReport, "sarif", filepath.Join(t.TempDir(), "s.sarif")))
 		if n, _ := strconv.Atoi(r.outputs["new-findings"]); r.code != 1 || n == 0 {
 			t.Fatalf("a new finding: exit %d, new-findings %q", r.code, r.outputs["new-findings"])
+		}
+	})
+
+	t.Run("with a baseline the PR comment leads with what changed since it", func(t *testing.T) {
+		if savedReport == "" {
+			t.Skip("needs the report of the failing run")
+		}
+		gh := newStubGH(t, ghIdentity{user: "alice", viewer: "alice"}, "[]")
+		r := runAction(t, a, root, temp, with(start(server, "no-vary-accept", "mcp-renamed-tool"), "fail-on", "none", "baseline", savedReport,
+			"comment", "true", "token", "stub-token", "sarif", filepath.Join(t.TempDir(), "s.sarif")), gh.env()...)
+		if r.code != 1 {
+			t.Fatalf("a renamed tool: exit %d, want 1 (a breaking change to the surface)\n%s", r.code, r.log)
+		}
+		body := gh.body()
+		if !strings.HasPrefix(body, "<!-- agentready-report -->\n### agentready: changes since the baseline") ||
+			!strings.Contains(body, "drift-renamed") || !strings.Contains(body, "\n## agentready") {
+			t.Errorf("comment body %.300q", body)
 		}
 	})
 

@@ -29,7 +29,10 @@ type Baseline struct {
 	Path string
 	// Entries are sorted by check, then fingerprint, one per fingerprint.
 	Entries []finding.BaselineEntry
-	byFP    map[string]bool
+	// Snapshot is the agent surface the earlier scan saw, nil when its
+	// report carries none (one written before reports did).
+	Snapshot *finding.Snapshot
+	byFP     map[string]bool
 }
 
 // Load reads a JSON report as a baseline.
@@ -52,6 +55,7 @@ func Read(r io.Reader) (*Baseline, error) {
 	var rep struct {
 		SchemaVersion *int              `json:"schemaVersion"`
 		Findings      []finding.Finding `json:"findings"`
+		Snapshot      *finding.Snapshot `json:"snapshot"`
 	}
 	if err := json.NewDecoder(r).Decode(&rep); err != nil {
 		return nil, fmt.Errorf("not a JSON report: %w", err)
@@ -67,7 +71,9 @@ func Read(r io.Reader) (*Baseline, error) {
 			return nil, fmt.Errorf("finding %d (%s) has no fingerprint", i, f.CheckID)
 		}
 	}
-	return FromFindings(rep.Findings), nil
+	b := FromFindings(rep.Findings)
+	b.Snapshot = rep.Snapshot
+	return b, nil
 }
 
 // FromFindings builds a baseline from findings.
@@ -131,15 +137,26 @@ func (b *Baseline) Compare(fs []finding.Finding, assessed func(checkID string) b
 
 // Write writes rep as a baseline: a JSON report trimmed to what comparing
 // needs and what a reviewer reads: one finding per fingerprint (the first
-// URL of each), sorted so that it diffs well.
+// URL of each), sorted so that it diffs well, and the surface snapshot the
+// drift family compares with, and the score, so that `report diff` shows
+// how each family moved since. Drift findings are left out: they compare
+// rep with its own baseline, and this one replaces it.
 func Write(w io.Writer, rep *finding.Report) error {
 	out := struct {
 		SchemaVersion int               `json:"schemaVersion"`
 		Tool          finding.ToolInfo  `json:"tool"`
 		Target        string            `json:"target"`
+		Score         *finding.Score    `json:"score,omitempty"`
 		Findings      []finding.Finding `json:"findings"`
-	}{SchemaVersion: finding.SchemaVersion, Tool: rep.Tool, Target: rep.Target, Findings: []finding.Finding{}}
+		Snapshot      *finding.Snapshot `json:"snapshot,omitempty"`
+	}{SchemaVersion: finding.SchemaVersion, Tool: rep.Tool, Target: rep.Target, Findings: []finding.Finding{}, Snapshot: rep.Snapshot}
+	if len(rep.Score.Families) > 0 {
+		out.Score = &rep.Score
+	}
 	for _, f := range rep.Findings {
+		if f.Family == finding.DriftFamily {
+			continue
+		}
 		t := finding.Finding{
 			CheckID: f.CheckID, Family: f.Family, Severity: f.Severity, Message: f.Message,
 			Subject: f.Subject, Fingerprint: f.Fingerprint,

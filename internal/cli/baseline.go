@@ -21,12 +21,14 @@ type gateFlags struct {
 	strictBaseline bool
 	failUnder      string
 	minCoverage    int
+	failOnDrift    string
 }
 
 func (g *gateFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&g.baseline, "baseline", "", "JSON report of an earlier scan: its findings are 'existing' and do not fail the run; only new ones do")
 	fs.BoolVar(&g.strictBaseline, "strict-baseline", false, "fail when the baseline lists a finding that is no longer found (rewrite it with 'agentready baseline write')")
 	fs.StringVar(&g.failUnder, "fail-under", "", "fail when the grade is below this letter (B) or the score below this number (80)")
+	fs.StringVar(&g.failOnDrift, "fail-on-drift", finding.DriftBreaking, "with a --baseline that records a surface: fail on breaking changes to it (removed or renamed tools and operations, narrowed inputs, read-only hints turned off, relations and skills gone), on any change, or none")
 	fs.IntVar(&g.minCoverage, "min-coverage", 0, "fail when the scan reached less than this percentage of the OpenAPI document's GET operations, or had no document to count them in")
 }
 
@@ -34,6 +36,9 @@ func (g *gateFlags) register(fs *pflag.FlagSet) {
 func (g *gateFlags) policy(e *env) (*pipeline.Policy, error) {
 	if _, err := g.minimum(); err != nil {
 		return nil, err
+	}
+	if _, err := finding.ParseFailOnDrift(g.failOnDrift); err != nil {
+		return nil, usageError("--fail-on-drift: %v", err)
 	}
 	if g.minCoverage < 0 || g.minCoverage > 100 {
 		return nil, usageError("--min-coverage %d: want a percentage from 0 to 100", g.minCoverage)
@@ -75,7 +80,8 @@ func (g *gateFlags) minimum() (*finding.FailUnder, error) {
 // validated by policy before the scan.
 func (g *gateFlags) options(failOn finding.Severity) score.GateOptions {
 	m, _ := g.minimum()
-	return score.GateOptions{FailOn: failOn, Minimum: m, StrictBaseline: g.strictBaseline, MinCoverage: g.minCoverage}
+	drift, _ := finding.ParseFailOnDrift(g.failOnDrift)
+	return score.GateOptions{FailOn: failOn, Minimum: m, StrictBaseline: g.strictBaseline, MinCoverage: g.minCoverage, FailOnDrift: drift}
 }
 
 func newBaselineCmd(e *env) *cobra.Command {

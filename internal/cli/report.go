@@ -2,7 +2,9 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/report"
+	"github.com/agentready/agentready/report/diff"
 	"github.com/agentready/agentready/report/jsonreport"
 	"github.com/agentready/agentready/report/sarif"
 )
@@ -56,8 +59,90 @@ func newReportCmd(e *env) *cobra.Command {
 		Example: "  agentready report convert --from report.json --format html -o report.html",
 		Args:    cobra.NoArgs,
 	}
-	cmd.AddCommand(newReportConvertCmd(e))
+	cmd.AddCommand(newReportConvertCmd(e), newReportDiffCmd(e))
 	return cmd
+}
+
+func newReportDiffCmd(e *env) *cobra.Command {
+	var format, output string
+	cmd := &cobra.Command{
+		Use:   "diff OLD.json NEW.json",
+		Short: "Compare two saved reports: grades, findings and the agent surface",
+		Long: `diff compares two JSON reports of one target (a baseline written by 'agentready
+baseline write' is one): how each family's grade moved, the findings that are new,
+fixed or changed severity, and how the agent surface drifted: tools and operations
+removed or renamed, inputs narrowed, tool hints changed, relations and skills gone.
+It exits 1 when the surface changed in a way that breaks agents built against the
+old one, 0 otherwise, and 2 on a usage error.`,
+		Example: `  agentready report diff .agentready-baseline.json report.json
+  agentready report diff old.json new.json --format markdown -o diff.md`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(_ *cobra.Command, args []string) error {
+			if !slices.Contains(diff.Formats, format) {
+				return usageError("--format %q: want %s", format, strings.Join(diff.Formats, ", "))
+			}
+			before, err := readReportFile(e, args[0])
+			if err != nil {
+				return err
+			}
+			after, err := readReportFile(e, args[1])
+			if err != nil {
+				return err
+			}
+			d := diff.Compare(before, after)
+			render := func(w io.Writer) error { return diff.Write(w, d, format) }
+			if output == "" || output == "-" {
+				err = e.write(e.stdout, render)
+			} else {
+				err = writeFile(e, output, render)
+			}
+			if err != nil {
+				return &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("write the diff: %w", err)}
+			}
+			if d.Breaking {
+				return &ExitError{Code: ExitGateFailed}
+			}
+			return nil
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&format, "format", "text", "format to write: "+strings.Join(diff.Formats, ", "))
+	fs.StringVarP(&output, "output", "o", "", "file to write (default: stdout)")
+	return cmd
+}
+
+// maxReportSize bounds a report read for comparing.
+const maxReportSize = 64 << 20
+
+// readReportFile reads a JSON report named on the command line; a missing
+// or foreign file is a usage error.
+func readReportFile(e *env, path string) (*finding.Report, error) {
+	f := e.stdin
+	if path != "-" {
+		file, err := os.Open(path)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		defer file.Close()
+		f = file
+	}
+	rep, err := jsonreport.Read(io.LimitReader(f, maxReportSize))
+	if err != nil {
+		return nil, usageError("%s: %v", path, err)
+	}
+	return rep, nil
+}
+
+func writeFile(e *env, path string, render func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := e.write(f, render); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func newReportConvertCmd(e *env) *cobra.Command {

@@ -421,15 +421,7 @@ func writeOne(e *env, s sink, rep *finding.Report) error {
 	if s.path == "-" {
 		return e.write(s.stdout, render)
 	}
-	f, err := os.Create(s.path)
-	if err != nil {
-		return err
-	}
-	if err := e.write(f, render); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return writeFile(e, s.path, render)
 }
 
 // checkWritable finds, before a scan, a report path that could not be

@@ -175,6 +175,9 @@ func (f *File) validateScalars() []error {
 			add("gate.fail-on: %v", err)
 		}
 	}
+	if _, err := finding.ParseFailOnDrift(f.Gate.FailOnDrift); err != nil {
+		add("gate.fail-on-drift: %v", err)
+	}
 	if f.Gate.FailUnder != "" {
 		if _, err := finding.ParseFailUnder(f.Gate.FailUnder); err != nil {
 			add("gate.fail-under: %v", err)

@@ -41,6 +41,9 @@ const (
 	SurfaceStatefulActions = "stateful-actions"
 	// SurfaceMCP: an MCP endpoint answered as one.
 	SurfaceMCP = "mcp"
+	// SurfaceBaseline: the scan was given a baseline (--baseline) that
+	// carries a surface snapshot to compare with.
+	SurfaceBaseline = "baseline"
 )
 
 // Reached reports whether the scan reached the API at all: a 2xx API

@@ -1,5 +1,7 @@
 package finding
 
+import "fmt"
+
 // GateReasonKind is which rule of the gate a reason reports on.
 type GateReasonKind int
 
@@ -24,7 +26,36 @@ const (
 	// GateCoverageUnknown: a minimum coverage was asked for, but without an
 	// OpenAPI document there are no operations to count.
 	GateCoverageUnknown
+	// GateDrift: Count changes to the agent surface since the baseline
+	// reach FailOnDrift.
+	GateDrift
 )
+
+// DriftFamily is the family whose findings are changes to the agent surface
+// since the baseline; the gate judges them by FailOnDrift, not FailOn.
+const DriftFamily = "drift"
+
+// What fails the run among the drift family's findings (--fail-on-drift).
+const (
+	// DriftBreaking: breaking changes (the drift findings at error).
+	DriftBreaking = "breaking"
+	// DriftAny: any change, compatible ones included.
+	DriftAny = "any"
+	// DriftNone: no change fails the run; they are still reported.
+	DriftNone = "none"
+)
+
+// ParseFailOnDrift accepts the values of --fail-on-drift; "" is the default,
+// DriftBreaking.
+func ParseFailOnDrift(s string) (string, error) {
+	switch s {
+	case "":
+		return DriftBreaking, nil
+	case DriftBreaking, DriftAny, DriftNone:
+		return s, nil
+	}
+	return "", fmt.Errorf("unknown value %q (want breaking, any or none)", s)
+}
 
 // GateReason is one verdict of the gate. With a baseline, Count counts new
 // findings only.
@@ -36,7 +67,7 @@ type GateReason struct {
 // Fails reports whether the reason fails the run.
 func (r GateReason) Fails() bool {
 	switch r.Kind {
-	case GateFindings, GateBelowMinimum, GateStaleBaseline, GateNotReached, GateBelowCoverage, GateCoverageUnknown:
+	case GateFindings, GateBelowMinimum, GateStaleBaseline, GateNotReached, GateBelowCoverage, GateCoverageUnknown, GateDrift:
 		return true
 	}
 	return false

@@ -47,6 +47,9 @@ type Report struct {
 	Active *ActiveInfo `json:"active,omitempty"`
 	// Coverage is what the scan reached and what it could not.
 	Coverage *Coverage `json:"coverage,omitempty"`
+	// Snapshot is the agent surface the scan saw, which a later scan given
+	// this report as its baseline compares with (the drift family).
+	Snapshot *Snapshot `json:"snapshot,omitempty"`
 }
 
 // ActiveInfo describes the active probes of a scan.
@@ -181,6 +184,10 @@ type Gate struct {
 	// MinCoverage is the least share of the document's GET operations, in
 	// percent, the scan must reach; 0 is no minimum.
 	MinCoverage int `json:"minCoverage,omitempty"`
+	// FailOnDrift says which changes to the agent surface since the
+	// baseline fail the run (DriftBreaking, DriftAny, DriftNone); set when
+	// the baseline carried a surface snapshot to compare with.
+	FailOnDrift string `json:"failOnDrift,omitempty"`
 	// Reasons are the gate's verdicts, of which Reason is the text. They are
 	// not written: a report read back carries the text only.
 	Reasons []GateReason `json:"-"`

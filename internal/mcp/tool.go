@@ -142,6 +142,15 @@ func digest(parts ...string) string {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
+// Canonical is raw re-encoded with sorted keys and no insignificant space,
+// numbers in their literal form; nil when raw is empty or not JSON.
+func Canonical(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 || !json.Valid(raw) {
+		return nil
+	}
+	return json.RawMessage(canonical(raw))
+}
+
 // canonical re-encodes JSON with sorted keys and no insignificant space;
 // numbers keep their literal form. Invalid JSON is returned as is.
 func canonical(raw json.RawMessage) string {

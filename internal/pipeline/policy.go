@@ -48,6 +48,15 @@ func PolicyFromConfig(f *config.File) (*Policy, error) {
 	return p, nil
 }
 
+// BaselineSnapshot is the surface the baseline recorded, which the checks
+// compare this scan's with; nil without a baseline or when it has none.
+func (p *Policy) BaselineSnapshot() *finding.Snapshot {
+	if p == nil || p.Baseline == nil {
+		return nil
+	}
+	return p.Baseline.Snapshot
+}
+
 // Clock is the time ignores expire by.
 func (p *Policy) Clock() time.Time {
 	if p == nil || p.Now == nil {

@@ -19,7 +19,9 @@ import (
 	"github.com/agentready/agentready/fixtures/expect"
 	"github.com/agentready/agentready/fixtures/mcpfix"
 	"github.com/agentready/agentready/fixtures/methodlog"
+	"github.com/agentready/agentready/internal/baseline"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/pipeline"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/probe"
 )
@@ -51,8 +53,12 @@ func TestEachFixtureFiresExactlyItsChecks(t *testing.T) {
 	for _, c := range fixtureCases() {
 		t.Run(c.Name, func(t *testing.T) {
 			t.Parallel()
+			opts := scanOptions(t, c.Scan)
+			if c.Scan.Baseline {
+				opts.Policy = &pipeline.Policy{Baseline: baselineOf(t, c.Conformant(), scanOptions(t, c.Scan))}
+			}
 			log, h := methodlog.Wrap(c.App())
-			rep := mustScan(t, h, scanOptions(t, c.Scan))
+			rep := mustScan(t, h, opts)
 			if got, want := firedChecks(rep), slices.Sorted(slices.Values(c.Fires)); !slices.Equal(got, want) {
 				for _, f := range rep.Findings {
 					t.Logf("%s %s: %s", f.Severity, f.CheckID, f.Message)
@@ -68,6 +74,21 @@ func TestEachFixtureFiresExactlyItsChecks(t *testing.T) {
 			}
 		})
 	}
+}
+
+// baselineOf scans h and reads the report back as a baseline, through the
+// file format, as --baseline does.
+func baselineOf(t *testing.T, h http.Handler, opts scan.Options) *baseline.Baseline {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := baseline.Write(&buf, mustScan(t, h, opts)); err != nil {
+		t.Fatal(err)
+	}
+	b, err := baseline.Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // locatedChecks are the checks whose findings are about the OpenAPI

@@ -77,6 +77,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	in.Identities = identityViews(rec.Callers, out.Views)
 	in.Caller, in.Access = rec.Caller, opts.Access
 	in.Catalog = opts.Catalog
+	in.Baseline = opts.Policy.BaselineSnapshot()
 	opts.Probe.Progress.SetPhase(probe.PhaseChecks)
 	results, findings := checks.Evaluate(context.WithoutCancel(ctx), in, opts.Checks)
 	post := &pipeline.Pipeline{Doc: in.Spec, Policy: opts.Policy, Now: opts.Policy.Clock(), Results: results, Rules: RuleInfos(opts.Checks)}
@@ -103,6 +104,9 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	// What the policy did is told last, after what the scan saw.
 	rep.Notes = slices.Concat(rep.Notes, selectionNotes, post.Notes)
 	rep.Coverage = coverage.Of(in.Recording, in.Target, in.Spec, coverage.MCPAnswered(rep.MCP), operationsOf(&out.Result))
+	if in.Baseline != nil {
+		rep.Coverage.Surfaces = slices.Sorted(slices.Values(append(rep.Coverage.Surfaces, finding.SurfaceBaseline)))
+	}
 	rep.Score = Grade(rep)
 	return rep, nil
 }

@@ -20,6 +20,10 @@ type GateOptions struct {
 	// of the OpenAPI document's GET operations, in percent (1–100), or when
 	// there was no document to count them in; 0 is none.
 	MinCoverage int
+	// FailOnDrift says which changes to the agent surface since the
+	// baseline fail the run: finding.DriftBreaking ("" too), DriftAny or
+	// DriftNone. Drift findings never count toward FailOn.
+	FailOnDrift string
 }
 
 // Gate decides whether a graded report passes. With a baseline only new
@@ -42,6 +46,15 @@ func Gate(rep *finding.Report, opts GateOptions) *finding.Gate {
 			g.Reasons = append(g.Reasons, finding.GateReason{Kind: finding.GateBelowMinimum})
 		}
 	}
+	if driftCompared(rep) {
+		g.FailOnDrift = opts.FailOnDrift
+		if g.FailOnDrift == "" {
+			g.FailOnDrift = finding.DriftBreaking
+		}
+		if r, ok := driftReason(rep, g.FailOnDrift); ok {
+			g.Reasons = append(g.Reasons, r)
+		}
+	}
 	if opts.StrictBaseline && rep.Baseline != nil {
 		g.StrictBaseline = true
 		if rep.Baseline.Stale {
@@ -61,7 +74,7 @@ func severityReason(rep *finding.Report, failOn finding.Severity) finding.GateRe
 	}
 	n := 0
 	for _, f := range rep.Findings {
-		if f.Severity >= failOn && f.BaselineState != finding.BaselineExisting {
+		if f.Severity >= failOn && f.BaselineState != finding.BaselineExisting && f.Family != finding.DriftFamily {
 			n++
 		}
 	}
@@ -69,6 +82,26 @@ func severityReason(rep *finding.Report, failOn finding.Severity) finding.GateRe
 		return finding.GateReason{Kind: finding.GateNoFinding}
 	}
 	return finding.GateReason{Kind: finding.GateFindings, Count: n}
+}
+
+// driftCompared reports a scan whose surface was compared with a baseline's.
+func driftCompared(rep *finding.Report) bool {
+	return rep.Coverage.Has(finding.SurfaceBaseline)
+}
+
+// driftReason counts the changes to the agent surface that fail the run:
+// the breaking ones (drift findings at error), or any.
+func driftReason(rep *finding.Report, failOn string) (finding.GateReason, bool) {
+	if failOn == finding.DriftNone {
+		return finding.GateReason{}, false
+	}
+	n := 0
+	for _, f := range rep.Findings {
+		if f.Family == finding.DriftFamily && (failOn == finding.DriftAny || f.Severity >= finding.SeverityError) {
+			n++
+		}
+	}
+	return finding.GateReason{Kind: finding.GateDrift, Count: n}, n > 0
 }
 
 // coverageReason fails a scan that reached less than min percent of the
@@ -129,6 +162,12 @@ func describe(r finding.GateReason, g *finding.Gate, rep *finding.Report) string
 			reached = fmt.Sprintf(" (%d of %d GET operations reached)", ops.Reached, ops.Declared)
 		}
 		return fmt.Sprintf("coverage %d%%%s is below the minimum %d%%", rep.Coverage.Percent(), reached, g.MinCoverage)
+	case finding.GateDrift:
+		what := "breaking change(s)"
+		if g.FailOnDrift == finding.DriftAny {
+			what = "change(s)"
+		}
+		return fmt.Sprintf("%d %s to the agent surface since the baseline (fail-on-drift %s)", r.Count, what, g.FailOnDrift)
 	case finding.GateCoverageUnknown:
 		return fmt.Sprintf("coverage unknown: no OpenAPI document declared GET operations to count, so the minimum coverage %d%% is not met (pass --openapi)", g.MinCoverage)
 	}

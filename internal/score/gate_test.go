@@ -128,3 +128,44 @@ func TestGateOnCoverage(t *testing.T) {
 		})
 	}
 }
+
+// TestGateOnDrift: the drift family's findings are judged by FailOnDrift
+// alone, and only when the surface was compared with a baseline's.
+func TestGateOnDrift(t *testing.T) {
+	drifted := func(sev finding.Severity) finding.Finding {
+		return finding.Finding{CheckID: "drift-removed", Family: finding.DriftFamily, Severity: sev, BaselineState: finding.BaselineNew}
+	}
+	compared := &finding.Coverage{APIResources: 1, Surfaces: []string{finding.SurfaceBaseline}}
+	base := &finding.BaselineSummary{New: 2}
+	tests := []struct {
+		name   string
+		cov    *finding.Coverage
+		fs     []finding.Finding
+		mode   string
+		passed bool
+		reason string
+	}{
+		{"breaking fails by default", compared, []finding.Finding{drifted(finding.SeverityError), drifted(finding.SeverityInfo)}, "",
+			false, "1 breaking change(s) to the agent surface since the baseline (fail-on-drift breaking)"},
+		{"compatible passes by default", compared, []finding.Finding{drifted(finding.SeverityInfo)}, "",
+			true, "no new finding at or above error (baseline: 2 new, 0 existing, 0 fixed)"},
+		{"any fails on compatible", compared, []finding.Finding{drifted(finding.SeverityInfo)}, finding.DriftAny,
+			false, "1 change(s) to the agent surface since the baseline (fail-on-drift any)"},
+		{"none never fails", compared, []finding.Finding{drifted(finding.SeverityError)}, finding.DriftNone,
+			true, "no new finding at or above error (baseline: 2 new, 0 existing, 0 fixed)"},
+		{"not compared, not judged", &finding.Coverage{APIResources: 1}, nil, finding.DriftAny,
+			true, "no new finding at or above error (baseline: 2 new, 0 existing, 0 fixed)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := &finding.Report{Findings: tt.fs, Baseline: base, Coverage: tt.cov}
+			g := Gate(rep, GateOptions{FailOn: finding.SeverityError, FailOnDrift: tt.mode})
+			if g.Passed != tt.passed || g.Reason != tt.reason {
+				t.Errorf("passed %v %q, want %v %q", g.Passed, g.Reason, tt.passed, tt.reason)
+			}
+			if want := tt.cov.Has(finding.SurfaceBaseline); want != (g.FailOnDrift != "") {
+				t.Errorf("failOnDrift %q", g.FailOnDrift)
+			}
+		})
+	}
+}

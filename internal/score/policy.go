@@ -34,4 +34,5 @@ var surfaceAbsent = map[string]string{
 	finding.SurfaceHypermedia:      "no response was served as HAL or HAL-FORMS, or carried affordances",
 	finding.SurfaceMCP:             "no MCP endpoint was given (--mcp) or found",
 	finding.SurfaceStatefulActions: "no response carried next_actions",
+	finding.SurfaceBaseline:        "no baseline with a surface snapshot was given (--baseline)",
 }

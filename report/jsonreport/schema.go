@@ -57,7 +57,8 @@ type schemaHead struct {
 }
 
 // textSchemas are the types that marshal as strings rather than as their Go
-// kind, each with the values it can take.
+// kind, each with the values it can take, and raw JSON, which marshals as
+// whatever value it holds (the snapshot's input schemas).
 func textSchemas() map[reflect.Type]*jsonschema.Schema {
 	var severities []any
 	for s := finding.SeverityNone; s <= finding.SeverityError; s++ {
@@ -68,6 +69,7 @@ func textSchemas() map[reflect.Type]*jsonschema.Schema {
 		reflect.TypeFor[finding.CheckStatus](): {Type: "string", Enum: []any{
 			finding.StatusPass, finding.StatusFail, finding.StatusSkip, finding.StatusError,
 		}},
-		reflect.TypeFor[time.Time](): {Type: "string", Format: "date-time"},
+		reflect.TypeFor[time.Time]():       {Type: "string", Format: "date-time"},
+		reflect.TypeFor[json.RawMessage](): {Description: "Any JSON value, as the app declared it."},
 	}
 }

@@ -1,0 +1,289 @@
+// Package drift checks the agent surface against the one a baseline report
+// recorded (--baseline): tools and operations removed or renamed, inputs
+// narrowed, tool hints that no longer protect, relations and skills gone.
+// Agents are built against a surface; changing it under them breaks them
+// without a single failed request, so this family compares declarations,
+// not behaviour. Breaking changes are errors and compatible ones info; the
+// comparison itself is internal/drift's.
+//
+// The family brings the surface snapshot every report carries, so that any
+// saved report can serve as the next scan's baseline.
+package drift
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/internal/drift"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
+)
+
+// All returns the family's checks.
+func All() []checks.Check {
+	out := make([]checks.Check, len(kinds))
+	for i, k := range kinds {
+		out[i] = Check{kind: k}
+	}
+	return out
+}
+
+// contract is the clause every check rests on: the surface the app itself
+// published in the baseline, which agents were built against.
+var contract = finding.SpecRef{Doc: "agentready", Section: "the baseline surface", Level: "contract",
+	URL: "https://github.com/agentready/agentready/blob/main/docs/ci.md#gating-agent-surface-changes"}
+
+// kinds are the checks, one per kind of change, in ID order.
+var kinds = []drift.Kind{drift.KindAnnotations, drift.KindInputSchema, drift.KindRelations, drift.KindRemoved, drift.KindRenamed, drift.KindSkills}
+
+// about is each check's metadata besides its ID; parts are the parts of a
+// snapshot it compares.
+var about = map[drift.Kind]struct {
+	title, help string
+	parts       []string
+	firedBy     string
+}{
+	drift.KindRemoved: {"No tool or operation of the baseline surface is gone",
+		`An agent, or a client generated from the OpenAPI document, calls tools and operations
+by name. A tool the catalog no longer lists, or an operation the document no longer
+declares, fails every agent built against the baseline, and no request of the scan shows
+it: the scan compares this surface with the one the baseline report recorded.
+A tool renamed with the same input schema, or an operation whose operationId or path
+alone changed, is reported by drift-renamed instead.
+
+**How to fix:** keep the tool or operation (deprecate it first: OpenAPI ` + "`deprecated: true`" + `,
+a description that says what replaces it), or, when the removal is intended, rewrite the
+baseline with ` + "`agentready baseline write`" + ` in the same change so reviewers see it.`,
+		[]string{drift.PartMCP, drift.PartOpenAPI}, ""},
+	drift.KindRenamed: {"No tool or operation of the baseline surface is renamed",
+		`A tool listed under a new name with the same input schema and hints, an operation with
+a new operationId at the same method and path, or one moved to a new path under the same
+operationId, is one change: a rename. Agents call the old name and get an unknown-tool
+error (or a 404) although the capability is still there.
+
+**How to fix:** keep the old name as an alias until agents have moved (list both tools,
+keep the operationId), or rewrite the baseline with ` + "`agentready baseline write`" + ` when the
+rename is intended.`,
+		[]string{drift.PartMCP, drift.PartOpenAPI}, ""},
+	drift.KindInputSchema: {"Tool and operation inputs accept what the baseline accepted",
+		`An agent fills a tool's input schema, or an operation's parameters and body, the way
+it learned from the baseline. Breaking (error): a property removed, a new required
+property, a property made required, a type narrowed, an enum shrunk or added. Any other
+change to the schema is compatible (info), and is listed so that a reviewer sees it.
+The evidence gives each change as a JSON pointer into the report's snapshot, with the
+value before (expected) and after (got).
+
+**How to fix:** add new inputs as optional properties with a default, widen rather than
+narrow, and rewrite the baseline with ` + "`agentready baseline write`" + ` once a breaking change
+is intended and announced.`,
+		[]string{drift.PartMCP, drift.PartOpenAPI}, ""},
+	drift.KindAnnotations: {"Tool annotations keep the safety they declared in the baseline",
+		`Hosts decide from a tool's hints whether to ask the user first: a read-only,
+non-destructive tool often runs without confirmation. Turning readOnlyHint off, or
+destructiveHint on (dropping a hint counts, since MCP's defaults are the riskier reading),
+is breaking (error): agents were configured on the old promise. Any other change to the
+annotations is compatible (info).
+
+**How to fix:** keep the hints true to what the tool does; if the tool now changes state,
+give the changing behaviour a new tool and keep the read-only one.`,
+		[]string{drift.PartMCP}, ""},
+	drift.KindRelations: {"Relations of the baseline are still declared and offered",
+		`Hypermedia agents find operations by link relation: a relation dropped from an
+operation's x-hal-rel, or no longer offered in the _links of resources of a path shape
+the baseline saw offer it, breaks the agents that follow it. A path shape this scan did
+not reach is not compared.
+
+**How to fix:** keep offering the relation (deprecate it in the documentation first), or
+rewrite the baseline with ` + "`agentready baseline write`" + ` when its removal is intended.`,
+		[]string{drift.PartOpenAPI, drift.PartHypermedia}, "relation no longer offered"},
+	drift.KindSkills: {"The agent card keeps the skills of the baseline",
+		`Other agents pick this one by the skills its A2A agent card lists; a skill that is
+gone makes them route tasks to an agent that no longer claims to do them.
+
+**How to fix:** keep the skill listed while it is served, or rewrite the baseline with
+` + "`agentready baseline write`" + ` when it is retired.`,
+		[]string{drift.PartAgentCard}, "skill removed"},
+}
+
+// family is embedded in every check of the family: it brings the snapshot.
+type family struct{}
+
+// Parts implements checks.WithParts.
+func (family) Parts() []checks.Part { return []checks.Part{snapshotSection{}} }
+
+// snapshotSection puts the scan's surface snapshot in the report, for a
+// later scan to compare with, and says which parts of the baseline could
+// not be compared.
+type snapshotSection struct{}
+
+func (snapshotSection) Annotate(in *checks.Input, rep *finding.Report) {
+	now := Snapshot(in)
+	rep.Snapshot = now
+	if in.Baseline != nil {
+		rep.Notes = append(rep.Notes, uncompared(in.Baseline, now)...)
+	}
+}
+
+// uncompared says which parts of the baseline's surface this scan did not
+// see, so that no drift there means nothing.
+func uncompared(before, after *finding.Snapshot) []string {
+	var gone []string
+	for _, p := range []struct {
+		name          string
+		before, after bool
+	}{
+		{"MCP tools", before.MCP != nil, after.MCP != nil},
+		{"OpenAPI operations", before.OpenAPI != nil, after.OpenAPI != nil},
+		{"hypermedia relations", before.Hypermedia != nil, after.Hypermedia != nil},
+		{"agent card skills", before.AgentCard != nil, after.AgentCard != nil},
+	} {
+		if p.before && !p.after {
+			gone = append(gone, p.name)
+		}
+	}
+	if len(gone) == 0 {
+		return nil
+	}
+	return []string{"drift: the baseline records " + strings.Join(gone, ", ") + ", which this scan did not see; they were not compared"}
+}
+
+// Check reports the changes of one kind.
+type Check struct {
+	family
+	kind drift.Kind
+}
+
+// Meta implements checks.Check.
+func (c Check) Meta() checks.Meta {
+	a := about[c.kind]
+	return checks.Meta{
+		ID: "drift-" + string(c.kind), Family: checks.FamilyDrift, Title: a.title, Help: a.help,
+		Severity: finding.SeverityError, SpecRefs: []finding.SpecRef{contract}, Needs: checks.NeedsMCP, FiredBy: a.firedBy,
+	}
+}
+
+// Run implements checks.Check.
+func (c Check) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	if in.Baseline == nil {
+		return nil, checks.Skip("no baseline with a surface snapshot was given (--baseline)")
+	}
+	now := Snapshot(in)
+	if !compares(about[c.kind].parts, in.Baseline, now) {
+		return nil, checks.Skip("the baseline and this scan did not both see " + partNames(about[c.kind].parts))
+	}
+	changes := in.Memo("drift/changes", func() any { return drift.Compare(in.Baseline, now) }).([]drift.Change)
+	var out []finding.Finding
+	for _, ch := range changes {
+		if ch.Kind == c.kind {
+			out = append(out, c.finding(in, ch))
+		}
+	}
+	return out, nil
+}
+
+var partLabels = map[string]string{
+	drift.PartMCP: "MCP tools", drift.PartOpenAPI: "an OpenAPI document",
+	drift.PartHypermedia: "HAL resources", drift.PartAgentCard: "an agent card",
+}
+
+func partNames(parts []string) string {
+	names := make([]string, len(parts))
+	for i, p := range parts {
+		names[i] = partLabels[p]
+	}
+	return strings.Join(names, " or ")
+}
+
+// compares reports whether both snapshots have one of the parts.
+func compares(parts []string, before, after *finding.Snapshot) bool {
+	for _, p := range parts {
+		if has(before, p) && has(after, p) && judges(p, before) {
+			return true
+		}
+	}
+	return false
+}
+
+func has(s *finding.Snapshot, part string) bool {
+	switch part {
+	case drift.PartMCP:
+		return s.MCP != nil
+	case drift.PartOpenAPI:
+		return s.OpenAPI != nil
+	case drift.PartHypermedia:
+		return s.Hypermedia != nil
+	case drift.PartAgentCard:
+		return s.AgentCard != nil
+	}
+	return false
+}
+
+// judges reports whether the baseline has anything of the part that could
+// be gone: an app that never had an agent card has no skill to lose.
+func judges(part string, before *finding.Snapshot) bool {
+	return part != drift.PartAgentCard || len(before.AgentCard.Skills) > 0
+}
+
+func (c Check) finding(in *checks.Input, ch drift.Change) finding.Finding {
+	m := c.Meta()
+	msg := "breaking: " + ch.Summary
+	if !ch.Breaking {
+		m.Severity = finding.SeverityInfo
+		msg = "compatible: " + ch.Summary
+	}
+	where := whereSeen(in, ch)
+	var ev []finding.Evidence
+	for i, d := range ch.Diffs {
+		e := finding.Evidence{Method: where.Method, URL: where.URL, JSONPointer: d.Pointer, Expected: d.Before, Actual: d.After}
+		if i == 0 {
+			e = where
+			e.JSONPointer, e.Expected, e.Actual = d.Pointer, d.Before, d.After
+		}
+		ev = append(ev, e)
+	}
+	return checks.New(m, ch.Subject, msg, ev...)
+}
+
+// whereSeen is the exchange that shows the part of the surface as it is
+// now: the tool listing, the OpenAPI document, a resource of the path
+// shape, the agent card.
+func whereSeen(in *checks.Input, ch drift.Change) finding.Evidence {
+	var x *exchange.Exchange
+	switch ch.Part {
+	case drift.PartMCP:
+		x = toolListing(in)
+	case drift.PartOpenAPI:
+		if in.Spec != nil {
+			return finding.Evidence{Method: "GET", URL: in.Spec.Source}
+		}
+	case drift.PartHypermedia:
+		x = crawledOfShape(in, ch.Name)
+	case drift.PartAgentCard:
+		x = agentCardExchange(in)
+	}
+	if x == nil {
+		return finding.Evidence{Method: "GET", URL: fmt.Sprint(in.Target)}
+	}
+	return checks.Evidence(x, nil, nil)
+}
+
+func toolListing(in *checks.Input) *exchange.Exchange {
+	if in.MCP == nil || len(in.MCP.Listings) == 0 || len(in.MCP.Listings[0].Pages) == 0 {
+		return nil
+	}
+	if c := in.MCP.Listings[0].Pages[0].Call; c != nil {
+		return c.Exchange
+	}
+	return nil
+}
+
+func crawledOfShape(in *checks.Input, shape string) *exchange.Exchange {
+	for _, x := range in.Recording.Exchanges {
+		if x.Purpose == exchange.PurposeCrawl && exchange.PathShape(exchange.PathOf(x.Request.URL)) == shape {
+			return x
+		}
+	}
+	return nil
+}
