@@ -235,7 +235,7 @@ func (p *injector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var msg struct{ Method string }
 	_ = json.Unmarshal(body, &msg)
 	p.mu.Lock()
-	p.methods = append(p.methods, r.Method+" "+msg.Method)
+	p.methods = append(p.methods, r.Method+" "+msg.Method+r.URL.Path)
 	p.mu.Unlock()
 	if msg.Method == "server/discover" {
 		http.Error(w, http.StatusText(p.status), p.status)
@@ -256,8 +256,17 @@ func TestServerEverythingNeverDowngradedOnInjectedErrors(t *testing.T) {
 			if code != 3 || info.Refused == "" || info.Era != "" || info.FellBack {
 				t.Errorf("exit %d, verdict %+v", code, info)
 			}
-			if !slices.Equal(p.methods, []string{"POST server/discover"}) {
-				t.Errorf("requests %v: only the probe may be sent", p.methods)
+			// After a 401 the client may look for the endpoint's protected
+			// resource metadata (RFC 9728), with GETs; nothing else may follow
+			// the probe, and above all no initialize.
+			if len(p.methods) == 0 || !strings.HasPrefix(p.methods[0], "POST server/discover") {
+				t.Fatalf("requests %v: the probe was not sent first", p.methods)
+			}
+			for _, m := range p.methods[1:] {
+				if status != http.StatusUnauthorized || !strings.HasPrefix(m, "GET /.well-known/oauth-protected-resource") {
+					t.Errorf("requests %v: only the probe, and after a 401 the resource metadata, may be sent", p.methods)
+					break
+				}
 			}
 		})
 	}
