@@ -100,7 +100,7 @@ func walkHAL(obj map[string]json.RawMessage, prefix string, depth int, sink *lin
 		return
 	}
 	links := members(obj["_links"])
-	for _, rel := range sortedKeys(links) {
+	for _, rel := range slices.Sorted(maps.Keys(links)) {
 		// One source string per relation: a relation can hold thousands
 		// of links.
 		source := "hal " + prefix + "_links." + rel
@@ -124,13 +124,13 @@ func walkHAL(obj map[string]json.RawMessage, prefix string, depth int, sink *lin
 		})
 	}
 	templates := members(obj["_templates"])
-	for _, name := range sortedKeys(templates) {
+	for _, name := range slices.Sorted(maps.Keys(templates)) {
 		if target := stringMember(members(templates[name]), "target"); target != "" {
 			sink.add(candidate{ref: target, source: "hal-forms " + prefix + "_templates." + name + ".target"})
 		}
 	}
 	embedded := members(obj["_embedded"])
-	for _, rel := range sortedKeys(embedded) {
+	for _, rel := range slices.Sorted(maps.Keys(embedded)) {
 		eachObject(embedded[rel], func(item json.RawMessage) {
 			walkHAL(members(item), prefix+"_embedded."+rel+".", depth+1, sink)
 		})
@@ -179,10 +179,6 @@ func firstByte(raw json.RawMessage) byte {
 		return t[0]
 	}
 	return 0
-}
-
-func sortedKeys(m map[string]json.RawMessage) []string {
-	return slices.Sorted(maps.Keys(m))
 }
 
 // htmlSources names where an HTML link was found, one string per element
@@ -254,7 +250,7 @@ func fromJSON(doc map[string]json.RawMessage, sink *linkSink) {
 // an href (JSON:API link objects).
 func linksObject(raw json.RawMessage, prefix string, sink *linkSink) {
 	links := members(raw)
-	for _, rel := range sortedKeys(links) {
+	for _, rel := range slices.Sorted(maps.Keys(links)) {
 		ref := ""
 		if err := json.Unmarshal(links[rel], &ref); err != nil {
 			ref = stringMember(members(links[rel]), "href")

@@ -4,7 +4,9 @@
 package conneg
 
 import (
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/agentready/agentready/checks"
@@ -119,7 +121,7 @@ func servedBeneath(crawled []*exchange.Exchange, rawURL string) []string {
 			}
 		}
 	}
-	types := sortedKeys(set)
+	types := slices.Sorted(maps.Keys(set))
 	return types[:min(len(types), maxGuesses)]
 }
 

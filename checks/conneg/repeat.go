@@ -2,7 +2,6 @@ package conneg
 
 import (
 	"net/http"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -208,14 +207,4 @@ func anyOf(xs []*exchange.Exchange, pred func(*exchange.Exchange) bool) bool {
 		}
 	}
 	return false
-}
-
-// sortedKeys returns a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -3,13 +3,15 @@ package mcpchecks
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/jsonorder"
 	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/sanitize"
 )
@@ -127,15 +129,16 @@ func schemaTexts(raw json.RawMessage) []schemaText {
 				walk(e, fmt.Sprintf("%s/%d", ptr, i), depth+1)
 			}
 		case map[string]any:
-			for _, k := range sortedKeys(x) {
+			for _, k := range slices.Sorted(maps.Keys(x)) {
 				switch k {
 				case "description", "title", "default", "examples", "enum", "const":
 					walk(x[k], ptr+"/"+k, depth+1)
 				case "properties", "patternProperties", "$defs", "definitions":
 					props, _ := x[k].(map[string]any)
-					for _, name := range sortedKeys(props) {
-						out = append(out, schemaText{ptr + "/" + k + "/" + name, name})
-						walk(props[name], ptr+"/"+k+"/"+name, depth+1)
+					for _, name := range slices.Sorted(maps.Keys(props)) {
+						at := jsonorder.Join(ptr+"/"+k, name)
+						out = append(out, schemaText{at, name})
+						walk(props[name], at, depth+1)
 					}
 				case "items", "additionalProperties", "anyOf", "oneOf", "allOf", "not", "prefixItems":
 					walk(x[k], ptr+"/"+k, depth+1)
@@ -145,15 +148,6 @@ func schemaTexts(raw json.RawMessage) []schemaText {
 	}
 	walk(root, "", 0)
 	return out
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // toolTexts lists every string of a tool that reaches the model, with the

@@ -3,6 +3,8 @@ package drift
 import (
 	"maps"
 	"slices"
+
+	"github.com/agentready/agentready/internal/jsonorder"
 )
 
 // maxSchemaDepth bounds the recursion into nested schemas: a hostile
@@ -58,7 +60,7 @@ func (s schemaDiff) compare(rel string, b, a any, depth int) []Diff {
 			out = append(out, s.compare(rel+"/items", vb, va, depth+1)...)
 			continue
 		}
-		out = append(out, s.diff(rel+"/"+escape(k), rel, present(vb, inB), present(va, inA), false, k+" changed"))
+		out = append(out, s.diff(jsonorder.Join(rel, k), rel, present(vb, inB), present(va, inA), false, k+" changed"))
 	}
 	return out
 }
@@ -82,8 +84,6 @@ func valueText(v any) string {
 	}
 	return jsonText(v)
 }
-
-func escape(token string) string { return pointer(token)[1:] }
 
 // types is the schema's type keyword as a set; nil when it has none (any
 // type goes).
@@ -157,7 +157,7 @@ func (s schemaDiff) compareProperties(rel string, b, a map[string]any, depth int
 	for _, name := range slices.Sorted(maps.Keys(union(pb, pa))) {
 		vb, inB := pb[name]
 		va, inA := pa[name]
-		p := rel + "/properties/" + escape(name)
+		p := rel + "/properties/" + jsonorder.Escape(name)
 		switch {
 		case inB && !inA:
 			out = append(out, s.diff(p, rel, jsonText(vb), "", true, "property "+name+" removed"))
