@@ -14,9 +14,16 @@ import (
 // a server that fails at random must not be graded on one unlucky draw.
 const Repeats = 2
 
+// Confirmations is how many more times the follow-up round sends a crawl
+// request whose first three sends all failed with the same 5xx. Reporting
+// that failure as the server's, rather than the resource as unstable, is a
+// verdict on one request alone, so it takes more draws: a resource failing
+// half the time at random gets ten 5xx in a row once in 512 scans.
+const Confirmations = 7
+
 // maxSends bounds the sends of one request that are looked up: the first,
-// the crawl's repeats in the first round and those of the follow-up round.
-const maxSends = 1 + 2*Repeats
+// the repeats of the first round and the confirmations of the follow-up.
+const maxSends = 1 + Repeats + Confirmations
 
 // repeatMark separates a purpose from the number of the send it names.
 const repeatMark = "#"
@@ -147,7 +154,7 @@ func IsUnstable(in *checks.Input, resource string) bool {
 // resource some of whose first-round answers were 5xx while others were
 // 2xx, the 2xx request the checks compare with (the crawl's, when that one
 // failed) and every 5xx one; for every crawl answer of 5xx that its
-// first-round repeats confirmed, more repeats.
+// first-round repeats confirmed, Confirmations more sends.
 func PlanSuspects(v *View) []exchange.PlannedRequest {
 	var out []exchange.PlannedRequest
 	for _, r := range v.Resources {

@@ -390,3 +390,41 @@ func TestFailedOwnGETRepeatsTheCrawl(t *testing.T) {
 		t.Errorf("repeats %q, want %q", got, want)
 	}
 }
+
+// TestConfirmedServerErrorIsSentUntilItCanBeTrusted: a crawl answer of 500
+// that both first-round repeats gave again is sent Confirmations more times
+// before any check may call it the server's failure; one whose repeats
+// already differ is unstable and needs no more.
+func TestConfirmedServerErrorIsSentUntilItCanBeTrusted(t *testing.T) {
+	for _, tt := range []struct {
+		what    string
+		repeats []int
+		want    []int
+	}{
+		{"every send failed", []int{500, 500}, []int{4, 5, 6, 7, 8, 9, 10}},
+		{"a repeat succeeded", []int{500, 200}, nil},
+	} {
+		t.Run(tt.what, func(t *testing.T) {
+			boom := resp{500, "text/plain", nil, "boom"}
+			crawled := []*exchange.Exchange{answer(u, exchange.PurposeCrawl, boom)}
+			for i, status := range tt.repeats {
+				x := answer(u, conneg.RepeatPurpose(exchange.PurposeCrawl, i+2), resp{status, "text/plain", nil, "boom"})
+				x.BasedOn = u
+				crawled = append(crawled, x)
+			}
+			var got []int
+			for _, p := range (negotiation.HeadStatus{}).PlanFollowUp(&checks.PlanInput{Crawled: crawled}) {
+				if p.Purpose != conneg.RepeatPurpose(exchange.PurposeCrawl, p.Repeat) || p.URL != u {
+					t.Errorf("planned %+v", p)
+				}
+				got = append(got, p.Repeat)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("sends %v planned, want %v", got, tt.want)
+			}
+			if len(tt.want) > 0 && len(tt.want) != conneg.Confirmations {
+				t.Errorf("want lists %d sends, Confirmations is %d", len(tt.want), conneg.Confirmations)
+			}
+		})
+	}
+}
