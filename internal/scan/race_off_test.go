@@ -1,5 +1,0 @@
-//go:build !race
-
-package scan_test
-
-const raceDetector = false
