@@ -303,7 +303,7 @@ func planTargetOutputs(e *env, out *outputFlags) (*targetOutputs, error) {
 		case strings.Contains(s.path, targetPlaceholder):
 			outs.each = append(outs.each, s)
 		case !targets.Combined(s.format) && s.path == "-":
-			return nil, usageError("%s shows one report; with several targets print text, markdown, json or sarif, or write -o %s=report-%s.%s",
+			return nil, usageError("%s on stdout holds one report; with several targets print text, markdown, json or sarif there, or write -o %s=report-%s.%s",
 				s.format, s.format, targetPlaceholder, s.format)
 		case !targets.Combined(s.format):
 			return nil, usageError("-o %s=%s: %s has no report of several targets in one file; put %s in the file name, e.g. report-%s.%s",

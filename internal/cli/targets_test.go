@@ -191,7 +191,7 @@ func TestTargetsUsageErrorsComeBeforeAnyRequest(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"html on stdout", []string{"scan", "--format", "html", counted, other}, "html shows one report"},
+		{"html on stdout", []string{"scan", "--format", "html", counted, other}, "html on stdout holds one report"},
 		{"junit file without {target}", []string{"scan", "-o", "junit=" + filepath.Join(dir, "r.xml"), counted, other}, "put {target} in the file name"},
 		{"baseline without {target}", []string{"scan", "--baseline", filepath.Join(dir, "b.json"), counted, other}, "--baseline with several targets"},
 		{"active", []string{"scan", "--active", "--active-allow", "GET /x", counted, other}, "--active sends state-changing requests to one target"},
