@@ -166,13 +166,22 @@ func newScanCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "scan [URL...]",
 		Short: "Crawl a live API, probe it, check it and print a graded report",
+		Long: `scan crawls a live API, probes it, runs the checks and prints a graded report.
+
+Several URLs, or none and targets: in the configuration file, scan several
+targets one after another, each with its own budget and report, then print a
+summary; the exit code is the worst target's (0, then 1, then 3). In an -o or
+--baseline path, {target} is replaced by each target's name; a path without it
+holds every target (text, markdown, json, sarif).`,
 		Example: `  agentready scan http://127.0.0.1:8080/
   agentready scan --openapi openapi.yaml -H "Authorization: Bearer $TOKEN" \
     https://staging.example.com/
   agentready scan -q -o sarif=agentready.sarif --fail-on warning \
     https://staging.example.com/
   agentready scan --start 'go run ./cmd/server' \
-    --ready http://127.0.0.1:8080/healthz http://127.0.0.1:8080/`,
+    --ready http://127.0.0.1:8080/healthz http://127.0.0.1:8080/
+  agentready scan -o json=all.json -o html=report-{target}.html \
+    https://orders.example.com/ https://billing.example.com/`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if list, ok := severalTargets(e, args); ok {

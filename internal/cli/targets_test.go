@@ -232,3 +232,21 @@ func TestConfigCheckNamesTheLineOfABadTarget(t *testing.T) {
 		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestEachTargetIsComparedWithItsOwnBaseline: {target} in --baseline names
+// one baseline per target, so the broken target's known findings no longer
+// fail the gate, and the summary says so.
+func TestEachTargetIsComparedWithItsOwnBaseline(t *testing.T) {
+	clean, broken := serve(t), serve(t, demo.DefectNoVaryAccept)
+	dir := t.TempDir()
+	for name, url := range map[string]string{"clean": clean, "broken": broken} {
+		if r := run(t, "baseline", "write", "-o", filepath.Join(dir, name+".json"), url); r.code != ExitOK {
+			t.Fatalf("baseline write %s: exit %d\n%s", name, r.code, r.stderr)
+		}
+	}
+	cfg := writeConfig(t, fmt.Sprintf("targets:\n  - {name: clean, url: %q}\n  - {name: broken, url: %q}\n", clean, broken))
+	r := run(t, "--config", cfg, "scan", "--fail-on", "warning", "--baseline", filepath.Join(dir, "{target}.json"))
+	if r.code != ExitOK || !strings.Contains(r.stdout, "Exit 0: every target passed its gate") {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
