@@ -91,6 +91,7 @@ func runTargets(ctx context.Context, e *env, list []targetSpec, f *targetFlags) 
 	var plans []targetPlan
 	var all []scan.Options
 	seen := map[string]bool{}
+	categories := map[string]string{}
 	for _, t := range list {
 		if seen[t.url] && t.file == nil {
 			return usageError("target %s is given twice", shownURL(t.url))
@@ -103,6 +104,12 @@ func runTargets(ctx context.Context, e *env, list []targetSpec, f *targetFlags) 
 		if err := outs.checkEach(t.name); err != nil {
 			return err
 		}
+		// GitHub refuses a SARIF log with two runs under one category.
+		key := strings.TrimSuffix(strings.TrimSpace(p.category), "/")
+		if other, dup := categories[key]; dup {
+			return usageError("targets %s and %s have one SARIF category, %q; give each its own sarif-category", other, t.name, key)
+		}
+		categories[key] = t.name
 		plans = append(plans, p)
 		all = append(all, p.plan.opts)
 	}

@@ -213,6 +213,10 @@ func TestTargetsUsageErrorsComeBeforeAnyRequest(t *testing.T) {
 	if r := run(t, "--config", cfg, "scan"); r.code != ExitUsage || !strings.Contains(r.stderr, "target second: identity x: environment variable UNSET_TOKEN_VAR is unset") {
 		t.Errorf("unset identity variable of the second target: exit %d\n%s", r.code, r.stderr)
 	}
+	cfg = writeConfig(t, fmt.Sprintf("targets:\n  - {name: first, url: %q}\n  - {name: second, url: %q, sarif-category: agentready/first}\n", counted, other))
+	if r := run(t, "--config", cfg, "scan"); r.code != ExitUsage || !strings.Contains(r.stderr, `targets first and second have one SARIF category, "agentready/first"`) {
+		t.Errorf("two targets under one SARIF category: exit %d\n%s", r.code, r.stderr)
+	}
 	if n := hits.Load(); n != 0 {
 		t.Fatalf("%d requests were sent before a usage error", n)
 	}

@@ -13,8 +13,12 @@ import (
 )
 
 // maxShown bounds the strings of the summary; an error message may quote
-// the scanned app.
-const maxShown = 200
+// the scanned app. maxCause keeps a row of the table readable: the whole
+// cause is in the target's report and on stderr.
+const (
+	maxShown = 200
+	maxCause = 90
+)
 
 func textHeading(b *bytes.Buffer, i, n int, r Result) {
 	fmt.Fprintf(b, "=== Target %d of %d: %s — %s ===\n\n", i+1, n, r.Name, view.Line(r.URL, maxShown))
@@ -51,9 +55,9 @@ func rowOf(r Result) row {
 	case r.ExitCode == ExitGateFailed:
 		out.verdict = "gate failed"
 	case r.Report == nil:
-		out.verdict = "not scanned: " + view.Line(r.Error, maxShown)
+		out.verdict = "not scanned: " + view.Line(r.Error, maxCause)
 	default:
-		out.verdict = "incomplete: " + view.Line(r.Error, maxShown)
+		out.verdict = "incomplete: " + view.Line(r.Error, maxCause)
 	}
 	return out
 }
@@ -96,7 +100,7 @@ func verdict(s summary, results []Result) string {
 	case ExitGateFailed:
 		return "Exit 1: the gate failed for " + strings.Join(which, ", ")
 	}
-	return fmt.Sprintf("Exit %d: not every target could be scanned (%s); the others' reports are above", s.ExitCode, strings.Join(which, ", "))
+	return fmt.Sprintf("Exit %d: not every target could be scanned or judged (%s); see their reports and the notes", s.ExitCode, strings.Join(which, ", "))
 }
 
 func textSummary(b *bytes.Buffer, results []Result) {

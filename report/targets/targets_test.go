@@ -9,6 +9,7 @@ import (
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/report"
 	"github.com/agentready/agentready/report/internal/sample"
+	"github.com/agentready/agentready/report/internal/sarifcheck"
 	"github.com/agentready/agentready/report/jsonreport"
 	"github.com/agentready/agentready/report/targets"
 )
@@ -97,6 +98,8 @@ func TestSARIFHasOneRunPerScannedTarget(t *testing.T) {
 	if err := targets.Write(&buf, "sarif", report.Options{}, results()); err != nil {
 		t.Fatal(err)
 	}
+	sarifcheck.Schema(t, buf.Bytes())
+	sarifcheck.GitHubRules(t, buf.Bytes())
 	var log struct {
 		Runs []struct {
 			AutomationDetails struct{ ID string }
@@ -124,7 +127,7 @@ func TestTextIsEachReportThenTheSummary(t *testing.T) {
 		"=== Target 1 of 3: orders", "Grade", "=== Target 2 of 3: billing", "=== Target 3 of 3: gone",
 		"Not scanned: unreachable: connection refused", "=== Summary of 3 targets: 1 passed, 1 gate failed, 1 incomplete ===",
 		"orders", "billing", "gate failed", "gone", "not scanned: unreachable",
-		"Exit 3: not every target could be scanned (gone)",
+		"Exit 3: not every target could be scanned or judged (gone)",
 	}
 	at := 0
 	for _, want := range order {
