@@ -225,9 +225,13 @@ func (lc *loadedConfig) checkCredentialTarget(fs *pflag.FlagSet) error {
 	if (lc.file.Target == "" && len(lc.file.Targets) == 0) || lc.trusted(fs) {
 		return nil
 	}
+	key := "target"
+	if len(lc.file.Targets) > 0 {
+		key = "targets"
+	}
 	for _, name := range credentialFlags {
 		if fl := fs.Lookup(name); fl != nil && fl.Changed {
-			return lc.untrusted("target", "choose where the credentials of --"+name+" are sent (or give the URL on the command line)")
+			return lc.untrusted(key, "choose where the credentials of --"+name+" are sent (or give the URL on the command line)")
 		}
 	}
 	return nil

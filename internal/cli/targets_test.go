@@ -254,3 +254,23 @@ func TestEachTargetIsComparedWithItsOwnBaseline(t *testing.T) {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestTargetsOfAnUntrustedFileGetNoCredentials: a file found in a parent
+// directory may neither send its targets' identities nor choose where -H
+// goes, as for target:.
+func TestTargetsOfAnUntrustedFileGetNoCredentials(t *testing.T) {
+	target, _, all := headerServer(t, "X-Tenant")
+	cfg := inParentConfig(t, fmt.Sprintf("targets:\n  - {name: a, url: %q}\n  - name: b\n    url: %q\n    identities: [{name: x, header: X-Tenant, env: TENANT}]\n", target, target+"v2/"))
+	r := runWith(t, t.Context(), []string{"TENANT=tenantsecret4242"}, "scan", "-q")
+	if r.code != ExitUsage || !strings.Contains(r.stderr, cfg+" sets targets") {
+		t.Errorf("identities of a target: exit %d, stderr %q", r.code, r.stderr)
+	}
+	cfg = inParentConfig(t, fmt.Sprintf("targets:\n  - {name: a, url: %q}\n", target))
+	r = run(t, "scan", "-q", "-H", "X-Tenant: tenantsecret4242")
+	if r.code != ExitUsage || !strings.Contains(r.stderr, cfg+" sets targets") {
+		t.Errorf("-H to the file's targets: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if n := all.Load(); n != 0 {
+		t.Fatalf("%d request(s) reached the server", n)
+	}
+}
