@@ -198,6 +198,7 @@ holds every target (text, markdown, json, sarif).`,
 			if err != nil {
 				return err
 			}
+			out.nameTarget(config.TargetName(start.String()))
 			if err := app.check(); err != nil {
 				return err
 			}

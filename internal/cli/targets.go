@@ -133,6 +133,16 @@ func runTargets(ctx context.Context, e *env, list []targetSpec, f *targetFlags) 
 	return targetsExit(results)
 }
 
+// nameTarget replaces {target} in the -o and --baseline paths of a scan of
+// one target, so that one set of flags serves a run of one target and of
+// several alike.
+func (o *outputFlags) nameTarget(name string) {
+	for i, spec := range o.outputs {
+		o.outputs[i] = strings.ReplaceAll(spec, targetPlaceholder, name)
+	}
+	o.gate.baseline = strings.ReplaceAll(o.gate.baseline, targetPlaceholder, name)
+}
+
 // refuseForTargets refuses what acts on one target alone.
 func refuseForTargets(f *targetFlags) error {
 	switch {

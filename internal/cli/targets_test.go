@@ -274,3 +274,19 @@ func TestTargetsOfAnUntrustedFileGetNoCredentials(t *testing.T) {
 		t.Fatalf("%d request(s) reached the server", n)
 	}
 }
+
+// TestOneTargetNamesItsFilesToo: the flags of a run of several targets
+// serve a run of one; {target} is its name, not part of a file name.
+func TestOneTargetNamesItsFilesToo(t *testing.T) {
+	url := serve(t)
+	dir := t.TempDir()
+	r := run(t, "scan", "-q", "-o", "json="+filepath.Join(dir, "report-{target}.json"), url)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	name := strings.NewReplacer("http://", "", ":", "-", "/", "").Replace(url)
+	if _, err := os.Stat(filepath.Join(dir, "report-"+name+".json")); err != nil {
+		entries, _ := os.ReadDir(dir)
+		t.Fatalf("%v; the directory holds %v", err, entries)
+	}
+}
