@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/internal/cli"
 	"github.com/agentready/agentready/internal/golden"
 )
@@ -36,6 +38,8 @@ var (
 	duration  = regexp.MustCompile(`( probes? in )[0-9][0-9.]*(ns|µs|ms|s|m[0-9.]*s?|h[0-9.ms]*)`)
 	durationJ = regexp.MustCompile(`("durationMs": )[0-9]+`)
 	timestamp = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)`)
+	// portName is the port in a target's name taken from its URL.
+	portName = regexp.MustCompile(`127\.0\.0\.1-\d+`)
 )
 
 // normalize replaces what changes from run to run: the demo's port, the
@@ -45,6 +49,7 @@ func normalize(s string) string {
 	s = string(golden.NormalizePorts([]byte(s)))
 	s = duration.ReplaceAllString(s, "${1}DURATION")
 	s = durationJ.ReplaceAllString(s, "${1}0")
+	s = portName.ReplaceAllString(s, "127.0.0.1-PORT")
 	return timestamp.ReplaceAllString(s, "TIMESTAMP")
 }
 
@@ -85,6 +90,7 @@ func TestCLISnapshots(t *testing.T) {
 		{"usage-unknown-defect", []string{"demo", "--defect", "nope"}, cli.ExitUsage},
 		{"usage-lint-no-argument", []string{"lint"}, cli.ExitUsage},
 		{"lint-missing-file", []string{"lint", "../../testdata/specs/missing.yaml"}, cli.ExitUsage},
+		{"usage-targets-html", []string{"scan", "--format", "html", "http://127.0.0.1:1/", "http://127.0.0.1:2/"}, cli.ExitUsage},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -95,6 +101,22 @@ func TestCLISnapshots(t *testing.T) {
 			golden.Check(t, golden.Path("cli", c.name+".txt"), r.snapshot())
 		})
 	}
+}
+
+// TestCLISnapshotTwoTargets pins a scan of two targets, a clean demo and
+// one with a defect that fails a warning gate: both reports, then the
+// summary, and exit 1.
+func TestCLISnapshotTwoTargets(t *testing.T) {
+	clean := httptest.NewServer(demo.New())
+	defer clean.Close()
+	broken := httptest.NewServer(demo.New(demo.DefectNoVaryAccept))
+	defer broken.Close()
+	r := runCLI(t, "scan", "--fail-on", "warning", clean.URL+"/", broken.URL+"/")
+	if r.code != cli.ExitGateFailed {
+		t.Errorf("exit %d, want %d\nstderr: %s", r.code, cli.ExitGateFailed, r.stderr)
+	}
+	r.args = []string{"scan", "--fail-on", "warning", "CLEAN", "BROKEN"}
+	golden.Check(t, golden.Path("cli", "scan-two-targets.txt"), r.snapshot())
 }
 
 func TestNormalizeKeepsWhatIsStable(t *testing.T) {

@@ -222,12 +222,16 @@ func applyFile(fs *pflag.FlagSet, lc *loadedConfig) error {
 // checkCredentialTarget refuses to send the command line's credentials to a
 // target named by an untrusted file: the file would choose who gets them.
 func (lc *loadedConfig) checkCredentialTarget(fs *pflag.FlagSet) error {
-	if lc.file.Target == "" || lc.trusted(fs) {
+	if (lc.file.Target == "" && len(lc.file.Targets) == 0) || lc.trusted(fs) {
 		return nil
+	}
+	key := "target"
+	if len(lc.file.Targets) > 0 {
+		key = "targets"
 	}
 	for _, name := range credentialFlags {
 		if fl := fs.Lookup(name); fl != nil && fl.Changed {
-			return lc.untrusted("target", "choose where the credentials of --"+name+" are sent (or give the URL on the command line)")
+			return lc.untrusted(key, "choose where the credentials of --"+name+" are sent (or give the URL on the command line)")
 		}
 	}
 	return nil
@@ -324,6 +328,9 @@ func newConfigCmd(e *env) *cobra.Command {
 			scanFlags := newScanCmd(e).Flags()
 			for _, s := range f.Settings() {
 				fmt.Fprintf(e.stdout, "  %-24s %s\n", s.Key, commandLineForm(scanFlags, s))
+			}
+			for _, t := range f.Targets {
+				fmt.Fprintf(e.stdout, "  %-24s %s\n", "target "+t.NameOf(), shownURL(t.URL))
 			}
 			fmt.Fprintf(e.stdout, "  %d severity override(s), %d family setting(s), %d ignore(s), %d identit(ies)\n",
 				len(f.Checks), len(f.Families), len(f.Ignores), len(f.Identities))

@@ -24,6 +24,9 @@ type identityFlags struct {
 	// fallback is used when neither flags nor the configuration name any
 	// identity (the demo scans as anonymous and user).
 	fallback []scan.Identity
+	// ofTarget are the identities one of several targets declares; when set
+	// they replace the configuration's top-level ones for that target.
+	ofTarget []config.Identity
 }
 
 func (f *identityFlags) register(fs *pflag.FlagSet) {
@@ -38,6 +41,11 @@ func (f *identityFlags) resolve(e *env) ([]scan.Identity, error) {
 	ids, err := f.fromFlags(e)
 	if err != nil {
 		return nil, err
+	}
+	if len(ids) == 0 && len(f.ofTarget) > 0 {
+		if ids, err = fromConfig(f.ofTarget, e.get); err != nil {
+			return nil, err
+		}
 	}
 	if len(ids) == 0 && e.config != nil {
 		if ids, err = fromConfig(e.config.file.Identities, e.get); err != nil {

@@ -164,17 +164,29 @@ func newScanCmd(e *env) *cobra.Command {
 	var app harnessFlags
 	var rf recordFlags
 	cmd := &cobra.Command{
-		Use:   "scan [URL]",
+		Use:   "scan [URL...]",
 		Short: "Crawl a live API, probe it, check it and print a graded report",
+		Long: `scan crawls a live API, probes it, runs the checks and prints a graded report.
+
+Several URLs, or none and targets: in the configuration file, scan several
+targets one after another, each with its own budget and report, then print a
+summary; the exit code is the worst target's (0, then 1, then 3). In an -o or
+--baseline path, {target} is replaced by each target's name; a path without it
+holds every target (text, markdown, json, sarif).`,
 		Example: `  agentready scan http://127.0.0.1:8080/
   agentready scan --openapi openapi.yaml -H "Authorization: Bearer $TOKEN" \
     https://staging.example.com/
   agentready scan -q -o sarif=agentready.sarif --fail-on warning \
     https://staging.example.com/
   agentready scan --start 'go run ./cmd/server' \
-    --ready http://127.0.0.1:8080/healthz http://127.0.0.1:8080/`,
-		Args: cobra.MaximumNArgs(1),
+    --ready http://127.0.0.1:8080/healthz http://127.0.0.1:8080/
+  agentready scan -o json=all.json -o html=report-{target}.html \
+    https://orders.example.com/ https://billing.example.com/`,
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if list, ok := severalTargets(e, args); ok {
+				return runTargets(cmd.Context(), e, list, &targetFlags{out: &out, lim: &lim, app: &app, rf: &rf})
+			}
 			if rf.replay != "" {
 				return runReplay(cmd.Context(), cmd, e, args, &out, &rf)
 			}
@@ -186,6 +198,7 @@ func newScanCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			out.nameTarget(config.TargetName(start.String()))
 			if err := app.check(); err != nil {
 				return err
 			}
@@ -368,6 +381,9 @@ type sink struct {
 	path   string    // "-" is stdout
 	stdout io.Writer // set when path is "-"
 	rep    report.Reporter
+	// opts are the options rep was made with, for the combined report of
+	// several targets (see targets.go).
+	opts report.Options
 }
 
 func planOutputs(e *env, out *outputFlags) ([]sink, error) {
@@ -377,13 +393,14 @@ func planOutputs(e *env, out *outputFlags) ([]sink, error) {
 	color := !out.noColor && e.get("NO_COLOR") == "" && isTerminal(e.stdout)
 	var sinks []sink
 	// --format is checked with -q too, which only leaves stdout unused.
-	r, err := report.New(out.format, out.sarif.options(report.Options{Color: color && out.format == "text", Width: termWidth(e.stdout), Verbose: out.verbose}))
+	stdoutOpts := out.sarif.options(report.Options{Color: color && out.format == "text", Width: termWidth(e.stdout), Verbose: out.verbose})
+	r, err := report.New(out.format, stdoutOpts)
 	if err != nil {
 		return nil, usageError("--format: %v", err)
 	}
 	stdoutTaken := !out.quiet
 	if stdoutTaken {
-		sinks = append(sinks, sink{format: out.format, path: "-", stdout: e.stdout, rep: r})
+		sinks = append(sinks, sink{format: out.format, path: "-", stdout: e.stdout, rep: r, opts: stdoutOpts})
 	}
 	for _, spec := range out.outputs {
 		format, path, ok := strings.Cut(spec, "=")
@@ -398,11 +415,12 @@ func planOutputs(e *env, out *outputFlags) ([]sink, error) {
 		} else if err := checkWritable(path); err != nil {
 			return nil, usageError("-o %q: %v", spec, err)
 		}
-		r, err := report.New(format, out.sarif.options(report.Options{Width: 100, Verbose: out.verbose}))
+		opts := out.sarif.options(report.Options{Width: 100, Verbose: out.verbose})
+		r, err := report.New(format, opts)
 		if err != nil {
 			return nil, usageError("-o %q: %v", spec, err)
 		}
-		sinks = append(sinks, sink{format: format, path: path, stdout: e.stdout, rep: r})
+		sinks = append(sinks, sink{format: format, path: path, stdout: e.stdout, rep: r, opts: opts})
 	}
 	return sinks, nil
 }

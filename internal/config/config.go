@@ -39,6 +39,7 @@ const maxFileSize = 1 << 20
 type File struct {
 	Version    int                 `yaml:"version,omitempty" enum:"1" doc:"Format version of this file. 1 is the only version."`
 	Target     string              `yaml:"target,omitempty" flag:"target" doc:"Base URL to scan, used when the command line names none."`
+	Targets    []Target            `yaml:"targets,omitempty" doc:"Several targets scanned one after another, each with its own report, when the command line names no URL; each inherits the top-level settings it does not set itself. Not together with target."`
 	OpenAPI    string              `yaml:"openapi,omitempty" flag:"openapi" path:"true" doc:"OpenAPI document of the target: a file (relative to this file) or a URL."`
 	BasePath   string              `yaml:"base-path,omitempty" flag:"base-path" doc:"Path the OpenAPI operations live under on the target (/ for the root), instead of the servers path or the bare path, whichever answers."`
 	Server     *int                `yaml:"server,omitempty" min:"1" flag:"server" doc:"Which entry of the OpenAPI servers list to take the base path from (1 is the first), when it declares several."`
@@ -59,6 +60,23 @@ type File struct {
 
 	// Path is the file this was read from, or "" when no file was found.
 	Path string `yaml:"-"`
+	// targetLines are the lines the items of targets start on, for errors.
+	targetLines []int
+}
+
+// Target is one of several targets. Its settings replace the top-level ones
+// for this target alone; a setting left out is inherited.
+type Target struct {
+	Name          string     `yaml:"name,omitempty" doc:"Name of the target in reports, file names ({target} in -o paths) and the SARIF category: letters, digits, '.', '_' and '-' (default: taken from the URL's host and path)."`
+	URL           string     `yaml:"url" doc:"Base URL to scan."`
+	OpenAPI       string     `yaml:"openapi,omitempty" path:"true" doc:"OpenAPI document of this target: a file (relative to this file) or a URL."`
+	BasePath      string     `yaml:"base-path,omitempty" doc:"Path the OpenAPI operations live under on this target."`
+	Server        *int       `yaml:"server,omitempty" min:"1" doc:"Which entry of the OpenAPI servers list to take the base path from (1 is the first)."`
+	MCP           string     `yaml:"mcp,omitempty" doc:"MCP endpoint of this target, when it is not discoverable from the target itself."`
+	Identities    []Identity `yaml:"identities,omitempty" doc:"Identities to scan this target as, instead of the top-level ones; their credentials are sent to this target only."`
+	Include       []string   `yaml:"include,omitempty" doc:"Crawl only paths of this target matching these patterns."`
+	Exclude       []string   `yaml:"exclude,omitempty" doc:"Never crawl paths of this target matching these patterns."`
+	SARIFCategory string     `yaml:"sarif-category,omitempty" doc:"SARIF category (automationDetails.id) of this target's run (default: agentready/NAME), so that GitHub code scanning keeps the targets apart."`
 }
 
 // Identity is a credential the scan may present. Only the name of the
@@ -191,10 +209,29 @@ func Parse(data []byte) (*File, error) {
 	if err := root.Content[0].Load(f, yaml.WithKnownFields()); err != nil {
 		return nil, err
 	}
+	f.targetLines = itemLines(root.Content[0], "targets")
 	if f.Version != 0 && f.Version != CurrentVersion {
 		return nil, fmt.Errorf("version %d: this release reads version %d", f.Version, CurrentVersion)
 	}
 	return f, nil
+}
+
+// itemLines are the lines the items of the top-level list key start on.
+func itemLines(doc *yaml.Node, key string) []int {
+	if doc.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(doc.Content); i += 2 {
+		if doc.Content[i].Value != key || doc.Content[i+1].Kind != yaml.SequenceNode {
+			continue
+		}
+		var lines []int
+		for _, item := range doc.Content[i+1].Content {
+			lines = append(lines, item.Line)
+		}
+		return lines
+	}
+	return nil
 }
 
 // Dir is the directory relative paths in the file are resolved against.

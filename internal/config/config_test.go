@@ -239,3 +239,71 @@ func TestSecretKeys(t *testing.T) {
 		}
 	}
 }
+
+func TestTargetsLoadAndInherit(t *testing.T) {
+	f, err := config.Load("testdata/targets.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Validate(known); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Targets) != 2 || f.Targets[0].NameOf() != "orders" || f.Targets[1].NameOf() != "billing.staging.example.com-api" {
+		t.Fatalf("targets %+v", f.Targets)
+	}
+	if got := f.SecretKeys(); !slices.Equal(got, []string{"identities", "targets"}) {
+		t.Errorf("SecretKeys() = %v: a target's identities send credentials too", got)
+	}
+}
+
+// TestTargetsErrorsCarryTheirLine: each problem of a target names the line
+// its item starts on, like an unknown key does.
+func TestTargetsErrorsCarryTheirLine(t *testing.T) {
+	doc := "targets:\n" +
+		"  - name: api\n    url: http://a.test/\n" + // line 2
+		"  - name: api\n    url: http://b.test/\n" + // line 4
+		"  - name: web\n" + // line 6
+		"  - name: bad/name\n    url: http://c.test/\n" + // line 7
+		"  - url: ftp://d.test/\n    mcp: nope\n" + // line 9
+		"  - url: http://e.test/\n    identities:\n      - {name: x, env: \"Bearer abc\"}\n" // line 11
+	_, err := parse(t, doc)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{
+		`line 4: targets[1]: name "api" is used twice (first by targets[0])`,
+		`line 6: targets[2]: url is required`,
+		`line 7: targets[3]: name "bad/name": want letters`,
+		`line 9: targets[4]: url "ftp://d.test/": want an absolute http or https URL`,
+		`line 9: targets[4]: mcp "nope"`,
+		`line 11: targets[5].identities[0]: env must be the name of an environment variable`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("missing %q in:\n%v", want, err)
+		}
+	}
+	if strings.Contains(err.Error(), "line 2:") {
+		t.Errorf("the first of two same-named targets is blamed:\n%v", err)
+	}
+	if _, err := parse(t, "targets:\n  - url: http://a.test/\n    token: x\n"); err == nil || !strings.Contains(err.Error(), `line 3: unknown key "token" in targets[0]`) {
+		t.Errorf("unknown key in a target: %v", err)
+	}
+	if _, err := parse(t, "target: http://a.test/\ntargets:\n  - url: http://b.test/\n"); err == nil || !strings.Contains(err.Error(), "target and targets are both set") {
+		t.Errorf("target with targets: %v", err)
+	}
+}
+
+func TestTargetName(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://127.0.0.1:8080/":                     "127.0.0.1-8080",
+		"https://api.example.com/v2/":                "api.example.com-v2",
+		"https://api.example.com":                    "api.example.com",
+		"http://[::1]:9000/x":                        "1-9000-x",
+		"https://h.test/" + strings.Repeat("a", 100): "h.test-" + strings.Repeat("a", 57),
+		"not a url": "",
+	} {
+		if got := config.TargetName(in); got != want {
+			t.Errorf("TargetName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

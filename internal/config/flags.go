@@ -144,6 +144,11 @@ func (f *File) SecretKeys() []string {
 			out = append(out, name)
 		}
 	}
+	for _, t := range f.Targets {
+		if len(t.Identities) > 0 {
+			return append(out, "targets")
+		}
+	}
 	return out
 }
 

@@ -73,6 +73,13 @@ func TestSchemaAcceptsTheFullExampleAndRejectsMistakes(t *testing.T) {
 	if err := s.Validate(asJSON(t, full)); err != nil {
 		t.Fatalf("the full example fails the schema: %v", err)
 	}
+	targets, err := os.ReadFile("testdata/targets.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Validate(asJSON(t, targets)); err != nil {
+		t.Fatalf("the targets example fails the schema: %v", err)
+	}
 	for _, bad := range []string{
 		"gate:\n  fail_on: error\n",
 		"checks:\n  vary-acept: off\n",
@@ -83,6 +90,8 @@ func TestSchemaAcceptsTheFullExampleAndRejectsMistakes(t *testing.T) {
 		"limits:\n  max-pages: 0\n",
 		"identities:\n  - name: a\n    env: \"Bearer xyz\"\n",
 		"families:\n  nope: false\n",
+		"targets:\n  - name: a\n",
+		"targets:\n  - url: http://a.test/\n    token: x\n",
 	} {
 		if err := s.Validate(asJSON(t, []byte(bad))); err == nil {
 			t.Errorf("the schema accepts %q", bad)

@@ -77,7 +77,8 @@ func (f *File) Validate(k Known) error {
 			add("ignores[%d]: %s", i, msg)
 		}
 	}
-	errs = append(errs, f.validateIdentities()...)
+	errs = append(errs, validateIdentities(f.Identities, "identities")...)
+	errs = append(errs, f.validateTargets()...)
 	errs = append(errs, f.validateScalars()...)
 	return errors.Join(errs...)
 }
@@ -132,11 +133,11 @@ var (
 	headerName = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 )
 
-func (f *File) validateIdentities() []error {
+func validateIdentities(ids []Identity, key string) []error {
 	var errs []error
 	seen := map[string]bool{}
-	for i, id := range f.Identities {
-		where := fmt.Sprintf("identities[%d]", i)
+	for i, id := range ids {
+		where := fmt.Sprintf("%s[%d]", key, i)
 		switch {
 		case id.Name == "":
 			errs = append(errs, fmt.Errorf("%s: name is required", where))

@@ -116,6 +116,11 @@ func secretHeaders(opts Options) http.Header {
 
 // Scrubber is what the scan scrubs from everything it records (see
 // exchange.Secrets), for the caller to scrub what it prints with the same.
-func Scrubber(opts Options) *exchange.Secrets {
-	return exchange.NewSecrets(secretHeaders(opts))
+// Given the options of several scans, it scrubs the secrets of all of them.
+func Scrubber(opts ...Options) *exchange.Secrets {
+	var hs []http.Header
+	for _, o := range opts {
+		hs = append(hs, secretHeaders(o))
+	}
+	return exchange.NewSecrets(hs...)
 }

@@ -78,12 +78,16 @@ func Read(r io.Reader) (*finding.Report, error) {
 // included.
 func checkVersion(data []byte) error {
 	var head struct {
-		SchemaVersion *int `json:"schemaVersion"`
+		SchemaVersion        *int `json:"schemaVersion"`
+		TargetsSchemaVersion *int `json:"targetsSchemaVersion"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
 		return fmt.Errorf("read report: not a JSON report: %w", err)
 	}
 	switch {
+	case head.SchemaVersion == nil && head.TargetsSchemaVersion != nil:
+		// Read as one report it would be empty: a baseline of nothing.
+		return errors.New(`read report: this is the combined report of several targets; take one target's with jq '.targets[] | select(.name == "NAME") | .report'`)
 	case head.SchemaVersion == nil:
 		return errors.New("read report: no schemaVersion; is this an agentready JSON report?")
 	case *head.SchemaVersion > finding.SchemaVersion:
