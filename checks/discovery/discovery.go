@@ -43,6 +43,7 @@ func All() []checks.Check {
 		LLMsFull{}, LLMsFullDeadLinks{},
 		ContentSignalSyntax{}, ContentSignalContradiction{},
 		WebBotAuthDirectory{}, SkillsIndex{}, SkillsArtifacts{},
+		X402Challenge{}, X402Declared{},
 		AuthChallenge{}, ProtectedResource{}, AuthorizationServer{},
 	}
 }
