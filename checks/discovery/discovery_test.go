@@ -208,6 +208,13 @@ func TestDiscoveryChecks(t *testing.T) {
 			s["sitemap"].Body(origin+"/\n"+origin+"/orders\n"+origin+"/docs\n").Build().Response.Header.Set("Content-Type", "text/plain")
 		}, nil},
 		{"sitemap lists another host", func(s site) { s["sitemap"].Body(urlset("/", "/orders", "/docs", "https://elsewhere.test/")) }, []string{"discovery-sitemap-entries"}},
+		{"sitemap lists a priced page", func(s site) {
+			s["sitemap"].Body(urlset("/", "/orders", "/docs", "/reports/monthly"))
+		}, nil},
+		{"sitemap lists a page refused with a plain 402", func(s site) {
+			s["sitemap"].Body(urlset("/", "/orders", "/docs", "/reports/monthly"))
+			s["priced"] = crawl("/reports/monthly", 402).Header("Content-Type", "application/json").Body(`{"error":"card declined"}`)
+		}, []string{"discovery-sitemap-entries"}},
 		{"sitemap lists a dead page", func(s site) { s["sitemap-docs"] = get(discovery.PurposeSitemapEntry, "/docs").Status(404) }, []string{"discovery-sitemap-entries"}},
 		{"sitemap entry read from the crawl", func(s site) {
 			delete(s, "sitemap-orders")
