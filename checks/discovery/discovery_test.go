@@ -258,6 +258,12 @@ func TestDiscoveryChecks(t *testing.T) {
 		{"content signal", func(s site) {
 			s["robots"].Body("User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /\n")
 		}, nil},
+		{"content signal before the first group", func(s site) {
+			s["robots"].Body("Content-Signal: search=yes, ai-input=yes, ai-train=no\nUser-agent: *\nAllow: /\n")
+		}, []string{"discovery-content-signal-placement"}},
+		{"content signal after a group's rules", func(s site) {
+			s["robots"].Body("User-agent: *\nAllow: /\nSitemap: http://api.test/sitemap.xml\nContent-Signal: search=yes\n")
+		}, nil},
 		{"content signal misspelt", func(s site) {
 			s["robots"].Body("User-agent: *\nContent-Signal: search=yes, ai_train=no\nAllow: /\n")
 		}, []string{"discovery-content-signal-syntax"}},
