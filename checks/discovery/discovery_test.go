@@ -547,3 +547,38 @@ func TestX402Declared(t *testing.T) {
 		t.Errorf("findings %v, facts %v", fs, in.Observations("discovery-x402-challenge"))
 	}
 }
+
+func TestWebBotAuthDirectoryTransport(t *testing.T) {
+	const path = "/.well-known/http-message-signatures-directory"
+	directory := func(origin string, status int, location string) *checks.Input {
+		b := checkstest.Exchange(discovery.PurposeWebBotAuth, "GET", origin+path).BasedOn(origin + path).Status(status)
+		if location != "" {
+			b.Header("Location", location)
+		} else {
+			b.Header("Content-Type", "application/http-message-signatures-directory+json").Body(`{"keys":[]}`)
+		}
+		return checkstest.Input(origin+"/", nil, b.Build())
+	}
+	for _, tt := range []struct {
+		what string
+		in   *checks.Input
+		want string // "" when nothing is reported
+	}{
+		{"https origin redirecting to plain HTTP", directory("https://api.test", 301, "http://api.test"+path), "over HTTPS"},
+		{"https origin redirecting to another host", directory("https://api.test", 302, "https://keys.example"+path), "do not follow redirects"},
+		{"https origin redirecting to a login page", directory("https://api.test", 302, "/login"), ""},
+		{"http origin redirecting to HTTPS", directory("http://api.test", 301, "https://api.test"+path), ""},
+		{"https origin serving it", directory("https://api.test", 200, ""), ""},
+	} {
+		fs, _ := checkstest.Run(t, discovery.WebBotAuthDirectory{}, tt.in)
+		switch {
+		case tt.want == "" && len(fs) != 0, tt.want != "" && (len(fs) != 1 || !strings.Contains(fs[0].Message, tt.want)):
+			t.Errorf("%s: findings %+v, want %q", tt.what, fs, tt.want)
+		}
+	}
+	in := directory("http://api.test", 200, "")
+	checkstest.Run(t, discovery.WebBotAuthDirectory{}, in)
+	if facts := in.Observations("discovery-web-bot-auth-directory"); len(facts) != 2 || !strings.Contains(facts[1], "plain HTTP") {
+		t.Errorf("facts %v", facts)
+	}
+}
