@@ -36,15 +36,9 @@ type PaymentChallenge struct {
 // body with x402Version is another scheme's refusal and is not read.
 func PaymentChallenges(in *checks.Input) []PaymentChallenge {
 	return in.Memo("discovery/x402", func() any {
-		recordings := []*exchange.Recording{in.Recording}
-		for _, v := range in.Identities {
-			if v.Recording != nil && v.Recording != in.Recording {
-				recordings = append(recordings, v.Recording)
-			}
-		}
 		seen := map[string]bool{}
 		var out []PaymentChallenge
-		for _, rec := range recordings {
+		for _, rec := range allRecordings(in) {
 			if rec == nil {
 				continue
 			}
