@@ -133,3 +133,46 @@ func disallowsAll(g *robots.Group) *robots.Rule {
 	}
 	return all
 }
+
+// ContentSignalPlacement reports Content-Signal lines that sit in no
+// user-agent group.
+type ContentSignalPlacement struct{ plans }
+
+func (ContentSignalPlacement) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "discovery-content-signal-placement", Family: checks.FamilyDiscovery, Severity: finding.SeverityInfo,
+		Title:    "robots.txt Content-Signal lines sit in a user-agent group",
+		SpecRefs: []finding.SpecRef{contentSignalsRef, rfc9309("2.1", "MUST"), rfc9309("2.2.4", "MAY")},
+		Help: `The Content Signals Policy places its ` + "`Content-Signal:`" + ` line in a robots.txt group, after
+the ` + "`User-agent:`" + ` lines it speaks to (` + "`User-agent: *`" + ` for every crawler); the draft that names
+its vocabulary (draft-romm-aipref-contentsignals-00) defines no other place. A line before
+the first ` + "`User-agent:`" + ` line belongs to no group (RFC 9309 §2.1: a group starts with its
+user-agent lines), so a crawler that reads the signal of the group it obeys finds none,
+and the site's preference reaches no one. Crawlers differ on such lines: some read them as
+applying to all, others drop them, which is why this is informational.
+
+**How to fix:** move the line into the ` + "`User-agent: *`" + ` group, or into the group of each
+crawler it is meant for.`,
+	}
+}
+
+func (c ContentSignalPlacement) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	x, f, err := robotsDoc(in)
+	if err != nil {
+		return nil, err
+	}
+	if len(f.Signals) == 0 {
+		return nil, checks.Skip("robots.txt has no Content-Signal line")
+	}
+	var out []finding.Finding
+	for _, s := range f.Signals {
+		if s.Group >= 0 {
+			continue
+		}
+		ev := evidence(x)
+		ev.Expected, ev.Actual = "Content-Signal inside a user-agent group", fmt.Sprintf("line %d: Content-Signal: %s, before the first User-agent line", s.Line, s.Value)
+		out = append(out, checks.New(c.Meta(), fmt.Sprintf("line %d", s.Line), fmt.Sprintf(
+			"robots.txt line %d: Content-Signal comes before the first User-agent line, so it is in no group and no crawler is told to apply it", s.Line), ev))
+	}
+	return out, nil
+}

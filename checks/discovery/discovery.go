@@ -41,8 +41,9 @@ func All() []checks.Check {
 		MCPCardFormat{}, MCPCardRemotes{}, AICatalog{},
 		SitemapUnreachable{}, SitemapFormat{}, SitemapEntries{}, SitemapCoverage{},
 		LLMsFull{}, LLMsFullDeadLinks{},
-		ContentSignalSyntax{}, ContentSignalContradiction{},
+		ContentSignalSyntax{}, ContentSignalContradiction{}, ContentSignalPlacement{},
 		WebBotAuthDirectory{}, SkillsIndex{}, SkillsArtifacts{},
+		X402Challenge{}, X402Declared{},
 		AuthChallenge{}, ProtectedResource{}, AuthorizationServer{},
 	}
 }

@@ -2,6 +2,7 @@ package discovery_test
 
 import (
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"slices"
 	"strings"
@@ -70,11 +71,23 @@ func conformant() site {
 			Header("Content-Type", "text/markdown; charset=utf-8").Body(skillMD),
 		"sitemap-orders": get(discovery.PurposeSitemapEntry, "/orders").Status(200),
 		"sitemap-docs":   get(discovery.PurposeSitemapEntry, "/docs").Status(200),
+		"priced": crawl("/reports/monthly", 402).Header("Content-Type", "application/problem+json").
+			Header("PAYMENT-REQUIRED", base64.StdEncoding.EncodeToString([]byte(paymentRequired))).Body(`{"title":"Payment Required","status":402}`),
 		"prm": get(discovery.PurposeProtectedResource, "/.well-known/oauth-protected-resource").ReqHeader("Accept", "application/json").Status(200).
 			Header("Content-Type", "application/json").Body(`{"resource":"http://api.test","authorization_servers":["http://api.test"],"scopes_supported":["orders"]}`),
 		"as": get(discovery.PurposeAuthServer, "/.well-known/oauth-authorization-server").ReqHeader("Accept", "application/json").Status(200).
 			Header("Content-Type", "application/json").Body(`{"issuer":"http://api.test","token_endpoint":"http://api.test/token","grant_types_supported":["client_credentials"]}`),
 	}
+}
+
+// paymentRequired is an x402 version 2 challenge for /reports/monthly.
+const paymentRequired = `{"x402Version":2,"resource":{"url":"http://api.test/reports/monthly","mimeType":"application/json"},` +
+	`"accepts":[{"scheme":"exact","network":"eip155:84532","amount":"10000","asset":"0x036CbD53842c5426634e7929541eC2318f3dCF7e",` +
+	`"payTo":"0x209693Bc6afc0C5328bA36FaF03C514EF312287C","maxTimeoutSeconds":60,"extra":{"name":"USDC","version":"2"}}]}`
+
+// pricedWith replaces the priced operation's challenge header.
+func pricedWith(s site, challenge string) {
+	s["priced"].Build().Response.Header.Set("PAYMENT-REQUIRED", base64.StdEncoding.EncodeToString([]byte(challenge)))
 }
 
 const skillMD = "---\nname: order-workflow\ndescription: Find orders.\n---\n# Orders\n\nCall `GET /orders`.\n"
@@ -195,6 +208,13 @@ func TestDiscoveryChecks(t *testing.T) {
 			s["sitemap"].Body(origin+"/\n"+origin+"/orders\n"+origin+"/docs\n").Build().Response.Header.Set("Content-Type", "text/plain")
 		}, nil},
 		{"sitemap lists another host", func(s site) { s["sitemap"].Body(urlset("/", "/orders", "/docs", "https://elsewhere.test/")) }, []string{"discovery-sitemap-entries"}},
+		{"sitemap lists a priced page", func(s site) {
+			s["sitemap"].Body(urlset("/", "/orders", "/docs", "/reports/monthly"))
+		}, nil},
+		{"sitemap lists a page refused with a plain 402", func(s site) {
+			s["sitemap"].Body(urlset("/", "/orders", "/docs", "/reports/monthly"))
+			s["priced"] = crawl("/reports/monthly", 402).Header("Content-Type", "application/json").Body(`{"error":"card declined"}`)
+		}, []string{"discovery-sitemap-entries"}},
 		{"sitemap lists a dead page", func(s site) { s["sitemap-docs"] = get(discovery.PurposeSitemapEntry, "/docs").Status(404) }, []string{"discovery-sitemap-entries"}},
 		{"sitemap entry read from the crawl", func(s site) {
 			delete(s, "sitemap-orders")
@@ -238,6 +258,12 @@ func TestDiscoveryChecks(t *testing.T) {
 		{"content signal", func(s site) {
 			s["robots"].Body("User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /\n")
 		}, nil},
+		{"content signal before the first group", func(s site) {
+			s["robots"].Body("Content-Signal: search=yes, ai-input=yes, ai-train=no\nUser-agent: *\nAllow: /\n")
+		}, []string{"discovery-content-signal-placement"}},
+		{"content signal after a group's rules", func(s site) {
+			s["robots"].Body("User-agent: *\nAllow: /\nSitemap: http://api.test/sitemap.xml\nContent-Signal: search=yes\n")
+		}, nil},
 		{"content signal misspelt", func(s site) {
 			s["robots"].Body("User-agent: *\nContent-Signal: search=yes, ai_train=no\nAllow: /\n")
 		}, []string{"discovery-content-signal-syntax"}},
@@ -263,6 +289,29 @@ func TestDiscoveryChecks(t *testing.T) {
 		{"empty key directory declares nothing", func(s site) { s["web-bot-auth"].Body(`{"keys":[]}`) }, nil},
 		{"no key directory", func(s site) {
 			s["web-bot-auth"] = get(discovery.PurposeWebBotAuth, "/.well-known/http-message-signatures-directory").Status(404)
+		}, nil},
+		{"x402 challenge without payTo", func(s site) {
+			pricedWith(s, strings.Replace(paymentRequired, `"payTo":"0x209693Bc6afc0C5328bA36FaF03C514EF312287C",`, "", 1))
+		}, []string{"discovery-x402-challenge"}},
+		{"x402 challenge of an unknown version", func(s site) {
+			pricedWith(s, strings.Replace(paymentRequired, `"x402Version":2`, `"x402Version":402`, 1))
+		}, []string{"discovery-x402-challenge"}},
+		{"x402 challenge header not base64", func(s site) {
+			s["priced"].Build().Response.Header.Set("PAYMENT-REQUIRED", paymentRequired)
+		}, []string{"discovery-x402-challenge"}},
+		{"x402 challenge naming another resource", func(s site) {
+			pricedWith(s, strings.Replace(paymentRequired, "/reports/monthly", "/reports", 1))
+		}, []string{"discovery-x402-challenge"}},
+		{"x402 version 2 challenge in the body only", func(s site) {
+			s["priced"] = crawl("/reports/monthly", 402).Header("Content-Type", "application/json").Body(paymentRequired)
+		}, []string{"discovery-x402-challenge"}},
+		{"x402 version 1 challenge in the body", func(s site) {
+			s["priced"] = crawl("/reports/monthly", 402).Header("Content-Type", "application/json").Body(`{"x402Version":1,"accepts":[` +
+				`{"scheme":"exact","network":"base-sepolia","maxAmountRequired":"10000","asset":"0xA","payTo":"0xB",` +
+				`"resource":"http://api.test/reports/monthly","description":"Monthly report","maxTimeoutSeconds":60}]}`)
+		}, nil},
+		{"a 402 of another payment scheme is not judged", func(s site) {
+			s["priced"] = crawl("/reports/monthly", 402).Header("Content-Type", "application/json").Body(`{"error":{"code":"card_declined"}}`)
 		}, nil},
 		{"skills index as text/plain", func(s site) {
 			s["skills-index"].Build().Response.Header.Set("Content-Type", "text/plain")
@@ -470,5 +519,66 @@ func TestLinkHeaderDeadLinkIsReportedOnceWithBothExchanges(t *testing.T) {
 	if f.Subject != "describedby /schemas/order" || len(f.Evidence) != 2 ||
 		f.Evidence[0].URL != origin+"/orders" || f.Evidence[1].URL != origin+"/schemas/order" || f.Evidence[1].Status != 404 {
 		t.Errorf("finding = %+v", f)
+	}
+}
+
+func TestX402Declared(t *testing.T) {
+	for _, tt := range []struct {
+		what      string
+		responses map[string]spec.Response
+		want      int
+	}{
+		{"402 declared", map[string]spec.Response{"200": {}, "402": {}, "4XX": {}}, 0},
+		{"402 hidden in 4XX", map[string]spec.Response{"200": {}, "4XX": {}}, 1},
+		{"402 hidden in default", map[string]spec.Response{"200": {}, "default": {}}, 1},
+		// problem-json-undeclared-status reports this one.
+		{"402 not covered", map[string]spec.Response{"200": {}}, 0},
+	} {
+		in := conformant().input(true)
+		in.Spec.Operations = append(in.Spec.Operations, &spec.Operation{Method: "GET", PathTemplate: "/reports/{period}", OperationID: "getReport", Responses: tt.responses})
+		fs, reason := checkstest.Run(t, discovery.X402Declared{}, in)
+		if len(fs) != tt.want || reason != "" {
+			t.Errorf("%s: findings %+v, skipped %q", tt.what, fs, reason)
+		}
+	}
+	in := conformant().input(true)
+	if fs, _ := checkstest.Run(t, discovery.X402Challenge{}, in); len(fs) != 0 || len(in.Observations("discovery-x402-challenge")) != 1 ||
+		!strings.Contains(in.Observations("discovery-x402-challenge")[0], "x402 v2: exact 10000 on eip155:84532") {
+		t.Errorf("findings %v, facts %v", fs, in.Observations("discovery-x402-challenge"))
+	}
+}
+
+func TestWebBotAuthDirectoryTransport(t *testing.T) {
+	const path = "/.well-known/http-message-signatures-directory"
+	directory := func(origin string, status int, location string) *checks.Input {
+		b := checkstest.Exchange(discovery.PurposeWebBotAuth, "GET", origin+path).BasedOn(origin + path).Status(status)
+		if location != "" {
+			b.Header("Location", location)
+		} else {
+			b.Header("Content-Type", "application/http-message-signatures-directory+json").Body(`{"keys":[]}`)
+		}
+		return checkstest.Input(origin+"/", nil, b.Build())
+	}
+	for _, tt := range []struct {
+		what string
+		in   *checks.Input
+		want string // "" when nothing is reported
+	}{
+		{"https origin redirecting to plain HTTP", directory("https://api.test", 301, "http://api.test"+path), "over HTTPS"},
+		{"https origin redirecting to another host", directory("https://api.test", 302, "https://keys.example"+path), "do not follow redirects"},
+		{"https origin redirecting to a login page", directory("https://api.test", 302, "/login"), ""},
+		{"http origin redirecting to HTTPS", directory("http://api.test", 301, "https://api.test"+path), ""},
+		{"https origin serving it", directory("https://api.test", 200, ""), ""},
+	} {
+		fs, _ := checkstest.Run(t, discovery.WebBotAuthDirectory{}, tt.in)
+		switch {
+		case tt.want == "" && len(fs) != 0, tt.want != "" && (len(fs) != 1 || !strings.Contains(fs[0].Message, tt.want)):
+			t.Errorf("%s: findings %+v, want %q", tt.what, fs, tt.want)
+		}
+	}
+	in := directory("http://api.test", 200, "")
+	checkstest.Run(t, discovery.WebBotAuthDirectory{}, in)
+	if facts := in.Observations("discovery-web-bot-auth-directory"); len(facts) != 2 || !strings.Contains(facts[1], "plain HTTP") {
+		t.Errorf("facts %v", facts)
 	}
 }

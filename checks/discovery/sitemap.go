@@ -428,7 +428,12 @@ func deadEntries(in *checks.Input, m checks.Meta, d sitemapDoc) []finding.Findin
 
 // deadPage reports a page that is not there for a crawler: no answer, or a
 // 4xx or 5xx. A 401 or 403 is reported too: a sitemap lists public pages.
+// A page priced with x402 is there: its 402 says how to pay for it.
 func deadPage(x *exchange.Exchange) bool {
+	if x.Response != nil && x.Response.Status == http.StatusPaymentRequired {
+		_, priced := readChallenge(x)
+		return !priced
+	}
 	return x.Response == nil || x.Response.Status >= 400
 }
 

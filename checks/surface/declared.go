@@ -84,3 +84,21 @@ func sitemapEntries(in *checks.Input) ([]entry, string) {
 	}
 	return out, ""
 }
+
+// x402Entries names the operations that answered 402 with an x402
+// challenge, by what the challenge asks (never reported, only shown:
+// discovery-x402-challenge judges the challenge).
+func x402Entries(in *checks.Input) ([]entry, string) {
+	pcs := discovery.PaymentChallenges(in)
+	if len(pcs) == 0 {
+		return nil, "no response answered 402 with an x402 challenge"
+	}
+	ix := in.Spec.Index()
+	var out []entry
+	for _, pc := range pcs {
+		if op := ix.Match(pc.Exchange.Request.Method, pc.Exchange.Request.URL); op != nil {
+			out = append(out, entry{projection: ProjX402, name: pc.Describe(), op: op, how: "402 answer"})
+		}
+	}
+	return out, ""
+}

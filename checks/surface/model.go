@@ -29,9 +29,10 @@ const (
 	ProjHypermedia = "hypermedia"
 	ProjSkills     = "skills index"
 	ProjSitemap    = "sitemap"
+	ProjX402       = "x402"
 )
 
-var projectionOrder = []string{ProjOpenAPI, ProjMCP, ProjLLMs, ProjAgentCard, ProjHypermedia, ProjSkills, ProjSitemap}
+var projectionOrder = []string{ProjOpenAPI, ProjMCP, ProjLLMs, ProjAgentCard, ProjHypermedia, ProjSkills, ProjSitemap, ProjX402}
 
 // entry is one name a projection gives, and what it was matched to.
 type entry struct {
@@ -66,7 +67,7 @@ func build(in *checks.Input) *model {
 		}{
 			{ProjOpenAPI, openAPIEntries, false}, {ProjMCP, mcpEntries, true}, {ProjLLMs, llmsEntries, false},
 			{ProjAgentCard, cardEntries, false}, {ProjHypermedia, hypermediaEntries, true},
-			{ProjSkills, skillEntries, false}, {ProjSitemap, sitemapEntries, false},
+			{ProjSkills, skillEntries, false}, {ProjSitemap, sitemapEntries, false}, {ProjX402, x402Entries, false},
 		} {
 			entries, reason := p.fn(in)
 			m.projections = append(m.projections, finding.SurfaceProjection{Name: p.name, Assessed: reason == "", Reason: reason, PerCaller: p.perCaller})

@@ -1,6 +1,7 @@
 package surface_test
 
 import (
+	"encoding/base64"
 	"slices"
 	"strings"
 	"testing"
@@ -63,6 +64,8 @@ func (f fixture) input(withSpec bool) *checks.Input {
 		checkstest.Exchange(discovery.PurposeSitemap, "GET", origin+"/sitemap.xml").BasedOn(origin+"/sitemap.xml").Status(200).
 			Header("Content-Type", "application/xml").Body(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>` + origin +
 			`/</loc></url><url><loc>` + origin + `/orders</loc></url><url><loc>` + origin + `/orders/7</loc></url></urlset>`).Build(),
+		checkstest.Exchange(exchange.PurposeCrawl, "GET", origin+"/orders/7").Status(402).
+			Header("PAYMENT-REQUIRED", base64.StdEncoding.EncodeToString([]byte(paymentRequired))).Build(),
 	}
 	list := checkstest.Exchange("mcp/tools-list", "POST", origin+"/mcp").Status(200).Build()
 	xs = append(xs, list)
@@ -81,6 +84,10 @@ func (f fixture) input(withSpec bool) *checks.Input {
 	}
 	return in
 }
+
+// paymentRequired prices reading an order with x402.
+const paymentRequired = `{"x402Version":2,"resource":{"url":"http://api.test/orders/7"},"accepts":[{"scheme":"exact",` +
+	`"network":"eip155:8453","amount":"500","asset":"0xA","payTo":"0xB","maxTimeoutSeconds":30}]}`
 
 func yes() *bool { b := true; return &b }
 
@@ -158,7 +165,7 @@ func TestMatrix(t *testing.T) {
 			t.Errorf("%s not assessed: %s", p.Name, p.Reason)
 		}
 	}
-	if want := []string{"OpenAPI", "MCP tools", "llms.txt", "agent card", "hypermedia", "skills index", "sitemap"}; !slices.Equal(cols, want) {
+	if want := []string{"OpenAPI", "MCP tools", "llms.txt", "agent card", "hypermedia", "skills index", "sitemap", "x402"}; !slices.Equal(cols, want) {
 		t.Fatalf("columns %v", cols)
 	}
 	got := map[string][][]string{}
@@ -166,10 +173,10 @@ func TestMatrix(t *testing.T) {
 		got[r.Operation] = r.Names
 	}
 	want := map[string][][]string{
-		"GET /orders":               {{"listOrders"}, {"listOrders"}, {"listOrders"}, nil, {"orders"}, nil, {"/orders"}},
-		"GET /orders/{id}":          {{"getOrder"}, {"getOrder"}, nil, {"getOrder"}, nil, {"pay-orders"}, {"/orders/7"}},
-		"POST /orders/{id}/payment": {{"payOrder"}, {"payOrder"}, {"payOrders"}, nil, {"_templates.pay"}, {"pay-orders"}, nil},
-		"POST /r":                   {nil, nil, {"refundOrder"}, nil, nil, nil, nil},
+		"GET /orders":               {{"listOrders"}, {"listOrders"}, {"listOrders"}, nil, {"orders"}, nil, {"/orders"}, nil},
+		"GET /orders/{id}":          {{"getOrder"}, {"getOrder"}, nil, {"getOrder"}, nil, {"pay-orders"}, {"/orders/7"}, {"x402 v2: exact 500 on eip155:8453"}},
+		"POST /orders/{id}/payment": {{"payOrder"}, {"payOrder"}, {"payOrders"}, nil, {"_templates.pay"}, {"pay-orders"}, nil, nil},
+		"POST /r":                   {nil, nil, {"refundOrder"}, nil, nil, nil, nil, nil},
 	}
 	for op, names := range want {
 		if !slices.EqualFunc(got[op], names, func(a, b []string) bool { return slices.Equal(a, b) }) {
@@ -223,7 +230,7 @@ func TestMatrixMarksWhatTheCallerMayNotCall(t *testing.T) {
 					for col := range m.Projections {
 						cells = append(cells, m.NotAssessedForCaller(r, col))
 					}
-					if want := []bool{false, tt.want != "", false, false, tt.want != "", false, false}; !slices.Equal(cells, want) {
+					if want := []bool{false, tt.want != "", false, false, tt.want != "", false, false, false}; !slices.Equal(cells, want) {
 						t.Errorf("refund cells not assessed for the caller: %v, want %v", cells, want)
 					}
 				}

@@ -134,6 +134,8 @@ func answeredReason(doc *spec.Document, op *spec.Operation, x *exchange.Exchange
 		return finding.ReasonCredentials
 	case requiresSecurity(op) && !sentCredential(doc, op, x):
 		return finding.ReasonCredentials
+	case st == http.StatusPaymentRequired:
+		return finding.ReasonPayment
 	case st == http.StatusNotFound && facts.BaseMismatch:
 		return finding.ReasonBasePath
 	}

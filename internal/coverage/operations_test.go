@@ -113,6 +113,8 @@ func TestOperationCoverageReasons(t *testing.T) {
 			finding.OperationReach{Status: 404, URL: origin + "/v1/orders", Reason: finding.ReasonBasePath}},
 		{"answered error", []*exchange.Exchange{crawl("/broken", 404), crawl("/broken?x=1", 500)}, Facts{Explored: true}, "/broken",
 			finding.OperationReach{Status: 500, URL: origin + "/broken?x=1", Reason: finding.ReasonAnsweredError}},
+		{"priced", []*exchange.Exchange{crawl("/broken", 402)}, Facts{Explored: true}, "/broken",
+			finding.OperationReach{Status: 402, URL: origin + "/broken", Reason: finding.ReasonPayment}},
 		{"not reached in budget", []*exchange.Exchange{crawl("/orders", 200)}, Facts{Explored: true}, "/later",
 			finding.OperationReach{Reason: finding.ReasonBudget}},
 		{"an error probe is not a request for the operation",

@@ -98,6 +98,7 @@ const (
 	ReasonPathParameter     = "needs-path-parameter"     // no response, example or link supplied a value
 	ReasonRequiredParameter = "needs-required-parameter" // a required header or query parameter had no value
 	ReasonCredentials       = "needs-credentials"        // it answered 401/403, or declares security the scan sent nothing for
+	ReasonPayment           = "needs-payment"            // it answered 402: it is priced, and the scan never pays
 	ReasonBasePath          = "base-path-mismatch"       // neither the servers path nor the bare path answered
 	ReasonAnsweredError     = "answered-error"           // it answered 4xx or 5xx (Status says which)
 	ReasonBudget            = "not-reached-in-budget"    // the page, time or request limits ended first
