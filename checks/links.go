@@ -9,6 +9,10 @@ import (
 	"github.com/agentready/agentready/internal/urlx"
 )
 
+// EnvelopeArrays are the members plain-JSON collection envelopes hold their
+// items in ({"items": [...], "next": ...}).
+var EnvelopeArrays = []string{"items", "data", "results"}
+
 // CrawledTarget is the crawl's exchange for the target of a link found in
 // the response to base: ref resolved against base and normalized as the
 // crawler normalizes what it queues. It is nil when the crawl did not follow

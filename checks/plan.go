@@ -28,8 +28,12 @@ const (
 	// NeedsActiveStale: with --active, the requests behind offered controls,
 	// conditional on a version no representation has.
 	NeedsActiveStale
+	// NeedsActiveState: with --active, the requests behind controls a kind
+	// of resource offers in one lifecycle state, sent to a resource in a
+	// state that does not offer them.
+	NeedsActiveState
 
-	knownNeeds = NeedsMCP | NeedsMCPPerIdentity | NeedsActiveHidden | NeedsActiveStale
+	knownNeeds = NeedsMCP | NeedsMCPPerIdentity | NeedsActiveHidden | NeedsActiveStale | NeedsActiveState
 )
 
 // Has reports whether n holds every need of want.

@@ -9,7 +9,10 @@
 //     resource; it must be refused;
 //   - stale version: the most privileged identity sends the request behind a
 //     control it was offered, conditional on an entity tag that matches no
-//     representation (If-Match); it must be refused with 412 or 409.
+//     representation (If-Match); it must be refused with 412 or 409;
+//   - state transition: the most privileged identity sends the request behind
+//     a control its kind offers in one lifecycle state to a resource in a
+//     state where no resource offered it; it must be refused.
 //
 // Planning is pure: it reads recordings and returns the exact requests, which
 // the CLI prints before anything is sent.
@@ -30,6 +33,7 @@ import (
 const (
 	PurposeHidden = leakage.PurposeActiveHidden
 	PurposeStale  = "active/stale-version"
+	PurposeState  = "active/state-transition"
 )
 
 // StaleETag is the entity tag stale-version probes send in If-Match. No

@@ -2,8 +2,10 @@ package active
 
 import (
 	"net/http"
+	"slices"
 	"testing"
 
+	"github.com/agentready/agentready/checks/leakage"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/spec"
 )
@@ -199,5 +201,48 @@ func TestEachLowerIdentityProbesAnotherResource(t *testing.T) {
 	plan := Plan([]View{view("anon", plain), view("user", plain), view("admin", controls)}, nil, rules, Kinds{Hidden: true})
 	if len(plan) != 2 || plan[0].Identity != "anon" || plan[1].Identity != "user" || plan[0].URL == plan[1].URL {
 		t.Errorf("plan %+v, want anon and user on two resources", plan)
+	}
+}
+
+func TestStateTransitionProbes(t *testing.T) {
+	open := func(id string) string {
+		return `{"state":"open","_links":{"self":{"href":"/t/` + id + `"}},` +
+			`"_templates":{"default":{"method":"POST","target":"/t/` + id + `/close"},"note":{"method":"POST","target":"/notes"}},` +
+			`"_embedded":{"part":{"state":"closed","_templates":{"default":{"method":"POST","target":"/t/` + id + `/reopen"}}}}}`
+	}
+	state := func(id, s string) string { return `{"state":"` + s + `","_links":{"self":{"href":"/t/` + id + `"}}}` }
+	view := View{Name: "user", Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{
+		get("x1", "http://a/t/1", 200, "", open("1")), get("x2", "http://a/t/2", 200, "", state("2", "closed")),
+		get("x3", "http://a/t/3", 200, "", state("3", "closed")), get("x4", "http://a/t/4", 200, "", state("4", "archived")),
+		get("x5", "http://a/t/5", 404, "", state("5", "gone"))}}}
+	rules, _ := ParseRules([]string{"POST /t/*/close", "POST /t/*/reopen", "POST /notes"})
+	got := Plan([]View{view}, nil, rules, Kinds{State: true})
+	var urls []string
+	for _, r := range got {
+		if r.Purpose != PurposeState || r.Identity != "user" || r.Method != "POST" {
+			t.Errorf("planned %+v", r)
+		}
+		urls = append(urls, r.URL+" from "+r.BasedOn)
+	}
+	// One per state without the control, on its first resource; nothing for
+	// the embedded resource's control, for a control acting elsewhere, or
+	// for a resource that could not be read.
+	want := []string{"http://a/t/2/close from http://a/t/2", "http://a/t/4/close from http://a/t/4"}
+	if !slices.Equal(urls, want) {
+		t.Errorf("planned %v, want %v", urls, want)
+	}
+	// A target another kind of probe takes goes to the next resource in
+	// that state.
+	all := func(leakage.Offer) bool { return true }
+	moved := transitions(view, nil, all, map[string]bool{"http://a/t/2/close": true})
+	if len(moved) != 2 || moved[0].URL != "http://a/t/3/close" {
+		t.Errorf("with /t/2/close taken: %+v", moved)
+	}
+	if got := Plan([]View{view}, nil, rules, Kinds{Stale: true, Hidden: true}); len(got) != 0 {
+		t.Errorf("state kind not selected, planned %+v", got)
+	}
+	closeOnly, _ := ParseRules([]string{"POST /t/*/reopen"})
+	if got := Plan([]View{view}, nil, closeOnly, Kinds{State: true}); len(got) != 0 {
+		t.Errorf("allow-list names no offered transition, planned %+v", got)
 	}
 }

@@ -23,7 +23,7 @@ type View struct {
 
 // Kinds selects the probes to plan; a kind whose check will not run is not
 // sent, since nothing would judge its answer.
-type Kinds struct{ Hidden, Stale bool }
+type Kinds struct{ Hidden, Stale, State bool }
 
 // PlanActive implements checks.ActivePlanner: the allow-list plans the kinds
 // of probe the selected checks judge.
@@ -32,14 +32,16 @@ func (rs Rules) PlanActive(in *checks.ActivePlanInput) []exchange.ActiveRequest 
 	for i, v := range in.Views {
 		views[i] = View{Name: v.Name, Recording: v.Recording}
 	}
-	kinds := Kinds{Hidden: in.Needs.Has(checks.NeedsActiveHidden), Stale: in.Needs.Has(checks.NeedsActiveStale)}
+	kinds := Kinds{Hidden: in.Needs.Has(checks.NeedsActiveHidden), Stale: in.Needs.Has(checks.NeedsActiveStale),
+		State: in.Needs.Has(checks.NeedsActiveState)}
 	return Plan(views, in.Spec, rs, kinds)
 }
 
 // Plan lists the active probes the recordings call for and the rules allow,
-// stale-version probes first, in a stable order, bounded by MaxPerKind each.
-// The two kinds never target the same URL, so that a probe wrongly executed
-// cannot turn the other kind's answer into a refusal for another reason.
+// stale-version probes first and state-transition probes last, in a stable
+// order, bounded by MaxPerKind each. No two kinds target the same URL, so
+// that a probe wrongly executed cannot turn another kind's answer into a
+// refusal for another reason.
 func Plan(views []View, doc *spec.Document, rules Rules, kinds Kinds) []exchange.ActiveRequest {
 	if len(views) == 0 || len(rules) == 0 {
 		return nil
@@ -74,7 +76,15 @@ func Plan(views []View, doc *spec.Document, rules Rules, kinds Kinds) []exchange
 		}
 		out = stale(top, topOffers, allowed, taken)
 	}
-	return append(out, hiddenReqs...)
+	out = append(out, hiddenReqs...)
+	if kinds.State {
+		taken := map[string]bool{}
+		for _, r := range out {
+			taken[r.URL] = true
+		}
+		out = append(out, transitions(top, doc, allowed, taken)...)
+	}
+	return out
 }
 
 // resourceOffers is what one resource offered its caller, keyed by URL.

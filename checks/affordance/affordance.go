@@ -42,7 +42,7 @@ func All() []checks.Check {
 	for i, m := range rules {
 		out[i] = rule{meta: m, needsSpec: specChecks[m.ID]}
 	}
-	return append(out, StaleVersion{})
+	return append(out, StaleVersion{}, TransitionExecuted{})
 }
 
 type rule struct {

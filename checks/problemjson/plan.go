@@ -132,9 +132,6 @@ func isCollection(s *exchange.Exchange) bool {
 	return nextHref(s) != "" || v.Root.Value.Get("next_cursor") != nil
 }
 
-// envelopeArrays are the members plain-JSON envelopes hold their items in.
-var envelopeArrays = []string{"items", "data", "results"}
-
 // items are a collection's items: the top-level array, the first HAL
 // _embedded array, or an envelope's array.
 func items(v *halview.View) ([]*jsonorder.Value, bool) {
@@ -151,7 +148,7 @@ func items(v *halview.View) ([]*jsonorder.Value, bool) {
 			return e.Value.Items, true
 		}
 	}
-	for _, name := range envelopeArrays {
+	for _, name := range checks.EnvelopeArrays {
 		if a := v.Root.Value.Get(name); a.Is(jsonorder.Array) {
 			return a.Items, true
 		}

@@ -2,18 +2,20 @@ package stateful
 
 import (
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/hypermedia"
 	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/halview"
 	"github.com/agentready/agentready/internal/jsonorder"
 )
 
 // analysis holds every rule's issues by check ID.
 type analysis struct {
-	nodes   int // documents whose root carries next_actions
+	nodes   int // resources, top-level or embedded, that carry next_actions
 	issues  map[string][]hypermedia.Issue
 	catalog *catalog
 }
@@ -23,10 +25,74 @@ func (a *analysis) add(id string, x *exchange.Exchange, v *jsonorder.Value, subj
 }
 
 // kind gathers the documents of one path shape and media type: a kind of
-// resource, served by one serializer.
+// resource, served by one serializer. The resources embedded under one
+// member of one kind of page are a kind of their own: a collection's item
+// summaries come from another serializer than the item pages.
 type kind struct {
 	carrier *exchange.Exchange
-	lacking []*hypermedia.Doc
+	lacking []resource
+}
+
+// resource is one object judged as a node: a document's root, or a
+// resource embedded in it, whose pointers point into the document.
+type resource struct {
+	x *exchange.Exchange
+	v *jsonorder.Value
+}
+
+// embedded is one resource object embedded in a document.
+type embedded struct {
+	member string // "_embedded/orders", "items"
+	v      *jsonorder.Value
+}
+
+// embeddedResources are the objects a document embeds: HAL's _embedded
+// resources and the items of a collection envelope's array.
+func embeddedResources(d *hypermedia.Doc) []embedded {
+	var out []embedded
+	root := d.Root()
+	if d.HAL != nil && d.HAL.Root != nil {
+		for _, e := range d.HAL.Root.Embedded {
+			for _, res := range e.Resources {
+				out = append(out, embedded{member: "_embedded/" + e.Rel, v: res.Value})
+			}
+		}
+	}
+	for _, name := range checks.EnvelopeArrays {
+		for _, it := range root.Get(name).Elements() {
+			if it.Is(jsonorder.Object) {
+				out = append(out, embedded{member: name, v: it})
+			}
+		}
+	}
+	return out
+}
+
+// selfOf is the absolute URL a resource object names as its own: HAL's
+// self link, else an "href" or "self" string member; "" when it names none.
+func selfOf(x *exchange.Exchange, v *jsonorder.Value) string {
+	href := ""
+	if r := halview.ResourceOf(v); r != nil {
+		href = r.SelfHref()
+	}
+	for _, k := range []string{"href", "self"} {
+		if s, ok := v.Get(k).Str(); href == "" && ok {
+			href = s
+		}
+	}
+	if href == "" {
+		return ""
+	}
+	base, err := url.Parse(x.Request.URL)
+	if err != nil {
+		return ""
+	}
+	u, err := base.Parse(href)
+	if err != nil {
+		return ""
+	}
+	u.Fragment = ""
+	return u.String()
 }
 
 func analyze(in *checks.Input) *analysis {
@@ -34,27 +100,47 @@ func analyze(in *checks.Input) *analysis {
 		a := &analysis{issues: map[string][]hypermedia.Issue{}, catalog: newCatalog(in.Spec, in.MCP)}
 		kinds := map[string]*kind{}
 		var order []string
-		for _, d := range hypermedia.JSONDocs(in) {
-			root := d.Root()
-			if d.Err != nil || !root.Is(jsonorder.Object) {
-				continue
-			}
-			key := hypermedia.ShapeOf(d.X) + " " + d.X.Response.MediaType()
+		judge := func(key string, x *exchange.Exchange, v *jsonorder.Value) {
 			k := kinds[key]
 			if k == nil {
 				k = &kind{}
 				kinds[key] = k
 				order = append(order, key)
 			}
-			if root.Get("next_actions") == nil {
-				k.lacking = append(k.lacking, d)
-				continue
+			if v.Get("next_actions") == nil {
+				k.lacking = append(k.lacking, resource{x: x, v: v})
+				return
 			}
 			if k.carrier == nil {
-				k.carrier = d.X
+				k.carrier = x
 			}
 			a.nodes++
-			(&node{a: a, x: d.X, v: root}).check()
+			(&node{a: a, x: x, v: v}).check()
+		}
+		docs := hypermedia.JSONDocs(in)
+		judged := map[string]bool{}
+		for _, d := range docs {
+			if root := d.Root(); d.Err == nil && root.Is(jsonorder.Object) {
+				judged[d.X.Request.URL] = true
+				if self := selfOf(d.X, root); self != "" {
+					judged[self] = true
+				}
+				judge(hypermedia.ShapeOf(d.X)+" "+d.X.Response.MediaType(), d.X, root)
+			}
+		}
+		for _, d := range docs {
+			if root := d.Root(); d.Err == nil && root.Is(jsonorder.Object) {
+				for _, e := range embeddedResources(d) {
+					self := selfOf(d.X, e.v)
+					if self != "" && judged[self] {
+						continue
+					}
+					if self != "" {
+						judged[self] = true
+					}
+					judge("embedded "+hypermedia.ShapeOf(d.X)+" "+e.member+" "+d.X.Response.MediaType(), d.X, e.v)
+				}
+			}
 		}
 		for _, key := range order {
 			a.missingLists(kinds[key])
@@ -70,11 +156,15 @@ func (a *analysis) missingLists(k *kind) {
 		return
 	}
 	for _, d := range k.lacking {
-		shape := hypermedia.ShapeOf(d.X)
-		a.issues[idMissing] = append(a.issues[idMissing], hypermedia.Issue{X: d.X, Pointer: "", Subject: "next_actions",
-			Message: fmt.Sprintf("%s carries no next_actions, while %s, of the same kind (%s), does: the model is not told what it may call next",
-				exchange.PathOf(d.X.Request.URL), exchange.PathOf(k.carrier.Request.URL), shape),
-			Expected: "a next_actions member", Actual: "(absent)", Related: k.carrier})
+		shape, page := hypermedia.ShapeOf(d.x), exchange.PathOf(d.x.Request.URL)
+		msg := fmt.Sprintf("%s carries no next_actions, while %s, of the same kind (%s), does: the model is not told what it may call next",
+			page, exchange.PathOf(k.carrier.Request.URL), shape)
+		if d.v.Pointer != "" {
+			msg = fmt.Sprintf("the resource at %s of %s carries no next_actions, while another embedded there in a page of the same kind (%s) does: the model is not told what it may call next",
+				d.v.Pointer, page, shape)
+		}
+		a.issues[idMissing] = append(a.issues[idMissing], hypermedia.Issue{X: d.x, Pointer: d.v.Pointer, Subject: "next_actions",
+			Message: msg, Expected: "a next_actions member", Actual: "(absent)", Related: k.carrier})
 	}
 }
 

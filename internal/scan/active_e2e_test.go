@@ -185,8 +185,9 @@ func assertSentAsListed(t *testing.T, log *methodlog.Log, rep *finding.Report) [
 	return received
 }
 
-// The conformant demo re-checks on execution: the same probes, and a user
-// replaying the refund only an admin was offered, are refused.
+// The conformant demo re-checks on execution: the same probes, a user
+// replaying the refund only an admin was offered, and a transition sent to
+// orders whose state does not offer it, are refused.
 func TestConformantDemoRefusesEveryActiveProbe(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -195,12 +196,13 @@ func TestConformantDemoRefusesEveryActiveProbe(t *testing.T) {
 		suffix string
 		sent   int
 	}{
-		// Both callers are offered cancel: only the stale probe applies.
-		{"cancel as anonymous and user", anonAndUser(userAuth), []string{"POST /orders/*/cancellation"}, "/cancellation", 1},
+		// Both callers are offered cancel: no hidden probe applies; the
+		// shipped, delivered and cancelled orders get a transition probe.
+		{"cancel as anonymous and user", anonAndUser(userAuth), []string{"POST /orders/*/cancellation"}, "/cancellation", 4},
 		{"refund as user and admin", []scan.Identity{
 			{Name: "user", Header: http.Header{"Authorization": {userAuth}}, Roles: []string{"user"}},
 			{Name: "admin", Header: http.Header{"Authorization": {"Bearer " + demo.AdminToken}}, Roles: []string{"admin"}},
-		}, []string{"refundOrder"}, "/refund", 2},
+		}, []string{"refundOrder"}, "/refund", 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -215,16 +217,19 @@ func TestConformantDemoRefusesEveryActiveProbe(t *testing.T) {
 			for _, id := range activeChecks {
 				st := checkStatus(rep, id)
 				hidden := strings.HasPrefix(id, "leakage-hidden-")
-				if st.Status == finding.StatusSkip && (!hidden || tt.sent == 2) {
+				if st.Status == finding.StatusSkip && (!hidden || tt.suffix == "/refund") {
 					t.Errorf("%s skipped: %s", id, st.Reason)
 				}
+			}
+			if st := checkStatus(rep, "affordance-state-transition-executed"); st.Status != finding.StatusPass {
+				t.Errorf("affordance-state-transition-executed %s: %s", st.Status, st.Reason)
 			}
 			if rep.Active == nil || len(rep.Active.Sent) != tt.sent {
 				t.Fatalf("active section %+v, want %d probes", rep.Active, tt.sent)
 			}
 			for _, s := range rep.Active.Sent {
-				if s.Status != http.StatusNotFound && s.Status != http.StatusPreconditionFailed {
-					t.Errorf("%s %s as %s answered %d, want 404 or 412", s.Method, s.URL, s.Identity, s.Status)
+				if s.Status != http.StatusNotFound && s.Status != http.StatusPreconditionFailed && s.Status != http.StatusConflict {
+					t.Errorf("%s %s as %s answered %d, want 404, 409 or 412", s.Method, s.URL, s.Identity, s.Status)
 				}
 			}
 			for _, r := range assertSentAsListed(t, log, rep) {
@@ -233,5 +238,34 @@ func TestConformantDemoRefusesEveryActiveProbe(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A shipped order cancelled by the state-transition probe: without
+// --active, even with the allow-list's identities, nothing unsafe reaches
+// the app and the check is not assessed; with it, exactly the listed probes
+// do, and the shipped order's is the one judged executed.
+func TestStateTransitionProbeNeedsActive(t *testing.T) {
+	const id = "affordance-state-transition-executed"
+	log, h := methodlog.Wrap(demo.New(demo.DefectActiveCancelShipped))
+	rep := scanActiveAs(t, h, anonAndUser(userAuth), nil)
+	if got := unsafeRequests(log, rep); len(got) != 0 {
+		t.Errorf("without --active the scan sent %v", got)
+	}
+	if st := checkStatus(rep, id); st.Status != finding.StatusSkip || !strings.HasPrefix(st.Reason, "not assessed") {
+		t.Errorf("without --active %s is %s %q, want not assessed", id, st.Status, st.Reason)
+	}
+
+	log, h = methodlog.Wrap(demo.New(demo.DefectActiveCancelShipped))
+	rep = scanActiveAs(t, h, anonAndUser(userAuth), allowRules(t, "POST /orders/*/cancellation"))
+	assertSentAsListed(t, log, rep)
+	var fired []string
+	for _, f := range rep.Findings {
+		if f.CheckID == id {
+			fired = append(fired, f.Evidence[0].Method+" "+exchange.PathOf(f.Evidence[0].URL))
+		}
+	}
+	if want := []string{"POST /orders/3/cancellation"}; !slices.Equal(fired, want) {
+		t.Errorf("%s fired on %v, want %v", id, fired, want)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/agentready/agentready/fixtures/expect"
 	"github.com/agentready/agentready/fixtures/mcpfix"
 	"github.com/agentready/agentready/fixtures/methodlog"
+	"github.com/agentready/agentready/fixtures/seedapp"
 	"github.com/agentready/agentready/internal/baseline"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/pipeline"
@@ -29,7 +30,7 @@ import (
 // fixtureCases are the expectations of every fixture app that fires checks,
 // each declared in the fixture's own package.
 func fixtureCases() []expect.Case {
-	return slices.Concat(demo.Cases(), activefix.Cases(), mcpfix.RoleCases())
+	return slices.Concat(demo.Cases(), activefix.Cases(), mcpfix.RoleCases(), seedapp.Cases())
 }
 
 // scanOptions sets a scan up as s says.
