@@ -32,12 +32,15 @@ const (
 	FamilyDiscovery   Family = "discovery"
 	FamilySurface     Family = "surface"
 	FamilyDrift       Family = "drift"
+	// FamilyCustom holds the house rules of the configuration (checks/custom);
+	// it has no check unless the configuration has rules.
+	FamilyCustom Family = "custom"
 )
 
 // Families lists every family in report order.
 var Families = []Family{
 	FamilyNegotiation, FamilyVary, FamilyProblemJSON, FamilyOpenAPIHAL, FamilyHAL,
-	FamilyHALForms, FamilyAffordance, FamilyStateful, FamilyMCP, FamilyLeakage, FamilyDiscovery, FamilySurface, FamilyDrift,
+	FamilyHALForms, FamilyAffordance, FamilyStateful, FamilyMCP, FamilyLeakage, FamilyDiscovery, FamilySurface, FamilyDrift, FamilyCustom,
 }
 
 // FamilyNames lists every family's name in report order, for what takes

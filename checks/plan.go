@@ -28,8 +28,11 @@ const (
 	// NeedsActiveStale: with --active, the requests behind offered controls,
 	// conditional on a version no representation has.
 	NeedsActiveStale
+	// NeedsSpecText: the OpenAPI document's text kept in Spec.Raw, for a
+	// check that reads the document as written rather than as loaded.
+	NeedsSpecText
 
-	knownNeeds = NeedsMCP | NeedsMCPPerIdentity | NeedsActiveHidden | NeedsActiveStale
+	knownNeeds = NeedsMCP | NeedsMCPPerIdentity | NeedsActiveHidden | NeedsActiveStale | NeedsSpecText
 )
 
 // Has reports whether n holds every need of want.

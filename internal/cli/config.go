@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/builtin"
+	"github.com/agentready/agentready/checks/custom"
 	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/pipeline"
 )
@@ -31,6 +32,8 @@ type loadedConfig struct {
 	target string
 	// origin says how the file was chosen (see locateConfig).
 	origin string
+	// custom are the checks the file's rules compile to.
+	custom []checks.Check
 }
 
 // How the configuration file was chosen. A file found above the working
@@ -150,7 +153,24 @@ func loadConfig(path string) (*loadedConfig, error) {
 		}
 		return nil, usageError("%s:\n%v", where, indent(err.Error()))
 	}
-	return &loadedConfig{file: f}, nil
+	cs, err := custom.Checks(f.Rules)
+	if err != nil {
+		return nil, usageError("%s:\n%v", f.Path, indent(err.Error()))
+	}
+	return &loadedConfig{file: f, custom: cs}, nil
+}
+
+// customChecks are the checks of the configuration's rules, none without one.
+func (e *env) customChecks() []checks.Check {
+	if e.config == nil {
+		return nil
+	}
+	return e.config.custom
+}
+
+// registry is every built-in check and the configuration's rules.
+func (e *env) registry() (*checks.Registry, error) {
+	return checks.NewRegistry(append(builtin.All(), e.customChecks()...)...)
 }
 
 // knownNames lists this build's check IDs and families.
@@ -325,8 +345,8 @@ func newConfigCmd(e *env) *cobra.Command {
 			for _, s := range f.Settings() {
 				fmt.Fprintf(e.stdout, "  %-24s %s\n", s.Key, commandLineForm(scanFlags, s))
 			}
-			fmt.Fprintf(e.stdout, "  %d severity override(s), %d family setting(s), %d ignore(s), %d identit(ies)\n",
-				len(f.Checks), len(f.Families), len(f.Ignores), len(f.Identities))
+			fmt.Fprintf(e.stdout, "  %d severity override(s), %d family setting(s), %d ignore(s), %d identit(ies), %d rule(s)\n",
+				len(f.Checks), len(f.Families), len(f.Ignores), len(f.Identities), len(f.Rules))
 			return nil
 		},
 	})

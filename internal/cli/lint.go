@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/pipeline"
 	"github.com/agentready/agentready/internal/scan"
@@ -54,7 +53,7 @@ func runLint(ctx context.Context, e *env, path string, maxSize int64, out *outpu
 	if err != nil {
 		return err
 	}
-	reg, err := builtin.Registry()
+	reg, err := e.registry()
 	if err != nil {
 		return err
 	}
