@@ -101,8 +101,17 @@ type Meta struct {
 	Needs Needs
 }
 
+// CustomDocs documents the house rules, whose checks docs/checks.md cannot
+// list: each configuration has its own.
+const CustomDocs = "https://github.com/agentready/agentready/blob/main/docs/custom-rules.md"
+
 // DocsURL is derived from the ID, never typed by hand.
-func (m Meta) DocsURL() string { return DocsBase + "#" + m.ID }
+func (m Meta) DocsURL() string {
+	if m.Family == FamilyCustom {
+		return CustomDocs
+	}
+	return DocsBase + "#" + m.ID
+}
 
 // Check evaluates the recording. Run must not do I/O, must treat its input as
 // read-only and must be safe to run concurrently with other checks. It returns

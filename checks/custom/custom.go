@@ -83,6 +83,12 @@ func ruleError(id string, r config.Rule, key, format string, a ...any) error {
 }
 
 func compile(id string, r config.Rule) (*Rule, error) {
+	switch {
+	case r.Target == "":
+		return nil, ruleError(id, r, "", "target is required: %s", strings.Join(targets, ", "))
+	case r.Given == "":
+		return nil, ruleError(id, r, "", "given is required: a JSONPath such as $")
+	}
 	if !slices.Contains(targets, r.Target) {
 		return nil, ruleError(id, r, "target", "unknown target %q: want %s", r.Target, strings.Join(targets, ", "))
 	}
@@ -341,9 +347,13 @@ func (c *Rule) finding(it item, th then, t located, problem string) finding.Find
 	if t.value.defined {
 		shown = quoted(t.value.v)
 	}
-	msg := it.label + ": " + property(th, t.path) + " " + problem
+	where := it.label
+	if len(t.path) > 0 {
+		where += " at " + path
+	}
+	msg := where + ": " + property(th, t.path) + " " + problem
 	if c.message != "" {
-		msg = it.label + ": " + expand(c.message, map[string]string{
+		msg = where + ": " + expand(c.message, map[string]string{
 			"property": property(th, t.path), "value": shown, "path": path, "error": problem,
 		})
 	}

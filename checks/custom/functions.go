@@ -153,7 +153,7 @@ func newPattern(o map[string]any) (function, error) {
 		}
 		re, err := compileRegexp(s)
 		if err != nil {
-			return nil, optErr(key, "%s: %v", key, err)
+			return nil, optErr(key, "%v", err)
 		}
 		*dst = re
 	}
@@ -379,18 +379,18 @@ func newSchema(o map[string]any) (function, error) {
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(mustJSON(plain(raw))))
 	if err != nil {
-		return nil, optErr("schema", "schema: %v", err)
+		return nil, optErr("schema", "not a valid JSON Schema: %s", oneLine(err))
 	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	// A rule's schema is self-contained: nothing is fetched to compile it.
 	c.UseLoader(noLoader{})
 	if err := c.AddResource(schemaURL, doc); err != nil {
-		return nil, optErr("schema", "schema: %v", err)
+		return nil, optErr("schema", "not a valid JSON Schema: %s", oneLine(err))
 	}
 	sch, err := c.Compile(schemaURL)
 	if err != nil {
-		return nil, optErr("schema", "schema: %v", err)
+		return nil, optErr("schema", "not a valid JSON Schema: %s", oneLine(err))
 	}
 	return schema{sch: sch}, nil
 }
@@ -428,6 +428,17 @@ func isLeaf(k jsonschema.ErrorKind) bool {
 }
 
 func (schema) expects() string { return "valid against the rule's schema" }
+
+// oneLine folds a multi-line error, such as the compiler's tree of causes.
+func oneLine(err error) string {
+	var parts []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		if l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "- ")); l != "" {
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
 
 // plain converts a value decoded from YAML to what encoding/json decodes,
 // so that options compare equal to the values they judge.

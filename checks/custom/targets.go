@@ -16,6 +16,7 @@ import (
 	"github.com/agentready/agentready/internal/halview"
 	"github.com/agentready/agentready/internal/jsonorder"
 	"github.com/agentready/agentready/internal/mcp"
+	"github.com/agentready/agentready/internal/sanitize"
 )
 
 // The targets a rule may read.
@@ -69,12 +70,11 @@ func specItems(in *checks.Input) ([]item, error) {
 	}
 	doc := in.Spec
 	return []item{{doc: v.value, label: "the OpenAPI document", evidence: func(path []any) (finding.Evidence, *finding.SourceLocation) {
+		// The location is set even for a fetched document (File empty), so
+		// that no operation the document's URL matches claims the finding.
 		ev := finding.Evidence{Method: "GET", URL: doc.Source}
-		if doc.File == "" {
-			return ev, nil
-		}
 		loc := finding.SourceLocation{File: doc.File, Pointer: pointer(path)}
-		if n := nodeAt(v.root, path); n != nil {
+		if n := keyAt(v.root, path); n != nil {
 			loc.Line, loc.Column = n.Line, n.Column
 		}
 		return ev, &loc
@@ -163,9 +163,12 @@ func scalarValue(n *yaml.Node) any {
 	return n.Value
 }
 
-// nodeAt follows a path of keys and indexes through a YAML tree; nil when
-// it leaves the tree.
-func nodeAt(n *yaml.Node, path []any) *yaml.Node {
+// keyAt follows a path of keys and indexes through a YAML tree and returns
+// the node that names its last step: the key of a member, so that a finding
+// on an object points at the line that names it, or the item of a list; nil
+// when the path leaves the tree.
+func keyAt(n *yaml.Node, path []any) *yaml.Node {
+	at := n
 	for _, step := range path {
 		for n != nil && n.Kind == yaml.AliasNode {
 			n = n.Alias
@@ -179,7 +182,7 @@ func nodeAt(n *yaml.Node, path []any) *yaml.Node {
 			if n.Kind == yaml.MappingNode {
 				for i := 0; i+1 < len(n.Content); i += 2 {
 					if n.Content[i].Value == s {
-						next = n.Content[i+1]
+						next, at = n.Content[i+1], n.Content[i]
 						break
 					}
 				}
@@ -187,11 +190,15 @@ func nodeAt(n *yaml.Node, path []any) *yaml.Node {
 		case int:
 			if n.Kind == yaml.SequenceNode && s < len(n.Content) {
 				next = n.Content[s]
+				at = next
 			}
+		}
+		if next == nil {
+			return nil
 		}
 		n = next
 	}
-	return n
+	return at
 }
 
 // exchangeItems are the crawl's requests that were answered, each as
@@ -295,7 +302,7 @@ func toolName(t *mcp.Tool) string {
 	if t.Name == "" {
 		return fmt.Sprintf("MCP tool #%d of page %d", t.Index+1, t.Page+1)
 	}
-	return fmt.Sprintf("MCP tool %q", t.Name)
+	return fmt.Sprintf("MCP tool %q", sanitize.Truncate(t.Name, valueLimit))
 }
 
 // linkItems are the links of every crawled HAL resource, embedded resources

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -146,16 +147,13 @@ func loadConfig(path string) (*loadedConfig, error) {
 			return nil, usageError("configuration: %v", err)
 		}
 	}
-	if err := f.Validate(knownNames()); err != nil {
+	cs, rulesErr := custom.Checks(f.Rules)
+	if err := errors.Join(f.Validate(knownNames()), rulesErr); err != nil {
 		where := "configuration"
 		if path != "" {
 			where = path
 		}
 		return nil, usageError("%s:\n%v", where, indent(err.Error()))
-	}
-	cs, err := custom.Checks(f.Rules)
-	if err != nil {
-		return nil, usageError("%s:\n%v", f.Path, indent(err.Error()))
 	}
 	return &loadedConfig{file: f, custom: cs}, nil
 }

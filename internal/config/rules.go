@@ -103,24 +103,13 @@ func (f *File) RuleCheckIDs() []string {
 	return out
 }
 
-// validateRuleIDs checks what the file alone can say of a rule's ID and
-// required keys; what its given and then mean is checks/custom's to judge.
+// validateRuleIDs checks the form of the rules' IDs; what a rule says is
+// checks/custom's to judge, when it compiles the rule.
 func (f *File) validateRuleIDs() []error {
 	var errs []error
 	for _, id := range slices.Sorted(maps.Keys(f.Rules)) {
-		r := f.Rules[id]
-		at := r.At("")
 		if !ruleID.MatchString(id) {
-			errs = append(errs, fmt.Errorf("%s: rules.%s: a rule ID is kebab-case (lower-case letters, digits, dashes), e.g. house-tool-prefix; its check ID is %s-<id>", at, id, CustomFamily))
-		}
-		if r.Given == "" {
-			errs = append(errs, fmt.Errorf("%s: rules.%s: given is required: a JSONPath such as $", at, id))
-		}
-		if r.Target == "" {
-			errs = append(errs, fmt.Errorf("%s: rules.%s: target is required: spec, exchange, mcp-tool or hal-link", at, id))
-		}
-		if len(r.Then) == 0 {
-			errs = append(errs, fmt.Errorf("%s: rules.%s: then is required: {field, function, functionOptions}", at, id))
+			errs = append(errs, fmt.Errorf("%s: rules.%s: a rule ID is kebab-case (lower-case letters, digits, dashes), e.g. house-tool-prefix; its check ID is %s-<id>", f.Rules[id].At(""), id, CustomFamily))
 		}
 	}
 	return errs
