@@ -188,10 +188,10 @@ func (p pattern) judge(v value) string {
 		return ""
 	}
 	if p.match != nil && !p.match.MatchString(s) {
-		return fmt.Sprintf("must match the pattern %q", p.match.String())
+		return fmt.Sprintf(`must match the pattern "%s"`, p.match.String())
 	}
 	if p.notMatch != nil && p.notMatch.MatchString(s) {
-		return fmt.Sprintf("must not match the pattern %q", p.notMatch.String())
+		return fmt.Sprintf(`must not match the pattern "%s"`, p.notMatch.String())
 	}
 	return ""
 }
