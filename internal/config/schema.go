@@ -142,7 +142,11 @@ func (g schemaGen) scalar(t reflect.Type, enum, format string) map[string]any {
 func (g schemaGen) names(kind string) map[string]any {
 	switch kind {
 	case "checks":
-		return map[string]any{"type": "string", "enum": sorted(g.known.Checks)}
+		// The checks of the file's own rules are named too.
+		return map[string]any{"type": "string", "anyOf": []any{
+			map[string]any{"enum": sorted(g.known.Checks)},
+			map[string]any{"pattern": "^" + CustomFamily + "-" + strings.TrimPrefix(ruleID.String(), "^")},
+		}}
 	case "families":
 		return map[string]any{"type": "string", "enum": sorted(g.known.Families)}
 	case "env":
