@@ -360,7 +360,7 @@ func (c *Rule) finding(it item, th then, t located, problem string) finding.Find
 	ev, loc := it.evidence(t.path)
 	ev.JSONPath = path
 	ev.Expected = sanitize.Line(th.fn.expects())
-	ev.Actual = shown
+	ev.Actual = actual(t.value)
 	f := checks.New(c.meta, it.label+" "+path, sanitize.Line(msg), ev)
 	f.Location = loc
 	return f
@@ -375,6 +375,18 @@ func property(th then, path []any) string {
 		return "the value"
 	}
 	return sanitize.Truncate(sanitize.Line(fmt.Sprint(path[len(path)-1])), valueLimit)
+}
+
+// actual is the value for the evidence, which reporters quote themselves: a
+// string as it is, anything else as JSON, both made safe like quoted.
+func actual(v value) string {
+	if s, ok := v.v.(string); ok && v.defined {
+		return sanitize.Truncate(sanitize.Line(s), valueLimit)
+	}
+	if !v.defined {
+		return "undefined"
+	}
+	return quoted(v.v)
 }
 
 // quoted is a value as JSON on one line, cut short and stripped of what a

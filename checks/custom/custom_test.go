@@ -38,7 +38,7 @@ rules:
     target: spec
     given: "$.paths[*].post"
     severity: warn
-    message: "{{path}} declares no Idempotency-Key header: {{error}}"
+    message: "POST declares no Idempotency-Key header: {{error}}"
     then:
       function: schema
       functionOptions:
@@ -107,7 +107,7 @@ func TestToolPrefix(t *testing.T) {
 	}
 	ev := fs[0].Evidence[0]
 	if fs[0].Message != `MCP tool "echo" at $['name']: name must match the pattern "^acme_"` ||
-		ev.JSONPath != "$['name']" || ev.JSONPointer != "/result/tools/1/name" || ev.Actual != `"echo"` || ev.Expected != "match ^acme_" {
+		ev.JSONPath != "$['name']" || ev.JSONPointer != "/result/tools/1/name" || ev.Actual != "echo" || ev.Expected != "match ^acme_" {
 		t.Errorf("finding = %q, evidence %+v", fs[0].Message, ev)
 	}
 	if fs := run(t, c, toolsInput("acme_orders", "acme_pay")); len(fs) != 0 {
@@ -137,7 +137,7 @@ func TestCurieRelations(t *testing.T) {
 	if len(fs) != 1 || fs[0].Severity != finding.SeverityError {
 		t.Fatalf("findings = %+v, want one error on cancel", fs)
 	}
-	if ev := fs[0].Evidence[0]; ev.JSONPointer != "/_links/cancel" || ev.URL != "http://api.test/orders" || ev.Status != 200 || ev.Actual != `"cancel"` {
+	if ev := fs[0].Evidence[0]; ev.JSONPointer != "/_links/cancel" || ev.URL != "http://api.test/orders" || ev.Status != 200 || ev.Actual != "cancel" {
 		t.Errorf("evidence = %+v", ev)
 	}
 	if fs := run(t, c, checkstest.Input("http://api.test/", nil, halPage("self", "acme:cancel", "acme:pay", "curies"))); len(fs) != 0 {
@@ -197,8 +197,8 @@ func TestPostIdempotencyKey(t *testing.T) {
 		}
 	}
 	want := map[string]string{
-		"$['paths']['/payments']['post']": `the OpenAPI document at $['paths']['/payments']['post']: $['paths']['/payments']['post'] declares no Idempotency-Key header: at "/parameters": no items match contains schema`,
-		"$['paths']['/refunds']['post']":  `the OpenAPI document at $['paths']['/refunds']['post']: $['paths']['/refunds']['post'] declares no Idempotency-Key header: at "/": missing property 'parameters'`,
+		"$['paths']['/payments']['post']": `the OpenAPI document at $['paths']['/payments']['post']: POST declares no Idempotency-Key header: at "/parameters": no items match contains schema`,
+		"$['paths']['/refunds']['post']":  `the OpenAPI document at $['paths']['/refunds']['post']: POST declares no Idempotency-Key header: at "/": missing property 'parameters'`,
 	}
 	if len(got) != len(want) {
 		t.Fatalf("findings = %v, want %v", got, want)
