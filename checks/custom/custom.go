@@ -211,6 +211,9 @@ func help(r config.Rule) string {
 	return b.String()
 }
 
+// Static makes a rule on the document one that lint runs too.
+func (c *Rule) Static() bool { return c.target == TargetSpec }
+
 // Meta describes the rule as a check.
 func (c *Rule) Meta() checks.Meta { return c.meta }
 

@@ -58,7 +58,11 @@ func runLint(ctx context.Context, e *env, path string, maxSize int64, out *outpu
 		return err
 	}
 	started := time.Now()
-	doc, err := loadSpecFile("lint", path, maxSize)
+	load := spec.LoadFile
+	if checks.NeedsOf(reg.All()).Has(checks.NeedsSpecText) {
+		load = spec.LoadFileKeeping
+	}
+	doc, err := loadSpecFileWith(load, "lint", path, maxSize)
 	var exit *ExitError
 	if errors.As(err, &exit) {
 		return err

@@ -167,3 +167,50 @@ func TestMalformedRuleIsAConfigErrorWithItsLine(t *testing.T) {
 		}
 	}
 }
+
+// TestLintRunsRulesOnTheDocument: a rule on the document needs no scan.
+func TestLintRunsRulesOnTheDocument(t *testing.T) {
+	cfg := writeConfig(t, `rules:
+  post-idempotency-key:
+    target: spec
+    given: "$.paths[*].post"
+    then:
+      function: schema
+      functionOptions:
+        schema: {required: [parameters], properties: {parameters: {contains: {properties: {in: {const: header}, name: {const: Idempotency-Key}}, required: [in, name]}}}}
+`)
+	doc := filepath.Join(t.TempDir(), "openapi.yaml")
+	if err := os.WriteFile(doc, []byte(`openapi: 3.1.0
+info: {title: t, version: "1"}
+paths:
+  /orders:
+    post:
+      parameters:
+        - {in: header, name: Idempotency-Key, schema: {type: string}}
+      responses:
+        "201": {description: created}
+  /refunds:
+    post:
+      responses:
+        "201": {description: created}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "lint.json")
+	r := run(t, "--config", cfg, "lint", "-q", "-o", "json="+out, doc)
+	if r.code == ExitUsage || r.code == ExitIncomplete {
+		t.Fatalf("lint: exit %d: %s", r.code, r.stderr)
+	}
+	var got []string
+	for _, f := range readJSONReport(t, out).Findings {
+		if f.CheckID == "custom-post-idempotency-key" {
+			got = append(got, f.Evidence[0].JSONPath)
+			if f.Location == nil || f.Location.Line != 11 {
+				t.Errorf("location %+v, want line 11", f.Location)
+			}
+		}
+	}
+	if len(got) != 1 || got[0] != "$['paths']['/refunds']['post']" {
+		t.Errorf("findings at %q, want the /refunds POST only", got)
+	}
+}
