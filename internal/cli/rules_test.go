@@ -11,9 +11,18 @@ import (
 	"github.com/agentready/agentready/internal/finding"
 )
 
-// houseRules holds a rule the conformant demo keeps and one that its MCP
-// catalog breaks.
+// houseRules holds rules the conformant demo keeps, one on each target
+// but the MCP catalog, and one that its MCP catalog breaks.
 const houseRules = `rules:
+  get-has-operation-id:
+    target: spec
+    given: "$.paths[*].get"
+    severity: error
+    then: {field: operationId, function: defined}
+  link-has-href:
+    target: hal-link
+    given: "$"
+    then: {field: href, function: truthy}
   vary-on-accept:
     description: Every response that declares Vary names Accept in it
     target: exchange
@@ -55,8 +64,10 @@ func TestHouseRuleFiresOnAFixtureAndIsSilentOnTheDemo(t *testing.T) {
 	}
 
 	conformant := scanRules("demo")
-	if s, n := status(conformant, "custom-vary-on-accept"); s != "pass" {
-		t.Errorf("demo: custom-vary-on-accept %s with %d findings, want pass", s, n)
+	for _, id := range []string{"custom-vary-on-accept", "custom-get-has-operation-id", "custom-link-has-href"} {
+		if s, n := status(conformant, id); s != "pass" {
+			t.Errorf("demo: %s %s with %d findings, want pass", id, s, n)
+		}
 	}
 	if s, n := status(conformant, "custom-house-tool-prefix"); s != "fail" || n == 0 {
 		t.Errorf("demo: custom-house-tool-prefix %s with %d findings; its tools have no acme_ prefix", s, n)
@@ -106,7 +117,7 @@ func TestHouseRulesInChecksAndExplain(t *testing.T) {
 	}
 	// A severity override and an ignore may name a rule's check.
 	cfg = writeConfig(t, houseRules+"checks:\n  custom-house-tool-prefix: off\n")
-	if r := run(t, "--config", cfg, "config", "check"); r.code != ExitOK || !strings.Contains(r.stdout, "2 rule(s)") {
+	if r := run(t, "--config", cfg, "config", "check"); r.code != ExitOK || !strings.Contains(r.stdout, "4 rule(s)") {
 		t.Errorf("config check: %d %q %q", r.code, r.stdout, r.stderr)
 	}
 }
