@@ -32,12 +32,15 @@ const (
 	FamilyDiscovery   Family = "discovery"
 	FamilySurface     Family = "surface"
 	FamilyDrift       Family = "drift"
+	// FamilyCustom holds the house rules of the configuration (checks/custom);
+	// it has no check unless the configuration has rules.
+	FamilyCustom Family = "custom"
 )
 
 // Families lists every family in report order.
 var Families = []Family{
 	FamilyNegotiation, FamilyVary, FamilyProblemJSON, FamilyOpenAPIHAL, FamilyHAL,
-	FamilyHALForms, FamilyAffordance, FamilyStateful, FamilyMCP, FamilyLeakage, FamilyDiscovery, FamilySurface, FamilyDrift,
+	FamilyHALForms, FamilyAffordance, FamilyStateful, FamilyMCP, FamilyLeakage, FamilyDiscovery, FamilySurface, FamilyDrift, FamilyCustom,
 }
 
 // FamilyNames lists every family's name in report order, for what takes
@@ -98,8 +101,17 @@ type Meta struct {
 	Needs Needs
 }
 
+// CustomDocs documents the house rules, whose checks docs/checks.md cannot
+// list: each configuration has its own.
+const CustomDocs = "https://github.com/agentready/agentready/blob/main/docs/custom-rules.md"
+
 // DocsURL is derived from the ID, never typed by hand.
-func (m Meta) DocsURL() string { return DocsBase + "#" + m.ID }
+func (m Meta) DocsURL() string {
+	if m.Family == FamilyCustom {
+		return CustomDocs
+	}
+	return DocsBase + "#" + m.ID
+}
 
 // Check evaluates the recording. Run must not do I/O, must treat its input as
 // read-only and must be safe to run concurrently with other checks. It returns

@@ -32,8 +32,11 @@ const (
 	// of resource offers in one lifecycle state, sent to a resource in a
 	// state that does not offer them.
 	NeedsActiveState
+	// NeedsSpecText: the OpenAPI document's text kept in Spec.Raw, for a
+	// check that reads the document as written rather than as loaded.
+	NeedsSpecText
 
-	knownNeeds = NeedsMCP | NeedsMCPPerIdentity | NeedsActiveHidden | NeedsActiveStale | NeedsActiveState
+	knownNeeds = NeedsMCP | NeedsMCPPerIdentity | NeedsActiveHidden | NeedsActiveStale | NeedsActiveState | NeedsSpecText
 )
 
 // Has reports whether n holds every need of want.

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/builtin"
 )
 
 func newChecksCmd(e *env) *cobra.Command {
@@ -19,9 +18,10 @@ func newChecksCmd(e *env) *cobra.Command {
 		Short: "List every check: ID, family, severity, title",
 		Example: `  agentready checks
   agentready checks --format json`,
-		Args: cobra.NoArgs,
+		Args:        cobra.NoArgs,
+		Annotations: map[string]string{usesConfig: "true"},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			reg, err := builtin.Registry()
+			reg, err := e.registry()
 			if err != nil {
 				return err
 			}
@@ -60,12 +60,13 @@ func listChecksJSON(e *env, reg *checks.Registry) error {
 
 func newExplainCmd(e *env) *cobra.Command {
 	return &cobra.Command{
-		Use:     "explain ID",
-		Short:   "Explain one check: why it matters, its clause, how to fix it",
-		Example: "  agentready explain vary-accept",
-		Args:    cobra.ExactArgs(1),
+		Use:         "explain ID",
+		Short:       "Explain one check: why it matters, its clause, how to fix it",
+		Example:     "  agentready explain vary-accept",
+		Args:        cobra.ExactArgs(1),
+		Annotations: map[string]string{usesConfig: "true"},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			reg, err := builtin.Registry()
+			reg, err := e.registry()
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/builtin"
+	"github.com/agentready/agentready/checks/custom"
 	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/pipeline"
 )
@@ -31,6 +33,8 @@ type loadedConfig struct {
 	target string
 	// origin says how the file was chosen (see locateConfig).
 	origin string
+	// custom are the checks the file's rules compile to.
+	custom []checks.Check
 }
 
 // How the configuration file was chosen. A file found above the working
@@ -143,14 +147,28 @@ func loadConfig(path string) (*loadedConfig, error) {
 			return nil, usageError("configuration: %v", err)
 		}
 	}
-	if err := f.Validate(knownNames()); err != nil {
+	cs, rulesErr := custom.Checks(f.Rules)
+	if err := errors.Join(f.Validate(knownNames()), rulesErr); err != nil {
 		where := "configuration"
 		if path != "" {
 			where = path
 		}
 		return nil, usageError("%s:\n%v", where, indent(err.Error()))
 	}
-	return &loadedConfig{file: f}, nil
+	return &loadedConfig{file: f, custom: cs}, nil
+}
+
+// customChecks are the checks of the configuration's rules, none without one.
+func (e *env) customChecks() []checks.Check {
+	if e.config == nil {
+		return nil
+	}
+	return e.config.custom
+}
+
+// registry is every built-in check and the configuration's rules.
+func (e *env) registry() (*checks.Registry, error) {
+	return checks.NewRegistry(append(builtin.All(), e.customChecks()...)...)
 }
 
 // knownNames lists this build's check IDs and families.
@@ -332,8 +350,8 @@ func newConfigCmd(e *env) *cobra.Command {
 			for _, t := range f.Targets {
 				fmt.Fprintf(e.stdout, "  %-24s %s\n", "target "+t.NameOf(), shownURL(t.URL))
 			}
-			fmt.Fprintf(e.stdout, "  %d severity override(s), %d family setting(s), %d ignore(s), %d identit(ies)\n",
-				len(f.Checks), len(f.Families), len(f.Ignores), len(f.Identities))
+			fmt.Fprintf(e.stdout, "  %d severity override(s), %d family setting(s), %d ignore(s), %d identit(ies), %d rule(s)\n",
+				len(f.Checks), len(f.Families), len(f.Ignores), len(f.Identities), len(f.Rules))
 			return nil
 		},
 	})

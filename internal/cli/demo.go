@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/fixtures/demo"
 )
 
@@ -56,7 +57,7 @@ findings look like.`,
 				fmt.Fprintf(e.stderr, "demo API at %s\n", target)
 			}
 			lim.ids.fallback = demoIdentities() // scan as anonymous and user unless told otherwise
-			lim.spec.keepRaw = rf.record != ""
+			lim.spec.keepRaw = rf.record != "" || checks.NeedsOf(e.customChecks()).Has(checks.NeedsSpecText)
 			plan, err := planScan(e, target, &out, &lim)
 			if err != nil {
 				return err

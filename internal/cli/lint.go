@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/pipeline"
 	"github.com/agentready/agentready/internal/scan"
@@ -54,12 +53,16 @@ func runLint(ctx context.Context, e *env, path string, maxSize int64, out *outpu
 	if err != nil {
 		return err
 	}
-	reg, err := builtin.Registry()
+	reg, err := e.registry()
 	if err != nil {
 		return err
 	}
 	started := time.Now()
-	doc, err := loadSpecFile("lint", path, maxSize)
+	load := spec.LoadFile
+	if checks.NeedsOf(reg.All()).Has(checks.NeedsSpecText) {
+		load = spec.LoadFileKeeping
+	}
+	doc, err := loadSpecFileWith(load, "lint", path, maxSize)
 	var exit *ExitError
 	if errors.As(err, &exit) {
 		return err

@@ -48,13 +48,10 @@ func checkMaxSpecSize(v int64) error {
 	return nil
 }
 
-// loadSpecFile loads a local description under the cap. A file over it is a
-// usage error, prefixed with what, that says how to raise the cap; other
-// errors are returned as they are, for the caller to classify.
-func loadSpecFile(what, path string, maxSize int64) (*spec.Document, error) {
-	return loadSpecFileWith(spec.LoadFile, what, path, maxSize)
-}
-
+// loadSpecFileWith loads a local description under the cap with load
+// (spec.LoadFile, or spec.LoadFileKeeping to keep its text). A file over the
+// cap is a usage error, prefixed with what, that says how to raise the cap;
+// other errors are returned as they are, for the caller to classify.
 func loadSpecFileWith(load func(string, int64) (*spec.Document, error), what, path string, maxSize int64) (*spec.Document, error) {
 	doc, err := load(path, maxSize)
 	var tooLarge *spec.TooLargeError

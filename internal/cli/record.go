@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/har"
 	"github.com/agentready/agentready/internal/scan"
@@ -108,7 +107,7 @@ func planReplay(cmd *cobra.Command, e *env, args []string, out *outputFlags, rf 
 	if err != nil {
 		return nil, err
 	}
-	reg, err := builtin.Registry()
+	reg, err := e.registry()
 	if err != nil {
 		return nil, err
 	}

@@ -19,7 +19,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
@@ -202,7 +201,7 @@ holds every target (text, markdown, json, sarif).`,
 			if err := app.check(); err != nil {
 				return err
 			}
-			lim.spec.keepRaw = rf.record != ""
+			lim.spec.keepRaw = rf.record != "" || checks.NeedsOf(e.customChecks()).Has(checks.NeedsSpecText)
 			plan, err := planScan(e, start, &out, &lim)
 			if err != nil {
 				return err
@@ -285,7 +284,7 @@ func scanOptions(e *env, start *url.URL, lim *limitFlags, policy *pipeline.Polic
 	if err != nil {
 		return scan.Options{}, err
 	}
-	reg, err := builtin.Registry()
+	reg, err := e.registry()
 	if err != nil {
 		return scan.Options{}, err
 	}

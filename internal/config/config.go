@@ -57,6 +57,7 @@ type File struct {
 	Baseline   string              `yaml:"baseline,omitempty" flag:"baseline" path:"true" doc:"JSON report of an earlier scan (relative to this file): only findings not in it gate the run."`
 	Active     Active              `yaml:"active,omitempty" doc:"Active probes: state-changing requests sent only with --active, and only to what allow names."`
 	Start      *Start              `yaml:"start,omitempty" runs:"true" doc:"Start the app before scanning it, and stop it afterwards."`
+	Rules      map[string]Rule     `yaml:"rules,omitempty" names:"rules" doc:"House rules in Spectral's rule shape, by kebab-case rule ID; each becomes the check custom-<id> of the custom family (docs/custom-rules.md)."`
 
 	// Path is the file this was read from, or "" when no file was found.
 	Path string `yaml:"-"`
@@ -210,6 +211,7 @@ func Parse(data []byte) (*File, error) {
 		return nil, err
 	}
 	f.targetLines = itemLines(root.Content[0], "targets")
+	rulePositions(root.Content[0], f)
 	if f.Version != 0 && f.Version != CurrentVersion {
 		return nil, fmt.Errorf("version %d: this release reads version %d", f.Version, CurrentVersion)
 	}

@@ -307,3 +307,57 @@ func TestTargetName(t *testing.T) {
 		}
 	}
 }
+
+func TestRulesParseInSpectralShapeWithPositions(t *testing.T) {
+	f, err := config.Parse([]byte(`rules:
+  one-then:
+    target: mcp-tool
+    given: "$"
+    then: {field: name, function: pattern, functionOptions: {match: "^acme_"}}
+  many-thens:
+    target: spec
+    given: "$.paths[*].post"
+    then:
+      - function: truthy
+      - field: operationId
+        function: defined
+checks:
+  custom-one-then: off
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, many := f.Rules["one-then"], f.Rules["many-thens"]
+	if len(one.Then) != 1 || one.Then[0].FunctionOptions["match"] != "^acme_" || len(many.Then) != 2 || many.Then[1].Field != "operationId" {
+		t.Fatalf("rules = %+v", f.Rules)
+	}
+	for path, want := range map[string]config.Position{
+		"":                              {2, 3},
+		"given":                         {4, 12},
+		"then[0].functionOptions.match": {5, 69},
+		"then[1].function":              {12, 19},
+		"then[1]":                       {11, 9},
+		"then[0].nothing.here":          {5, 5},
+	} {
+		r := one
+		if strings.HasPrefix(path, "then[1]") {
+			r = many
+		}
+		if path == "given" || path == "" {
+			r = one
+		}
+		if got := r.At(path); got != want {
+			t.Errorf("At(%q) = %v, want %v", path, got, want)
+		}
+	}
+	if err := f.Validate(config.Known{}); err != nil {
+		t.Errorf("a severity override may name a rule's check: %v", err)
+	}
+	f, err = config.Parse([]byte("rules:\n  Bad_Id: {target: spec, given: $, then: {function: truthy}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Validate(config.Known{}); err == nil || !strings.Contains(err.Error(), "line 2, column 3: rules.Bad_Id: a rule ID is kebab-case") {
+		t.Errorf("Validate = %v", err)
+	}
+}

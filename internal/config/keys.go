@@ -33,6 +33,9 @@ func walkKeys(n *yaml.Node, t reflect.Type, where string, errs *[]error) {
 		walkKeys(n.Alias, t, where, errs)
 	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
 		walkStruct(n, t, where, errs)
+	case t.Kind() == reflect.Slice && n.Kind == yaml.MappingNode && t.Elem().Kind() == reflect.Struct:
+		// A list written as its one item (a rule's then).
+		walkKeys(n, t.Elem(), where, errs)
 	case t.Kind() == reflect.Slice && n.Kind == yaml.SequenceNode:
 		for i, item := range n.Content {
 			walkKeys(item, t.Elem(), fmt.Sprintf("%s[%d]", where, i), errs)

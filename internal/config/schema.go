@@ -63,12 +63,18 @@ func (g schemaGen) field(sf reflect.StructField) map[string]any {
 	var s map[string]any
 	switch t.Kind() {
 	case reflect.Map:
-		s = map[string]any{"type": "object", "additionalProperties": g.scalar(t.Elem(), sf.Tag.Get("enum"), "")}
+		s = map[string]any{"type": "object"}
+		if t.Elem().Kind() != reflect.Interface {
+			s["additionalProperties"] = g.elem(t.Elem(), sf)
+		}
 		if names := g.names(sf.Tag.Get("names")); names != nil {
 			s["propertyNames"] = names
 		}
 	case reflect.Slice:
 		s = map[string]any{"type": "array", "items": g.elem(t.Elem(), sf)}
+		if sf.Tag.Get("one") == "true" {
+			s = map[string]any{"oneOf": []any{g.elem(t.Elem(), sf), s}}
+		}
 	case reflect.Struct:
 		s = g.object(t)
 	default:
@@ -136,11 +142,17 @@ func (g schemaGen) scalar(t reflect.Type, enum, format string) map[string]any {
 func (g schemaGen) names(kind string) map[string]any {
 	switch kind {
 	case "checks":
-		return map[string]any{"type": "string", "enum": sorted(g.known.Checks)}
+		// The checks of the file's own rules are named too.
+		return map[string]any{"type": "string", "anyOf": []any{
+			map[string]any{"enum": sorted(g.known.Checks)},
+			map[string]any{"pattern": "^" + CustomFamily + "-" + strings.TrimPrefix(ruleID.String(), "^")},
+		}}
 	case "families":
 		return map[string]any{"type": "string", "enum": sorted(g.known.Families)}
 	case "env":
 		return map[string]any{"type": "string", "pattern": envName.String()}
+	case "rules":
+		return map[string]any{"type": "string", "pattern": ruleID.String()}
 	}
 	return nil
 }

@@ -59,6 +59,7 @@ func (ig Ignore) Expired(now time.Time) bool {
 func (f *File) Validate(k Known) error {
 	var errs []error
 	add := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	k.Checks = append(slices.Clone(k.Checks), f.RuleCheckIDs()...)
 	for _, id := range slices.Sorted(maps.Keys(f.Checks)) {
 		if msg := unknownName("check", id, k.Checks); msg != "" {
 			add("checks.%s: %s", id, msg)
@@ -77,6 +78,7 @@ func (f *File) Validate(k Known) error {
 			add("ignores[%d]: %s", i, msg)
 		}
 	}
+	errs = append(errs, f.validateRuleIDs()...)
 	errs = append(errs, validateIdentities(f.Identities, "identities")...)
 	errs = append(errs, f.validateTargets()...)
 	errs = append(errs, f.validateScalars()...)

@@ -102,10 +102,13 @@ type Evidence struct {
 	ResponseHeaders http.Header `json:"responseHeaders,omitempty"`
 	Header          string      `json:"header,omitempty"`
 	JSONPointer     string      `json:"jsonPointer,omitempty"`
-	Expected        string      `json:"expected,omitempty"`
-	Actual          string      `json:"actual,omitempty"`
-	Excerpt         string      `json:"excerpt,omitempty"`
-	Curl            string      `json:"curl,omitempty"`
+	// JSONPath is the RFC 9535 normalized path of the value a house rule
+	// judged, in the JSON value its target reads (docs/custom-rules.md).
+	JSONPath string `json:"jsonPath,omitempty"`
+	Expected string `json:"expected,omitempty"`
+	Actual   string `json:"actual,omitempty"`
+	Excerpt  string `json:"excerpt,omitempty"`
+	Curl     string `json:"curl,omitempty"`
 }
 
 // Finding is one occurrence of one problem. Occurrences of the same check are

@@ -18,6 +18,9 @@ func session(opts Options, plan probe.Planner) probe.Session {
 		PlanAsIdentity: identityPlanner(opts.Checks),
 		Active:         opts.Active.activePlan(needs),
 	}
+	if needs.Has(checks.NeedsSpecText) {
+		s.Config.Spec.KeepRaw = true
+	}
 	perIdentity := len(opts.Identities) > 1 && needs.Has(checks.NeedsMCPPerIdentity)
 	if opts.MCPEndpoint != "" || needs.Has(checks.NeedsMCP) || perIdentity {
 		s.MCP = &probe.MCPPlan{Named: opts.MCPEndpoint, PerIdentity: perIdentity}
