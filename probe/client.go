@@ -43,6 +43,7 @@ type client struct {
 	// changed, for the probes planned from the recording.
 	requested *urlBook
 	requests  atomic.Int64
+	headers   sharedHeaders
 
 	logMu sync.Mutex
 	log   io.Writer
@@ -203,7 +204,7 @@ func (c *client) sendUnscrubbed(ctx context.Context, method, rawURL string, head
 	x = &exchange.Exchange{Request: exchange.Request{
 		Method: method,
 		URL:    rawURL,
-		Header: exchange.RedactHeader(header, c.redact),
+		Header: c.headers.recorded(header, c.redact, c.secrets),
 		Body:   string(body),
 	}}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
@@ -232,7 +233,7 @@ func (c *client) sendUnscrubbed(ctx context.Context, method, rawURL string, head
 	x.Response = &exchange.Response{
 		Status:    resp.StatusCode,
 		Proto:     resp.Proto,
-		Header:    exchange.RedactHeader(resp.Header, c.redact),
+		Header:    exchange.RedactOwnHeader(resp.Header, c.redact),
 		Body:      body,
 		BodySize:  size,
 		Truncated: truncated,
