@@ -224,3 +224,30 @@ func TestActiveProbesCutByTheEnd(t *testing.T) {
 		t.Errorf("sent %d, unsent %d, notes %q; want the first sent and two not", len(sent), unsent, notes)
 	}
 }
+
+// Every small body of a crawl is kept: the buffer holding one must not be
+// much larger than the body, whatever length the server declared.
+func TestReadCappedKeepsBodiesWithoutSlack(t *testing.T) {
+	body := strings.Repeat("x", 200) // a typical item's size: io.ReadAll holds it in 512 bytes
+	for _, c := range []struct {
+		name     string
+		declared int64
+	}{
+		{"declared", 200},
+		{"unknown length", -1},
+		{"declared larger than sent", 60000},
+		{"declared smaller than sent", 10},
+	} {
+		got, size, truncated, err := readCapped(strings.NewReader(body), 1<<20, c.declared)
+		if err != nil || truncated || string(got) != body || size != 200 {
+			t.Errorf("%s: read %d bytes (size %d, truncated %v, err %v)", c.name, len(got), size, truncated, err)
+		}
+		if cap(got) > len(got)+len(got)/8 {
+			t.Errorf("%s: %d bytes held in a buffer of %d", c.name, len(got), cap(got))
+		}
+	}
+	got, size, truncated, _ := readCapped(strings.NewReader(body), 100, -1)
+	if len(got) != 100 || size != 101 || !truncated {
+		t.Errorf("at a cap of 100: %d bytes, size %d, truncated %v", len(got), size, truncated)
+	}
+}

@@ -43,6 +43,7 @@ type client struct {
 	// changed, for the probes planned from the recording.
 	requested *urlBook
 	requests  atomic.Int64
+	headers   sharedHeaders
 
 	logMu sync.Mutex
 	log   io.Writer
@@ -203,7 +204,7 @@ func (c *client) sendUnscrubbed(ctx context.Context, method, rawURL string, head
 	x = &exchange.Exchange{Request: exchange.Request{
 		Method: method,
 		URL:    rawURL,
-		Header: exchange.RedactHeader(header, c.redact),
+		Header: c.headers.recorded(header, c.redact, c.secrets),
 		Body:   string(body),
 	}}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
@@ -232,7 +233,7 @@ func (c *client) sendUnscrubbed(ctx context.Context, method, rawURL string, head
 	x.Response = &exchange.Response{
 		Status:    resp.StatusCode,
 		Proto:     resp.Proto,
-		Header:    exchange.RedactHeader(resp.Header, c.redact),
+		Header:    exchange.RedactOwnHeader(resp.Header, c.redact),
 		Body:      body,
 		BodySize:  size,
 		Truncated: truncated,
@@ -248,7 +249,7 @@ func (c *client) sendUnscrubbed(ctx context.Context, method, rawURL string, head
 // max bytes from a longer one. size is what is known to have been sent: the
 // declared length when the body was cut, or what was read.
 func readCapped(r io.Reader, max, declared int64) (body []byte, size int64, truncated bool, err error) {
-	body, err = io.ReadAll(io.LimitReader(r, max+1))
+	body, err = readAll(io.LimitReader(r, max+1), declared)
 	size = int64(len(body))
 	if size > max {
 		body, truncated = body[:max], true
@@ -261,6 +262,44 @@ func readCapped(r io.Reader, max, declared int64) (body []byte, size int64, trun
 		return body, size, truncated, err
 	}
 	return body, size, truncated, nil
+}
+
+// presizeLimit bounds the buffer allocated ahead for a declared length: a
+// server may declare far more than it sends.
+const presizeLimit = 64 << 10
+
+// readAll is io.ReadAll into a buffer sized by the declared length, and
+// returns a body in a buffer not much larger than it: the recording keeps
+// every small body of a crawl, and io.ReadAll holds one of under 512 bytes,
+// a typical item's, in 512.
+func readAll(r io.Reader, declared int64) ([]byte, error) {
+	size := int64(512)
+	if declared >= 0 && declared < presizeLimit {
+		size = declared + 1 // the read that finds the end needs room
+	}
+	b := make([]byte, 0, size)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = nil
+			}
+			return fitted(b), err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
+}
+
+// fitted is b in a buffer of its length when b's would waste more than an
+// eighth of it.
+func fitted(b []byte) []byte {
+	if cap(b)-len(b) <= len(b)/8 {
+		return b
+	}
+	return bytes.Clone(b)
 }
 
 func (c *client) logf(format string, args ...any) {

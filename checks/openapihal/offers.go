@@ -36,18 +36,25 @@ type offer struct {
 const maxOffersPerDoc = 2000
 
 // analysis is what every check of the family reads, built once per Input.
+// It holds every offer of every page, so each is kept small: the strings
+// that repeat from page to page (relations, methods, pointers) are held once,
+// and an empty CURIE scope is nil.
 type analysis struct {
 	offers []offer
-	// byExchange holds the offers of each exchange, in order.
-	byExchange map[*exchange.Exchange][]offer
+	// byExchange holds where in offers the offers of each exchange are.
+	byExchange map[*exchange.Exchange]span
 	// offered holds every relation seen, lower case.
 	offered map[string]bool
 	docs    int
 }
 
+// span is a range of analysis.offers.
+type span struct{ from, to int }
+
 func analyze(in *checks.Input) *analysis {
 	return in.Memo("openapi-hal/offers", func() any {
-		a := &analysis{offered: map[string]bool{}, byExchange: map[*exchange.Exchange][]offer{}}
+		a := &analysis{offered: map[string]bool{}, byExchange: map[*exchange.Exchange]span{}}
+		same := interner{}
 		for _, x := range in.Recording.Exchanges {
 			if !isHALDoc(x) {
 				continue
@@ -58,20 +65,36 @@ func analyze(in *checks.Input) *analysis {
 				continue
 			}
 			a.docs++
-			w := walker{x: x, target: in.Target}
+			w := walker{x: x, target: in.Target, same: same}
 			w.base, _ = url.Parse(x.Request.URL)
 			w.resource(root)
 			w.templates(root)
 			for _, o := range w.out {
 				a.offered[strings.ToLower(o.rel)] = true
 			}
-			a.offers = append(a.offers, w.out...)
 			if len(w.out) > 0 {
-				a.byExchange[x] = append(a.byExchange[x], w.out...)
+				a.byExchange[x] = span{len(a.offers), len(a.offers) + len(w.out)}
 			}
+			a.offers = append(a.offers, w.out...)
 		}
 		return a
 	}).(*analysis)
+}
+
+// interner holds one copy of each string it is given, up to maxInterned
+// strings: a server that names every link differently gains nothing from it.
+type interner map[string]string
+
+const maxInterned = 4096
+
+func (in interner) of(s string) string {
+	if held, ok := in[s]; ok {
+		return held
+	}
+	if len(in) < maxInterned {
+		in[s] = s
+	}
+	return s
 }
 
 // isHALDoc: a successful GET whose JSON body can carry _links: HAL,
@@ -90,6 +113,7 @@ type walker struct {
 	x      *exchange.Exchange
 	base   *url.URL
 	target *url.URL
+	same   interner
 	out    []offer
 }
 
@@ -139,7 +163,7 @@ func shown(s string) string { return sanitize.Truncate(sanitize.Line(s), maxShow
 
 func (w *walker) add(o offer, href string, templated bool) {
 	o.x = w.x
-	o.rel, o.method = shown(o.rel), shown(o.method)
+	o.rel, o.method, o.pointer = w.same.of(shown(o.rel)), w.same.of(shown(o.method)), w.same.of(o.pointer)
 	ref, err := url.Parse(templatePath(href, templated))
 	if err != nil || w.base == nil {
 		return
@@ -173,10 +197,14 @@ func templatePath(href string, templated bool) string {
 }
 
 // curieScope is the set of CURIE prefixes in scope of a resource, lower
-// case.
+// case; nil when there are none, as on most pages.
 func curieScope(r *halview.Resource) map[string]bool {
+	names := r.CurieNames()
+	if len(names) == 0 {
+		return nil
+	}
 	scope := map[string]bool{}
-	for _, name := range r.CurieNames() {
+	for _, name := range names {
 		scope[strings.ToLower(name)] = true
 	}
 	return scope

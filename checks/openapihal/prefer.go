@@ -101,12 +101,17 @@ func hasLinks(r *halview.Resource) bool {
 }
 
 // sent finds the GET of url sent with exactly this Accept and Prefer, from
-// whichever family planned it.
+// whichever family planned it. Only samples' URLs are asked for, so only
+// their exchanges are indexed, not every page of the crawl.
 func sent(in *checks.Input, url, accept, prefer string) *exchange.Exchange {
 	byKey := in.Memo("openapi-hal/sent", func() any {
+		sampled := map[string]bool{}
+		for _, s := range in.Samples {
+			sampled[s.Request.URL] = true
+		}
 		m := map[string]*exchange.Exchange{}
 		for _, x := range in.Recording.Exchanges {
-			if x.Request.Method != http.MethodGet || conneg.IsRepeat(x.Purpose) {
+			if x.Request.Method != http.MethodGet || conneg.IsRepeat(x.Purpose) || !sampled[x.Request.URL] {
 				continue
 			}
 			k := x.Request.URL + "\x00" + x.Request.Header.Get("Accept") + "\x00" + x.Request.Header.Get("Prefer")
@@ -159,7 +164,12 @@ func pairs(in *checks.Input) []pair {
 
 // offersOf are the analysed offers of one exchange.
 func offersOf(in *checks.Input, x *exchange.Exchange) []offer {
-	return analyze(in).byExchange[x]
+	a := analyze(in)
+	at, ok := a.byExchange[x]
+	if !ok {
+		return nil
+	}
+	return a.offers[at.from:at.to:at.to]
 }
 
 func shapeKey(x *exchange.Exchange) string { return exchange.PathShape(exchange.PathOf(x.Request.URL)) }

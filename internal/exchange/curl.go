@@ -35,16 +35,39 @@ func RedactHeader(h http.Header, extra map[string]bool) http.Header {
 	for k, vs := range h {
 		ck := http.CanonicalHeaderKey(k)
 		if IsSensitiveHeader(ck) || extra[ck] {
-			red := make([]string, len(vs))
-			for i := range red {
-				red[i] = Redacted
-			}
-			out[ck] = red
+			out[ck] = redactedValues(len(vs))
 			continue
 		}
 		out[ck] = append([]string(nil), vs...)
 	}
 	return out
+}
+
+// RedactOwnHeader is RedactHeader for a header nothing else holds, a
+// response's just read: it redacts h in place, since a copy of every header
+// of every page is much of a large crawl's memory. A name that is not
+// canonical makes it
+// return the copy, keyed canonically, instead.
+func RedactOwnHeader(h http.Header, extra map[string]bool) http.Header {
+	for k := range h {
+		if http.CanonicalHeaderKey(k) != k {
+			return RedactHeader(h, extra)
+		}
+	}
+	for k, vs := range h {
+		if sensitiveHeaders[k] || extra[k] {
+			h[k] = redactedValues(len(vs))
+		}
+	}
+	return h
+}
+
+func redactedValues(n int) []string {
+	red := make([]string, n)
+	for i := range red {
+		red[i] = Redacted
+	}
+	return red
 }
 
 // SessionHeader carries the MCP session a request belongs to.

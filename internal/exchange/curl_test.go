@@ -2,6 +2,7 @@ package exchange
 
 import (
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -37,5 +38,18 @@ func TestCurlNeverReplaysADeadSession(t *testing.T) {
 	unknown := (&Exchange{Request: inSession}).Curl()
 	if strings.Contains(unknown, "dead-123") || !strings.HasPrefix(unknown, `: "${MCP_SESSION_ID:?the scan's MCP session has ended`) {
 		t.Errorf("a request of an unknown session is shown as replayable:\n %s", unknown)
+	}
+}
+
+func TestRedactOwnHeaderRedactsInPlace(t *testing.T) {
+	h := http.Header{"Set-Cookie": {"a=1", "b=2"}, "X-Tenant": {"t"}, "Content-Type": {"application/json"}}
+	got := RedactOwnHeader(h, map[string]bool{"X-Tenant": true})
+	want := http.Header{"Set-Cookie": {Redacted, Redacted}, "X-Tenant": {Redacted}, "Content-Type": {"application/json"}}
+	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(h, want) {
+		t.Errorf("got %v (header now %v), want %v", got, h, want)
+	}
+	odd := http.Header{"set-cookie": {"a=1"}}
+	if got := RedactOwnHeader(odd, nil); got.Get("Set-Cookie") != Redacted {
+		t.Errorf("a non-canonical name kept its value: %v", got)
 	}
 }

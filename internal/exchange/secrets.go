@@ -366,9 +366,9 @@ func (s *Secrets) String(v string) string {
 	return string(out)
 }
 
-// header scrubs the values of h in place, and the names, which a hostile
-// server may make of an echo too. It counts the fields changed.
-func (s *Secrets) header(h http.Header) int {
+// ScrubHeader scrubs the values of h in place, and the names, which a
+// hostile server may make of an echo too. It counts the fields changed.
+func (s *Secrets) ScrubHeader(h http.Header) int {
 	n := 0
 	for name, vs := range h {
 		for i, v := range vs {
@@ -396,14 +396,14 @@ func (s *Secrets) Scrub(x *Exchange) {
 	}
 	x.Request.URL = s.String(x.Request.URL)
 	x.Source, x.BasedOn = s.String(x.Source), s.String(x.BasedOn)
-	s.header(x.Request.Header)
+	s.ScrubHeader(x.Request.Header)
 	x.Request.Body = s.String(x.Request.Body)
 	x.Err = s.String(x.Err)
 	r := x.Response
 	if r == nil {
 		return
 	}
-	n := s.header(r.Header)
+	n := s.ScrubHeader(r.Header)
 	var m int
 	r.Body, m = s.Bytes(r.Body, r.Truncated)
 	r.Redactions += n + m

@@ -117,6 +117,15 @@ func Decode(data []byte, lim Limits) (*Document, error) {
 	if len(data) > lim.MaxBytes {
 		return nil, fmt.Errorf("document of %d bytes: %w (%d bytes)", len(data), ErrLimit, lim.MaxBytes)
 	}
+	if json.Valid(data) {
+		return decodeValid(data, lim)
+	}
+	// Only a document that is not JSON goes token by token through
+	// encoding/json, whose errors say where and what.
+	return decodeTokens(data, lim)
+}
+
+func decodeTokens(data []byte, lim Limits) (*Document, error) {
 	d := &decoder{dec: json.NewDecoder(bytes.NewReader(data)), lim: lim}
 	d.dec.UseNumber()
 	root, err := d.value("", 0)
