@@ -1,0 +1,211 @@
+package probe
+
+import (
+	"encoding/base64"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentready/agentready/fixtures/oauthfix"
+	"github.com/agentready/agentready/internal/exchange"
+)
+
+const (
+	testClientID     = "scanner-client"
+	testClientSecret = "s3cret-client-credential"
+)
+
+// clock is a time tests move by hand.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+func oauthServer(t *testing.T, fix *oauthfix.Server) (target string, rec *recorder) {
+	t.Helper()
+	fix.ClientID, fix.ClientSecret = testClientID, testClientSecret
+	srv, rec := serve(t, fix)
+	return srv.URL, rec
+}
+
+func testGrant(tokenURL string, now func() time.Time) *OAuth {
+	return &OAuth{TokenURL: tokenURL, ClientID: testClientID, ClientSecret: testClientSecret, Now: now}
+}
+
+// TestTokenRenewedByExpiresIn: a 60-second token is renewed once the
+// clock passes its lifetime less the margin, and not before.
+func TestTokenRenewedByExpiresIn(t *testing.T) {
+	clk := &clock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	fix := &oauthfix.Server{Lifetime: time.Minute, Now: clk.Now}
+	base, _ := oauthServer(t, fix)
+	ts := newTokenSource("svc", *testGrant(base+oauthfix.TokenPath, clk.Now), Config{}, &SecretBook{})
+	first, err := ts.token(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk.advance(50 * time.Second)
+	if again, _ := ts.token(t.Context()); again != first {
+		t.Fatalf("renewed at 50s of a 60s token")
+	}
+	clk.advance(5 * time.Second)
+	renewed, err := ts.token(t.Context())
+	if err != nil || renewed == first {
+		t.Fatalf("not renewed at 55s of a 60s token (margin 6s): %v", err)
+	}
+	if got := len(fix.Issued()); got != 2 {
+		t.Errorf("issued %d tokens, want 2", got)
+	}
+}
+
+// TestTokenRenewedOnceAfter401: a refused token is renewed once; a request
+// that raced with the renewal is sent again without another; a token
+// refused again is not renewed for a 401 a second time.
+func TestTokenRenewedOnceAfter401(t *testing.T) {
+	base, _ := oauthServer(t, &oauthfix.Server{})
+	ts := newTokenSource("svc", *testGrant(base+oauthfix.TokenPath, nil), Config{}, &SecretBook{})
+	t1, _ := ts.token(t.Context())
+	if !ts.refusedAfter401(t.Context(), t1) {
+		t.Fatal("a first 401 did not renew the token")
+	}
+	t2, _ := ts.token(t.Context())
+	if t2 == t1 {
+		t.Fatal("same token after renewal")
+	}
+	if !ts.refusedAfter401(t.Context(), t1) {
+		t.Error("a request refused with the old token is not sent again with the new one")
+	}
+	if ts.refusedAfter401(t.Context(), t1); ts.renewed != 2 {
+		t.Errorf("the old token renewed again: %d renewals", ts.renewed)
+	}
+	ts.refusedAgain(t2)
+	if ts.refusedAfter401(t.Context(), t2) {
+		t.Error("a token refused right after its renewal is renewed again")
+	}
+}
+
+// TestTokenEndpointFailureNamesTheCauseNotTheSecret: a refused client
+// gets the error code, and never the secret, even when the endpoint echoes
+// it.
+func TestTokenEndpointFailureNamesTheCauseNotTheSecret(t *testing.T) {
+	base, _ := oauthServer(t, &oauthfix.Server{})
+	o := testGrant(base+oauthfix.TokenPath, nil)
+	o.ClientSecret = "wrong-secret-value"
+	s := Session{Config: Config{Start: mustParse(t, base+"/")}, Identities: []Identity{{Name: "svc", OAuth: o}}}
+	_, err := RunSession(t.Context(), s)
+	if !errors.Is(err, ErrTokenEndpoint) {
+		t.Fatalf("err = %v, want ErrTokenEndpoint", err)
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "answered 401: invalid_client") {
+		t.Errorf("the cause is not named: %s", msg)
+	}
+	if strings.Contains(msg, "wrong-secret-value") {
+		t.Errorf("the secret is echoed: %s", msg)
+	}
+}
+
+// TestSessionWithOAuthIdentity: tokens good for 5 requests each still let
+// the crawl reach every item, no 401 is recorded, each renewal follows a
+// 401, the target never gets the client credentials and the tokens are
+// scrubbed from what the debug page echoes.
+func TestSessionWithOAuthIdentity(t *testing.T) {
+	fix := &oauthfix.Server{Uses: 5, Items: 12}
+	base, rec := oauthServer(t, fix)
+	s := Session{Config: Config{Start: mustParse(t, base+"/"), Concurrency: 2}, Identities: []Identity{{Name: "svc", OAuth: testGrant(base+oauthfix.TokenPath, nil)}}}
+	out, err := RunSession(t.Context(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := 0
+	for _, x := range out.Recording.Exchanges {
+		if x.Response != nil && x.Response.Status == http.StatusUnauthorized {
+			t.Errorf("%s %s recorded as 401", x.Request.Method, x.Request.URL)
+		}
+		if strings.Contains(x.Request.URL, "/items/") && x.Response != nil && x.Response.Status == http.StatusOK {
+			items++
+		}
+	}
+	if items < 12 {
+		t.Errorf("reached %d items of 12", items)
+	}
+	issued := fix.Issued()
+	if len(issued) < 3 {
+		t.Errorf("%d tokens issued; the renewal after a 401 did not happen", len(issued))
+	}
+	basic := base64.StdEncoding.EncodeToString([]byte(testClientID + ":" + testClientSecret))
+	for _, r := range rec.requests() {
+		if r.Path == oauthfix.TokenPath {
+			if r.Header.Get("Authorization") != "Basic "+basic {
+				t.Errorf("token request without client_secret_basic: %q", r.Header.Get("Authorization"))
+			}
+			continue
+		}
+		if strings.Contains(r.Header.Get("Authorization"), basic) {
+			t.Errorf("%s sent the client credentials", r.Path)
+		}
+	}
+	assertNoSecret(t, out.Recording, append(issued, testClientSecret, basic))
+}
+
+// TestTokenEndpointOnAnotherOrigin: the target's own headers never go to
+// the token endpoint, and the client secret never to the target.
+func TestTokenEndpointOnAnotherOrigin(t *testing.T) {
+	fix := &oauthfix.Server{}
+	auth, authRec := oauthServer(t, fix)
+	target, targetRec := serve(t, fix)
+	s := Session{Config: Config{Start: mustParse(t, target.URL+"/"), Headers: http.Header{"X-Api-Key": {"target-only-key-123"}}, MaxPages: 5},
+		Identities: []Identity{{Name: "svc", OAuth: &OAuth{TokenURL: auth + oauthfix.TokenPath, ClientID: testClientID, ClientSecret: testClientSecret, SecretInBody: true}}}}
+	if _, err := RunSession(t.Context(), s); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range authRec.requests() {
+		if r.Header.Get("X-Api-Key") != "" || r.Path != oauthfix.TokenPath {
+			t.Errorf("the token origin got %s with X-Api-Key %q", r.Path, r.Header.Get("X-Api-Key"))
+		}
+		if r.Header.Get("Authorization") != "" {
+			t.Errorf("client_secret_post sent Authorization %q", r.Header.Get("Authorization"))
+		}
+	}
+	reqs := targetRec.requests()
+	if len(reqs) == 0 {
+		t.Fatal("nothing sent to the target")
+	}
+	for _, r := range reqs {
+		if r.Path == oauthfix.TokenPath || strings.Contains(strings.Join(r.Header.Values("Authorization"), " "), "Basic") {
+			t.Errorf("the target got the grant: %s", r.Path)
+		}
+	}
+}
+
+func assertNoSecret(t *testing.T, rec *exchange.Recording, secrets []string) {
+	t.Helper()
+	for _, x := range rec.Exchanges {
+		text := x.Request.URL + x.Request.Body + x.Err + strings.Join(x.Request.Header.Values("Authorization"), "")
+		if x.Response != nil {
+			text += string(x.Response.Body)
+			for _, vs := range x.Response.Header {
+				text += strings.Join(vs, "")
+			}
+		}
+		for _, s := range secrets {
+			if strings.Contains(text, s) {
+				t.Errorf("%s %s records a secret", x.Request.Method, x.Request.URL)
+			}
+		}
+	}
+}
