@@ -207,17 +207,20 @@ func (c *client) sendUnscrubbed(ctx context.Context, method, rawURL string, head
 	header = c.credentials.For(rawURL, header)
 	header, used := c.withBearer(ctx, rawURL, header)
 	x, final = c.attempt(ctx, method, rawURL, header, body)
-	if used == "" || x.Response == nil || x.Response.Status != http.StatusUnauthorized || !c.bearer.refusedAfter401(ctx, used) {
+	if used == "" || x.Response == nil {
+		return x, final
+	}
+	if x.Response.Status != http.StatusUnauthorized {
+		c.bearer.acceptedBy(used)
+		return x, final
+	}
+	if !c.bearer.refusedAfter401(ctx, used) {
 		return x, final
 	}
 	// The token expired before its announced time, or was revoked: the 401
 	// is about the token, not the resource, and is not kept.
-	header, used = c.withBearer(ctx, rawURL, header)
-	x, final = c.attempt(ctx, method, rawURL, header, body)
-	if x.Response != nil && x.Response.Status == http.StatusUnauthorized {
-		c.bearer.refusedAgain(used)
-	}
-	return x, final
+	header, _ = c.withBearer(ctx, rawURL, header)
+	return c.attempt(ctx, method, rawURL, header, body)
 }
 
 // withBearer is header with the identity's current access token as its

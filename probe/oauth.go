@@ -69,7 +69,7 @@ func (o OAuth) Validate(target *url.URL) error {
 	if u.User != nil {
 		return errors.New("token-url: user-info is not allowed; give client-id and client-secret")
 	}
-	if u.Scheme == "http" && !urlx.SameOrigin(u, target) && !loopback(u) {
+	if u.Scheme == "http" && (target == nil || !urlx.SameOrigin(u, target)) && !loopback(u) {
 		return errors.New("token-url: want https, the client secret is sent to it (http only on the target's origin or loopback)")
 	}
 	if o.ClientID == "" || o.ClientSecret == "" {
@@ -111,9 +111,12 @@ type tokenSource struct {
 	mu      sync.Mutex
 	current string
 	expiry  time.Time // zero when the server announced no lifetime
-	// refused are the tokens that already caused a renewal after a 401, or
-	// were refused right after one: a token is renewed for a 401 once.
-	refused  map[string]bool
+	// refused are the tokens that already caused a renewal after a 401: a
+	// token is renewed for a 401 once.
+	refused map[string]bool
+	// accepted is set once the target answers the current token with
+	// anything but 401.
+	accepted bool
 	renewed  int
 	after401 int
 }
@@ -169,18 +172,20 @@ func (t *tokenSource) token(ctx context.Context) (string, error) {
 }
 
 // refusedAfter401 is called when the target answered 401 to used; it says
-// whether to send the request again, with the token then current. The first
-// 401 to a token renews it; a request that raced with that renewal is sent
-// again with the new token; a token refused after a renewal is not renewed
-// for a 401 again, so an endpoint that refuses this identity costs one
-// renewal, not one per request.
+// whether to send the request again, with the token then current. A 401 to
+// a token the target accepted before means it expired early or was
+// revoked: the token is renewed, once. A request that raced with that
+// renewal is sent again with the new token. A token refused before it was
+// ever accepted is not renewed for a 401: a new one would be refused alike,
+// and an endpoint that refuses this identity must not cost one token per
+// request.
 func (t *tokenSource) refusedAfter401(ctx context.Context, used string) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if used != t.current {
 		return t.current != ""
 	}
-	if t.refused[used] {
+	if !t.accepted || t.refused[used] {
 		return false
 	}
 	t.refused[used] = true
@@ -191,11 +196,14 @@ func (t *tokenSource) refusedAfter401(ctx context.Context, used string) bool {
 	return true
 }
 
-// refusedAgain marks a token refused by the request sent again with it.
-func (t *tokenSource) refusedAgain(used string) {
+// acceptedBy records that the target answered used with something other
+// than 401.
+func (t *tokenSource) acceptedBy(used string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.refused[used] = true
+	if used == t.current {
+		t.accepted = true
+	}
 }
 
 // renew asks the token endpoint for a new token; t.mu is held.
@@ -216,7 +224,7 @@ func (t *tokenSource) renew(ctx context.Context) (string, error) {
 	if !strings.EqualFold(tok.Type(), "Bearer") {
 		return "", fmt.Errorf("%w for identity %q: issued a %q token; only Bearer tokens are supported", ErrTokenEndpoint, t.name, sanitize.Line(tok.Type()))
 	}
-	t.current, t.expiry = tok.AccessToken, time.Time{}
+	t.current, t.expiry, t.accepted = tok.AccessToken, time.Time{}, false
 	if !tok.Expiry.IsZero() {
 		// x/oauth2 dates expires_in by the wall clock; t.now dates it here.
 		lifetime := time.Until(tok.Expiry).Round(time.Second)

@@ -72,15 +72,20 @@ func TestTokenRenewedByExpiresIn(t *testing.T) {
 	}
 }
 
-// TestTokenRenewedOnceAfter401: a refused token is renewed once; a request
-// that raced with the renewal is sent again without another; a token
-// refused again is not renewed for a 401 a second time.
+// TestTokenRenewedOnceAfter401: a token the target accepted is renewed
+// once after a 401; a request that raced with the renewal is sent again
+// without another; a token refused before it was ever accepted is not
+// renewed, so an endpoint refusing the identity costs no token.
 func TestTokenRenewedOnceAfter401(t *testing.T) {
 	base, _ := oauthServer(t, &oauthfix.Server{})
 	ts := newTokenSource("svc", *testGrant(base+oauthfix.TokenPath, nil), Config{}, &SecretBook{})
 	t1, _ := ts.token(t.Context())
+	if ts.refusedAfter401(t.Context(), t1) {
+		t.Fatal("a token never accepted was renewed after a 401")
+	}
+	ts.acceptedBy(t1)
 	if !ts.refusedAfter401(t.Context(), t1) {
-		t.Fatal("a first 401 did not renew the token")
+		t.Fatal("a first 401 to an accepted token did not renew it")
 	}
 	t2, _ := ts.token(t.Context())
 	if t2 == t1 {
@@ -89,13 +94,25 @@ func TestTokenRenewedOnceAfter401(t *testing.T) {
 	if !ts.refusedAfter401(t.Context(), t1) {
 		t.Error("a request refused with the old token is not sent again with the new one")
 	}
-	if ts.refusedAfter401(t.Context(), t1); ts.renewed != 2 {
-		t.Errorf("the old token renewed again: %d renewals", ts.renewed)
-	}
-	ts.refusedAgain(t2)
 	if ts.refusedAfter401(t.Context(), t2) {
-		t.Error("a token refused right after its renewal is renewed again")
+		t.Error("a renewed token refused before it was accepted is renewed again")
 	}
+	ts.acceptedBy(t2)
+	if !ts.refusedAfter401(t.Context(), t2) || ts.refusedAfter401(t.Context(), mustToken(t, ts)) {
+		t.Error("want one renewal per accepted token")
+	}
+	if ts.renewed != 3 {
+		t.Errorf("%d tokens, want 3", ts.renewed)
+	}
+}
+
+func mustToken(t *testing.T, ts *tokenSource) string {
+	t.Helper()
+	tok, err := ts.token(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
 }
 
 // TestTokenEndpointFailureNamesTheCauseNotTheSecret: a refused client
@@ -119,12 +136,12 @@ func TestTokenEndpointFailureNamesTheCauseNotTheSecret(t *testing.T) {
 	}
 }
 
-// TestSessionWithOAuthIdentity: tokens good for 5 requests each still let
+// TestSessionWithOAuthIdentity: tokens good for 8 requests each still let
 // the crawl reach every item, no 401 is recorded, each renewal follows a
 // 401, the target never gets the client credentials and the tokens are
 // scrubbed from what the debug page echoes.
 func TestSessionWithOAuthIdentity(t *testing.T) {
-	fix := &oauthfix.Server{Uses: 5, Items: 12}
+	fix := &oauthfix.Server{Uses: 8, Items: 20}
 	base, rec := oauthServer(t, fix)
 	s := Session{Config: Config{Start: mustParse(t, base+"/"), Concurrency: 2}, Identities: []Identity{{Name: "svc", OAuth: testGrant(base+oauthfix.TokenPath, nil)}}}
 	out, err := RunSession(t.Context(), s)
@@ -140,8 +157,8 @@ func TestSessionWithOAuthIdentity(t *testing.T) {
 			items++
 		}
 	}
-	if items < 12 {
-		t.Errorf("reached %d items of 12", items)
+	if items < 20 {
+		t.Errorf("reached %d items of 20", items)
 	}
 	issued := fix.Issued()
 	if len(issued) < 3 {
