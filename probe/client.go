@@ -206,22 +206,30 @@ func (b *urlBook) requestedURL(recorded string) string {
 func (c *client) sendUnscrubbed(ctx context.Context, method, rawURL string, header http.Header, body []byte) (x *exchange.Exchange, final *url.URL) {
 	header = c.credentials.For(rawURL, header)
 	header, used := c.withBearer(ctx, rawURL, header)
-	x, final = c.attempt(ctx, method, rawURL, header, body)
-	if used == "" || x.Response == nil {
-		return x, final
+	for attempt := 1; ; attempt++ {
+		x, final = c.attempt(ctx, method, rawURL, header, body)
+		if used == "" || x.Response == nil {
+			return x, final
+		}
+		if x.Response.Status != http.StatusUnauthorized {
+			c.bearer.acceptedBy(used)
+			return x, final
+		}
+		// A 401 to a token the target accepted before is about the token
+		// (expired early, revoked), not the resource, and is not kept: the
+		// request goes again with the renewed token, or with the one another
+		// request renewed meanwhile, a bounded number of times.
+		if attempt == maxTokenAttempts || !c.bearer.refusedAfter401(ctx, used) {
+			return x, final
+		}
+		header, used = c.withBearer(ctx, rawURL, header)
 	}
-	if x.Response.Status != http.StatusUnauthorized {
-		c.bearer.acceptedBy(used)
-		return x, final
-	}
-	if !c.bearer.refusedAfter401(ctx, used) {
-		return x, final
-	}
-	// The token expired before its announced time, or was revoked: the 401
-	// is about the token, not the resource, and is not kept.
-	header, _ = c.withBearer(ctx, rawURL, header)
-	return c.attempt(ctx, method, rawURL, header, body)
 }
+
+// maxTokenAttempts bounds the sends of one request as an OAuth identity:
+// the token it was sent with renewed once, and once more if another renewal
+// overtook that one.
+const maxTokenAttempts = 3
 
 // withBearer is header with the identity's current access token as its
 // Authorization, and that token, when the identity has a token source, the

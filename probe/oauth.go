@@ -258,6 +258,9 @@ func (t *tokenSource) failure(err error) error {
 	return fmt.Errorf("%w for identity %q: %s", ErrTokenEndpoint, t.name, msg)
 }
 
+// close lets the token endpoint's idle connections go.
+func (t *tokenSource) close() { t.client.CloseIdleConnections() }
+
 // note says how often the token was renewed, when it was.
 func (t *tokenSource) note() string {
 	t.mu.Lock()
@@ -268,8 +271,8 @@ func (t *tokenSource) note() string {
 	return fmt.Sprintf("identity %q: the OAuth access token was renewed %d time(s), %d after the target answered 401", t.name, t.renewed-1, t.after401)
 }
 
-// cappedTransport caps the bodies of the token endpoint's answers like the
-// target's, below x/oauth2's own cap.
+// cappedTransport caps the bodies of the token endpoint's answers at the
+// target's cap (--max-body) when it is below x/oauth2's own 1 MiB.
 type cappedTransport struct {
 	next http.RoundTripper
 	max  int64
@@ -285,6 +288,13 @@ func (c cappedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		io.Closer
 	}{io.LimitReader(resp.Body, c.max), resp.Body}
 	return resp, nil
+}
+
+// CloseIdleConnections closes those of the transport behind.
+func (c cappedTransport) CloseIdleConnections() {
+	if ci, ok := c.next.(interface{ CloseIdleConnections() }); ok {
+		ci.CloseIdleConnections()
+	}
 }
 
 // SecretBook collects credentials issued while the session runs (access

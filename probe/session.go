@@ -79,6 +79,11 @@ func RunSession(ctx context.Context, s Session) (*Outcome, error) {
 	sched := newSchedule(s.Config.Budget)
 	s.Config.Budget = sched.probing()
 	sources, err := s.grantTokens(ctx)
+	defer func() {
+		for _, ts := range sources {
+			ts.close()
+		}
+	}()
 	if err != nil {
 		return nil, err
 	}
@@ -111,18 +116,18 @@ func (s *Session) grantTokens(ctx context.Context) ([]*tokenSource, error) {
 			continue
 		}
 		if err := id.OAuth.Validate(s.Config.Start); err != nil {
-			return nil, fmt.Errorf("%w for identity %q: %v", ErrTokenEndpoint, id.Name, err)
+			return sources, fmt.Errorf("%w for identity %q: %v", ErrTokenEndpoint, id.Name, err)
 		}
 		if s.Config.Issued == nil {
 			s.Config.Issued = &SecretBook{}
 		}
 		ts := newTokenSource(id.Name, *id.OAuth, s.Config, s.Config.Issued)
+		sources = append(sources, ts)
 		tok, err := ts.token(ctx)
 		if err != nil {
-			return nil, err
+			return sources, err
 		}
 		ids[i].Header, ids[i].source = withAuthorization(id.Header, tok), ts
-		sources = append(sources, ts)
 	}
 	s.Identities = ids
 	return sources, nil
