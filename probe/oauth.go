@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -248,6 +249,8 @@ func (t *tokenSource) failure(err error) error {
 				msg += " (" + re.ErrorDescription + ")"
 			}
 		}
+	case errors.Is(err, context.DeadlineExceeded) || os.IsTimeout(err):
+		msg = fmt.Sprintf("no answer within %s", t.client.Timeout)
 	default:
 		msg = err.Error()
 	}

@@ -226,3 +226,45 @@ func assertNoSecret(t *testing.T, rec *exchange.Recording, secrets []string) {
 		}
 	}
 }
+
+// TestTokenEndpointBounds: the token endpoint's answers are bounded like
+// the target's: a hanging endpoint by the timeout, a long body by the body
+// cap, and a redirect is not followed (it would carry the credentials on).
+func TestTokenEndpointBounds(t *testing.T) {
+	followed := false
+	elsewhere, _ := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { followed = true }))
+	release := make(chan struct{})
+	srv, _ := serve(t, routes{
+		"/hang": func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+		},
+		"/long": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"access_token":"` + strings.Repeat("a", 4096) + `","token_type":"Bearer"}`))
+		},
+		"/moved": func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, elsewhere.URL+"/token", http.StatusTemporaryRedirect)
+		},
+	})
+	// Cleanups run last first: the hanging handler returns before the
+	// server waits for it.
+	t.Cleanup(func() { close(release) })
+	cfg := Config{Timeout: 300 * time.Millisecond, MaxBody: 1024}
+	for path, want := range map[string]string{"/hang": "no answer within 300ms", "/long": "cannot parse", "/moved": "answered 307"} {
+		ts := newTokenSource("svc", *testGrant(srv.URL+path, nil), cfg, &SecretBook{})
+		begin := time.Now()
+		_, err := ts.token(t.Context())
+		if !errors.Is(err, ErrTokenEndpoint) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want %q", path, err, want)
+		}
+		if d := time.Since(begin); d > 5*time.Second {
+			t.Errorf("%s took %s", path, d)
+		}
+	}
+	if followed {
+		t.Error("the redirect was followed")
+	}
+}
