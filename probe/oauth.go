@@ -105,6 +105,7 @@ type tokenSource struct {
 	client *http.Client
 	now    func() time.Time
 	book   *SecretBook
+	log    io.Writer
 	// redacts is the client secret and the forms it takes on the wire, for
 	// error messages written before any token exists.
 	redacts *exchange.Secrets
@@ -156,6 +157,7 @@ func newTokenSource(name string, o OAuth, cfg Config, book *SecretBook) *tokenSo
 		},
 		now:     now,
 		book:    book,
+		log:     cfg.Log,
 		redacts: exchange.NewSecrets(o.Secrets()),
 		refused: map[string]bool{},
 	}
@@ -232,6 +234,13 @@ func (t *tokenSource) renew(ctx context.Context) (string, error) {
 		t.expiry = issued.Add(lifetime - min(tokenExpiryMargin, lifetime/10))
 	}
 	t.renewed++
+	if t.log != nil {
+		lifetime := "no announced lifetime"
+		if !t.expiry.IsZero() {
+			lifetime = "renewed at " + t.expiry.Sub(issued).String()
+		}
+		fmt.Fprintln(t.log, sanitize.Line(fmt.Sprintf("token endpoint: access token %d for identity %q (%s)", t.renewed, t.name, lifetime)))
+	}
 	return t.current, nil
 }
 
