@@ -38,7 +38,11 @@ type client struct {
 	redact      map[string]bool
 	// secrets are the header values scrubbed from whatever the client
 	// records or logs: a server may echo them anywhere.
-	secrets *exchange.Secrets
+	secrets *liveSecrets
+	// bearer, when set, is the identity's OAuth token source: its token
+	// replaces the Authorization the identity's headers hold, on the
+	// target's origin only.
+	bearer *tokenSource
 	// requested remembers the URL behind each recorded URL that scrubbing
 	// changed, for the probes planned from the recording.
 	requested *urlBook
@@ -58,7 +62,8 @@ func newClient(cfg Config, start *url.URL) *client {
 		userHdrs:    cfg.Headers,
 		credentials: cfg.Credentials,
 		redact:      map[string]bool{},
-		secrets:     exchange.NewSecrets(cfg.scrubbed()...),
+		secrets:     newLiveSecrets(cfg.scrubbed(), cfg.Issued),
+		bearer:      cfg.bearer,
 		requested:   &urlBook{urls: map[string]string{}},
 		log:         cfg.Log,
 	}
@@ -201,10 +206,60 @@ func (b *urlBook) requestedURL(recorded string) string {
 // keeps it.
 func (c *client) sendUnscrubbed(ctx context.Context, method, rawURL string, header http.Header, body []byte) (x *exchange.Exchange, final *url.URL) {
 	header = c.credentials.For(rawURL, header)
+	header, used := c.withBearer(ctx, rawURL, header)
+	for attempt := 1; ; attempt++ {
+		x, final = c.attempt(ctx, method, rawURL, header, body)
+		if used == "" || x.Response == nil {
+			return x, final
+		}
+		if x.Response.Status != http.StatusUnauthorized {
+			c.bearer.acceptedBy(used)
+			return x, final
+		}
+		// A 401 to a token the target accepted before is about the token
+		// (expired early, revoked), not the resource, and is not kept: the
+		// request goes again with the renewed token, or with the one another
+		// request renewed meanwhile, a bounded number of times.
+		if attempt == maxTokenAttempts || !c.bearer.refusedAfter401(ctx, used) {
+			return x, final
+		}
+		header, used = c.withBearer(ctx, rawURL, header)
+	}
+}
+
+// maxTokenAttempts bounds the sends of one request as an OAuth identity:
+// the token it was sent with renewed once, and once more if another renewal
+// overtook that one.
+const maxTokenAttempts = 3
+
+// withBearer is header with the identity's current access token as its
+// Authorization, and that token, when the identity has a token source, the
+// request goes to the target's origin and header carries the identity's
+// Authorization (a request planned without credentials stays without).
+func (c *client) withBearer(ctx context.Context, rawURL string, header http.Header) (http.Header, string) {
+	if c.bearer == nil || header.Get("Authorization") == "" {
+		return header, ""
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil || !urlx.SameOrigin(u, c.start) {
+		return header, ""
+	}
+	tok, err := c.bearer.token(ctx)
+	if err != nil {
+		c.logf("%s", err)
+		return header, ""
+	}
+	header = header.Clone()
+	header.Set("Authorization", "Bearer "+tok)
+	return header, tok
+}
+
+// attempt sends one request and records it, unscrubbed.
+func (c *client) attempt(ctx context.Context, method, rawURL string, header http.Header, body []byte) (x *exchange.Exchange, final *url.URL) {
 	x = &exchange.Exchange{Request: exchange.Request{
 		Method: method,
 		URL:    rawURL,
-		Header: c.headers.recorded(header, c.redact, c.secrets),
+		Header: c.headers.recorded(header, c.redact, c.secrets.get()),
 		Body:   string(body),
 	}}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)

@@ -28,7 +28,15 @@ type Config struct {
 	// and Credentials are scrubbed as well; see exchange.Secrets.
 	Secrets http.Header
 	// Credentials are sent to one URL alone, whatever its origin.
-	Credentials  Credentials
+	Credentials Credentials
+	// Issued collects the credentials issued while the session runs (OAuth
+	// access tokens) and the OAuth grants' secrets, which the recording and
+	// the log are scrubbed of too; RunSession makes one when it is nil and
+	// an identity has an OAuth grant. The caller may scrub what it prints
+	// with it.
+	Issued *SecretBook
+	// bearer is the OAuth token source of the identity the probe runs as.
+	bearer       *tokenSource
 	MaxPages     int           // default 200
 	MaxDepth     int           // default 5
 	Concurrency  int           // default 4

@@ -18,6 +18,11 @@ import (
 type Identity struct {
 	Name   string
 	Header http.Header
+	// OAuth, when set, is the grant the identity's access token comes
+	// from; it is sent as "Authorization: Bearer <token>" over Header.
+	OAuth *OAuth
+	// source renews the OAuth token; RunSession sets it.
+	source *tokenSource
 }
 
 // View is what one identity was shown: its own crawl and the requests sent
@@ -73,17 +78,98 @@ type Outcome struct {
 func RunSession(ctx context.Context, s Session) (*Outcome, error) {
 	sched := newSchedule(s.Config.Budget)
 	s.Config.Budget = sched.probing()
+	sources, err := s.grantTokens(ctx)
+	defer func() {
+		for _, ts := range sources {
+			ts.close()
+		}
+	}()
+	if err != nil {
+		return nil, err
+	}
 	probeCtx, cancelProbes := sched.untilProbed(ctx)
 	out, err := s.crawlAs(probeCtx)
 	cancelProbes()
 	if err != nil {
 		return nil, err
 	}
+	s = s.withCurrentTokens(ctx)
 	if err := s.sendActive(ctx, sched, out); err != nil {
 		return nil, err
 	}
 	s.collectMCP(ctx, sched, out)
+	for _, ts := range sources {
+		out.Notes = appendNotes(out.Notes, ts.note())
+	}
 	return out, nil
+}
+
+// grantTokens gets each OAuth identity its first access token, before
+// anything is sent to the target: an identity the scan cannot run as ends
+// the session (ErrTokenEndpoint). The identities then carry the token as
+// their Authorization, and a token source renews it (see client.withBearer).
+func (s *Session) grantTokens(ctx context.Context) ([]*tokenSource, error) {
+	var sources []*tokenSource
+	ids := append([]Identity(nil), s.Identities...)
+	for i, id := range ids {
+		if id.OAuth == nil {
+			continue
+		}
+		if err := id.OAuth.Validate(s.Config.Start); err != nil {
+			return sources, fmt.Errorf("%w for identity %q: %v", ErrTokenEndpoint, id.Name, err)
+		}
+		if s.Config.Issued == nil {
+			s.Config.Issued = &SecretBook{}
+		}
+		ts := newTokenSource(id.Name, *id.OAuth, s.Config, s.Config.Issued)
+		sources = append(sources, ts)
+		tok, err := ts.token(ctx)
+		if err != nil {
+			return sources, err
+		}
+		ids[i].Header, ids[i].source = withAuthorization(id.Header, tok), ts
+	}
+	s.Identities = ids
+	return sources, nil
+}
+
+// withCurrentTokens is s with each OAuth identity's current token in its
+// headers, for the steps after the crawl whose clients take headers as they
+// are (the MCP client), and every credential issued so far among the
+// secrets they scrub.
+func (s Session) withCurrentTokens(ctx context.Context) Session {
+	if s.Config.Issued == nil {
+		return s
+	}
+	ids := append([]Identity(nil), s.Identities...)
+	for i, id := range ids {
+		if id.source != nil {
+			if tok, err := id.source.token(ctx); err == nil {
+				ids[i].Header = withAuthorization(id.Header, tok)
+			}
+		}
+	}
+	s.Identities = ids
+	secrets := s.Config.Secrets.Clone()
+	if secrets == nil {
+		secrets = http.Header{}
+	}
+	for _, h := range s.Config.Issued.Headers() {
+		for name, vs := range h {
+			secrets[name] = append(secrets[name], vs...)
+		}
+	}
+	s.Config.Secrets = secrets
+	return s
+}
+
+func withAuthorization(h http.Header, token string) http.Header {
+	out := h.Clone()
+	if out == nil {
+		out = http.Header{}
+	}
+	out.Set("Authorization", "Bearer "+token)
+	return out
 }
 
 // crawlAs runs the probe once per identity. With fewer than two identities
@@ -159,6 +245,7 @@ func asIdentity(cfg Config, id Identity, budget time.Duration, pages int) Config
 		h[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
 	}
 	cfg.Headers, cfg.Budget, cfg.MaxPages = h, budget, pages
+	cfg.bearer = id.source
 	return cfg
 }
 

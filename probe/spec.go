@@ -331,7 +331,7 @@ func (cr *crawler) specClient() *client {
 	c := cr.client
 	return &client{
 		http: c.http, start: c.start, timeout: max(c.timeout, 30*time.Second), maxBody: cr.spec.maxBody(),
-		maxHops: c.maxHops, userHdrs: c.userHdrs, credentials: c.credentials, redact: c.redact, secrets: c.secrets, requested: c.requested, log: c.log,
+		maxHops: c.maxHops, userHdrs: c.userHdrs, credentials: c.credentials, redact: c.redact, secrets: c.secrets, bearer: c.bearer, requested: c.requested, log: c.log,
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/sanitize"
+	"github.com/agentready/agentready/probe"
 )
 
 // Exit codes, documented in the README and in `agentready --help`.
@@ -74,6 +75,9 @@ type env struct {
 	// secrets are scrubbed from what is printed once a command knows them;
 	// see scrubbing.
 	secrets *exchange.Secrets
+	// issued collects the credentials a scan is issued while it runs (OAuth
+	// access tokens), scrubbed like secrets from then on.
+	issued *probe.SecretBook
 }
 
 func (e *env) get(name string) string { return e.vars[name] }

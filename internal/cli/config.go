@@ -60,7 +60,7 @@ func registerTrustConfig(fs *pflag.FlagSet) {
 }
 
 // credentialFlags send the user's credentials to the target.
-var credentialFlags = []string{"header", "header-for"}
+var credentialFlags = []string{"header", "header-for", "oauth-for"}
 
 // withConfig adds --config and the step that, before any command that
 // scans, fills every flag not given on the command line from its

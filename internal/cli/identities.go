@@ -20,6 +20,7 @@ import (
 type identityFlags struct {
 	names           []string
 	headers         []string
+	oauth           []string
 	leastPrivileged string
 	// fallback is used when neither flags nor the configuration name any
 	// identity (the demo scans as anonymous and user).
@@ -32,6 +33,7 @@ type identityFlags struct {
 func (f *identityFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&f.names, "identity", nil, "scan as this caller too (repeatable; the order given is the rank, least privileged first); with two or more the leakage family compares them")
 	fs.StringArrayVar(&f.headers, "header-for", nil, "'NAME=Header: value' sent only as identity NAME (repeatable); the value may be env:VAR or file:PATH, also after a scheme ('Authorization: Bearer env:USER_TOKEN') or a cookie name ('Cookie: session=env:SESSION')")
+	fs.StringArrayVar(&f.oauth, "oauth-for", nil, "'NAME=token-url=URL, client-id=ID, client-secret=env:VAR', optionally with scope=, audience= and auth=client_secret_post: identity NAME sends a Bearer token from this OAuth token endpoint (client credentials grant), renewed as it expires (repeatable); client-id may be env:VAR or file:PATH, client-secret must be")
 	fs.StringVar(&f.leastPrivileged, "least-privileged", "", "the identity ranked lowest, whatever the order given")
 }
 
@@ -43,12 +45,12 @@ func (f *identityFlags) resolve(e *env) ([]scan.Identity, error) {
 		return nil, err
 	}
 	if len(ids) == 0 && len(f.ofTarget) > 0 {
-		if ids, err = fromConfig(f.ofTarget, e.get); err != nil {
+		if ids, err = fromConfig(f.ofTarget, e.get, e.config.file.Resolve); err != nil {
 			return nil, err
 		}
 	}
 	if len(ids) == 0 && e.config != nil {
-		if ids, err = fromConfig(e.config.file.Identities, e.get); err != nil {
+		if ids, err = fromConfig(e.config.file.Identities, e.get, e.config.file.Resolve); err != nil {
 			return nil, err
 		}
 	}
@@ -101,28 +103,73 @@ func (f *identityFlags) fromFlags(e *env) ([]scan.Identity, error) {
 	if len(f.headers) > 0 && len(ids) == 0 {
 		return nil, usageError("--header-for needs --identity")
 	}
+	if err := f.addOAuth(e, ids, index); err != nil {
+		return nil, err
+	}
 	return ids, nil
+}
+
+// addOAuth gives the identities named in --oauth-for their grant; file:
+// paths are relative to the working directory, like --header-for's.
+func (f *identityFlags) addOAuth(e *env, ids []scan.Identity, index map[string]int) error {
+	for _, raw := range f.oauth {
+		name, spec, ok := strings.Cut(raw, "=")
+		name = strings.TrimSpace(name)
+		i, known := index[name]
+		if !ok || !known {
+			return usageError("--oauth-for: want 'NAME=token-url=...,client-id=...,client-secret=env:VAR' naming an --identity")
+		}
+		if ids[i].OAuth != nil {
+			return usageError("--oauth-for %s is given twice", name)
+		}
+		o, err := parseOAuthFor(name, spec)
+		if err != nil {
+			return err
+		}
+		if ids[i].OAuth, err = grant(name, o, e.get, func(p string) string { return p }); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // secretValue resolves env:VAR and file:PATH, alone or after a scheme word.
 func secretValue(v string, e *env) (string, error) {
-	scheme, ref := "", v
+	scheme, ref := splitScheme(v)
+	s, err := refValue(ref, e.get, func(p string) string { return p })
+	if err != nil {
+		return "", err
+	}
+	return scheme + s, nil
+}
+
+// splitScheme cuts a scheme word ("Bearer ") or a cookie name ("session=")
+// off a reference, which it returns; a value holding no reference is
+// returned whole.
+func splitScheme(v string) (scheme, ref string) {
+	scheme, ref = "", v
 	if before, after, ok := strings.Cut(v, " "); ok && isSecretRef(strings.TrimSpace(after)) {
 		scheme, ref = before+" ", strings.TrimSpace(after)
 	} else if before, after, ok := strings.Cut(v, "="); ok && !strings.ContainsAny(before, " ;") && isSecretRef(after) {
 		// A cookie: "session=env:SESSION".
 		scheme, ref = before+"=", after
 	}
+	return scheme, ref
+}
+
+// refValue resolves env:VAR and file:PATH (through resolvePath); any other
+// value is itself.
+func refValue(ref string, getenv func(string) string, resolvePath func(string) string) (string, error) {
 	switch {
 	case strings.HasPrefix(ref, "env:"):
 		name := strings.TrimPrefix(ref, "env:")
-		s := e.get(name)
+		s := getenv(name)
 		if s == "" {
 			return "", fmt.Errorf("environment variable %s is unset or empty", name)
 		}
-		return scheme + s, nil
+		return s, nil
 	case strings.HasPrefix(ref, "file:"):
-		path := strings.TrimPrefix(ref, "file:")
+		path := resolvePath(strings.TrimPrefix(ref, "file:"))
 		b, err := os.ReadFile(path)
 		if err != nil {
 			return "", fmt.Errorf("reading %s: %v", path, err)
@@ -131,18 +178,27 @@ func secretValue(v string, e *env) (string, error) {
 		if s == "" || strings.ContainsAny(s, "\r\n") {
 			return "", fmt.Errorf("%s must hold one non-empty line", path)
 		}
-		return scheme + s, nil
+		return s, nil
 	}
-	return v, nil
+	return ref, nil
 }
 
-func isSecretRef(s string) bool { return strings.HasPrefix(s, "env:") || strings.HasPrefix(s, "file:") }
+func isSecretRef(s string) bool { return config.IsSecretRef(s) }
 
 // fromConfig turns the file's identities into scan identities; the secret
-// stays in the named environment variable until now.
-func fromConfig(ids []config.Identity, getenv func(string) string) ([]scan.Identity, error) {
+// stays in the named environment variable, or the file, until now. file:
+// paths are resolved with resolvePath (relative to the file).
+func fromConfig(ids []config.Identity, getenv func(string) string, resolvePath func(string) string) ([]scan.Identity, error) {
 	var out []scan.Identity
 	for _, id := range ids {
+		if id.OAuth != nil {
+			g, err := grant(id.Name, id.OAuth, getenv, resolvePath)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, scan.Identity{Name: id.Name, Header: http.Header{}, Roles: id.Roles, OAuth: g})
+			continue
+		}
 		header, value, ok := id.Credential(getenv)
 		if !ok {
 			return nil, usageError("identity %s: environment variable %s is unset or empty", id.Name, id.Env)

@@ -142,11 +142,11 @@ func TestRankAndConfigIdentities(t *testing.T) {
 		t.Errorf("rank = %v", names)
 	}
 	env := map[string]string{"READER_TOKEN": "r"}
-	fromFile, err := fromConfig([]config.Identity{{Name: "reader", Env: "READER_TOKEN", Scheme: "Bearer"}, {Name: "key", Env: "READER_TOKEN", Header: "x-api-key"}}, func(k string) string { return env[k] })
+	fromFile, err := fromConfig([]config.Identity{{Name: "reader", Env: "READER_TOKEN", Scheme: "Bearer"}, {Name: "key", Env: "READER_TOKEN", Header: "x-api-key"}}, func(k string) string { return env[k] }, nil)
 	if err != nil || fromFile[0].Header.Get("Authorization") != "Bearer r" || fromFile[1].Header.Get("X-Api-Key") != "r" {
 		t.Errorf("fromConfig = %+v, %v", fromFile, err)
 	}
-	if _, err := fromConfig([]config.Identity{{Name: "reader", Env: "UNSET"}}, func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), "UNSET is unset") {
+	if _, err := fromConfig([]config.Identity{{Name: "reader", Env: "UNSET"}}, func(string) string { return "" }, nil); err == nil || !strings.Contains(err.Error(), "UNSET is unset") {
 		t.Errorf("unset variable: %v", err)
 	}
 }

@@ -294,6 +294,18 @@ func scanOptions(e *env, start *url.URL, lim *limitFlags, policy *pipeline.Polic
 	}
 	opts := scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint,
 		Policy: policy, Identities: ids, Access: e.configFile().Access, Catalog: catalogLimits(e.configFile().Limits)}
+	for _, id := range ids {
+		if id.OAuth == nil {
+			continue
+		}
+		if err := id.OAuth.Validate(start); err != nil {
+			return scan.Options{}, usageError("identity %s: oauth %v", id.Name, err)
+		}
+		if e.issued == nil {
+			e.issued = &probe.SecretBook{}
+			opts.Probe.Issued = e.issued
+		}
+	}
 	e.scrubbing(scan.Scrubber(opts))
 	return opts, nil
 }

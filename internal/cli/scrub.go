@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/probe"
 )
 
 // scrubbing makes everything e prints from now on free of secrets, the
@@ -16,7 +17,15 @@ func (e *env) scrubbing(secrets *exchange.Secrets) {
 		return
 	}
 	e.secrets = secrets
-	e.stderr = scrubbedWriter{w: e.stderr, secrets: secrets}
+	e.stderr = scrubbedWriter{w: e.stderr, secrets: secrets, issued: e.issued}
+}
+
+// scrub replaces the secrets known before the scan, then the credentials
+// issued during it (OAuth access tokens), known only as they are issued.
+func scrub(b []byte, secrets *exchange.Secrets, issued *probe.SecretBook) []byte {
+	b, _ = secrets.Bytes(b, false)
+	b, _ = issued.Secrets().Bytes(b, false)
+	return b
 }
 
 // write renders a whole document, then writes it to w with the secrets
@@ -26,8 +35,7 @@ func (e *env) write(w io.Writer, render func(io.Writer) error) error {
 	if err := render(&buf); err != nil {
 		return err
 	}
-	doc, _ := e.secrets.Bytes(buf.Bytes(), false)
-	_, err := w.Write(doc)
+	_, err := w.Write(scrub(buf.Bytes(), e.secrets, e.issued))
 	return err
 }
 
@@ -36,11 +44,11 @@ func (e *env) write(w io.Writer, render func(io.Writer) error) error {
 type scrubbedWriter struct {
 	w       io.Writer
 	secrets *exchange.Secrets
+	issued  *probe.SecretBook
 }
 
 func (s scrubbedWriter) Write(p []byte) (int, error) {
-	out, _ := s.secrets.Bytes(p, false)
-	if _, err := s.w.Write(out); err != nil {
+	if _, err := s.w.Write(scrub(p, s.secrets, s.issued)); err != nil {
 		return 0, err
 	}
 	return len(p), nil

@@ -86,9 +86,28 @@ type Identity struct {
 	Name        string   `yaml:"name" doc:"Name of the identity, as reports show it."`
 	Header      string   `yaml:"header,omitempty" doc:"Request header that carries the credential; default Authorization."`
 	Scheme      string   `yaml:"scheme,omitempty" doc:"Prefix of the header value, e.g. Bearer; empty sends the variable's value as it is."`
-	Env         string   `yaml:"env" names:"env" doc:"Name of the environment variable that holds the credential (e.g. READER_TOKEN), never the credential itself."`
+	Env         string   `yaml:"env,omitempty" names:"env" doc:"Name of the environment variable that holds the credential (e.g. READER_TOKEN), never the credential itself; required unless oauth is given."`
+	OAuth       *OAuth   `yaml:"oauth,omitempty" doc:"Get the credential from an OAuth 2.0 token endpoint (client credentials grant) before the scan, and send it as a Bearer token, renewed when it expires; instead of env."`
 	Description string   `yaml:"description,omitempty" doc:"What this identity may do, for people reading the file."`
 	Roles       []string `yaml:"roles,omitempty" doc:"Roles the identity holds, matched against access and against role names in OpenAPI security requirements; leave out when unknown."`
+}
+
+// OAuth is an identity's client credentials grant (RFC 6749 §4.4). The
+// client ID and secret are references, env:VAR or file:PATH, resolved when
+// the scan starts; the secret is never written here.
+type OAuth struct {
+	TokenURL     string `yaml:"token-url" doc:"Token endpoint. It may be on another origin than the target: naming it here allows it. It gets the client credentials and nothing else; the token it issues goes to the target's origin only."`
+	ClientID     string `yaml:"client-id" doc:"Client ID, as it is or as env:VAR / file:PATH."`
+	ClientSecret string `yaml:"client-secret" doc:"Client secret as env:VAR (an environment variable) or file:PATH (a one-line file, relative to this file), never the secret itself."`
+	Scope        string `yaml:"scope,omitempty" doc:"Scopes to ask for, separated by spaces."`
+	Audience     string `yaml:"audience,omitempty" doc:"Sent as the audience parameter, which some authorization servers require."`
+	Auth         string `yaml:"auth,omitempty" enum:"client_secret_basic,client_secret_post" doc:"How the client authenticates: HTTP Basic (client_secret_basic, the default) or in the request body (client_secret_post)."`
+}
+
+// IsSecretRef reports a value naming where a secret is, env:VAR or
+// file:PATH, rather than holding it.
+func IsSecretRef(s string) bool {
+	return strings.HasPrefix(s, "env:") || strings.HasPrefix(s, "file:")
 }
 
 // Active configures active probes. They change state on the target, so

@@ -361,3 +361,27 @@ checks:
 		t.Errorf("Validate = %v", err)
 	}
 }
+
+// TestOAuthIdentityValidation: an oauth identity needs a token URL, a
+// client ID and a secret given by reference, never the secret itself,
+// which no message echoes, and no env beside it.
+func TestOAuthIdentityValidation(t *testing.T) {
+	ok := "identities:\n  - name: svc\n    oauth: {token-url: https://auth.example/token, client-id: scanner, client-secret: env:SECRET}\n"
+	if _, err := parse(t, ok); err != nil {
+		t.Fatalf("valid oauth identity refused: %v", err)
+	}
+	for doc, want := range map[string]string{
+		"identities:\n  - name: svc\n    oauth: {token-url: https://auth.example/token, client-id: scanner, client-secret: hunter2-literal}\n":       "client-secret must be env:VAR or file:PATH",
+		"identities:\n  - name: svc\n    env: TOKEN\n    oauth: {token-url: https://auth.example/token, client-id: scanner, client-secret: env:S}\n": "either oauth or env",
+		"identities:\n  - name: svc\n    oauth: {token-url: /token, client-id: scanner, client-secret: env:S}\n":                                     "token-url",
+		"identities:\n  - name: svc\n    oauth: {token-url: https://a.example/t, client-secret: env:S, auth: jwt}\n":                                 "client-id is required",
+	} {
+		_, err := parse(t, doc)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err = %v, want %q", doc, err, want)
+		}
+		if err != nil && strings.Contains(err.Error(), "hunter2-literal") {
+			t.Errorf("the secret is echoed: %v", err)
+		}
+	}
+}

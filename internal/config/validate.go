@@ -147,9 +147,13 @@ func validateIdentities(ids []Identity, key string) []error {
 			errs = append(errs, fmt.Errorf("%s: name %q is used twice", where, id.Name))
 		}
 		seen[id.Name] = true
+		if id.OAuth != nil {
+			errs = append(errs, id.validateOAuth(where)...)
+			continue
+		}
 		switch {
 		case id.Env == "":
-			errs = append(errs, fmt.Errorf("%s: env is required: the NAME of the environment variable holding the credential", where))
+			errs = append(errs, fmt.Errorf("%s: env is required: the NAME of the environment variable holding the credential (or oauth)", where))
 		case !envName.MatchString(id.Env):
 			// Whatever is here is not a variable name; it may be the secret
 			// itself, so it is not echoed.
@@ -163,6 +167,37 @@ func validateIdentities(ids []Identity, key string) []error {
 		}
 	}
 	return errs
+}
+
+func (id Identity) validateOAuth(where string) []error {
+	var errs []error
+	if id.Env != "" || id.Header != "" || id.Scheme != "" {
+		errs = append(errs, fmt.Errorf("%s: give either oauth or env (with header and scheme), not both", where))
+	}
+	for _, msg := range id.OAuth.Problems() {
+		errs = append(errs, fmt.Errorf("%s: oauth: %s", where, msg))
+	}
+	return errs
+}
+
+// Problems are what keeps the grant from being sent; they never quote the
+// client secret.
+func (o OAuth) Problems() []string {
+	var out []string
+	if !isHTTPURL(o.TokenURL) {
+		out = append(out, "token-url: want an absolute http or https URL")
+	}
+	if o.ClientID == "" {
+		out = append(out, "client-id is required")
+	}
+	if !IsSecretRef(o.ClientSecret) {
+		// Whatever is here may be the secret itself: not echoed.
+		out = append(out, "client-secret must be env:VAR or file:PATH, never the secret itself")
+	}
+	if o.Auth != "" && o.Auth != "client_secret_basic" && o.Auth != "client_secret_post" {
+		out = append(out, fmt.Sprintf("auth %q: want client_secret_basic or client_secret_post", o.Auth))
+	}
+	return out
 }
 
 func (f *File) validateScalars() []error {

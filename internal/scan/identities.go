@@ -18,6 +18,9 @@ type Identity struct {
 	// Roles are the roles the configuration gives the identity, nil when
 	// not stated; see checks.Caller.
 	Roles []string
+	// OAuth, when set, is the grant the identity's Bearer token comes from
+	// (see probe.OAuth).
+	OAuth *probe.OAuth
 }
 
 // caller describes id, sending shared as well as its own headers.
@@ -39,6 +42,9 @@ func (id Identity) caller(shared http.Header) checks.Caller {
 	for name := range id.Header {
 		add(name)
 	}
+	if id.OAuth != nil {
+		add("Authorization")
+	}
 	sort.Strings(c.Credentials)
 	return c
 }
@@ -47,7 +53,7 @@ func (id Identity) caller(shared http.Header) checks.Caller {
 func probeIdentities(ids []Identity) []probe.Identity {
 	out := make([]probe.Identity, len(ids))
 	for i, id := range ids {
-		out[i] = probe.Identity{Name: id.Name, Header: id.Header}
+		out[i] = probe.Identity{Name: id.Name, Header: id.Header, OAuth: id.OAuth}
 	}
 	return out
 }
@@ -110,6 +116,12 @@ func secretHeaders(opts Options) http.Header {
 	}
 	for _, id := range opts.Identities {
 		add(id.Header)
+		if id.OAuth != nil {
+			add(id.OAuth.Secrets())
+		}
+	}
+	for _, h := range opts.Probe.Issued.Headers() {
+		add(h)
 	}
 	return out
 }
