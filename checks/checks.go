@@ -73,6 +73,18 @@ func FamilySurfaces() map[string]string {
 	return out
 }
 
+// siteFamilies judge the site as a whole rather than its resources one
+// path shape at a time: robots.txt, the discovery documents, the MCP
+// endpoint, and the surface snapshot that gathers them.
+var siteFamilies = map[Family]bool{FamilyDiscovery: true, FamilyMCP: true, FamilyDrift: true}
+
+// SiteWide reports a check that judges the site as a whole. A scan split
+// into shards runs it, and sends what it plans, in shard 1 alone; every
+// other check runs in every shard on the path shapes the shard owns.
+func SiteWide(m Meta) bool {
+	return siteFamilies[m.Family] || m.Needs&(NeedsMCP|NeedsMCPPerIdentity) != 0
+}
+
 // DocsBase is where each check's documentation anchor lives.
 const DocsBase = "https://github.com/agentready/agentready/blob/main/docs/checks.md"
 

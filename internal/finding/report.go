@@ -10,6 +10,10 @@ type Report struct {
 	SchemaVersion int           `json:"schemaVersion"`
 	Tool          ToolInfo      `json:"tool"`
 	Target        string        `json:"target"`
+	// Shard is set when the report is one shard of a split scan (--shard):
+	// its findings, coverage and grade are of its path shapes alone, until
+	// 'agentready report merge' joins the shards.
+	Shard *Shard `json:"shard,omitempty"`
 	StartedAt     time.Time     `json:"startedAt"`
 	FinishedAt    time.Time     `json:"finishedAt"`
 	Score         Score         `json:"score"`

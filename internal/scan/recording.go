@@ -34,10 +34,11 @@ func record(ctx context.Context, opts Options) (*Recording, error) {
 		// A replay loads the document again from its text.
 		opts.Probe.Spec.KeepRaw = true
 	}
-	opts.Probe.FollowUp = followUps(opts.Probe.Start, opts.Checks)
+	opts.Probe.FollowUp = followUps(opts.Probe.Start, opts.Checks, opts.Shard)
+	opts.Probe.Shard = opts.Shard
 	slot := attachSpec(&opts.Probe)
 	opts.Probe.Secrets = secretHeaders(opts)
-	out, err := probe.RunSession(ctx, session(opts, planner(opts.Probe.Start, opts.Checks, slot)))
+	out, err := probe.RunSession(ctx, session(opts, planner(opts.Probe.Start, opts.Checks, slot, opts.Shard)))
 	if err != nil {
 		return nil, err
 	}
