@@ -10,10 +10,6 @@ type Report struct {
 	SchemaVersion int           `json:"schemaVersion"`
 	Tool          ToolInfo      `json:"tool"`
 	Target        string        `json:"target"`
-	// Shard is set when the report is one shard of a split scan (--shard):
-	// its findings, coverage and grade are of its path shapes alone, until
-	// 'agentready report merge' joins the shards.
-	Shard *Shard `json:"shard,omitempty"`
 	StartedAt     time.Time     `json:"startedAt"`
 	FinishedAt    time.Time     `json:"finishedAt"`
 	Score         Score         `json:"score"`
@@ -54,6 +50,10 @@ type Report struct {
 	// Snapshot is the agent surface the scan saw, which a later scan given
 	// this report as its baseline compares with (the drift family).
 	Snapshot *Snapshot `json:"snapshot,omitempty"`
+	// Shard is set when the report is one shard of a split scan (--shard):
+	// its findings, coverage and grade are of its path shapes alone, until
+	// 'agentready report merge' joins the shards.
+	Shard *Shard `json:"shard,omitempty"`
 }
 
 // ActiveInfo describes the active probes of a scan.
