@@ -236,8 +236,10 @@ func joinStats(reps []*finding.Report) finding.Stats {
 	return st
 }
 
-// joinCoverage adds the pages and API resources each shard counted of its
-// own shapes, and joins the operations: one is reached when any shard
+// joinCoverage joins what the shards' crawls reached: each walks the same
+// frontier, so the pages and API resources are the most any shard counted
+// (the same, unless the page limit cut the crawls differently), the
+// surfaces those any shard saw, and an operation is reached when any shard
 // reached it.
 func joinCoverage(reps []*finding.Report) *finding.Coverage {
 	var out *finding.Coverage
@@ -250,9 +252,9 @@ func joinCoverage(reps []*finding.Report) *finding.Coverage {
 			out = &finding.Coverage{Pages: map[string]int{}}
 		}
 		for k, v := range c.Pages {
-			out.Pages[k] += v
+			out.Pages[k] = max(out.Pages[k], v)
 		}
-		out.APIResources += c.APIResources
+		out.APIResources = max(out.APIResources, c.APIResources)
 		out.Surfaces = appendNew(out.Surfaces, c.Surfaces...)
 		out.Operations = joinOperations(out.Operations, c.Operations)
 		if out.Cause == "" {

@@ -20,7 +20,11 @@ import (
 //     reports the findings about them;
 //   - a check that judges the site as a whole (checks.SiteWide: robots.txt,
 //     discovery documents, MCP, the surface snapshot) runs in shard 1 alone
-//     and is skipped elsewhere.
+//     and is skipped elsewhere;
+//   - the statistics count the pages and shapes the shard judged, while the
+//     coverage is what its crawl reached, which is the scan's: a shard that
+//     owns no API resource of an API that has some is not a scan that
+//     reached nothing.
 //
 // Every finding is so reported by exactly one shard, which saw what one
 // scan sees about it; 'agentready report merge' joins the shards.
@@ -113,23 +117,6 @@ func findingAnchor(f finding.Finding, byID map[string]*exchange.Exchange) string
 		return anchor(x.BasedOn, x.Request.URL)
 	}
 	return f.Evidence[0].URL
-}
-
-// ownedCrawl is the recording with only the crawled pages of the shard's
-// own shapes, and every probe (each sent by one shard alone), so that the
-// shards' coverage adds up to one scan's.
-func ownedCrawl(sh finding.Shard, rec *exchange.Recording) *exchange.Recording {
-	if !sh.Split() {
-		return rec
-	}
-	out := *rec
-	out.Exchanges = nil
-	for _, x := range rec.Exchanges {
-		if x.Purpose != exchange.PurposeCrawl || ownsURL(sh, x.Request.URL) {
-			out.Exchanges = append(out.Exchanges, x)
-		}
-	}
-	return &out
 }
 
 // ownedStats keeps the pages and sampled shapes of the shard's own shapes:
