@@ -17,7 +17,7 @@ func newReportMergeCmd(e *env) *cobra.Command {
 	var allowMissing bool
 	cmd := &cobra.Command{
 		Use:   "merge SHARD.json... [-o FORMAT=PATH]",
-		Short: "Join the JSON reports of a scan's shards (--shard i/n) into the scan's report",
+		Short: "Join the JSON reports of a scan's shards (--shard i/n) into one",
 		Long: `merge joins the JSON reports of the shards of one scan (scan --shard i/n, one
 CI job each) into the report the scan gives whole: findings de-duplicated by
 fingerprint, check results joined, statistics added, coverage and the agent surface
