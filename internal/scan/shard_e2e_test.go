@@ -3,12 +3,15 @@ package scan_test
 import (
 	"fmt"
 	"maps"
+	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/fixtures/methodlog"
+	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/probe"
@@ -116,9 +119,27 @@ func TestShardScanIsStableAcrossRuns(t *testing.T) {
 }
 
 func TestOtherShardsSkipSiteWideChecks(t *testing.T) {
-	srv := httptest.NewServer(demo.New(shardedDemo...))
+	log, h := methodlog.Wrap(demo.New(shardedDemo...))
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	rep := scanServer(t, srv, scan.Options{Shard: finding.Shard{Index: 2, Total: 2}})
+	sh := finding.Shard{Index: 2, Total: 2}
+	rep := scanServer(t, srv, scan.Options{Shard: sh})
+	probes := 0
+	for _, req := range log.Requests() {
+		method, path, _ := strings.Cut(req, " ")
+		if method != http.MethodGet {
+			probes++
+		}
+		switch {
+		case slices.Contains([]string{"/robots.txt", "/llms.txt", "/mcp", "/.well-known/api-catalog"}, path):
+			t.Errorf("shard 2/2 sent %s, which shard 1 sends", req)
+		case method != http.MethodGet && exchange.URLShard(path, 2) != 2:
+			t.Errorf("shard 2/2 sent %s, a probe of a shape shard 1 owns", req)
+		}
+	}
+	if probes == 0 {
+		t.Error("shard 2/2 sent no HEAD or OPTIONS probe: the fixture does not exercise it")
+	}
 	for _, r := range rep.Checks {
 		if r.Family == "discovery" && r.Status != finding.StatusSkip {
 			t.Errorf("%s: %s in shard 2/2, want skipped (shard 1 judges the site)", r.ID, r.Status)
