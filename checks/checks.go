@@ -108,6 +108,10 @@ type Meta struct {
 	// Needs are what the check needs sent besides the crawl and its own
 	// probes; the scan reads them instead of knowing checks by name.
 	Needs Needs
+	// OncePerSite marks a check that reports at most one finding for the
+	// whole site, on the first resource that shows the problem: merging
+	// the shards of a split scan keeps the first of theirs.
+	OncePerSite bool
 }
 
 // DocsURL is derived from the ID, never typed by hand.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/internal/score"
@@ -55,7 +56,11 @@ API resource.`,
 				}
 				shards = append(shards, rep)
 			}
-			rep, err := scan.Merge(shards, allowMissing)
+			reg, err := builtin.Registry()
+			if err != nil {
+				return err
+			}
+			rep, err := scan.Merge(shards, reg.All(), allowMissing)
 			if errors.Is(err, scan.ErrMissingShards) {
 				return usageError("%v (pass --allow-missing to merge them anyway, as a partial report)", err)
 			}

@@ -11,7 +11,7 @@ import (
 
 // followUps adapts the checks that plan a second round to the probe's
 // FollowUp; nil when none does, so the probe skips the round entirely.
-func followUps(target *url.URL, cs []checks.Check, sh finding.Shard) probe.FollowUp {
+func followUps(target *url.URL, cs []checks.Check, sh finding.Shard, plans *resourcePlans) probe.FollowUp {
 	whole, owned := shardChecks(cs, sh)
 	wholePlanners, ownedPlanners := checks.FollowUpPlanners(whole), checks.FollowUpPlanners(owned)
 	if len(wholePlanners)+len(ownedPlanners) == 0 {
@@ -24,7 +24,7 @@ func followUps(target *url.URL, cs []checks.Check, sh finding.Shard) probe.Follo
 			out = append(out, p.PlanFollowUp(pin)...)
 		}
 		for _, p := range ownedPlanners {
-			out = append(out, ownedRequests(sh, p.PlanFollowUp(pin))...)
+			out = append(out, plans.ownedRequests(sh, p.PlanFollowUp(pin))...)
 		}
 		return out
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/pipeline"
 )
@@ -25,7 +26,7 @@ var ErrMissingShards = errors.New("missing shards")
 // report that is not a shard, and a shard given twice; with shards missing
 // it returns ErrMissingShards unless allowMissing, and then says in the
 // notes and the grade's basis which were missing.
-func Merge(reps []*finding.Report, allowMissing bool) (*finding.Report, error) {
+func Merge(reps []*finding.Report, cs []checks.Check, allowMissing bool) (*finding.Report, error) {
 	missing, err := checkShards(reps)
 	if err != nil {
 		return nil, err
@@ -61,7 +62,7 @@ func Merge(reps []*finding.Report, allowMissing bool) (*finding.Report, error) {
 		out.Spec = firstNonNil(out.Spec, r.Spec)
 		out.Snapshot = joinSnapshots(out.Snapshot, r.Snapshot)
 	}
-	out.Findings = uniqueFindings(reps, func(r *finding.Report) []finding.Finding { return r.Findings })
+	out.Findings = firstPerSite(uniqueFindings(reps, func(r *finding.Report) []finding.Finding { return r.Findings }), cs)
 	out.Ignored = uniqueFindings(reps, func(r *finding.Report) []finding.Finding { return r.Ignored })
 	out.Checks = joinResults(reps, out.Findings)
 	out.Stats = joinStats(reps)
@@ -158,6 +159,27 @@ func uniqueFindings(reps []*finding.Report, of func(*finding.Report) []finding.F
 	}
 	pipeline.SortFindings(out)
 	return out
+}
+
+// firstPerSite keeps, of each check that reports once for the site, the
+// first finding in the report's order: each shard reported the first
+// resource of its own shapes, and one scan the first of them all.
+func firstPerSite(fs []finding.Finding, cs []checks.Check) []finding.Finding {
+	once := map[string]bool{}
+	for _, c := range cs {
+		if m := c.Meta(); m.OncePerSite {
+			once[m.ID] = true
+		}
+	}
+	seen := map[string]bool{}
+	return slices.DeleteFunc(fs, func(f finding.Finding) bool {
+		if !once[f.CheckID] {
+			return false
+		}
+		drop := seen[f.CheckID]
+		seen[f.CheckID] = true
+		return drop
+	})
 }
 
 // statusRank orders the outcomes a check may have in different shards: the

@@ -84,7 +84,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	opts.Probe.Progress.SetPhase(probe.PhaseChecks)
 	results, findings := checks.Evaluate(context.WithoutCancel(ctx), in, opts.Checks)
 	post := &pipeline.Pipeline{Doc: in.Spec, Policy: opts.Policy, Now: opts.Policy.Clock(), Results: results, Rules: RuleInfos(opts.Checks),
-		Shard: shardFilter(opts.Shard, opts.Checks, in.Recording)}
+		Shard: shardFilter(opts.Shard, opts.Checks, in.Recording, rec.plans)}
 	findings = post.Run(findings)
 	rep := &finding.Report{
 		SchemaVersion: finding.SchemaVersion,
@@ -138,7 +138,7 @@ func Grade(rep *finding.Report) finding.Score {
 
 // planner adapts the checks that plan probes to the probe's Planner, so the
 // probe never imports the checks.
-func planner(target *url.URL, cs []checks.Check, slot *specSlot, sh finding.Shard) probe.Planner {
+func planner(target *url.URL, cs []checks.Check, slot *specSlot, sh finding.Shard, plans *resourcePlans) probe.Planner {
 	whole, owned := shardChecks(cs, sh)
 	wholePlanners, ownedPlanners := checks.Planners(whole), checks.Planners(owned)
 	return func(crawled, samples []*exchange.Exchange) []exchange.PlannedRequest {
@@ -148,7 +148,7 @@ func planner(target *url.URL, cs []checks.Check, slot *specSlot, sh finding.Shar
 			out = append(out, p.Plan(pin)...)
 		}
 		for _, p := range ownedPlanners {
-			out = append(out, ownedRequests(sh, p.Plan(pin))...)
+			out = append(out, plans.ownedRequests(sh, p.Plan(pin))...)
 		}
 		return out
 	}

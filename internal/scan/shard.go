@@ -2,6 +2,7 @@ package scan
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/internal/exchange"
@@ -48,6 +49,46 @@ func shardChecks(cs []checks.Check, sh finding.Shard) (whole, owned []checks.Che
 	return whole, owned
 }
 
+// resourcePlans remembers what the checks that judge resources planned,
+// before the shard kept its own: a request shard 1 sent for a site-wide
+// check, about a shape another shard owns, is shard 1's to report on only
+// when no such check asked for it too (the owner of the shape then sent it
+// as well, and reports on it).
+type resourcePlans struct {
+	mu     sync.Mutex
+	wanted map[string]bool // "METHOD URL"
+}
+
+func (r *resourcePlans) note(ps []exchange.PlannedRequest) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.wanted == nil {
+		r.wanted = map[string]bool{}
+	}
+	for _, p := range ps {
+		r.wanted[p.Method+" "+p.URL] = true
+	}
+}
+
+func (r *resourcePlans) asked(method, u string) bool {
+	if r == nil {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.wanted[method+" "+u]
+}
+
+// ownedRequests keeps the planned requests based on a shape the shard owns,
+// noting first what was planned.
+func (r *resourcePlans) ownedRequests(sh finding.Shard, ps []exchange.PlannedRequest) []exchange.PlannedRequest {
+	r.note(ps)
+	return ownedRequests(sh, ps)
+}
+
 // ownedRequests keeps the planned requests based on a shape the shard owns.
 func ownedRequests(sh finding.Shard, ps []exchange.PlannedRequest) []exchange.PlannedRequest {
 	out := ps[:0:0]
@@ -76,7 +117,7 @@ func ownsURL(sh finding.Shard, u string) bool {
 // shardFilter is what the pipeline's shard stage needs: which findings the
 // shard reports, and which checks it leaves to shard 1. Nil for a whole
 // scan.
-func shardFilter(sh finding.Shard, cs []checks.Check, rec *exchange.Recording) *pipeline.ShardFilter {
+func shardFilter(sh finding.Shard, cs []checks.Check, rec *exchange.Recording, plans *resourcePlans) *pipeline.ShardFilter {
 	if !sh.Split() {
 		return nil
 	}
@@ -96,6 +137,9 @@ func shardFilter(sh finding.Shard, cs []checks.Check, rec *exchange.Recording) *
 			if site[f.CheckID] {
 				return sh.SiteWide()
 			}
+			if x := evidenceExchange(f, byID); x != nil && sh.SiteWide() && sentForTheSite(sh, x, plans) {
+				return true
+			}
 			return ownsURL(sh, findingAnchor(f, byID))
 		},
 		Elsewhere: func(checkID string) string {
@@ -110,13 +154,30 @@ func shardFilter(sh finding.Shard, cs []checks.Check, rec *exchange.Recording) *
 // findingAnchor is the URL a finding is about: that of the exchange its
 // first evidence quotes, as anchor reads it, or the evidence's URL.
 func findingAnchor(f finding.Finding, byID map[string]*exchange.Exchange) string {
+	if x := evidenceExchange(f, byID); x != nil && x.Purpose != exchange.PurposeCrawl {
+		return anchor(x.BasedOn, x.Request.URL)
+	}
 	if len(f.Evidence) == 0 {
 		return ""
 	}
-	if x := byID[f.Evidence[0].ExchangeID]; x != nil && x.Purpose != exchange.PurposeCrawl {
-		return anchor(x.BasedOn, x.Request.URL)
-	}
 	return f.Evidence[0].URL
+}
+
+// evidenceExchange is the exchange a finding's first evidence quotes, or nil.
+func evidenceExchange(f finding.Finding, byID map[string]*exchange.Exchange) *exchange.Exchange {
+	if len(f.Evidence) == 0 {
+		return nil
+	}
+	return byID[f.Evidence[0].ExchangeID]
+}
+
+// sentForTheSite reports a probe the shard sent for a site-wide check alone:
+// about a shape it does not own, so no check judging resources sent it
+// here, and planned by none of them, so no other shard sent it. A check
+// judging resources that reads it (the agent card's skills against the
+// document) is reported by this shard, the only one that has it.
+func sentForTheSite(sh finding.Shard, x *exchange.Exchange, plans *resourcePlans) bool {
+	return x.Purpose != exchange.PurposeCrawl && !ownsURL(sh, anchor(x.BasedOn, x.Request.URL)) && !plans.asked(x.Request.Method, x.Request.URL)
 }
 
 // ownedStats keeps the pages and sampled shapes of the shard's own shapes:

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/fixtures/methodlog"
 	"github.com/agentready/agentready/internal/exchange"
@@ -18,11 +20,14 @@ import (
 )
 
 // shardedDemo has defects in several families, on several path shapes and
-// on the site as a whole (robots.txt, llms.txt), so that a split that lost
+// on the site as a whole (robots.txt, llms.txt), and one that a check judging
+// resources finds in a document shard 1 alone fetches (the agent card), so
+// that a split that lost
 // or doubled a finding shows.
 var shardedDemo = []demo.Defect{
 	demo.DefectIgnoresQValues, demo.DefectNoVaryAccept, demo.DefectHeadContentLength, demo.DefectOptionsNoAllow,
 	demo.DefectRelUnlisted, demo.DefectCurieUndeclared, demo.DefectRobotsSyntax, demo.DefectLLMsNoTitleDeadLinks,
+	demo.DefectAgentCardUnknownSkillOp, demo.DefectOptionsCORSOnly,
 }
 
 func fingerprints(fs []finding.Finding) []string {
@@ -65,7 +70,7 @@ func TestMergedShardsFindWhatOneScanFinds(t *testing.T) {
 			if len(uniqueInts(owners)) < 2 {
 				t.Errorf("every finding came from one shard %v: the split divided nothing", uniqueInts(owners))
 			}
-			merged, err := scan.Merge(reps, false)
+			merged, err := scan.Merge(reps, allChecks(t), false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -156,4 +161,13 @@ func TestOtherShardsSkipSiteWideChecks(t *testing.T) {
 	if !strings.Contains(rep.Score.Basis, "shard 2/2, partial") {
 		t.Errorf("grade basis %q does not say the shard is partial", rep.Score.Basis)
 	}
+}
+
+func allChecks(t *testing.T) []checks.Check {
+	t.Helper()
+	reg, err := builtin.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg.All()
 }
