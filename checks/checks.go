@@ -76,6 +76,18 @@ func FamilySurfaces() map[string]string {
 	return out
 }
 
+// siteFamilies judge the site as a whole rather than its resources one
+// path shape at a time: robots.txt, the discovery documents, the MCP
+// endpoint, and the surface snapshot that gathers them.
+var siteFamilies = map[Family]bool{FamilyDiscovery: true, FamilyMCP: true, FamilyDrift: true}
+
+// SiteWide reports a check that judges the site as a whole. A scan split
+// into shards runs it, and sends what it plans, in shard 1 alone; every
+// other check runs in every shard on the path shapes the shard owns.
+func SiteWide(m Meta) bool {
+	return siteFamilies[m.Family] || m.Needs&(NeedsMCP|NeedsMCPPerIdentity) != 0
+}
+
 // DocsBase is where each check's documentation anchor lives.
 const DocsBase = "https://github.com/agentready/agentready/blob/main/docs/checks.md"
 
@@ -99,6 +111,10 @@ type Meta struct {
 	// Needs are what the check needs sent besides the crawl and its own
 	// probes; the scan reads them instead of knowing checks by name.
 	Needs Needs
+	// OncePerSite marks a check that reports at most one finding for the
+	// whole site, on the first resource that shows the problem: merging
+	// the shards of a split scan keeps the first of theirs.
+	OncePerSite bool
 }
 
 // CustomDocs documents the house rules, whose checks docs/checks.md cannot

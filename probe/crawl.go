@@ -62,6 +62,7 @@ type crawler struct {
 	decided  map[string]bool // URLs queued or skipped, and skip keys already counted
 	variants map[string]int  // distinct query strings queued per path
 	queued   int
+	transit  int // pages of other shards' shapes queued (Config.Shard)
 	skipped  map[string]int
 	pages    []*exchange.Exchange
 	spec     *specState // the OpenAPI document and its seeds; see spec.go
@@ -271,7 +272,11 @@ func (cr *crawler) consider(c candidate, base *url.URL, depth int, from string) 
 		cr.skipped[reason]++
 		return job{}, false
 	}
-	cr.queued++
+	if cr.foreign(key) {
+		cr.transit++
+	} else {
+		cr.queued++
+	}
 	return job{url: key, depth: depth, source: c.source + " of " + exchange.PathOf(from)}, true
 }
 
@@ -294,10 +299,28 @@ func (cr *crawler) refusal(u *url.URL, depth int) string {
 		}
 		cr.variants[p]++
 	}
-	if cr.queued >= cr.cfg.MaxPages {
+	if cr.overBudget(u.String()) {
 		return skipMaxPages
 	}
 	return ""
+}
+
+// foreign reports a URL whose path shape another shard owns.
+func (cr *crawler) foreign(u string) bool {
+	sh := cr.cfg.Shard
+	return sh.Split() && exchange.URLShard(u, sh.Total) != sh.Index
+}
+
+// overBudget reports that the page limit refuses u. A shard's own pages
+// have the whole limit, as one scan would; the pages of other shards'
+// shapes it fetches only to reach its own through their links have the
+// limit once per other shard, so that a shard never fetches more than the
+// n scans it stands for together.
+func (cr *crawler) overBudget(u string) bool {
+	if cr.foreign(u) {
+		return cr.transit >= cr.cfg.MaxPages*(cr.cfg.Shard.Total-1)
+	}
+	return cr.queued >= cr.cfg.MaxPages
 }
 
 // skipOnce counts a reference that never became a URL, once per distinct

@@ -49,6 +49,11 @@ type Config struct {
 	// trailing "/**" or "*" matching any suffix).
 	Include, Exclude []string
 	SamplesPerShape  int // default 3
+	// Shard, when split, makes MaxPages bound the pages of the shard's own
+	// path shapes: pages of other shapes are still fetched, since links to
+	// its own shapes may be on them alone, but bounded apart (see
+	// crawler.overBudget).
+	Shard finding.Shard
 	// UserAgent replaces the default "agentready/<Version> (+...)".
 	UserAgent string
 	// Version goes into the default User-Agent; default "dev".

@@ -54,3 +54,31 @@ func TestEveryFormatRenders(t *testing.T) {
 		}
 	}
 }
+
+// A shard's report must never pass for the whole scan's, in any format.
+func TestEveryFormatNamesTheShard(t *testing.T) {
+	r := &finding.Report{
+		SchemaVersion: finding.SchemaVersion,
+		Tool:          finding.ToolInfo{Name: "agentready", Version: "test"},
+		Target:        "http://127.0.0.1/",
+		Score:         finding.Score{PolicyVersion: "2", Grade: "A", Value: 100},
+		Shard:         &finding.Shard{Index: 2, Total: 3},
+	}
+	for _, f := range Formats() {
+		rep, err := New(f, Options{})
+		if err != nil {
+			t.Fatalf("New(%q): %v", f, err)
+		}
+		var buf bytes.Buffer
+		if err := rep.Write(&buf, r); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		want := "shard 2/3 (partial)"
+		if f == "json" {
+			want = `"shard": {`
+		}
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("%s output does not name shard 2/3 (%q):\n%s", f, want, buf.String())
+		}
+	}
+}

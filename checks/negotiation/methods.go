@@ -258,6 +258,7 @@ the same everywhere.
 
 **How to fix:** let the router add ` + "`Allow`" + ` with the resource's own methods to
 OPTIONS answers (most CORS middleware passes OPTIONS through when asked to).`,
+		OncePerSite: true,
 	}
 }
 

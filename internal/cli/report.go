@@ -59,7 +59,7 @@ func newReportCmd(e *env) *cobra.Command {
 		Example: "  agentready report convert --from report.json --format html -o report.html",
 		Args:    cobra.NoArgs,
 	}
-	cmd.AddCommand(newReportConvertCmd(e), newReportDiffCmd(e))
+	cmd.AddCommand(newReportConvertCmd(e), newReportDiffCmd(e), newReportMergeCmd(e))
 	return cmd
 }
 

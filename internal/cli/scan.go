@@ -162,6 +162,7 @@ func newScanCmd(e *env) *cobra.Command {
 	var lim limitFlags
 	var app harnessFlags
 	var rf recordFlags
+	var shard string
 	cmd := &cobra.Command{
 		Use:   "scan [URL...]",
 		Short: "Crawl a live API, probe it, check it and print a graded report",
@@ -206,6 +207,9 @@ holds every target (text, markdown, json, sarif).`,
 			if err != nil {
 				return err
 			}
+			if err := plan.splitInto(shard); err != nil {
+				return err
+			}
 			if err := plan.recordTo(rf.record); err != nil {
 				return err
 			}
@@ -222,7 +226,26 @@ holds every target (text, markdown, json, sarif).`,
 	app.register(cmd.Flags())
 	rf.registerRecord(cmd.Flags())
 	rf.registerReplay(cmd.Flags())
+	cmd.Flags().StringVar(&shard, "shard", "",
+		"scan shard i of n (1/4, 2/4, ...): the path shapes it owns, and the site-wide checks in shard 1; join the JSON reports with 'agentready report merge'")
 	return cmd
+}
+
+// splitInto makes the scan shard raw ("i/n") of a split scan, or leaves it
+// whole when raw is empty.
+func (p *scanPlan) splitInto(raw string) error {
+	if raw == "" {
+		return nil
+	}
+	sh, err := finding.ParseShard(raw)
+	if err != nil {
+		return usageError("--shard: %v", err)
+	}
+	if p.opts.Active != nil && sh.Split() {
+		return usageError("--shard and --active exclude each other: state-changing probes are sent by one whole scan")
+	}
+	p.opts.Shard = sh
+	return nil
 }
 
 func parseTarget(raw string) (*url.URL, error) {

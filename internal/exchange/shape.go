@@ -1,6 +1,7 @@
 package exchange
 
 import (
+	"hash/fnv"
 	"strings"
 )
 
@@ -48,4 +49,21 @@ func looksLikeID(seg string) bool {
 	// Mixed prefixes such as ord_8f3k2 or A1B2C3: at least three digits and a
 	// digit share that words rarely have.
 	return digits >= 3 && digits*3 >= len(seg)
+}
+
+// ShapeShard is the shard, from 1 to total, that owns a path shape: a hash
+// of the shape alone, so that every run, every job of a CI matrix and every
+// map order assigns a shape to the same shard.
+func ShapeShard(shape string, total int) int {
+	if total <= 1 {
+		return 1
+	}
+	h := fnv.New64a()
+	h.Write([]byte(shape))
+	return int(h.Sum64()%uint64(total)) + 1
+}
+
+// URLShard is the shard that owns the path shape of a URL.
+func URLShard(rawURL string, total int) int {
+	return ShapeShard(PathShape(PathOf(rawURL)), total)
 }

@@ -50,6 +50,10 @@ type Report struct {
 	// Snapshot is the agent surface the scan saw, which a later scan given
 	// this report as its baseline compares with (the drift family).
 	Snapshot *Snapshot `json:"snapshot,omitempty"`
+	// Shard is set when the report is one shard of a split scan (--shard):
+	// its findings, coverage and grade are of its path shapes alone, until
+	// 'agentready report merge' joins the shards.
+	Shard *Shard `json:"shard,omitempty"`
 }
 
 // ActiveInfo describes the active probes of a scan.

@@ -78,6 +78,8 @@ type Pipeline struct {
 	Policy *Policy
 	// Now is the instant ignores expire by.
 	Now time.Time
+	// Shard keeps the findings of one shard of a split scan; nil keeps all.
+	Shard *ShardFilter
 
 	// Results are the checks' outcomes and Rules their metadata.
 	Results []finding.CheckResult
@@ -109,6 +111,7 @@ var stages = []stage{
 	{"locate", locate},
 	{"fingerprint", fingerprint},
 	{"dedupe", dedupe},
+	{"shard", keepShard},
 	{"severity", overrideSeverity},
 	{"ignore", ignore},
 	{"recount", recount},
@@ -193,3 +196,7 @@ func compareFindings(a, b finding.Finding) int {
 		cmp.Compare(a.Message, b.Message),
 	)
 }
+
+// SortFindings orders findings as the pipeline's last stage does, for
+// reports joined after it ran (the shards of a split scan).
+func SortFindings(fs []finding.Finding) { slices.SortStableFunc(fs, compareFindings) }

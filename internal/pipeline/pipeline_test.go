@@ -53,7 +53,7 @@ func TestStagesRunInTheDocumentedOrder(t *testing.T) {
 	for _, s := range stages {
 		names = append(names, s.Name())
 	}
-	want := []string{"locate", "fingerprint", "dedupe", "severity", "ignore", "recount", "baseline", "sort"}
+	want := []string{"locate", "fingerprint", "dedupe", "shard", "severity", "ignore", "recount", "baseline", "sort"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("stages %v, want %v", names, want)
 	}

@@ -15,14 +15,14 @@ func session(opts Options, plan probe.Planner) probe.Session {
 		Config:         opts.Probe,
 		Identities:     probeIdentities(opts.Identities),
 		Plan:           plan,
-		PlanAsIdentity: identityPlanner(opts.Checks),
+		PlanAsIdentity: identityPlanner(opts.Checks, opts.Shard),
 		Active:         opts.Active.activePlan(needs),
 	}
 	if needs.Has(checks.NeedsSpecText) {
 		s.Config.Spec.KeepRaw = true
 	}
 	perIdentity := len(opts.Identities) > 1 && needs.Has(checks.NeedsMCPPerIdentity)
-	if opts.MCPEndpoint != "" || needs.Has(checks.NeedsMCP) || perIdentity {
+	if (opts.MCPEndpoint != "" || needs.Has(checks.NeedsMCP) || perIdentity) && opts.Shard.SiteWide() {
 		s.MCP = &probe.MCPPlan{Named: opts.MCPEndpoint, PerIdentity: perIdentity}
 	}
 	return s
@@ -30,9 +30,10 @@ func session(opts Options, plan probe.Planner) probe.Session {
 
 // identityPlanner adapts the parts that plan for a less privileged identity
 // to the probe; nil when no selected check brings one.
-func identityPlanner(cs []checks.Check) func(*exchange.Recording, int) probe.Planner {
+func identityPlanner(cs []checks.Check, sh finding.Shard) func(*exchange.Recording, int) probe.Planner {
 	var planners []checks.IdentityProber
-	for _, p := range checks.PartsOf(cs) {
+	whole, owned := shardChecks(cs, sh)
+	for _, p := range checks.PartsOf(append(whole, owned...)) {
 		if ip, ok := p.(checks.IdentityProber); ok {
 			planners = append(planners, ip)
 		}
@@ -47,7 +48,7 @@ func identityPlanner(cs []checks.Check) func(*exchange.Recording, int) probe.Pla
 			for _, p := range planners {
 				out = append(out, p.PlanAsIdentity(in)...)
 			}
-			return out
+			return ownedRequests(sh, out)
 		}
 	}
 }

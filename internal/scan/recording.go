@@ -23,6 +23,9 @@ type Recording struct {
 	Caller  checks.Caller
 	// Active is nil when active probes were off.
 	Active *ActiveConsent
+	// plans are what the checks judging resources planned, for the shard
+	// stage; nil for a whole scan and for a replay.
+	plans *resourcePlans
 }
 
 // record runs the session the options describe.
@@ -34,10 +37,12 @@ func record(ctx context.Context, opts Options) (*Recording, error) {
 		// A replay loads the document again from its text.
 		opts.Probe.Spec.KeepRaw = true
 	}
-	opts.Probe.FollowUp = followUps(opts.Probe.Start, opts.Checks)
+	plans := &resourcePlans{}
+	opts.Probe.FollowUp = followUps(opts.Probe.Start, opts.Checks, opts.Shard, plans)
+	opts.Probe.Shard = opts.Shard
 	slot := attachSpec(&opts.Probe)
 	opts.Probe.Secrets = secretHeaders(opts)
-	out, err := probe.RunSession(ctx, session(opts, planner(opts.Probe.Start, opts.Checks, slot)))
+	out, err := probe.RunSession(ctx, session(opts, planner(opts.Probe.Start, opts.Checks, slot, opts.Shard, plans)))
 	if err != nil {
 		return nil, err
 	}
@@ -47,5 +52,6 @@ func record(ctx context.Context, opts Options) (*Recording, error) {
 		Callers: callers(opts.Identities, opts.Probe.Headers, len(out.Views)),
 		Caller:  judgedCaller(opts.Identities, opts.Probe.Headers),
 		Active:  opts.Active.consent(out.Active),
+		plans:   plans,
 	}, nil
 }

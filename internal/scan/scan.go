@@ -46,6 +46,9 @@ type Options struct {
 	Record func(*Recording)
 	// Catalog bounds an MCP catalog, from the configuration.
 	Catalog checks.CatalogLimits
+	// Shard, when split, scans one shard of the work (--shard i/n); see
+	// shard.go. The zero value scans it all.
+	Shard finding.Shard
 }
 
 // Run crawls, probes, checks and grades. opts.Probe.Budget bounds the whole
@@ -80,7 +83,8 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	in.Baseline = opts.Policy.BaselineSnapshot()
 	opts.Probe.Progress.SetPhase(probe.PhaseChecks)
 	results, findings := checks.Evaluate(context.WithoutCancel(ctx), in, opts.Checks)
-	post := &pipeline.Pipeline{Doc: in.Spec, Policy: opts.Policy, Now: opts.Policy.Clock(), Results: results, Rules: RuleInfos(opts.Checks)}
+	post := &pipeline.Pipeline{Doc: in.Spec, Policy: opts.Policy, Now: opts.Policy.Clock(), Results: results, Rules: RuleInfos(opts.Checks),
+		Shard: shardFilter(opts.Shard, opts.Checks, in.Recording, rec.plans)}
 	findings = post.Run(findings)
 	rep := &finding.Report{
 		SchemaVersion: finding.SchemaVersion,
@@ -93,7 +97,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 		Findings:      findings,
 		Ignored:       post.Ignored,
 		Baseline:      post.Baseline,
-		Stats:         out.Stats,
+		Stats:         ownedStats(opts.Shard, out.Stats, in.Recording),
 		Notes:         out.Notes,
 		MCP:           out.MCPInfo(),
 		Active:        activeInfo,
@@ -108,6 +112,11 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 		rep.Coverage.Surfaces = slices.Sorted(slices.Values(append(rep.Coverage.Surfaces, finding.SurfaceBaseline)))
 	}
 	rep.Score = Grade(rep)
+	if opts.Shard.Split() {
+		sh := opts.Shard
+		rep.Shard = &sh
+		rep.Score.Basis = PartialBasis(sh, rep.Score.Basis)
+	}
 	return rep, nil
 }
 
@@ -129,13 +138,17 @@ func Grade(rep *finding.Report) finding.Score {
 
 // planner adapts the checks that plan probes to the probe's Planner, so the
 // probe never imports the checks.
-func planner(target *url.URL, cs []checks.Check, slot *specSlot) probe.Planner {
-	planners := checks.Planners(cs)
+func planner(target *url.URL, cs []checks.Check, slot *specSlot, sh finding.Shard, plans *resourcePlans) probe.Planner {
+	whole, owned := shardChecks(cs, sh)
+	wholePlanners, ownedPlanners := checks.Planners(whole), checks.Planners(owned)
 	return func(crawled, samples []*exchange.Exchange) []exchange.PlannedRequest {
 		pin := &checks.PlanInput{Target: target, Crawled: crawled, Samples: samples, Spec: slot.get()}
 		var out []exchange.PlannedRequest
-		for _, p := range planners {
+		for _, p := range wholePlanners {
 			out = append(out, p.Plan(pin)...)
+		}
+		for _, p := range ownedPlanners {
+			out = append(out, plans.ownedRequests(sh, p.Plan(pin))...)
 		}
 		return out
 	}

@@ -120,7 +120,7 @@ func build(r *finding.Report, opts Options) *data {
 		JS:          template.JS(js),
 		Tool:        nonEmpty(line(r.Tool.Name), "agentready"),
 		Version:     line(r.Tool.Version),
-		Target:      view.Line(view.URL(r.Target), maxURL),
+		Target:      withShard(view.Line(view.URL(r.Target), maxURL), r),
 		Grade:       view.Line(view.Grade(r), 10),
 		Score:       r.Score.Value,
 		Summary:     view.Summarize(r),
@@ -513,4 +513,12 @@ func activeView(a *finding.ActiveInfo) *activeProbes {
 		out.Sent = append(out.Sent, activeSent{Method: line(s.Method), URL: line(view.URL(s.URL)), Identity: line(who), Purpose: line(s.Purpose), Status: s.Status})
 	}
 	return out
+}
+
+// withShard adds to the target the shard a report is of, if any.
+func withShard(target string, r *finding.Report) string {
+	if sh := view.ShardLabel(r); sh != "" {
+		return target + " — " + sh
+	}
+	return target
 }

@@ -155,7 +155,7 @@ func build(r *finding.Report) testSuites {
 func suiteProperties(r *finding.Report, fam string) []property {
 	props := []property{{Name: "target", Value: clean(view.URL(r.Target))}, {Name: "grade", Value: clean(view.Grade(r))}}
 	for _, p := range []property{
-		{Name: "grade.basis", Value: view.Basis(r)}, {Name: "coverage.cause", Value: view.Cause(r)},
+		{Name: "grade.basis", Value: view.Basis(r)}, {Name: "shard", Value: view.ShardLabel(r)}, {Name: "coverage.cause", Value: view.Cause(r)},
 		{Name: "coverage", Value: view.CoverageLine(r)}, {Name: "coverage.fraction", Value: view.FractionLabel(r)},
 		{Name: "coverage.operations", Value: view.OperationsLine(r)},
 	} {

@@ -143,6 +143,9 @@ func (d *doc) header(r *finding.Report) {
 	if t := code(view.URL(r.Target), maxURL, false); t != "" {
 		parts = append(parts, t)
 	}
+	if sh := view.ShardLabel(r); sh != "" {
+		parts = append(parts, "**"+sh+"**")
+	}
 	cov := fmt.Sprintf("graded on %d of %d checks", s.Passed+s.Failed, s.Total)
 	var extra []string
 	if s.Skipped > 0 {

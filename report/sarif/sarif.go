@@ -233,6 +233,9 @@ func runProperties(r *finding.Report, anchor string, total, kept int) map[string
 	if b := view.Basis(r); b != "" {
 		p["gradeBasis"] = b
 	}
+	if sh := view.ShardLabel(r); sh != "" {
+		p["shard"] = sh
+	}
 	if c := coverageProperties(r); c != nil {
 		p["coverage"] = c
 	}

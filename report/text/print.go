@@ -142,6 +142,9 @@ func (p *printer) header(r *finding.Report) {
 	if target := clean(view.URL(r.Target)); target != "" {
 		title += " — " + target
 	}
+	if sh := view.ShardLabel(r); sh != "" {
+		title += " — " + sh
+	}
 	p.wrapped(0, 2, title)
 	p.blank()
 

@@ -17,6 +17,15 @@ import (
 // Basis is the one line under the grade that derives it from the families.
 func Basis(r *finding.Report) string { return Line(r.Score.Basis, 300) }
 
+// ShardLabel names the shard a report is of, so that no reader takes it
+// for the whole scan: "shard 2/4 (partial)"; "" for a whole scan.
+func ShardLabel(r *finding.Report) string {
+	if r.Shard == nil {
+		return ""
+	}
+	return "shard " + r.Shard.String() + " (partial)"
+}
+
 // Cause is the likely reason the scan reached no API resource, with what
 // to pass instead; "" when it reached one.
 func Cause(r *finding.Report) string {
