@@ -251,3 +251,45 @@ func TestReadCappedKeepsBodiesWithoutSlack(t *testing.T) {
 		t.Errorf("at a cap of 100: %d bytes, size %d, truncated %v", len(got), size, truncated)
 	}
 }
+
+// TestStreamsAreCrawledNotProbed: an event stream that never ends is read no
+// further than its headers, and never sampled, so no probe waits on it.
+func TestStreamsAreCrawledNotProbed(t *testing.T) {
+	srv, rec := serve(t, routes{
+		"/":     halBody(`{"_links": {"events": {"href": "/events"}, "item": {"href": "/item"}}}`),
+		"/item": halBody(`{}`),
+		"/events": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.Write([]byte("data: 1\n\n"))
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+		},
+	})
+	again := func(_, samples []*exchange.Exchange) []exchange.PlannedRequest {
+		var out []exchange.PlannedRequest
+		for _, s := range samples {
+			out = append(out, exchange.PlannedRequest{Purpose: "test/again", Method: http.MethodGet, URL: s.Request.URL, BasedOn: s.Request.URL})
+		}
+		return out
+	}
+	res := run(t, Config{Start: mustParse(t, srv.URL), Timeout: 2 * time.Second, Budget: time.Minute}, again)
+	events := 0
+	for _, r := range rec.requests() {
+		if r.Path == "/events" {
+			events++
+		}
+	}
+	if events != 1 {
+		t.Errorf("the stream was requested %d times, want once, by the crawl", events)
+	}
+	x := crawlOf(res, "/events")
+	if x == nil || x.Response == nil || x.Response.Status != http.StatusOK || !x.Response.Truncated || x.Err != "" {
+		t.Fatalf("the stream's crawl: %+v", x)
+	}
+	if slices.Contains(res.Recording.Samples, x.Request.URL) || !slices.Contains(res.Recording.Samples, crawlOf(res, "/item").Request.URL) {
+		t.Errorf("samples %v: want /item and not the stream", res.Recording.Samples)
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, "1 crawled pages were streams") }) {
+		t.Errorf("notes %q say nothing of the stream", res.Notes)
+	}
+}

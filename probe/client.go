@@ -284,7 +284,7 @@ func (c *client) attempt(ctx context.Context, method, rawURL string, header http
 		return x, nil
 	}
 	defer resp.Body.Close()
-	body, size, truncated, readErr := readCapped(resp.Body, c.maxBody, resp.ContentLength)
+	body, size, truncated, readErr := c.readBody(method, resp)
 	x.Response = &exchange.Response{
 		Status:    resp.StatusCode,
 		Proto:     resp.Proto,
@@ -298,6 +298,16 @@ func (c *client) attempt(ctx context.Context, method, rawURL string, header http
 	}
 	c.logf("%s %s: %d", method, rawURL, resp.StatusCode)
 	return x, resp.Request.URL
+}
+
+// readBody reads the body of resp within the cap. A stream's body is not
+// read: it may never end, so reading it would hold a worker until the
+// request times out, and no check judges one. It is recorded as cut.
+func (c *client) readBody(method string, resp *http.Response) (body []byte, size int64, truncated bool, err error) {
+	if mt, _ := exchange.MediaTypeOf(resp.Header.Get("Content-Type")); method == http.MethodGet && exchange.IsStream(mt) {
+		return nil, max(resp.ContentLength, 0), true, nil
+	}
+	return readCapped(resp.Body, c.maxBody, resp.ContentLength)
 }
 
 // readCapped reads at most max bytes. One extra byte tells a body of exactly

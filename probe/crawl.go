@@ -349,6 +349,7 @@ type sampler struct {
 	tracked   leastSet[string]
 	bodies    *bodyKeeper
 	unsampled int // pages of shapes past maxShapes
+	streams   int // pages that were streams, never sampled
 }
 
 type shapeSample struct {
@@ -369,6 +370,11 @@ func (s *sampler) offer(x *exchange.Exchange) {
 	shape := exchange.PathShape(exchange.PathOf(x.Request.URL))
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if exchange.IsStream(x.Response.MediaType()) {
+		s.streams++
+		releaseBody(x.Response)
+		return
+	}
 	ss := s.track(shape)
 	if ss == nil {
 		s.unsampled++
@@ -422,6 +428,17 @@ func (s *sampler) note() string {
 	}
 	return fmt.Sprintf("%d crawled pages were not sampled: the crawl met more than %d path shapes, and only the first %d in lexical order are sampled and probed",
 		s.unsampled, maxShapes, maxShapes)
+}
+
+// streamNote says how many crawled pages were streams, or "".
+func (s *sampler) streamNote() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.streams == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d crawled pages were streams (server-sent events or JSON lines): they were not probed, since a stream has no one representation to negotiate and may never end",
+		s.streams)
 }
 
 // result returns the samples sorted by URL and the per-shape statistics

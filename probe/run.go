@@ -100,7 +100,7 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 	crawlCut := crawlCtx.Err() != nil
 
 	res := &Result{}
-	res.Notes = appendNotes(res.Notes, startRedirectNote(cr.pages, start), cr.cut.note(), cr.sampler.note())
+	res.Notes = appendNotes(res.Notes, startRedirectNote(cr.pages, start), cr.cut.note(), cr.sampler.note(), cr.sampler.streamNote())
 	samples, sampling := cr.sampler.result()
 	crawled := sortedExchanges(cr.pages)
 	var sent round

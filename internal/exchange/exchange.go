@@ -200,6 +200,18 @@ func (incompleteError) Error() string { return "body incomplete (truncated at th
 
 var errIncomplete = incompleteError{}
 
+// IsStream reports a media type whose body is a sequence of records sent
+// as they happen (server-sent events, JSON text sequences, newline-delimited
+// JSON): such a body may never end, and holds no one representation.
+func IsStream(mediaType string) bool {
+	switch mediaType {
+	case "text/event-stream", "application/json-seq", "application/x-ndjson", "application/ndjson",
+		"application/jsonl", "application/x-jsonlines":
+		return true
+	}
+	return false
+}
+
 // MediaTypeOf parses a Content-Type value leniently.
 func MediaTypeOf(contentType string) (string, map[string]string) {
 	if strings.TrimSpace(contentType) == "" {
