@@ -129,7 +129,7 @@ func (d *doc) header(r *finding.Report) {
 		d.add("> **Cause:** " + text(cause, 2*maxField) + "\n\n")
 	}
 	var reach []string
-	for _, l := range []string{view.CoverageLine(r), view.OperationsLine(r)} {
+	for _, l := range []string{view.CoverageLine(r), view.OperationsLine(r), view.InterruptedLine(r)} {
 		if l != "" {
 			reach = append(reach, text(l, 2*maxField))
 		}

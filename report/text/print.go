@@ -171,6 +171,9 @@ func (p *printer) header(r *finding.Report) {
 			p.wrapped(2, 4, styleDim.Render(line))
 		}
 	}
+	if line := view.InterruptedLine(r); line != "" {
+		p.wrapped(2, 4, styleBad.Render(line))
+	}
 }
 
 // noGradeReason says why there is no grade.

@@ -261,3 +261,18 @@ func TestNoLinePassesForAWorkflowCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestInterruptedScanSaysSoOnTheFirstScreen: a scan the budget cut short
+// says so beside its grade, not only in the notes at the end.
+func TestInterruptedScanSaysSoOnTheFirstScreen(t *testing.T) {
+	r := sample.Report()
+	if out := render(t, Options{Width: 100}, r); strings.Contains(out, "interrupted:") {
+		t.Fatalf("a whole scan says it was interrupted:\n%s", out)
+	}
+	r.Stats.Interrupted = true
+	out := render(t, Options{Width: 100}, r)
+	at := strings.Index(out, "interrupted: the budget ran out")
+	if at < 0 || at > strings.Index(out, "Family") {
+		t.Errorf("the interruption is not said before the families:\n%s", out)
+	}
+}

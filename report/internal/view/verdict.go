@@ -94,6 +94,16 @@ func surfaceNames(ss []string) string {
 	return strings.Join(out, ", ")
 }
 
+// InterruptedLine says, on the first screen, that the budget cut the scan
+// short, so a grade from a partial scan is not read as a whole one; "" for a
+// scan that ran to its end.
+func InterruptedLine(r *finding.Report) string {
+	if !r.Stats.Interrupted {
+		return ""
+	}
+	return "interrupted: the budget ran out, so the results are partial (the notes say what was cut; raise --budget)"
+}
+
 // OperationsLine counts the document's GET operations reached and, for the
 // rest, how many per reason: "GET operations: 11 of 88 reached; not
 // reached: 40 needs-path-parameter, 37 answered-error"; "" without a
