@@ -85,6 +85,9 @@ var siteFamilies = map[Family]bool{FamilyDiscovery: true, FamilyMCP: true, Famil
 // into shards runs it, and sends what it plans, in shard 1 alone; every
 // other check runs in every shard on the path shapes the shard owns.
 func SiteWide(m Meta) bool {
+	if m.PerResource {
+		return false
+	}
 	return siteFamilies[m.Family] || m.Needs&(NeedsMCP|NeedsMCPPerIdentity) != 0
 }
 
@@ -115,6 +118,12 @@ type Meta struct {
 	// whole site, on the first resource that shows the problem: merging
 	// the shards of a split scan keeps the first of theirs.
 	OncePerSite bool
+	// PerResource marks a check of a site-wide family whose every finding
+	// is about one crawled resource and weighs what another family's
+	// probes of it showed: a split scan runs it in the shard that owns the
+	// resource, where those probes are sent, like a check that judges
+	// resources.
+	PerResource bool
 }
 
 // CustomDocs documents the house rules, whose checks docs/checks.md cannot

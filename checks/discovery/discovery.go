@@ -141,13 +141,32 @@ func (plans) Plan(in *checks.PlanInput) []exchange.PlannedRequest {
 			out = append(out, request(PurposeServiceDescTyped, http.MethodGet, l.target, hint, l.target))
 		}
 	}
+	out = append(out, planTwins(in)...)
+	for _, alt := range markdownAlternates(append(slices.Clone(in.Crawled), in.Samples...)) {
+		out = append(out, request(PurposeMarkdownAlt, http.MethodGet, alt.target, acceptMarkdown, alt.page))
+	}
+	return out
+}
+
+// twinPlans is the share of the family's plan that is about one page each:
+// the Markdown and HTML variants of the start page and sampled HTML pages.
+// A check that judges pages one by one embeds it instead of plans, so that
+// a split scan sends it in each page's shard.
+type twinPlans struct{}
+
+func (twinPlans) Plan(in *checks.PlanInput) []exchange.PlannedRequest {
+	if in.Target == nil {
+		return nil
+	}
+	return planTwins(in)
+}
+
+func planTwins(in *checks.PlanInput) []exchange.PlannedRequest {
+	var out []exchange.PlannedRequest
 	for _, page := range markdownPages(in.Target, in.Crawled, in.Samples) {
 		out = append(out,
 			request(PurposeMarkdown, http.MethodGet, page, acceptMarkdown, page),
 			request(PurposeMarkdownHTML, http.MethodGet, page, acceptHTML, page))
-	}
-	for _, alt := range markdownAlternates(append(slices.Clone(in.Crawled), in.Samples...)) {
-		out = append(out, request(PurposeMarkdownAlt, http.MethodGet, alt.target, acceptMarkdown, alt.page))
 	}
 	return out
 }

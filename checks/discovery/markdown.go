@@ -220,13 +220,15 @@ func (c MarkdownCharset) Run(_ context.Context, in *checks.Input) ([]finding.Fin
 
 // MarkdownVary reports a negotiated twin whose Markdown or HTML response
 // does not list Accept in Vary, where the vary family has not already.
-type MarkdownVary struct{ plans }
+type MarkdownVary struct{ twinPlans }
 
 func (MarkdownVary) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-markdown-vary", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
-		Title:    "Negotiated Markdown twins and their HTML list Accept in Vary",
-		SpecRefs: []finding.SpecRef{ref("RFC 9110", "12.5.5", "SHOULD", "https://www.rfc-editor.org/rfc/rfc9110#section-12.5.5"), ref("RFC 9111", "4.1", "MUST", "https://www.rfc-editor.org/rfc/rfc9111#section-4.1")},
+		// It defers to vary-accept, whose probes of a page the page's shard sends.
+		PerResource: true,
+		Title:       "Negotiated Markdown twins and their HTML list Accept in Vary",
+		SpecRefs:    []finding.SpecRef{ref("RFC 9110", "12.5.5", "SHOULD", "https://www.rfc-editor.org/rfc/rfc9110#section-12.5.5"), ref("RFC 9111", "4.1", "MUST", "https://www.rfc-editor.org/rfc/rfc9111#section-4.1")},
 		Help: `A page that answers ` + "`Accept: text/markdown`" + ` with Markdown and browsers with HTML at the
 same URL must say so with ` + "`Vary: Accept`" + ` on both responses (RFC 9110 §12.5.5); otherwise
 a shared cache hands the Markdown to a browser or the HTML to an agent (RFC 9111 §4.1).

@@ -60,7 +60,20 @@ func ShapeShard(shape string, total int) int {
 	}
 	h := fnv.New64a()
 	h.Write([]byte(shape))
-	return int(h.Sum64()%uint64(total)) + 1
+	return int(mix(h.Sum64())%uint64(total)) + 1
+}
+
+// mix is MurmurHash3's 64-bit finalizer. FNV-1a's low bits are poorly
+// mixed: its lowest is the parity of the odd bytes, so without it every
+// shape and its "/{id}" child (four odd bytes) fell in one shard of two, and
+// a site of a few shapes could leave a shard of two with none.
+func mix(k uint64) uint64 {
+	k ^= k >> 33
+	k *= 0xff51afd7ed558ccd
+	k ^= k >> 33
+	k *= 0xc4ceb9fe1a85ec53
+	k ^= k >> 33
+	return k
 }
 
 // URLShard is the shard that owns the path shape of a URL.

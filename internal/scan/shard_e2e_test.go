@@ -145,13 +145,20 @@ func TestOtherShardsSkipSiteWideChecks(t *testing.T) {
 	if probes == 0 {
 		t.Error("shard 2/2 sent no HEAD or OPTIONS probe: the fixture does not exercise it")
 	}
+	siteWide := map[string]bool{}
+	for _, c := range allChecks(t) {
+		siteWide[c.Meta().ID] = checks.SiteWide(c.Meta())
+	}
 	for _, r := range rep.Checks {
-		if r.Family == "discovery" && r.Status != finding.StatusSkip {
+		if siteWide[r.ID] && r.Status != finding.StatusSkip {
 			t.Errorf("%s: %s in shard 2/2, want skipped (shard 1 judges the site)", r.ID, r.Status)
+		}
+		if r.Family == "discovery" && !siteWide[r.ID] && r.Status == finding.StatusSkip {
+			t.Errorf("%s: skipped in shard 2/2, which owns pages it judges", r.ID)
 		}
 	}
 	for _, f := range rep.Findings {
-		if f.Family == "discovery" || f.Family == "mcp" {
+		if siteWide[f.CheckID] && (f.Family == "discovery" || f.Family == "mcp") {
 			t.Errorf("shard 2/2 reports %s on %s", f.CheckID, f.PrimaryURL())
 		}
 	}
