@@ -38,14 +38,18 @@ type item struct {
 	label string
 	// evidence builds the finding's evidence for the value at path.
 	evidence func(path []any) (finding.Evidence, *finding.SourceLocation)
+	// inlined names the reference the value at path was inlined from, ""
+	// when it is written where the path says; nil for targets without
+	// references.
+	inlined func(path []any) string
 }
 
 // itemsOf reads what target names from the recording, or says why the rule
 // does not apply (a skip).
-func itemsOf(target string, in *checks.Input) ([]item, error) {
-	switch target {
+func itemsOf(c *Rule, in *checks.Input) ([]item, error) {
+	switch c.target {
 	case TargetSpec:
-		return specItems(in)
+		return specItems(c, in)
 	case TargetExchange:
 		return exchangeItems(in), nil
 	case TargetMCPTool:
@@ -53,14 +57,14 @@ func itemsOf(target string, in *checks.Input) ([]item, error) {
 	case TargetHALLink:
 		return linkItems(in), nil
 	}
-	return nil, fmt.Errorf("unknown target %q", target)
+	return nil, fmt.Errorf("unknown target %q", c.target)
 }
 
 // maxSpecNodes bounds the values read from a document, aliases expanded, so
 // that a served document of aliases of aliases cannot exhaust memory.
 const maxSpecNodes = 4 << 20
 
-func specItems(in *checks.Input) ([]item, error) {
+func specItems(c *Rule, in *checks.Input) ([]item, error) {
 	if err := in.NeedSpec(); err != nil {
 		return nil, err
 	}
@@ -68,13 +72,38 @@ func specItems(in *checks.Input) ([]item, error) {
 	if v.err != nil {
 		return nil, checks.Skip("the OpenAPI document could not be read as JSON values: " + v.err.Error())
 	}
+	root := v.value
+	var res *resolved
+	if !c.unresolved {
+		res = in.Memo("custom/spec-resolved", func() any { return resolve(v.value) }).(*resolved)
+		root = res.value
+		if note := res.notes(); note != "" {
+			in.Observe(c.meta.ID, note)
+		}
+	}
 	doc := in.Spec
-	return []item{{doc: v.value, label: "the OpenAPI document", evidence: func(path []any) (finding.Evidence, *finding.SourceLocation) {
+	var inlined func([]any) string
+	if res != nil {
+		inlined = func(path []any) string {
+			_, ref := origin(v.value, res.value, path)
+			return ref
+		}
+	}
+	return []item{{doc: root, label: "the OpenAPI document", inlined: inlined, evidence: func(path []any) (finding.Evidence, *finding.SourceLocation) {
 		// The location is set even for a fetched document (File empty), so
 		// that no operation the document's URL matches claims the finding.
 		ev := finding.Evidence{Method: "GET", URL: doc.Source}
-		loc := finding.SourceLocation{File: doc.File, Pointer: pointer(path)}
-		if n := keyAt(v.root, path); n != nil {
+		written := path
+		if res != nil {
+			var ref string
+			if written, ref = origin(v.value, res.value, path); ref != "" {
+				// Where the value is written, since the path is in the
+				// resolved document only.
+				ev.JSONPointer = pointer(written)
+			}
+		}
+		loc := finding.SourceLocation{File: doc.File, Pointer: pointer(written)}
+		if n := keyAt(v.root, written); n != nil {
 			loc.Line, loc.Column = n.Line, n.Column
 		}
 		return ev, &loc
