@@ -78,6 +78,14 @@ rules:
 	if !strings.Contains(f.Message, "(inlined from #/components/parameters/Page)") {
 		t.Errorf("message = %q", f.Message)
 	}
+	// An absent member is located at its closest ancestor that is written.
+	described := compileRules(t, strings.Replace(rules, "{field: in, function: enumeration, functionOptions: {values: [header]}}", "{field: description, function: truthy}", 1))
+	for _, f := range run(t, described["custom-header-params"], specInput(t, refAPI)) {
+		want := map[string]int{"/components/parameters/Page/description": 19, "/components/parameters/IdempotencyKey/description": 18}[f.Location.Pointer]
+		if f.Location.Line != want || want == 0 {
+			t.Errorf("%s: line %d, want %d", f.Location.Pointer, f.Location.Line, want)
+		}
+	}
 }
 
 func TestSpecRuleResolvedFalse(t *testing.T) {

@@ -103,8 +103,13 @@ func specItems(c *Rule, in *checks.Input) ([]item, error) {
 			}
 		}
 		loc := finding.SourceLocation{File: doc.File, Pointer: pointer(written)}
-		if n := keyAt(v.root, written); n != nil {
-			loc.Line, loc.Column = n.Line, n.Column
+		// An absent member is located at its closest ancestor, as
+		// Spectral does.
+		for end := len(written); end >= 0; end-- {
+			if n := keyAt(v.root, written[:end]); n != nil {
+				loc.Line, loc.Column = n.Line, n.Column
+				break
+			}
 		}
 		return ev, &loc
 	}}}, nil
