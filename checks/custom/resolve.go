@@ -20,9 +20,15 @@ import (
 const (
 	// maxRefDepth bounds the references inlined one inside another.
 	maxRefDepth = 32
-	// maxResolvedValues bounds the values the resolved document holds;
-	// past it references are left as written.
-	maxResolvedValues = 2 << 20
+	// maxResolvedValues bounds the values of the resolved document as a
+	// rule walks them, a target shared by several references counted at
+	// each; past it references are left as written. GitHub's description,
+	// 1,223 operations in 13 MB, resolves to about 2 million.
+	maxResolvedValues = 8 << 20
+	// maxCopies bounds the objects and arrays the resolution allocates: a
+	// target is resolved once and shared, unless a cycle below it makes
+	// it differ by where it is used.
+	maxCopies = 1 << 19
 )
 
 // resolved is a document with its local references inlined, and what was
@@ -68,7 +74,7 @@ func (r *resolved) notes() string {
 		if msg != "" {
 			msg += "; "
 		}
-		msg += fmt.Sprintf("inlining stopped at %d values, later $ref are as written", maxResolvedValues)
+		msg += fmt.Sprintf("inlining stopped at %d values or %d objects, later $ref are as written", maxResolvedValues, maxCopies)
 	}
 	return msg
 }
@@ -78,57 +84,110 @@ func (r *resolved) notes() string {
 // run. A reference left as written is the document's own $ref object, the
 // same map: origin tells inlined from kept by that identity.
 func resolve(doc any) *resolved {
-	r := &resolved{external: map[string]bool{}, cyclic: map[string]bool{}, unresolvable: map[string]bool{}, deep: map[string]bool{}}
-	budget := maxResolvedValues
-	var walk func(v any, stack []string) any
-	walk = func(v any, stack []string) any {
-		if budget <= 0 {
-			r.truncated = true
-			return v
-		}
-		budget--
-		switch x := v.(type) {
-		case map[string]any:
-			if ref, ok := refOf(x); ok {
-				return r.inline(doc, x, ref, stack, walk)
-			}
-			out := make(map[string]any, len(x))
-			for _, k := range slices.Sorted(maps.Keys(x)) {
-				out[k] = walk(x[k], stack)
-			}
-			return out
-		case []any:
-			out := make([]any, len(x))
-			for i, item := range x {
-				out[i] = walk(item, stack)
-			}
-			return out
-		}
-		return v
+	rv := &resolver{
+		doc: doc, budget: maxResolvedValues, copies: maxCopies, memo: map[string]memoEntry{},
+		out: &resolved{external: map[string]bool{}, cyclic: map[string]bool{}, unresolvable: map[string]bool{}, deep: map[string]bool{}},
 	}
-	r.value = walk(doc, nil)
-	return r
+	rv.out.value, _ = rv.walk(doc, nil)
+	return rv.out
 }
 
-func (r *resolved) inline(doc any, x map[string]any, ref string, stack []string, walk func(any, []string) any) any {
-	if !strings.HasPrefix(ref, "#") {
-		r.external[ref] = true
-		return x
+type resolver struct {
+	doc any
+	out *resolved
+	// budget and copies are what is left of maxResolvedValues and
+	// maxCopies.
+	budget, copies int
+	// cuts counts the references kept because of where they were met (in
+	// a cycle, too deep, past the budget), and peak is the deepest stack
+	// reached: a target resolved with neither is the same wherever it is
+	// used, and is resolved once.
+	cuts, peak int
+	memo       map[string]memoEntry
+}
+
+type memoEntry struct {
+	value any
+	// size is its values, depth the references nested in it, itself
+	// included.
+	size, depth int
+}
+
+// walk returns v resolved and its size in values.
+func (rv *resolver) walk(v any, stack []string) (any, int) {
+	if rv.budget <= 0 || rv.copies <= 0 {
+		return rv.truncate(v)
 	}
-	if slices.Contains(stack, ref) {
-		r.cyclic[ref] = true
-		return x
+	rv.budget--
+	size := 1
+	switch x := v.(type) {
+	case map[string]any:
+		if ref, ok := refOf(x); ok {
+			rv.budget++ // the target counts instead
+			return rv.inline(x, ref, stack)
+		}
+		rv.copies--
+		out := make(map[string]any, len(x))
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			var n int
+			out[k], n = rv.walk(x[k], stack)
+			size += n
+		}
+		return out, size
+	case []any:
+		rv.copies--
+		out := make([]any, len(x))
+		for i, item := range x {
+			var n int
+			out[i], n = rv.walk(item, stack)
+			size += n
+		}
+		return out, size
 	}
-	if len(stack) >= maxRefDepth {
-		r.deep[ref] = true
-		return x
+	return v, size
+}
+
+// truncate leaves v as written, the bounds reached.
+func (rv *resolver) truncate(v any) (any, int) {
+	rv.out.truncated = true
+	rv.cuts++
+	return v, 1
+}
+
+func (rv *resolver) inline(x map[string]any, ref string, stack []string) (any, int) {
+	switch {
+	case !strings.HasPrefix(ref, "#"):
+		rv.out.external[ref] = true
+		return x, 1
+	case slices.Contains(stack, ref):
+		rv.out.cyclic[ref] = true
+		rv.cuts++
+		return x, 1
+	case len(stack) >= maxRefDepth:
+		rv.out.deep[ref] = true
+		rv.cuts++
+		return x, 1
 	}
-	target, _, ok := lookup(doc, ref)
+	if m, ok := rv.memo[ref]; ok && len(stack)+m.depth <= maxRefDepth {
+		if m.size > rv.budget {
+			return rv.truncate(x)
+		}
+		rv.budget -= m.size
+		return m.value, m.size
+	}
+	target, _, ok := lookup(rv.doc, ref)
 	if !ok {
-		r.unresolvable[ref] = true
-		return x
+		rv.out.unresolvable[ref] = true
+		return x, 1
 	}
-	return walk(target, append(slices.Clip(stack), ref))
+	cuts, peak := rv.cuts, rv.peak
+	rv.peak = len(stack) + 1
+	v, size := rv.walk(target, append(slices.Clip(stack), ref))
+	if rv.cuts == cuts {
+		rv.memo[ref] = memoEntry{value: v, size: size, depth: rv.peak - len(stack)}
+	}
+	rv.peak = max(rv.peak, peak)
+	return v, size
 }
 
 // refOf is the reference of a $ref object: a member $ref whose value is a
