@@ -375,7 +375,11 @@ func (c *Rule) finding(it item, th then, t located, problem string) finding.Find
 	ev.JSONPath = path
 	ev.Expected = sanitize.Line(th.fn.expects())
 	ev.Actual = actual(t.value)
-	f := checks.New(c.meta, it.label+" "+path, sanitize.Line(msg), ev)
+	subject := it.label
+	if it.subject != "" {
+		subject = it.subject
+	}
+	f := checks.New(c.meta, subject+" "+path, sanitize.Line(msg), ev)
 	f.Location = loc
 	return f
 }

@@ -36,6 +36,10 @@ type item struct {
 	// label names the item in messages: "the OpenAPI document", "GET /orders
 	// (200)", "MCP tool \"echo\"", "link rel=\"next\" of /orders".
 	label string
+	// subject is label with the path of a crawled URL as its shape, so
+	// that the fingerprint does not depend on which IDs the crawl saw;
+	// "" when the label names no URL.
+	subject string
 	// evidence builds the finding's evidence for the value at path.
 	evidence func(path []any) (finding.Evidence, *finding.SourceLocation)
 	// inlined names the reference the value at path was inlined from, ""
@@ -243,7 +247,7 @@ func exchangeItems(in *checks.Input) []item {
 		if x.Response == nil {
 			continue
 		}
-		out = append(out, item{doc: exchangeValue(x), label: exchangeLabel(x), evidence: func(path []any) (finding.Evidence, *finding.SourceLocation) {
+		out = append(out, item{doc: exchangeValue(x), label: exchangeLabel(x), subject: exchangeSubject(x), evidence: func(path []any) (finding.Evidence, *finding.SourceLocation) {
 			var named []string
 			if len(path) > 1 && path[0] == "headers" {
 				if h, ok := path[1].(string); ok {
@@ -262,6 +266,10 @@ func exchangeItems(in *checks.Input) []item {
 
 func exchangeLabel(x *exchange.Exchange) string {
 	return fmt.Sprintf("%s %s (%d)", x.Request.Method, pathOf(x.Request.URL), x.Response.Status)
+}
+
+func exchangeSubject(x *exchange.Exchange) string {
+	return fmt.Sprintf("%s %s (%d)", x.Request.Method, exchange.PathShape(pathOf(x.Request.URL)), x.Response.Status)
 }
 
 func pathOf(raw string) string {
@@ -354,6 +362,7 @@ func linkItems(in *checks.Input) []item {
 		}
 		walkResources(view.Root, func(rel halview.Relation, l halview.Link) {
 			out = append(out, item{doc: linkValue(x, rel, l), label: fmt.Sprintf("link rel=%q of %s", rel.Name, pathOf(x.Request.URL)),
+				subject: fmt.Sprintf("link rel=%q of %s", rel.Name, exchange.PathShape(pathOf(x.Request.URL))),
 				evidence: func([]any) (finding.Evidence, *finding.SourceLocation) {
 					ev := checks.Evidence(x, nil, []string{"Content-Type"})
 					ev.JSONPointer = l.Value.Pointer
