@@ -60,6 +60,9 @@ type Rule struct {
 	given   *jsonpath.Path
 	thens   []then
 	message string
+	// unresolved is Spectral's resolved: false: a spec rule reads the
+	// document as written, $ref objects and all.
+	unresolved bool
 }
 
 type then struct {
@@ -103,7 +106,10 @@ func compile(id string, r config.Rule) (*Rule, error) {
 	if err != nil {
 		return nil, ruleError(id, r, "severity", "%v", err)
 	}
-	c := &Rule{id: id, target: r.Target, given: given, message: r.Message}
+	if r.Resolved != nil && r.Target != TargetSpec {
+		return nil, ruleError(id, r, "resolved", "resolved applies to the spec target only")
+	}
+	c := &Rule{id: id, target: r.Target, given: given, message: r.Message, unresolved: r.Resolved != nil && !*r.Resolved}
 	for i, t := range r.Then {
 		th, err := compileThen(t)
 		if err != nil {
@@ -219,7 +225,7 @@ func (c *Rule) Meta() checks.Meta { return c.meta }
 
 // Run applies the rule to every item of its target.
 func (c *Rule) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	items, err := itemsOf(c.target, in)
+	items, err := itemsOf(c, in)
 	if err != nil {
 		return nil, err
 	}
@@ -354,6 +360,11 @@ func (c *Rule) finding(it item, th then, t located, problem string) finding.Find
 	if len(t.path) > 0 {
 		where += " at " + path
 	}
+	if it.inlined != nil {
+		if ref := it.inlined(t.path); ref != "" {
+			where += " (inlined from " + sanitize.Truncate(sanitize.Line(ref), valueLimit) + ")"
+		}
+	}
 	msg := where + ": " + property(th, t.path) + " " + problem
 	if c.message != "" {
 		msg = where + ": " + expand(c.message, map[string]string{
@@ -364,7 +375,11 @@ func (c *Rule) finding(it item, th then, t located, problem string) finding.Find
 	ev.JSONPath = path
 	ev.Expected = sanitize.Line(th.fn.expects())
 	ev.Actual = actual(t.value)
-	f := checks.New(c.meta, it.label+" "+path, sanitize.Line(msg), ev)
+	subject := it.label
+	if it.subject != "" {
+		subject = it.subject
+	}
+	f := checks.New(c.meta, subject+" "+path, sanitize.Line(msg), ev)
 	f.Location = loc
 	return f
 }

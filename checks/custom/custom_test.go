@@ -143,6 +143,16 @@ func TestCurieRelations(t *testing.T) {
 	if fs := run(t, c, checkstest.Input("http://api.test/", nil, halPage("self", "acme:cancel", "acme:pay", "curies"))); len(fs) != 0 {
 		t.Errorf("prefixed relations fired: %+v", fs)
 	}
+	// The same link on two resources of one shape: one subject, so one
+	// fingerprint whichever IDs the crawl saw; the messages name each.
+	other := halPage("cancel")
+	other.Request.URL = "http://api.test/orders/7"
+	seventeen := halPage("cancel")
+	seventeen.Request.URL = "http://api.test/orders/17"
+	fs = run(t, c, checkstest.Input("http://api.test/", nil, other, seventeen))
+	if len(fs) != 2 || fs[0].Subject != fs[1].Subject || fs[0].Message == fs[1].Message || !strings.Contains(fs[0].Subject, "/orders/{id}") {
+		t.Errorf("findings on /orders/7 and /orders/17: %+v", fs)
+	}
 }
 
 const openAPI = `openapi: 3.1.0

@@ -36,16 +36,24 @@ type item struct {
 	// label names the item in messages: "the OpenAPI document", "GET /orders
 	// (200)", "MCP tool \"echo\"", "link rel=\"next\" of /orders".
 	label string
+	// subject is label with the path of a crawled URL as its shape, so
+	// that the fingerprint does not depend on which IDs the crawl saw;
+	// "" when the label names no URL.
+	subject string
 	// evidence builds the finding's evidence for the value at path.
 	evidence func(path []any) (finding.Evidence, *finding.SourceLocation)
+	// inlined names the reference the value at path was inlined from, ""
+	// when it is written where the path says; nil for targets without
+	// references.
+	inlined func(path []any) string
 }
 
 // itemsOf reads what target names from the recording, or says why the rule
 // does not apply (a skip).
-func itemsOf(target string, in *checks.Input) ([]item, error) {
-	switch target {
+func itemsOf(c *Rule, in *checks.Input) ([]item, error) {
+	switch c.target {
 	case TargetSpec:
-		return specItems(in)
+		return specItems(c, in)
 	case TargetExchange:
 		return exchangeItems(in), nil
 	case TargetMCPTool:
@@ -53,14 +61,14 @@ func itemsOf(target string, in *checks.Input) ([]item, error) {
 	case TargetHALLink:
 		return linkItems(in), nil
 	}
-	return nil, fmt.Errorf("unknown target %q", target)
+	return nil, fmt.Errorf("unknown target %q", c.target)
 }
 
 // maxSpecNodes bounds the values read from a document, aliases expanded, so
 // that a served document of aliases of aliases cannot exhaust memory.
 const maxSpecNodes = 4 << 20
 
-func specItems(in *checks.Input) ([]item, error) {
+func specItems(c *Rule, in *checks.Input) ([]item, error) {
 	if err := in.NeedSpec(); err != nil {
 		return nil, err
 	}
@@ -68,14 +76,44 @@ func specItems(in *checks.Input) ([]item, error) {
 	if v.err != nil {
 		return nil, checks.Skip("the OpenAPI document could not be read as JSON values: " + v.err.Error())
 	}
+	root := v.value
+	var res *resolved
+	if !c.unresolved {
+		res = in.Memo("custom/spec-resolved", func() any { return resolve(v.value) }).(*resolved)
+		root = res.value
+		if note := res.notes(); note != "" {
+			in.Observe(c.meta.ID, note)
+		}
+	}
 	doc := in.Spec
-	return []item{{doc: v.value, label: "the OpenAPI document", evidence: func(path []any) (finding.Evidence, *finding.SourceLocation) {
+	var inlined func([]any) string
+	if res != nil {
+		inlined = func(path []any) string {
+			_, ref := origin(v.value, res.value, path)
+			return ref
+		}
+	}
+	return []item{{doc: root, label: "the OpenAPI document", inlined: inlined, evidence: func(path []any) (finding.Evidence, *finding.SourceLocation) {
 		// The location is set even for a fetched document (File empty), so
 		// that no operation the document's URL matches claims the finding.
 		ev := finding.Evidence{Method: "GET", URL: doc.Source}
-		loc := finding.SourceLocation{File: doc.File, Pointer: pointer(path)}
-		if n := keyAt(v.root, path); n != nil {
-			loc.Line, loc.Column = n.Line, n.Column
+		written := path
+		if res != nil {
+			var ref string
+			if written, ref = origin(v.value, res.value, path); ref != "" {
+				// Where the value is written, since the path is in the
+				// resolved document only.
+				ev.JSONPointer = pointer(written)
+			}
+		}
+		loc := finding.SourceLocation{File: doc.File, Pointer: pointer(written)}
+		// An absent member is located at its closest ancestor, as
+		// Spectral does.
+		for end := len(written); end >= 0; end-- {
+			if n := keyAt(v.root, written[:end]); n != nil {
+				loc.Line, loc.Column = n.Line, n.Column
+				break
+			}
 		}
 		return ev, &loc
 	}}}, nil
@@ -209,7 +247,7 @@ func exchangeItems(in *checks.Input) []item {
 		if x.Response == nil {
 			continue
 		}
-		out = append(out, item{doc: exchangeValue(x), label: exchangeLabel(x), evidence: func(path []any) (finding.Evidence, *finding.SourceLocation) {
+		out = append(out, item{doc: exchangeValue(x), label: exchangeLabel(x), subject: exchangeSubject(x), evidence: func(path []any) (finding.Evidence, *finding.SourceLocation) {
 			var named []string
 			if len(path) > 1 && path[0] == "headers" {
 				if h, ok := path[1].(string); ok {
@@ -228,6 +266,10 @@ func exchangeItems(in *checks.Input) []item {
 
 func exchangeLabel(x *exchange.Exchange) string {
 	return fmt.Sprintf("%s %s (%d)", x.Request.Method, pathOf(x.Request.URL), x.Response.Status)
+}
+
+func exchangeSubject(x *exchange.Exchange) string {
+	return fmt.Sprintf("%s %s (%d)", x.Request.Method, exchange.PathShape(pathOf(x.Request.URL)), x.Response.Status)
 }
 
 func pathOf(raw string) string {
@@ -320,6 +362,7 @@ func linkItems(in *checks.Input) []item {
 		}
 		walkResources(view.Root, func(rel halview.Relation, l halview.Link) {
 			out = append(out, item{doc: linkValue(x, rel, l), label: fmt.Sprintf("link rel=%q of %s", rel.Name, pathOf(x.Request.URL)),
+				subject: fmt.Sprintf("link rel=%q of %s", rel.Name, exchange.PathShape(pathOf(x.Request.URL))),
 				evidence: func([]any) (finding.Evidence, *finding.SourceLocation) {
 					ev := checks.Evidence(x, nil, []string{"Content-Type"})
 					ev.JSONPointer = l.Value.Pointer

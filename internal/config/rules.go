@@ -21,6 +21,7 @@ type Rule struct {
 	Target      string `yaml:"target" enum:"spec,exchange,mcp-tool,hal-link" doc:"What the rule reads: spec (the OpenAPI document), exchange (each recorded request and response), mcp-tool (each tool the MCP catalog lists) or hal-link (each HAL link); docs/custom-rules.md gives their JSON shapes."`
 	Given       string `yaml:"given" doc:"RFC 9535 JSONPath selecting what the rule judges in each target value, e.g. $ or $.paths[*].post."`
 	Then        Thens  `yaml:"then" one:"true" doc:"What each selected value must satisfy: one {field, function, functionOptions} or a list of them."`
+	Resolved    *bool  `yaml:"resolved,omitempty" doc:"As in Spectral: a spec rule reads the document with its local $ref inlined unless this is false."`
 
 	// Positions maps where the rule's keys are in the file, by dotted path
 	// below the rule ("" for the rule's own key, "then[0].functionOptions.match",

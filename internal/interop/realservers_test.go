@@ -22,6 +22,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -421,11 +422,115 @@ func TestRealServersPrismNetlify(t *testing.T) {
 	scanReal(t, target).notAssessed(t, "--openapi")
 	scanReal(t, target, "--openapi", spec).notAssessed(t, "credentials")
 
-	s := scanReal(t, target, "--openapi", spec, "-H", "Authorization: Bearer interop")
+	s := scanReal(t, target, "--openapi", spec, "-H", "Authorization: Bearer interop",
+		"--config", rulesConfig(t, idempotencyKeyRule))
 	s.stayedOnOrigin(t, target)
 	s.requested(t, http.MethodGet, "/sites")
 	s.reached(t, 45)
 	prismHeadAndAllow(t, s, 9)
+	// None of its 29 POSTs declares an Idempotency-Key header, by
+	// parameter or $ref: the house rule of docs/custom-rules.md fires on
+	// each, at its path in the document.
+	want := postsWithoutIdempotencyKey(t, spec)
+	if len(want) != 29 {
+		t.Errorf("the document has %d POSTs without Idempotency-Key, want 29: %v", len(want), want)
+	}
+	var got []string
+	for _, f := range s.report.Findings {
+		if f.CheckID == "custom-post-idempotency-key" {
+			got = append(got, f.Evidence[0].JSONPath)
+			if f.Location == nil || f.Location.Line == 0 || !strings.HasSuffix(f.Location.Pointer, "/post") {
+				t.Errorf("%s: location %+v, want the POST in the document", f.Evidence[0].JSONPath, f.Location)
+			}
+		}
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("custom-post-idempotency-key fired at\n%v\nwant\n%v", got, want)
+	}
+}
+
+// idempotencyKeyRule is the example of docs/custom-rules.md.
+const idempotencyKeyRule = `
+rules:
+  post-idempotency-key:
+    description: Every POST declares an Idempotency-Key header parameter
+    target: spec
+    given: "$.paths[*].post"
+    severity: warn
+    message: "POST declares no Idempotency-Key header: {{error}}"
+    then:
+      function: schema
+      functionOptions:
+        schema:
+          type: object
+          required: [parameters]
+          properties:
+            parameters:
+              type: array
+              contains:
+                type: object
+                required: [in, name]
+                properties:
+                  in: {const: header}
+                  name: {pattern: "^(?i)idempotency-key$"}
+`
+
+// rulesConfig writes a configuration file and returns its path.
+func rulesConfig(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "agentready.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// postsWithoutIdempotencyKey reads a JSON description apart from the
+// scanner: the normalized paths of its POSTs none of whose parameters,
+// written in place or as a local $ref, is the header Idempotency-Key.
+func postsWithoutIdempotencyKey(t *testing.T, specPath string) []string {
+	t.Helper()
+	raw, err := os.ReadFile(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type param struct {
+		Ref  string `json:"$ref"`
+		In   string `json:"in"`
+		Name string `json:"name"`
+	}
+	var doc struct {
+		Paths map[string]struct {
+			Post *struct{ Parameters []param } `json:"post"`
+		} `json:"paths"`
+		Components struct{ Parameters map[string]param } `json:"components"`
+		Parameters map[string]param                      `json:"parameters"` // Swagger 2.0
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for path, item := range doc.Paths {
+		if item.Post == nil {
+			continue
+		}
+		declared := false
+		for _, p := range item.Post.Parameters {
+			if name, ok := strings.CutPrefix(p.Ref, "#/components/parameters/"); ok {
+				p = doc.Components.Parameters[name]
+			} else if name, ok := strings.CutPrefix(p.Ref, "#/parameters/"); ok {
+				p = doc.Parameters[name]
+			}
+			declared = declared || p.In == "header" && strings.EqualFold(p.Name, "Idempotency-Key")
+		}
+		if !declared {
+			// No path of the document has a quote or backslash to escape.
+			out = append(out, fmt.Sprintf("$['paths']['%s']['post']", path))
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // json-server: its collections carry no links, so the scan starts at one;
@@ -450,10 +555,27 @@ func TestRealServersMCPEverything(t *testing.T) {
 	t.Parallel()
 	endpoint := serverURL(t, "MCP_EVERYTHING_URL")
 	target := strings.TrimSuffix(endpoint, "mcp")
-	s := scanReal(t, target)
+	rules := rulesConfig(t, toolPrefixRule)
+	s := scanReal(t, target, "--config", rules)
 	s.stayedOnOrigin(t, target)
 	if s.report.MCP == nil || s.report.MCP.Endpoint != endpoint || len(s.report.MCP.Tools) < 10 {
 		t.Fatalf("MCP endpoint not examined: %+v", s.report.MCP)
+	}
+	// The house rule of issue 21's example: no tool of its 13 starts with
+	// acme_, so it fires once per tool, on the tool's name.
+	s.exactly(t, "custom-house-tool-prefix", 13)
+	if len(s.report.MCP.Tools) != 13 {
+		t.Errorf("%d tools listed, want 13", len(s.report.MCP.Tools))
+	}
+	for _, tool := range s.report.MCP.Tools {
+		fired := false
+		for _, f := range s.report.Findings {
+			fired = fired || f.CheckID == "custom-house-tool-prefix" && strings.HasPrefix(f.Message, fmt.Sprintf("MCP tool %q at $['name']:", tool.Name)) &&
+				f.Evidence[0].JSONPath == "$['name']" && f.Evidence[0].Actual == tool.Name
+		}
+		if !fired {
+			t.Errorf("custom-house-tool-prefix did not fire on tool %q with its name's JSONPath", tool.Name)
+		}
 	}
 	// server/discover gets 400 "Server not initialized"; initialize
 	// negotiates 2025-11-25.
@@ -474,7 +596,7 @@ func TestRealServersMCPEverything(t *testing.T) {
 	s.exactly(t, "mcp-origin-validated", 1)
 	s.exits(t, 1)
 
-	named := scanReal(t, target, "--mcp", endpoint)
+	named := scanReal(t, target, "--mcp", endpoint, "--config", rules)
 	if named.report.MCP == nil || len(named.report.MCP.Tools) != len(s.report.MCP.Tools) {
 		t.Errorf("--mcp %s examined %+v", endpoint, named.report.MCP)
 	}
@@ -483,6 +605,16 @@ func TestRealServersMCPEverything(t *testing.T) {
 	}
 	named.exits(t, 1)
 }
+
+// toolPrefixRule is issue 21's example of a house rule.
+const toolPrefixRule = `
+rules:
+  house-tool-prefix:
+    target: mcp-tool
+    given: "$"
+    severity: warning
+    then: {field: name, function: pattern, functionOptions: {match: "^acme_"}}
+`
 
 // A bookshop whose HAL the halson library builds: the crawl follows its
 // links to every resource.
@@ -507,4 +639,113 @@ func TestRealServersHAL(t *testing.T) {
 	s.exactly(t, "negotiation-options-client-error", 0)
 	s.exactly(t, "hal-dead-links", 0)
 	s.exits(t, 0)
+
+	// Shards merged find what the whole scan finds. Three, because every
+	// shape of the bookshop falls in the first of two; of three, each
+	// shard owns some and reports some of the findings.
+	dir := t.TempDir()
+	var shards []string
+	for i := 1; i <= 3; i++ {
+		path := filepath.Join(dir, fmt.Sprintf("shard-%d.json", i))
+		shard := scanReal(t, target, "--shard", fmt.Sprintf("%d/3", i), "-o", "json="+path)
+		if len(shard.report.Findings) == 0 || len(shard.report.Findings) == len(s.report.Findings) {
+			t.Errorf("shard %d/3 has %d of the %d findings: the split divides nothing", i, len(shard.report.Findings), len(s.report.Findings))
+		}
+		shards = append(shards, path)
+	}
+	merged := mergeReports(t, shards...)
+	if merged.Shard != nil {
+		t.Errorf("the merged report is still a shard: %+v", merged.Shard)
+	}
+	if a, b := (&scanned{report: merged}).fingerprints(), s.fingerprints(); !slices.Equal(a, b) {
+		t.Errorf("merged shards and the whole scan differ:\n%v\n%v", a, b)
+	}
 }
+
+// mergeReports runs `agentready report merge` and returns the merged report.
+func mergeReports(t *testing.T, paths ...string) finding.Report {
+	t.Helper()
+	out, err := exec.Command(agentready, append([]string{"report", "merge", "--format", "json", "--fail-on", "none"}, paths...)...).Output()
+	if err != nil {
+		t.Fatalf("report merge: %v", err)
+	}
+	var r finding.Report
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// Two targets in one run: the bookshop, whose relations break a house rule
+// of severity error, and json-server, which has no HAL links to judge. Each
+// gets its report and exit code; the run exits with the worst.
+func TestRealServersTwoTargets(t *testing.T) {
+	t.Parallel()
+	hal, posts := serverURL(t, "HAL_URL"), serverURL(t, "JSONSERVER_URL")+"/posts"
+	p := &trap{}
+	proxy := httptest.NewServer(p)
+	defer proxy.Close()
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, agentready, "scan", hal, posts, "--format", "json",
+		"--config", rulesConfig(t, curieRule), "-o", "json="+filepath.Join(dir, "report-{target}.json"))
+	cmd.Env = behind(proxy.URL)
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("exit %v, want 1 (the bookshop's gate)", err)
+	}
+	if seen := p.requests(); len(seen) > 0 {
+		t.Errorf("requests left the origins: %v", seen)
+	}
+	var run struct {
+		Summary struct{ ExitCode, Targets, Passed, GateFailed int }
+		Targets []struct {
+			Name     string
+			ExitCode int
+			Report   finding.Report
+		}
+	}
+	if err := json.Unmarshal(out, &run); err != nil {
+		t.Fatal(err)
+	}
+	if s := run.Summary; s.ExitCode != 1 || s.Targets != 2 || s.Passed != 1 || s.GateFailed != 1 || len(run.Targets) != 2 {
+		t.Fatalf("summary %+v of %d targets, want exit 1, one passed and one gate failed", s, len(run.Targets))
+	}
+	bookshop, jsonServer := &scanned{report: run.Targets[0].Report}, &scanned{report: run.Targets[1].Report}
+	// author, authors, book and books: 13 links on the 11 pages.
+	bookshop.exactly(t, "custom-curie-relations", 13)
+	jsonServer.exactly(t, "custom-curie-relations", 0)
+	if run.Targets[0].ExitCode != 1 || run.Targets[1].ExitCode != 0 || jsonServer.checkStatus("custom-curie-relations") != finding.StatusSkip {
+		t.Errorf("targets exit %d and %d, want 1 and 0; the rule on json-server is %q, want skip",
+			run.Targets[0].ExitCode, run.Targets[1].ExitCode, jsonServer.checkStatus("custom-curie-relations"))
+	}
+	for _, tg := range run.Targets {
+		raw, err := os.ReadFile(filepath.Join(dir, "report-"+tg.Name+".json"))
+		if err != nil {
+			t.Fatalf("no report of its own for %s: %v", tg.Name, err)
+		}
+		var own finding.Report
+		if err := json.Unmarshal(raw, &own); err != nil {
+			t.Fatal(err)
+		}
+		if a, b := (&scanned{report: own}).fingerprints(), (&scanned{report: tg.Report}).fingerprints(); !slices.Equal(a, b) || len(a) == 0 {
+			t.Errorf("%s: its own report and the combined one differ:\n%v\n%v", tg.Name, a, b)
+		}
+	}
+}
+
+// curieRule is the CURIE example of docs/custom-rules.md.
+const curieRule = `
+rules:
+  curie-relations:
+    target: hal-link
+    given: "$"
+    severity: error
+    then:
+      field: rel
+      function: pattern
+      functionOptions:
+        match: "^(acme:[a-z][a-z0-9-]*|self|curies|next|prev|first|last|collection|item)$"
+`
