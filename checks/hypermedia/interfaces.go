@@ -56,7 +56,7 @@ type visit struct {
 	// its crawled body had _templates. C's figures count only those.
 	forms     bool
 	refTokens int
-	tplTokens    int
+	tplTokens int
 }
 
 // figures is one interface's per-resource numbers before medians.
