@@ -61,6 +61,9 @@ func KindSummary(c InterfaceCost) string {
 		return "not observed"
 	}
 	s := Figure(c.ChoicesPerStep) + " choices"
+	if *c.ChoicesPerStep == 1 {
+		s = "1 choice"
+	}
 	if c.InvalidChoicesPerStep != nil {
 		s += ", " + Figure(c.InvalidChoicesPerStep) + " invalid"
 	}

@@ -540,6 +540,8 @@ type interfacesView struct {
 type interfaceRow struct {
 	Name  string
 	Cells []string
+	// Span is the columns a "not offered" cell spans, 0 for a row of figures.
+	Span int
 }
 
 // interfaceBar is one bar of the chart, its geometry computed here so the
@@ -567,7 +569,11 @@ func interfaces(s *finding.Interfaces) *interfacesView {
 	}
 	for _, c := range s.Entries {
 		name := finding.InterfaceLetter(c.Interface) + " " + c.Interface
-		v.Rows = append(v.Rows, interfaceRow{Name: name, Cells: finding.InterfaceRow(c)})
+		row := interfaceRow{Name: name, Cells: finding.InterfaceRow(c)}
+		if len(row.Cells) == 1 {
+			row.Span = len(finding.InterfaceColumns)
+		}
+		v.Rows = append(v.Rows, row)
 		if c.ChoicesPerStep == nil {
 			continue
 		}
@@ -575,7 +581,7 @@ func interfaces(s *finding.Interfaces) *interfacesView {
 		if most > 0 {
 			w = int(*c.ChoicesPerStep / most * barSpan)
 		}
-		v.Bars = append(v.Bars, interfaceBar{Label: name, Value: finding.Figure(c.ChoicesPerStep) + " choices/step", Y: 24 * len(v.Bars), Width: w})
+		v.Bars = append(v.Bars, interfaceBar{Label: name, Value: finding.Figure(c.ChoicesPerStep), Y: 24 * len(v.Bars), Width: w})
 	}
 	v.Height = 24 * len(v.Bars)
 	for _, k := range s.Kinds {

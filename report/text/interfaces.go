@@ -23,10 +23,9 @@ func (p *printer) interfaces(r *finding.Report) {
 	}
 	widths := make([]int, len(rows[0]))
 	for _, row := range rows {
-		if len(row) == len(widths) {
-			for i, cell := range row {
-				widths[i] = max(widths[i], len([]rune(cell)))
-			}
+		// A row saying "not offered" has two cells; its last is not aligned.
+		for i, cell := range row[:len(row)-1] {
+			widths[i] = max(widths[i], len([]rune(cell)))
 		}
 	}
 	for _, row := range rows {
