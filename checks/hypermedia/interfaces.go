@@ -62,16 +62,13 @@ type visit struct {
 // figures is one interface's per-resource numbers before medians.
 type figures struct{ tokens, choices, invalid []float64 }
 
-// InterfaceCosts computes the interfaces section, nil when the scan saw no
-// catalog and no resource. It counts tokens only for what an interface
+// InterfaceCosts computes the interfaces section; an interface the scan did
+// not see is there too, as not offered. It counts tokens only for what an interface
 // offers, so a scan that saw no catalog and no controls never loads the
 // tokenizer.
 func InterfaceCosts(target *url.URL, rec *exchange.Recording, doc *spec.Document, snap *mcp.Snapshot) *finding.Interfaces {
 	catalog, source := catalogOf(doc, snap)
 	visits := visitsOf(rec)
-	if source == "" && len(visits) == 0 {
-		return nil
-	}
 	out := &finding.Interfaces{Catalog: source, Resources: len(visits)}
 	count := func(text string) int {
 		if text == "" {
@@ -120,7 +117,11 @@ func InterfaceCosts(target *url.URL, rec *exchange.Recording, doc *spec.Document
 			out.Entries[i].CacheStablePrefix = ptr(sameTemplatesEverywhere(visits))
 		}
 	}
-	out.Kinds = kindsOf(catalog, steps, offered, visits)
+	// Per kind, A alone compares with nothing: the lines would repeat the
+	// catalog for every kind.
+	if out.Entries[1].Offered || out.Entries[2].Offered {
+		out.Kinds = kindsOf(catalog, steps, offered, visits)
+	}
 	return out
 }
 

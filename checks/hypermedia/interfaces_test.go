@@ -54,9 +54,34 @@ func TestInterfacesSmallDomainShowsLittleNarrowing(t *testing.T) {
 	}
 }
 
-func TestInterfacesAbsentWithoutCatalogOrResources(t *testing.T) {
+func TestInterfacesNotOfferedWithoutCatalogOrResources(t *testing.T) {
 	in := checkstest.Input("http://api.test/", nil)
-	if s := hypermedia.InterfaceCosts(in.Target, in.Recording, nil, nil); s != nil {
-		t.Errorf("nothing seen, yet section = %+v", s)
+	s := hypermedia.InterfaceCosts(in.Target, in.Recording, nil, nil)
+	if s == nil || len(s.Entries) != 3 || s.Kinds != nil {
+		t.Fatalf("section = %+v", s)
+	}
+	for _, c := range s.Entries {
+		if c.Offered || c.Reason == "" || c.UpfrontTokens != nil || c.CacheStablePrefix != nil {
+			t.Errorf("%s: %+v, want not offered, with a reason and no figure", c.Interface, c)
+		}
+	}
+}
+
+func TestInterfacesCountNothingWhereNothingIsOffered(t *testing.T) {
+	plain := checkstest.Exchange(exchange.PurposeCrawl, "GET", "http://api.test/items/1").Status(200).
+		Header("Content-Type", "application/json").Body(`{"id":1,"status":"open"}`).Build()
+	in := checkstest.Input("http://api.test/", nil, plain)
+	s := hypermedia.InterfaceCosts(in.Target, in.Recording, nil, nil)
+	if s == nil || s.Resources != 0 {
+		t.Fatalf("section = %+v", s)
+	}
+	// No catalog, no reference, no template: the tokenizer was never asked.
+	if s.Tokenizer != "" {
+		t.Errorf("tokenizer = %q, want nothing counted", s.Tokenizer)
+	}
+	for _, c := range s.Entries {
+		if c.Offered || c.UpfrontTokens != nil || c.ChoicesPerStep != nil {
+			t.Errorf("%s: %+v, want not offered", c.Interface, c)
+		}
 	}
 }
