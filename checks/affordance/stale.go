@@ -18,7 +18,9 @@ import (
 type StaleVersion struct{}
 
 // Parts implements checks.WithParts, like every check of the family.
-func (StaleVersion) Parts() []checks.Part { return []checks.Part{hypermedia.States{}} }
+func (StaleVersion) Parts() []checks.Part {
+	return []checks.Part{hypermedia.States{}, hypermedia.Interfaces{}}
+}
 
 func (StaleVersion) Meta() checks.Meta {
 	return checks.Meta{

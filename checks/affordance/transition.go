@@ -18,7 +18,9 @@ import (
 type TransitionExecuted struct{}
 
 // Parts implements checks.WithParts, like every check of the family.
-func (TransitionExecuted) Parts() []checks.Part { return []checks.Part{hypermedia.States{}} }
+func (TransitionExecuted) Parts() []checks.Part {
+	return []checks.Part{hypermedia.States{}, hypermedia.Interfaces{}}
+}
 
 func (TransitionExecuted) Meta() checks.Meta {
 	return checks.Meta{

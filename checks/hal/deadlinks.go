@@ -22,7 +22,9 @@ var notFollowedHere = map[string]bool{"curies": true, "service-desc": true, "ser
 type DeadLinks struct{}
 
 // Parts implements checks.WithParts like every check of the family.
-func (DeadLinks) Parts() []checks.Part { return []checks.Part{hypermedia.States{}} }
+func (DeadLinks) Parts() []checks.Part {
+	return []checks.Part{hypermedia.States{}, hypermedia.Interfaces{}}
+}
 
 func (DeadLinks) Meta() checks.Meta {
 	return checks.Meta{

@@ -23,6 +23,10 @@ type Report struct {
 	// States shows which controls each kind of resource offered in each
 	// observed state; empty when no kind was seen in two states.
 	States []StateMatrix `json:"states,omitempty"`
+	// Interfaces compares what a static catalog, contextual references and
+	// HAL-FORMS templates cost an agent; nil when the hypermedia families
+	// were not run.
+	Interfaces *Interfaces `json:"interfaces,omitempty"`
 	// Gate is filled by the CLI once the gate has been evaluated.
 	Gate *Gate `json:"gate,omitempty"`
 	// Surface is the matrix of operations by projection, when an OpenAPI

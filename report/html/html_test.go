@@ -245,3 +245,30 @@ func TestSurfaceMatrixIsRenderedAndEscaped(t *testing.T) {
 		t.Error("a report without a surface matrix shows a Surface section")
 	}
 }
+
+func TestInterfacesAreRenderedAndEscaped(t *testing.T) {
+	r := sample.Report()
+	four, one := 4.0, 1.0
+	n := 120
+	yes := true
+	r.Interfaces = &finding.Interfaces{Catalog: "mcp", Tokenizer: "o200k_base", Resources: 2,
+		Entries: []finding.InterfaceCost{
+			{Interface: finding.InterfaceStatic, Offered: true, UpfrontTokens: &n, ChoicesPerStep: &four, InvalidChoicesPerStep: &one, CacheStablePrefix: &yes},
+			{Interface: finding.InterfaceReferenced, Offered: true, UpfrontTokens: &n, ChoicesPerStep: &one, CacheStablePrefix: &yes},
+			{Interface: finding.InterfaceDynamic, Reason: "no HAL-FORMS _templates were discovered"},
+		},
+		Kinds: []finding.InterfaceKind{{Kind: "/<script>alert(1)</script>/{id}", State: "paid", Resources: 2}}}
+	page := string(render(t, r))
+	for _, want := range []string{"<h2>Interfaces</h2>", "<svg role=\"img\"", `width="300"`, `width="75"`, `colspan="5"`,
+		"not offered: no HAL-FORMS _templates were discovered", "&lt;script&gt;alert(1)&lt;/script&gt;"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "<script>alert(1)") {
+		t.Error("a kind's name reached the page unescaped")
+	}
+	if strings.Contains(string(render(t, sample.Report())), "<h2>Interfaces</h2>") {
+		t.Error("a report without the section shows it")
+	}
+}

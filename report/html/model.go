@@ -1,6 +1,7 @@
 package html
 
 import (
+	"cmp"
 	"fmt"
 	"html/template"
 	"slices"
@@ -38,6 +39,7 @@ type data struct {
 	Groups                              []groupView
 	Matrices                            []matrixView
 	Surface                             *matrixView
+	Interfaces                          *interfacesView
 	Summary                             view.Summary
 	Checks                              []checkView
 	Stats                               *statsView
@@ -144,6 +146,7 @@ func build(r *finding.Report, opts Options) *data {
 	d.Groups, d.Severities, d.FindingFamilies = groups(r, opts)
 	d.Matrices = matrices(r.States)
 	d.Surface = surface(r.Surface)
+	d.Interfaces = interfaces(r.Interfaces)
 	d.Checks = checkViews(r)
 	// A lint report fetched nothing: it has no scan statistics to show.
 	if !r.IsLint() {
@@ -521,4 +524,72 @@ func withShard(target string, r *finding.Report) string {
 		return target + " — " + sh
 	}
 	return target
+}
+
+// interfacesView is the interfaces section: the table, a bar per offered
+// interface's choices per step, and the per-kind lines.
+type interfacesView struct {
+	Caption string
+	Columns []string
+	Rows    []interfaceRow
+	Bars    []interfaceBar
+	Kinds   [][]string
+	Height  int
+}
+
+type interfaceRow struct {
+	Name  string
+	Cells []string
+	// Span is the columns a "not offered" cell spans, 0 for a row of figures.
+	Span int
+}
+
+// interfaceBar is one bar of the chart, its geometry computed here so the
+// template only places numbers and escaped text.
+type interfaceBar struct {
+	Label, Value string
+	Y, Width     int
+}
+
+// barSpan is the width in pixels of the longest bar.
+const barSpan = 300
+
+func interfaces(s *finding.Interfaces) *interfacesView {
+	if s == nil {
+		return nil
+	}
+	v := &interfacesView{Columns: finding.InterfaceColumns,
+		Caption: fmt.Sprintf("catalog: %s; tokens: %s; medians over %d resources with an operation to choose",
+			cmp.Or(s.Catalog, "none"), cmp.Or(s.Tokenizer, "not counted"), s.Resources)}
+	most := 0.0
+	for _, c := range s.Entries {
+		if c.ChoicesPerStep != nil {
+			most = max(most, *c.ChoicesPerStep)
+		}
+	}
+	for _, c := range s.Entries {
+		name := finding.InterfaceLetter(c.Interface) + " " + c.Interface
+		row := interfaceRow{Name: name, Cells: finding.InterfaceRow(c)}
+		if len(row.Cells) == 1 {
+			row.Span = len(finding.InterfaceColumns)
+		}
+		v.Rows = append(v.Rows, row)
+		if c.ChoicesPerStep == nil {
+			continue
+		}
+		w := 0
+		if most > 0 {
+			w = int(*c.ChoicesPerStep / most * barSpan)
+		}
+		v.Bars = append(v.Bars, interfaceBar{Label: name, Value: finding.Figure(c.ChoicesPerStep), Y: 24 * len(v.Bars), Width: w})
+	}
+	v.Height = 24 * len(v.Bars)
+	for _, k := range s.Kinds {
+		row := []string{k.Kind, k.State, fmt.Sprint(k.Resources)}
+		for _, c := range k.Entries {
+			row = append(row, finding.KindSummary(c))
+		}
+		v.Kinds = append(v.Kinds, row)
+	}
+	return v
 }

@@ -233,3 +233,18 @@ func TestEmptyReport(t *testing.T) {
 		t.Errorf("empty report:\n%s", out)
 	}
 }
+
+func TestInterfacesNotOfferedIsNeverANumber(t *testing.T) {
+	r := &finding.Report{Interfaces: &finding.Interfaces{Entries: []finding.InterfaceCost{
+		{Interface: finding.InterfaceStatic, Reason: "no MCP tool catalog and no OpenAPI document"},
+		{Interface: finding.InterfaceReferenced, Reason: "no references"},
+		{Interface: finding.InterfaceDynamic, Reason: "no templates"},
+	}}}
+	md := render(t, markdown.Options{}, r)
+	if !strings.Contains(md, "| A static | not offered: no MCP tool catalog and no OpenAPI document |  |  |  |  |") {
+		t.Errorf("markdown:\n%s", md)
+	}
+	if strings.Contains(md, "| 0 |") {
+		t.Errorf("a figure shown for an interface not offered:\n%s", md)
+	}
+}

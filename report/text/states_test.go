@@ -59,3 +59,18 @@ func TestNoStatesNoSection(t *testing.T) {
 		t.Errorf("empty report has a States section:\n%s", out)
 	}
 }
+
+func TestInterfacesNotOfferedAlign(t *testing.T) {
+	r := &finding.Report{Interfaces: &finding.Interfaces{Entries: []finding.InterfaceCost{
+		{Interface: finding.InterfaceStatic, Reason: "no catalog"},
+		{Interface: finding.InterfaceReferenced, Reason: "no references"},
+		{Interface: finding.InterfaceDynamic, Reason: "no templates"},
+	}}}
+	var b strings.Builder
+	if err := New(Options{Width: 100}).Write(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "B referenced  not offered: no references") {
+		t.Errorf("output:\n%s", b.String())
+	}
+}

@@ -72,6 +72,7 @@ func (rp *Reporter) Write(w io.Writer, r *finding.Report) error {
 	p.checks(r)
 	p.unreached(r)
 	p.states(r)
+	p.interfaces(r)
 	p.surface(r)
 	p.stats(r)
 	p.gate(r)
