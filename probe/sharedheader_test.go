@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strconv"
 	"testing"
+	"unsafe"
 
 	"github.com/agentready/agentready/internal/exchange"
 )
@@ -109,5 +110,24 @@ func TestResponseHeadersHoldABoundedNumber(t *testing.T) {
 	late := http.Header{"Etag": {strconv.Itoa(maxSharedResponseHeaders + 5)}}
 	if got := s.shared(late); reflect.ValueOf(got).UnsafePointer() != reflect.ValueOf(late).UnsafePointer() {
 		t.Error("a header seen past the bound was shared")
+	}
+}
+
+func TestPagesFoundTheSameWayOnOnePageShareTheirSource(t *testing.T) {
+	srv, _ := serve(t, routes{
+		"/":  halBody(`{"_links":{"self":{"href":"/"},"item":[{"href":"/a"},{"href":"/b"}]}}`),
+		"/a": halBody(`{"_links":{"self":{"href":"/a"}}}`),
+		"/b": halBody(`{"_links":{"self":{"href":"/b"}}}`),
+	})
+	res := run(t, Config{Start: mustParse(t, srv.URL)}, nil)
+	a, b := crawlOf(res, "/a"), crawlOf(res, "/b")
+	if a == nil || b == nil {
+		t.Fatalf("crawled %v", crawledPaths(res))
+	}
+	if a.Source != "hal _links.item of /" || b.Source != a.Source {
+		t.Fatalf("sources %q, %q", a.Source, b.Source)
+	}
+	if unsafe.StringData(a.Source) != unsafe.StringData(b.Source) {
+		t.Error("two links of one page found the same way hold a source each")
 	}
 }
