@@ -48,6 +48,7 @@ type client struct {
 	requested *urlBook
 	requests  atomic.Int64
 	headers   sharedHeaders
+	respHdrs  *responseHeaders
 
 	logMu sync.Mutex
 	log   io.Writer
@@ -65,6 +66,7 @@ func newClient(cfg Config, start *url.URL) *client {
 		secrets:     newLiveSecrets(cfg.scrubbed(), cfg.Issued),
 		bearer:      cfg.bearer,
 		requested:   &urlBook{urls: map[string]string{}},
+		respHdrs:    newResponseHeaders(),
 		log:         cfg.Log,
 	}
 	for name := range cfg.Headers {
@@ -163,10 +165,14 @@ func (c *client) send(ctx context.Context, method, rawURL string, header http.He
 }
 
 // scrub replaces the secrets in x, and remembers the URL requested when its
-// recorded URL changed.
+// recorded URL changed. The response header is final then, and shared with
+// the exchanges that received the same one.
 func (c *client) scrub(x *exchange.Exchange) {
 	requested := x.Request.URL
 	c.secrets.Scrub(x)
+	if x.Response != nil {
+		x.Response.Header = c.respHdrs.shared(x.Response.Header)
+	}
 	if x.Request.URL != requested {
 		c.requested.add(x.Request.URL, requested)
 	}

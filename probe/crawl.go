@@ -64,9 +64,12 @@ type crawler struct {
 	queued   int
 	transit  int // pages of other shards' shapes queued (Config.Shard)
 	skipped  map[string]int
-	pages    []*exchange.Exchange
-	spec     *specState // the OpenAPI document and its seeds; see spec.go
-	cut      linkCut
+	// lastSource is the last job source made: the links of one page found
+	// the same way share one string.
+	lastSource sourceText
+	pages      []*exchange.Exchange
+	spec       *specState // the OpenAPI document and its seeds; see spec.go
+	cut        linkCut
 	// startLinks counts the links the start page offered.
 	startLinks int
 	robots     *robotsRules // nil unless Config.RespectRobots; see robots.go
@@ -277,7 +280,19 @@ func (cr *crawler) consider(c candidate, base *url.URL, depth int, from string) 
 	} else {
 		cr.queued++
 	}
-	return job{url: key, depth: depth, source: c.source + " of " + exchange.PathOf(from)}, true
+	return job{url: key, depth: depth, source: cr.sourceOf(c.source, from)}, true
+}
+
+type sourceText struct{ how, from, text string }
+
+// sourceOf says a job was found how on the page at from.
+func (cr *crawler) sourceOf(how, from string) string {
+	if last := cr.lastSource; last.text != "" && last.how == how && last.from == from {
+		return last.text
+	}
+	text := how + " of " + exchange.PathOf(from)
+	cr.lastSource = sourceText{how, from, text}
+	return text
 }
 
 // refusal is the reason not to fetch a new on-scheme URL, or "".

@@ -50,7 +50,7 @@ func statefulResources(rec *exchange.Recording, doc *spec.Document) []stateful {
 		if x.Purpose != exchange.PurposeCrawl || !fetchedOK(x) {
 			continue
 		}
-		v := x.Response.HAL()
+		v := x.Response.ReadHAL()
 		if v.Err != nil || v.Doc.Root == nil {
 			continue
 		}

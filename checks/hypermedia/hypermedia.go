@@ -61,6 +61,14 @@ func Decode(x *exchange.Exchange) *Doc {
 	return &Doc{X: x, Doc: v.Doc, Err: v.Err, HAL: v}
 }
 
+// Read is Decode for the passes that read every page of a crawl once and
+// keep only what they derive: the tree is not kept on the exchange, so
+// memory does not hold one per page (see exchange.Response.ReadHAL).
+func Read(x *exchange.Exchange) *Doc {
+	v := x.Response.ReadHAL()
+	return &Doc{X: x, Doc: v.Doc, Err: v.Err, HAL: v}
+}
+
 // MaxDocsPerShape bounds the documents of one path shape that are decoded and
 // judged. Resources of one shape come from one serializer, so a few dozen
 // show its defects; decoding all of a large crawl would make memory grow

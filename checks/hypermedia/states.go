@@ -41,7 +41,7 @@ func stateMatrices(rec *exchange.Recording) []finding.StateMatrix {
 		if !observable(x) {
 			continue
 		}
-		d := Decode(x)
+		d := Read(x)
 		if d.HAL.Root == nil {
 			continue
 		}

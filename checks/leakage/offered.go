@@ -47,7 +47,7 @@ func Offers(xs []*exchange.Exchange) []Offer {
 		if x.Request.Method != http.MethodGet || x.Response == nil || x.Response.Status != http.StatusOK || !whole(x) || !exchange.IsJSONMediaType(x.Response.MediaType()) {
 			continue
 		}
-		v := x.Response.HAL()
+		v := x.Response.ReadHAL()
 		if v.Err != nil {
 			continue
 		}

@@ -152,7 +152,7 @@ func affordancesOf(rec *exchange.Recording) (map[string]bool, []negative) {
 		if x.Request.Method != "GET" || x.Response == nil || x.Response.Status != 200 || !whole(x) || !exchange.IsJSONMediaType(x.Response.MediaType()) {
 			continue
 		}
-		v := x.Response.HAL()
+		v := x.Response.ReadHAL()
 		if v.Err != nil {
 			continue
 		}

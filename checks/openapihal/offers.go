@@ -1,9 +1,11 @@
 package openapihal
 
 import (
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/agentready/agentready/checks"
@@ -15,30 +17,39 @@ import (
 
 // offer is one relation a representation offers: a link in _links (of the
 // resource or of an embedded one) or a HAL-FORMS template in _templates.
+// What offers have alike from page to page (relation, method, pointer,
+// CURIE scope) is one offerKind shared by them: the analysis holds every
+// offer of a crawl.
 type offer struct {
-	x   *exchange.Exchange
-	rel string // the _links key or the template key
+	*offerKind
+	x *exchange.Exchange
 	// href is the link's href or the template's target as written; path is
 	// its resolved path with URI Template expressions replaced, ready for
 	// matching.
 	href, path string
+	// offOrigin hrefs point outside the scanned API and are not matched.
+	offOrigin bool
+}
+
+// offerKind is the part of an offer that many offers share; it is never
+// written once made.
+type offerKind struct {
+	rel string // the _links key or the template key
 	// method is the template's method; "" for links, which say none.
 	method   string
 	template bool
 	pointer  string // JSON pointer to the link or template in the body
 	// curies are the CURIE prefixes declared in scope (lower case).
 	curies map[string]bool
-	// offOrigin hrefs point outside the scanned API and are not matched.
-	offOrigin bool
 }
 
 // maxOffersPerDoc bounds the work per representation.
 const maxOffersPerDoc = 2000
 
 // analysis is what every check of the family reads, built once per Input.
-// It holds every offer of every page, so each is kept small: the strings
-// that repeat from page to page (relations, methods, pointers) are held once,
-// and an empty CURIE scope is nil.
+// It holds every offer of every page, so each is kept small: what repeats
+// from page to page is held once (see offerKind, interner), and an empty
+// CURIE scope is nil.
 type analysis struct {
 	offers []offer
 	// byExchange holds where in offers the offers of each exchange are.
@@ -54,7 +65,7 @@ type span struct{ from, to int }
 func analyze(in *checks.Input) *analysis {
 	return in.Memo("openapi-hal/offers", func() any {
 		a := &analysis{offered: map[string]bool{}, byExchange: map[*exchange.Exchange]span{}}
-		same := interner{}
+		same, kinds := interner{}, kinds{}
 		for _, x := range in.Recording.Exchanges {
 			if !isHALDoc(x) {
 				continue
@@ -65,7 +76,7 @@ func analyze(in *checks.Input) *analysis {
 				continue
 			}
 			a.docs++
-			w := walker{x: x, target: in.Target, same: same}
+			w := walker{x: x, target: in.Target, same: same, kinds: kinds}
 			w.base, _ = url.Parse(x.Request.URL)
 			w.resource(root)
 			w.templates(root)
@@ -114,7 +125,33 @@ type walker struct {
 	base   *url.URL
 	target *url.URL
 	same   interner
+	kinds  kinds
 	out    []offer
+}
+
+// kinds holds one offerKind per distinct kind, up to maxInterned of them.
+type kinds map[kindID]*offerKind
+
+// kindID tells offerKinds apart; curies are the scope's names, sorted,
+// scoped whether there is a scope.
+type kindID struct {
+	rel, method, pointer, curies string
+	template, scoped             bool
+}
+
+func (ks kinds) of(k offerKind) *offerKind {
+	id := kindID{rel: k.rel, method: k.method, pointer: k.pointer, template: k.template, scoped: k.curies != nil}
+	if k.curies != nil {
+		id.curies = strings.Join(slices.Sorted(maps.Keys(k.curies)), "\x00")
+	}
+	if held, ok := ks[id]; ok {
+		return held
+	}
+	held := &k
+	if len(ks) < maxInterned {
+		ks[id] = held
+	}
+	return held
 }
 
 // resource reads the links of a resource and of those it embeds, relations
@@ -127,7 +164,7 @@ func (w *walker) resource(r *halview.Resource) {
 		}
 		for _, l := range rel.Links {
 			if l.Href != "" {
-				w.add(offer{rel: rel.Name, pointer: l.Value.Pointer, curies: scope}, l.Href, l.Templated)
+				w.add(offerKind{rel: rel.Name, pointer: l.Value.Pointer, curies: scope}, l.Href, l.Templated)
 			}
 		}
 	}
@@ -150,7 +187,7 @@ func (w *walker) templates(root *halview.Resource) {
 		if target == "" {
 			target = w.x.Request.URL
 		}
-		w.add(offer{rel: t.Key, method: strings.ToUpper(strings.TrimSpace(t.Method)), template: true,
+		w.add(offerKind{rel: t.Key, method: strings.ToUpper(strings.TrimSpace(t.Method)), template: true,
 			pointer: t.Value.Pointer, curies: scope}, target, false)
 	}
 }
@@ -161,18 +198,21 @@ const maxShown = 200
 
 func shown(s string) string { return sanitize.Truncate(sanitize.Line(s), maxShown) }
 
-func (w *walker) add(o offer, href string, templated bool) {
-	o.x = w.x
-	o.rel, o.method, o.pointer = w.same.of(shown(o.rel)), w.same.of(shown(o.method)), w.same.of(o.pointer)
+func (w *walker) add(k offerKind, href string, templated bool) {
 	ref, err := url.Parse(templatePath(href, templated))
 	if err != nil || w.base == nil {
 		return
 	}
+	k.rel, k.method, k.pointer = w.same.of(shown(k.rel)), w.same.of(shown(k.method)), w.same.of(k.pointer)
+	o := offer{offerKind: w.kinds.of(k), x: w.x}
 	u := w.base.ResolveReference(ref)
 	o.href = shown(href)
 	o.path = u.EscapedPath()
-	if o.path == "" {
+	switch o.path {
+	case "":
 		o.path = "/"
+	case o.href:
+		o.path = o.href // one string where the href is the path already
 	}
 	o.offOrigin = w.target != nil && !strings.EqualFold(u.Host, w.target.Host)
 	w.out = append(w.out, o)

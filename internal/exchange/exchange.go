@@ -111,20 +111,55 @@ type Response struct {
 	// otherwise as received, and BodySize still counts the bytes received.
 	Redactions int `json:"redactions,omitempty"`
 
-	jsonOnce sync.Once
-	jsonVal  any
-	jsonErr  error
-
+	// A crawl keeps a Response per page, so what only some responses use
+	// (a JSON tree) is held behind a pointer, the Onces sit together so that
+	// no padding follows each, and a media type is shared by the responses
+	// that have the same Content-Type.
 	halOnce   sync.Once
-	hal       atomic.Pointer[halview.View]
 	linksOnce sync.Once
+	json      atomic.Pointer[decodedJSON]
+	hal       atomic.Pointer[halview.View]
 	links     []linkheader.Link
 
 	mediaType atomic.Pointer[mediaType]
 }
 
+// decodedJSON is a body decoded by Response.JSON.
+type decodedJSON struct {
+	once sync.Once
+	val  any
+	err  error
+}
+
 // mediaType is a Content-Type value and its parsed media type.
 type mediaType struct{ raw, parsed string }
+
+// maxMediaTypes bounds the Content-Type values whose parsed media type is
+// shared between responses: a crawl sees a handful.
+const maxMediaTypes = 256
+
+var mediaTypes struct {
+	mu    sync.Mutex
+	byRaw map[string]*mediaType
+}
+
+// mediaTypeOf is raw's mediaType, the one held when raw was seen before.
+func mediaTypeOf(raw string) *mediaType {
+	mediaTypes.mu.Lock()
+	defer mediaTypes.mu.Unlock()
+	if m, ok := mediaTypes.byRaw[raw]; ok {
+		return m
+	}
+	mt, _ := MediaTypeOf(raw)
+	m := &mediaType{raw, mt}
+	if mediaTypes.byRaw == nil {
+		mediaTypes.byRaw = map[string]*mediaType{}
+	}
+	if len(mediaTypes.byRaw) < maxMediaTypes {
+		mediaTypes.byRaw[raw] = m
+	}
+	return m
+}
 
 // Links parses the Link header lines once and caches them: several checks
 // read the links of every crawled page, and a page can carry a thousand.
@@ -145,9 +180,9 @@ func (r *Response) MediaType() string {
 	if m := r.mediaType.Load(); m != nil && m.raw == raw {
 		return m.parsed
 	}
-	mt, _ := MediaTypeOf(raw)
-	r.mediaType.Store(&mediaType{raw, mt})
-	return mt
+	m := mediaTypeOf(raw)
+	r.mediaType.Store(m)
+	return m.parsed
 }
 
 // Whole reports a body kept as received: neither cut at the cap nor
@@ -157,16 +192,21 @@ func (r *Response) Whole() bool { return !r.Truncated && !r.Dropped }
 // JSON decodes the body once and caches it. Numbers stay json.Number so that
 // checks can tell 404 from "404" and 1 from 1.0.
 func (r *Response) JSON() (any, error) {
-	r.jsonOnce.Do(func() {
+	d := r.json.Load()
+	if d == nil {
+		r.json.CompareAndSwap(nil, &decodedJSON{})
+		d = r.json.Load()
+	}
+	d.once.Do(func() {
 		if !r.Whole() {
-			r.jsonErr = errIncomplete
+			d.err = errIncomplete
 			return
 		}
 		dec := json.NewDecoder(strings.NewReader(string(r.Body)))
 		dec.UseNumber()
-		r.jsonErr = dec.Decode(&r.jsonVal)
+		d.err = dec.Decode(&d.val)
 	})
-	return r.jsonVal, r.jsonErr
+	return d.val, d.err
 }
 
 // HAL reads the body's hypermedia controls once, within halview.Limits, so
@@ -319,18 +359,17 @@ func (r *Recording) Lookup(rawURL string) *Exchange {
 
 // Index speeds up Probe lookups for checks that do many of them.
 type Index struct {
-	byKey map[string]*Exchange
+	byKey map[Use]*Exchange
 }
 
 // NewIndex indexes exchanges by purpose and BasedOn, and under every use
 // they were shared with: an exchange recorded under its own purpose comes
 // first, then one shared with it.
 func NewIndex(r *Recording) *Index {
-	ix := &Index{byKey: make(map[string]*Exchange, len(r.Exchanges))}
+	ix := &Index{byKey: make(map[Use]*Exchange, len(r.Exchanges))}
 	add := func(x *Exchange, u Use) {
-		k := u.Purpose + "\x00" + u.BasedOn
-		if _, dup := ix.byKey[k]; !dup {
-			ix.byKey[k] = x
+		if _, dup := ix.byKey[u]; !dup {
+			ix.byKey[u] = x
 		}
 	}
 	for _, x := range r.Exchanges {
@@ -350,7 +389,7 @@ func NewIndex(r *Recording) *Index {
 
 // Get returns the exchange for purpose and base URL, or nil.
 func (ix *Index) Get(purpose, basedOn string) *Exchange {
-	return ix.byKey[purpose+"\x00"+basedOn]
+	return ix.byKey[Use{Purpose: purpose, BasedOn: basedOn}]
 }
 
 // PathOf returns the path of a URL, or the input when it does not parse.
