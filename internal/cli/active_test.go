@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agentready/agentready/fixtures/activefix"
@@ -88,10 +89,13 @@ func TestConfirmAnswers(t *testing.T) {
 // A password in the target URL is sent as Basic credentials and never
 // printed: the URL the scan records has no user-info.
 func TestUserInfoInTargetBecomesARedactedHeader(t *testing.T) {
+	var mu sync.Mutex
 	var got string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if user, pass, ok := r.BasicAuth(); ok {
+			mu.Lock()
 			got = user + ":" + pass
+			mu.Unlock()
 		}
 		http.NotFound(w, r)
 	}))
@@ -103,6 +107,8 @@ func TestUserInfoInTargetBecomesARedactedHeader(t *testing.T) {
 		args = append(args, "-o", f+"="+filepath.Join(dir, "r."+f))
 	}
 	r := runEnv(t, nil, args...)
+	mu.Lock()
+	defer mu.Unlock()
 	if got != "bob:pa55w0rd" {
 		t.Errorf("the server got Basic credentials %q", got)
 	}
