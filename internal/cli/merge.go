@@ -8,8 +8,8 @@ import (
 
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/internal/finding"
-	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/internal/score"
+	"github.com/agentready/agentready/internal/shardmerge"
 )
 
 func newReportMergeCmd(e *env) *cobra.Command {
@@ -60,8 +60,8 @@ API resource.`,
 			if err != nil {
 				return err
 			}
-			rep, err := scan.Merge(shards, reg.All(), allowMissing)
-			if errors.Is(err, scan.ErrMissingShards) {
+			rep, err := shardmerge.Merge(shards, reg.All(), allowMissing)
+			if errors.Is(err, shardmerge.ErrMissingShards) {
 				return usageError("%v (pass --allow-missing to merge them anyway, as a partial report)", err)
 			}
 			if err != nil {

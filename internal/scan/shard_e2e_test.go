@@ -16,6 +16,7 @@ import (
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/scan"
+	"github.com/agentready/agentready/internal/shardmerge"
 	"github.com/agentready/agentready/probe"
 )
 
@@ -70,7 +71,7 @@ func TestMergedShardsFindWhatOneScanFinds(t *testing.T) {
 			if len(uniqueInts(owners)) < 2 {
 				t.Errorf("every finding came from one shard %v: the split divided nothing", uniqueInts(owners))
 			}
-			merged, err := scan.Merge(reps, allChecks(t), false)
+			merged, err := shardmerge.Merge(reps, allChecks(t), false)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,6 @@
-package scan
+// Package shardmerge joins the reports of a scan split into shards (scan
+// --shard i/n) into the report the whole scan would have given.
+package shardmerge
 
 import (
 	"errors"
@@ -10,6 +12,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/pipeline"
+	"github.com/agentready/agentready/internal/scan"
 )
 
 // ErrMissingShards means the reports are shards of one scan, but not all of
@@ -69,7 +72,7 @@ func Merge(reps []*finding.Report, cs []checks.Check, allowMissing bool) (*findi
 	out.Coverage = joinCoverage(reps)
 	out.Baseline = joinBaselines(reps, out.Findings, out.Ignored)
 	out.Notes = append(out.Notes, fmt.Sprintf("merged from the reports of shards %s", strings.Join(shards, ", ")))
-	out.Score = Grade(out)
+	out.Score = scan.Grade(out)
 	if len(missing) > 0 {
 		why := fmt.Sprintf("shards %s of %d missing", strings.Join(missing, ", "), first.Shard.Total)
 		out.Notes = append(out.Notes, "partial: "+why+": the path shapes they own were not judged")
