@@ -8,9 +8,9 @@ cd "$(dirname "$0")/.."
 ACTIONLINT=github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 
 shopt -s nullglob
-# The examples under examples/github-actions are workflows users copy: they
+# The examples under docs/examples/github-actions are workflows users copy: they
 # are linted like the repository's own.
-workflows=(.github/workflows/*.yml .github/workflows/*.yaml examples/github-actions/*.yml)
+workflows=(.github/workflows/*.yml .github/workflows/*.yaml docs/examples/github-actions/*.yml)
 if [ ${#workflows[@]} -eq 0 ]; then
   echo "no workflows to lint"; exit 1
 fi
