@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/robots"
 )
@@ -41,12 +42,9 @@ values above.`,
 }
 
 func (c ContentSignalSyntax) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
-	x, f, err := robotsDoc(in)
+	x, f, err := robotsSignals(in)
 	if err != nil {
 		return nil, err
-	}
-	if len(f.Signals) == 0 {
-		return nil, checks.Skip("robots.txt has no Content-Signal line")
 	}
 	var out []finding.Finding
 	for _, s := range f.Signals {
@@ -81,12 +79,9 @@ that honour robots.txt never see what the signal grants.
 }
 
 func (c ContentSignalContradiction) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
-	x, f, err := robotsDoc(in)
+	x, f, err := robotsSignals(in)
 	if err != nil {
 		return nil, err
-	}
-	if len(f.Signals) == 0 {
-		return nil, checks.Skip("robots.txt has no Content-Signal line")
 	}
 	var out []finding.Finding
 	for _, s := range f.Signals {
@@ -157,12 +152,9 @@ crawler it is meant for.`,
 }
 
 func (c ContentSignalPlacement) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
-	x, f, err := robotsDoc(in)
+	x, f, err := robotsSignals(in)
 	if err != nil {
 		return nil, err
-	}
-	if len(f.Signals) == 0 {
-		return nil, checks.Skip("robots.txt has no Content-Signal line")
 	}
 	var out []finding.Finding
 	for _, s := range f.Signals {
@@ -175,4 +167,17 @@ func (c ContentSignalPlacement) Run(_ context.Context, in *checks.Input) ([]find
 			"robots.txt line %d: Content-Signal comes before the first User-agent line, so it is in no group and no crawler is told to apply it", s.Line), ev))
 	}
 	return out, nil
+}
+
+// robotsSignals is robots.txt when it has Content-Signal lines, and the
+// reason to skip otherwise.
+func robotsSignals(in *checks.Input) (*exchange.Exchange, *robots.File, error) {
+	x, f, err := robotsDoc(in)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(f.Signals) == 0 {
+		return nil, nil, checks.Skip("robots.txt has no Content-Signal line")
+	}
+	return x, f, nil
 }

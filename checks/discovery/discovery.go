@@ -249,7 +249,7 @@ func followUpLinks(in *checks.PlanInput, byPurpose map[string][]*exchange.Exchan
 		out = append(out, capLinks(twinLinks(target, x))...)
 	}
 	for _, x := range byPurpose[PurposeLLMsFull] {
-		out = append(out, capLinks(llmsFullLinks(target, x))...)
+		out = append(out, capLinks(llmsLinks(target, x))...)
 	}
 	return out
 }

@@ -32,8 +32,8 @@ func llmsDoc(in *checks.Input) (*exchange.Exchange, *llmstxt.File, error) {
 	return x, in.Memo("discovery/llms", func() any { return llmstxt.Parse(x.Response.Body) }).(*llmstxt.File), nil
 }
 
-// llmsLinks are the links of an llms.txt exchange, file lists and inline
-// links alike, resolved; nil when it is not a usable file.
+// llmsLinks are the links of an llms.txt or llms-full.txt exchange, file
+// lists and inline links alike, resolved; nil when it is not a usable file.
 func llmsLinks(target *url.URL, x *exchange.Exchange) []resolvedLink {
 	if !ok2xx(x) || isHTML(x) || x.Response.Dropped {
 		return nil

@@ -3,14 +3,12 @@ package discovery
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
-	"github.com/agentready/agentready/internal/llmstxt"
 )
 
 // PurposeLLMsFull is the GET of /llms-full.txt.
@@ -48,18 +46,6 @@ func linksLLMsFull(in *checks.Input) bool {
 		}
 	}
 	return false
-}
-
-// llmsFullLinks are the links of an llms-full.txt exchange, resolved.
-func llmsFullLinks(target *url.URL, x *exchange.Exchange) []resolvedLink {
-	if !ok2xx(x) || isHTML(x) || x.Response.Dropped {
-		return nil
-	}
-	var refs []string
-	for _, l := range llmstxt.InlineLinks(x.Response.Body) {
-		refs = append(refs, l.URL)
-	}
-	return resolve(target, x.Request.URL, refs)
 }
 
 // LLMsFull reports an llms-full.txt that is not served as Markdown text.
@@ -131,5 +117,5 @@ func (c LLMsFullDeadLinks) Run(_ context.Context, in *checks.Input) ([]finding.F
 	if err != nil {
 		return nil, err
 	}
-	return deadLinks(in, c.Meta(), "llms-full.txt", llmsFullLinks(in.Target, x)), nil
+	return deadLinks(in, c.Meta(), "llms-full.txt", llmsLinks(in.Target, x)), nil
 }
