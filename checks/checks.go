@@ -175,6 +175,11 @@ type PlanInput struct {
 	Probes []*exchange.Exchange
 
 	memos memos
+
+	// pageReaders share one reading of every page (PagesRead).
+	pageReaders []PageReader
+	pagesOnce   sync.Once
+	pages       pageReads
 }
 
 // Memo returns fn's result for key, computing it once per PlanInput, so that
@@ -219,6 +224,11 @@ type Input struct {
 	observations map[string][]string
 
 	memos memos
+
+	// pageReaders share one reading of every page (PagesRead).
+	pageReaders []PageReader
+	pagesOnce   sync.Once
+	pages       pageReads
 }
 
 // memos computes values once per key, for Memo on Input and PlanInput.

@@ -18,6 +18,7 @@ const checkTimeout = 30 * time.Second
 func Evaluate(ctx context.Context, in *Input, cs []Check) ([]finding.CheckResult, []finding.Finding) {
 	results := make([]finding.CheckResult, len(cs))
 	found := make([][]finding.Finding, len(cs))
+	in.pageReaders = pageReadersOf(cs)
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 8)
 	for i, c := range cs {

@@ -60,11 +60,12 @@ func validNeeds(n Needs) string {
 }
 
 // A Part is what a family brings to a scan besides its checks: a planner of
-// what the less privileged identities fetch (IdentityProber), or reading aids
-// for the report (Annotator). Parts are comparable values, usually empty
-// structs, and a family's checks bring the same ones (WithParts, usually
-// through one embedded type): the scan uses each distinct part once, and
-// has it whenever the policy keeps any check that brings it.
+// what the less privileged identities fetch (IdentityProber), reading aids
+// for the report (Annotator), or a reader of every page that other families
+// share (PageReader). Parts are comparable values, usually empty structs,
+// and a family's checks bring the same ones (WithParts, usually through one
+// embedded type): the scan uses each distinct part once, and has it whenever
+// the policy keeps any check that brings it.
 type Part any
 
 // WithParts is implemented by the checks whose family brings parts.
@@ -137,8 +138,9 @@ func validParts(cs []Check) string {
 			}
 			_, plans := p.(IdentityProber)
 			_, annotates := p.(Annotator)
-			if !plans && !annotates {
-				return "check " + c.Meta().ID + ": a part must be an IdentityProber or an Annotator"
+			_, reads := p.(PageReader)
+			if !plans && !annotates && !reads {
+				return "check " + c.Meta().ID + ": a part must be an IdentityProber, an Annotator or a PageReader"
 			}
 		}
 		if i == 0 {

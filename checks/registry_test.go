@@ -75,7 +75,7 @@ func TestNewRegistryRejectsBadParts(t *testing.T) {
 	}{
 		{"a family's checks disagree", []checks.Check{parted{fake{valid("vary-a")}, []checks.Part{note{"a"}}}, parted{fake{valid("vary-b")}, []checks.Part{note{"b"}}}}, "different parts"},
 		{"one check of the family brings none", []checks.Check{parted{fake{valid("vary-a")}, []checks.Part{note{"a"}}}, fake{valid("vary-b")}}, "different parts"},
-		{"a part that does nothing", []checks.Check{parted{fake{valid("vary-a")}, []checks.Part{"text"}}}, "IdentityProber or an Annotator"},
+		{"a part that does nothing", []checks.Check{parted{fake{valid("vary-a")}, []checks.Part{"text"}}}, "IdentityProber, an Annotator or a PageReader"},
 		{"a part that is not comparable", []checks.Check{parted{fake{valid("vary-a")}, []checks.Part{unhashable{}}}}, "comparable"},
 	}
 	for _, tt := range tests {

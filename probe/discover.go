@@ -88,11 +88,14 @@ func fromHeaders(h http.Header, sink *linkSink) {
 // documentMembers decodes the first JSON value of body one level deep: nil
 // unless it is an object. What follows that value is ignored.
 func documentMembers(body []byte) map[string]json.RawMessage {
-	var doc map[string]json.RawMessage
-	if json.NewDecoder(bytes.NewReader(body)).Decode(&doc) != nil {
+	if json.Valid(body) {
+		return validMembers(body)
+	}
+	var first json.RawMessage
+	if json.NewDecoder(bytes.NewReader(body)).Decode(&first) != nil {
 		return nil
 	}
-	return doc
+	return validMembers(first)
 }
 
 func walkHAL(obj map[string]json.RawMessage, prefix string, depth int, sink *linkSink) {
@@ -137,19 +140,13 @@ func walkHAL(obj map[string]json.RawMessage, prefix string, depth int, sink *lin
 	}
 }
 
-// members decodes a JSON object one level deep; anything else is no members.
-func members(raw json.RawMessage) map[string]json.RawMessage {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil {
-		return nil
-	}
-	return m
-}
+// members splits a JSON object one level deep; anything else is no members.
+// Every value it is given comes from a document already validated.
+func members(raw json.RawMessage) map[string]json.RawMessage { return validMembers(raw) }
 
 // stringMember is the member name of obj when it is a string, else "".
 func stringMember(obj map[string]json.RawMessage, name string) string {
-	var s string
-	_ = json.Unmarshal(obj[name], &s)
+	s, _ := stringValue(obj[name])
 	return s
 }
 
@@ -161,11 +158,7 @@ func eachObject(raw json.RawMessage, fn func(json.RawMessage)) {
 	case '{':
 		fn(raw)
 	case '[':
-		var elems []json.RawMessage
-		if json.Unmarshal(raw, &elems) != nil {
-			return
-		}
-		for _, e := range elems {
+		for _, e := range validElements(raw) {
 			if firstByte(e) == '{' {
 				fn(e)
 			}
@@ -251,8 +244,8 @@ func fromJSON(doc map[string]json.RawMessage, sink *linkSink) {
 func linksObject(raw json.RawMessage, prefix string, sink *linkSink) {
 	links := members(raw)
 	for _, rel := range slices.Sorted(maps.Keys(links)) {
-		ref := ""
-		if err := json.Unmarshal(links[rel], &ref); err != nil {
+		ref, ok := stringValue(links[rel])
+		if !ok {
 			ref = stringMember(members(links[rel]), "href")
 		}
 		if isReference(ref) {

@@ -195,7 +195,8 @@ func (c ServiceDesc) Run(_ context.Context, in *checks.Input) ([]finding.Finding
 
 func relLinks(in *checks.Input, rel string) []svcLink {
 	var out []svcLink
-	for _, l := range serviceLinks(crawled(in)) {
+	all := in.Memo("discovery/service-links", func() any { return serviceLinks(crawled(in)) }).([]svcLink)
+	for _, l := range all {
 		if l.rel == rel {
 			out = append(out, l)
 		}

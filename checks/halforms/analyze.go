@@ -114,15 +114,9 @@ func carriedDocs(in *checks.Input, served []*hypermedia.Doc) []*hypermedia.Doc {
 	for _, d := range served {
 		judged[d.X.Request.URL] = true
 	}
+	carried := hypermedia.Carried(in)
 	return hypermedia.Docs(in, "hal-forms-carried", func(x *exchange.Exchange) bool {
-		mt := x.Response.MediaType()
-		if judged[x.Request.URL] || mt == hypermedia.MediaHALForms || !exchange.IsJSONMediaType(mt) ||
-			(x.Purpose != exchange.PurposeCrawl && x.Purpose != hypermedia.PurposeFetch) {
-			return false
-		}
-		// Every JSON page is looked at; only the chosen ones are kept decoded.
-		root := x.Response.ReadHAL().Root
-		return root != nil && root.TemplatesValue != nil
+		return carried[x] && !judged[x.Request.URL]
 	})
 }
 

@@ -24,7 +24,7 @@ type Interfaces struct{}
 
 // Annotate implements checks.Annotator.
 func (Interfaces) Annotate(in *checks.Input, rep *finding.Report) {
-	rep.Interfaces = InterfaceCosts(in.Target, in.Recording, in.Spec, in.MCP)
+	rep.Interfaces = InterfaceCosts(in, in.MCP)
 }
 
 // catalogEntry is one operation of the static catalog.
@@ -66,9 +66,10 @@ type figures struct{ tokens, choices, invalid []float64 }
 // not see is there too, as not offered. It counts tokens only for what an interface
 // offers, so a scan that saw no catalog and no controls never loads the
 // tokenizer.
-func InterfaceCosts(target *url.URL, rec *exchange.Recording, doc *spec.Document, snap *mcp.Snapshot) *finding.Interfaces {
-	catalog, source := catalogOf(doc, snap)
-	visits := visitsOf(rec)
+func InterfaceCosts(in *checks.Input, snap *mcp.Snapshot) *finding.Interfaces {
+	target := in.Target
+	catalog, source := catalogOf(in.Spec, snap)
+	visits := slices.Clone(factsOf(in).visits)
 	out := &finding.Interfaces{Catalog: source, Resources: len(visits)}
 	count := func(text string) int {
 		if text == "" {
@@ -214,44 +215,6 @@ func kindOfPath(p string) string {
 
 func opKey(method, path string) [2]string {
 	return [2]string{strings.ToUpper(method), normalShape(path)}
-}
-
-// visitsOf lists the crawled HAL resources once each, with what their
-// references and their HAL-FORMS templates offered (from the HAL-FORMS
-// fetch of the same URL, else from the crawled body itself).
-func visitsOf(rec *exchange.Recording) []visit {
-	fetched := map[string]*halview.Resource{}
-	for _, x := range rec.Exchanges {
-		if x.Purpose == PurposeFetch && observable(x) {
-			if d := Decode(x); d.HAL.Root != nil && fetched[x.Request.URL] == nil {
-				fetched[x.Request.URL] = d.HAL.Root
-			}
-		}
-	}
-	seen := map[string]bool{}
-	var out []visit
-	for _, x := range rec.Exchanges {
-		if x.Purpose != exchange.PurposeCrawl || !observable(x) || seen[x.Request.URL] {
-			continue
-		}
-		d := Decode(x)
-		if d.HAL.Root == nil {
-			continue
-		}
-		seen[x.Request.URL] = true
-		root := d.HAL.Root
-		_, state := StateOf(root.Value)
-		v := visit{url: x.Request.URL, kind: ShapeOf(x), state: state}
-		v.refs, v.refText = references(root.Value)
-		forms := root
-		if f := fetched[x.Request.URL]; f != nil {
-			forms = f
-		}
-		v.forms = forms != root || len(root.Templates) > 0
-		v.templates, v.templateText = templates(forms)
-		out = append(out, v)
-	}
-	return out
 }
 
 // references are the operations a resource's affordances and next_actions

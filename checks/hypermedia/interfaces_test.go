@@ -1,9 +1,9 @@
 package hypermedia_test
 
 import (
-	"net/url"
 	"testing"
 
+	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/checkstest"
 	"github.com/agentready/agentready/checks/hypermedia"
 	"github.com/agentready/agentready/internal/exchange"
@@ -19,7 +19,7 @@ func light(id, state, op string) *exchange.Exchange {
 
 // smallDomain is seed 000's small case: a two-state resource and three
 // tools, one of them a read.
-func smallDomain() (*exchange.Recording, *mcp.Snapshot) {
+func smallDomain() (*checks.Input, *mcp.Snapshot) {
 	yes := true
 	in := checkstest.Input("http://api.test/", nil, light("1", "on", "turnOff"), light("2", "off", "turnOn"))
 	snap := &mcp.Snapshot{Catalog: mcp.NewCatalog([]mcp.Tool{
@@ -27,13 +27,12 @@ func smallDomain() (*exchange.Recording, *mcp.Snapshot) {
 		{Name: "turnOn", Description: "Turn a light on."},
 		{Name: "turnOff", Description: "Turn a light off."},
 	})}
-	return in.Recording, snap
+	return in, snap
 }
 
 func TestInterfacesSmallDomainShowsLittleNarrowing(t *testing.T) {
-	rec, snap := smallDomain()
-	target, _ := url.Parse("http://api.test/")
-	s := hypermedia.InterfaceCosts(target, rec, nil, snap)
+	in, snap := smallDomain()
+	s := hypermedia.InterfaceCosts(in, snap)
 	if s == nil || s.Catalog != "mcp" || s.Resources != 2 {
 		t.Fatalf("section = %+v", s)
 	}
@@ -56,7 +55,7 @@ func TestInterfacesSmallDomainShowsLittleNarrowing(t *testing.T) {
 
 func TestInterfacesNotOfferedWithoutCatalogOrResources(t *testing.T) {
 	in := checkstest.Input("http://api.test/", nil)
-	s := hypermedia.InterfaceCosts(in.Target, in.Recording, nil, nil)
+	s := hypermedia.InterfaceCosts(in, nil)
 	if s == nil || len(s.Entries) != 3 || s.Kinds != nil {
 		t.Fatalf("section = %+v", s)
 	}
@@ -71,7 +70,7 @@ func TestInterfacesCountNothingWhereNothingIsOffered(t *testing.T) {
 	plain := checkstest.Exchange(exchange.PurposeCrawl, "GET", "http://api.test/items/1").Status(200).
 		Header("Content-Type", "application/json").Body(`{"id":1,"status":"open"}`).Build()
 	in := checkstest.Input("http://api.test/", nil, plain)
-	s := hypermedia.InterfaceCosts(in.Target, in.Recording, nil, nil)
+	s := hypermedia.InterfaceCosts(in, nil)
 	if s == nil || s.Resources != 0 {
 		t.Fatalf("section = %+v", s)
 	}

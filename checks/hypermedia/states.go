@@ -16,7 +16,7 @@ type States struct{}
 
 // Annotate implements checks.Annotator.
 func (States) Annotate(in *checks.Input, rep *finding.Report) {
-	rep.States = stateMatrices(in.Recording)
+	rep.States = stateMatrices(in)
 }
 
 // controlOrder sorts control types in the matrix.
@@ -34,46 +34,11 @@ type stateKind struct {
 // observed state: HAL links and affordances from the crawl, HAL-FORMS
 // templates from the HAL-FORMS fetches. Only shapes seen in two or more
 // states are kept, since one state compares with nothing.
-func stateMatrices(rec *exchange.Recording) []finding.StateMatrix {
-	kinds := map[string]*stateKind{}
-	var order []string
-	for _, x := range rec.Exchanges {
-		if !observable(x) {
-			continue
-		}
-		d := Read(x)
-		if d.HAL.Root == nil {
-			continue
-		}
-		member, state := StateOf(d.Root())
-		if state == "" {
-			continue
-		}
-		shape := ShapeOf(x)
-		k := kinds[shape]
-		if k == nil {
-			k = &stateKind{member: member, resources: map[string]bool{}, offered: map[[2]string]map[string]bool{}}
-			kinds[shape] = k
-			order = append(order, shape)
-		}
-		if member != k.member {
-			continue // one kind, one state member
-		}
-		k.resources[x.Request.URL] = true
-		if !slices.Contains(k.states, state) {
-			k.states = append(k.states, state)
-		}
-		for _, c := range controls(d.HAL.Root, x) {
-			if k.offered[c] == nil {
-				k.offered[c] = map[string]bool{}
-			}
-			k.offered[c][state] = true
-		}
-	}
-	slices.Sort(order)
+func stateMatrices(in *checks.Input) []finding.StateMatrix {
+	s := factsOf(in).states
 	var out []finding.StateMatrix
-	for _, shape := range order {
-		if k := kinds[shape]; len(k.states) >= 2 {
+	for _, shape := range slices.Sorted(slices.Values(s.order)) {
+		if k := s.kinds[shape]; len(k.states) >= 2 {
 			out = append(out, k.matrix(shape))
 		}
 	}

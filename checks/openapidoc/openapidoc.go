@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/openapihal"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/spec"
@@ -31,6 +32,10 @@ func All() []checks.Check {
 type static struct{}
 
 func (static) Static() bool { return true }
+
+// Parts implements checks.WithParts: these checks belong to the openapi-hal
+// family, and bring its parts like every check of it.
+func (static) Parts() []checks.Part { return openapihal.Parts() }
 
 // needOpenAPI3 skips when there is no document, or one that is not checked
 // operation by operation.

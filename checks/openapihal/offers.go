@@ -57,6 +57,9 @@ type analysis struct {
 	// offered holds every relation seen, lower case.
 	offered map[string]bool
 	docs    int
+	// same and kinds share what offers repeat while the pages are read.
+	same  interner
+	kinds kinds
 }
 
 // span is a range of analysis.offers.
@@ -64,32 +67,48 @@ type span struct{ from, to int }
 
 func analyze(in *checks.Input) *analysis {
 	return in.Memo("openapi-hal/offers", func() any {
-		a := &analysis{offered: map[string]bool{}, byExchange: map[*exchange.Exchange]span{}}
-		same, kinds := interner{}, kinds{}
-		for _, x := range in.Recording.Exchanges {
-			if !isHALDoc(x) {
-				continue
-			}
-			// Every page is read, and only its offers are kept.
-			root := x.Response.ReadHAL().Root
-			if root == nil {
-				continue
-			}
-			a.docs++
-			w := walker{x: x, target: in.Target, same: same, kinds: kinds}
-			w.base, _ = url.Parse(x.Request.URL)
-			w.resource(root)
-			w.templates(root)
-			for _, o := range w.out {
-				a.offered[strings.ToLower(o.rel)] = true
-			}
-			if len(w.out) > 0 {
-				a.byExchange[x] = span{len(a.offers), len(a.offers) + len(w.out)}
-			}
-			a.offers = append(a.offers, w.out...)
-		}
+		in.PagesRead(offersReader{})
+		a := building(in)
+		a.same, a.kinds = nil, nil
 		return a
 	}).(*analysis)
+}
+
+// building is the analysis while offersReader reads the pages into it.
+func building(in *checks.Input) *analysis {
+	return in.Memo("openapi-hal/offers-read", func() any {
+		return &analysis{offered: map[string]bool{}, byExchange: map[*exchange.Exchange]span{}, same: interner{}, kinds: kinds{}}
+	}).(*analysis)
+}
+
+// offersReader reads the offers of every page into the family's analysis,
+// the part every check of the family brings.
+type offersReader struct{}
+
+func (offersReader) PageKey() string { return "openapi-hal/offers" }
+
+func (offersReader) ReadsPage(x *exchange.Exchange) bool { return isHALDoc(x) }
+
+// ReadPage keeps only the page's offers.
+func (offersReader) ReadPage(in *checks.Input, x *exchange.Exchange, v *halview.View) any {
+	root := v.Root
+	if root == nil {
+		return nil
+	}
+	a := building(in)
+	a.docs++
+	w := walker{x: x, target: in.Target, same: a.same, kinds: a.kinds}
+	w.base, _ = url.Parse(x.Request.URL)
+	w.resource(root)
+	w.templates(root)
+	for _, o := range w.out {
+		a.offered[strings.ToLower(o.rel)] = true
+	}
+	if len(w.out) > 0 {
+		a.byExchange[x] = span{len(a.offers), len(a.offers) + len(w.out)}
+	}
+	a.offers = append(a.offers, w.out...)
+	return nil
 }
 
 // interner holds one copy of each string it is given, up to maxInterned

@@ -37,6 +37,20 @@ type static struct{}
 // Static reports that the check reads only in.Spec, never the recording.
 func (static) Static() bool { return true }
 
+// family is the part every check of the family brings: the reader of every
+// page's offers, shared with the other families' page readers.
+var family = []checks.Part{offersReader{}}
+
+// Parts are the family's parts, for its checks that live elsewhere
+// (checks/openapidoc).
+func Parts() []checks.Part { return family }
+
+// Parts implement checks.WithParts, alike for every check of the family.
+func (static) Parts() []checks.Part             { return family }
+func (probes) Parts() []checks.Part             { return family }
+func (UndeclaredResponse) Parts() []checks.Part { return family }
+func (ResponseSchema) Parts() []checks.Part     { return family }
+
 // Clauses the family cites. HDTC is a published protocol description, not an
 // IETF document; its "must" is a protocol rule, cited with its section.
 var (

@@ -1,0 +1,150 @@
+package hypermedia
+
+import (
+	"slices"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/halview"
+)
+
+// PageKey, ReadsPage and ReadPage make States the reader of every page for
+// the hal, hal-forms and affordance families (checks.PageReader): the state
+// matrix, the interfaces section and the HAL-FORMS templates carried in
+// other JSON types come from one decoding of each page, shared with the
+// other families' readers, and keep what they derive, never the tree.
+func (States) PageKey() string { return "hypermedia/pages" }
+
+// ReadsPage: the crawl's and the HAL-FORMS fetches' JSON bodies kept whole.
+func (States) ReadsPage(x *exchange.Exchange) bool {
+	return Judgeable(x) && (x.Purpose == exchange.PurposeCrawl || x.Purpose == PurposeFetch) &&
+		exchange.IsJSONMediaType(x.Response.MediaType())
+}
+
+// ReadPage adds the page to the state matrix, the interfaces' visits and
+// the carried HAL-FORMS documents.
+func (States) ReadPage(in *checks.Input, x *exchange.Exchange, v *halview.View) any {
+	root := v.Root
+	if root == nil {
+		return nil
+	}
+	p := reading(in)
+	if observable(x) {
+		p.states.add(x, root)
+		p.addVisit(x, root)
+	}
+	if carries(x, root) {
+		p.carried[x] = true
+	}
+	return nil
+}
+
+// pageFacts is what the families keep of the pages States read.
+type pageFacts struct {
+	states stateKinds
+	// visits are the crawled resources, once per URL, with the templates of
+	// their own body; fetched holds the templates of the first HAL-FORMS
+	// fetch of each URL, which replace them (see factsOf).
+	visits  []visit
+	seen    map[string]bool
+	fetched map[string]visitForms
+	// carried are the JSON pages, not served as HAL-FORMS, whose body has
+	// _templates.
+	carried map[*exchange.Exchange]bool
+}
+
+type visitForms struct {
+	templates [][2]string
+	text      string
+}
+
+// reading is the facts while States reads the pages into them.
+func reading(in *checks.Input) *pageFacts {
+	return in.Memo("hypermedia/pages-read", func() any {
+		return &pageFacts{states: stateKinds{kinds: map[string]*stateKind{}}, seen: map[string]bool{},
+			fetched: map[string]visitForms{}, carried: map[*exchange.Exchange]bool{}}
+	}).(*pageFacts)
+}
+
+// factsOf reads every page, once per Input, and returns what was kept.
+func factsOf(in *checks.Input) *pageFacts {
+	return in.Memo("hypermedia/pages", func() any {
+		in.PagesRead(States{})
+		p := reading(in)
+		for i := range p.visits {
+			v := &p.visits[i]
+			if f, ok := p.fetched[v.url]; ok {
+				v.forms, v.templates, v.templateText = true, f.templates, f.text
+			}
+		}
+		p.seen, p.fetched = nil, nil
+		return p
+	}).(*pageFacts)
+}
+
+// addVisit records a crawled resource, or the templates of a HAL-FORMS
+// fetch.
+func (p *pageFacts) addVisit(x *exchange.Exchange, root *halview.Resource) {
+	url := x.Request.URL
+	if x.Purpose == PurposeFetch {
+		if _, ok := p.fetched[url]; !ok {
+			f := visitForms{}
+			f.templates, f.text = templates(root)
+			p.fetched[url] = f
+		}
+		return
+	}
+	if p.seen[url] {
+		return
+	}
+	p.seen[url] = true
+	_, state := StateOf(root.Value)
+	v := visit{url: url, kind: ShapeOf(x), state: state, forms: len(root.Templates) > 0}
+	v.refs, v.refText = references(root.Value)
+	v.templates, v.templateText = templates(root)
+	p.visits = append(p.visits, v)
+}
+
+// carries: a crawled or fetched JSON body, not served as HAL-FORMS, with
+// _templates.
+func carries(x *exchange.Exchange, root *halview.Resource) bool {
+	return x.Response.MediaType() != MediaHALForms && root.TemplatesValue != nil
+}
+
+// stateKinds accumulates the state matrix, per path shape.
+type stateKinds struct {
+	kinds map[string]*stateKind
+	order []string
+}
+
+func (s *stateKinds) add(x *exchange.Exchange, root *halview.Resource) {
+	member, state := StateOf(root.Value)
+	if state == "" {
+		return
+	}
+	shape := ShapeOf(x)
+	k := s.kinds[shape]
+	if k == nil {
+		k = &stateKind{member: member, resources: map[string]bool{}, offered: map[[2]string]map[string]bool{}}
+		s.kinds[shape] = k
+		s.order = append(s.order, shape)
+	}
+	if member != k.member {
+		return // one kind, one state member
+	}
+	k.resources[x.Request.URL] = true
+	if !slices.Contains(k.states, state) {
+		k.states = append(k.states, state)
+	}
+	for _, c := range controls(root, x) {
+		if k.offered[c] == nil {
+			k.offered[c] = map[string]bool{}
+		}
+		k.offered[c][state] = true
+	}
+}
+
+// Carried are the crawled or fetched JSON pages, not served as HAL-FORMS,
+// whose body has _templates: producers put them there, and clients that
+// read them meet the same defects.
+func Carried(in *checks.Input) map[*exchange.Exchange]bool { return factsOf(in).carried }
