@@ -21,7 +21,8 @@ type PageReader interface {
 	ReadsPage(x *exchange.Exchange) bool
 	// ReadPage derives what the reader keeps of x, or nil. Pages are given
 	// in recording order, one at a time, so a reader may hold state across
-	// them in the Input's memos.
+	// them in the Input's memos; other readers may run at the same time, so
+	// that state is the reader's own.
 	ReadPage(in *Input, x *exchange.Exchange, v *halview.View) any
 }
 
@@ -61,17 +62,21 @@ func readPages(in *Input, readers []PageReader) pageReads {
 	for from := 0; from < len(xs); from += pagesBatch {
 		batch := xs[from:min(from+pagesBatch, len(xs))]
 		decodeBatch(batch, views, readers)
-		for i, x := range batch {
-			if views[i] == nil {
-				continue
-			}
-			for _, r := range readers {
-				if r.ReadsPage(x) {
-					out[r.PageKey()][from+i] = r.ReadPage(in, x, views[i])
+		// Each reader reads the batch in recording order, beside the others:
+		// a reader's state is its own.
+		var wg sync.WaitGroup
+		for _, r := range readers {
+			kept := out[r.PageKey()][from:]
+			wg.Go(func() {
+				for i, x := range batch {
+					if views[i] != nil && r.ReadsPage(x) {
+						kept[i] = r.ReadPage(in, x, views[i])
+					}
 				}
-			}
-			views[i] = nil
+			})
 		}
+		wg.Wait()
+		clear(views)
 	}
 	return out
 }

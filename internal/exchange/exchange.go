@@ -393,7 +393,12 @@ func (ix *Index) Get(purpose, basedOn string) *Exchange {
 }
 
 // PathOf returns the path of a URL, or the input when it does not parse.
+// Checks ask it of every page, so a plain http(s) URL is cut without
+// parsing; anything else goes through url.Parse.
 func PathOf(rawURL string) string {
+	if path, ok := plainPath(rawURL); ok {
+		return path
+	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return rawURL
@@ -402,4 +407,60 @@ func PathOf(rawURL string) string {
 		return "/"
 	}
 	return u.Path
+}
+
+// plainPath is PathOf of an http or https URL whose host is a name or an
+// IPv4 address with an optional numeric port, with no escape and no control
+// character: its path is the bytes after the authority, up to a query or
+// fragment.
+func plainPath(rawURL string) (string, bool) {
+	rest, ok := strings.CutPrefix(rawURL, "http://")
+	if !ok {
+		if rest, ok = strings.CutPrefix(rawURL, "https://"); !ok {
+			return "", false
+		}
+	}
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	if !plainAuthority(rest[:end]) {
+		return "", false
+	}
+	path := rest[end:]
+	for i := 0; i < len(path); i++ {
+		if c := path[i]; c < ' ' || c == 0x7f || c == '%' {
+			return "", false // url.Parse refuses controls, and unescapes
+		}
+	}
+	if i := strings.IndexAny(path, "?#"); i >= 0 {
+		path = path[:i]
+	}
+	for i := 0; i < len(path); i++ {
+		if c := path[i]; c <= ' ' || c >= 0x7f || c == '%' || c == '\\' {
+			return "", false
+		}
+	}
+	if path == "" {
+		return "/", true
+	}
+	return path, true
+}
+
+func plainAuthority(a string) bool {
+	host, port, hasPort := strings.Cut(a, ":")
+	if host == "" || (hasPort && port == "") {
+		return false
+	}
+	for i := 0; i < len(host); i++ {
+		if c := host[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	for i := 0; i < len(port); i++ {
+		if port[i] < '0' || port[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -23,6 +23,8 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,9 +35,10 @@ import (
 )
 
 func main() {
-	bin := flag.String("agentready", "", "the agentready binary to measure")
+	bin := flag.String("agentready", "", "the agentready binaries to measure, comma-separated (before,after)")
 	sizes := flag.String("sizes", "1000,10000,50000", "comma-separated numbers of resources")
 	concurrency := flag.Int("concurrency", 8, "requests in flight, for the scan and the crawler")
+	rounds := flag.Int("rounds", 3, "paired runs per size, of which the medians are printed")
 	crawler := flag.String("crawler", "", "run only the minimal crawler against this URL and print its request count")
 	serveOnly := flag.Int("serve", 0, "only serve an API of this many resources, and print its URL")
 	flag.Parse()
@@ -46,7 +49,7 @@ func main() {
 	case *crawler != "":
 		err = runCrawler(*crawler, *concurrency)
 	default:
-		err = compare(*bin, *sizes, *concurrency)
+		err = compare(*bin, *sizes, *concurrency, *rounds)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "crawl:", err)
@@ -73,29 +76,39 @@ type run struct {
 
 func (r run) perSecond() float64 { return float64(r.requests) / r.wall.Seconds() }
 
-func compare(bin, sizes string, concurrency int) error {
-	if bin == "" {
+func compare(bins, sizes string, concurrency, rounds int) error {
+	if bins == "" {
 		return errors.New("-agentready is required")
+	}
+	if rounds < 1 {
+		return errors.New("-rounds must be at least 1")
 	}
 	self, err := os.Executable()
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%-9s %-9s %10s %10s %7s %9s %10s %12s %12s\n",
-		"size", "resources", "scan rq/s", "crawl rq/s", "ratio", "scan wall", "scan RSS", "scan CPU/res", "crawl CPU/res")
+	binaries := strings.Split(bins, ",")
+	fmt.Printf("medians of %d rounds; each round runs the minimal crawler, then each binary, on the same server; the ratio's range in brackets\n", rounds)
+	fmt.Printf("%-9s %-9s %-14s %10s %10s %17s %9s %10s %12s %13s\n",
+		"size", "resources", "binary", "scan rq/s", "crawl rq/s", "ratio", "scan wall", "scan RSS", "scan CPU/res", "crawl CPU/res")
 	for _, field := range strings.Split(sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(field))
 		if err != nil || n <= 0 {
 			return fmt.Errorf("size %q: want a positive number", field)
 		}
-		if err := compareAt(bin, self, n, concurrency); err != nil {
+		if err := compareAt(binaries, self, n, concurrency, rounds); err != nil {
 			return fmt.Errorf("size %d: %w", n, err)
 		}
 	}
 	return nil
 }
 
-func compareAt(bin, self string, n, concurrency int) error {
+// A pair is one scan and the crawl of the same round.
+type pair struct{ scan, crawl run }
+
+func (p pair) ratio() float64 { return p.scan.perSecond() / p.crawl.perSecond() }
+
+func compareAt(bins []string, self string, n, concurrency, rounds int) error {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -105,39 +118,83 @@ func compareAt(bin, self string, n, concurrency int) error {
 	defer srv.Close()
 	target := "http://" + ln.Addr().String() + "/"
 	resources := large.PaginatedResources(n)
+	pairs := make([][]pair, len(bins))
+	for range rounds {
+		crawl, err := runCrawl(self, target, concurrency)
+		if err != nil {
+			return err
+		}
+		for i, bin := range bins {
+			scan, err := runScan(bin, target, resources, concurrency)
+			if err != nil {
+				return err
+			}
+			pairs[i] = append(pairs[i], pair{scan: scan, crawl: crawl})
+		}
+	}
+	for i, bin := range bins {
+		printPairs(n, resources, filepath.Base(bin), pairs[i])
+	}
+	return nil
+}
 
-	crawl, err := child(self, "-crawler", target, "-concurrency", strconv.Itoa(concurrency))
-	if err != nil {
-		return fmt.Errorf("crawler: %w", err)
+func printPairs(n, resources int, name string, pairs []pair) {
+	med := func(f func(pair) float64) float64 {
+		vs := make([]float64, len(pairs))
+		for i, p := range pairs {
+			vs[i] = f(p)
+		}
+		slices.Sort(vs)
+		return vs[len(vs)/2]
 	}
-	crawl.requests, err = strconv.Atoi(strings.TrimSpace(crawl.stdout))
-	if err != nil {
-		return fmt.Errorf("crawler printed %q", crawl.stdout)
+	perResource := func(cpu float64) string {
+		return fmt.Sprintf("%.0f µs", cpu/1e3/float64(resources))
 	}
+	ratios := make([]float64, len(pairs))
+	for i, p := range pairs {
+		ratios[i] = p.ratio()
+	}
+	fmt.Printf("%-9d %-9d %-14s %10.0f %10.0f %5.2f [%.2f-%.2f] %8.2fs %6.0f MiB %12s %13s\n",
+		n, resources, name, med(func(p pair) float64 { return p.scan.perSecond() }), med(func(p pair) float64 { return p.crawl.perSecond() }),
+		med(pair.ratio), slices.Min(ratios), slices.Max(ratios),
+		med(func(p pair) float64 { return p.scan.wall.Seconds() }), med(func(p pair) float64 { return float64(p.scan.peakRSS) / (1 << 20) }),
+		perResource(med(func(p pair) float64 { return float64(p.scan.cpu) })),
+		perResource(med(func(p pair) float64 { return float64(p.crawl.cpu) })))
+}
+
+// runScan scans target with the binary, every resource within its limits.
+func runScan(bin, target string, resources, concurrency int) (run, error) {
 	limit := strconv.Itoa(resources + 100)
 	scan, err := child(bin, "scan", target, "--format", "json", "--fail-on", "none",
 		"--concurrency", strconv.Itoa(concurrency), "--budget", "60m", "--max-pages", limit,
 		"--max-query-variants", limit, "--max-links-per-page", limit)
 	if err != nil {
-		return fmt.Errorf("scan: %w", err)
+		return run{}, fmt.Errorf("scan: %w", err)
 	}
 	var rep struct {
 		Stats struct{ Pages, Requests int }
 	}
 	if err := json.Unmarshal([]byte(scan.stdout), &rep); err != nil {
-		return fmt.Errorf("scan report: %w", err)
+		return run{}, fmt.Errorf("scan report: %w", err)
 	}
 	if rep.Stats.Pages < resources {
-		return fmt.Errorf("the scan crawled %d pages of %d", rep.Stats.Pages, resources)
+		return run{}, fmt.Errorf("the scan crawled %d pages of %d", rep.Stats.Pages, resources)
 	}
 	scan.requests = rep.Stats.Requests
-	perResource := func(r run) string {
-		return fmt.Sprintf("%.0f µs", float64(r.cpu.Microseconds())/float64(resources))
+	return scan.run, nil
+}
+
+// runCrawl runs the minimal crawler against target, as its own process.
+func runCrawl(self, target string, concurrency int) (run, error) {
+	crawl, err := child(self, "-crawler", target, "-concurrency", strconv.Itoa(concurrency))
+	if err != nil {
+		return run{}, fmt.Errorf("crawler: %w", err)
 	}
-	fmt.Printf("%-9d %-9d %10.0f %10.0f %7.2f %8.2fs %6.0f MiB %12s %12s\n",
-		n, resources, scan.perSecond(), crawl.perSecond(), scan.perSecond()/crawl.perSecond(),
-		scan.wall.Seconds(), float64(scan.peakRSS)/(1<<20), perResource(scan.run), perResource(crawl.run))
-	return nil
+	crawl.requests, err = strconv.Atoi(strings.TrimSpace(crawl.stdout))
+	if err != nil {
+		return run{}, fmt.Errorf("crawler printed %q", crawl.stdout)
+	}
+	return crawl.run, nil
 }
 
 type childRun struct {
