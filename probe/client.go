@@ -293,7 +293,7 @@ func (c *client) attempt(ctx context.Context, method, rawURL string, header http
 	body, size, truncated, readErr := c.readBody(method, resp)
 	x.Response = &exchange.Response{
 		Status:    resp.StatusCode,
-		Proto:     resp.Proto,
+		Proto:     protoOf(resp.Proto),
 		Header:    exchange.RedactOwnHeader(resp.Header, c.redact),
 		Body:      body,
 		BodySize:  size,
@@ -304,6 +304,17 @@ func (c *client) attempt(ctx context.Context, method, rawURL string, header http
 	}
 	c.logf("%s %s: %d", method, rawURL, resp.StatusCode)
 	return x, resp.Request.URL
+}
+
+// protoOf is the response's protocol, one shared string for the usual ones:
+// each response's own is cut from its status line, which it would keep.
+func protoOf(p string) string {
+	for _, known := range []string{"HTTP/1.1", "HTTP/2.0", "HTTP/1.0"} {
+		if p == known {
+			return known
+		}
+	}
+	return p
 }
 
 // readBody reads the body of resp within the cap. A stream's body is not

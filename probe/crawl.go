@@ -41,10 +41,15 @@ type job struct {
 }
 
 type page struct {
-	x     *exchange.Exchange
-	base  *url.URL
-	cands []candidate
-	found int // links offered, of which cands holds the first MaxLinksPerPage
+	x *exchange.Exchange
+	// url is the URL requested, as the server wrote it (x.Request.URL may
+	// be scrubbed); redirected is where a redirect ended, nil when none did.
+	// A level of a large crawl holds its pages until all are fetched, so
+	// the URL is parsed again for their links (baseURL) rather than kept.
+	url        string
+	redirected *url.URL
+	cands      []candidate
+	found      int // links offered, of which cands holds the first MaxLinksPerPage
 	// harvest is what the page gives the OpenAPI exploration, or nil.
 	harvest *harvest
 }
@@ -109,21 +114,18 @@ func (cr *crawler) run(ctx context.Context) {
 	cr.queued = 1
 	level := []job{{url: startURL, source: "start"}}
 	for len(level) > 0 && ctx.Err() == nil {
-		pages := cr.fetchLevel(ctx, level)
-		if len(cr.pages) == 0 && len(pages) > 0 && pages[0] != nil {
-			cr.startLinks = pages[0].found
-		}
-		next := cr.specJobs(ctx, level, pages)
-		for i, p := range pages {
-			if p == nil {
-				continue
+		var next []job
+		if cr.spec.settled() {
+			cr.fetchLevel(ctx, level, func(i int, p *page) { next = cr.visit(level[i], p, next) })
+		} else {
+			pages := cr.fetchLevel(ctx, level, nil)
+			if len(cr.pages) == 0 && len(pages) > 0 && pages[0] != nil {
+				cr.startLinks = pages[0].found
 			}
-			cr.pages = append(cr.pages, p.x)
-			cr.cfg.Progress.addPage()
-			cr.noteCut(p)
-			for _, cand := range p.cands {
-				if j, ok := cr.consider(cand, p.base, level[i].depth+1, p.x.Request.URL); ok {
-					next = append(next, j)
+			next = cr.specJobs(ctx, level, pages)
+			for i, p := range pages {
+				if p != nil {
+					next = cr.visit(level[i], p, next)
 				}
 			}
 		}
@@ -131,14 +133,64 @@ func (cr *crawler) run(ctx context.Context) {
 	}
 }
 
-func (cr *crawler) fetchLevel(ctx context.Context, jobs []job) []*page {
+// visit records the page fetched for j and appends the jobs its links make
+// to next.
+func (cr *crawler) visit(j job, p *page, next []job) []job {
+	cr.pages = append(cr.pages, p.x)
+	cr.cfg.Progress.addPage()
+	cr.noteCut(p)
+	base := p.baseURL()
+	for _, cand := range p.cands {
+		if j, ok := cr.consider(cand, base, j.depth+1, p.x.Request.URL); ok {
+			next = append(next, j)
+		}
+	}
+	return next
+}
+
+// baseURL is what the page's references resolve against: where the request
+// ended, or nil when it did not end at a URL.
+func (p *page) baseURL() *url.URL {
+	if p.redirected != nil || p.x.Response == nil {
+		return p.redirected
+	}
+	u, err := url.Parse(p.url)
+	if err != nil {
+		return nil
+	}
+	return u
+}
+
+// fetchLevel fetches the jobs of one level concurrently. With visit nil it
+// returns the pages, in job order, nil for a job the scan's end cut.
+// Otherwise it hands each page to visit in job order as soon as the pages
+// before it are in, and keeps none: a level of a large crawl then holds
+// only the pages that arrived ahead of their turn.
+func (cr *crawler) fetchLevel(ctx context.Context, jobs []job, visit func(int, *page)) []*page {
 	out := make([]*page, len(jobs))
+	done := make([]bool, len(jobs))
+	var mu sync.Mutex
+	turn := 0 // the next page to visit
+	visitReady := func() {
+		for ; turn < len(jobs) && done[turn]; turn++ {
+			if out[turn] != nil {
+				visit(turn, out[turn])
+				out[turn] = nil
+			}
+		}
+	}
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for range min(cr.cfg.Concurrency, len(jobs)) {
 		wg.Go(func() {
 			for i := range work {
-				out[i] = cr.fetchPage(ctx, jobs[i])
+				p := cr.fetchPage(ctx, jobs[i])
+				mu.Lock()
+				out[i], done[i] = p, true
+				if visit != nil {
+					visitReady()
+				}
+				mu.Unlock()
 			}
 		})
 	}
@@ -152,7 +204,15 @@ feed:
 	}
 	close(work)
 	wg.Wait()
-	return out
+	if visit == nil {
+		return out
+	}
+	// Jobs the scan's end left unsent are skipped, as nil pages are.
+	for i := turn; i < len(jobs); i++ {
+		done[i] = true
+	}
+	visitReady()
+	return nil
 }
 
 // fetchPage returns nil when the scan ended under the request: a request cut
@@ -163,7 +223,10 @@ func (cr *crawler) fetchPage(ctx context.Context, j job) *page {
 		return nil
 	}
 	x.Purpose, x.Depth, x.Source = exchange.PurposeCrawl, j.depth, j.source
-	p := &page{x: x, base: final}
+	p := &page{x: x, url: j.url}
+	if final != nil && final.String() != j.url {
+		p.redirected = final
+	}
 	if x.Response != nil {
 		p.cands, p.found = discover(x.Response, cr.cfg.MaxLinksPerPage)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/urlx"
 )
 
@@ -363,5 +364,44 @@ func TestStartRedirectingElsewhereIsNoted(t *testing.T) {
 	}
 	if res.Stats.Pages != 1 || res.Recording.Exchanges[0].Response.Status != http.StatusMovedPermanently {
 		t.Errorf("stats %+v", res.Stats)
+	}
+}
+
+// A level's pages are visited in the order they were queued, whichever
+// answers first: here the first queued answer last, and the pages they
+// link to, their sources and the next level's order are those of a server
+// that answers in order.
+func TestLevelIsVisitedInQueueOrderWhateverAnswersFirst(t *testing.T) {
+	outlineOf := func(slowFirst bool) []string {
+		srv, _ := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			var links []string
+			switch {
+			case r.URL.Path == "/":
+				for i := range 8 {
+					links = append(links, fmt.Sprintf(`{"href": "/section/%d"}`, i))
+				}
+			case strings.HasPrefix(r.URL.Path, "/section/"):
+				n, _ := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/section/"))
+				if slowFirst {
+					time.Sleep(time.Duration(8-n) * 15 * time.Millisecond)
+				}
+				// Every section links to the shared page and to its own.
+				links = append(links, `{"href": "/shared"}`, fmt.Sprintf(`{"href": "/page/%d"}`, n))
+			}
+			halBody(`{"_links": {"item": [` + strings.Join(links, ",") + `]}}`)(w, r)
+		}))
+		res := run(t, Config{Start: mustParse(t, srv.URL+"/"), Concurrency: 8}, nil)
+		var out []string
+		for x := range res.Recording.Crawled() {
+			out = append(out, fmt.Sprintf("%s d=%d %q", exchange.PathOf(x.Request.URL), x.Depth, x.Source))
+		}
+		return out
+	}
+	inOrder, slowFirst := outlineOf(false), outlineOf(true)
+	if !slices.Equal(inOrder, slowFirst) {
+		t.Errorf("recorded differently when the first pages answer last:\n in order: %v\nslow first: %v", inOrder, slowFirst)
+	}
+	if !slices.Contains(inOrder, `/shared d=2 "hal _links.item of /section/0"`) {
+		t.Errorf("the shared page was not credited to the first section: %v", inOrder)
 	}
 }

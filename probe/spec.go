@@ -128,6 +128,10 @@ func (cr *crawler) specJobs(ctx context.Context, level []job, pages []*page) []j
 	return out
 }
 
+// settled reports that the pages of the levels to come give the OpenAPI
+// document nothing: it was looked for, and is not being explored.
+func (s *specState) settled() bool { return s.done && s.ex == nil }
+
 // reached hands the exploration's outcome to the result.
 func (s *specState) reached(res *Result) {
 	if s.ex == nil {
@@ -175,7 +179,7 @@ func (cr *crawler) discoverSpec(ctx context.Context, pages []*page) {
 		start = pages[0]
 	}
 	for _, l := range serviceDescLinks(start) {
-		u, ok := cr.specURL(start.base, l.ref)
+		u, ok := cr.specURL(start.baseURL(), l.ref)
 		if !ok {
 			s.notes = append(s.notes, fmt.Sprintf("the %s link %q is not on the target's origin and was not followed", l.how, l.ref))
 			continue

@@ -69,7 +69,7 @@ type figures struct{ tokens, choices, invalid []float64 }
 func InterfaceCosts(in *checks.Input, snap *mcp.Snapshot) *finding.Interfaces {
 	target := in.Target
 	catalog, source := catalogOf(in.Spec, snap)
-	visits := slices.Clone(factsOf(in).visits)
+	visits := factsOf(in).visits.all()
 	out := &finding.Interfaces{Catalog: source, Resources: len(visits)}
 	count := func(text string) int {
 		if text == "" {

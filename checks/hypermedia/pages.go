@@ -1,6 +1,7 @@
 package hypermedia
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/agentready/agentready/checks"
@@ -42,10 +43,10 @@ func (States) ReadPage(in *checks.Input, x *exchange.Exchange, v *halview.View) 
 // pageFacts is what the families keep of the pages States read.
 type pageFacts struct {
 	states stateKinds
-	// visits are the crawled resources, once per URL, with the templates of
-	// their own body; fetched holds the templates of the first HAL-FORMS
-	// fetch of each URL, which replace them (see factsOf).
-	visits  []visit
+	visits visitTable
+	// seen are the crawled URLs visited, and fetched the templates of the
+	// first HAL-FORMS fetch of each URL, which replace those of the crawled
+	// body (see factsOf); both only while the pages are read.
 	seen    map[string]bool
 	fetched map[string]visitForms
 	// carried are the JSON pages, not served as HAL-FORMS, whose body has
@@ -56,6 +57,54 @@ type pageFacts struct {
 type visitForms struct {
 	templates [][2]string
 	text      string
+}
+
+// visitTable holds the crawled resources, once per URL. Resources of one
+// kind mostly offer alike, so what each offered is held once per distinct
+// offer: a crawl of many pages keeps a URL and an index per page.
+type visitTable struct {
+	pages    []visitPage
+	distinct []visit // without url
+	index    map[visitKey]int32
+}
+
+type visitPage struct {
+	url     string
+	visited int32 // in distinct
+}
+
+// visitKey tells distinct visits apart: the references follow from their
+// JSON text, and the templates from theirs but for their order.
+type visitKey struct {
+	kind, state, refText, templateText, templateOrder string
+	forms                                             bool
+}
+
+func (t *visitTable) add(url string, v visit) {
+	key := visitKey{kind: v.kind, state: v.state, refText: v.refText, templateText: v.templateText, forms: v.forms}
+	if len(v.templates) > 0 {
+		key.templateOrder = fmt.Sprint(v.templates)
+	}
+	i, ok := t.index[key]
+	if !ok {
+		if t.index == nil {
+			t.index = map[visitKey]int32{}
+		}
+		i = int32(len(t.distinct))
+		t.index[key] = i
+		t.distinct = append(t.distinct, v)
+	}
+	t.pages = append(t.pages, visitPage{url: url, visited: i})
+}
+
+// all lists the visits in crawl order, each with its URL.
+func (t *visitTable) all() []visit {
+	out := make([]visit, len(t.pages))
+	for i, p := range t.pages {
+		out[i] = t.distinct[p.visited]
+		out[i].url = p.url
+	}
+	return out
 }
 
 // reading is the facts while States reads the pages into them.
@@ -71,13 +120,17 @@ func factsOf(in *checks.Input) *pageFacts {
 	return in.Memo("hypermedia/pages", func() any {
 		in.PagesRead(States{})
 		p := reading(in)
-		for i := range p.visits {
-			v := &p.visits[i]
-			if f, ok := p.fetched[v.url]; ok {
-				v.forms, v.templates, v.templateText = true, f.templates, f.text
+		if len(p.fetched) > 0 {
+			var withForms visitTable
+			for _, v := range p.visits.all() {
+				if f, ok := p.fetched[v.url]; ok {
+					v.forms, v.templates, v.templateText = true, f.templates, f.text
+				}
+				withForms.add(v.url, v)
 			}
+			p.visits = withForms
 		}
-		p.seen, p.fetched = nil, nil
+		p.seen, p.fetched, p.visits.index = nil, nil, nil
 		return p
 	}).(*pageFacts)
 }
@@ -99,10 +152,10 @@ func (p *pageFacts) addVisit(x *exchange.Exchange, root *halview.Resource) {
 	}
 	p.seen[url] = true
 	_, state := StateOf(root.Value)
-	v := visit{url: url, kind: ShapeOf(x), state: state, forms: len(root.Templates) > 0}
+	v := visit{kind: ShapeOf(x), state: state, forms: len(root.Templates) > 0}
 	v.refs, v.refText = references(root.Value)
 	v.templates, v.templateText = templates(root)
-	p.visits = append(p.visits, v)
+	p.visits.add(url, v)
 }
 
 // carries: a crawled or fetched JSON body, not served as HAL-FORMS, with

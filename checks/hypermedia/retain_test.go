@@ -29,8 +29,8 @@ func TestPageReadsKeepNoTreeOnThePages(t *testing.T) {
 	if got := stateMatrices(in); len(got) != 1 {
 		t.Fatalf("state matrices = %+v, want one", got)
 	}
-	if got := InterfaceCosts(in, nil); got.Resources != 0 || len(factsOf(in).visits) != 2 {
-		t.Fatalf("interfaces = %+v, visits %d; want two visits, no step", got, len(factsOf(in).visits))
+	if got := InterfaceCosts(in, nil); got.Resources != 0 || len(factsOf(in).visits.pages) != 2 {
+		t.Fatalf("interfaces = %+v, visits %d; want two visits, no step", got, len(factsOf(in).visits.pages))
 	}
 	if got := Carried(in); len(got) != 0 {
 		t.Fatalf("carried = %v, want none", got)

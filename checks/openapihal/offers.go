@@ -57,6 +57,8 @@ type analysis struct {
 	// offered holds every relation seen, lower case.
 	offered map[string]bool
 	docs    int
+	// complete says every page was read; otherwise offers is empty.
+	complete bool
 	// same and kinds share what offers repeat while the pages are read.
 	same  interner
 	kinds kinds
@@ -70,8 +72,18 @@ func analyze(in *checks.Input) *analysis {
 		in.PagesRead(offersReader{})
 		a := building(in)
 		a.same, a.kinds = nil, nil
+		a.complete = readsEveryPage(in)
 		return a
 	}).(*analysis)
+}
+
+// readsEveryPage: the offers of every page are read only for a document
+// whose operations name relations (x-hal-rel), which every check that
+// matches them all needs. Without one, the checks that compare the
+// offers of a few responses read those alone (see offersOf), and a large
+// crawl keeps no offer per page.
+func readsEveryPage(in *checks.Input) bool {
+	return in.Memo("openapi-hal/reads-every-page", func() any { return needHALRel(in) == nil }).(bool)
 }
 
 // building is the analysis while offersReader reads the pages into it.
@@ -92,15 +104,13 @@ func (offersReader) ReadsPage(x *exchange.Exchange) bool { return isHALDoc(x) }
 // ReadPage keeps only the page's offers.
 func (offersReader) ReadPage(in *checks.Input, x *exchange.Exchange, v *halview.View) any {
 	root := v.Root
-	if root == nil {
+	if root == nil || !readsEveryPage(in) {
 		return nil
 	}
 	a := building(in)
 	a.docs++
 	w := walker{x: x, target: in.Target, same: a.same, kinds: a.kinds}
-	w.base, _ = url.Parse(x.Request.URL)
-	w.resource(root)
-	w.templates(root)
+	w.read(root)
 	for _, o := range w.out {
 		a.offered[strings.ToLower(o.rel)] = true
 	}
@@ -109,6 +119,28 @@ func (offersReader) ReadPage(in *checks.Input, x *exchange.Exchange, v *halview.
 	}
 	a.offers = append(a.offers, w.out...)
 	return nil
+}
+
+// offersOfPage reads the offers of one exchange, as the analysis of every
+// page would have.
+func offersOfPage(in *checks.Input, x *exchange.Exchange) []offer {
+	if !isHALDoc(x) {
+		return nil
+	}
+	root := x.Response.ReadHAL().Root
+	if root == nil {
+		return nil
+	}
+	w := walker{x: x, target: in.Target, same: interner{}, kinds: kinds{}}
+	w.read(root)
+	return w.out
+}
+
+// read reads the offers of the document whose root is root.
+func (w *walker) read(root *halview.Resource) {
+	w.base, _ = url.Parse(w.x.Request.URL)
+	w.resource(root)
+	w.templates(root)
 }
 
 // interner holds one copy of each string it is given, up to maxInterned

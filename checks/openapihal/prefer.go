@@ -162,9 +162,13 @@ func pairs(in *checks.Input) []pair {
 	return out
 }
 
-// offersOf are the analysed offers of one exchange.
+// offersOf are the analysed offers of one exchange: from the analysis of
+// every page when it read them, else read from the exchange alone.
 func offersOf(in *checks.Input, x *exchange.Exchange) []offer {
 	a := analyze(in)
+	if !a.complete {
+		return offersOfPage(in, x)
+	}
 	at, ok := a.byExchange[x]
 	if !ok {
 		return nil
