@@ -175,11 +175,6 @@ type PlanInput struct {
 	Probes []*exchange.Exchange
 
 	memos memos
-
-	// pageReaders share one reading of every page (PagesRead).
-	pageReaders []PageReader
-	pagesOnce   sync.Once
-	pages       pageReads
 }
 
 // Memo returns fn's result for key, computing it once per PlanInput, so that
