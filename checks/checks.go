@@ -220,10 +220,10 @@ type Input struct {
 
 	memos memos
 
-	// pageReaders share one reading of every page (PagesRead).
+	// pageReaders share one reading of every page (ReadPages).
 	pageReaders []PageReader
 	pagesOnce   sync.Once
-	pages       pageReads
+	pagesRead   map[string]bool
 }
 
 // memos computes values once per key, for Memo on Input and PlanInput.

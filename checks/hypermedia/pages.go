@@ -24,10 +24,10 @@ func (States) ReadsPage(x *exchange.Exchange) bool {
 
 // ReadPage adds the page to the state matrix, the interfaces' visits and
 // the carried HAL-FORMS documents.
-func (States) ReadPage(in *checks.Input, x *exchange.Exchange, v *halview.View) any {
+func (States) ReadPage(in *checks.Input, x *exchange.Exchange, v *halview.View) {
 	root := v.Root
 	if root == nil {
-		return nil
+		return
 	}
 	p := reading(in)
 	if observable(x) {
@@ -37,7 +37,6 @@ func (States) ReadPage(in *checks.Input, x *exchange.Exchange, v *halview.View) 
 	if carries(x, root) {
 		p.carried[x] = true
 	}
-	return nil
 }
 
 // pageFacts is what the families keep of the pages States read.
@@ -118,7 +117,7 @@ func reading(in *checks.Input) *pageFacts {
 // factsOf reads every page, once per Input, and returns what was kept.
 func factsOf(in *checks.Input) *pageFacts {
 	return in.Memo("hypermedia/pages", func() any {
-		in.PagesRead(States{})
+		in.ReadPages(States{})
 		p := reading(in)
 		if len(p.fetched) > 0 {
 			var withForms visitTable

@@ -69,7 +69,7 @@ type span struct{ from, to int }
 
 func analyze(in *checks.Input) *analysis {
 	return in.Memo("openapi-hal/offers", func() any {
-		in.PagesRead(offersReader{})
+		in.ReadPages(offersReader{})
 		a := building(in)
 		a.same, a.kinds = nil, nil
 		a.complete = readsEveryPage(in)
@@ -102,10 +102,10 @@ func (offersReader) PageKey() string { return "openapi-hal/offers" }
 func (offersReader) ReadsPage(x *exchange.Exchange) bool { return isHALDoc(x) }
 
 // ReadPage keeps only the page's offers.
-func (offersReader) ReadPage(in *checks.Input, x *exchange.Exchange, v *halview.View) any {
+func (offersReader) ReadPage(in *checks.Input, x *exchange.Exchange, v *halview.View) {
 	root := v.Root
 	if root == nil || !readsEveryPage(in) {
-		return nil
+		return
 	}
 	a := building(in)
 	a.docs++
@@ -118,7 +118,6 @@ func (offersReader) ReadPage(in *checks.Input, x *exchange.Exchange, v *halview.
 		a.byExchange[x] = span{len(a.offers), len(a.offers) + len(w.out)}
 	}
 	a.offers = append(a.offers, w.out...)
-	return nil
 }
 
 // offersOfPage reads the offers of one exchange, as the analysis of every

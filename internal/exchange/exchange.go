@@ -357,19 +357,26 @@ func (r *Recording) Lookup(rawURL string) *Exchange {
 	return nil
 }
 
-// Index speeds up Probe lookups for checks that do many of them.
+// Index speeds up Probe lookups for checks that do many of them. It holds
+// an entry per exchange, so it is keyed by purpose, then by base URL: a key
+// of one string per entry rather than of two.
 type Index struct {
-	byKey map[Use]*Exchange
+	byPurpose map[string]map[string]*Exchange
 }
 
 // NewIndex indexes exchanges by purpose and BasedOn, and under every use
 // they were shared with: an exchange recorded under its own purpose comes
 // first, then one shared with it.
 func NewIndex(r *Recording) *Index {
-	ix := &Index{byKey: make(map[Use]*Exchange, len(r.Exchanges))}
+	ix := &Index{byPurpose: map[string]map[string]*Exchange{}}
 	add := func(x *Exchange, u Use) {
-		if _, dup := ix.byKey[u]; !dup {
-			ix.byKey[u] = x
+		byBase := ix.byPurpose[u.Purpose]
+		if byBase == nil {
+			byBase = map[string]*Exchange{}
+			ix.byPurpose[u.Purpose] = byBase
+		}
+		if _, dup := byBase[u.BasedOn]; !dup {
+			byBase[u.BasedOn] = x
 		}
 	}
 	for _, x := range r.Exchanges {
@@ -389,7 +396,7 @@ func NewIndex(r *Recording) *Index {
 
 // Get returns the exchange for purpose and base URL, or nil.
 func (ix *Index) Get(purpose, basedOn string) *Exchange {
-	return ix.byKey[Use{Purpose: purpose, BasedOn: basedOn}]
+	return ix.byPurpose[purpose][basedOn]
 }
 
 // PathOf returns the path of a URL, or the input when it does not parse.

@@ -1,12 +1,13 @@
 // Command crawl measures a whole scan against a floor: it serves the
-// paginated HAL API of fixtures/large on 127.0.0.1 and, at each size, runs
-// the real agentready binary and a minimal crawler (a worker pool, one
-// keep-alive client, every body parsed as JSON, every `_links` href
-// followed) against the same server, each as its own process, and prints
-// requests/s of each, their ratio, peak RSS and CPU per resource (from the
+// paginated HAL API of fixtures/large on 127.0.0.1 and, at each size and in
+// each round, runs a minimal crawler (a worker pool, one keep-alive client,
+// every body parsed as JSON, every `_links` href followed) and then each
+// agentready binary against the same server, each as its own process. It
+// prints, per binary, the medians over the rounds of requests/s of both,
+// their ratio (with its range), peak RSS and CPU per resource (from the
 // child's rusage). .ci/bench/crawl.sh builds and runs it.
 //
-//	crawl -agentready ./agentready -sizes 1000,10000
+//	crawl -agentready ./before,./after -sizes 1000,10000 -rounds 3
 //	crawl -crawler URL      (the minimal crawler alone, as the child process)
 //	crawl -serve 10000      (only serve the API, and print its URL)
 package main
