@@ -281,7 +281,7 @@ func (c *client) attempt(ctx context.Context, method, rawURL string, header http
 	}
 	req.Header = header.Clone()
 	begin := time.Now()
-	x.Started = begin
+	x.Started = begin.UnixNano()
 	defer func() { x.Duration = time.Since(begin) }()
 	resp, err := c.http.Do(req)
 	if err != nil {

@@ -388,7 +388,7 @@ func TestLevelIsVisitedInQueueOrderWhateverAnswersFirst(t *testing.T) {
 				// Every section links to the shared page and to its own.
 				links = append(links, `{"href": "/shared"}`, fmt.Sprintf(`{"href": "/page/%d"}`, n))
 			}
-			halBody(`{"_links": {"item": [` + strings.Join(links, ",") + `]}}`)(w, r)
+			halBody(`{"_links": {"item": [`+strings.Join(links, ",")+`]}}`)(w, r)
 		}))
 		res := run(t, Config{Start: mustParse(t, srv.URL+"/"), Concurrency: 8}, nil)
 		var out []string

@@ -32,7 +32,7 @@ func (States) ReadPage(in *checks.Input, x *exchange.Exchange, v *halview.View) 
 	p := reading(in)
 	if observable(x) {
 		p.states.add(x, root)
-		p.addVisit(x, root)
+		p.addVisit(in, x, root)
 	}
 	if carries(x, root) {
 		p.carried[x] = true
@@ -43,9 +43,10 @@ func (States) ReadPage(in *checks.Input, x *exchange.Exchange, v *halview.View) 
 type pageFacts struct {
 	states stateKinds
 	visits visitTable
-	// seen are the crawled URLs visited, and fetched the templates of the
-	// first HAL-FORMS fetch of each URL, which replace those of the crawled
-	// body (see factsOf); both only while the pages are read.
+	// seen are the crawled URLs visited again (see firstVisit), and fetched
+	// the templates of the first HAL-FORMS fetch of each URL, which replace
+	// those of the crawled body (see factsOf); both only while the pages are
+	// read.
 	seen    map[string]bool
 	fetched map[string]visitForms
 	// carried are the JSON pages, not served as HAL-FORMS, whose body has
@@ -136,7 +137,7 @@ func factsOf(in *checks.Input) *pageFacts {
 
 // addVisit records a crawled resource, or the templates of a HAL-FORMS
 // fetch.
-func (p *pageFacts) addVisit(x *exchange.Exchange, root *halview.Resource) {
+func (p *pageFacts) addVisit(in *checks.Input, x *exchange.Exchange, root *halview.Resource) {
 	url := x.Request.URL
 	if x.Purpose == PurposeFetch {
 		if _, ok := p.fetched[url]; !ok {
@@ -146,15 +147,35 @@ func (p *pageFacts) addVisit(x *exchange.Exchange, root *halview.Resource) {
 		}
 		return
 	}
-	if p.seen[url] {
+	if !p.firstVisit(in, x) {
 		return
 	}
-	p.seen[url] = true
 	_, state := StateOf(root.Value)
 	v := visit{kind: ShapeOf(x), state: state, forms: len(root.Templates) > 0}
 	v.refs, v.refText = references(root.Value)
 	v.templates, v.templateText = templates(root)
 	p.visits.add(url, v)
+}
+
+// firstVisit reports the first crawl of x's URL that decoded, as the
+// index finds: crawled URLs are unique, so a crawl of many pages keeps no set
+// of the URLs visited, only of those whose first crawl did not decode.
+func (p *pageFacts) firstVisit(in *checks.Input, x *exchange.Exchange) bool {
+	url := x.Request.URL
+	if in.Index.Get(exchange.PurposeCrawl, url) == x {
+		return true
+	}
+	if p.seen[url] {
+		return false
+	}
+	p.seen[url] = true
+	return !p.decodedFirst(in, url)
+}
+
+// decodedFirst reports that the indexed crawl of url was visited.
+func (p *pageFacts) decodedFirst(in *checks.Input, url string) bool {
+	first := in.Index.Get(exchange.PurposeCrawl, url)
+	return first != nil && observable(first) && first.Response.ReadHAL().Root != nil
 }
 
 // carries: a crawled or fetched JSON body, not served as HAL-FORMS, with

@@ -90,12 +90,13 @@ func (x *Exchange) Curl() string {
 		return curlOf(r, "-i")
 	}
 	var b strings.Builder
-	if len(r.SessionStart) == 0 {
+	opening := r.SessionStart()
+	if len(opening) == 0 {
 		b.WriteString(`: "${` + sessionVar + `:?the scan's MCP session has ended: open one with initialize and set ` + sessionVar + `}" && `)
 	} else {
-		b.WriteString(sessionVar + "=$(" + curlOf(r.SessionStart[0], "-D - -o /dev/null") +
+		b.WriteString(sessionVar + "=$(" + curlOf(opening[0], "-D - -o /dev/null") +
 			` | awk 'tolower($1) == "mcp-session-id:" {print $2}' | tr -d '\r') && `)
-		for _, more := range r.SessionStart[1:] {
+		for _, more := range opening[1:] {
 			b.WriteString(curlOf(more, "-o /dev/null") + " && ")
 		}
 	}

@@ -27,7 +27,7 @@ func TestCurlNeverReplaysADeadSession(t *testing.T) {
 		Header: http.Header{"Content-Type": {"application/json"}, "Mcp-Session-Id": {"dead-123"}}}
 
 	opened := inSession
-	opened.SessionStart = []Request{initialize}
+	opened.SetSessionStart([]Request{initialize})
 	want := `MCP_SESSION_ID=$(curl -sS -D - -o /dev/null -X POST -H 'Content-Type: application/json' --data-raw '{"method":"initialize"}' https://api.example/mcp` +
 		` | awk 'tolower($1) == "mcp-session-id:" {print $2}' | tr -d '\r') && ` +
 		`curl -sS -i -X POST -H 'Content-Type: application/json' -H "Mcp-Session-Id: $MCP_SESSION_ID" --data-raw '{"method":"tools/list"}' https://api.example/mcp`

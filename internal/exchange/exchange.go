@@ -38,9 +38,10 @@ type Exchange struct {
 	Response *Response     `json:"response,omitempty"`
 	Err      string        `json:"error,omitempty"`
 	Duration time.Duration `json:"-"`
-	// Started is when the request was sent, for a recording's timeline
-	// (--record); no check reads it.
-	Started time.Time `json:"-"`
+	// Started is when the request was sent, in Unix nanoseconds (0 when it
+	// never was), for a recording's timeline (--record); no check reads it.
+	// A crawl keeps an Exchange per page, and a time.Time is three words.
+	Started int64 `json:"-"`
 	// Identity names the caller the request was sent as when the scan ran
 	// as several identities; empty in a single-identity scan.
 	Identity string `json:"identity,omitempty"`
@@ -85,11 +86,30 @@ type Request struct {
 	// (the JSON-RPC messages of the MCP family, active probes); empty for
 	// every other request.
 	Body string `json:"body,omitempty"`
-	// SessionStart are the requests that opened the MCP session this one
-	// names in its Mcp-Session-Id (initialize, then what followed it),
-	// sent before it in the same session. The scanner ends the sessions it
-	// opens, so a curl line replays these first; see Curl.
-	SessionStart []Request `json:"-"`
+	// sessionStart are the requests that opened the MCP session this one
+	// names in its Mcp-Session-Id (see SessionStart); behind a pointer, as
+	// a crawl keeps a Request per page and none of them has any.
+	sessionStart *[]Request
+}
+
+// SessionStart are the requests that opened the MCP session this one names
+// in its Mcp-Session-Id (initialize, then what followed it), sent before it
+// in the same session. The scanner ends the sessions it opens, so a curl
+// line replays these first; see Curl.
+func (r Request) SessionStart() []Request {
+	if r.sessionStart == nil {
+		return nil
+	}
+	return *r.sessionStart
+}
+
+// SetSessionStart records the requests that opened r's session.
+func (r *Request) SetSessionStart(opening []Request) {
+	if len(opening) == 0 {
+		r.sessionStart = nil
+		return
+	}
+	r.sessionStart = &opening
 }
 
 // Response is what came back, with a body capped by the probe's limits.
@@ -112,14 +132,14 @@ type Response struct {
 	Redactions int `json:"redactions,omitempty"`
 
 	// A crawl keeps a Response per page, so what only some responses use
-	// (a JSON tree) is held behind a pointer, the Onces sit together so that
+	// (a JSON tree, Link header lines) is held behind a pointer, the Onces sit together so that
 	// no padding follows each, and a media type is shared by the responses
 	// that have the same Content-Type.
 	halOnce   sync.Once
 	linksOnce sync.Once
 	json      atomic.Pointer[decodedJSON]
 	hal       atomic.Pointer[halview.View]
-	links     []linkheader.Link
+	links     *[]linkheader.Link
 
 	mediaType atomic.Pointer[mediaType]
 }
@@ -164,8 +184,15 @@ func mediaTypeOf(raw string) *mediaType {
 // Links parses the Link header lines once and caches them: several checks
 // read the links of every crawled page, and a page can carry a thousand.
 func (r *Response) Links() []linkheader.Link {
-	r.linksOnce.Do(func() { r.links = linkheader.Parse(r.Header.Values("Link")) })
-	return r.links
+	r.linksOnce.Do(func() {
+		if links := linkheader.Parse(r.Header.Values("Link")); len(links) > 0 {
+			r.links = &links
+		}
+	})
+	if r.links == nil {
+		return nil
+	}
+	return *r.links
 }
 
 // MediaType is the lower-cased media type of Content-Type without parameters,
@@ -369,10 +396,14 @@ type Index struct {
 // first, then one shared with it.
 func NewIndex(r *Recording) *Index {
 	ix := &Index{byPurpose: map[string]map[string]*Exchange{}}
+	sizes := map[string]int{}
+	for _, x := range r.Exchanges {
+		sizes[x.Purpose]++
+	}
 	add := func(x *Exchange, u Use) {
 		byBase := ix.byPurpose[u.Purpose]
 		if byBase == nil {
-			byBase = map[string]*Exchange{}
+			byBase = make(map[string]*Exchange, sizes[u.Purpose])
 			ix.byPurpose[u.Purpose] = byBase
 		}
 		if _, dup := byBase[u.BasedOn]; !dup {

@@ -7,9 +7,15 @@ import (
 
 // A crawl keeps a Response per page: its size is part of the memory a scan
 // needs per resource (see README: Performance).
+func TestExchangeStaysSmall(t *testing.T) {
+	if got := unsafe.Sizeof(Exchange{}); got > 224 {
+		t.Errorf("Exchange is %d bytes, want at most 224", got)
+	}
+}
+
 func TestResponseStaysSmall(t *testing.T) {
-	if got := unsafe.Sizeof(Response{}); got > 160 {
-		t.Errorf("Response is %d bytes, want at most 160", got)
+	if got := unsafe.Sizeof(Response{}); got > 144 {
+		t.Errorf("Response is %d bytes, want at most 144", got)
 	}
 }
 

@@ -297,7 +297,7 @@ type responseView struct {
 
 func viewOf(x *exchange.Exchange) exchangeView {
 	v := exchangeView{ID: x.ID, Purpose: x.Purpose, Source: x.Source, BasedOn: x.BasedOn, Identity: x.Identity, Err: x.Err,
-		Depth: x.Depth, Started: x.Started.Truncate(time.Millisecond).UTC(), Duration: x.Duration.Truncate(time.Microsecond),
+		Depth: x.Depth, Started: time.Unix(0, x.Started).Truncate(time.Millisecond).UTC(), Duration: x.Duration.Truncate(time.Microsecond),
 		Request: requestViewOf(x.Request)}
 	if r := x.Response; r != nil {
 		v.Response = &responseView{Status: r.Status, Proto: r.Proto, Header: r.Header, Body: r.Body, BodySize: r.BodySize,
@@ -308,7 +308,7 @@ func viewOf(x *exchange.Exchange) exchangeView {
 
 func requestViewOf(r exchange.Request) requestView {
 	v := requestView{Method: r.Method, URL: r.URL, Body: r.Body, Header: r.Header}
-	for _, s := range r.SessionStart {
+	for _, s := range r.SessionStart() {
 		v.SessionStart = append(v.SessionStart, requestViewOf(s))
 	}
 	return v

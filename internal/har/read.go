@@ -214,7 +214,7 @@ func fromEntry(e entry) (*exchange.Exchange, error) {
 		Duration: time.Duration(math.Round(e.Time*1000)) * time.Microsecond,
 	}
 	if t, err := time.Parse(time.RFC3339Nano, e.StartedDateTime); err == nil {
-		x.Started = t
+		x.Started = t.UnixNano()
 	}
 	var err error
 	if x.Request, err = fromRequest(e.Request, d); err != nil {
@@ -249,9 +249,11 @@ func fromRequest(r request, d entryData) (exchange.Request, error) {
 			out.Body = string(b)
 		}
 	}
-	if out.SessionStart, err = fromSessionRequests(d.SessionStart); err != nil {
+	opening, err := fromSessionRequests(d.SessionStart)
+	if err != nil {
 		return exchange.Request{}, err
 	}
+	out.SetSessionStart(opening)
 	return out, nil
 }
 
@@ -266,9 +268,11 @@ func fromSessionRequests(rs []sessionRequest) ([]exchange.Request, error) {
 		if r.Body != nil {
 			req.Body = string(*r.Body)
 		}
-		if req.SessionStart, err = fromSessionRequests(r.Start); err != nil {
+		opening, err := fromSessionRequests(r.Start)
+		if err != nil {
 			return nil, err
 		}
+		req.SetSessionStart(opening)
 		out = append(out, req)
 	}
 	return out, nil

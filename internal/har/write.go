@@ -179,8 +179,8 @@ func startTimes(xs []*exchange.Exchange) []time.Time {
 	out := make([]time.Time, len(xs))
 	var last time.Time
 	for _, x := range xs {
-		if !x.Started.IsZero() {
-			last = x.Started
+		if x.Started != 0 {
+			last = time.Unix(0, x.Started)
 			break
 		}
 	}
@@ -188,8 +188,8 @@ func startTimes(xs []*exchange.Exchange) []time.Time {
 		last = time.Now()
 	}
 	for i, x := range xs {
-		if !x.Started.IsZero() {
-			last = x.Started
+		if x.Started != 0 {
+			last = time.Unix(0, x.Started)
 		}
 		out[i] = last
 	}
@@ -241,7 +241,7 @@ func toEntry(x *exchange.Exchange, started time.Time) entry {
 		Data: entryData{
 			ID: x.ID, Purpose: x.Purpose, Source: text(x.Source), BasedOn: text(x.BasedOn),
 			Depth: x.Depth, Identity: x.Identity, Error: text(x.Err),
-			SessionStart: sessionRequests(x.Request.SessionStart),
+			SessionStart: sessionRequests(x.Request.SessionStart()),
 		},
 	}
 	if !utf8.ValidString(x.Request.URL) {
@@ -343,7 +343,7 @@ func query(raw string) []nameValue {
 func sessionRequests(rs []exchange.Request) []sessionRequest {
 	var out []sessionRequest
 	for _, r := range rs {
-		s := sessionRequest{Method: r.Method, URL: text(r.URL), Headers: headers(r.Header), Start: sessionRequests(r.SessionStart)}
+		s := sessionRequest{Method: r.Method, URL: text(r.URL), Headers: headers(r.Header), Start: sessionRequests(r.SessionStart())}
 		if r.Body != "" {
 			b := text(r.Body)
 			s.Body = &b

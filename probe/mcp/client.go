@@ -304,10 +304,10 @@ func (c *client) inSession(x *exchange.Exchange, notification bool) {
 	if c.opened == "" || x.Request.Header.Get(exchange.SessionHeader) != c.opened {
 		return
 	}
-	x.Request.SessionStart = slices.Clone(c.sessionStart)
+	x.Request.SetSessionStart(slices.Clone(c.sessionStart))
 	if notification {
 		opener := x.Request
-		opener.SessionStart = nil
+		opener.SetSessionStart(nil)
 		c.sessionStart = append(c.sessionStart, opener)
 	}
 }
@@ -353,7 +353,7 @@ func (c *client) send(ctx context.Context, method string, h http.Header, body []
 	}
 	req.Header = h
 	begin := time.Now()
-	x.Started = begin
+	x.Started = begin.UnixNano()
 	resp, err := c.conn(conn).Do(req)
 	x.Duration = time.Since(begin)
 	if err != nil {
