@@ -319,6 +319,9 @@ func (cr *crawler) consider(c candidate, base *url.URL, depth int, from string) 
 		cr.skipOnce(skipInvalid, ref)
 		return job{}, false
 	}
+	if key, ok := plainKey(base, ref); ok && cr.decided[key] {
+		return job{}, false // most links of a large crawl lead where it went
+	}
 	u, err := url.Parse(ref)
 	if err != nil {
 		cr.skipOnce(skipInvalid, ref)

@@ -2,6 +2,7 @@ package probe
 
 import (
 	"net/url"
+	"strings"
 
 	"github.com/agentready/agentready/internal/urlx"
 )
@@ -29,4 +30,18 @@ func inScope(p string, include, exclude []string) bool {
 		}
 	}
 	return false
+}
+
+// plainKey is the normalized URL that ref names from base, without parsing,
+// when ref is a plain path (urlx.IsPlainPath) and base is http or https.
+func plainKey(base *url.URL, ref string) (string, bool) {
+	scheme := strings.ToLower(base.Scheme)
+	if !urlx.IsPlainPath(ref) || (scheme != "http" && scheme != "https") || !urlx.IsPlainHost(base.Host) {
+		return "", false
+	}
+	host := strings.ToLower(base.Host)
+	if p := base.Port(); (scheme == "http" && p == "80") || (scheme == "https" && p == "443") {
+		host = strings.TrimSuffix(host, ":"+p)
+	}
+	return scheme + "://" + host + ref, true
 }

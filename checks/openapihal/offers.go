@@ -13,6 +13,7 @@ import (
 	"github.com/agentready/agentready/internal/halview"
 	"github.com/agentready/agentready/internal/jsonorder"
 	"github.com/agentready/agentready/internal/sanitize"
+	"github.com/agentready/agentready/internal/urlx"
 )
 
 // offer is one relation a representation offers: a link in _links (of the
@@ -282,29 +283,13 @@ func resolve(base *url.URL, ref string) (path, host string, ok bool) {
 	return u.EscapedPath(), u.Host, true
 }
 
-// resolvePlain is resolve of an absolute path that neither url.Parse nor
-// resolution would change, as most hrefs are: no dot segment, no escape,
-// no query, fragment or template, only characters a path keeps as they are.
-// Most pages' links are such paths, and parsing each was most of the
-// family's time on a large crawl.
+// resolvePlain is resolve of a plain path (urlx.IsPlainPath), as most
+// hrefs are: parsing each was most of the family's time on a large crawl.
 func resolvePlain(base *url.URL, href string) (path, host string, ok bool) {
-	if len(href) == 0 || href[0] != '/' || strings.HasPrefix(href, "//") || strings.Contains(href, "/.") {
+	if !urlx.IsPlainPath(href) {
 		return "", "", false
 	}
-	for i := 0; i < len(href); i++ {
-		if !plainPathByte(href[i]) {
-			return "", "", false
-		}
-	}
 	return href, base.Host, true
-}
-
-func plainPathByte(c byte) bool {
-	switch {
-	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
-		return true
-	}
-	return strings.IndexByte("-._~$&+,/:;=@", c) >= 0
 }
 
 var (

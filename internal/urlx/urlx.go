@@ -77,3 +77,38 @@ func queryKey(pair string) string {
 	k, _, _ := strings.Cut(pair, "=")
 	return k
 }
+
+// IsPlainPath reports an absolute path that parsing, resolution and
+// normalization all leave as it is: no dot segment, escape, query, fragment
+// or template, and only characters a path keeps unescaped. Most links of a
+// crawl are such paths, and the passes that meet every link skip parsing
+// them.
+func IsPlainPath(ref string) bool {
+	if ref == "" || ref[0] != '/' || strings.HasPrefix(ref, "//") || strings.Contains(ref, "/.") {
+		return false
+	}
+	for i := 0; i < len(ref); i++ {
+		if !isPlainByte(ref[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// IsPlainHost reports a host (and port) that a URL writes as it is.
+func IsPlainHost(host string) bool {
+	for i := 0; i < len(host); i++ {
+		if c := host[i]; !isPlainByte(c) && c != '[' && c != ']' {
+			return false
+		}
+	}
+	return host != ""
+}
+
+func isPlainByte(c byte) bool {
+	switch {
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		return true
+	}
+	return strings.IndexByte("-._~$&+,/:;=@", c) >= 0
+}
