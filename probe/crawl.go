@@ -44,8 +44,8 @@ type page struct {
 	x *exchange.Exchange
 	// url is the URL requested, as the server wrote it (x.Request.URL may
 	// be scrubbed); redirected is where a redirect ended, nil when none did.
-	// A level of a large crawl holds its pages until all are fetched, so
-	// the URL is parsed again for their links (baseURL) rather than kept.
+	// Pages wait for their turn to be visited (see fetchLevel), so the URL is
+	// parsed again for their links (baseURL) rather than kept parsed.
 	url        string
 	redirected *url.URL
 	cands      []candidate
@@ -133,15 +133,15 @@ func (cr *crawler) run(ctx context.Context) {
 	}
 }
 
-// visit records the page fetched for j and appends the jobs its links make
-// to next.
-func (cr *crawler) visit(j job, p *page, next []job) []job {
+// visit records the page fetched for done and appends the jobs its links
+// make to next.
+func (cr *crawler) visit(done job, p *page, next []job) []job {
 	cr.pages = append(cr.pages, p.x)
 	cr.cfg.Progress.addPage()
 	cr.noteCut(p)
 	base := p.baseURL()
 	for _, cand := range p.cands {
-		if j, ok := cr.consider(cand, base, j.depth+1, p.x.Request.URL); ok {
+		if j, ok := cr.consider(cand, base, done.depth+1, p.x.Request.URL); ok {
 			next = append(next, j)
 		}
 	}
