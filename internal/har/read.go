@@ -206,6 +206,16 @@ func (rd *reader) exchangeRecording(r recordingData) (*exchange.Recording, error
 	return out, nil
 }
 
+// unixNanos is t as Exchange.Started holds it, or 0 (not known) for a time
+// that int64 nanoseconds cannot hold (before 1678 or after 2262): a foreign
+// or edited file may give one, and it must not become another time.
+func unixNanos(t time.Time) int64 {
+	if y := t.Year(); y <= 1678 || y >= 2262 {
+		return 0
+	}
+	return t.UnixNano()
+}
+
 func fromEntry(e entry) (*exchange.Exchange, error) {
 	d := e.Data
 	x := &exchange.Exchange{
@@ -214,7 +224,7 @@ func fromEntry(e entry) (*exchange.Exchange, error) {
 		Duration: time.Duration(math.Round(e.Time*1000)) * time.Microsecond,
 	}
 	if t, err := time.Parse(time.RFC3339Nano, e.StartedDateTime); err == nil {
-		x.Started = t.UnixNano()
+		x.Started = unixNanos(t)
 	}
 	var err error
 	if x.Request, err = fromRequest(e.Request, d); err != nil {
