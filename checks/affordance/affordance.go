@@ -54,7 +54,7 @@ func (r rule) Meta() checks.Meta { return r.meta }
 
 // Parts implements checks.WithParts: the state matrix reads the affordances
 // and next actions.
-func (rule) Parts() []checks.Part { return []checks.Part{hypermedia.States{}, hypermedia.Interfaces{}} }
+func (rule) Parts() []checks.Part { return hypermedia.Parts() }
 
 func (r rule) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
 	if r.needsSpec {

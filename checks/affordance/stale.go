@@ -19,7 +19,7 @@ type StaleVersion struct{}
 
 // Parts implements checks.WithParts, like every check of the family.
 func (StaleVersion) Parts() []checks.Part {
-	return []checks.Part{hypermedia.States{}, hypermedia.Interfaces{}}
+	return hypermedia.Parts()
 }
 
 func (StaleVersion) Meta() checks.Meta {

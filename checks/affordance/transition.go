@@ -19,7 +19,7 @@ type TransitionExecuted struct{}
 
 // Parts implements checks.WithParts, like every check of the family.
 func (TransitionExecuted) Parts() []checks.Part {
-	return []checks.Part{hypermedia.States{}, hypermedia.Interfaces{}}
+	return hypermedia.Parts()
 }
 
 func (TransitionExecuted) Meta() checks.Meta {

@@ -2,6 +2,8 @@ package custom_test
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,46 +17,16 @@ import (
 	"github.com/agentready/agentready/internal/spec"
 )
 
-// The three rules docs/custom-rules.md gives, as a configuration writes them.
-const docRules = `
-rules:
-  house-tool-prefix:
-    target: mcp-tool
-    given: "$"
-    severity: warning
-    then: {field: name, function: pattern, functionOptions: {match: "^acme_"}}
-  curie-relations:
-    description: Every relation uses our CURIE prefix acme, or is one IANA registers
-    target: hal-link
-    given: "$"
-    severity: error
-    then:
-      field: rel
-      function: pattern
-      functionOptions:
-        match: "^(acme:[a-z][a-z0-9-]*|self|curies|next|prev|first|last|collection|item)$"
-  post-idempotency-key:
-    description: Every POST declares an Idempotency-Key header parameter
-    target: spec
-    given: "$.paths[*].post"
-    severity: warn
-    message: "POST declares no Idempotency-Key header: {{error}}"
-    then:
-      function: schema
-      functionOptions:
-        schema:
-          type: object
-          required: [parameters]
-          properties:
-            parameters:
-              type: array
-              contains:
-                type: object
-                required: [in, name]
-                properties:
-                  in: {const: header}
-                  name: {pattern: "^(?i)idempotency-key$"}
-`
+// docRule reads one of the rules docs/custom-rules.md gives, kept in
+// testdata/rules, which the real-server interop test reads too.
+func docRule(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "rules", name+".yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
 
 func compileRules(t *testing.T, yaml string) map[string]checks.Check {
 	t.Helper()
@@ -97,7 +69,7 @@ func toolsInput(names ...string) *checks.Input {
 }
 
 func TestToolPrefix(t *testing.T) {
-	c := compileRules(t, docRules)["custom-house-tool-prefix"]
+	c := compileRules(t, docRule(t, "house-tool-prefix"))["custom-house-tool-prefix"]
 	if m := c.Meta(); m.Severity != finding.SeverityWarning || m.Family != checks.FamilyCustom || !m.Needs.Has(checks.NeedsMCP) {
 		t.Errorf("meta = %+v", m)
 	}
@@ -131,7 +103,7 @@ func halPage(rels ...string) *exchange.Exchange {
 }
 
 func TestCurieRelations(t *testing.T) {
-	c := compileRules(t, docRules)["custom-curie-relations"]
+	c := compileRules(t, docRule(t, "curie-relations"))["custom-curie-relations"]
 	in := checkstest.Input("http://api.test/", nil, halPage("self", "acme:cancel", "cancel", "curies"))
 	fs := run(t, c, in)
 	if len(fs) != 1 || fs[0].Severity != finding.SeverityError {
@@ -192,7 +164,7 @@ func specInput(t *testing.T, text string) *checks.Input {
 }
 
 func TestPostIdempotencyKey(t *testing.T) {
-	c := compileRules(t, docRules)["custom-post-idempotency-key"]
+	c := compileRules(t, docRule(t, "post-idempotency-key"))["custom-post-idempotency-key"]
 	if !c.Meta().Needs.Has(checks.NeedsSpecText) {
 		t.Error("a spec rule must ask for the document's text")
 	}

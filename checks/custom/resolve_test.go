@@ -37,7 +37,7 @@ components:
 `
 
 func TestSpecRuleReadsResolvedDocument(t *testing.T) {
-	c := compileRules(t, docRules)["custom-post-idempotency-key"]
+	c := compileRules(t, docRule(t, "post-idempotency-key"))["custom-post-idempotency-key"]
 	fs := run(t, c, specInput(t, refAPI))
 	if len(fs) != 1 {
 		t.Fatalf("findings = %+v, want only /payments", fs)
@@ -89,7 +89,7 @@ rules:
 }
 
 func TestSpecRuleResolvedFalse(t *testing.T) {
-	rules := strings.Replace(docRules, "    target: spec\n", "    target: spec\n    resolved: false\n", 1)
+	rules := strings.Replace(docRule(t, "post-idempotency-key"), "    target: spec\n", "    target: spec\n    resolved: false\n", 1)
 	c := compileRules(t, rules)["custom-post-idempotency-key"]
 	fs := run(t, c, specInput(t, refAPI))
 	if len(fs) != 2 {

@@ -23,7 +23,7 @@ type DeadLinks struct{}
 
 // Parts implements checks.WithParts like every check of the family.
 func (DeadLinks) Parts() []checks.Part {
-	return []checks.Part{hypermedia.States{}, hypermedia.Interfaces{}}
+	return hypermedia.Parts()
 }
 
 func (DeadLinks) Meta() checks.Meta {

@@ -45,7 +45,7 @@ type rule struct{ meta checks.Meta }
 func (r rule) Meta() checks.Meta { return r.meta }
 
 // Parts implements checks.WithParts: the state matrix reads the links.
-func (rule) Parts() []checks.Part { return []checks.Part{hypermedia.States{}, hypermedia.Interfaces{}} }
+func (rule) Parts() []checks.Part { return hypermedia.Parts() }
 
 func (r rule) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
 	a := analyze(in)

@@ -68,7 +68,7 @@ type rule struct {
 func (r rule) Meta() checks.Meta { return r.meta }
 
 // Parts implements checks.WithParts: the state matrix reads the templates.
-func (rule) Parts() []checks.Part { return []checks.Part{hypermedia.States{}, hypermedia.Interfaces{}} }
+func (rule) Parts() []checks.Part { return hypermedia.Parts() }
 
 // fetch is the family's planner, which every check embeds: the scan plans
 // once for all of them.

@@ -118,3 +118,8 @@ func (k *stateKind) matrix(shape string) finding.StateMatrix {
 	})
 	return m
 }
+
+// Parts are the parts every check of the hal, hal-forms and affordance
+// families brings: the state matrix, which also reads every page for them
+// (see pages.go), and the interfaces section.
+func Parts() []checks.Part { return []checks.Part{States{}, Interfaces{}} }

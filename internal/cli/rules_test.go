@@ -123,19 +123,12 @@ func TestHouseRulesInChecksAndExplain(t *testing.T) {
 }
 
 func TestMalformedRuleIsAConfigErrorWithItsLine(t *testing.T) {
-	cfg := writeConfig(t, `rules:
+	for _, c := range []struct {
+		name, rules string
+		want        []string
+	}{
+		{"a key the file format does not know stops the decoding", `rules:
   ok-rule:
-    target: spec
-    given: "$"
-    then: {function: truthy}
-  bad-regex:
-    target: exchange
-    given: "$.headers"
-    then:
-      field: Vary
-      function: pattern
-      functionOptions: {match: "(accept"}
-  Not_Kebab:
     target: spec
     given: "$"
     then: {function: truthy}
@@ -143,19 +136,8 @@ func TestMalformedRuleIsAConfigErrorWithItsLine(t *testing.T) {
     target: spec
     given: "$"
     then: {function: truthy, options: {}}
-`)
-	r := run(t, "--config", cfg, "config", "check")
-	if r.code != ExitUsage {
-		t.Fatalf("exit %d, want %d: %s", r.code, ExitUsage, r.stderr)
-	}
-	for _, want := range []string{
-		`line 20: unknown key "options" in rules.bad-key.then`,
-	} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
-		}
-	}
-	cfg = writeConfig(t, `rules:
+`, []string{`line 9: unknown key "options" in rules.bad-key.then`}},
+		{"every rule's own defect is told, each at its line", `rules:
   bad-regex:
     target: exchange
     given: "$.headers"
@@ -167,15 +149,22 @@ func TestMalformedRuleIsAConfigErrorWithItsLine(t *testing.T) {
     target: spec
     given: "$"
     then: {function: truthy}
-`)
-	r = run(t, "--config", cfg, "config", "check")
-	for _, want := range []string{
-		`line 8, column 32: rules.bad-regex.then[0].functionOptions.match: error parsing regexp: missing closing )`,
-		`line 9, column 3: rules.Not_Kebab: a rule ID is kebab-case`,
+`, []string{
+			`line 8, column 32: rules.bad-regex.then[0].functionOptions.match: error parsing regexp: missing closing )`,
+			`line 9, column 3: rules.Not_Kebab: a rule ID is kebab-case`,
+		}},
 	} {
-		if r.code != ExitUsage || !strings.Contains(r.stderr, want) {
-			t.Errorf("exit %d, stderr lacks %q:\n%s", r.code, want, r.stderr)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			r := run(t, "--config", writeConfig(t, c.rules), "config", "check")
+			if r.code != ExitUsage {
+				t.Fatalf("exit %d, want %d: %s", r.code, ExitUsage, r.stderr)
+			}
+			for _, want := range c.want {
+				if !strings.Contains(r.stderr, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+				}
+			}
+		})
 	}
 }
 

@@ -439,7 +439,7 @@ func TestRealServersPrismNetlify(t *testing.T) {
 	scanReal(t, target, "--openapi", spec).notAssessed(t, "credentials")
 
 	s := scanReal(t, target, "--openapi", spec, "-H", "Authorization: Bearer interop",
-		"--config", rulesConfig(t, idempotencyKeyRule))
+		"--config", rulesConfig(t, docRule(t, "post-idempotency-key")))
 	s.stayedOnOrigin(t, target)
 	s.requested(t, http.MethodGet, "/sites")
 	s.reached(t, 45)
@@ -466,31 +466,16 @@ func TestRealServersPrismNetlify(t *testing.T) {
 	}
 }
 
-// idempotencyKeyRule is the example of docs/custom-rules.md.
-const idempotencyKeyRule = `
-rules:
-  post-idempotency-key:
-    description: Every POST declares an Idempotency-Key header parameter
-    target: spec
-    given: "$.paths[*].post"
-    severity: warn
-    message: "POST declares no Idempotency-Key header: {{error}}"
-    then:
-      function: schema
-      functionOptions:
-        schema:
-          type: object
-          required: [parameters]
-          properties:
-            parameters:
-              type: array
-              contains:
-                type: object
-                required: [in, name]
-                properties:
-                  in: {const: header}
-                  name: {pattern: "^(?i)idempotency-key$"}
-`
+// docRule reads one of the rules docs/custom-rules.md gives, kept in
+// testdata/rules.
+func docRule(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "rules", name+".yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
 
 // rulesConfig writes a configuration file and returns its path.
 func rulesConfig(t *testing.T, text string) string {
@@ -571,7 +556,7 @@ func TestRealServersMCPEverything(t *testing.T) {
 	t.Parallel()
 	endpoint := serverURL(t, "MCP_EVERYTHING_URL")
 	target := strings.TrimSuffix(endpoint, "mcp")
-	rules := rulesConfig(t, toolPrefixRule)
+	rules := rulesConfig(t, docRule(t, "house-tool-prefix"))
 	s := scanReal(t, target, "--config", rules)
 	s.stayedOnOrigin(t, target)
 	if s.report.MCP == nil || s.report.MCP.Endpoint != endpoint || len(s.report.MCP.Tools) < 10 {
@@ -621,16 +606,6 @@ func TestRealServersMCPEverything(t *testing.T) {
 	}
 	named.exits(t, 1)
 }
-
-// toolPrefixRule is issue 21's example of a house rule.
-const toolPrefixRule = `
-rules:
-  house-tool-prefix:
-    target: mcp-tool
-    given: "$"
-    severity: warning
-    then: {field: name, function: pattern, functionOptions: {match: "^acme_"}}
-`
 
 // A bookshop whose HAL the halson library builds: the crawl follows its
 // links to every resource.
@@ -704,7 +679,7 @@ func TestRealServersTwoTargets(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, agentready, "scan", hal, posts, "--format", "json",
-		"--config", rulesConfig(t, curieRule), "-o", "json="+filepath.Join(dir, "report-{target}.json"))
+		"--config", rulesConfig(t, docRule(t, "curie-relations")), "-o", "json="+filepath.Join(dir, "report-{target}.json"))
 	cmd.Env = behind(proxy.URL)
 	out, err := cmd.Output()
 	var exit *exec.ExitError
@@ -750,17 +725,3 @@ func TestRealServersTwoTargets(t *testing.T) {
 		}
 	}
 }
-
-// curieRule is the CURIE example of docs/custom-rules.md.
-const curieRule = `
-rules:
-  curie-relations:
-    target: hal-link
-    given: "$"
-    severity: error
-    then:
-      field: rel
-      function: pattern
-      functionOptions:
-        match: "^(acme:[a-z][a-z0-9-]*|self|curies|next|prev|first|last|collection|item)$"
-`

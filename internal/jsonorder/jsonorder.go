@@ -126,7 +126,7 @@ func Decode(data []byte, lim Limits) (*Document, error) {
 }
 
 func decodeTokens(data []byte, lim Limits) (*Document, error) {
-	d := &decoder{dec: json.NewDecoder(bytes.NewReader(data)), lim: lim}
+	d := &decoder{dec: json.NewDecoder(bytes.NewReader(data)), budget: budget{lim: lim}}
 	d.dec.UseNumber()
 	root, err := d.value("", 0)
 	if err != nil {
@@ -135,11 +135,17 @@ func decodeTokens(data []byte, lim Limits) (*Document, error) {
 	if _, err := d.dec.Token(); err != io.EOF {
 		return nil, errors.New("invalid JSON: data after the top-level value")
 	}
-	return &Document{Root: root, Duplicates: d.dups, Pruned: d.pruned}, nil
+	return d.document(root), nil
 }
 
 type decoder struct {
-	dec          *json.Decoder
+	dec *json.Decoder
+	budget
+}
+
+// budget is what both decoders count against the Limits, so that a
+// document meets the same limits, with the same errors, whichever reads it.
+type budget struct {
 	lim          Limits
 	values       int
 	pointerBytes int
@@ -147,18 +153,59 @@ type decoder struct {
 	pruned       bool
 }
 
+// spend counts a value at ptr.
+func (b *budget) spend(ptr string) error {
+	if err := b.spendSkipped(); err != nil {
+		return err
+	}
+	b.pointerBytes += len(ptr)
+	if b.pointerBytes > b.lim.MaxPointerBytes {
+		return fmt.Errorf("pointers of more than %d bytes: %w", b.lim.MaxPointerBytes, ErrLimit)
+	}
+	return nil
+}
+
+// spendSkipped counts a value of a pruned container, which has no pointer.
+func (b *budget) spendSkipped() error {
+	b.values++
+	if b.values > b.lim.MaxValues {
+		return fmt.Errorf("more than %d values: %w", b.lim.MaxValues, ErrLimit)
+	}
+	return nil
+}
+
+// text checks a string's length.
+func (b *budget) text(t, ptr string) error {
+	if len(t) > b.lim.MaxString {
+		return fmt.Errorf("string of %d bytes at %q: %w", len(t), ptr, ErrLimit)
+	}
+	return nil
+}
+
+// nest says whether a container opening at depth is read as empty
+// (PruneDeeper), or refused.
+func (b *budget) nest(depth int, ptr string) (prune bool, err error) {
+	if depth+1 <= b.lim.MaxDepth {
+		return false, nil
+	}
+	if b.lim.PruneDeeper {
+		b.pruned = true
+		return true, nil
+	}
+	return false, fmt.Errorf("nesting deeper than %d at %q: %w", b.lim.MaxDepth, ptr, ErrLimit)
+}
+
+func (b *budget) document(root *Value) *Document {
+	return &Document{Root: root, Duplicates: b.dups, Pruned: b.pruned}
+}
+
 func (d *decoder) value(ptr string, depth int) (*Value, error) {
 	tok, err := d.dec.Token()
 	if err != nil {
 		return nil, syntaxError(err)
 	}
-	d.values++
-	if d.values > d.lim.MaxValues {
-		return nil, fmt.Errorf("more than %d values: %w", d.lim.MaxValues, ErrLimit)
-	}
-	d.pointerBytes += len(ptr)
-	if d.pointerBytes > d.lim.MaxPointerBytes {
-		return nil, fmt.Errorf("pointers of more than %d bytes: %w", d.lim.MaxPointerBytes, ErrLimit)
+	if err := d.spend(ptr); err != nil {
+		return nil, err
 	}
 	v := &Value{Pointer: ptr}
 	switch t := tok.(type) {
@@ -169,20 +216,21 @@ func (d *decoder) value(ptr string, depth int) (*Value, error) {
 	case json.Number:
 		v.Kind, v.Text = Number, string(t)
 	case string:
-		if len(t) > d.lim.MaxString {
-			return nil, fmt.Errorf("string of %d bytes at %q: %w", len(t), ptr, ErrLimit)
+		if err := d.text(t, ptr); err != nil {
+			return nil, err
 		}
 		v.Kind, v.Text = String, t
 	case json.Delim:
-		if depth+1 > d.lim.MaxDepth && d.lim.PruneDeeper {
-			v.Kind, d.pruned = Object, true
-			if t == '[' {
-				v.Kind = Array
-			}
-			return v, d.skip()
+		v.Kind = Object
+		if t == '[' {
+			v.Kind = Array
 		}
-		if depth+1 > d.lim.MaxDepth {
-			return nil, fmt.Errorf("nesting deeper than %d at %q: %w", d.lim.MaxDepth, ptr, ErrLimit)
+		prune, err := d.nest(depth, ptr)
+		if err != nil {
+			return nil, err
+		}
+		if prune {
+			return v, d.skip()
 		}
 		if t == '[' {
 			return v, d.array(v, depth+1)
@@ -243,9 +291,8 @@ func (d *decoder) skip() error {
 		if err != nil {
 			return syntaxError(err)
 		}
-		d.values++
-		if d.values > d.lim.MaxValues {
-			return fmt.Errorf("more than %d values: %w", d.lim.MaxValues, ErrLimit)
+		if err := d.spendSkipped(); err != nil {
+			return err
 		}
 		switch tok {
 		case json.Delim('['), json.Delim('{'):

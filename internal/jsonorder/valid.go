@@ -12,22 +12,18 @@ import (
 // token through encoding/json; it is several times faster. Syntax needs no
 // checking here, so the only errors are the limits', met in the same order.
 type validDecoder struct {
-	data         []byte
-	pos          int
-	lim          Limits
-	values       int
-	pointerBytes int
-	dups         []string
-	pruned       bool
+	data []byte
+	pos  int
+	budget
 }
 
 func decodeValid(data []byte, lim Limits) (*Document, error) {
-	d := &validDecoder{data: data, lim: lim}
+	d := &validDecoder{data: data, budget: budget{lim: lim}}
 	root, err := d.value("", 0)
 	if err != nil {
 		return nil, err
 	}
-	return &Document{Root: root, Duplicates: d.dups, Pruned: d.pruned}, nil
+	return d.document(root), nil
 }
 
 func (d *validDecoder) space() {
@@ -43,13 +39,8 @@ func (d *validDecoder) space() {
 
 func (d *validDecoder) value(ptr string, depth int) (*Value, error) {
 	d.space()
-	d.values++
-	if d.values > d.lim.MaxValues {
-		return nil, fmt.Errorf("more than %d values: %w", d.lim.MaxValues, ErrLimit)
-	}
-	d.pointerBytes += len(ptr)
-	if d.pointerBytes > d.lim.MaxPointerBytes {
-		return nil, fmt.Errorf("pointers of more than %d bytes: %w", d.lim.MaxPointerBytes, ErrLimit)
+	if err := d.spend(ptr); err != nil {
+		return nil, err
 	}
 	v := &Value{Pointer: ptr}
 	switch c := d.data[d.pos]; c {
@@ -61,21 +52,22 @@ func (d *validDecoder) value(ptr string, depth int) (*Value, error) {
 		v.Kind, d.pos = Bool, d.pos+len("false")
 	case '"':
 		t := d.str()
-		if len(t) > d.lim.MaxString {
-			return nil, fmt.Errorf("string of %d bytes at %q: %w", len(t), ptr, ErrLimit)
+		if err := d.text(t, ptr); err != nil {
+			return nil, err
 		}
 		v.Kind, v.Text = String, t
 	case '[', '{':
 		d.pos++
-		if depth+1 > d.lim.MaxDepth && d.lim.PruneDeeper {
-			v.Kind, d.pruned = Object, true
-			if c == '[' {
-				v.Kind = Array
-			}
-			return v, d.skip()
+		v.Kind = Object
+		if c == '[' {
+			v.Kind = Array
 		}
-		if depth+1 > d.lim.MaxDepth {
-			return nil, fmt.Errorf("nesting deeper than %d at %q: %w", d.lim.MaxDepth, ptr, ErrLimit)
+		prune, err := d.nest(depth, ptr)
+		if err != nil {
+			return nil, err
+		}
+		if prune {
+			return v, d.skip()
 		}
 		if c == '[' {
 			return v, d.array(v, depth+1)
@@ -202,9 +194,8 @@ func (d *validDecoder) skip() error {
 		default:
 			d.number()
 		}
-		d.values++
-		if d.values > d.lim.MaxValues {
-			return fmt.Errorf("more than %d values: %w", d.lim.MaxValues, ErrLimit)
+		if err := d.spendSkipped(); err != nil {
+			return err
 		}
 	}
 	return nil
