@@ -128,7 +128,7 @@ func TestSamplerTracksTheLeastShapes(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	var first []string
 	for round := range 5 {
-		s := newSampler(3, newBodyKeeper())
+		s := newSampler(3, 64, newBodyKeeper())
 		for _, i := range r.Perm(len(pages)) {
 			s.offer(pages[i])
 		}
@@ -151,6 +151,57 @@ func TestSamplerTracksTheLeastShapes(t *testing.T) {
 	}
 	if first[len(first)-1] != pages[maxShapes-1].Request.URL {
 		t.Errorf("the last shape sampled is %s, want the %dth in lexical order", first[len(first)-1], maxShapes)
+	}
+}
+
+// TestBodiesKeptForTheLeastURLsOfEachShapeAndType offers pages of one
+// shape, served as two media types, in shuffled orders: each type keeps
+// the bodies of its least URLs, whatever the order, the samples among them,
+// and every page still counts as seen.
+func TestBodiesKeptForTheLeastURLsOfEachShapeAndType(t *testing.T) {
+	const perType, read = 40, 8
+	var pages []*exchange.Exchange
+	for i := range 2 * perType {
+		mt := []string{"application/hal+json", "application/json"}[i%2]
+		pages = append(pages, &exchange.Exchange{
+			Purpose:  exchange.PurposeCrawl,
+			Request:  exchange.Request{Method: http.MethodGet, URL: fmt.Sprintf("http://a.test/items/%03d", i)},
+			Response: &exchange.Response{Status: http.StatusOK, Header: http.Header{"Content-Type": {mt}}},
+		})
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 5 {
+		for _, x := range pages {
+			x.Response.Body, x.Response.Dropped = []byte(`{"id": 1}`), false
+		}
+		s := newSampler(3, read, newBodyKeeper())
+		for _, i := range r.Perm(len(pages)) {
+			s.offer(pages[i])
+		}
+		for i, x := range pages {
+			// Pages alternate types: the least 8 of each are the first 16.
+			if kept := i < 2*read; kept == x.Response.Dropped || kept != (x.Response.Body != nil) {
+				t.Fatalf("%s: dropped %v, want kept %v", x.Request.URL, x.Response.Dropped, kept)
+			}
+		}
+		samples, stats := s.result()
+		if len(samples) != 3 || samples[0] != pages[0] || samples[2] != pages[2] || stats[0].Seen != len(pages) {
+			t.Fatalf("samples %d, first %s, seen %d", len(samples), samples[0].Request.URL, stats[0].Seen)
+		}
+		want := fmt.Sprintf("%d crawled pages were read for their links alone", len(pages)-2*read)
+		if !strings.HasPrefix(s.unreadNote(), want) {
+			t.Fatalf("note %q, want it to start with %q", s.unreadNote(), want)
+		}
+	}
+}
+
+// TestBodiesPerShapeNeverBelowTheSamples: a sample is always read.
+func TestBodiesPerShapeNeverBelowTheSamples(t *testing.T) {
+	if cfg := (Config{SamplesPerShape: 5, BodiesPerShape: 2}).withDefaults(); cfg.BodiesPerShape != 5 {
+		t.Errorf("BodiesPerShape %d, want 5", cfg.BodiesPerShape)
+	}
+	if cfg := (Config{}).withDefaults(); cfg.BodiesPerShape != defaultBodiesPerShape {
+		t.Errorf("BodiesPerShape %d, want %d", cfg.BodiesPerShape, defaultBodiesPerShape)
 	}
 }
 

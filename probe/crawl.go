@@ -100,7 +100,7 @@ func newCrawler(cfg Config, c *client, start *url.URL, bodies *bodyKeeper) *craw
 		client:   c,
 		start:    start,
 		headers:  h,
-		sampler:  newSampler(cfg.SamplesPerShape, bodies),
+		sampler:  newSampler(cfg.SamplesPerShape, cfg.BodiesPerShape, bodies),
 		decided:  map[string]bool{},
 		variants: map[string]int{},
 		skipped:  map[string]int{},
@@ -431,6 +431,11 @@ type sampler struct {
 	bodies    *bodyKeeper
 	unsampled int // pages of shapes past maxShapes
 	streams   int // pages that were streams, never sampled
+	// read keeps, per path shape and media type, the pages whose bodies
+	// the checks read; the others drop theirs once their links are out.
+	read        map[string]*leastSet[*exchange.Exchange]
+	readInShape int64
+	unread      int
 }
 
 type shapeSample struct {
@@ -438,12 +443,14 @@ type shapeSample struct {
 	chosen []*exchange.Exchange // sorted by URL, at most k
 }
 
-func newSampler(k int, bodies *bodyKeeper) *sampler {
+func newSampler(k, read int, bodies *bodyKeeper) *sampler {
 	return &sampler{
-		k:       k,
-		shapes:  map[string]*shapeSample{},
-		tracked: leastSet[string]{less: func(a, b string) bool { return a < b }, weight: func(string) int64 { return 1 }, limit: maxShapes},
-		bodies:  bodies,
+		k:           k,
+		shapes:      map[string]*shapeSample{},
+		tracked:     leastSet[string]{less: func(a, b string) bool { return a < b }, weight: func(string) int64 { return 1 }, limit: maxShapes},
+		bodies:      bodies,
+		read:        map[string]*leastSet[*exchange.Exchange]{},
+		readInShape: int64(read),
 	}
 }
 
@@ -456,6 +463,7 @@ func (s *sampler) offer(x *exchange.Exchange) {
 		releaseBody(x.Response)
 		return
 	}
+	read := s.keepRead(shape, x)
 	ss := s.track(shape)
 	if ss == nil {
 		s.unsampled++
@@ -463,6 +471,9 @@ func (s *sampler) offer(x *exchange.Exchange) {
 		return
 	}
 	ss.seen++
+	if !read {
+		return
+	}
 	at := sort.Search(len(ss.chosen), func(i int) bool { return ss.chosen[i].Request.URL >= x.Request.URL })
 	ss.chosen = append(ss.chosen, nil)
 	copy(ss.chosen[at+1:], ss.chosen[at:])
@@ -476,6 +487,28 @@ func (s *sampler) offer(x *exchange.Exchange) {
 		}
 	}
 	s.bodies.keep(x)
+}
+
+// keepRead reports whether x is among the least URLs of its shape and media
+// type, which keep their bodies; x, or a page it displaces, drops its body.
+// The samples are the least URLs of a shape, so they are always read.
+func (s *sampler) keepRead(shape string, x *exchange.Exchange) bool {
+	key := shape + "\x00" + x.Response.MediaType()
+	set := s.read[key]
+	if set == nil {
+		set = &leastSet[*exchange.Exchange]{less: exchangeLess, weight: func(*exchange.Exchange) int64 { return 1 }, limit: s.readInShape}
+		s.read[key] = set
+	}
+	kept, evicted := set.admit(x)
+	for _, e := range evicted {
+		s.bodies.drop(e)
+		s.unread++
+	}
+	if !kept {
+		s.bodies.drop(x)
+		s.unread++
+	}
+	return kept
 }
 
 // track returns the sample of shape, or nil when the shape is past the
@@ -509,6 +542,17 @@ func (s *sampler) note() string {
 	}
 	return fmt.Sprintf("%d crawled pages were not sampled: the crawl met more than %d path shapes, and only the first %d in lexical order are sampled and probed",
 		s.unsampled, maxShapes, maxShapes)
+}
+
+// unreadNote says how many crawled pages dropped their bodies, or "".
+func (s *sampler) unreadNote() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.unread == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d crawled pages were read for their links alone, and their bodies not judged: the checks read the bodies of the first %d pages of each path shape and media type, in URL order",
+		s.unread, s.readInShape)
 }
 
 // streamNote says how many crawled pages were streams, or "".

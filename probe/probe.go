@@ -49,6 +49,12 @@ type Config struct {
 	// trailing "/**" or "*" matching any suffix).
 	Include, Exclude []string
 	SamplesPerShape  int // default 3
+	// BodiesPerShape bounds the crawled pages of one path shape and media
+	// type whose bodies are kept for the checks, the least URLs first;
+	// default 64, and never fewer than SamplesPerShape. The other pages keep
+	// their URL, status and headers: memory then grows with the shapes a
+	// crawl meets, not with its pages.
+	BodiesPerShape int
 	// Shard, when split, makes MaxPages bound the pages of the shard's own
 	// path shapes: pages of other shapes are still fetched, since links to
 	// its own shapes may be on them alone, but bounded apart (see

@@ -65,6 +65,14 @@ func (k *bodyKeeper) release(x *exchange.Exchange) {
 	releaseBody(x.Response)
 }
 
+// drop releases x's body whatever its size, and gives its room back.
+func (k *bodyKeeper) drop(x *exchange.Exchange) {
+	k.mu.Lock()
+	k.set.remove(x)
+	k.mu.Unlock()
+	x.Response.Body, x.Response.Dropped = nil, true
+}
+
 // note says how many large bodies the bound released, or "".
 func (k *bodyKeeper) note() string {
 	k.mu.Lock()

@@ -27,6 +27,9 @@ const skipProbeOffOrigin = "probe-off-origin"
 const (
 	defaultBudget = 2 * time.Minute
 	defaultPages  = 200
+	// defaultBodiesPerShape is twice the documents of one shape that a
+	// family judges: resources of one shape come from one serializer.
+	defaultBodiesPerShape = 64
 )
 
 func (cfg Config) withDefaults() Config {
@@ -40,6 +43,8 @@ func (cfg Config) withDefaults() Config {
 	def(&cfg.Concurrency, 4)
 	def(&cfg.MaxRedirects, 5)
 	def(&cfg.SamplesPerShape, 3)
+	def(&cfg.BodiesPerShape, defaultBodiesPerShape)
+	cfg.BodiesPerShape = max(cfg.BodiesPerShape, cfg.SamplesPerShape)
 	def(&cfg.MaxQueryVariants, 5)
 	def(&cfg.MaxLinksPerPage, 1000)
 	if cfg.Timeout <= 0 {
@@ -100,7 +105,7 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 	crawlCut := crawlCtx.Err() != nil
 
 	res := &Result{}
-	res.Notes = appendNotes(res.Notes, startRedirectNote(cr.pages, start), cr.cut.note(), cr.sampler.note(), cr.sampler.streamNote())
+	res.Notes = appendNotes(res.Notes, startRedirectNote(cr.pages, start), cr.cut.note(), cr.sampler.note(), cr.sampler.streamNote(), cr.sampler.unreadNote())
 	samples, sampling := cr.sampler.result()
 	crawled := sortedExchanges(cr.pages)
 	var sent round

@@ -284,6 +284,34 @@ func TestRealServersHTTPBin(t *testing.T) {
 	}
 }
 
+// go-httpbin's /links/150/0 is one of 150 HTML pages of one path shape that
+// link to each other. The crawl reads them all for their links; the checks
+// read the bodies of the first 64 in URL order, and a note says so. The
+// findings are the three samples' and the site's: what a scan that read
+// every body reported too.
+func TestRealServersHTTPBinLinkPages(t *testing.T) {
+	t.Parallel()
+	target := serverURL(t, "HTTPBIN_URL")
+	s := scanReal(t, target+"/links/150/0", "--max-pages", "300", "--max-depth", "10")
+	s.stayedOnOrigin(t, target)
+	if s.report.Stats.Pages != 150 {
+		t.Errorf("%d pages crawled, want 150", s.report.Stats.Pages)
+	}
+	if !slices.ContainsFunc(s.report.Notes, func(n string) bool {
+		return strings.HasPrefix(n, "86 crawled pages were read for their links alone")
+	}) {
+		t.Errorf("no note on the 86 bodies not read: %q", s.report.Notes)
+	}
+	s.exactly(t, "discovery-markdown-twin", 3)
+	s.firesOn(t, "discovery-markdown-twin", "/links/150/10")
+	s.exactly(t, "negotiation-options-cors-only", 1)
+	if len(s.report.Findings) != 4 {
+		t.Errorf("findings %v, want the 4 above", s.counts())
+	}
+	// HTML pages are no API resource: the scan is not assessed.
+	s.exits(t, 3)
+}
+
 // fingerprints are the findings' check IDs and fingerprints, sorted.
 func (s *scanned) fingerprints() []string {
 	var out []string

@@ -1,0 +1,86 @@
+package scan_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentready/agentready/checks/builtin"
+	"github.com/agentready/agentready/fixtures/large"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/scan"
+	"github.com/agentready/agentready/probe"
+)
+
+// TestUnreadBodiesChangeNothingButTheirNote scans a paginated HAL API of
+// about 3,000 resources twice (its two item shapes have 1,500 each): once reading every
+// body, once with the default bound on the bodies kept per shape. Resources
+// of one shape come from one serializer, so the report is the same, but for
+// the note that says how many bodies were not read.
+func TestUnreadBodiesChangeNothingButTheirNote(t *testing.T) {
+	srv := httptest.NewServer(large.Paginated(3000))
+	defer srv.Close()
+	every := scanBodies(t, srv.URL, 1<<30)
+	bounded := scanBodies(t, srv.URL, 0)
+	note := slices.IndexFunc(bounded.Notes, func(n string) bool { return strings.Contains(n, "were read for their links alone") })
+	if note < 0 {
+		t.Fatalf("no note on the unread bodies: %q", bounded.Notes)
+	}
+	if !strings.HasPrefix(bounded.Notes[note], "2872 crawled pages") {
+		t.Errorf("note %q, want 2872 pages: all but the first 64 of each item shape", bounded.Notes[note])
+	}
+	bounded.Notes = slices.Delete(bounded.Notes, note, note+1)
+	a, b := marshal(t, every), marshal(t, bounded)
+	if !bytes.Equal(a, b) {
+		t.Errorf("the reports differ beyond the note:\n%s", firstDifference(a, b))
+	}
+}
+
+func scanBodies(t *testing.T, target string, bodiesPerShape int) *finding.Report {
+	t.Helper()
+	start, _ := url.Parse(target + "/")
+	reg, err := builtin.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := large.PaginatedResources(3000)
+	rep, err := scan.Run(context.Background(), scan.Options{
+		Probe: probe.Config{Start: start, MaxPages: want + 10, MaxDepth: 5, Concurrency: 8, Budget: 5 * time.Minute,
+			MaxQueryVariants: want, MaxLinksPerPage: want, BodiesPerShape: bodiesPerShape},
+		Checks: reg.All(),
+		Now:    func() time.Time { return time.Unix(0, 0).UTC() },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Stats.Pages != want {
+		t.Fatalf("pages = %d, want %d", rep.Stats.Pages, want)
+	}
+	rep.Stats.DurationMS = 0
+	return rep
+}
+
+func marshal(t *testing.T, rep *finding.Report) []byte {
+	t.Helper()
+	out, err := json.MarshalIndent(rep, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func firstDifference(a, b []byte) string {
+	la, lb := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+	for i := range min(len(la), len(lb)) {
+		if la[i] != lb[i] {
+			return "every body read: " + la[i] + "\nbounded:         " + lb[i]
+		}
+	}
+	return "one report is longer"
+}
