@@ -35,8 +35,13 @@ const (
 	// NeedsSpecText: the OpenAPI document's text kept in Spec.Raw, for a
 	// check that reads the document as written rather than as loaded.
 	NeedsSpecText
+	// NeedsEveryHeader: every header of every crawled page. Otherwise a
+	// page whose body the checks do not read (past the first of its path
+	// shape, see probe.Config.BodiesPerShape) keeps its Content-Type and
+	// Link alone.
+	NeedsEveryHeader
 
-	knownNeeds = NeedsMCP | NeedsMCPPerIdentity | NeedsActiveHidden | NeedsActiveStale | NeedsActiveState | NeedsSpecText
+	knownNeeds = NeedsMCP | NeedsMCPPerIdentity | NeedsActiveHidden | NeedsActiveStale | NeedsActiveState | NeedsSpecText | NeedsEveryHeader
 )
 
 // Has reports whether n holds every need of want.

@@ -128,7 +128,7 @@ func TestSamplerTracksTheLeastShapes(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	var first []string
 	for round := range 5 {
-		s := newSampler(3, 64, newBodyKeeper())
+		s := newSampler(3, 64, newBodyKeeper(), nil)
 		for _, i := range r.Perm(len(pages)) {
 			s.offer(pages[i])
 		}
@@ -174,7 +174,7 @@ func TestBodiesKeptForTheLeastURLsOfEachShapeAndType(t *testing.T) {
 		for _, x := range pages {
 			x.Response.Body, x.Response.Dropped = []byte(`{"id": 1}`), false
 		}
-		s := newSampler(3, read, newBodyKeeper())
+		s := newSampler(3, read, newBodyKeeper(), nil)
 		for _, i := range r.Perm(len(pages)) {
 			s.offer(pages[i])
 		}
@@ -202,6 +202,43 @@ func TestBodiesPerShapeNeverBelowTheSamples(t *testing.T) {
 	}
 	if cfg := (Config{}).withDefaults(); cfg.BodiesPerShape != defaultBodiesPerShape {
 		t.Errorf("BodiesPerShape %d, want %d", cfg.BodiesPerShape, defaultBodiesPerShape)
+	}
+}
+
+// TestUnreadPagesKeepTheirLinksAndType crawls ten items of one shape from
+// the greatest of them, each with its own ETag: the start page and the
+// least four keep everything; the others keep their status, Content-Type
+// and Link, unless a check reads every header.
+func TestUnreadPagesKeepTheirLinksAndType(t *testing.T) {
+	rt := routes{}
+	for i := range 10 {
+		rt[fmt.Sprintf("/items/%d", i)] = func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("ETag", `"`+r.URL.Path+`"`)
+			w.Header().Set("Link", `</items>; rel="collection"`)
+			halBody(`{"_links": {"a": {"href": "/items/0"}, "b": {"href": "/items/1"}, "c": {"href": "/items/2"}, "d": {"href": "/items/3"},
+				"e": {"href": "/items/4"}, "f": {"href": "/items/5"}, "g": {"href": "/items/6"}, "h": {"href": "/items/7"}, "i": {"href": "/items/8"}}}`)(w, r)
+		}
+	}
+	srv, _ := serve(t, rt)
+	for _, keepHeaders := range []bool{false, true} {
+		res := run(t, Config{Start: mustParse(t, srv.URL+"/items/9"), BodiesPerShape: 4, KeepUnreadHeaders: keepHeaders}, nil)
+		for i := range 10 {
+			x := crawlOf(res, fmt.Sprintf("/items/%d", i))
+			read := i < 4 || i == 9
+			if read == x.Response.Dropped || read != (len(x.Response.Body) > 0) {
+				t.Errorf("/items/%d: dropped %v, want read %v", i, x.Response.Dropped, read)
+			}
+			h := x.Response.Header
+			if h.Get("Content-Type") != "application/hal+json" || len(x.Response.Links()) != 1 || x.Response.Status != http.StatusOK {
+				t.Errorf("/items/%d: %d %v, want 200 with its type and Link", i, x.Response.Status, h)
+			}
+			if want := read || keepHeaders; (h.Get("Etag") != "") != want {
+				t.Errorf("/items/%d (keep every header %v): header %v, want the ETag kept: %v", i, keepHeaders, h, want)
+			}
+		}
+		if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, "5 crawled pages were read for their links alone") }) {
+			t.Errorf("notes %q", res.Notes)
+		}
 	}
 }
 

@@ -31,6 +31,9 @@ const (
 	skipLinksPerPage  = "max-links-per-page"
 )
 
+// sourceStart is the Source of the start page.
+const sourceStart = "start"
+
 type job struct {
 	url    string
 	depth  int
@@ -100,7 +103,7 @@ func newCrawler(cfg Config, c *client, start *url.URL, bodies *bodyKeeper) *craw
 		client:   c,
 		start:    start,
 		headers:  h,
-		sampler:  newSampler(cfg.SamplesPerShape, cfg.BodiesPerShape, bodies),
+		sampler:  newSampler(cfg.SamplesPerShape, cfg.BodiesPerShape, bodies, unreadHeader(cfg, c)),
 		decided:  map[string]bool{},
 		variants: map[string]int{},
 		skipped:  map[string]int{},
@@ -112,7 +115,7 @@ func (cr *crawler) run(ctx context.Context) {
 	startURL := cr.start.String()
 	cr.decided[startURL] = true
 	cr.queued = 1
-	level := []job{{url: startURL, source: "start"}}
+	level := []job{{url: startURL, source: sourceStart}}
 	for len(level) > 0 && ctx.Err() == nil {
 		var next []job
 		if cr.spec.settled() {
@@ -436,6 +439,9 @@ type sampler struct {
 	read        map[string]*leastSet[*exchange.Exchange]
 	readInShape int64
 	unread      int
+	// unreadHeader is what an unread page keeps of its header; nil keeps
+	// all of it.
+	unreadHeader func(http.Header) http.Header
 }
 
 type shapeSample struct {
@@ -443,14 +449,37 @@ type shapeSample struct {
 	chosen []*exchange.Exchange // sorted by URL, at most k
 }
 
-func newSampler(k, read int, bodies *bodyKeeper) *sampler {
+func newSampler(k, read int, bodies *bodyKeeper, unreadHeader func(http.Header) http.Header) *sampler {
 	return &sampler{
-		k:           k,
-		shapes:      map[string]*shapeSample{},
-		tracked:     leastSet[string]{less: func(a, b string) bool { return a < b }, weight: func(string) int64 { return 1 }, limit: maxShapes},
-		bodies:      bodies,
-		read:        map[string]*leastSet[*exchange.Exchange]{},
-		readInShape: int64(read),
+		k:            k,
+		shapes:       map[string]*shapeSample{},
+		tracked:      leastSet[string]{less: func(a, b string) bool { return a < b }, weight: func(string) int64 { return 1 }, limit: maxShapes},
+		bodies:       bodies,
+		read:         map[string]*leastSet[*exchange.Exchange]{},
+		readInShape:  int64(read),
+		unreadHeader: unreadHeader,
+	}
+}
+
+// unreadHeaderNames are what every pass that reaches an unread page reads
+// of its header: its media type, and the links it offers in Link.
+var unreadHeaderNames = []string{"Content-Type", "Link"}
+
+// unreadHeader keeps of an unread page's header its unreadHeaderNames, in a
+// map shared with the pages that keep the same, unless a check reads every
+// header of every page (Config.KeepUnreadHeaders).
+func unreadHeader(cfg Config, c *client) func(http.Header) http.Header {
+	if cfg.KeepUnreadHeaders {
+		return nil
+	}
+	return func(h http.Header) http.Header {
+		kept := make(http.Header, len(unreadHeaderNames))
+		for _, name := range unreadHeaderNames {
+			if vs, ok := h[name]; ok {
+				kept[name] = vs
+			}
+		}
+		return c.respHdrs.shared(kept)
 	}
 }
 
@@ -490,9 +519,13 @@ func (s *sampler) offer(x *exchange.Exchange) {
 }
 
 // keepRead reports whether x is among the least URLs of its shape and media
-// type, which keep their bodies; x, or a page it displaces, drops its body.
-// The samples are the least URLs of a shape, so they are always read.
+// type, which keep their bodies; x, or a page it displaces, is left unread.
+// The samples are the least URLs of a shape, so they are always read, and
+// so is the start page, which the report and several checks read apart.
 func (s *sampler) keepRead(shape string, x *exchange.Exchange) bool {
+	if x.Source == sourceStart {
+		return true
+	}
 	key := shape + "\x00" + x.Response.MediaType()
 	set := s.read[key]
 	if set == nil {
@@ -501,14 +534,23 @@ func (s *sampler) keepRead(shape string, x *exchange.Exchange) bool {
 	}
 	kept, evicted := set.admit(x)
 	for _, e := range evicted {
-		s.bodies.drop(e)
-		s.unread++
+		s.leaveUnread(e)
 	}
 	if !kept {
-		s.bodies.drop(x)
-		s.unread++
+		s.leaveUnread(x)
 	}
 	return kept
+}
+
+// leaveUnread drops x's body and what its header holds beyond what the
+// passes over every page read. The header is replaced, never edited: it may
+// be shared with pages that are read.
+func (s *sampler) leaveUnread(x *exchange.Exchange) {
+	s.bodies.drop(x)
+	if s.unreadHeader != nil {
+		x.Response.Header = s.unreadHeader(x.Response.Header)
+	}
+	s.unread++
 }
 
 // track returns the sample of shape, or nil when the shape is past the

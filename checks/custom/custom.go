@@ -189,6 +189,10 @@ func meta(id string, r config.Rule, sev finding.Severity) checks.Meta {
 	if r.Target == TargetSpec {
 		m.Needs = checks.NeedsSpecText
 	}
+	if r.Target == TargetExchange {
+		// A rule may name any header, or all of them.
+		m.Needs = checks.NeedsEveryHeader
+	}
 	return m
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"slices"
@@ -11,8 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/builtin"
+	"github.com/agentready/agentready/checks/custom"
 	"github.com/agentready/agentready/fixtures/large"
+	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/probe"
@@ -42,7 +46,41 @@ func TestUnreadBodiesChangeNothingButTheirNote(t *testing.T) {
 	}
 }
 
-func scanBodies(t *testing.T, target string, bodiesPerShape int) *finding.Report {
+// TestHouseRulesOnExchangesReadEveryHeader: a house rule on exchanges may
+// name any header, so the pages whose bodies are not read keep all of
+// theirs: a rule that every page sends Cache-Control holds on every page.
+func TestHouseRulesOnExchangesReadEveryHeader(t *testing.T) {
+	paginated := large.Paginated(3000)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "max-age=60")
+		paginated.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	f, err := config.Parse([]byte(`rules:
+  cache-control:
+    target: exchange
+    given: "$.headers"
+    severity: warning
+    then: {field: Cache-Control, function: truthy}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, err := custom.Checks(f.Rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := scanBodies(t, srv.URL, 0, rules...)
+	if !slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.HasPrefix(n, "2872 crawled pages were read for their links alone") }) {
+		t.Errorf("notes %q, want the 2872 bodies not read", rep.Notes)
+	}
+	i := slices.IndexFunc(rep.Checks, func(r finding.CheckResult) bool { return r.ID == "custom-cache-control" })
+	if i < 0 || rep.Checks[i].Status != finding.StatusPass || rep.Checks[i].Findings != 0 {
+		t.Errorf("the house rule did not pass: %+v", rep.Checks)
+	}
+}
+
+func scanBodies(t *testing.T, target string, bodiesPerShape int, extra ...checks.Check) *finding.Report {
 	t.Helper()
 	start, _ := url.Parse(target + "/")
 	reg, err := builtin.Registry()
@@ -53,7 +91,7 @@ func scanBodies(t *testing.T, target string, bodiesPerShape int) *finding.Report
 	rep, err := scan.Run(context.Background(), scan.Options{
 		Probe: probe.Config{Start: start, MaxPages: want + 10, MaxDepth: 5, Concurrency: 8, Budget: 5 * time.Minute,
 			MaxQueryVariants: want, MaxLinksPerPage: want, BodiesPerShape: bodiesPerShape},
-		Checks: reg.All(),
+		Checks: append(reg.All(), extra...),
 		Now:    func() time.Time { return time.Unix(0, 0).UTC() },
 	})
 	if err != nil {

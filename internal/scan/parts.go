@@ -21,6 +21,9 @@ func session(opts Options, plan probe.Planner) probe.Session {
 	if needs.Has(checks.NeedsSpecText) {
 		s.Config.Spec.KeepRaw = true
 	}
+	if needs.Has(checks.NeedsEveryHeader) {
+		s.Config.KeepUnreadHeaders = true
+	}
 	perIdentity := len(opts.Identities) > 1 && needs.Has(checks.NeedsMCPPerIdentity)
 	if (opts.MCPEndpoint != "" || needs.Has(checks.NeedsMCP) || perIdentity) && opts.Shard.SiteWide() {
 		s.MCP = &probe.MCPPlan{Named: opts.MCPEndpoint, PerIdentity: perIdentity}
