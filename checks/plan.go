@@ -36,9 +36,9 @@ const (
 	// check that reads the document as written rather than as loaded.
 	NeedsSpecText
 	// NeedsEveryHeader: every header of every crawled page. Otherwise a
-	// page whose body the checks do not read (past the first of its path
-	// shape, see probe.Config.BodiesPerShape) keeps its Content-Type and
-	// Link alone.
+	// page whose body the checks do not read (past the first 64 of its path
+	// shape and media type, see probe.Config.BodiesPerShape) keeps its
+	// Content-Type and Link alone.
 	NeedsEveryHeader
 
 	knownNeeds = NeedsMCP | NeedsMCPPerIdentity | NeedsActiveHidden | NeedsActiveStale | NeedsActiveState | NeedsSpecText | NeedsEveryHeader
