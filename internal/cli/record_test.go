@@ -3,13 +3,16 @@ package cli
 import (
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/fixtures/large"
 )
 
 // timestamps are the members of a JSON report a replay does not reproduce:
@@ -43,6 +46,31 @@ func TestReplayReproducesTheVerdict(t *testing.T) {
 	}
 	if passed := run(t, "scan", "--replay", recording, "--fail-on", "error", "-q"); passed.code != ExitOK {
 		t.Errorf("the replay judged with --fail-on error: code %d, want 0: %s", passed.code, passed.stderr)
+	}
+}
+
+// TestReplayOfPagesLeftUnread records a crawl of 3,031 resources, most of
+// them past the 64 pages of their path shape whose bodies the checks read:
+// a page left unread is recorded as the checks saw it, and the replay gives
+// the same report.
+func TestReplayOfPagesLeftUnread(t *testing.T) {
+	srv := httptest.NewServer(large.Paginated(3000))
+	defer srv.Close()
+	dir := t.TempDir()
+	recording, scanned, replayed := filepath.Join(dir, "scan.har"), filepath.Join(dir, "scan.json"), filepath.Join(dir, "replay.json")
+	n := strconv.Itoa(large.PaginatedResources(3000) + 10)
+	r := run(t, "scan", srv.URL+"/", "--max-pages", n, "--max-query-variants", n, "--max-links-per-page", n,
+		"--concurrency", "8", "-q", "--record", recording, "-o", "json="+scanned)
+	again := run(t, "scan", "--replay", recording, "-q", "-o", "json="+replayed)
+	if again.code != r.code {
+		t.Fatalf("replay: code %d, want the scan's %d: %s", again.code, r.code, again.stderr)
+	}
+	want, got := readOutput(t, scanned), readOutput(t, replayed)
+	if !strings.Contains(want, "2872 crawled pages were read for their links alone") {
+		t.Fatal("the scan left no page unread")
+	}
+	if timestamps.ReplaceAllString(got, "") != timestamps.ReplaceAllString(want, "") {
+		t.Error("the replay's JSON report differs from the scan's beyond startedAt and finishedAt")
 	}
 }
 
