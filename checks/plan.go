@@ -35,13 +35,13 @@ const (
 	// NeedsSpecText: the OpenAPI document's text kept in Spec.Raw, for a
 	// check that reads the document as written rather than as loaded.
 	NeedsSpecText
-	// NeedsEveryHeader: every header of every crawled page. Otherwise a
-	// page whose body the checks do not read (past the first 64 of its path
-	// shape and media type, see probe.Config.BodiesPerShape) keeps its
-	// Content-Type and Link alone.
-	NeedsEveryHeader
+	// NeedsEveryPage: every crawled page whole, for a check that judges
+	// each one. Otherwise a page past the first of its path shape and media
+	// type (probe.Config.BodiesPerShape) is left unread: no body, and of its
+	// header only Content-Type and Link (Response.Unread).
+	NeedsEveryPage
 
-	knownNeeds = NeedsMCP | NeedsMCPPerIdentity | NeedsActiveHidden | NeedsActiveStale | NeedsActiveState | NeedsSpecText | NeedsEveryHeader
+	knownNeeds = NeedsMCP | NeedsMCPPerIdentity | NeedsActiveHidden | NeedsActiveStale | NeedsActiveState | NeedsSpecText | NeedsEveryPage
 )
 
 // Has reports whether n holds every need of want.

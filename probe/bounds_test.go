@@ -3,6 +3,7 @@ package probe
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"slices"
@@ -195,20 +196,29 @@ func TestBodiesKeptForTheLeastURLsOfEachShapeAndType(t *testing.T) {
 	}
 }
 
-// TestBodiesPerShapeNeverBelowTheSamples: a sample is always read.
-func TestBodiesPerShapeNeverBelowTheSamples(t *testing.T) {
-	if cfg := (Config{SamplesPerShape: 5, BodiesPerShape: 2}).withDefaults(); cfg.BodiesPerShape != 5 {
-		t.Errorf("BodiesPerShape %d, want 5", cfg.BodiesPerShape)
-	}
-	if cfg := (Config{}).withDefaults(); cfg.BodiesPerShape != defaultBodiesPerShape {
-		t.Errorf("BodiesPerShape %d, want %d", cfg.BodiesPerShape, defaultBodiesPerShape)
+// TestBodiesPerShape: a sample is always read, and by default so are the 64
+// pages after the samples.
+func TestBodiesPerShape(t *testing.T) {
+	for _, c := range []struct {
+		cfg  Config
+		want int
+	}{
+		{Config{}, 3 + 64},
+		{Config{SamplesPerShape: 5}, 5 + 64},
+		{Config{SamplesPerShape: 5, BodiesPerShape: 2}, 5},
+		{Config{BodiesPerShape: 10}, 10},
+		{Config{BodiesPerShape: 10, ReadEveryPage: true}, math.MaxInt},
+	} {
+		if got := c.cfg.withDefaults().BodiesPerShape; got != c.want {
+			t.Errorf("%+v: BodiesPerShape %d, want %d", c.cfg, got, c.want)
+		}
 	}
 }
 
 // TestUnreadPagesKeepTheirLinksAndType crawls ten items of one shape from
 // the greatest of them, each with its own ETag: the start page and the
 // least four keep everything; the others keep their status, Content-Type
-// and Link, unless a check reads every header.
+// and Link, unless every page is read.
 func TestUnreadPagesKeepTheirLinksAndType(t *testing.T) {
 	rt := routes{}
 	for i := range 10 {
@@ -220,24 +230,25 @@ func TestUnreadPagesKeepTheirLinksAndType(t *testing.T) {
 		}
 	}
 	srv, _ := serve(t, rt)
-	for _, keepHeaders := range []bool{false, true} {
-		res := run(t, Config{Start: mustParse(t, srv.URL+"/items/9"), BodiesPerShape: 4, KeepUnreadHeaders: keepHeaders}, nil)
+	for _, every := range []bool{false, true} {
+		res := run(t, Config{Start: mustParse(t, srv.URL+"/items/9"), BodiesPerShape: 4, ReadEveryPage: every}, nil)
 		for i := range 10 {
 			x := crawlOf(res, fmt.Sprintf("/items/%d", i))
-			read := i < 4 || i == 9
-			if read == x.Response.Dropped || read != (len(x.Response.Body) > 0) {
-				t.Errorf("/items/%d: dropped %v, want read %v", i, x.Response.Dropped, read)
+			read := i < 4 || i == 9 || every
+			if r := x.Response; read == r.Dropped || read == r.Unread || read != (len(r.Body) > 0) {
+				t.Errorf("/items/%d: dropped %v, unread %v, want read %v", i, r.Dropped, r.Unread, read)
 			}
 			h := x.Response.Header
 			if h.Get("Content-Type") != "application/hal+json" || len(x.Response.Links()) != 1 || x.Response.Status != http.StatusOK {
 				t.Errorf("/items/%d: %d %v, want 200 with its type and Link", i, x.Response.Status, h)
 			}
-			if want := read || keepHeaders; (h.Get("Etag") != "") != want {
-				t.Errorf("/items/%d (keep every header %v): header %v, want the ETag kept: %v", i, keepHeaders, h, want)
+			if (h.Get("Etag") != "") != read {
+				t.Errorf("/items/%d (every page read: %v): header %v, want the ETag kept: %v", i, every, h, read)
 			}
 		}
-		if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, "5 crawled pages were read for their links alone") }) {
-			t.Errorf("notes %q", res.Notes)
+		noted := slices.ContainsFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, "5 crawled pages were read for their links alone") })
+		if noted == every {
+			t.Errorf("every page read %v: notes %q", every, res.Notes)
 		}
 	}
 }

@@ -31,9 +31,6 @@ const (
 	skipLinksPerPage  = "max-links-per-page"
 )
 
-// sourceStart is the Source of the start page.
-const sourceStart = "start"
-
 type job struct {
 	url    string
 	depth  int
@@ -103,7 +100,7 @@ func newCrawler(cfg Config, c *client, start *url.URL, bodies *bodyKeeper) *craw
 		client:   c,
 		start:    start,
 		headers:  h,
-		sampler:  newSampler(cfg.SamplesPerShape, cfg.BodiesPerShape, bodies, unreadHeader(cfg, c)),
+		sampler:  newSampler(cfg.SamplesPerShape, cfg.BodiesPerShape, bodies, unreadHeader(c)),
 		decided:  map[string]bool{},
 		variants: map[string]int{},
 		skipped:  map[string]int{},
@@ -115,7 +112,7 @@ func (cr *crawler) run(ctx context.Context) {
 	startURL := cr.start.String()
 	cr.decided[startURL] = true
 	cr.queued = 1
-	level := []job{{url: startURL, source: sourceStart}}
+	level := []job{{url: startURL, source: exchange.SourceStart}}
 	for len(level) > 0 && ctx.Err() == nil {
 		var next []job
 		if cr.spec.settled() {
@@ -440,7 +437,7 @@ type sampler struct {
 	readInShape int64
 	unread      int
 	// unreadHeader is what an unread page keeps of its header; nil keeps
-	// all of it.
+	// all of it (in tests).
 	unreadHeader func(http.Header) http.Header
 }
 
@@ -466,12 +463,8 @@ func newSampler(k, read int, bodies *bodyKeeper, unreadHeader func(http.Header) 
 var unreadHeaderNames = []string{"Content-Type", "Link"}
 
 // unreadHeader keeps of an unread page's header its unreadHeaderNames, in a
-// map shared with the pages that keep the same, unless a check reads every
-// header of every page (Config.KeepUnreadHeaders).
-func unreadHeader(cfg Config, c *client) func(http.Header) http.Header {
-	if cfg.KeepUnreadHeaders {
-		return nil
-	}
+// map shared with the pages that keep the same.
+func unreadHeader(c *client) func(http.Header) http.Header {
 	return func(h http.Header) http.Header {
 		kept := make(http.Header, len(unreadHeaderNames))
 		for _, name := range unreadHeaderNames {
@@ -492,7 +485,7 @@ func (s *sampler) offer(x *exchange.Exchange) {
 		releaseBody(x.Response)
 		return
 	}
-	read := s.keepRead(shape, x)
+	read := s.chooseRead(shape, x)
 	ss := s.track(shape)
 	if ss == nil {
 		s.unsampled++
@@ -518,12 +511,13 @@ func (s *sampler) offer(x *exchange.Exchange) {
 	s.bodies.keep(x)
 }
 
-// keepRead reports whether x is among the least URLs of its shape and media
-// type, which keep their bodies; x, or a page it displaces, is left unread.
-// The samples are the least URLs of a shape, so they are always read, and
-// so is the start page, which the report and several checks read apart.
-func (s *sampler) keepRead(shape string, x *exchange.Exchange) bool {
-	if x.Source == sourceStart {
+// chooseRead reports whether x is among the least URLs of its shape and
+// media type, which the checks read, and leaves unread x or the page it
+// displaces from them. The samples are the least URLs of a shape, so they
+// are always read, and so is the start page, which the report and several
+// checks read apart.
+func (s *sampler) chooseRead(shape string, x *exchange.Exchange) bool {
+	if x.Source == exchange.SourceStart {
 		return true
 	}
 	key := shape + "\x00" + x.Response.MediaType()
@@ -550,6 +544,7 @@ func (s *sampler) leaveUnread(x *exchange.Exchange) {
 	if s.unreadHeader != nil {
 		x.Response.Header = s.unreadHeader(x.Response.Header)
 	}
+	x.Response.Unread = true
 	s.unread++
 }
 

@@ -50,15 +50,15 @@ type Config struct {
 	Include, Exclude []string
 	SamplesPerShape  int // default 3
 	// BodiesPerShape bounds the crawled pages of one path shape and media
-	// type whose bodies are kept for the checks, the least URLs first;
-	// default 64, and never fewer than SamplesPerShape. The start page is
+	// type that the checks read, the least URLs first; default the samples
+	// and 64 more, never fewer than SamplesPerShape. The start page is
 	// always read. The other pages keep their URL, status, Content-Type and
-	// Link: memory then grows with the shapes a crawl meets, not with its
-	// pages.
+	// Link, not their bodies: what a page costs then no longer grows with
+	// what it holds.
 	BodiesPerShape int
-	// KeepUnreadHeaders keeps every header of the pages whose bodies are
-	// not read, for a check that reads any header of any page.
-	KeepUnreadHeaders bool
+	// ReadEveryPage keeps every crawled page whole, for checks that judge
+	// each page, or compare the same pages across identities.
+	ReadEveryPage bool
 	// Shard, when split, makes MaxPages bound the pages of the shard's own
 	// path shapes: pages of other shapes are still fetched, since links to
 	// its own shapes may be on them alone, but bounded apart (see

@@ -70,7 +70,9 @@ func (k *bodyKeeper) drop(x *exchange.Exchange) {
 	k.mu.Lock()
 	k.set.remove(x)
 	k.mu.Unlock()
-	x.Response.Body, x.Response.Dropped = nil, true
+	if len(x.Response.Body) > 0 {
+		x.Response.Body, x.Response.Dropped = nil, true
+	}
 }
 
 // note says how many large bodies the bound released, or "".

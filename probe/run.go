@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -27,9 +28,10 @@ const skipProbeOffOrigin = "probe-off-origin"
 const (
 	defaultBudget = 2 * time.Minute
 	defaultPages  = 200
-	// defaultBodiesPerShape is twice the documents of one shape that a
-	// family judges: resources of one shape come from one serializer.
-	defaultBodiesPerShape = 64
+	// defaultBodiesBeyondSamples is what a family examines of a shape beyond
+	// its samples, twice the documents of a shape it judges: resources of
+	// one shape come from one serializer.
+	defaultBodiesBeyondSamples = 64
 )
 
 func (cfg Config) withDefaults() Config {
@@ -43,8 +45,11 @@ func (cfg Config) withDefaults() Config {
 	def(&cfg.Concurrency, 4)
 	def(&cfg.MaxRedirects, 5)
 	def(&cfg.SamplesPerShape, 3)
-	def(&cfg.BodiesPerShape, defaultBodiesPerShape)
+	def(&cfg.BodiesPerShape, cfg.SamplesPerShape+defaultBodiesBeyondSamples)
 	cfg.BodiesPerShape = max(cfg.BodiesPerShape, cfg.SamplesPerShape)
+	if cfg.ReadEveryPage {
+		cfg.BodiesPerShape = math.MaxInt
+	}
 	def(&cfg.MaxQueryVariants, 5)
 	def(&cfg.MaxLinksPerPage, 1000)
 	if cfg.Timeout <= 0 {

@@ -190,8 +190,8 @@ func meta(id string, r config.Rule, sev finding.Severity) checks.Meta {
 		m.Needs = checks.NeedsSpecText
 	}
 	if r.Target == TargetExchange {
-		// A rule may name any header, or all of them.
-		m.Needs = checks.NeedsEveryHeader
+		// A rule may name any header, or all of them, and the body.
+		m.Needs = checks.NeedsEveryPage
 	}
 	return m
 }

@@ -55,7 +55,7 @@ func itemsOf(c *Rule, in *checks.Input) ([]item, error) {
 	case TargetSpec:
 		return specItems(c, in)
 	case TargetExchange:
-		return exchangeItems(in), nil
+		return exchangeItems(c, in), nil
 	case TargetMCPTool:
 		return toolItems(in)
 	case TargetHALLink:
@@ -240,11 +240,19 @@ func keyAt(n *yaml.Node, path []any) *yaml.Node {
 }
 
 // exchangeItems are the crawl's requests that were answered, each as
-// {method, url, path, query, status, headers, mediaType, body}.
-func exchangeItems(in *checks.Input) []item {
+// {method, url, path, query, status, headers, mediaType, body}. A scan
+// with such a rule reads every page; a recording made without one may hold
+// pages left unread, which would look like pages without body or headers,
+// so they are counted and left out.
+func exchangeItems(c *Rule, in *checks.Input) []item {
 	var out []item
+	unread := 0
 	for x := range in.Recording.WithPurpose(exchange.PurposeCrawl) {
 		if x.Response == nil {
+			continue
+		}
+		if x.Response.Unread {
+			unread++
 			continue
 		}
 		out = append(out, item{doc: exchangeValue(x), label: exchangeLabel(x), subject: exchangeSubject(x), evidence: func(path []any) (finding.Evidence, *finding.SourceLocation) {
@@ -260,6 +268,9 @@ func exchangeItems(in *checks.Input) []item {
 			}
 			return ev, nil
 		}})
+	}
+	if unread > 0 {
+		in.Observe(c.meta.ID, fmt.Sprintf("%d crawled pages of the recording were left unread (no body, no header but Content-Type and Link) and not judged: record the scan with this rule configured", unread))
 	}
 	return out
 }

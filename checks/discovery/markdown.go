@@ -30,7 +30,7 @@ func markdownPages(target *url.URL, crawled, samples []*exchange.Exchange) []str
 		}
 	}
 	for _, x := range crawled {
-		if x.Source == "start" && x.Response != nil {
+		if x.Source == exchange.SourceStart && x.Response != nil {
 			add(x.Request.URL)
 		}
 	}

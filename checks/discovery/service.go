@@ -278,7 +278,7 @@ func (c ServiceDescMissing) Run(_ context.Context, in *checks.Input) ([]finding.
 // startExchange is the crawl of the start URL.
 func startExchange(in *checks.Input) *exchange.Exchange {
 	for x := range in.Recording.Crawled() {
-		if x.Source == "start" {
+		if x.Source == exchange.SourceStart {
 			return x
 		}
 	}

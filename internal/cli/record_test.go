@@ -1,18 +1,21 @@
 package cli
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/fixtures/large"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 // timestamps are the members of a JSON report a replay does not reproduce:
@@ -50,7 +53,7 @@ func TestReplayReproducesTheVerdict(t *testing.T) {
 }
 
 // TestReplayOfPagesLeftUnread records a crawl of 3,031 resources, most of
-// them past the 64 pages of their path shape whose bodies the checks read:
+// them past the first 67 pages of their path shape, which the checks read:
 // a page left unread is recorded as the checks saw it, and the replay gives
 // the same report.
 func TestReplayOfPagesLeftUnread(t *testing.T) {
@@ -66,11 +69,40 @@ func TestReplayOfPagesLeftUnread(t *testing.T) {
 		t.Fatalf("replay: code %d, want the scan's %d: %s", again.code, r.code, again.stderr)
 	}
 	want, got := readOutput(t, scanned), readOutput(t, replayed)
-	if !strings.Contains(want, "2872 crawled pages were read for their links alone") {
+	if !strings.Contains(want, "2866 crawled pages were read for their links alone") {
 		t.Fatal("the scan left no page unread")
 	}
 	if timestamps.ReplaceAllString(got, "") != timestamps.ReplaceAllString(want, "") {
 		t.Error("the replay's JSON report differs from the scan's beyond startedAt and finishedAt")
+	}
+}
+
+// TestReplayWithAHouseRuleOnExchanges replays a recording made without
+// house rules under a configuration that has one on exchanges: the pages
+// the scan left unread, recorded without most of their headers, are not
+// judged, and the rule says how many it left out.
+func TestReplayWithAHouseRuleOnExchanges(t *testing.T) {
+	srv := httptest.NewServer(large.Paginated(3000))
+	defer srv.Close()
+	dir := t.TempDir()
+	recording, replayed, cfg := filepath.Join(dir, "scan.har"), filepath.Join(dir, "replay.json"), filepath.Join(dir, ".agentready.yaml")
+	n := strconv.Itoa(large.PaginatedResources(3000) + 10)
+	run(t, "scan", srv.URL+"/", "--max-pages", n, "--max-query-variants", n, "--max-links-per-page", n, "--concurrency", "8", "-q", "--record", recording)
+	rule := "version: 1\nrules:\n  content-type:\n    target: exchange\n    given: \"$.headers\"\n    severity: warning\n    then: {field: Content-Length, function: truthy}\n"
+	if err := os.WriteFile(cfg, []byte(rule), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	run(t, "scan", "--replay", recording, "--config", cfg, "-q", "-o", "json="+replayed)
+	var rep finding.Report
+	if err := json.Unmarshal([]byte(readOutput(t, replayed)), &rep); err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(rep.Checks, func(r finding.CheckResult) bool { return r.ID == "custom-content-type" })
+	if i < 0 || rep.Checks[i].Findings != 0 {
+		t.Fatalf("the rule judged pages it could not see: %+v", rep.Checks)
+	}
+	if obs := rep.Checks[i].Observations; len(obs) != 1 || !strings.HasPrefix(obs[0], "2866 crawled pages of the recording were left unread") {
+		t.Errorf("observations %q, want the 2866 pages left out", obs)
 	}
 }
 

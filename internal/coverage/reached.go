@@ -159,7 +159,7 @@ func likelyCause(rec *exchange.Recording, start *url.URL, doc *spec.Document, op
 	var startPage *exchange.Exchange
 	for x := range rec.Crawled() {
 		total++
-		if x.Source == "start" || start != nil && x.Request.URL == start.String() {
+		if x.Source == exchange.SourceStart || start != nil && x.Request.URL == start.String() {
 			startPage = x
 		}
 		r := x.Response

@@ -25,6 +25,9 @@ import (
 // planned probes use "<family>/<name>", chosen by the check that planned them.
 const PurposeCrawl = "crawl"
 
+// SourceStart is the Source of the crawl's start page.
+const SourceStart = "start"
+
 // Exchange is one request and what came back.
 type Exchange struct {
 	ID      string `json:"id"`
@@ -126,6 +129,10 @@ type Response struct {
 	// Dropped is set when the body was released after link extraction because
 	// no check needs it; checks must not judge a dropped body.
 	Dropped bool `json:"dropped,omitempty"`
+	// Unread is set on a crawled page the checks do not read: past the
+	// first pages of its path shape and media type, it kept no body and of
+	// its header only Content-Type and Link.
+	Unread bool `json:"unread,omitempty"`
 	// Redactions counts the echoes of the scan's own credentials replaced
 	// with Redacted in the body and header values (see Secrets). The body is
 	// otherwise as received, and BodySize still counts the bytes received.

@@ -131,6 +131,7 @@ type entryData struct {
 	NoResponse bool `json:"noResponse,omitempty"`
 	Truncated  bool `json:"truncated,omitempty"`
 	Dropped    bool `json:"dropped,omitempty"`
+	Unread     bool `json:"unread,omitempty"`
 	Redactions int  `json:"redactions,omitempty"`
 	// SessionStart are the requests that opened the MCP session the
 	// request was sent in, which its curl line replays first.

@@ -236,7 +236,7 @@ func fromEntry(e entry) (*exchange.Exchange, error) {
 	if x.Response, err = fromResponse(e.Response); err != nil {
 		return nil, err
 	}
-	x.Response.Truncated, x.Response.Dropped, x.Response.Redactions = d.Truncated, d.Dropped, d.Redactions
+	x.Response.Truncated, x.Response.Dropped, x.Response.Unread, x.Response.Redactions = d.Truncated, d.Dropped, d.Unread, d.Redactions
 	return x, nil
 }
 

@@ -248,7 +248,7 @@ func toEntry(x *exchange.Exchange, started time.Time) entry {
 		e.Data.URL = text(x.Request.URL)
 	}
 	if r := x.Response; r != nil {
-		e.Data.Truncated, e.Data.Dropped, e.Data.Redactions = r.Truncated, r.Dropped, r.Redactions
+		e.Data.Truncated, e.Data.Dropped, e.Data.Unread, e.Data.Redactions = r.Truncated, r.Dropped, r.Unread, r.Redactions
 		e.Request.HTTPVersion = r.Proto
 	} else {
 		e.Data.NoResponse = true

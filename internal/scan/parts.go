@@ -21,8 +21,10 @@ func session(opts Options, plan probe.Planner) probe.Session {
 	if needs.Has(checks.NeedsSpecText) {
 		s.Config.Spec.KeepRaw = true
 	}
-	if needs.Has(checks.NeedsEveryHeader) {
-		s.Config.KeepUnreadHeaders = true
+	// Comparing callers needs the same pages whole for each: the least URLs
+	// of a shape differ from one caller's crawl to another's.
+	if needs.Has(checks.NeedsEveryPage) || len(opts.Identities) > 1 {
+		s.Config.ReadEveryPage = true
 	}
 	perIdentity := len(opts.Identities) > 1 && needs.Has(checks.NeedsMCPPerIdentity)
 	if (opts.MCPEndpoint != "" || needs.Has(checks.NeedsMCP) || perIdentity) && opts.Shard.SiteWide() {
