@@ -35,10 +35,11 @@ const (
 	// NeedsSpecText: the OpenAPI document's text kept in Spec.Raw, for a
 	// check that reads the document as written rather than as loaded.
 	NeedsSpecText
-	// NeedsEveryPage: every crawled page whole, for a check that judges
-	// each one. Otherwise a page past the first of its path shape and media
-	// type (probe.Config.BodiesPerShape) is left unread: no body, and of its
-	// header only Content-Type and Link (Response.Unread).
+	// NeedsEveryPage: every crawled page read, for a check that judges each
+	// one. Otherwise a 2xx page past the first BodiesPerShape pages of its
+	// path shape and media type (see probe.Config) is left unread: no body,
+	// and of its header only Content-Type and Link (Response.Unread). Bodies
+	// over 16 KiB stay bounded either way.
 	NeedsEveryPage
 
 	knownNeeds = NeedsMCP | NeedsMCPPerIdentity | NeedsActiveHidden | NeedsActiveStale | NeedsActiveState | NeedsSpecText | NeedsEveryPage

@@ -129,7 +129,7 @@ func TestSamplerTracksTheLeastShapes(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	var first []string
 	for round := range 5 {
-		s := newSampler(3, 64, newBodyKeeper(), nil)
+		s := newSampler(3, 64, newBodyKeeper(), unreadHeader(nil))
 		for _, i := range r.Perm(len(pages)) {
 			s.offer(pages[i])
 		}
@@ -175,7 +175,7 @@ func TestBodiesKeptForTheLeastURLsOfEachShapeAndType(t *testing.T) {
 		for _, x := range pages {
 			x.Response.Body, x.Response.Dropped = []byte(`{"id": 1}`), false
 		}
-		s := newSampler(3, read, newBodyKeeper(), nil)
+		s := newSampler(3, read, newBodyKeeper(), unreadHeader(nil))
 		for _, i := range r.Perm(len(pages)) {
 			s.offer(pages[i])
 		}

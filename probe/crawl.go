@@ -3,6 +3,7 @@ package probe
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"sort"
@@ -100,7 +101,7 @@ func newCrawler(cfg Config, c *client, start *url.URL, bodies *bodyKeeper) *craw
 		client:   c,
 		start:    start,
 		headers:  h,
-		sampler:  newSampler(cfg.SamplesPerShape, cfg.BodiesPerShape, bodies, unreadHeader(c)),
+		sampler:  newSampler(cfg.SamplesPerShape, cfg.BodiesPerShape, bodies, unreadHeader(c.respHdrs)),
 		decided:  map[string]bool{},
 		variants: map[string]int{},
 		skipped:  map[string]int{},
@@ -436,8 +437,7 @@ type sampler struct {
 	read        map[string]*leastSet[*exchange.Exchange]
 	readInShape int64
 	unread      int
-	// unreadHeader is what an unread page keeps of its header; nil keeps
-	// all of it (in tests).
+	// unreadHeader is what an unread page keeps of its header.
 	unreadHeader func(http.Header) http.Header
 }
 
@@ -447,15 +447,19 @@ type shapeSample struct {
 }
 
 func newSampler(k, read int, bodies *bodyKeeper, unreadHeader func(http.Header) http.Header) *sampler {
-	return &sampler{
+	s := &sampler{
 		k:            k,
 		shapes:       map[string]*shapeSample{},
 		tracked:      leastSet[string]{less: func(a, b string) bool { return a < b }, weight: func(string) int64 { return 1 }, limit: maxShapes},
 		bodies:       bodies,
-		read:         map[string]*leastSet[*exchange.Exchange]{},
 		readInShape:  int64(read),
 		unreadHeader: unreadHeader,
 	}
+	// Reading every page needs no choice, and keeping one would sort them all.
+	if read < math.MaxInt {
+		s.read = map[string]*leastSet[*exchange.Exchange]{}
+	}
+	return s
 }
 
 // unreadHeaderNames are what every pass that reaches an unread page reads
@@ -463,8 +467,8 @@ func newSampler(k, read int, bodies *bodyKeeper, unreadHeader func(http.Header) 
 var unreadHeaderNames = []string{"Content-Type", "Link"}
 
 // unreadHeader keeps of an unread page's header its unreadHeaderNames, in a
-// map shared with the pages that keep the same.
-func unreadHeader(c *client) func(http.Header) http.Header {
+// map shared through held with the pages that keep the same.
+func unreadHeader(held *responseHeaders) func(http.Header) http.Header {
 	return func(h http.Header) http.Header {
 		kept := make(http.Header, len(unreadHeaderNames))
 		for _, name := range unreadHeaderNames {
@@ -472,7 +476,7 @@ func unreadHeader(c *client) func(http.Header) http.Header {
 				kept[name] = vs
 			}
 		}
-		return c.respHdrs.shared(kept)
+		return held.shared(kept)
 	}
 }
 
@@ -517,7 +521,7 @@ func (s *sampler) offer(x *exchange.Exchange) {
 // are always read, and so is the start page, which the report and several
 // checks read apart.
 func (s *sampler) chooseRead(shape string, x *exchange.Exchange) bool {
-	if x.Source == exchange.SourceStart {
+	if s.read == nil || x.Source == exchange.SourceStart {
 		return true
 	}
 	key := shape + "\x00" + x.Response.MediaType()
@@ -541,9 +545,7 @@ func (s *sampler) chooseRead(shape string, x *exchange.Exchange) bool {
 // be shared with pages that are read.
 func (s *sampler) leaveUnread(x *exchange.Exchange) {
 	s.bodies.drop(x)
-	if s.unreadHeader != nil {
-		x.Response.Header = s.unreadHeader(x.Response.Header)
-	}
+	x.Response.Header = s.unreadHeader(x.Response.Header)
 	x.Response.Unread = true
 	s.unread++
 }

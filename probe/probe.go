@@ -49,15 +49,16 @@ type Config struct {
 	// trailing "/**" or "*" matching any suffix).
 	Include, Exclude []string
 	SamplesPerShape  int // default 3
-	// BodiesPerShape bounds the crawled pages of one path shape and media
-	// type that the checks read, the least URLs first; default the samples
-	// and 64 more, never fewer than SamplesPerShape. The start page is
-	// always read. The other pages keep their URL, status, Content-Type and
-	// Link, not their bodies: what a page costs then no longer grows with
-	// what it holds.
+	// BodiesPerShape bounds the crawled 2xx pages of one path shape and
+	// media type that the checks read, the least URLs first; default the
+	// samples and 64 more, never fewer than SamplesPerShape. The start page
+	// and pages of other statuses are always read. The other pages keep
+	// their URL, status, Content-Type and Link, not their bodies: what a
+	// page costs then no longer grows with what it holds.
 	BodiesPerShape int
-	// ReadEveryPage keeps every crawled page whole, for checks that judge
-	// each page, or compare the same pages across identities.
+	// ReadEveryPage lifts that bound, for checks that judge each page, or
+	// compare the same pages across identities. Bodies over 16 KiB stay
+	// bounded (keepLargeBodies).
 	ReadEveryPage bool
 	// Shard, when split, makes MaxPages bound the pages of the shard's own
 	// path shapes: pages of other shapes are still fetched, since links to

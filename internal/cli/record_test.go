@@ -52,16 +52,16 @@ func TestReplayReproducesTheVerdict(t *testing.T) {
 	}
 }
 
-// TestReplayOfPagesLeftUnread records a crawl of 3,031 resources, most of
+// TestReplayOfPagesLeftUnread records a crawl of 607 resources, most of
 // them past the first 67 pages of their path shape, which the checks read:
 // a page left unread is recorded as the checks saw it, and the replay gives
 // the same report.
 func TestReplayOfPagesLeftUnread(t *testing.T) {
-	srv := httptest.NewServer(large.Paginated(3000))
+	srv := httptest.NewServer(large.Paginated(600))
 	defer srv.Close()
 	dir := t.TempDir()
 	recording, scanned, replayed := filepath.Join(dir, "scan.har"), filepath.Join(dir, "scan.json"), filepath.Join(dir, "replay.json")
-	n := strconv.Itoa(large.PaginatedResources(3000) + 10)
+	n := strconv.Itoa(large.PaginatedResources(600) + 10)
 	r := run(t, "scan", srv.URL+"/", "--max-pages", n, "--max-query-variants", n, "--max-links-per-page", n,
 		"--concurrency", "8", "-q", "--record", recording, "-o", "json="+scanned)
 	again := run(t, "scan", "--replay", recording, "-q", "-o", "json="+replayed)
@@ -69,7 +69,7 @@ func TestReplayOfPagesLeftUnread(t *testing.T) {
 		t.Fatalf("replay: code %d, want the scan's %d: %s", again.code, r.code, again.stderr)
 	}
 	want, got := readOutput(t, scanned), readOutput(t, replayed)
-	if !strings.Contains(want, "2866 crawled pages were read for their links alone") {
+	if !strings.Contains(want, "466 crawled pages were read for their links alone") {
 		t.Fatal("the scan left no page unread")
 	}
 	if timestamps.ReplaceAllString(got, "") != timestamps.ReplaceAllString(want, "") {
@@ -82,11 +82,11 @@ func TestReplayOfPagesLeftUnread(t *testing.T) {
 // the scan left unread, recorded without most of their headers, are not
 // judged, and the rule says how many it left out.
 func TestReplayWithAHouseRuleOnExchanges(t *testing.T) {
-	srv := httptest.NewServer(large.Paginated(3000))
+	srv := httptest.NewServer(large.Paginated(600))
 	defer srv.Close()
 	dir := t.TempDir()
 	recording, replayed, cfg := filepath.Join(dir, "scan.har"), filepath.Join(dir, "replay.json"), filepath.Join(dir, ".agentready.yaml")
-	n := strconv.Itoa(large.PaginatedResources(3000) + 10)
+	n := strconv.Itoa(large.PaginatedResources(600) + 10)
 	run(t, "scan", srv.URL+"/", "--max-pages", n, "--max-query-variants", n, "--max-links-per-page", n, "--concurrency", "8", "-q", "--record", recording)
 	rule := "version: 1\nrules:\n  content-type:\n    target: exchange\n    given: \"$.headers\"\n    severity: warning\n    then: {field: Content-Length, function: truthy}\n"
 	if err := os.WriteFile(cfg, []byte(rule), 0o600); err != nil {
@@ -101,8 +101,8 @@ func TestReplayWithAHouseRuleOnExchanges(t *testing.T) {
 	if i < 0 || rep.Checks[i].Findings != 0 {
 		t.Fatalf("the rule judged pages it could not see: %+v", rep.Checks)
 	}
-	if obs := rep.Checks[i].Observations; len(obs) != 1 || !strings.HasPrefix(obs[0], "2866 crawled pages of the recording were left unread") {
-		t.Errorf("observations %q, want the 2866 pages left out", obs)
+	if obs := rep.Checks[i].Observations; len(obs) != 1 || !strings.HasPrefix(obs[0], "466 crawled pages of the recording were left unread") {
+		t.Errorf("observations %q, want the 466 pages left out", obs)
 	}
 }
 

@@ -129,9 +129,10 @@ type Response struct {
 	// Dropped is set when the body was released after link extraction because
 	// no check needs it; checks must not judge a dropped body.
 	Dropped bool `json:"dropped,omitempty"`
-	// Unread is set on a crawled page the checks do not read: past the
-	// first pages of its path shape and media type, it kept no body and of
-	// its header only Content-Type and Link.
+	// Unread is set on a crawled 2xx page the checks do not read: past the
+	// first pages of its path shape and media type (probe.Config.
+	// BodiesPerShape), it kept no body and of its header only Content-Type
+	// and Link.
 	Unread bool `json:"unread,omitempty"`
 	// Redactions counts the echoes of the scan's own credentials replaced
 	// with Redacted in the body and header values (see Secrets). The body is
@@ -220,8 +221,9 @@ func (r *Response) MediaType() string {
 }
 
 // Whole reports a body kept as received: neither cut at the cap nor
-// released after use.
-func (r *Response) Whole() bool { return !r.Truncated && !r.Dropped }
+// released after use, nor on a page left unread (whose body, even an empty
+// one, is not what was received).
+func (r *Response) Whole() bool { return !r.Truncated && !r.Dropped && !r.Unread }
 
 // JSON decodes the body once and caches it. Numbers stay json.Number so that
 // checks can tell 404 from "404" and 1 from 1.0.

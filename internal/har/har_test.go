@@ -286,13 +286,13 @@ type requestView struct {
 }
 
 type responseView struct {
-	Status             int
-	Proto              string
-	Header             http.Header
-	Body               []byte
-	BodySize           int64
-	Truncated, Dropped bool
-	Redactions         int
+	Status                     int
+	Proto                      string
+	Header                     http.Header
+	Body                       []byte
+	BodySize                   int64
+	Truncated, Dropped, Unread bool
+	Redactions                 int
 }
 
 func viewOf(x *exchange.Exchange) exchangeView {
@@ -301,7 +301,7 @@ func viewOf(x *exchange.Exchange) exchangeView {
 		Request: requestViewOf(x.Request)}
 	if r := x.Response; r != nil {
 		v.Response = &responseView{Status: r.Status, Proto: r.Proto, Header: r.Header, Body: r.Body, BodySize: r.BodySize,
-			Truncated: r.Truncated, Dropped: r.Dropped, Redactions: r.Redactions}
+			Truncated: r.Truncated, Dropped: r.Dropped, Unread: r.Unread, Redactions: r.Redactions}
 	}
 	return v
 }

@@ -23,13 +23,13 @@ import (
 )
 
 // TestUnreadPagesOfAUniformAPIChangeOnlyTheNotes scans a paginated HAL API
-// of about 3,000 resources twice (its two item shapes have 1,500 each):
+// of 607 resources twice (its two item shapes have 300 each):
 // once reading every page, once with the default bound on the pages read
 // per shape. Its resources of one shape share their serializer and their
 // states, so the report is the same, but for the note that counts the
 // pages left unread.
 func TestUnreadPagesOfAUniformAPIChangeOnlyTheNotes(t *testing.T) {
-	srv := httptest.NewServer(large.Paginated(3000))
+	srv := httptest.NewServer(large.Paginated(600))
 	defer srv.Close()
 	every := scanBodies(t, srv.URL, 1<<30)
 	bounded := scanBodies(t, srv.URL, 0)
@@ -37,8 +37,8 @@ func TestUnreadPagesOfAUniformAPIChangeOnlyTheNotes(t *testing.T) {
 	if note < 0 {
 		t.Fatalf("no note on the unread bodies: %q", bounded.Notes)
 	}
-	if !strings.HasPrefix(bounded.Notes[note], "2866 crawled pages") {
-		t.Errorf("note %q, want 2866 pages: all but the first 67 of each item shape", bounded.Notes[note])
+	if !strings.HasPrefix(bounded.Notes[note], "466 crawled pages") {
+		t.Errorf("note %q, want 466 pages: all but the first 67 of each item shape", bounded.Notes[note])
 	}
 	bounded.Notes = slices.Delete(bounded.Notes, note, note+1)
 	a, b := marshal(t, every), marshal(t, bounded)
@@ -51,7 +51,7 @@ func TestUnreadPagesOfAUniformAPIChangeOnlyTheNotes(t *testing.T) {
 // name any header, or the body, so a scan with one leaves no page unread:
 // a rule that every page sends Cache-Control holds on every page.
 func TestHouseRulesOnExchangesReadEveryPage(t *testing.T) {
-	paginated := large.Paginated(3000)
+	paginated := large.Paginated(600)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "max-age=60")
 		paginated.ServeHTTP(w, r)
@@ -85,14 +85,14 @@ func TestHouseRulesOnExchangesReadEveryPage(t *testing.T) {
 // caller's crawl to another's, and comparing callers needs the same pages
 // whole for each, so a scan as two callers leaves no page unread.
 func TestCallersCompareEveryPage(t *testing.T) {
-	srv := httptest.NewServer(large.Paginated(3000))
+	srv := httptest.NewServer(large.Paginated(600))
 	defer srv.Close()
 	start, _ := url.Parse(srv.URL + "/")
 	reg, err := builtin.Registry()
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := large.PaginatedResources(3000)
+	want := large.PaginatedResources(600)
 	rep, err := scan.Run(context.Background(), scan.Options{
 		Probe: probe.Config{Start: start, MaxPages: 2 * (want + 10), MaxDepth: 5, Concurrency: 8, Budget: 5 * time.Minute,
 			MaxQueryVariants: want, MaxLinksPerPage: want},
@@ -114,7 +114,7 @@ func scanBodies(t *testing.T, target string, bodiesPerShape int, extra ...checks
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := large.PaginatedResources(3000)
+	want := large.PaginatedResources(600)
 	rep, err := scan.Run(context.Background(), scan.Options{
 		Probe: probe.Config{Start: start, MaxPages: want + 10, MaxDepth: 5, Concurrency: 8, Budget: 5 * time.Minute,
 			MaxQueryVariants: want, MaxLinksPerPage: want, BodiesPerShape: bodiesPerShape},

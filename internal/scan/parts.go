@@ -22,8 +22,9 @@ func session(opts Options, plan probe.Planner) probe.Session {
 		s.Config.Spec.KeepRaw = true
 	}
 	// Comparing callers needs the same pages whole for each: the least URLs
-	// of a shape differ from one caller's crawl to another's.
-	if needs.Has(checks.NeedsEveryPage) || len(opts.Identities) > 1 {
+	// of a shape differ from one caller's crawl to another's. What active
+	// probes send rests on what no page offered, which only every page says.
+	if needs.Has(checks.NeedsEveryPage) || len(opts.Identities) > 1 || s.Active != nil {
 		s.Config.ReadEveryPage = true
 	}
 	perIdentity := len(opts.Identities) > 1 && needs.Has(checks.NeedsMCPPerIdentity)
