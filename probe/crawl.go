@@ -434,12 +434,16 @@ type sampler struct {
 	streams   int // pages that were streams, never sampled
 	// read keeps, per path shape and media type, the pages whose bodies
 	// the checks read; the others drop theirs once their links are out.
-	read        map[string]*leastSet[*exchange.Exchange]
+	read        map[shapeAndType]*leastSet[*exchange.Exchange]
 	readInShape int64
 	unread      int
 	// unreadHeader is what an unread page keeps of its header.
 	unreadHeader func(http.Header) http.Header
 }
+
+// shapeAndType keys the pages read: a struct, not a joined string, since
+// every crawled page looks its key up.
+type shapeAndType struct{ shape, mediaType string }
 
 type shapeSample struct {
 	seen   int
@@ -457,7 +461,7 @@ func newSampler(k, read int, bodies *bodyKeeper, unreadHeader func(http.Header) 
 	}
 	// Reading every page needs no choice, and keeping one would sort them all.
 	if read < math.MaxInt {
-		s.read = map[string]*leastSet[*exchange.Exchange]{}
+		s.read = map[shapeAndType]*leastSet[*exchange.Exchange]{}
 	}
 	return s
 }
@@ -524,7 +528,7 @@ func (s *sampler) chooseRead(shape string, x *exchange.Exchange) bool {
 	if s.read == nil || x.Source == exchange.SourceStart {
 		return true
 	}
-	key := shape + "\x00" + x.Response.MediaType()
+	key := shapeAndType{shape, x.Response.MediaType()}
 	set := s.read[key]
 	if set == nil {
 		set = &leastSet[*exchange.Exchange]{less: exchangeLess, weight: func(*exchange.Exchange) int64 { return 1 }, limit: s.readInShape}

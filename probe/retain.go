@@ -67,9 +67,7 @@ func (k *bodyKeeper) release(x *exchange.Exchange) {
 
 // drop releases x's body whatever its size, and gives its room back.
 func (k *bodyKeeper) drop(x *exchange.Exchange) {
-	k.mu.Lock()
-	k.set.remove(x)
-	k.mu.Unlock()
+	k.release(x)
 	if len(x.Response.Body) > 0 {
 		x.Response.Body, x.Response.Dropped = nil, true
 	}

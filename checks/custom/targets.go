@@ -359,7 +359,8 @@ func toolName(t *mcp.Tool) string {
 }
 
 // linkItems are the links of every crawled HAL resource the scan read (an
-// unread page has no body to take them from), embedded resources included, each as {rel, href, templated, title, name, type, deprecation,
+// unread page has no body to take them from), embedded resources included,
+// each as {rel, href, templated, title, name, type, deprecation,
 // profile, hreflang, resource}.
 func linkItems(in *checks.Input) []item {
 	var out []item

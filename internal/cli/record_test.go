@@ -57,13 +57,9 @@ func TestReplayReproducesTheVerdict(t *testing.T) {
 // a page left unread is recorded as the checks saw it, and the replay gives
 // the same report.
 func TestReplayOfPagesLeftUnread(t *testing.T) {
-	srv := httptest.NewServer(large.Paginated(600))
-	defer srv.Close()
 	dir := t.TempDir()
 	recording, scanned, replayed := filepath.Join(dir, "scan.har"), filepath.Join(dir, "scan.json"), filepath.Join(dir, "replay.json")
-	n := strconv.Itoa(large.PaginatedResources(600) + 10)
-	r := run(t, "scan", srv.URL+"/", "--max-pages", n, "--max-query-variants", n, "--max-links-per-page", n,
-		"--concurrency", "8", "-q", "--record", recording, "-o", "json="+scanned)
+	r := recordPaginated(t, recording, "-o", "json="+scanned)
 	again := run(t, "scan", "--replay", recording, "-q", "-o", "json="+replayed)
 	if again.code != r.code {
 		t.Fatalf("replay: code %d, want the scan's %d: %s", again.code, r.code, again.stderr)
@@ -82,12 +78,9 @@ func TestReplayOfPagesLeftUnread(t *testing.T) {
 // the scan left unread, recorded without most of their headers, are not
 // judged, and the rule says how many it left out.
 func TestReplayWithAHouseRuleOnExchanges(t *testing.T) {
-	srv := httptest.NewServer(large.Paginated(600))
-	defer srv.Close()
 	dir := t.TempDir()
 	recording, replayed, cfg := filepath.Join(dir, "scan.har"), filepath.Join(dir, "replay.json"), filepath.Join(dir, ".agentready.yaml")
-	n := strconv.Itoa(large.PaginatedResources(600) + 10)
-	run(t, "scan", srv.URL+"/", "--max-pages", n, "--max-query-variants", n, "--max-links-per-page", n, "--concurrency", "8", "-q", "--record", recording)
+	recordPaginated(t, recording)
 	rule := "version: 1\nrules:\n  content-type:\n    target: exchange\n    given: \"$.headers\"\n    severity: warning\n    then: {field: Content-Length, function: truthy}\n"
 	if err := os.WriteFile(cfg, []byte(rule), 0o600); err != nil {
 		t.Fatal(err)
@@ -104,6 +97,18 @@ func TestReplayWithAHouseRuleOnExchanges(t *testing.T) {
 	if obs := rep.Checks[i].Observations; len(obs) != 1 || !strings.HasPrefix(obs[0], "466 crawled pages of the recording were left unread") {
 		t.Errorf("observations %q, want the 466 pages left out", obs)
 	}
+}
+
+// recordPaginated scans all of large.Paginated(600), 607 resources, into
+// recording, with the extra flags given.
+func recordPaginated(t *testing.T, recording string, flags ...string) result {
+	t.Helper()
+	srv := httptest.NewServer(large.Paginated(600))
+	defer srv.Close()
+	n := strconv.Itoa(large.PaginatedResources(600) + 10)
+	args := []string{"scan", srv.URL + "/", "--max-pages", n, "--max-query-variants", n, "--max-links-per-page", n,
+		"--concurrency", "8", "-q", "--record", recording}
+	return run(t, append(args, flags...)...)
 }
 
 func TestReplayFlags(t *testing.T) {

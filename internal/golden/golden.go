@@ -54,7 +54,7 @@ func Check(t testing.TB, path string, got []byte) {
 		return
 	}
 	if !bytes.Equal(got, want) {
-		Stale(t, path, firstDiff(got, want))
+		Stale(t, path, FirstDiff(got, want))
 	}
 }
 
@@ -92,9 +92,9 @@ func rel(path string) string {
 	return abs
 }
 
-// firstDiff shows the first differing line, which is usually enough to see
+// FirstDiff shows the first differing line, which is usually enough to see
 // what changed without printing a whole page.
-func firstDiff(got, want []byte) string {
+func FirstDiff(got, want []byte) string {
 	g, w := bytes.Split(got, []byte("\n")), bytes.Split(want, []byte("\n"))
 	for i := 0; i < len(g) || i < len(w); i++ {
 		var gl, wl []byte

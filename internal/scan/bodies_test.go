@@ -3,7 +3,6 @@ package scan_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -12,12 +11,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/checks/custom"
 	"github.com/agentready/agentready/fixtures/large"
 	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/golden"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/probe"
 )
@@ -31,8 +30,8 @@ import (
 func TestUnreadPagesOfAUniformAPIChangeOnlyTheNotes(t *testing.T) {
 	srv := httptest.NewServer(large.Paginated(600))
 	defer srv.Close()
-	every := scanBodies(t, srv.URL, 1<<30)
-	bounded := scanBodies(t, srv.URL, 0)
+	every := scanPaginated(t, srv, func(o *scan.Options) { o.Probe.BodiesPerShape = 1 << 30 })
+	bounded := scanPaginated(t, srv, nil)
 	note := slices.IndexFunc(bounded.Notes, func(n string) bool { return strings.Contains(n, "were read for their links alone") })
 	if note < 0 {
 		t.Fatalf("no note on the unread bodies: %q", bounded.Notes)
@@ -41,9 +40,9 @@ func TestUnreadPagesOfAUniformAPIChangeOnlyTheNotes(t *testing.T) {
 		t.Errorf("note %q, want 466 pages: all but the first 67 of each item shape", bounded.Notes[note])
 	}
 	bounded.Notes = slices.Delete(bounded.Notes, note, note+1)
-	a, b := marshal(t, every), marshal(t, bounded)
+	a, b := renderJSON(t, every, srv), renderJSON(t, bounded, srv)
 	if !bytes.Equal(a, b) {
-		t.Errorf("the reports differ beyond the note:\n%s", firstDifference(a, b))
+		t.Errorf("the reports differ beyond the note:\n%s", golden.FirstDiff(b, a))
 	}
 }
 
@@ -71,7 +70,7 @@ func TestHouseRulesOnExchangesReadEveryPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := scanBodies(t, srv.URL, 0, rules...)
+	rep := scanPaginated(t, srv, func(o *scan.Options) { o.Checks = append(o.Checks, rules...) })
 	if slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "read for their links alone") }) {
 		t.Errorf("notes %q, want every page read", rep.Notes)
 	}
@@ -87,65 +86,40 @@ func TestHouseRulesOnExchangesReadEveryPage(t *testing.T) {
 func TestCallersCompareEveryPage(t *testing.T) {
 	srv := httptest.NewServer(large.Paginated(600))
 	defer srv.Close()
+	rep := scanPaginated(t, srv, func(o *scan.Options) {
+		o.Probe.MaxPages *= 2
+		o.Identities = []scan.Identity{{Name: "anonymous"}, {Name: "admin", Header: http.Header{"Authorization": {"Bearer admin"}}}}
+	})
+	if slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "read for their links alone") }) {
+		t.Errorf("notes %q, want every page read as each caller", rep.Notes)
+	}
+}
+
+// scanPaginated scans all of large.Paginated(600) served by srv with every
+// built-in check, the options changed by edit when it is not nil.
+func scanPaginated(t *testing.T, srv *httptest.Server, edit func(*scan.Options)) *finding.Report {
+	t.Helper()
 	start, _ := url.Parse(srv.URL + "/")
 	reg, err := builtin.Registry()
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := large.PaginatedResources(600)
-	rep, err := scan.Run(context.Background(), scan.Options{
-		Probe: probe.Config{Start: start, MaxPages: 2 * (want + 10), MaxDepth: 5, Concurrency: 8, Budget: 5 * time.Minute,
-			MaxQueryVariants: want, MaxLinksPerPage: want},
-		Checks:     reg.All(),
-		Identities: []scan.Identity{{Name: "anonymous"}, {Name: "admin", Header: http.Header{"Authorization": {"Bearer admin"}}}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "read for their links alone") }) {
-		t.Errorf("notes %q, want every page read as each caller", rep.Notes)
-	}
-}
-
-func scanBodies(t *testing.T, target string, bodiesPerShape int, extra ...checks.Check) *finding.Report {
-	t.Helper()
-	start, _ := url.Parse(target + "/")
-	reg, err := builtin.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := large.PaginatedResources(600)
-	rep, err := scan.Run(context.Background(), scan.Options{
+	opts := scan.Options{
 		Probe: probe.Config{Start: start, MaxPages: want + 10, MaxDepth: 5, Concurrency: 8, Budget: 5 * time.Minute,
-			MaxQueryVariants: want, MaxLinksPerPage: want, BodiesPerShape: bodiesPerShape},
-		Checks: append(reg.All(), extra...),
+			MaxQueryVariants: want, MaxLinksPerPage: want},
+		Checks: reg.All(),
 		Now:    func() time.Time { return time.Unix(0, 0).UTC() },
-	})
+	}
+	if edit != nil {
+		edit(&opts)
+	}
+	rep, err := scan.Run(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Stats.Pages != want {
 		t.Fatalf("pages = %d, want %d", rep.Stats.Pages, want)
 	}
-	rep.Stats.DurationMS = 0
 	return rep
-}
-
-func marshal(t *testing.T, rep *finding.Report) []byte {
-	t.Helper()
-	out, err := json.MarshalIndent(rep, "", " ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func firstDifference(a, b []byte) string {
-	la, lb := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
-	for i := range min(len(la), len(lb)) {
-		if la[i] != lb[i] {
-			return "every body read: " + la[i] + "\nbounded:         " + lb[i]
-		}
-	}
-	return "one report is longer"
 }
