@@ -5,7 +5,7 @@ import "github.com/agentready/agentready/internal/finding"
 // PolicyVersion is recorded in every report so that grades from different
 // releases are only compared when they were computed the same way. Any change
 // to the tables below bumps it.
-const PolicyVersion = "2"
+const PolicyVersion = "3"
 
 // maxScore is where every family and the overall score start.
 const maxScore = 100
