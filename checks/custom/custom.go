@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,17 +58,19 @@ type Rule struct {
 	id      string
 	meta    checks.Meta
 	target  string
-	given   *jsonpath.Path
+	given   *query
 	thens   []then
 	message string
 	// unresolved is Spectral's resolved: false: a spec rule reads the
 	// document as written, $ref objects and all.
 	unresolved bool
+	// scanBudget bounds the values the rule visits over a scan: scanVisits.
+	scanBudget int
 }
 
 type then struct {
 	field    string
-	fieldSel *jsonpath.Path // when field is a JSONPath
+	fieldSel *query // when field is a JSONPath
 	fn       function
 }
 
@@ -109,7 +112,7 @@ func compile(id string, r config.Rule) (*Rule, error) {
 	if r.Resolved != nil && r.Target != TargetSpec {
 		return nil, ruleError(id, r, "resolved", "resolved applies to the spec target only")
 	}
-	c := &Rule{id: id, target: r.Target, given: given, message: r.Message, unresolved: r.Resolved != nil && !*r.Resolved}
+	c := &Rule{id: id, target: r.Target, given: compileQuery(given), message: r.Message, unresolved: r.Resolved != nil && !*r.Resolved, scanBudget: scanVisits}
 	for i, t := range r.Then {
 		th, err := compileThen(t)
 		if err != nil {
@@ -142,9 +145,11 @@ func compileThen(t config.Then) (then, error) {
 	}
 	th := then{field: t.Field, fn: fn}
 	if strings.HasPrefix(t.Field, "$") {
-		if th.fieldSel, err = jsonpath.Parse(t.Field); err != nil {
+		sel, err := jsonpath.Parse(t.Field)
+		if err != nil {
 			return then{}, fmt.Errorf("field: not an RFC 9535 JSONPath: %v", err)
 		}
+		th.fieldSel = compileQuery(sel)
 	}
 	return th, nil
 }
@@ -227,7 +232,12 @@ func (c *Rule) Static() bool { return c.target == TargetSpec }
 // Meta describes the rule as a check.
 func (c *Rule) Meta() checks.Meta { return c.meta }
 
-// Run applies the rule to every item of its target.
+// Run applies the rule to every item of its target, within its budgets
+// (see eval.go): a document is read at most documentBudget of its values,
+// and the items together at most scanVisits. A rule that a budget stopped
+// says so in its observations when it found violations, which stand; one
+// that found none is an error rather than a pass, since it did not judge
+// all it was given.
 func (c *Rule) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
 	items, err := itemsOf(c, in)
 	if err != nil {
@@ -238,42 +248,120 @@ func (c *Rule) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, er
 	}
 	var out []finding.Finding
 	dropped := 0
-	for _, it := range items {
+	stops := budgetStops{scanBudget: c.scanBudget}
+	left := c.scanBudget
+	for i, it := range items {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		for _, f := range c.judge(it) {
-			if len(out) < maxFindings {
-				out = append(out, f)
-			} else {
-				dropped++
-			}
+		if left == 0 {
+			stops.unjudged = len(items) - i
+			break
 		}
+		nodes := it.nodes
+		if nodes == 0 {
+			nodes = countValues(it.doc, math.MaxInt)
+		}
+		budget := min(documentBudget(nodes), left)
+		w := newWalker(ctx, it.doc, nodes, budget)
+		found, more := c.judge(it, w, maxFindings-len(out))
+		if w.err != nil {
+			return nil, w.err
+		}
+		left -= w.used
+		if w.stopped {
+			stops.add(it.label, w, left == 0)
+		}
+		out = append(out, found...)
+		dropped += more
 	}
 	if dropped > 0 {
 		in.Observe(c.meta.ID, fmt.Sprintf("%d more violations not reported (at most %d per rule)", dropped, maxFindings))
 	}
+	if what := stops.String(c.target, len(items)); what != "" {
+		if len(out) == 0 {
+			return nil, errors.New(what + ", and found no violation in what it evaluated: it cannot pass on what it did not judge")
+		}
+		in.Observe(c.meta.ID, what+": its verdict covers what it evaluated")
+	}
 	return out, nil
 }
 
-// judge applies every then to every value given selects in one item.
-func (c *Rule) judge(it item) []finding.Finding {
-	var out []finding.Finding
-	for _, node := range c.given.SelectLocated(it.doc) {
-		base := steps(node.Path)
+// budgetStops records where the budgets stopped a rule.
+type budgetStops struct {
+	// documents counts the items stopped short; first names the first,
+	// and firstUsed and firstTooMany say how.
+	documents    int
+	first        string
+	firstUsed    int
+	firstTooMany bool
+	// scan is set when the rule's budget for the scan ran out, and
+	// unjudged counts the items it left unread.
+	scan       bool
+	scanBudget int
+	unjudged   int
+}
+
+func (s *budgetStops) add(label string, w *walker, scanSpent bool) {
+	if scanSpent && !w.tooMany {
+		s.scan = true
+		if s.first == "" {
+			s.first = label
+		}
+		return
+	}
+	if s.documents == 0 {
+		s.first, s.firstUsed, s.firstTooMany = label, w.used, w.tooMany
+	}
+	s.documents++
+}
+
+// String says what the rule did not evaluate, "" when it evaluated all.
+func (s budgetStops) String(target string, items int) string {
+	var parts []string
+	first := sanitize.Truncate(sanitize.Line(s.first), valueLimit)
+	if s.documents > 0 {
+		how := fmt.Sprintf("after visiting %d values (its budget for one document: %d per value it holds, at least %d)", s.firstUsed, visitsPerValue, minDocumentVisits)
+		if s.firstTooMany {
+			how = fmt.Sprintf("after selecting %d values (its limit for one document)", maxMatches)
+		}
+		if s.documents == 1 {
+			parts = append(parts, fmt.Sprintf("the rule was stopped on %s %s", first, how))
+		} else {
+			parts = append(parts, fmt.Sprintf("the rule was stopped on %d of %d %s values, first on %s %s", s.documents, items, target, first, how))
+		}
+	}
+	if s.scan {
+		parts = append(parts, fmt.Sprintf("the rule's budget for the scan (%d values visited) ran out on %s, and %d more of %d %s values were not evaluated", s.scanBudget, first, s.unjudged, items, target))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// judge applies every then to every value given selects in one item, as
+// far as w's budget goes. It returns the first room findings, and counts
+// the others.
+func (c *Rule) judge(it item, w *walker, room int) (out []finding.Finding, more int) {
+	// path is the walker's, valid during the call: the targets and
+	// findings built from it copy what they keep.
+	w.each(c.given, it.doc, func(node any, path []any) bool {
 		for _, th := range c.thens {
-			for _, t := range th.targets(node.Node, base) {
+			for _, t := range th.targets(w, node, path) {
 				if problem := th.fn.judge(t.value); problem != "" {
-					out = append(out, c.finding(it, th, t, problem))
+					if len(out) < room {
+						out = append(out, c.finding(it, th, t, problem))
+					} else {
+						more++
+					}
 				}
 			}
 		}
-	}
-	return out
+		return w.err == nil
+	})
+	return out, more
 }
 
-// located is a value to judge and where it is in the item.
-type located struct {
+// target is a value to judge and where it is in the item.
+type target struct {
 	value value
 	path  []any
 }
@@ -282,26 +370,30 @@ type located struct {
 // no field is the value itself, @key its key (the last step of its path), a
 // JSONPath every value it selects, and anything else a dotted property path,
 // absent when any step is missing.
-func (th then) targets(node any, base []any) []located {
+func (th then) targets(w *walker, node any, base []any) []target {
 	switch {
 	case th.field == "":
-		return []located{{value{node, true}, base}}
+		return []target{{value{node, true}, base}}
 	case th.field == "@key":
 		if len(base) == 0 {
-			return []located{{value{}, base}}
+			return []target{{value{}, base}}
 		}
 		key := base[len(base)-1]
 		if i, ok := key.(int); ok {
-			return []located{{value{float64(i), true}, base}}
+			return []target{{value{float64(i), true}, base}}
 		}
-		return []located{{value{key, true}, base}}
+		return []target{{value{key, true}, base}}
 	case th.fieldSel != nil:
-		var out []located
-		for _, n := range th.fieldSel.SelectLocated(node) {
-			out = append(out, located{value{n.Node, true}, append(slices.Clip(base), steps(n.Path)...)})
+		var out []target
+		// The field's $ is the selected value.
+		root := w.root
+		w.root = node
+		for _, n := range w.selectAll(th.fieldSel, node) {
+			out = append(out, target{value{n.node, true}, append(slices.Clip(base), n.path...)})
 		}
-		if len(out) == 0 {
-			out = append(out, located{value{}, base})
+		w.root = root
+		if len(out) == 0 && !w.stopped {
+			out = append(out, target{value{}, base})
 		}
 		return out
 	}
@@ -316,28 +408,14 @@ func (th then) targets(node any, base []any) []located {
 					continue
 				}
 			}
-			return []located{{value{}, append(path, key)}}
+			return []target{{value{}, append(path, key)}}
 		}
 		if cur, ok = obj[key]; !ok {
-			return []located{{value{}, append(path, key)}}
+			return []target{{value{}, append(path, key)}}
 		}
 		path = append(path, key)
 	}
-	return []located{{value{cur, true}, path}}
-}
-
-// steps converts a normalized path to keys (string) and indexes (int).
-func steps(np jpspec.NormalizedPath) []any {
-	out := make([]any, 0, len(np))
-	for _, sel := range np {
-		switch s := sel.(type) {
-		case jpspec.Name:
-			out = append(out, string(s))
-		case jpspec.Index:
-			out = append(out, int(s))
-		}
-	}
-	return out
+	return []target{{value{cur, true}, path}}
 }
 
 // normalized is the RFC 9535 normalized path of steps.
@@ -354,7 +432,7 @@ func normalized(path []any) string {
 	return np.String()
 }
 
-func (c *Rule) finding(it item, th then, t located, problem string) finding.Finding {
+func (c *Rule) finding(it item, th then, t target, problem string) finding.Finding {
 	path := normalized(t.path)
 	shown := "undefined"
 	if t.value.defined {

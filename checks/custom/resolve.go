@@ -35,6 +35,8 @@ const (
 // left as written.
 type resolved struct {
 	value any
+	// size counts the values of value, a shared target at each use.
+	size int
 	// external, cyclic, unresolvable and deep are the distinct references
 	// left as written: to another document, to one being inlined (a
 	// cycle), to nothing, and beyond maxRefDepth.
@@ -88,7 +90,7 @@ func resolve(doc any) *resolved {
 		doc: doc, budget: maxResolvedValues, copies: maxCopies, memo: map[string]memoEntry{},
 		out: &resolved{external: map[string]bool{}, cyclic: map[string]bool{}, unresolvable: map[string]bool{}, deep: map[string]bool{}},
 	}
-	rv.out.value, _ = rv.walk(doc, nil)
+	rv.out.value, rv.out.size = rv.walk(doc, nil)
 	return rv.out
 }
 

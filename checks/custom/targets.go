@@ -33,6 +33,8 @@ var targets = []string{TargetSpec, TargetExchange, TargetMCPTool, TargetHALLink}
 // item is one JSON value a rule reads, and what a finding on it shows.
 type item struct {
 	doc any
+	// nodes counts the values of doc, 0 when not counted yet.
+	nodes int
 	// label names the item in messages: "the OpenAPI document", "GET /orders
 	// (200)", "MCP tool \"echo\"", "link rel=\"next\" of /orders".
 	label string
@@ -76,11 +78,11 @@ func specItems(c *Rule, in *checks.Input) ([]item, error) {
 	if v.err != nil {
 		return nil, checks.Skip("the OpenAPI document could not be read as JSON values: " + v.err.Error())
 	}
-	root := v.value
+	root, nodes := v.value, v.nodes
 	var res *resolved
 	if !c.unresolved {
 		res = in.Memo("custom/spec-resolved", func() any { return resolve(v.value) }).(*resolved)
-		root = res.value
+		root, nodes = res.value, res.size
 		if note := res.notes(); note != "" {
 			in.Observe(c.meta.ID, note)
 		}
@@ -93,7 +95,7 @@ func specItems(c *Rule, in *checks.Input) ([]item, error) {
 			return ref
 		}
 	}
-	return []item{{doc: root, label: "the OpenAPI document", inlined: inlined, evidence: func(path []any) (finding.Evidence, *finding.SourceLocation) {
+	return []item{{doc: root, nodes: nodes, label: "the OpenAPI document", inlined: inlined, evidence: func(path []any) (finding.Evidence, *finding.SourceLocation) {
 		// The location is set even for a fetched document (File empty), so
 		// that no operation the document's URL matches claims the finding.
 		ev := finding.Evidence{Method: "GET", URL: doc.Source}
@@ -124,6 +126,7 @@ func specItems(c *Rule, in *checks.Input) ([]item, error) {
 type specTree struct {
 	root  *yaml.Node
 	value any
+	nodes int // values in value
 	err   error
 }
 
@@ -140,7 +143,7 @@ func readSpec(raw []byte) *specTree {
 	}
 	budget := maxSpecNodes
 	v, err := nodeValue(doc.Content[0], &budget)
-	return &specTree{root: doc.Content[0], value: v, err: err}
+	return &specTree{root: doc.Content[0], value: v, nodes: maxSpecNodes - budget, err: err}
 }
 
 // nodeValue converts a YAML node to what encoding/json decodes from the same
