@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/hex"
 	"net/http"
 	"slices"
 	"strings"
@@ -69,9 +70,9 @@ type Secrets struct {
 // user:password, user and password, and each cookie value of a Cookie.
 // Fields in plainHeaders are left out. Each secret is matched in any ASCII
 // case, through one layer of JSON, percent or HTML escapes, with characters
-// that print as nothing spliced in and its spaces changed (see folded), and
-// base64-encoded in either alphabet, padded or not, on its own or inside a
-// longer encoded value.
+// that print as nothing spliced in and its spaces changed (see folded),
+// hex-encoded in either case, and base64-encoded in either alphabet, padded
+// or not, on its own or inside a longer encoded value.
 func NewSecrets(hs ...http.Header) *Secrets {
 	seen := map[string]bool{}
 	var out [][]byte
@@ -123,12 +124,17 @@ func NewSecrets(hs ...http.Header) *Secrets {
 	return sec
 }
 
-// encodedForms are the secret and its base64 encodings: standard and URL
-// alphabets, padded and not, and the part of it that any longer encoded
-// value holding it contains, at each of the three alignments.
+// encodedForms are the secret, its hex encoding and its base64 encodings:
+// standard and URL alphabets, padded and not, and the part of it that any
+// longer encoded value holding it contains, at each of the three
+// alignments. The hex form is lower-case, and matches upper case as every
+// form does (see folded); inside a longer hex value it is whole, each byte
+// being two digits. Like every form, it is searched for only for a secret
+// of MinSecretLen bytes or more, so at least 16 digits long: the hex of a
+// short value would match ordinary hex content (hashes, IDs, colours).
 func encodedForms(secret string) []string {
 	b := []byte(secret)
-	forms := []string{secret}
+	forms := []string{secret, hex.EncodeToString(b)}
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
 		padded := enc.EncodeToString(b)
 		forms = append(forms, padded, strings.TrimRight(padded, "="))

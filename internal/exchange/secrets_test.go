@@ -3,6 +3,7 @@ package exchange_test
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"net/http"
 	"strings"
@@ -124,12 +125,37 @@ func TestSecretsScrubEmbeddedBase64(t *testing.T) {
 	}
 }
 
+// A secret's hex is scrubbed in either case, a mix of both, and inside a
+// longer hex value, where each byte is two digits whatever surrounds it.
+func TestSecretsScrubHex(t *testing.T) {
+	s := exchange.NewSecrets(http.Header{"Authorization": {"Bearer " + token}})
+	lower := hex.EncodeToString([]byte(token))
+	mixed := strings.ToUpper(lower[:len(lower)/2]) + lower[len(lower)/2:]
+	longer := hex.EncodeToString([]byte("id:" + token + ":end"))
+	for in, want := range map[string]string{
+		"sig=" + lower:                  "sig=REDACTED",
+		"sig=" + strings.ToUpper(lower): "sig=REDACTED",
+		"sig=" + mixed:                  "sig=REDACTED",
+		"sig=" + longer:                 "sig=" + hex.EncodeToString([]byte("id:")) + "REDACTED" + hex.EncodeToString([]byte(":end")),
+		"sig=" + lower[:len(lower)-2]:   "sig=" + lower[:len(lower)-2],
+	} {
+		if got := s.String(in); got != want {
+			t.Errorf("String(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 // Values under MinSecretLen are not searched for: they occur in ordinary
-// text. Their own header line is redacted by name.
+// text. Their own header line is redacted by name. Their encodings are not
+// searched for either, however long: the 14 hex digits of a 7-byte value
+// may be part of any hash.
 func TestSecretsShortValues(t *testing.T) {
 	s := exchange.NewSecrets(http.Header{"X-Region": {"eu-west1"}, "X-Trace": {"abc1234"}})
 	if got := s.String("region eu-west1, EU-WEST1, trace abc1234"); got != "region REDACTED, REDACTED, trace abc1234" {
 		t.Errorf("got %q: want the 8-byte value scrubbed in any case, the 7-byte one kept", got)
+	}
+	if in := "etag 61626331323334ff, " + hex.EncodeToString([]byte("eu-west1")); s.String(in) != "etag 61626331323334ff, REDACTED" {
+		t.Errorf("got %q: want the 8-byte value's hex scrubbed, the 7-byte one's kept", s.String(in))
 	}
 	red := exchange.RedactHeader(http.Header{"X-Trace": {"abc1234"}}, map[string]bool{"X-Trace": true})
 	if red.Get("X-Trace") != exchange.Redacted {
