@@ -49,6 +49,7 @@ type client struct {
 	requests  atomic.Int64
 	headers   sharedHeaders
 	respHdrs  *responseHeaders
+	throttle  *throttle
 
 	logMu sync.Mutex
 	log   io.Writer
@@ -67,6 +68,7 @@ func newClient(cfg Config, start *url.URL) *client {
 		bearer:      cfg.bearer,
 		requested:   &urlBook{urls: map[string]string{}},
 		respHdrs:    newResponseHeaders(),
+		throttle:    newThrottle(cfg.sleep),
 		log:         cfg.Log,
 	}
 	for name := range cfg.Headers {
@@ -214,7 +216,7 @@ func (c *client) sendUnscrubbed(ctx context.Context, method, rawURL string, head
 	header = c.credentials.For(rawURL, header)
 	header, used := c.withBearer(ctx, rawURL, header)
 	for attempt := 1; ; attempt++ {
-		x, final = c.attempt(ctx, method, rawURL, header, body)
+		x, final = c.attemptThrottled(ctx, method, rawURL, header, body)
 		if used == "" || x.Response == nil {
 			return x, final
 		}

@@ -121,7 +121,16 @@ type tokenSource struct {
 	accepted bool
 	renewed  int
 	after401 int
+	// capped is set once a 401 found the renewals after a 401 spent.
+	capped bool
 }
+
+// maxRenewalsAfter401 bounds the tokens one identity asks for because the
+// target refused one it had accepted: a target that accepts each new token
+// once and then answers 401 would otherwise cost a token per request. The
+// renewals by announced lifetime are not counted: they are what the token
+// endpoint asked for.
+const maxRenewalsAfter401 = 3
 
 // newTokenSource prepares the grant of o for the identity name, sending it
 // with cfg's timeout, body cap and transport, never following a redirect
@@ -177,7 +186,8 @@ func (t *tokenSource) token(ctx context.Context) (string, error) {
 // refusedAfter401 is called when the target answered 401 to used; it says
 // whether to send the request again, with the token then current. A 401 to
 // a token the target accepted before means it expired early or was
-// revoked: the token is renewed, once. A request that raced with that
+// revoked: the token is renewed, once, and at most maxRenewalsAfter401
+// times in the scan. A request that raced with that
 // renewal is sent again with the new token. A token refused before it was
 // ever accepted is not renewed for a 401: a new one would be refused alike,
 // and an endpoint that refuses this identity must not cost one token per
@@ -189,6 +199,10 @@ func (t *tokenSource) refusedAfter401(ctx context.Context, used string) bool {
 		return t.current != ""
 	}
 	if !t.accepted || t.refused[used] {
+		return false
+	}
+	if t.after401 >= maxRenewalsAfter401 {
+		t.capped = true
 		return false
 	}
 	t.refused[used] = true
@@ -280,7 +294,11 @@ func (t *tokenSource) note() string {
 	if t.renewed <= 1 {
 		return ""
 	}
-	return fmt.Sprintf("identity %q: the OAuth access token was renewed %d time(s), %d after the target answered 401", t.name, t.renewed-1, t.after401)
+	note := fmt.Sprintf("identity %q: the OAuth access token was renewed %d time(s), %d after the target answered 401", t.name, t.renewed-1, t.after401)
+	if t.capped {
+		note += fmt.Sprintf("; renewal after a 401 stopped there, at %d: the target refused each new token it had accepted, and the 401s it answered since are kept", maxRenewalsAfter401)
+	}
+	return note
 }
 
 // cappedTransport caps the bodies of the token endpoint's answers at the

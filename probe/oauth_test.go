@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -266,5 +267,40 @@ func TestTokenEndpointBounds(t *testing.T) {
 	}
 	if followed {
 		t.Error("the redirect was followed")
+	}
+}
+
+// TestTokenRenewalsAfter401AreCapped: a target that accepts each new token
+// once and then answers 401 gets a token renewed after a 401 three times
+// in the scan, no more: then the 401s are kept, and a note says why.
+func TestTokenRenewalsAfter401AreCapped(t *testing.T) {
+	fix := &oauthfix.Server{Uses: 1, Items: 20}
+	base, rec := oauthServer(t, fix)
+	s := Session{Config: Config{Start: mustParse(t, base+"/"), Concurrency: 1}, Identities: []Identity{{Name: "svc", OAuth: testGrant(base+oauthfix.TokenPath, nil)}}}
+	out, err := RunSession(t.Context(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokenRequests := 0
+	for _, r := range rec.requests() {
+		if r.Path == oauthfix.TokenPath {
+			tokenRequests++
+		}
+	}
+	if tokenRequests != 1+maxRenewalsAfter401 {
+		t.Errorf("%d token requests, want %d: the first token and %d renewals", tokenRequests, 1+maxRenewalsAfter401, maxRenewalsAfter401)
+	}
+	refused := 0
+	for _, x := range out.Recording.Exchanges {
+		if x.Response != nil && x.Response.Status == http.StatusUnauthorized {
+			refused++
+		}
+	}
+	if refused == 0 {
+		t.Error("no 401 kept once the renewals stopped")
+	}
+	want := `identity "svc": the OAuth access token was renewed 3 time(s), 3 after the target answered 401; renewal after a 401 stopped there, at 3`
+	if !slices.ContainsFunc(out.Notes, func(n string) bool { return strings.HasPrefix(n, want) }) {
+		t.Errorf("notes %q lack %q", out.Notes, want)
 	}
 }

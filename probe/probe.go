@@ -4,6 +4,7 @@
 package probe
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/url"
@@ -93,6 +94,9 @@ type Config struct {
 	Spec SpecConfig
 	// Transport replaces the default transport, for tests.
 	Transport http.RoundTripper
+	// sleep replaces the wait before a throttled request is sent again
+	// (see throttle), for tests; nil waits for real.
+	sleep func(context.Context, time.Duration) error
 	// Log receives progress lines when verbose; nil discards them.
 	Log io.Writer
 	// Progress, when set, counts the pages and requests as they happen, for
@@ -122,6 +126,11 @@ type Result struct {
 	// a URL for ("GET /orders/{id}") to why: finding.ReasonPathParameter or
 	// finding.ReasonRequiredParameter. Nil when nothing was explored.
 	Unfilled map[string]string
+	// Throttling counts the requests answered 429, or 503 with
+	// Retry-After, and those still so after retrying; nil when none was.
+	// The crawl's own counts are left to coverage, which reads them from
+	// the recording.
+	Throttling *finding.Throttling
 }
 
 // Credentials are headers sent with every request to one URL, whatever

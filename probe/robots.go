@@ -37,7 +37,9 @@ type robotsRules struct {
 // readRobots fetches /robots.txt on the start's origin, following redirects
 // on that origin only, and reads it as RFC 9309 §2.3.1 says: a 2xx is the
 // rules, any other 4xx means no rules, and a server error, a network error
-// or a redirect that could not be followed means a complete disallow.
+// or a redirect that could not be followed means a complete disallow. A 429
+// is retried like any request (client.attemptThrottled); one that stays
+// throttled is unreachable too, not a 4xx that means no file.
 func readRobots(ctx context.Context, c *client, start *url.URL, header http.Header) *robotsRules {
 	u := &url.URL{Scheme: start.Scheme, Host: start.Host, Path: "/robots.txt"}
 	h := header.Clone()
@@ -49,6 +51,10 @@ func readRobots(ctx context.Context, c *client, start *url.URL, header http.Head
 		r.closed, r.source = true, "/robots.txt could not be fetched ("+x.Err+"), which counts as disallowing everything"
 	case x.Response.Status >= 200 && x.Response.Status < 300:
 		r.file, r.source = robots.Parse(x.Response.Body), fmt.Sprintf("/robots.txt (HTTP %d)", x.Response.Status)
+	case x.Response.Throttled():
+		// RFC 9309 §2.3.1.4 reads an unreachable file as a complete
+		// disallow; a file still throttled after retrying is one.
+		r.closed, r.source = true, fmt.Sprintf("/robots.txt answered %d and stayed throttled after retrying, which counts as disallowing everything", x.Response.Status)
 	case x.Response.Status >= 400 && x.Response.Status < 500:
 		r.source = fmt.Sprintf("/robots.txt answered %d, which allows everything", x.Response.Status)
 	default:

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentready/agentready/internal/exchange"
 )
@@ -107,13 +108,50 @@ func TestRespectRobotsReadsStatusAsRFC9309(t *testing.T) {
 	}{
 		{http.StatusNotFound, []string{"/", "/elsewhere/b", "/private/a", "/public/c"}},
 		{http.StatusServiceUnavailable, []string{"/"}},
+		// Still throttled after retrying, it is unreachable, not absent.
+		{http.StatusTooManyRequests, []string{"/"}},
 	} {
 		t.Run(fmt.Sprint(tt.status), func(t *testing.T) {
-			srv, _ := serve(t, robotsSite(tt.status))
-			res := run(t, Config{Start: mustParse(t, srv.URL), RespectRobots: true}, nil)
+			srv, rec := serve(t, robotsSite(tt.status))
+			res := run(t, Config{Start: mustParse(t, srv.URL), RespectRobots: true, sleep: (&sleeps{}).sleep}, nil)
 			if got := crawledPaths(res); !slices.Equal(got, tt.want) {
 				t.Errorf("crawled %v, want %v", got, tt.want)
 			}
+			if tt.status == http.StatusTooManyRequests {
+				if n := robotsRequests(rec); n != 1+maxThrottleRetries {
+					t.Errorf("/robots.txt requested %d times, want %d: retried like any request", n, 1+maxThrottleRetries)
+				}
+				if !slices.ContainsFunc(res.Notes, func(n string) bool {
+					return strings.Contains(n, "/robots.txt answered 429 and stayed throttled after retrying, which counts as disallowing everything")
+				}) {
+					t.Errorf("notes %q", res.Notes)
+				}
+			}
 		})
+	}
+}
+
+// TestRespectRobotsRetriesAThrottledFile: a robots.txt throttled once is
+// waited out and its rules read.
+func TestRespectRobotsRetriesAThrottledFile(t *testing.T) {
+	site := robotsSite(http.StatusOK)
+	file, throttled := site["/robots.txt"], false
+	site["/robots.txt"] = func(w http.ResponseWriter, r *http.Request) {
+		if !throttled {
+			throttled = true
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		file(w, r)
+	}
+	srv, _ := serve(t, site)
+	var s sleeps
+	res := run(t, Config{Start: mustParse(t, srv.URL), RespectRobots: true, sleep: s.sleep}, nil)
+	if got, want := crawledPaths(res), []string{"/", "/elsewhere/b", "/public/c"}; !slices.Equal(got, want) {
+		t.Errorf("crawled %v, want %v", got, want)
+	}
+	if w := s.waits(); !slices.Equal(w, []time.Duration{time.Second}) {
+		t.Errorf("waits %v, want the 1s asked for", w)
 	}
 }

@@ -150,6 +150,7 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 		res.Notes = append(res.Notes, notes...)
 	}
 	res.Stats.DurationMS = time.Since(begin).Milliseconds()
+	res.Throttling = c.throttle.counts()
 	// Notes quote links as the server wrote them, before any scrubbing.
 	for i, note := range res.Notes {
 		res.Notes[i] = c.secrets.String(note)

@@ -224,6 +224,7 @@ func (s Session) crawlAs(ctx context.Context) (*Outcome, error) {
 			x.ID = fmt.Sprintf("x%04d", next)
 		}
 		out.Stats.Requests += lres.Stats.Requests
+		out.Throttling = sumThrottling(out.Throttling, lres.Throttling)
 		for _, note := range lres.Notes {
 			out.Notes = append(out.Notes, fmt.Sprintf("identity %q: %s", id.Name, note))
 		}

@@ -336,7 +336,7 @@ func (cr *crawler) specClient() *client {
 	return &client{
 		http: c.http, start: c.start, timeout: max(c.timeout, 30*time.Second), maxBody: cr.spec.maxBody(),
 		maxHops: c.maxHops, userHdrs: c.userHdrs, credentials: c.credentials, redact: c.redact, secrets: c.secrets, bearer: c.bearer, requested: c.requested, log: c.log,
-		respHdrs: c.respHdrs,
+		respHdrs: c.respHdrs, throttle: c.throttle,
 	}
 }
 

@@ -582,3 +582,42 @@ func TestWebBotAuthDirectoryTransport(t *testing.T) {
 		t.Errorf("facts %v", facts)
 	}
 }
+
+// TestRobotsNotKnownIsNotAbsent: a robots.txt still throttled after
+// retrying, or answering a server error, is not "no file": every check of
+// it is not assessed (the 5xx itself is still a finding), while a 404 is a
+// site without one.
+func TestRobotsNotKnownIsNotAbsent(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		robots *checkstest.Builder
+		reason string
+		fires  []string
+	}{
+		{"429", get(discovery.PurposeRobots, "/robots.txt").Status(429), "not assessed: /robots.txt answered 429 and stayed throttled after retrying", nil},
+		{"503 with Retry-After", get(discovery.PurposeRobots, "/robots.txt").Status(503).Header("Retry-After", "120"),
+			"not assessed: /robots.txt answered 503 and stayed throttled after retrying", []string{"discovery-robots-unreachable"}},
+		{"500", get(discovery.PurposeRobots, "/robots.txt").Status(500), "not assessed: /robots.txt answered 500, a server error", []string{"discovery-robots-unreachable"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := conformant()
+			s["robots"] = tt.robots
+			in := s.input(false)
+			var got []string
+			for _, c := range discovery.All() {
+				id := c.Meta().ID
+				if !strings.Contains(id, "robots") && !strings.Contains(id, "content-signal") {
+					continue
+				}
+				fs, reason := checkstest.Run(t, c, in)
+				got = append(got, checkstest.IDs(fs)...)
+				if len(fs) == 0 && !strings.HasPrefix(reason, tt.reason) {
+					t.Errorf("%s: skip reason %q, want it to begin %q", id, reason, tt.reason)
+				}
+			}
+			if !slices.Equal(got, tt.fires) {
+				t.Errorf("fired %v, want %v", got, tt.fires)
+			}
+		})
+	}
+}

@@ -30,6 +30,8 @@ func robotsDoc(in *checks.Input) (*exchange.Exchange, *robots.File, error) {
 		return nil, nil, checks.Skip("/robots.txt was not fetched")
 	case x.Response == nil:
 		return x, nil, checks.Skip("/robots.txt got no response: " + x.Err)
+	case robotsNotKnown(x) != nil:
+		return x, nil, robotsNotKnown(x)
 	case !ok2xx(x):
 		return x, nil, checks.Skip(fmt.Sprintf("/robots.txt answered %d: there is no file to read", x.Response.Status))
 	case isHTML(x):
@@ -38,6 +40,22 @@ func robotsDoc(in *checks.Input) (*exchange.Exchange, *robots.File, error) {
 		return x, nil, checks.Skip("the body of /robots.txt was not kept")
 	}
 	return x, in.Memo("discovery/robots", func() any { return robots.Parse(x.Response.Body) }).(*robots.File), nil
+}
+
+// robotsNotKnown is the skip of a check of robots.txt whose answer says
+// nothing of the file, nil otherwise: it stayed throttled after retrying
+// (429, or 503 with Retry-After), or it was a server error. RFC 9309
+// §2.3.1.4 has crawlers assume complete disallow then, but whether there is
+// a file, and what it holds, is not known: the check is not assessed, and
+// must not read as "no robots.txt" the way a 404 does.
+func robotsNotKnown(x *exchange.Exchange) error {
+	switch r := x.Response; {
+	case r.Throttled():
+		return checks.Skip(fmt.Sprintf("not assessed: /robots.txt answered %d and stayed throttled after retrying, so whether there is a file is not known", r.Status))
+	case r.Status >= 500:
+		return checks.Skip(fmt.Sprintf("not assessed: /robots.txt answered %d, a server error, so whether there is a file is not known", r.Status))
+	}
+	return nil
 }
 
 // RobotsUnreachable reports a robots.txt that answers 5xx, which RFC 9309
@@ -64,7 +82,8 @@ func (c RobotsUnreachable) Run(_ context.Context, in *checks.Input) ([]finding.F
 		return nil, checks.Skip("/robots.txt was not fetched or got no response")
 	}
 	if x.Response.Status < 500 {
-		return nil, nil
+		// A 429 that stayed throttled hides whether the route errors.
+		return nil, robotsNotKnown(x)
 	}
 	ev := evidence(x)
 	ev.Expected, ev.Actual = "200 with rules, or 404", fmt.Sprint(x.Response.Status)
@@ -95,7 +114,7 @@ func (c RobotsForbidden) Run(_ context.Context, in *checks.Input) ([]finding.Fin
 		return nil, checks.Skip("/robots.txt was not fetched or got no response")
 	}
 	if s := x.Response.Status; s != http.StatusUnauthorized && s != http.StatusForbidden {
-		return nil, nil
+		return nil, robotsNotKnown(x)
 	}
 	ev := evidence(x, "WWW-Authenticate")
 	ev.Expected, ev.Actual = "200 for everyone", fmt.Sprint(x.Response.Status)
@@ -403,6 +422,8 @@ func (c RobotsMediaType) Run(_ context.Context, in *checks.Input) ([]finding.Fin
 	switch {
 	case x == nil || x.Response == nil:
 		return nil, checks.Skip("/robots.txt was not fetched or got no response")
+	case robotsNotKnown(x) != nil:
+		return nil, robotsNotKnown(x)
 	case !ok2xx(x):
 		return nil, checks.Skip(fmt.Sprintf("/robots.txt answered %d: there is no file to label", x.Response.Status))
 	}

@@ -399,6 +399,8 @@ func exitFor(ctx context.Context, rep *finding.Report) error {
 	switch {
 	case ctx.Err() != nil:
 		return &ExitError{Code: ExitIncomplete, Err: errors.New("interrupted; the partial report was written")}
+	case rep.Coverage.Throttled():
+		return &ExitError{Code: ExitIncomplete, Err: errors.New(rep.Coverage.Cause)}
 	case !rep.Coverage.Reached():
 		return &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("the scan reached no API resource: %s", rep.Coverage.Cause)}
 	case rep.Score.Grade == finding.GradeNotAssessed:

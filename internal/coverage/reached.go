@@ -23,8 +23,9 @@ import (
 // the distinct API resources that answered 2xx, the surfaces seen, and,
 // when nothing was reached, the likely cause. ops are the document's
 // operations as Operations counted them, nil without a document; mcp says
-// whether an MCP endpoint answered.
-func Of(rec *exchange.Recording, start *url.URL, doc *spec.Document, mcp bool, ops *finding.OperationCoverage) *finding.Coverage {
+// whether an MCP endpoint answered; sent are the probe's counts of
+// throttled requests (probe.Result.Throttling), nil when there were none.
+func Of(rec *exchange.Recording, start *url.URL, doc *spec.Document, mcp bool, ops *finding.OperationCoverage, sent *finding.Throttling) *finding.Coverage {
 	c := &finding.Coverage{Pages: map[string]int{}, Operations: ops}
 	specURL := ""
 	if doc != nil {
@@ -33,6 +34,7 @@ func Of(rec *exchange.Recording, start *url.URL, doc *spec.Document, mcp bool, o
 	}
 	resources := map[string]bool{}
 	hyper, stateful := false, false
+	var crawlGETs, crawlThrottled int
 	for _, x := range rec.Exchanges {
 		hyper = hyper || offersHypermedia(x)
 		stateful = stateful || carriesNextActions(x)
@@ -40,6 +42,12 @@ func Of(rec *exchange.Recording, start *url.URL, doc *spec.Document, mcp bool, o
 			continue
 		}
 		c.Pages[statusClass(x.Response)]++
+		if x.Request.Method == http.MethodGet {
+			crawlGETs++
+			if x.Response.Throttled() {
+				crawlThrottled++
+			}
+		}
 		if isAPIResource(x, specURL) {
 			resources[x.Request.URL] = true
 		}
@@ -58,10 +66,26 @@ func Of(rec *exchange.Recording, start *url.URL, doc *spec.Document, mcp bool, o
 		f := float64(ops.Reached) / float64(ops.Declared)
 		c.Fraction = &f
 	}
-	if !c.Reached() {
+	if sent != nil || crawlThrottled > 0 {
+		t := finding.Throttling{CrawlGETs: crawlGETs, CrawlThrottled: crawlThrottled}
+		if sent != nil {
+			t.Requests, t.Throttled, t.StillThrottled = sent.Requests, sent.Throttled, sent.StillThrottled
+		}
+		c.Throttling = &t
+	}
+	switch {
+	case c.Throttled():
+		c.Cause = ThrottledCause(c.Throttling)
+	case !c.Reached():
 		c.Cause = likelyCause(rec, start, doc, ops)
 	}
 	return c
+}
+
+// ThrottledCause says why a crawl the server throttled too much has no
+// grade (finding.Throttling.Overwhelmed), and what to pass instead.
+func ThrottledCause(t *finding.Throttling) string {
+	return fmt.Sprintf("the server throttled more than half of the crawl's GET requests (%d of %d); lower --rate or --concurrency", t.CrawlThrottled, t.CrawlGETs)
 }
 
 // MCPAnswered reports an MCP endpoint that spoke either revision.

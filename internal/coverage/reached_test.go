@@ -32,7 +32,7 @@ func TestCoverageCountsPagesAndAPIResources(t *testing.T) {
 		{Purpose: "vary/probe", Request: exchange.Request{Method: http.MethodGet, URL: "http://h/x"},
 			Response: &exchange.Response{Status: 200, Header: http.Header{"Content-Type": {"application/hal+json"}}}},
 	}}
-	c := Of(rec, mustURL(t, "http://h/"), nil, false, nil)
+	c := Of(rec, mustURL(t, "http://h/"), nil, false, nil, nil)
 	want := map[string]int{"2xx": 7, "4xx": 1, "none": 1}
 	for k, n := range want {
 		if c.Pages[k] != n {
@@ -52,7 +52,7 @@ func TestCoverageCountsPagesAndAPIResources(t *testing.T) {
 
 func TestCoverageFractionFromOperations(t *testing.T) {
 	ops := &finding.OperationCoverage{Declared: 8, Reached: 2}
-	c := Of(&exchange.Recording{}, mustURL(t, "http://h/"), nil, false, ops)
+	c := Of(&exchange.Recording{}, mustURL(t, "http://h/"), nil, false, ops, nil)
 	if c.Fraction == nil || *c.Fraction != 0.25 || c.Percent() != 25 || c.Operations != ops {
 		t.Errorf("fraction %v, operations %+v", c.Fraction, c.Operations)
 	}
@@ -67,7 +67,7 @@ func TestCauseFromOperationsThatNeedCredentials(t *testing.T) {
 		{Method: "GET", Path: "/b", Reason: finding.ReasonCredentials},
 	}}
 	rec := &exchange.Recording{Exchanges: []*exchange.Exchange{crawled("http://h/", 404, "text/plain", "")}}
-	c := Of(rec, mustURL(t, "http://h/"), nil, false, ops)
+	c := Of(rec, mustURL(t, "http://h/"), nil, false, ops, nil)
 	if !strings.HasPrefix(c.Cause, "2 GET operations need credentials: ") {
 		t.Errorf("cause %q", c.Cause)
 	}
@@ -75,15 +75,15 @@ func TestCauseFromOperationsThatNeedCredentials(t *testing.T) {
 
 func TestMCPEndpointIsAReachedAPI(t *testing.T) {
 	rec := &exchange.Recording{Exchanges: []*exchange.Exchange{crawled("http://h/", 404, "text/plain", "")}}
-	c := Of(rec, mustURL(t, "http://h/"), nil, true, nil)
+	c := Of(rec, mustURL(t, "http://h/"), nil, true, nil, nil)
 	if !c.Reached() || c.Cause != "" || !c.Has(finding.SurfaceMCP) {
 		t.Errorf("coverage %+v", c)
 	}
-	c = Of(rec, mustURL(t, "http://h/"), nil, false, nil)
+	c = Of(rec, mustURL(t, "http://h/"), nil, false, nil, nil)
 	if c.Reached() || !strings.HasPrefix(c.Cause, "every page answered 4xx: ") {
 		t.Errorf("without the endpoint: %+v", c)
 	}
-	if c = Of(&exchange.Recording{Exchanges: []*exchange.Exchange{crawled("http://h/", 0, "", "")}}, mustURL(t, "http://h/"), nil, false, nil); !strings.HasPrefix(c.Cause, "no page answered") {
+	if c = Of(&exchange.Recording{Exchanges: []*exchange.Exchange{crawled("http://h/", 0, "", "")}}, mustURL(t, "http://h/"), nil, false, nil, nil); !strings.HasPrefix(c.Cause, "no page answered") {
 		t.Errorf("nothing answered: cause %q", c.Cause)
 	}
 }
@@ -102,11 +102,56 @@ func TestNextActionsAreTheStatefulSurface(t *testing.T) {
 		crawled("http://h/orders/1", 200, "application/json", `{"id":1}`),
 		crawled("http://h/gone", 404, "application/problem+json", `{"next_actions":[]}`),
 	}}
-	if c := Of(rec, mustURL(t, "http://h/"), nil, false, nil); c.Has(finding.SurfaceStatefulActions) {
+	if c := Of(rec, mustURL(t, "http://h/"), nil, false, nil, nil); c.Has(finding.SurfaceStatefulActions) {
 		t.Errorf("surfaces %v: no 2xx response carried next_actions", c.Surfaces)
 	}
 	rec.Exchanges = append(rec.Exchanges, crawled("http://h/checkouts/1", 200, "application/json", `{"node":"ITEMS","next_actions":[]}`))
-	if c := Of(rec, mustURL(t, "http://h/"), nil, false, nil); !c.Has(finding.SurfaceStatefulActions) || !c.Has(finding.SurfaceHypermedia) {
+	if c := Of(rec, mustURL(t, "http://h/"), nil, false, nil, nil); !c.Has(finding.SurfaceStatefulActions) || !c.Has(finding.SurfaceHypermedia) {
 		t.Errorf("surfaces %v, want stateful-actions (and hypermedia, which next actions also are)", c.Surfaces)
+	}
+}
+
+// TestCoverageCountsThrottling: the probe's counts are kept, the crawl's
+// GETs still throttled are counted from the recording (a 503 only with a
+// Retry-After), and more than half of them throttled is the cause of no
+// grade, even with API resources reached.
+func TestCoverageCountsThrottling(t *testing.T) {
+	throttled := func(rawURL string, status int, retryAfter string) *exchange.Exchange {
+		x := crawled(rawURL, status, "application/problem+json", "{}")
+		if retryAfter != "" {
+			x.Response.Header.Set("Retry-After", retryAfter)
+		}
+		return x
+	}
+	sent := &finding.Throttling{Requests: 40, Throttled: 12, StillThrottled: 3}
+	for _, tt := range []struct {
+		name  string
+		pages []*exchange.Exchange
+		want  finding.Throttling
+		cause string
+	}{
+		{"half is not more than half", []*exchange.Exchange{
+			crawled("http://h/a", 200, "application/json", "{}"), crawled("http://h/b", 200, "application/json", "{}"),
+			throttled("http://h/c", 429, ""), throttled("http://h/d", 503, "5"),
+			throttled("http://h/e", 503, ""), // an ordinary server error
+		}, finding.Throttling{Requests: 40, Throttled: 12, StillThrottled: 3, CrawlGETs: 5, CrawlThrottled: 2}, ""},
+		{"more than half", []*exchange.Exchange{
+			crawled("http://h/a", 200, "application/json", "{}"),
+			throttled("http://h/c", 429, "120"), throttled("http://h/d", 429, ""),
+		}, finding.Throttling{Requests: 40, Throttled: 12, StillThrottled: 3, CrawlGETs: 3, CrawlThrottled: 2},
+			"the server throttled more than half of the crawl's GET requests (2 of 3); lower --rate or --concurrency"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := Of(&exchange.Recording{Exchanges: tt.pages}, mustURL(t, "http://h/"), nil, false, nil, sent)
+			if c.Throttling == nil || *c.Throttling != tt.want {
+				t.Errorf("throttling %+v, want %+v", c.Throttling, tt.want)
+			}
+			if c.Cause != tt.cause || c.Throttled() != (tt.cause != "") || !c.Reached() {
+				t.Errorf("cause %q, throttled %v, reached %v; want cause %q", c.Cause, c.Throttled(), c.Reached(), tt.cause)
+			}
+		})
+	}
+	if c := Of(&exchange.Recording{}, mustURL(t, "http://h/"), nil, false, nil, nil); c.Throttling != nil {
+		t.Errorf("nothing throttled: %+v", c.Throttling)
 	}
 }

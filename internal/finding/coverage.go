@@ -27,7 +27,42 @@ type Coverage struct {
 	// Surface constants. A family that judges a surface the app does not
 	// have is "not present" rather than graded.
 	Surfaces []string `json:"surfaces,omitempty"`
+	// Throttling counts the requests the server answered by asking the
+	// scan to slow down; nil when it never did.
+	Throttling *Throttling `json:"throttling,omitempty"`
 }
+
+// Throttling counts throttled answers: 429, or 503 with a valid
+// Retry-After (exchange.Response.Throttled). The scan waits each out and
+// sends the request again, at most twice; what is still throttled then
+// says nothing about the resource.
+type Throttling struct {
+	// Requests counts the requests sent, each once however often it was
+	// sent again.
+	Requests int `json:"requests"`
+	// Throttled counts the requests answered with a throttled answer at
+	// least once.
+	Throttled int `json:"throttled"`
+	// StillThrottled counts those whose last answer was throttled: the
+	// retries were spent, the wait asked for was too long, or the phase
+	// ended first.
+	StillThrottled int `json:"stillThrottled"`
+	// CrawlGETs counts the crawl's GET requests of the judged identity,
+	// and CrawlThrottled those of them that stayed throttled.
+	CrawlGETs      int `json:"crawlGets"`
+	CrawlThrottled int `json:"crawlThrottled"`
+}
+
+// Overwhelmed reports a crawl of which more than half the GET requests
+// stayed throttled: what it reached is the server's rate limit, not the
+// API, and grading it would pass an API the scan barely saw.
+func (t *Throttling) Overwhelmed() bool {
+	return t != nil && t.CrawlThrottled*2 > t.CrawlGETs
+}
+
+// Throttled reports a scan whose crawl the server throttled too much to
+// grade (Throttling.Overwhelmed).
+func (c *Coverage) Throttled() bool { return c != nil && c.Throttling.Overwhelmed() }
 
 // The surfaces a family may need.
 const (

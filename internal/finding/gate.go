@@ -29,6 +29,9 @@ const (
 	// GateDrift: Count changes to the agent surface since the baseline
 	// reach FailOnDrift.
 	GateDrift
+	// GateThrottled: the server throttled more than half of the crawl's
+	// GET requests, so nothing the scan reports is a pass.
+	GateThrottled
 )
 
 // DriftFamily is the family whose findings are changes to the agent surface
@@ -67,7 +70,7 @@ type GateReason struct {
 // Fails reports whether the reason fails the run.
 func (r GateReason) Fails() bool {
 	switch r.Kind {
-	case GateFindings, GateBelowMinimum, GateStaleBaseline, GateNotReached, GateBelowCoverage, GateCoverageUnknown, GateDrift:
+	case GateFindings, GateBelowMinimum, GateStaleBaseline, GateNotReached, GateBelowCoverage, GateCoverageUnknown, GateDrift, GateThrottled:
 		return true
 	}
 	return false

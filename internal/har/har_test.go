@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -203,6 +204,37 @@ func TestReplayOfAHostileServer(t *testing.T) {
 		if !bytes.Contains(doc, []byte(want)) {
 			t.Errorf("the recording has no %s: the replay would not be tested on it", want)
 		}
+	}
+	sameReport(t, live, replayed(t, doc, scan.Options{}))
+}
+
+// TestReplayKeepsTheThrottling: the counts of throttled requests, which
+// the exchanges alone do not tell (a retried request keeps its last
+// answer), are recorded and replayed to the same report.
+func TestReplayKeepsTheThrottling(t *testing.T) {
+	var seen sync.Map
+	app := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/hal+json")
+		switch _, again := seen.LoadOrStore(r.Method+" "+r.URL.Path, true); {
+		case r.URL.Path == "/b":
+			w.Header().Set("Retry-After", "120") // longer than is waited
+			w.WriteHeader(http.StatusTooManyRequests)
+		case r.URL.Path == "/a" && !again:
+			w.Header().Set("Retry-After", "0")
+			w.WriteHeader(http.StatusTooManyRequests)
+		case r.URL.Path == "/":
+			fmt.Fprint(w, `{"_links": {"self": {"href": "/"}, "a": {"href": "/a"}, "b": {"href": "/b"}}}`)
+		default:
+			fmt.Fprint(w, `{"_links": {"self": {"href": "/a"}}}`)
+		}
+	})
+	live, doc := recorded(t, app, scan.Options{})
+	th := live.Coverage.Throttling
+	if th == nil || th.Throttled < 2 || th.StillThrottled < 1 || th.CrawlGETs != 3 || th.CrawlThrottled != 1 {
+		t.Fatalf("throttling %+v, want /a throttled then answered, /b still throttled", th)
+	}
+	if !bytes.Contains(doc, []byte(`"throttling"`)) {
+		t.Error("the recording does not carry the throttling counts")
 	}
 	sameReport(t, live, replayed(t, doc, scan.Options{}))
 }
@@ -400,6 +432,9 @@ func TestReadRefuses(t *testing.T) {
 			o["text"] = o["text"].(string) + " "
 		}), "does not match its SHA-256"},
 		{"a target that is no URL", edit(func(l map[string]any) { data(l)["target"] = "mailto:x" }), "not an absolute http or https URL"},
+		{"negative throttling counts", edit(func(l map[string]any) {
+			data(l)["throttling"] = map[string]any{"requests": 3, "throttled": -1, "stillThrottled": 0}
+		}), "throttling counts are negative"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := har.Read(strings.NewReader(tt.doc))

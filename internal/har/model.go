@@ -163,9 +163,12 @@ type scanData struct {
 	Caller    caller         `json:"caller"`
 	Active    *activeData    `json:"active"`
 	Stats     finding.Stats  `json:"stats"`
-	Notes     []string       `json:"notes"`
-	OpenAPI   *specData      `json:"openapi"`
-	BasePath  *basePath      `json:"basePath"`
+	// Throttling is the probe's count of throttled requests, which the
+	// exchanges alone do not tell: a retried request keeps its last answer.
+	Throttling *finding.Throttling `json:"throttling,omitempty"`
+	Notes      []string            `json:"notes"`
+	OpenAPI    *specData           `json:"openapi"`
+	BasePath   *basePath           `json:"basePath"`
 	// Unfilled maps GET operations the exploration had no URL for to why.
 	Unfilled map[string]string `json:"unfilled"`
 }

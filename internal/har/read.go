@@ -103,8 +103,11 @@ func (rd *reader) recording(entries []entry) (*scan.Recording, error) {
 			return nil, fmt.Errorf("MCP snapshot %d: %w", i, err)
 		}
 	}
+	if t := d.Throttling; t != nil && (t.Requests < 0 || t.Throttled < 0 || t.StillThrottled < 0) {
+		return nil, errors.New("the throttling counts are negative")
+	}
 	out := &probe.Outcome{Result: probe.Result{
-		Recording: recs[d.Primary], Stats: d.Stats, Notes: d.Notes, Unfilled: d.Unfilled,
+		Recording: recs[d.Primary], Stats: d.Stats, Notes: d.Notes, Unfilled: d.Unfilled, Throttling: d.Throttling,
 	}}
 	if out.MCP, err = pick(snaps, d.MCP); err != nil {
 		return nil, fmt.Errorf("MCP snapshot: %w", err)

@@ -45,7 +45,7 @@ func Write(w io.Writer, rec *scan.Recording, opt Options) error {
 	ix := indexExchanges(out)
 	data := &scanData{
 		Format: Format, Target: rec.Target.String(),
-		Caller: callerData(rec.Caller), Stats: out.Stats, Notes: out.Notes,
+		Caller: callerData(rec.Caller), Stats: out.Stats, Throttling: out.Throttling, Notes: out.Notes,
 		Unfilled: out.Unfilled,
 	}
 	for _, c := range rec.Callers {

@@ -107,7 +107,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	describeSpec(rep, &out.Result)
 	// What the policy did is told last, after what the scan saw.
 	rep.Notes = slices.Concat(rep.Notes, selectionNotes, post.Notes)
-	rep.Coverage = coverage.Of(in.Recording, in.Target, in.Spec, coverage.MCPAnswered(rep.MCP), operationsOf(&out.Result))
+	rep.Coverage = coverage.Of(in.Recording, in.Target, in.Spec, coverage.MCPAnswered(rep.MCP), operationsOf(&out.Result), out.Throttling)
 	if in.Baseline != nil {
 		rep.Coverage.Surfaces = slices.Sorted(slices.Values(append(rep.Coverage.Surfaces, finding.SurfaceBaseline)))
 	}

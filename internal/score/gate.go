@@ -34,6 +34,9 @@ func Gate(rep *finding.Report, opts GateOptions) *finding.Gate {
 	if !rep.Coverage.Reached() {
 		g.Reasons = append(g.Reasons, finding.GateReason{Kind: finding.GateNotReached})
 	}
+	if rep.Coverage.Throttled() {
+		g.Reasons = append(g.Reasons, finding.GateReason{Kind: finding.GateThrottled})
+	}
 	if opts.MinCoverage > 0 {
 		g.MinCoverage = opts.MinCoverage
 		if r, ok := coverageReason(rep.Coverage, opts.MinCoverage); ok {
@@ -156,6 +159,8 @@ func describe(r finding.GateReason, g *finding.Gate, rep *finding.Report) string
 		return fmt.Sprintf("the baseline is stale: %d finding(s) it lists are fixed; rewrite it with 'agentready baseline write'", r.Count)
 	case finding.GateNotReached:
 		return "the scan reached no API resource, so nothing it reports is a pass"
+	case finding.GateThrottled:
+		return "the server throttled more than half of the crawl's GET requests, so nothing the scan reports is a pass"
 	case finding.GateBelowCoverage:
 		reached := ""
 		if ops := rep.Coverage.Operations; ops != nil {

@@ -27,8 +27,9 @@
 //     the grade never contradicts the family table: it is the weakest
 //     family's. Score.Basis says which family that is.
 //   - No grade (finding.GradeNotAssessed, "N/A", score 0) when the scan
-//     reached no API resource (finding.Coverage.Reached), or when no family
-//     was graded.
+//     reached no API resource (finding.Coverage.Reached), when more than
+//     half of the crawl's GET requests stayed throttled after retrying
+//     (finding.Coverage.Throttled), or when no family was graded.
 //   - Letter grades follow the MDN HTTP Observatory chart (the score is
 //     rounded down to a multiple of 5 and capped at 100): 100 A+, 90–99 A,
 //     85–89 A-, 80–84 B+, 70–79 B, 65–69 B-, 60–64 C+, 50–59 C, 45–49 C-,
@@ -137,6 +138,10 @@ func overall(score *finding.Score, cov *finding.Coverage) {
 		}
 	}
 	score.Grade, score.Value = finding.GradeNotAssessed, 0
+	if basis, ungraded := throttledBasis(cov); ungraded {
+		score.Basis = basis
+		return
+	}
 	switch {
 	case !cov.Reached():
 		score.Basis = "no grade: the scan reached no API resource"
@@ -158,6 +163,18 @@ func overall(score *finding.Score, cov *finding.Coverage) {
 	if n := counts[finding.FamilyNotAssessed]; n > 0 {
 		score.Basis += fmt.Sprintf("; %d not assessed", n)
 	}
+}
+
+// throttledBasis is why a crawl the server throttled too much has no
+// grade (finding.Throttling.Overwhelmed): more than half of its GET
+// requests stayed throttled after retrying, so the grade would rest on the
+// rate limit rather than the API; ungraded is false for any other crawl.
+func throttledBasis(cov *finding.Coverage) (basis string, ungraded bool) {
+	if !cov.Throttled() {
+		return "", false
+	}
+	t := cov.Throttling
+	return fmt.Sprintf("no grade: the server throttled %d of the crawl's %d GET requests", t.CrawlThrottled, t.CrawlGETs), true
 }
 
 func plural(n int, one, many string) string {

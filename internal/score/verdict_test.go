@@ -177,3 +177,35 @@ func graded(s finding.Score) int {
 	}
 	return n
 }
+
+// TestThrottledCrawlHasNoGrade: a crawl of which more than half the GET
+// requests stayed throttled has no grade and fails the gate, whatever the
+// checks found; half or fewer leaves the grade alone.
+func TestThrottledCrawlHasNoGrade(t *testing.T) {
+	rules := []finding.RuleInfo{rule("vary-a", "vary")}
+	results := []finding.CheckResult{result("vary-a", "vary", finding.StatusPass, finding.SeverityError)}
+	for _, tt := range []struct {
+		name        string
+		throttled   int
+		grade       string
+		basis, gate string
+		passed      bool
+	}{
+		{"half", 20, "A+", "overall = the lowest of 1 graded family (all 100)", "no finding at or above error", true},
+		{"more than half", 21, finding.GradeNotAssessed, "no grade: the server throttled 21 of the crawl's 40 GET requests",
+			"the server throttled more than half of the crawl's GET requests, so nothing the scan reports is a pass", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cov := reached()
+			cov.Throttling = &finding.Throttling{Requests: 60, Throttled: 30, StillThrottled: tt.throttled, CrawlGETs: 40, CrawlThrottled: tt.throttled}
+			got := Grade(Input{Families: order, Rules: rules, Results: results, Coverage: cov})
+			if got.Grade != tt.grade || got.Basis != tt.basis {
+				t.Errorf("grade %s %q, want %s %q", got.Grade, got.Basis, tt.grade, tt.basis)
+			}
+			g := Gate(&finding.Report{Score: got, Coverage: cov}, GateOptions{FailOn: finding.SeverityError})
+			if g.Passed != tt.passed || g.Reason != tt.gate {
+				t.Errorf("gate %v %q, want %v %q", g.Passed, g.Reason, tt.passed, tt.gate)
+			}
+		})
+	}
+}

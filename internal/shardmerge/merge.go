@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/internal/coverage"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/pipeline"
 	"github.com/agentready/agentready/internal/scan"
@@ -282,6 +283,7 @@ func joinCoverage(reps []*finding.Report) *finding.Coverage {
 		out.APIResources = max(out.APIResources, c.APIResources)
 		out.Surfaces = appendNew(out.Surfaces, c.Surfaces...)
 		out.Operations = joinOperations(out.Operations, c.Operations)
+		out.Throttling = joinThrottling(out.Throttling, c.Throttling)
 		if out.Cause == "" {
 			out.Cause = c.Cause
 		}
@@ -294,10 +296,32 @@ func joinCoverage(reps []*finding.Report) *finding.Coverage {
 		f := float64(ops.Reached) / float64(ops.Declared)
 		out.Fraction = &f
 	}
-	if out.Reached() {
+	switch {
+	case out.Throttled():
+		out.Cause = coverage.ThrottledCause(out.Throttling)
+	case out.Reached():
 		out.Cause = ""
 	}
 	return out
+}
+
+// joinThrottling adds the requests each shard sent and the throttled ones;
+// the crawl's counts are those of the shard the server throttled most,
+// since every shard walks the same frontier.
+func joinThrottling(a, b *finding.Throttling) *finding.Throttling {
+	if b == nil {
+		return a
+	}
+	if a == nil {
+		c := *b
+		return &c
+	}
+	out := finding.Throttling{Requests: a.Requests + b.Requests, Throttled: a.Throttled + b.Throttled, StillThrottled: a.StillThrottled + b.StillThrottled,
+		CrawlGETs: a.CrawlGETs, CrawlThrottled: a.CrawlThrottled}
+	if b.CrawlThrottled > a.CrawlThrottled {
+		out.CrawlGETs, out.CrawlThrottled = b.CrawlGETs, b.CrawlThrottled
+	}
+	return &out
 }
 
 func joinOperations(a, b *finding.OperationCoverage) *finding.OperationCoverage {

@@ -151,7 +151,7 @@ func (p *printer) header(r *finding.Report) {
 	s := r.Score
 	grade := clean(s.Grade)
 	if grade == "" || grade == finding.GradeNotAssessed {
-		p.wrapped(2, 2, styleStrong.Render("Grade "+finding.GradeNotAssessed)+"  ("+noGradeReason(r)+")")
+		p.wrapped(2, 2, styleStrong.Render("Grade "+finding.GradeNotAssessed)+"  ("+view.NoGradeReason(r)+")")
 	} else {
 		line := styleStrong.Render("Grade ") + gradeLabel(grade) + fmt.Sprintf("  (%d/100)", s.Value)
 		if f := view.FractionLabel(r); f != "" {
@@ -166,7 +166,7 @@ func (p *printer) header(r *finding.Report) {
 		p.wrapped(2, 4, styleStrong.Render("Cause: ")+cause)
 	}
 	p.wrapped(2, 2, styleDim.Render(coverage(r)))
-	for _, line := range []string{view.CoverageLine(r), view.OperationsLine(r)} {
+	for _, line := range []string{view.CoverageLine(r), view.OperationsLine(r), view.ThrottlingLine(r)} {
 		if line = clean(line); line != "" {
 			p.wrapped(2, 4, styleDim.Render(line))
 		}
@@ -174,14 +174,6 @@ func (p *printer) header(r *finding.Report) {
 	if line := view.InterruptedLine(r); line != "" {
 		p.wrapped(2, 4, styleBad.Render(line))
 	}
-}
-
-// noGradeReason says why there is no grade.
-func noGradeReason(r *finding.Report) string {
-	if !r.Coverage.Reached() {
-		return "the scan reached no API resource"
-	}
-	return "nothing could be assessed"
 }
 
 // coverage says how much of the scan the grade rests on, so a good grade

@@ -113,7 +113,8 @@ func Report() *finding.Report {
 			{Method: "GET", Path: "/items/{id}/history", Reason: finding.ReasonPathParameter},
 			{Method: "GET", Path: "/admin/stats", Reason: finding.ReasonCredentials, Status: 401, URL: "https://api.example.com/admin/stats"},
 		}},
-		Fraction: &half,
+		Fraction:   &half,
+		Throttling: &finding.Throttling{Requests: 43, Throttled: 5, StillThrottled: 1, CrawlGETs: 12, CrawlThrottled: 1},
 	}
 	started := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	return &finding.Report{

@@ -104,6 +104,32 @@ func InterruptedLine(r *finding.Report) string {
 	return "interrupted: the budget ran out, so the results are partial (the notes say what was cut; raise --budget)"
 }
 
+// ThrottlingLine says how many requests the server throttled (429, or 503
+// with Retry-After) and how many stayed throttled once retried: "12 of 40
+// requests throttled, 3 still throttled after retrying"; "" when none was.
+func ThrottlingLine(r *finding.Report) string {
+	if r.Coverage == nil || r.Coverage.Throttling == nil {
+		return ""
+	}
+	t := r.Coverage.Throttling
+	s := fmt.Sprintf("%d of %d %s throttled, %d still throttled after retrying", t.Throttled, t.Requests, plural(t.Requests, "request", "requests"), t.StillThrottled)
+	if t.CrawlThrottled > 0 {
+		s += fmt.Sprintf(" (%d of the crawl's %d GET %s)", t.CrawlThrottled, t.CrawlGETs, plural(t.CrawlGETs, "request", "requests"))
+	}
+	return s
+}
+
+// NoGradeReason says in a few words why a report has no grade.
+func NoGradeReason(r *finding.Report) string {
+	switch {
+	case r.Coverage.Throttled():
+		return "the server throttled the crawl"
+	case !r.Coverage.Reached():
+		return "the scan reached no API resource"
+	}
+	return "nothing could be assessed"
+}
+
 // OperationsLine counts the document's GET operations reached and, for the
 // rest, how many per reason: "GET operations: 11 of 88 reached; not
 // reached: 40 needs-path-parameter, 37 answered-error"; "" without a
