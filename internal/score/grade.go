@@ -2,7 +2,7 @@
 // report and options always give the same Score and Gate. It imports only
 // finding, so anything that has a report can grade it.
 //
-// # Policy v2
+// # Policy v3
 //
 // Each check that ran ends as passed, failed, skipped or errored.
 //
