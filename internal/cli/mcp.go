@@ -66,7 +66,7 @@ endpoint could not be reached, refused the probe, or is not an MCP endpoint.`,
 			sendUserinfo(u, &pc)
 			e.scrubbing(scan.Scrubber(scan.Options{Probe: pc}))
 			if verbose {
-				pc.Log = e.stderr
+				pc.Log = e.logVerbosely(e.stderr)
 			}
 			cfg := probe.MCPConfig(pc, version())
 			s, err := mcpprobe.Collect(cmd.Context(), cfg, mcp.Endpoint{URL: u.String(), Source: "command line"})

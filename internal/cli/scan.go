@@ -381,7 +381,7 @@ func runScan(ctx context.Context, e *env, opts scan.Options, quiet, verbose bool
 	line := startProgress(e, opts.Probe.Progress, quiet, verbose)
 	defer line.stop()
 	if opts.Probe.Log != nil {
-		opts.Probe.Log = line.logTo(opts.Probe.Log)
+		opts.Probe.Log = e.logVerbosely(line.logTo(opts.Probe.Log))
 	}
 	if a := opts.Active; a != nil && a.Confirm != nil && line != nil {
 		withPrompt, confirm := *a, a.Confirm
