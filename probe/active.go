@@ -43,13 +43,10 @@ func SendActive(ctx context.Context, cfg Config, reqs []exchange.PlannedRequest)
 }
 
 // ActiveHeader is what SendActive sends with p under cfg, the values of the
-// user's and the identity's headers redacted: the headers a confirmation
+// user's and the identity's headers redacted (but the plain ones, see
+// exchange.RedactedNames): the headers a confirmation
 // shows, from the same function that builds the ones sent.
 func ActiveHeader(cfg Config, p exchange.PlannedRequest) http.Header {
 	cfg = cfg.withDefaults()
-	redact := map[string]bool{}
-	for name := range cfg.Headers {
-		redact[http.CanonicalHeaderKey(name)] = true
-	}
-	return exchange.RedactHeader(plannedHeader(cfg, p), redact)
+	return exchange.RedactHeader(plannedHeader(cfg, p), exchange.RedactedNames(cfg.Headers))
 }

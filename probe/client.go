@@ -63,16 +63,13 @@ func newClient(cfg Config, start *url.URL) *client {
 		maxHops:     cfg.MaxRedirects,
 		userHdrs:    cfg.Headers,
 		credentials: cfg.Credentials,
-		redact:      map[string]bool{},
+		redact:      exchange.RedactedNames(cfg.Headers),
 		secrets:     newLiveSecrets(cfg.scrubbed(), cfg.Issued),
 		bearer:      cfg.bearer,
 		requested:   &urlBook{urls: map[string]string{}},
 		respHdrs:    newResponseHeaders(),
 		throttle:    newThrottle(cfg.sleep),
 		log:         cfg.Log,
-	}
-	for name := range cfg.Headers {
-		c.redact[http.CanonicalHeaderKey(name)] = true
 	}
 	base := cfg.Transport
 	if base == nil {

@@ -395,10 +395,23 @@ func validatePlanned(p exchange.PlannedRequest, start *url.URL, allowUnsafe bool
 	if !safeMethods[p.Method] && !allowUnsafe {
 		return fmt.Errorf("method %q is not safe (only GET, HEAD and OPTIONS are sent)", p.Method)
 	}
-	if strings.Contains(p.URL, exchange.Redacted) {
+	if exchange.HoldsRedaction(p.URL) {
 		// Derived from a recorded URL that held a secret: the real URL is
 		// not known, and a made-up one must not be sent.
 		return errors.New("the URL held a credential, redacted in the recording")
+	}
+	for name, vs := range p.Header {
+		for _, v := range vs {
+			// A value that is the marker alone is a header of the user's,
+			// which plannedHeader sends as given or not at all; one holding
+			// it among other text was made from a scrubbed echo.
+			if v != exchange.Redacted && exchange.HoldsRedaction(v) {
+				return fmt.Errorf("its %s header held a credential, redacted in the recording", http.CanonicalHeaderKey(name))
+			}
+		}
+	}
+	if exchange.HoldsRedaction(p.Body) {
+		return errors.New("its body held a credential, redacted in the recording")
 	}
 	u, err := url.Parse(p.URL)
 	if err != nil {
@@ -416,6 +429,12 @@ func validatePlanned(p exchange.PlannedRequest, start *url.URL, allowUnsafe bool
 // plannedHeader is exactly the planned headers, over the user's headers, plus
 // User-Agent. The user's Accept is left out: negotiation probes depend on
 // sending precisely the Accept they planned, or none.
+//
+// A planned header copied from the recording (a repeat of a request) may
+// hold the marker that stands for a user's value there: the marker is an
+// output's form and never goes on the wire. The header takes the value the
+// user configured, or is left out when the user configured none for this
+// request.
 func plannedHeader(cfg Config, p exchange.PlannedRequest) http.Header {
 	h := http.Header{}
 	h.Set("User-Agent", cfg.UserAgent)
@@ -425,7 +444,16 @@ func plannedHeader(cfg Config, p exchange.PlannedRequest) http.Header {
 		}
 	}
 	for name, vs := range p.Header {
-		h[http.CanonicalHeaderKey(name)] = append([]string(nil), vs...)
+		name = http.CanonicalHeaderKey(name)
+		if slices.Contains(vs, exchange.Redacted) {
+			if given := cfg.Headers.Values(name); len(given) > 0 {
+				h[name] = append([]string(nil), given...)
+			} else {
+				delete(h, name)
+			}
+			continue
+		}
+		h[name] = append([]string(nil), vs...)
 	}
 	return h
 }

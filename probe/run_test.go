@@ -192,6 +192,42 @@ func TestPlannedProbeWireHeaders(t *testing.T) {
 	}
 }
 
+// TestPlannedMarkerNeverSent: a planned header copied from the recording
+// that holds the redaction marker, the output's form of a user's value,
+// goes out with the value the user configured, or not at all; a user's
+// plain header is recorded as sent, so a repeat copies the real value.
+func TestPlannedMarkerNeverSent(t *testing.T) {
+	srv, rec := serve(t, routes{"/": halBody(`{}`)})
+	plan := func(crawled, samples []*exchange.Exchange) []exchange.PlannedRequest {
+		s := samples[0].Request.URL
+		return []exchange.PlannedRequest{
+			{Purpose: "p/repeat", Method: http.MethodGet, URL: s + "?repeat", BasedOn: s, Header: http.Header{"Accept": crawled[0].Request.Header.Values("Accept")}},
+			{Purpose: "p/configured", Method: http.MethodGet, URL: s + "?configured", BasedOn: s, Header: http.Header{"X-Custom-Token": {exchange.Redacted}}},
+			{Purpose: "p/unknown", Method: http.MethodGet, URL: s + "?unknown", BasedOn: s, Header: http.Header{"Prefer": {exchange.Redacted}}},
+		}
+	}
+	cfg := Config{Start: mustParse(t, srv.URL), UserAgent: "probe-test",
+		Headers: http.Header{"Accept": {"application/vnd.api+json"}, "X-Custom-Token": {"custom-secret-1"}}}
+	res := run(t, cfg, plan)
+	if got := res.Recording.Exchanges[0].Request.Header; got.Get("Accept") != "application/vnd.api+json" || got.Get("X-Custom-Token") != exchange.Redacted {
+		t.Errorf("the crawl recorded %v: want the plain Accept as sent and the credential redacted", got)
+	}
+	byQuery := map[string]seenRequest{}
+	for _, r := range rec.requests() {
+		byQuery[r.Query] = r
+	}
+	want := map[string]http.Header{
+		"repeat":     {"User-Agent": {"probe-test"}, "X-Custom-Token": {"custom-secret-1"}, "Accept": {"application/vnd.api+json"}},
+		"configured": {"User-Agent": {"probe-test"}, "X-Custom-Token": {"custom-secret-1"}},
+		"unknown":    {"User-Agent": {"probe-test"}, "X-Custom-Token": {"custom-secret-1"}},
+	}
+	for q, h := range want {
+		if got := byQuery[q].Header; !sameHeader(got, h) {
+			t.Errorf("probe %q arrived with %v, want exactly %v", q, got, h)
+		}
+	}
+}
+
 // TestPlannedProbesGoResourceByResource: a budget that ends the probes must
 // leave the resources probed with every probe their checks compare, so the
 // probes of one resource go out together, not every GET of every resource
@@ -309,6 +345,12 @@ func TestValidatePlanned(t *testing.T) {
 		{exchange.PlannedRequest{Method: "", URL: "https://api.example.com/x"}, true},
 		{exchange.PlannedRequest{Method: "GET", URL: "http://api.example.com/x"}, true},
 		{exchange.PlannedRequest{Method: "GET", URL: "ftp://api.example.com/x"}, true},
+		// Made from a scrubbed recording: the real value is not known.
+		{exchange.PlannedRequest{Method: "GET", URL: "https://api.example.com/t/REDACTED"}, true},
+		{exchange.PlannedRequest{Method: "GET", URL: "https://api.example.com/x", Header: http.Header{"Accept": {"application/x-REDACTED+json"}}}, true},
+		{exchange.PlannedRequest{Method: "GET", URL: "https://api.example.com/x", Body: []byte(`{"id":"REDACTED"}`)}, true},
+		// A user's header, which plannedHeader sends as configured.
+		{exchange.PlannedRequest{Method: "GET", URL: "https://api.example.com/x", Header: http.Header{"X-Tenant": {"REDACTED"}}}, false},
 	}
 	for _, tt := range tests {
 		if err := validatePlanned(tt.p, start, false); (err != nil) != tt.wantErr {

@@ -78,9 +78,20 @@ type env struct {
 	// issued collects the credentials a scan is issued while it runs (OAuth
 	// access tokens), scrubbed like secrets from then on.
 	issued *probe.SecretBook
+	// libraryLog is what the libraries log during the run: dropped unless
+	// the command logs verbosely (see logVerbosely).
+	libraryLog *libraryLog
 }
 
 func (e *env) get(name string) string { return e.vars[name] }
+
+// logVerbosely makes w the -v log of the command, which the libraries' log
+// lines join (see libraryLog), and returns it. The secrets are known by
+// then: every command scrubs before it sends.
+func (e *env) logVerbosely(w io.Writer) io.Writer {
+	e.libraryLog.printTo(w, e.secrets, e.issued)
+	return w
+}
 
 // Main runs the CLI and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, environ []string) int {
@@ -97,6 +108,10 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	defer safeStderr.Flush()
 	stderr = safeStderr
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, vars: map[string]string{}}
+	// Every command that sends a request runs within this: what net/http
+	// logs of a server's bytes never reaches stderr unasked.
+	e.libraryLog = libraryLogs.register()
+	defer libraryLogs.unregister(e.libraryLog)
 	for _, kv := range environ {
 		if k, v, ok := strings.Cut(kv, "="); ok {
 			e.vars[k] = v

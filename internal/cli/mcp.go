@@ -66,7 +66,7 @@ endpoint could not be reached, refused the probe, or is not an MCP endpoint.`,
 			sendUserinfo(u, &pc)
 			e.scrubbing(scan.Scrubber(scan.Options{Probe: pc}))
 			if verbose {
-				pc.Log = e.stderr
+				pc.Log = e.logVerbosely(e.stderr)
 			}
 			cfg := probe.MCPConfig(pc, version())
 			s, err := mcpprobe.Collect(cmd.Context(), cfg, mcp.Endpoint{URL: u.String(), Source: "command line"})
@@ -80,7 +80,7 @@ endpoint could not be reached, refused the probe, or is not an MCP endpoint.`,
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
-	cmd.Flags().StringArrayVarP(&headers, "header", "H", nil, "send 'Name: value' on every request (repeatable; values are redacted)")
+	cmd.Flags().StringArrayVarP(&headers, "header", "H", nil, "send 'Name: value' on every request (repeatable; redacted in the output unless the field carries no credential, like Accept)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "timeout per request")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "log every request on stderr")
 	return cmd

@@ -72,7 +72,7 @@ type limitFlags struct {
 }
 
 func (l *limitFlags) register(fs *pflag.FlagSet) {
-	fs.StringArrayVarP(&l.headers, "header", "H", nil, "send 'Name: value' on every request to the target (repeatable; values are redacted in reports)")
+	fs.StringArrayVarP(&l.headers, "header", "H", nil, "send 'Name: value' on every request to the target (repeatable; redacted in reports unless the field carries no credential, like Accept)")
 	fs.IntVar(&l.maxPages, "max-pages", 200, "crawl at most this many pages")
 	fs.IntVar(&l.maxDepth, "max-depth", 5, "follow links at most this deep")
 	fs.IntVar(&l.concurrency, "concurrency", 4, "requests in flight at once")
@@ -381,7 +381,7 @@ func runScan(ctx context.Context, e *env, opts scan.Options, quiet, verbose bool
 	line := startProgress(e, opts.Probe.Progress, quiet, verbose)
 	defer line.stop()
 	if opts.Probe.Log != nil {
-		opts.Probe.Log = line.logTo(opts.Probe.Log)
+		opts.Probe.Log = e.logVerbosely(line.logTo(opts.Probe.Log))
 	}
 	if a := opts.Active; a != nil && a.Confirm != nil && line != nil {
 		withPrompt, confirm := *a, a.Confirm

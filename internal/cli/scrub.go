@@ -22,9 +22,11 @@ func (e *env) scrubbing(secrets *exchange.Secrets) {
 
 // scrub replaces the secrets known before the scan, then the credentials
 // issued during it (OAuth access tokens), known only as they are issued.
-func scrub(b []byte, secrets *exchange.Secrets, issued *probe.SecretBook) []byte {
-	b, _ = secrets.Bytes(b, false)
-	b, _ = issued.Secrets().Bytes(b, false)
+// When cut is set, b was truncated, and a tail that begins a secret is
+// replaced too.
+func scrub(b []byte, cut bool, secrets *exchange.Secrets, issued *probe.SecretBook) []byte {
+	b, _ = secrets.Bytes(b, cut)
+	b, _ = issued.Secrets().Bytes(b, cut)
 	return b
 }
 
@@ -35,7 +37,7 @@ func (e *env) write(w io.Writer, render func(io.Writer) error) error {
 	if err := render(&buf); err != nil {
 		return err
 	}
-	_, err := w.Write(scrub(buf.Bytes(), e.secrets, e.issued))
+	_, err := w.Write(scrub(buf.Bytes(), false, e.secrets, e.issued))
 	return err
 }
 
@@ -48,7 +50,7 @@ type scrubbedWriter struct {
 }
 
 func (s scrubbedWriter) Write(p []byte) (int, error) {
-	if _, err := s.w.Write(scrub(p, s.secrets, s.issued)); err != nil {
+	if _, err := s.w.Write(scrub(p, false, s.secrets, s.issued)); err != nil {
 		return 0, err
 	}
 	return len(p), nil

@@ -10,7 +10,7 @@ import (
 const Redacted = "REDACTED"
 
 // sensitiveHeaders are redacted at freeze time; the probe adds the names of
-// headers the user configured.
+// headers the user configured (RedactedNames).
 var sensitiveHeaders = map[string]bool{
 	"Authorization":       true,
 	"Proxy-Authorization": true,
@@ -24,6 +24,35 @@ var sensitiveHeaders = map[string]bool{
 // IsSensitiveHeader reports whether a header carries credentials by name.
 func IsSensitiveHeader(name string) bool {
 	return sensitiveHeaders[http.CanonicalHeaderKey(name)]
+}
+
+// IsPlainHeader reports a request field that carries no credential
+// whatever its value (see plainHeaders).
+func IsPlainHeader(name string) bool {
+	return plainHeaders[http.CanonicalHeaderKey(name)]
+}
+
+// RedactedNames are the names, canonical, of the headers in hs whose values
+// the request's own header lines redact: every one but the plain ones. A
+// user's Accept is shown as it was sent, so that the curl line replays it
+// and a request planned from the recording sends it again.
+func RedactedNames(hs ...http.Header) map[string]bool {
+	out := map[string]bool{}
+	for _, h := range hs {
+		for name := range h {
+			if !IsPlainHeader(name) {
+				out[http.CanonicalHeaderKey(name)] = true
+			}
+		}
+	}
+	return out
+}
+
+// HoldsRedaction reports a value taken from the recording that held a
+// credential, replaced with Redacted there: its real value is not known,
+// and the marker must never be sent in its place.
+func HoldsRedaction[S ~string | ~[]byte](s S) bool {
+	return strings.Contains(string(s), Redacted)
 }
 
 // RedactHeader returns a copy of h with sensitive and extra headers redacted.

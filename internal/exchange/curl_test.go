@@ -1,6 +1,7 @@
 package exchange
 
 import (
+	"maps"
 	"net/http"
 	"reflect"
 	"strings"
@@ -51,5 +52,20 @@ func TestRedactOwnHeaderRedactsInPlace(t *testing.T) {
 	odd := http.Header{"set-cookie": {"a=1"}}
 	if got := RedactOwnHeader(odd, nil); got.Get("Set-Cookie") != Redacted {
 		t.Errorf("a non-canonical name kept its value: %v", got)
+	}
+}
+
+// TestRedactedNames: a user's header is redacted in the request's own lines
+// unless its name is on the short list of fields that carry no credential.
+func TestRedactedNames(t *testing.T) {
+	got := RedactedNames(http.Header{"accept": {"application/vnd.api+json"}, "X-Custom-Token": {"v"}, "Dnt": {"1"}},
+		http.Header{"Authorization": {"Bearer t"}, "Prefer": {"return=minimal"}, "Mcp-Session-Id": {"s"}})
+	want := map[string]bool{"X-Custom-Token": true, "Authorization": true, "Mcp-Session-Id": true}
+	if !maps.Equal(got, want) {
+		t.Errorf("RedactedNames = %v, want %v", got, want)
+	}
+	h := RedactHeader(http.Header{"Accept": {"application/vnd.api+json"}, "X-Custom-Token": {"v"}}, got)
+	if h.Get("Accept") != "application/vnd.api+json" || h.Get("X-Custom-Token") != Redacted {
+		t.Errorf("RedactHeader = %v", h)
 	}
 }

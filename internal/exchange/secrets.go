@@ -19,8 +19,12 @@ import (
 const MinSecretLen = 8
 
 // plainHeaders are request fields that carry no credential whatever their
-// value; scrubbing "application/json" from every body, or the target's host
-// from every URL, would blind the checks.
+// value: they say what the client wants or is, never who it is. Their
+// values are neither redacted in the request's own header lines (see
+// RedactedNames), so that a curl line replays the request, nor scrubbed:
+// scrubbing "application/json" from every body, or the target's host from
+// every URL, would blind the checks. Every other field a user gives is a
+// credential until shown otherwise, so the list stays short.
 var plainHeaders = map[string]bool{
 	"Accept":               true,
 	"Accept-Charset":       true,
@@ -29,6 +33,7 @@ var plainHeaders = map[string]bool{
 	"Cache-Control":        true,
 	"Content-Language":     true,
 	"Content-Type":         true,
+	"Dnt":                  true,
 	"Forwarded":            true,
 	"Host":                 true,
 	"If-Match":             true,

@@ -126,17 +126,19 @@ type client struct {
 
 	mu    sync.Mutex
 	calls []*mcp.Call
+	// minted holds the Mcp-Session-Id of each response that carried one, by
+	// its exchange, as received: the recorded header is scrubbed, and a
+	// session ID that happens to hold a credential's echo goes back to the
+	// server as the server minted it, never as the recording shows it.
+	minted map[*exchange.Exchange]string
 }
 
 func newClient(cfg Config, endpoint *url.URL) *client {
 	cfg = cfg.withDefaults()
-	c := &client{cfg: cfg, endpoint: endpoint, conns: map[string]*http.Client{}, redact: map[string]bool{},
-		secrets: exchange.NewSecrets(cfg.Headers, cfg.Secrets)}
+	c := &client{cfg: cfg, endpoint: endpoint, conns: map[string]*http.Client{}, redact: exchange.RedactedNames(cfg.Headers),
+		secrets: exchange.NewSecrets(cfg.Headers, cfg.Secrets), minted: map[*exchange.Exchange]string{}}
 	if cfg.Rate > 0 {
 		c.limiter = rate.NewLimiter(rate.Limit(cfg.Rate), 1)
-	}
-	for name := range cfg.Headers {
-		c.redact[http.CanonicalHeaderKey(name)] = true
 	}
 	return c
 }
@@ -301,7 +303,8 @@ func (c *client) openSession(id string, initialize *exchange.Exchange) {
 // requests that opened it; a notification sent in it becomes one of them,
 // as the client sends nothing else before listing.
 func (c *client) inSession(x *exchange.Exchange, notification bool) {
-	if c.opened == "" || x.Request.Header.Get(exchange.SessionHeader) != c.opened {
+	// The recorded request shows the session scrubbed, as the recording does.
+	if c.opened == "" || x.Request.Header.Get(exchange.SessionHeader) != c.secrets.String(c.opened) {
 		return
 	}
 	x.Request.SetSessionStart(slices.Clone(c.sessionStart))
@@ -319,6 +322,14 @@ func (c *client) baseHeader() http.Header {
 		h[http.CanonicalHeaderKey(name)] = append([]string(nil), vs...)
 	}
 	return h
+}
+
+// mintedSession is the Mcp-Session-Id the response of x carried, as
+// received, or "".
+func (c *client) mintedSession(x *exchange.Exchange) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.minted[x]
 }
 
 func (c *client) record(call *mcp.Call) {
@@ -362,6 +373,11 @@ func (c *client) send(ctx context.Context, method string, h http.Header, body []
 		return x
 	}
 	defer resp.Body.Close()
+	if sid := resp.Header.Get(exchange.SessionHeader); sid != "" {
+		c.mu.Lock()
+		c.minted[x] = sid
+		c.mu.Unlock()
+	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, c.cfg.MaxBody+1))
 	x.Response = &exchange.Response{
 		Status: resp.StatusCode, Proto: resp.Proto,

@@ -55,7 +55,9 @@ func (c *client) decide(ctx context.Context) handshake {
 				v.Reason = "modern (it answers with modern error codes), but it refused every probe; no fallback"
 				return h
 			}
-			if d.capabilities != nil {
+			// Capabilities read from a scrubbed answer that held a
+			// credential are not known, and the marker is not sent.
+			if d.capabilities != nil && !exchange.HoldsRedaction(d.capabilities) {
 				h.capabilities = d.capabilities
 			}
 			continue
@@ -92,7 +94,7 @@ func (c *client) fallBack(ctx context.Context, h handshake, version string) hand
 	case meaningLegacy:
 		v.Era, v.Version, h.initialize = mcp.EraLegacy, negotiated, call
 		v.Reason = legacySignal + "; " + st.Why
-		if sid := call.Exchange.Response.Header.Get("Mcp-Session-Id"); validSessionID(sid) {
+		if sid := c.mintedSession(call.Exchange); validSessionID(sid) {
 			h.session = sid
 			c.openSession(sid, call.Exchange)
 		}
@@ -197,7 +199,8 @@ func (c *client) collectModern(ctx context.Context, s *mcp.Snapshot, h handshake
 }
 
 func (c *client) collectLegacy(ctx context.Context, s *mcp.Snapshot, h handshake, full bool) {
-	s.SessionID = h.session
+	// The snapshot is recorded: it holds the session as the recording shows it.
+	s.SessionID = c.secrets.String(h.session)
 	if r := h.initialize.Message.Result; r != nil {
 		var caps, info json.RawMessage
 		mcp.ResultMember(r, "capabilities", &caps)
@@ -248,7 +251,7 @@ func (c *client) probeOrigin(ctx context.Context, h handshake) *mcp.Call {
 	}
 	call := c.rpc(ctx, r)
 	if resp := call.Exchange; resp != nil && resp.Response != nil {
-		if sid := resp.Response.Header.Get("Mcp-Session-Id"); validSessionID(sid) && sid != h.session {
+		if sid := c.mintedSession(resp); validSessionID(sid) && sid != h.session {
 			c.openSession(sid, call.Exchange)
 			_, _ = c.deleteSession(ctx, sid, h.verdict.Version)
 		}
@@ -305,6 +308,9 @@ func (c *client) get(ctx context.Context, u *url.URL, accept, purpose string) *e
 	if !urlx.SameOrigin(u, c.endpoint) {
 		return &exchange.Exchange{Purpose: purpose, Request: exchange.Request{Method: http.MethodGet, URL: u.String()}, Err: "not sent: another origin"}
 	}
+	if exchange.HoldsRedaction(u.String()) {
+		return &exchange.Exchange{Purpose: purpose, Request: exchange.Request{Method: http.MethodGet, URL: u.String()}, Err: "not sent: the URL held a credential, redacted in the recording"}
+	}
 	doc := newClient(c.cfg, u)
 	defer doc.close()
 	h := doc.baseHeader()
@@ -360,6 +366,13 @@ func (c *client) walk(ctx context.Context, label string, base request, capabilit
 				return l
 			}
 			p.NextCursor = &s
+		}
+		if p.NextCursor != nil && exchange.HoldsRedaction(*p.NextCursor) {
+			// Read from the scrubbed answer: the real cursor is not known,
+			// and the marker must not be sent in its place.
+			l.Pages = append(l.Pages, p)
+			l.Problem = fmt.Sprintf("page %d: nextCursor held a credential, redacted in the recording; the next page was not requested", page+1)
+			return l
 		}
 		tools, problems := mcp.DecodeTools(result, page, len(l.Tools))
 		l.Tools = append(l.Tools, tools...)

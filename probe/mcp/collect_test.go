@@ -519,3 +519,117 @@ func TestResourceMetadataAfter401(t *testing.T) {
 		})
 	}
 }
+
+// mintingSecrets is an MCP fixture whose session ID and tools/list cursor
+// hold a credential the client sends (secret): what the recording shows of
+// them is scrubbed, and what goes back to the server must never be that.
+// It keeps every session ID and cursor it received.
+type mintingSecrets struct {
+	next   http.Handler
+	secret string
+
+	mu       sync.Mutex
+	sessions []string
+	cursors  []string
+}
+
+const fixtureSession = "fixture-session-1"
+
+func (m *mintingSecrets) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body := readAll(r)
+	var msg struct {
+		Params struct {
+			Cursor *string `json:"cursor"`
+		} `json:"params"`
+	}
+	_ = json.Unmarshal(body, &msg)
+	m.mu.Lock()
+	if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
+		m.sessions = append(m.sessions, sid)
+	}
+	if msg.Params.Cursor != nil {
+		m.cursors = append(m.cursors, *msg.Params.Cursor)
+	}
+	m.mu.Unlock()
+	if r.Header.Get("Mcp-Session-Id") == fixtureSession+m.secret {
+		r.Header.Set("Mcp-Session-Id", fixtureSession)
+	}
+	body = bytes.ReplaceAll(body, []byte(`"cursor":"1`+m.secret+`"`), []byte(`"cursor":"1"`))
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
+	rec := httptest.NewRecorder()
+	m.next.ServeHTTP(rec, r)
+	for name, vs := range rec.Header() {
+		for _, v := range vs {
+			if name == "Mcp-Session-Id" && v == fixtureSession {
+				v += m.secret
+			}
+			w.Header().Add(name, v)
+		}
+	}
+	out := bytes.ReplaceAll(rec.Body.Bytes(), []byte(`"nextCursor":"1"`), []byte(`"nextCursor":"1`+m.secret+`"`))
+	w.Header().Del("Content-Length")
+	w.WriteHeader(rec.Code)
+	w.Write(out)
+}
+
+func (m *mintingSecrets) received() (sessions, cursors []string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.sessions), slices.Clone(m.cursors)
+}
+
+// TestMintedSessionGoesBackAsMinted: a legacy server's session ID that
+// holds an echo of a credential is recorded scrubbed, and sent back as the
+// server minted it, never as the recording shows it.
+func TestMintedSessionGoesBackAsMinted(t *testing.T) {
+	const secret = "-custom-secret-31"
+	fix := &mintingSecrets{next: &mcpfix.Server{Era: mcpfix.Legacy}, secret: secret}
+	srv := httptest.NewServer(fix)
+	t.Cleanup(srv.Close)
+	cfg := Config{Headers: http.Header{"X-Custom-Token": {secret[1:]}}}
+	s, err := Collect(context.Background(), cfg, mcp.Endpoint{URL: srv.URL + "/mcp", Source: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sessions, _ := fix.received()
+	if len(sessions) == 0 {
+		t.Fatal("no request was sent in the session: the test would not see what it carries")
+	}
+	for _, sid := range sessions {
+		if sid != fixtureSession+secret {
+			t.Errorf("a request was sent in session %q, want %q as minted", sid, fixtureSession+secret)
+		}
+	}
+	if strings.Contains(s.SessionID, secret[1:]) || !strings.Contains(s.SessionID, "REDACTED") {
+		t.Errorf("the snapshot records the session as %q, want it scrubbed", s.SessionID)
+	}
+	if len(s.Listings) == 0 || !s.Listings[0].Complete {
+		t.Errorf("listings %+v: want the catalog listed in the session", s.Listings)
+	}
+}
+
+// TestScrubbedCursorIsNotSent: a tools/list cursor that holds an echo of a
+// credential is read from the scrubbed answer, where its real value is lost;
+// the walk stops there, saying why, rather than send the marker.
+func TestScrubbedCursorIsNotSent(t *testing.T) {
+	const secret = "-custom-secret-32"
+	tools := []json.RawMessage{json.RawMessage(`{"name":"a","inputSchema":{"type":"object"}}`), json.RawMessage(`{"name":"b","inputSchema":{"type":"object"}}`)}
+	fix := &mintingSecrets{next: &mcpfix.Server{Era: mcpfix.Modern, Tools: tools, PageSize: 1}, secret: secret}
+	srv := httptest.NewServer(fix)
+	t.Cleanup(srv.Close)
+	cfg := Config{Headers: http.Header{"X-Custom-Token": {secret[1:]}}}
+	s, err := Collect(context.Background(), cfg, mcp.Endpoint{URL: srv.URL + "/mcp", Source: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Listings) == 0 || !strings.Contains(s.Listings[0].Problem, "nextCursor held a credential") {
+		t.Fatalf("listings %+v: want the walk stopped at the scrubbed cursor", s.Listings)
+	}
+	_, cursors := fix.received()
+	for _, c := range cursors {
+		if strings.Contains(c, "REDACTED") {
+			t.Errorf("the cursor %q was sent", c)
+		}
+	}
+}

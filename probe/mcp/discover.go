@@ -113,8 +113,11 @@ func containsFold(body []byte, word string) bool {
 	return false
 }
 
+// appendEndpoint adds ep unless the list is full or holds it. An endpoint
+// read from a scrubbed document whose URL held a credential is left out:
+// its real URL is not known.
 func appendEndpoint(list []mcp.Endpoint, ep mcp.Endpoint) []mcp.Endpoint {
-	if len(list) >= MaxEndpoints {
+	if len(list) >= MaxEndpoints || exchange.HoldsRedaction(ep.URL) {
 		return list
 	}
 	for _, e := range list {

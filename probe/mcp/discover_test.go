@@ -22,6 +22,9 @@ func TestAdvertised(t *testing.T) {
 			Body(`{"_links":{"self":{"href":"/"},"ex:mcp-server":{"href":"/v2/mcp"},"orders":{"href":"/orders"}}}`).Build(),
 		checkstest.Exchange(exchange.PurposeCrawl, "GET", "http://api.test/orders").Status(200).
 			Header("Link", `</tools>; rel="https://modelcontextprotocol.io/rel/server"`).Build(),
+		// Scrubbed: the endpoint's real URL is not known, and is not tried.
+		checkstest.Exchange(exchange.PurposeCrawl, "GET", "http://api.test/tenant").Status(200).
+			Header("Link", `</t/REDACTED/mcp>; rel="mcp"`).Build(),
 	}
 	got := Advertised(target, crawled)
 	var urls []string
