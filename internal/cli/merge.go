@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -48,8 +49,14 @@ API resource.`,
 			if err != nil {
 				return err
 			}
+			if len(args) > shardmerge.MaxShards {
+				return usageError("%d reports given; a scan has at most %d shards", len(args), shardmerge.MaxShards)
+			}
 			var shards []*finding.Report
 			for _, path := range args {
+				if err := interrupted(cmd.Context(), "merge"); err != nil {
+					return err
+				}
 				rep, err := readReportFile(e, path)
 				if err != nil {
 					return err
@@ -60,7 +67,10 @@ API resource.`,
 			if err != nil {
 				return err
 			}
-			rep, err := shardmerge.Merge(shards, reg.All(), allowMissing)
+			rep, err := shardmerge.Merge(cmd.Context(), shards, reg.All(), allowMissing)
+			if err := interrupted(cmd.Context(), "merge"); err != nil {
+				return err
+			}
 			if errors.Is(err, shardmerge.ErrMissingShards) {
 				return usageError("%v (pass --allow-missing to merge them anyway, as a partial report)", err)
 			}
@@ -83,4 +93,13 @@ API resource.`,
 	fs.IntVar(&gate.minCoverage, "min-coverage", 0, "fail when the merged scan reached less than this percentage of the OpenAPI document's GET operations")
 	fs.BoolVar(&allowMissing, "allow-missing", false, "merge although some shards of 1..n are missing; the report then says it is partial")
 	return cmd
+}
+
+// interrupted ends a command that reads reports once SIGINT or SIGTERM has
+// cancelled its context: it could not complete (exit 3).
+func interrupted(ctx context.Context, what string) error {
+	if err := ctx.Err(); err != nil {
+		return &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("%s interrupted: %w", what, err)}
+	}
+	return nil
 }
