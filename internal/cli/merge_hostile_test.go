@@ -156,3 +156,52 @@ func TestReportMergeAndDiffHonourCancellation(t *testing.T) {
 		}
 	}
 }
+
+func TestReportMergeRulesComeFromThisBuild(t *testing.T) {
+	planted := "![x](http://evil/i.png) [link](http://evil) @team"
+	path := writeJSON(t, finding.Report{
+		SchemaVersion: finding.SchemaVersion,
+		Target:        "https://api.example/",
+		Shard:         &finding.Shard{Index: 1, Total: 1},
+		Rules: []finding.RuleInfo{
+			{ID: "vary-accept", Family: "vary", Title: "Vary", Help: planted, DocsURL: "http://evil/docs"},
+			{ID: "custom-no-x", Family: "custom", Title: "No x", Help: planted, Severity: finding.SeverityWarning},
+		},
+		Checks: []finding.CheckResult{{ID: "vary-accept", Status: finding.StatusPass}, {ID: "custom-no-x", Family: "custom", Status: finding.StatusPass}},
+	})
+	sarifPath := filepath.Join(t.TempDir(), "merged.sarif")
+	if r := run(t, "report", "merge", "-q", "--fail-on", "none", "-o", "sarif="+sarifPath, path); r.code == ExitUsage {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	b, err := os.ReadFile(sarifPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ID      string `json:"id"`
+						HelpURI string `json:"helpUri"`
+						Help    struct{ Markdown string }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &log); err != nil {
+		t.Fatal(err)
+	}
+	for _, rule := range log.Runs[0].Tool.Driver.Rules {
+		md := rule.Help.Markdown
+		for _, live := range []string{"![x](", "[link](", "@team", "evil/docs"} {
+			if strings.Contains(md, live) || strings.Contains(rule.HelpURI, "evil") {
+				t.Errorf("rule %s: %q reached code scanning from the shard:\n%s", rule.ID, live, md)
+			}
+		}
+		if rule.ID == "vary-accept" && !strings.Contains(md, "**How to fix:**") {
+			t.Errorf("vary-accept's help is not this build's:\n%s", md)
+		}
+	}
+}
