@@ -98,9 +98,9 @@ old one, 0 otherwise, and 2 on a usage error.`,
 			d := diff.Compare(before, after)
 			render := func(w io.Writer) error { return diff.Write(w, d, format) }
 			if output == "" || output == "-" {
-				err = e.write(e.stdout, render)
+				err = e.writeAs(e.stdout, format, render)
 			} else {
-				err = writeFile(e, output, render)
+				err = writeFile(e, output, format, render)
 			}
 			if err != nil {
 				return &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("write the diff: %w", err)}
@@ -154,12 +154,13 @@ func readReportAs(e *env, flag, path string) (*finding.Report, error) {
 	return rep, nil
 }
 
-func writeFile(e *env, path string, render func(io.Writer) error) error {
+// writeFile writes a document in format to the file at path (see writeAs).
+func writeFile(e *env, path, format string, render func(io.Writer) error) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := e.write(f, render); err != nil {
+	if err := e.writeAs(f, format, render); err != nil {
 		f.Close()
 		return err
 	}
