@@ -26,8 +26,10 @@ fingerprint, check results joined, statistics added, coverage and the agent surf
 joined, and the grade computed again with the scan's policy. It writes every format
 scan writes, and gates like scan: exit 0 passed, 1 gate failed, 2 usage error (reports
 of different targets or schema versions, a report that is not a shard, a shard given
-twice, or shards missing without --allow-missing), 3 when the merged scan reached no
-API resource.`,
+twice, or shards missing without --allow-missing; more than 1,024 shards, a report over
+256 MiB or nested deeper than 64 levels, a check this version lacks, or findings that
+the report's check results deny), 3 when the merged scan reached no API resource or
+the merge was interrupted. Built-in checks' rules are this version's, never a shard's.`,
 		Example: `  agentready report merge shard-1.json shard-2.json shard-3.json \
     -o sarif=agentready.sarif -o json=report.json --fail-under B`,
 		Args: cobra.MinimumNArgs(1),
