@@ -73,7 +73,7 @@ endpoint could not be reached, refused the probe, or is not an MCP endpoint.`,
 			if err != nil {
 				return &ExitError{Code: ExitIncomplete, Err: err}
 			}
-			if err := e.write(e.stdout, func(w io.Writer) error { return writeMCP(w, format, s) }); err != nil {
+			if err := e.writeAs(e.stdout, format, func(w io.Writer) error { return writeMCP(w, format, s) }); err != nil {
 				return &ExitError{Code: ExitIncomplete, Err: err}
 			}
 			return mcpExit(cmd.Context(), s)
@@ -133,11 +133,7 @@ func writeMCP(w io.Writer, format string, s *mcp.Snapshot) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(info)
 	}
-	safe := sanitize.NewWorkflowFilter(w)
-	if err := writeMCPText(safe, info); err != nil {
-		return err
-	}
-	return safe.Flush()
+	return writeMCPText(w, info)
 }
 
 func writeMCPText(w io.Writer, info *finding.MCPInfo) error {

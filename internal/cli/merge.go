@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -25,8 +26,10 @@ fingerprint, check results joined, statistics added, coverage and the agent surf
 joined, and the grade computed again with the scan's policy. It writes every format
 scan writes, and gates like scan: exit 0 passed, 1 gate failed, 2 usage error (reports
 of different targets or schema versions, a report that is not a shard, a shard given
-twice, or shards missing without --allow-missing), 3 when the merged scan reached no
-API resource.`,
+twice, or shards missing without --allow-missing; more than 1,024 shards, a report over
+256 MiB or nested deeper than 64 levels, a check this version lacks, or findings that
+the report's check results deny), 3 when the merged scan reached no API resource or
+the merge was interrupted. Built-in checks' rules are this version's, never a shard's.`,
 		Example: `  agentready report merge shard-1.json shard-2.json shard-3.json \
     -o sarif=agentready.sarif -o json=report.json --fail-under B`,
 		Args: cobra.MinimumNArgs(1),
@@ -48,8 +51,14 @@ API resource.`,
 			if err != nil {
 				return err
 			}
+			if len(args) > shardmerge.MaxShards {
+				return usageError("%d reports given; a scan has at most %d shards", len(args), shardmerge.MaxShards)
+			}
 			var shards []*finding.Report
 			for _, path := range args {
+				if err := interrupted(cmd.Context(), "merge"); err != nil {
+					return err
+				}
 				rep, err := readReportFile(e, path)
 				if err != nil {
 					return err
@@ -60,7 +69,10 @@ API resource.`,
 			if err != nil {
 				return err
 			}
-			rep, err := shardmerge.Merge(shards, reg.All(), allowMissing)
+			rep, err := shardmerge.Merge(cmd.Context(), shards, reg.All(), allowMissing)
+			if err := interrupted(cmd.Context(), "merge"); err != nil {
+				return err
+			}
 			if errors.Is(err, shardmerge.ErrMissingShards) {
 				return usageError("%v (pass --allow-missing to merge them anyway, as a partial report)", err)
 			}
@@ -83,4 +95,13 @@ API resource.`,
 	fs.IntVar(&gate.minCoverage, "min-coverage", 0, "fail when the merged scan reached less than this percentage of the OpenAPI document's GET operations")
 	fs.BoolVar(&allowMissing, "allow-missing", false, "merge although some shards of 1..n are missing; the report then says it is partial")
 	return cmd
+}
+
+// interrupted ends a command that reads reports once SIGINT or SIGTERM has
+// cancelled its context: it could not complete (exit 3).
+func interrupted(ctx context.Context, what string) error {
+	if err := ctx.Err(); err != nil {
+		return &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("%s interrupted: %w", what, err)}
+	}
+	return nil
 }

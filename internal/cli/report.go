@@ -77,7 +77,7 @@ old one, 0 otherwise, and 2 on a usage error.`,
 		Example: `  agentready report diff .agentready-baseline.json report.json
   agentready report diff old.json new.json --format markdown -o diff.md`,
 		Args: cobra.ExactArgs(2),
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			if !slices.Contains(diff.Formats, format) {
 				return usageError("--format %q: want %s", format, strings.Join(diff.Formats, ", "))
 			}
@@ -85,16 +85,22 @@ old one, 0 otherwise, and 2 on a usage error.`,
 			if err != nil {
 				return err
 			}
+			if err := interrupted(cmd.Context(), "diff"); err != nil {
+				return err
+			}
 			after, err := readReportFile(e, args[1])
 			if err != nil {
+				return err
+			}
+			if err := interrupted(cmd.Context(), "diff"); err != nil {
 				return err
 			}
 			d := diff.Compare(before, after)
 			render := func(w io.Writer) error { return diff.Write(w, d, format) }
 			if output == "" || output == "-" {
-				err = e.write(e.stdout, render)
+				err = e.writeAs(e.stdout, format, render)
 			} else {
-				err = writeFile(e, output, render)
+				err = writeFile(e, output, format, render)
 			}
 			if err != nil {
 				return &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("write the diff: %w", err)}
@@ -111,34 +117,50 @@ old one, 0 otherwise, and 2 on a usage error.`,
 	return cmd
 }
 
-// maxReportSize bounds a report read for comparing.
-const maxReportSize = 64 << 20
-
-// readReportFile reads a JSON report named on the command line; a missing
-// or foreign file is a usage error.
+// readReportFile reads a JSON report named on the command line (- is
+// stdin); a missing, foreign or oversized file is a usage error. A report
+// may come from another CI job, so its size is checked before it is read,
+// and jsonreport.Read bounds the read and the nesting as well.
 func readReportFile(e *env, path string) (*finding.Report, error) {
+	return readReportAs(e, "", path)
+}
+
+// readReport is readReportFile for a report named by --from.
+func readReport(e *env, path string) (*finding.Report, error) {
+	return readReportAs(e, "--from", path)
+}
+
+func readReportAs(e *env, flag, path string) (*finding.Report, error) {
+	label := strings.TrimSpace(flag + " " + path)
 	f := e.stdin
 	if path != "-" {
 		file, err := os.Open(path)
 		if err != nil {
+			if flag != "" {
+				return nil, usageError("%s: %v", flag, err)
+			}
 			return nil, usageError("%v", err)
 		}
 		defer file.Close()
+		if st, err := file.Stat(); err == nil && st.Size() > jsonreport.MaxSize {
+			return nil, usageError("%s: %d bytes, larger than the %d MiB a report may have", label, st.Size(), jsonreport.MaxSize>>20)
+		}
 		f = file
 	}
-	rep, err := jsonreport.Read(io.LimitReader(f, maxReportSize))
+	rep, err := jsonreport.Read(f)
 	if err != nil {
-		return nil, usageError("%s: %v", path, err)
+		return nil, usageError("%s: %v", label, err)
 	}
 	return rep, nil
 }
 
-func writeFile(e *env, path string, render func(io.Writer) error) error {
+// writeFile writes a document in format to the file at path (see writeAs).
+func writeFile(e *env, path, format string, render func(io.Writer) error) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := e.write(f, render); err != nil {
+	if err := e.writeAs(f, format, render); err != nil {
 		f.Close()
 		return err
 	}
@@ -197,23 +219,4 @@ func newReportConvertCmd(e *env) *cobra.Command {
 	fs.BoolVar(&noColor, "no-color", false, "never colour the terminal report (NO_COLOR is honoured too)")
 	sf.register(fs)
 	return cmd
-}
-
-// readReport reads and checks a JSON report; a missing or foreign file is a
-// usage error, since nothing was scanned.
-func readReport(e *env, path string) (*finding.Report, error) {
-	f := e.stdin
-	if path != "-" {
-		file, err := os.Open(path)
-		if err != nil {
-			return nil, usageError("--from: %v", err)
-		}
-		defer file.Close()
-		f = file
-	}
-	rep, err := jsonreport.Read(f)
-	if err != nil {
-		return nil, usageError("--from %s: %v", path, err)
-	}
-	return rep, nil
 }

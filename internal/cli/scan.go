@@ -473,9 +473,9 @@ func writeOutputs(e *env, sinks []sink, rep *finding.Report) error {
 func writeOne(e *env, s sink, rep *finding.Report) error {
 	render := func(w io.Writer) error { return s.rep.Write(w, rep) }
 	if s.path == "-" {
-		return e.write(s.stdout, render)
+		return e.writeAs(s.stdout, s.format, render)
 	}
-	return writeFile(e, s.path, render)
+	return writeFile(e, s.path, s.format, render)
 }
 
 // checkWritable finds, before a scan, a report path that could not be

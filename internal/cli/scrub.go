@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/sanitize"
 	"github.com/agentready/agentready/probe"
 )
 
@@ -40,6 +41,31 @@ func (e *env) write(w io.Writer, render func(io.Writer) error) error {
 	_, err := w.Write(scrub(buf.Bytes(), false, e.secrets, e.issued))
 	return err
 }
+
+// writeAs is write for a document in format. Text and Markdown go to a CI
+// log line by line, where a runner acts on workflow commands ("::error::",
+// "##[group]"), and quote the scanned app; written anywhere but a terminal
+// (a pipe, a CI log, a file a later step prints), their lines pass through
+// sanitize.WorkflowFilter, which defuses a command with a visible
+// backslash (Markdown renders "\::" as "::"). The filter sees the document
+// once its secrets are replaced, so that no secret is split by it. The
+// other formats are written byte for byte: a JSON, SARIF, HTML or JUnit
+// line never begins with "::", and a "##[" inside one of their strings is
+// no command to a runner that is not printing them.
+func (e *env) writeAs(w io.Writer, format string, render func(io.Writer) error) error {
+	if !workflowLines(format) || isTerminal(w) {
+		return e.write(w, render)
+	}
+	safe := sanitize.NewWorkflowFilter(w)
+	if err := e.write(safe, render); err != nil {
+		return err
+	}
+	return safe.Flush()
+}
+
+// workflowLines reports whether a CI log shows a document in format as the
+// lines it is made of.
+func workflowLines(format string) bool { return format == "text" || format == "markdown" }
 
 // scrubbedWriter scrubs each write on its own: what goes to stderr is
 // written a line or a message at a time.

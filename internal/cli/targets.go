@@ -364,7 +364,7 @@ func (o *targetOutputs) writeTarget(e *env, i, n int, r targets.Result) error {
 		}
 	}
 	if s := o.stdout; s != nil && targets.Sectioned(s.format) {
-		return e.write(s.stdout, func(w io.Writer) error { return targets.WriteSection(w, s.format, s.opts, i, n, r) })
+		return e.writeAs(s.stdout, s.format, func(w io.Writer) error { return targets.WriteSection(w, s.format, s.opts, i, n, r) })
 	}
 	return nil
 }
@@ -377,7 +377,7 @@ func (o *targetOutputs) writeCombined(e *env, results []targets.Result) error {
 		if targets.Sectioned(s.format) {
 			render = func(w io.Writer) error { return targets.WriteSummary(w, s.format, results) }
 		}
-		if err := e.write(s.stdout, render); err != nil {
+		if err := e.writeAs(s.stdout, s.format, render); err != nil {
 			return fmt.Errorf("write %s report to stdout: %w", s.format, err)
 		}
 	}
@@ -385,9 +385,9 @@ func (o *targetOutputs) writeCombined(e *env, results []targets.Result) error {
 		render := func(w io.Writer) error { return targets.Write(w, s.format, s.opts, results) }
 		var err error
 		if s.path == "-" {
-			err = e.write(s.stdout, render)
+			err = e.writeAs(s.stdout, s.format, render)
 		} else {
-			err = writeFile(e, s.path, render)
+			err = writeFile(e, s.path, s.format, render)
 		}
 		if err != nil {
 			return fmt.Errorf("write %s report to %s: %w", s.format, s.path, err)

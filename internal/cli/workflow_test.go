@@ -4,11 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
 
 	"github.com/agentready/agentready/fixtures/mcpfix"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 // commandPayload is text a GitHub runner would act on at the start of a
@@ -82,5 +86,71 @@ func TestMCPTextCannotIssueWorkflowCommands(t *testing.T) {
 	assertNoWorkflowCommand(t, "stdout", r.stdout)
 	if !strings.Contains(r.stdout, `\::error::pwned`) {
 		t.Fatalf("the tool is not listed:\n%s", r.stdout)
+	}
+}
+
+// commandReport is a saved report, as another job could write it, whose
+// family, notes and finding carry workflow commands (with words of every
+// length in front, so that wrapping puts some at a line start), terminal
+// escapes and a bidi override.
+func commandReport(t *testing.T, grade string) string {
+	t.Helper()
+	cmd := "::error::pwned"
+	payload := commandPayload() + " \x1b[31mred\u202e"
+	return writeJSON(t, finding.Report{
+		SchemaVersion: finding.SchemaVersion,
+		Target:        "https://api.example/",
+		Shard:         &finding.Shard{Index: 1, Total: 1},
+		Score: finding.Score{Grade: grade, Value: 50, Families: []finding.FamilyScore{
+			{Family: cmd, State: finding.FamilyGraded, Value: 50, Grade: grade},
+		}},
+		Notes:  []string{cmd, payload},
+		Checks: []finding.CheckResult{{ID: "vary-accept", Status: finding.StatusFail, Findings: 1, Severity: finding.SeverityError}},
+		Findings: []finding.Finding{{CheckID: "vary-accept", Severity: finding.SeverityError, Fingerprint: grade,
+			Message: payload}},
+	})
+}
+
+func TestReportTextCannotIssueWorkflowCommands(t *testing.T) {
+	old, new := commandReport(t, "A"), commandReport(t, "F")
+	for _, args := range [][]string{
+		{"report", "diff", old, new},
+		{"report", "diff", "--format", "markdown", old, new},
+		{"report", "merge", "--fail-on", "none", new},
+		{"report", "merge", "--fail-on", "none", "--format", "markdown", new},
+		{"report", "convert", "--from", new},
+	} {
+		r := run(t, args...)
+		if r.code == ExitUsage {
+			t.Fatalf("%s: exit %d: %s", args, r.code, r.stderr)
+		}
+		assertNoWorkflowCommand(t, strings.Join(args[:2], " ")+" stdout", r.stdout)
+		// Markdown keeps each note and finding on one line, after "- " or
+		// "| "; the text wraps them, and the diff starts a line with the
+		// family.
+		defused := `\::`
+		if slices.Contains(args, "markdown") {
+			defused = "::error::pwned"
+		}
+		if !strings.Contains(r.stdout, defused) {
+			t.Errorf("%s: no %q: the test planted nothing at a line start:\n%s", args, defused, r.stdout)
+		}
+		for _, raw := range []string{"\x1b", "\u202e"} {
+			if strings.Contains(r.stdout, raw) {
+				t.Errorf("%s: %q printed raw", args, raw)
+			}
+		}
+	}
+	// A file gets what stdout gets; JSON stays byte for byte.
+	txt := filepath.Join(t.TempDir(), "diff.txt")
+	if r := run(t, "report", "diff", "-o", txt, old, new); r.code == ExitUsage {
+		t.Fatal(r.stderr)
+	}
+	if b, _ := os.ReadFile(txt); !strings.Contains(string(b), `\::error::pwned`) {
+		t.Errorf("the text file is not defused:\n%s", b)
+	}
+	r := run(t, "report", "merge", "--fail-on", "none", "--format", "json", new)
+	if !strings.Contains(r.stdout, `"::error::pwned"`) || !strings.Contains(r.stdout, `##[warning]legacy`) {
+		t.Errorf("the JSON report was altered:\n%s", r.stdout)
 	}
 }

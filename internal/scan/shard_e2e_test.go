@@ -1,6 +1,7 @@
 package scan_test
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"net/http"
@@ -71,7 +72,7 @@ func TestMergedShardsFindWhatOneScanFinds(t *testing.T) {
 			if len(uniqueInts(owners)) < 2 {
 				t.Errorf("every finding came from one shard %v: the split divided nothing", uniqueInts(owners))
 			}
-			merged, err := shardmerge.Merge(reps, allChecks(t), false)
+			merged, err := shardmerge.Merge(context.Background(), reps, allChecks(t), false)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,7 @@
 package shardmerge
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -15,7 +16,8 @@ func TestJoinedThrottling(t *testing.T) {
 		return &finding.Report{Coverage: &finding.Coverage{APIResources: 1,
 			Throttling: &finding.Throttling{Requests: 10, Throttled: 4, StillThrottled: crawlThrottled, CrawlGETs: 6, CrawlThrottled: crawlThrottled}}}
 	}
-	c := joinCoverage([]*finding.Report{shard(2), shard(4), {Coverage: &finding.Coverage{APIResources: 1}}})
+	m := &merger{ctx: context.Background()}
+	c := m.joinCoverage([]*finding.Report{shard(2), shard(4), {Coverage: &finding.Coverage{APIResources: 1}}})
 	want := finding.Throttling{Requests: 20, Throttled: 8, StillThrottled: 6, CrawlGETs: 6, CrawlThrottled: 4}
 	if c.Throttling == nil || *c.Throttling != want {
 		t.Fatalf("throttling %+v, want %+v", c.Throttling, want)

@@ -107,3 +107,36 @@ func TestHostileStringsStayText(t *testing.T) {
 		t.Errorf("text carries an escape sequence:\n%s", txt.String())
 	}
 }
+
+// TestHostileReportsPrintSafely: every string a diff prints comes from a
+// report another job wrote, and may carry terminal escapes and bidi
+// overrides to rewrite what the reader sees.
+func TestHostileReportsPrintSafely(t *testing.T) {
+	const bad = "x\x1b[31mred\x1b]0;title\x07\u202eevil\u009b"
+	hostile := func(grade string, fp string) *finding.Report {
+		return &finding.Report{
+			Target: "https://api.example/" + bad,
+			Score: finding.Score{Grade: grade + bad, Value: 50, Families: []finding.FamilyScore{
+				{Family: "vary" + bad, State: finding.FamilyGraded, Value: 50, Grade: grade + bad},
+				{Family: "hal" + bad, State: "odd" + bad},
+			}},
+			Findings: []finding.Finding{{CheckID: "vary-accept" + bad, Fingerprint: fp, Severity: finding.SeverityError, Message: bad}},
+		}
+	}
+	d := diff.Compare(hostile("A", "old"), hostile("F", "new"))
+	for _, format := range []string{"text", "markdown"} {
+		var buf bytes.Buffer
+		if err := diff.Write(&buf, d, format); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		for _, raw := range []string{"\x1b", "\u202e", "\u009b", "\x07"} {
+			if strings.Contains(out, raw) {
+				t.Errorf("%s: %q printed raw:\n%q", format, raw, out)
+			}
+		}
+		if !strings.Contains(out, "vary-accept") || !strings.Contains(out, "redevil") {
+			t.Errorf("%s: the strings themselves are lost:\n%s", format, out)
+		}
+	}
+}

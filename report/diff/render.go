@@ -59,7 +59,7 @@ func gradeOf(s Side) string {
 	if s.Grade == "" {
 		return "no score"
 	}
-	return fmt.Sprintf("%s (%d)", s.Grade, s.Score)
+	return fmt.Sprintf("%s (%d)", view.Line(s.Grade, 20), s.Score)
 }
 
 func (f *FamilyState) label() string {
@@ -67,9 +67,9 @@ func (f *FamilyState) label() string {
 	case f == nil:
 		return "absent"
 	case f.State != finding.FamilyGraded:
-		return f.State
+		return view.Line(f.State, 40)
 	}
-	return fmt.Sprintf("%s %d", f.Grade, f.Value)
+	return fmt.Sprintf("%s %d", view.Line(f.Grade, 20), f.Value)
 }
 
 func (fd FamilyDelta) delta() string {
@@ -112,7 +112,7 @@ func writeText(w io.Writer, d *Diff) error {
 	} else {
 		line("Families:")
 		for _, fd := range moved {
-			line("  %-14s %-14s → %-14s %s", fd.Family, fd.Old.label(), fd.New.label(), fd.delta())
+			line("  %-14s %-14s → %-14s %s", view.Line(fd.Family, 60), fd.Old.label(), fd.New.label(), fd.delta())
 		}
 	}
 	line("")
@@ -126,7 +126,7 @@ func writeText(w io.Writer, d *Diff) error {
 				line("  %s", more(len(l.items)))
 				break
 			}
-			line("  %-6s %-7s %s: %s%s", l.label, it.Severity, it.CheckID, view.Line(it.Message, 200), at(it.URL))
+			line("  %-6s %-7s %s: %s%s", l.label, it.Severity, view.Line(it.CheckID, 120), view.Line(it.Message, 200), at(it.URL))
 		}
 	}
 	for i, c := range d.ChangedFindings {
@@ -134,7 +134,7 @@ func writeText(w io.Writer, d *Diff) error {
 			line("  %s", more(len(d.ChangedFindings)))
 			break
 		}
-		line("  %-6s %s → %s %s: %s%s", "moved", c.OldSeverity, c.Severity, c.CheckID, view.Line(c.Message, 200), at(c.URL))
+		line("  %-6s %s → %s %s: %s%s", "moved", c.OldSeverity, c.Severity, view.Line(c.CheckID, 120), view.Line(c.Message, 200), at(c.URL))
 	}
 	line("")
 	line("Surface drift: %s", d.Verdict())
@@ -143,7 +143,7 @@ func writeText(w io.Writer, d *Diff) error {
 			line("  %s", more(len(d.Drift.Changes)))
 			break
 		}
-		line("  %-10s %s: %s", changeLabel(c), c.Check, view.Line(c.Summary, 300))
+		line("  %-10s %s: %s", changeLabel(c), view.Line(c.Check, 120), view.Line(c.Summary, 300))
 		for _, pd := range c.Diffs {
 			line("      %s: %s → %s", view.Line(pd.Pointer, 200), orAbsent(pd.Before), orAbsent(pd.After))
 		}

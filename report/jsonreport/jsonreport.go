@@ -54,13 +54,32 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
+// Bounds on a report read back. A report may come from another CI job or a
+// pull request, so it is hostile: its size is bounded before it is read
+// whole, and its nesting before anything is decoded. The largest real
+// reports nest about 15 levels (an MCP tool's input schema is the deepest
+// part) and weigh a few MiB.
+const (
+	MaxSize  = 256 << 20
+	MaxDepth = 64
+)
+
 // Read decodes a report written by Write and checks that this build can
 // understand it. Unknown fields are accepted, because additive changes keep
-// the schema version; a different schemaVersion is refused.
-func Read(r io.Reader) (*finding.Report, error) {
-	data, err := io.ReadAll(r)
+// the schema version; a different schemaVersion is refused, as is a report
+// over MaxSize bytes or nested deeper than MaxDepth.
+func Read(r io.Reader) (*finding.Report, error) { return read(r, MaxSize) }
+
+func read(r io.Reader, maxSize int64) (*finding.Report, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("read report: %w", err)
+	}
+	if int64(len(data)) > maxSize {
+		return nil, fmt.Errorf("read report: larger than %d bytes", maxSize)
+	}
+	if err := checkDepth(data); err != nil {
+		return nil, err
 	}
 	if err := checkVersion(data); err != nil {
 		return nil, err
@@ -70,6 +89,37 @@ func Read(r io.Reader) (*finding.Report, error) {
 		return nil, fmt.Errorf("read report: %w", err)
 	}
 	return &rep, nil
+}
+
+// checkDepth refuses data nested deeper than MaxDepth. It counts brackets
+// outside strings in one pass over the bytes, before any decoder builds
+// anything (encoding/json follows 10,000 levels); what is not JSON is left
+// to the decoder to refuse.
+func checkDepth(data []byte) error {
+	depth := 0
+	inString, escaped := false, false
+	for i, c := range data {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			if depth++; depth > MaxDepth {
+				return fmt.Errorf("read report: nested deeper than %d levels (at byte %d)", MaxDepth, i)
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return nil
 }
 
 // checkVersion looks at schemaVersion alone first, so that a report from

@@ -3,6 +3,7 @@ package jsonreport
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"reflect"
 	"strings"
 	"testing"
@@ -113,4 +114,40 @@ func TestEmptyListsAreArraysNotNull(t *testing.T) {
 			t.Errorf("report without findings lacks %s:\n%s", field, buf.String())
 		}
 	}
+}
+
+func TestReadBoundsSizeAndNesting(t *testing.T) {
+	small := `{"schemaVersion": 1, "target": "https://x.example/"}`
+	if _, err := read(strings.NewReader(small), int64(len(small))); err != nil {
+		t.Fatalf("a report of exactly the bound: %v", err)
+	}
+	// An endless reader: the bound, not the reader, ends the read.
+	endless := io.MultiReader(strings.NewReader(`{"schemaVersion": 1, "notes": ["`), neverEnding('a'))
+	if _, err := read(endless, 1<<20); err == nil || !strings.Contains(err.Error(), "larger than 1048576 bytes") {
+		t.Errorf("endless report: %v", err)
+	}
+	deep := func(n int) string {
+		return `{"schemaVersion": 1, "notes": ` + strings.Repeat("[", n-1) + strings.Repeat("]", n-1) + `}`
+	}
+	if _, err := Read(strings.NewReader(deep(MaxDepth))); err == nil || strings.Contains(err.Error(), "nested") {
+		// 64 levels pass the bound; the notes are then of the wrong type.
+		t.Errorf("%d levels: %v; want the decoder's type error", MaxDepth, err)
+	}
+	if _, err := Read(strings.NewReader(deep(MaxDepth + 1))); err == nil || !strings.Contains(err.Error(), "nested deeper than 64") {
+		t.Errorf("%d levels: %v", MaxDepth+1, err)
+	}
+	// Brackets inside strings, escaped quotes included, are not nesting.
+	inString := `{"schemaVersion": 1, "notes": ["\"` + strings.Repeat("[{", 200) + `"]}`
+	if r, err := Read(strings.NewReader(inString)); err != nil || len(r.Notes) != 1 {
+		t.Errorf("brackets in a string: %v", err)
+	}
+}
+
+type neverEnding byte
+
+func (b neverEnding) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(b)
+	}
+	return len(p), nil
 }

@@ -3,36 +3,14 @@ package markdown
 import (
 	"strings"
 
+	"github.com/agentready/agentready/internal/sanitize"
 	"github.com/agentready/agentready/report/internal/view"
-)
-
-// escaper neutralises every character that starts Markdown or HTML syntax in
-// GitHub-flavoured Markdown: emphasis, code spans, links and images (with
-// the brackets escaped, parentheses and ! are inert), tables, strike-through,
-// headings, raw HTML and entities. Backslash escapes are valid for all ASCII
-// punctuation, so escaping more than needed is harmless.
-var escaper = strings.NewReplacer(
-	`\`, `\\`,
-	"`", "\\`",
-	"*", `\*`,
-	"_", `\_`,
-	"[", `\[`,
-	"]", `\]`,
-	"|", `\|`,
-	"~", `\~`,
-	"#", `\#`,
-	"<", "&lt;",
-	">", "&gt;",
-	"&", "&amp;",
-	// A zero-width space after @ keeps a string from the app from
-	// mentioning a user or team in a pull-request comment.
-	"@", "@\u200b",
 )
 
 // text makes an untrusted string one line of inline Markdown that renders as
 // the literal text, bounded to limit bytes before escaping.
 func text(s string, limit int) string {
-	return escaper.Replace(view.Line(s, limit))
+	return sanitize.Markdown(view.Line(s, limit))
 }
 
 // code renders an untrusted string as an inline code span: a fence of

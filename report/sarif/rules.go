@@ -6,8 +6,13 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/sanitize"
 	"github.com/agentready/agentready/report/internal/view"
 )
+
+// houseRuleFamily is the family of the configuration's house rules
+// (checks.FamilyCustom, which a reporter does not import).
+const houseRuleFamily = "custom"
 
 // securitySeverity maps a security check's severity onto GitHub's 0.1–10
 // scale: error is high, warning medium, info low.
@@ -125,6 +130,13 @@ func help(ri finding.RuleInfo, title string) Help {
 		body = title
 	}
 	text, md := body, safeMarkdown(body)
+	if ri.Family == houseRuleFamily {
+		// A house rule's help is Markdown from a configuration, or from a
+		// shard's report another job wrote: code scanning renders it in the
+		// repository, so it shows as its literal text, with no image
+		// fetched, no link, mention or HTML.
+		md = sanitize.Markdown(body)
+	}
 	if clauses := view.Clauses(ri.SpecRefs); clauses != "" {
 		text += "\n\nSpec: " + view.Line(clauses, maxValue)
 		var links []string

@@ -424,3 +424,28 @@ func TestDefaultAnchorIsTheOpenAPIFile(t *testing.T) {
 		t.Errorf("no spec: anchored at %q", got)
 	}
 }
+
+// TestHouseRuleHelpIsLiteral: a house rule's help comes from a
+// configuration or from a shard another job wrote; code scanning renders
+// its Markdown in the repository, so nothing in it may fetch, link,
+// mention or run.
+func TestHouseRuleHelpIsLiteral(t *testing.T) {
+	r := sample.Report()
+	r.Rules = append(r.Rules, finding.RuleInfo{ID: "custom-no-x", Family: "custom", Title: "No x", Severity: finding.SeverityWarning,
+		Help: "Keep x out.\n\n![x](http://evil/i.png) [link](http://evil) @team <img src=x> <http://evil/auto>"})
+	var help sarif.Help
+	for _, rule := range decode(t, render(t, sarif.Options{}, r)).Runs[0].Tool.Driver.Rules {
+		if rule.ID == "custom-no-x" {
+			help = rule.Help
+		}
+	}
+	md := help.Markdown
+	for _, live := range []string{"![x](", "[link](", "@team", "<img", "<http"} {
+		if strings.Contains(md, live) {
+			t.Errorf("house rule help keeps %q live:\n%s", live, md)
+		}
+	}
+	if !strings.Contains(md, "Keep x out.\n\n") || !strings.Contains(md, `!\[x\](http://evil/i.png)`) || !strings.Contains(md, "@\u200bteam") {
+		t.Errorf("house rule help lost its text or paragraphs:\n%s", md)
+	}
+}

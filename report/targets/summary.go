@@ -21,7 +21,7 @@ const (
 )
 
 func textHeading(b *bytes.Buffer, i, n int, r Result) {
-	fmt.Fprintf(b, "=== Target %d of %d: %s — %s ===\n\n", i+1, n, r.Name, view.Line(r.URL, maxShown))
+	fmt.Fprintf(b, "=== Target %d of %d: %s — %s ===\n\n", i+1, n, view.Line(r.Name, maxShown), view.Line(r.URL, maxShown))
 	if r.Report == nil {
 		fmt.Fprintf(b, "Not scanned: %s\n\n", view.Line(r.Error, maxShown))
 	}
@@ -40,7 +40,7 @@ type row struct {
 }
 
 func rowOf(r Result) row {
-	out := row{name: r.Name, grade: "-", score: "-", errors: "-", warnings: "-", url: view.Line(r.URL, maxShown)}
+	out := row{name: view.Line(r.Name, maxShown), grade: "-", score: "-", errors: "-", warnings: "-", url: view.Line(r.URL, maxShown)}
 	if rep := r.Report; rep != nil {
 		out.grade = view.Grade(rep)
 		if out.grade != finding.GradeNotAssessed {
@@ -91,7 +91,7 @@ func verdict(s summary, results []Result) string {
 	var which []string
 	for _, r := range results {
 		if r.ExitCode == s.ExitCode {
-			which = append(which, r.Name)
+			which = append(which, view.Line(r.Name, maxShown))
 		}
 	}
 	switch s.ExitCode {

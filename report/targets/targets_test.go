@@ -163,3 +163,18 @@ func TestHTMLHasNoCombinedForm(t *testing.T) {
 		t.Error("html wrote a combined document")
 	}
 }
+
+// TestTextPrintsNoEscapes: a target's name and a report's grade are shown
+// as text, whatever a configuration or a report read back holds.
+func TestTextPrintsNoEscapes(t *testing.T) {
+	rs := results()
+	rs[0].Name = "orders\x1b[2J\u202e"
+	rs[1].Report.Score.Grade = "F\x1b]0;pwned\x07"
+	var buf bytes.Buffer
+	if err := targets.Write(&buf, "text", report.Options{}, rs); err != nil {
+		t.Fatal(err)
+	}
+	if out := buf.String(); strings.ContainsAny(out, "\x1b\u202e\x07") || !strings.Contains(out, "orders") {
+		t.Errorf("raw escapes in the text:\n%q", out)
+	}
+}

@@ -4,8 +4,9 @@
 //
 // Every string in the report is treated as hostile, including the ones we
 // produce, because a report can be read back from a JSON file: each goes
-// through sanitize.Line and is bounded before it is printed, and no line of
-// the output can pass for a CI workflow command. Styling is done
+// through sanitize.Line and is bounded before it is printed. (A line that
+// could pass for a CI workflow command is defused where the output is
+// written, by the CLI, for every text format at once.) Styling is done
 // with lipgloss and the result is written through a colorprofile.Writer, so
 // the no-color output carries no escape sequence at all.
 package text
@@ -17,7 +18,6 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/agentready/agentready/internal/finding"
-	"github.com/agentready/agentready/internal/sanitize"
 )
 
 // Defaults for the zero Options.
@@ -81,12 +81,7 @@ func (rp *Reporter) Write(w io.Writer, r *finding.Report) error {
 	if rp.opts.Color {
 		profile = colorprofile.ANSI256
 	}
-	// The filter comes last, so that it sees the lines as they are written,
-	// escape sequences stripped or not.
-	safe := sanitize.NewWorkflowFilter(w)
-	cw := &colorprofile.Writer{Forward: safe, Profile: profile}
-	if _, err := io.WriteString(cw, p.b.String()); err != nil {
-		return err
-	}
-	return safe.Flush()
+	cw := &colorprofile.Writer{Forward: w, Profile: profile}
+	_, err := io.WriteString(cw, p.b.String())
+	return err
 }

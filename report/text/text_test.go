@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/agentready/agentready/internal/finding"
@@ -215,50 +214,6 @@ func TestSharedHostileSampleIsInert(t *testing.T) {
 	}
 	if !strings.Contains(out, "Active probes") {
 		t.Error("the active probes section is missing")
-	}
-}
-
-// workflowCommands are what a GitHub runner acts on in a line of output,
-// planted so that wrapping puts them at the start of continuation lines.
-func workflowCommands() string {
-	var b strings.Builder
-	for n := range 60 {
-		b.WriteString(strings.Repeat("x", n) + " ::set-output name=x::y \n::error::pwned ##[warning]legacy ")
-	}
-	return b.String()
-}
-
-// runnerActsOn mirrors the runner: "::" once leading whitespace is trimmed,
-// or "##[" anywhere in the line.
-func runnerActsOn(line string) bool {
-	return strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::") || strings.Contains(line, "##[")
-}
-
-func TestNoLinePassesForAWorkflowCommand(t *testing.T) {
-	r := hostileReport()
-	bad := workflowCommands()
-	r.Target, r.Gate.Reason, r.Rules[0].Title = bad, bad, bad
-	r.Notes = append(r.Notes, bad)
-	for i := range r.Findings {
-		f := &r.Findings[i]
-		f.Message = bad
-		for j := range f.Evidence {
-			e := &f.Evidence[j]
-			e.URL, e.Actual, e.Excerpt, e.Curl = bad, bad, bad, bad
-		}
-	}
-	for _, width := range []int{40, 64, 100, 137} {
-		for _, color := range []bool{false, true} {
-			out := render(t, Options{Width: width, Color: color, Verbose: true}, r)
-			for _, line := range strings.FieldsFunc(out, func(r rune) bool { return r == '\n' || r == '\r' }) {
-				if runnerActsOn(line) {
-					t.Fatalf("width %d, color %v: a runner acts on %q", width, color, line)
-				}
-			}
-			if !strings.Contains(out, `\::error::pwned`) {
-				t.Fatalf("width %d, color %v: no command reached a line start; the test plants nothing", width, color)
-			}
-		}
 	}
 }
 

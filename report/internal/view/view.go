@@ -221,10 +221,10 @@ func Summarize(r *finding.Report) Summary {
 	return s
 }
 
-// Grade is the report's grade, or finding.GradeNotAssessed when there is
-// none.
+// Grade is the report's grade, printable, or finding.GradeNotAssessed when
+// there is none. A report read back may carry anything there.
 func Grade(r *finding.Report) string {
-	if g := strings.TrimSpace(r.Score.Grade); g != "" {
+	if g := strings.TrimSpace(Line(r.Score.Grade, 20)); g != "" {
 		return g
 	}
 	return finding.GradeNotAssessed
