@@ -220,7 +220,7 @@ func fromEntry(e entry) (*exchange.Exchange, error) {
 	d := e.Data
 	x := &exchange.Exchange{
 		ID: d.ID, Purpose: d.Purpose, Source: string(d.Source), BasedOn: string(d.BasedOn),
-		Depth: d.Depth, Identity: d.Identity, Err: string(d.Error),
+		Depth: d.Depth, Identity: d.Identity, Err: string(d.Error), SharedWith: fromUses(d.SharedWith),
 		Duration: time.Duration(math.Round(e.Time*1000)) * time.Microsecond,
 	}
 	if t, err := time.Parse(time.RFC3339Nano, e.StartedDateTime); err == nil {
@@ -238,6 +238,14 @@ func fromEntry(e entry) (*exchange.Exchange, error) {
 	}
 	x.Response.Truncated, x.Response.Dropped, x.Response.Unread, x.Response.Redactions = d.Truncated, d.Dropped, d.Unread, d.Redactions
 	return x, nil
+}
+
+func fromUses(us []use) []exchange.Use {
+	var out []exchange.Use
+	for _, u := range us {
+		out = append(out, exchange.Use{Purpose: u.Purpose, BasedOn: string(u.BasedOn)})
+	}
+	return out
 }
 
 func fromRequest(r request, d entryData) (exchange.Request, error) {
