@@ -171,6 +171,8 @@ func loadSpec(d *specData) (*spec.Document, error) {
 	if err != nil || doc == nil {
 		return nil, fmt.Errorf("the embedded OpenAPI document %s does not load: %v", d.Source, err)
 	}
+	// The house rules on the document's text read it (checks.NeedsSpecText).
+	doc.Raw = []byte(d.Text)
 	return doc, nil
 }
 

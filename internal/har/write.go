@@ -159,6 +159,9 @@ func indexExchanges(out *probe.Outcome) *exchangeIndex {
 		for _, c := range callsOf(s) {
 			add(c.Exchange)
 		}
+		for _, x := range s.ResourceMetadata {
+			add(x)
+		}
 	}
 	starts := startTimes(all)
 	order := make([]int, len(all))
