@@ -180,3 +180,52 @@ func TestReplayWithAnOpenAPIFile(t *testing.T) {
 		t.Errorf("code %d; the replay's report differs from the scan's: %s", again.code, again.stderr)
 	}
 }
+
+// TestReplayRefusesARecordingOverTheCap: a recording over
+// --max-recording-size, or limits.max-recording-size in the configuration,
+// is a usage error that says how to raise the cap; a file of 1 GiB (sparse,
+// so that the test writes nothing) is refused by its size before it is
+// read.
+func TestReplayRefusesARecordingOverTheCap(t *testing.T) {
+	dir := t.TempDir()
+	recording := filepath.Join(dir, "scan.har")
+	if r := run(t, "demo", "-q", "--record", recording); r.code != ExitOK {
+		t.Fatalf("demo: code %d: %s", r.code, r.stderr)
+	}
+	st, err := os.Stat(recording)
+	if err != nil {
+		t.Fatal(err)
+	}
+	huge := filepath.Join(dir, "huge.har")
+	f, err := os.Create(huge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(1 << 30); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	size := strconv.FormatInt(st.Size(), 10)
+	under := strconv.FormatInt(st.Size()-1, 10)
+	cfg := writeConfig(t, "limits:\n  max-recording-size: "+under+"\n")
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"a file over the default cap", []string{"scan", "--replay", huge}, "the recording is 1073741824 bytes, over the cap of 536870912; raise the cap with --max-recording-size BYTES (or limits.max-recording-size in .agentready.yaml)"},
+		{"a file over the flag", []string{"scan", "--replay", recording, "--max-recording-size", under}, "the recording is " + size + " bytes, over the cap of " + under},
+		{"a file over the configuration", []string{"scan", "--replay", recording, "--config", cfg}, "over the cap of " + under},
+		{"a cap that is not positive", []string{"scan", "--replay", recording, "--max-recording-size", "0"}, "--max-recording-size must be positive"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := run(t, append(tt.args, "-q")...)
+			if r.code != ExitUsage || !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("code %d, stderr %q; want %d and %q", r.code, r.stderr, ExitUsage, tt.want)
+			}
+		})
+	}
+	if r := run(t, "scan", "--replay", recording, "--max-recording-size", size, "-q"); r.code != ExitOK || r.stderr != "" {
+		t.Errorf("a recording of exactly the cap: code %d, stderr %q", r.code, r.stderr)
+	}
+}

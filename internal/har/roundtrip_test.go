@@ -211,7 +211,7 @@ func TestEveryFieldSurvivesTheHAR(t *testing.T) {
 	if err := har.Write(&buf, &want, har.Options{Version: "test"}); err != nil {
 		t.Fatal(err)
 	}
-	arch, err := har.Read(&buf)
+	arch, err := har.Read(&buf, har.DefaultMaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}
