@@ -15,6 +15,7 @@ import (
 	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/har"
+	"github.com/agentready/agentready/internal/sanitize"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/probe"
 )
@@ -102,7 +103,8 @@ func planReplay(cmd *cobra.Command, e *env, args []string, out *outputFlags, rf 
 	}
 	noteIgnored(cmd.Flags(), e)
 	if arch.Version != version() {
-		fmt.Fprintf(e.stderr, "agentready: --replay: %s was recorded by agentready %s and is judged by %s; the reports differ where the checks do\n", rf.replay, arch.Version, version())
+		// The version is the recording's, which anyone may have edited.
+		fmt.Fprintf(e.stderr, "agentready: --replay: %s was recorded by agentready %s and is judged by %s; the reports differ where the checks do\n", rf.replay, sanitize.Line(arch.Version), version())
 	}
 	failOn, err := finding.ParseSeverity(out.failOn)
 	if err != nil {
@@ -150,7 +152,9 @@ func readRecording(path string, maxSize int64) (*har.Archive, error) {
 			path, err, maxRecordingSizeFlag, maxRecordingSizeFlag, config.FileName)
 	}
 	if err != nil {
-		return nil, usageError("--replay %s: %v", path, err)
+		// Why a recording is refused quotes what it holds (its creator, a
+		// name, a key): it is as hostile as the server it recorded.
+		return nil, usageError("--replay %s: %s", path, sanitize.Line(err.Error()))
 	}
 	return arch, nil
 }

@@ -39,6 +39,9 @@ type recordingFiller struct {
 	// depth bounds types that contain themselves (a request's session
 	// opening holds requests).
 	depth int
+	// text is the string a field named name gets, given a number of its
+	// own; by default the name and the number.
+	text func(name string, n int) string
 }
 
 func (f *recordingFiller) next() int { f.n++; return f.n }
@@ -76,6 +79,10 @@ func (f *recordingFiller) fill(v reflect.Value, name string) {
 	}
 	switch v.Kind() {
 	case reflect.String:
+		if f.text != nil {
+			v.SetString(f.text(name, f.next()))
+			return
+		}
 		v.SetString(fmt.Sprintf("%s#%d", name, f.next()))
 	case reflect.Bool:
 		v.SetBool(true)
