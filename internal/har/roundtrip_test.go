@@ -49,7 +49,6 @@ func (f *recordingFiller) next() int { f.n++; return f.n }
 var (
 	urlType      = reflect.TypeFor[*url.URL]()
 	documentType = reflect.TypeFor[*spec.Document]()
-	requestType  = reflect.TypeFor[exchange.Request]()
 	durationType = reflect.TypeFor[time.Duration]()
 )
 
