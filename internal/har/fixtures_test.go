@@ -1,7 +1,6 @@
 package har_test
 
 import (
-	"bytes"
 	"net/http"
 	"slices"
 	"testing"
@@ -16,7 +15,6 @@ import (
 	"github.com/agentready/agentready/fixtures/reachfix"
 	"github.com/agentready/agentready/fixtures/seedapp"
 	"github.com/agentready/agentready/fixtures/unreached"
-	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/internal/spec"
 	"github.com/agentready/agentready/probe"
@@ -39,21 +37,19 @@ type replayCase struct {
 // then the fixtures scanned by the scan's own end-to-end tests.
 func replayCases() []replayCase {
 	var out []replayCase
-	always := map[string]bool{
-		// One per kind of scan: the conformant demo, a defect whose page has
-		// a Markdown twin (probes shared between purposes), the demo as two
-		// identities with MCP, active probes, an MCP catalog per role, the
-		// seeded app.
-		"conformant": true, string(demo.DefectNoVaryAccept): true,
-	}
+	// Under -short: the conformant demo, one defect, and the first case of
+	// each other way of scanning (identities, MCP, active probes); below,
+	// the site whose pages have Markdown twins (probes shared between
+	// purposes), a document given, and unread pages.
+	always := map[string]bool{"conformant": true, string(demo.DefectNoVaryAccept): true}
+	seen := map[string]bool{}
 	for _, c := range slices.Concat(demo.Cases(), activefix.Cases(), mcpfix.RoleCases(), seedapp.Cases()) {
 		s := c.Scan
-		kind := len(s.As) > 0 || len(s.Allow) > 0
+		how := s.String()
+		first := (len(s.As) > 0 || len(s.Allow) > 0) && !seen[how]
+		seen[how] = true
 		out = append(out, replayCase{name: c.Name, app: c.App, opts: func(t *testing.T) scan.Options { return caseOptions(t, s) },
-			always: always[c.Name] || (kind && !always["kind:"+s.String()])})
-		if kind {
-			always["kind:"+s.String()] = true
-		}
+			always: always[c.Name] || first})
 	}
 	withSpec := func(t *testing.T) scan.Options {
 		return scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: true}}}
@@ -109,6 +105,3 @@ func TestReplayOfEveryFixtureScan(t *testing.T) {
 		})
 	}
 }
-
-var _ = finding.Stats{}
-var _ = bytes.Equal
