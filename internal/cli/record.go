@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,8 +12,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/har"
+	"github.com/agentready/agentready/internal/sanitize"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/probe"
 )
@@ -21,7 +24,13 @@ import (
 type recordFlags struct {
 	record string
 	replay string
+	// maxSize caps the recording a replay reads: it holds every body the
+	// recording does.
+	maxSize int64
 }
+
+// maxRecordingSizeFlag caps the recording --replay reads.
+const maxRecordingSizeFlag = "max-recording-size"
 
 func (f *recordFlags) registerRecord(fs *pflag.FlagSet) {
 	fs.StringVar(&f.record, "record", "", "also write every exchange of the scan to this HAR file, scrubbed like every report, for --replay")
@@ -29,6 +38,7 @@ func (f *recordFlags) registerRecord(fs *pflag.FlagSet) {
 
 func (f *recordFlags) registerReplay(fs *pflag.FlagSet) {
 	fs.StringVar(&f.replay, "replay", "", "judge the scan recorded in this HAR file (--record) again, offline: nothing is sent")
+	fs.Int64Var(&f.maxSize, maxRecordingSizeFlag, har.DefaultMaxSize, "largest recording --replay reads, in bytes")
 }
 
 // recordTo makes the plan write its recording to path, checked now like
@@ -71,7 +81,7 @@ func judgingFlags() map[string]bool {
 	var out outputFlags
 	out.register(fs)
 	out.gate.register(fs)
-	names := map[string]bool{"config": true, trustConfig: true, "replay": true, "help": true}
+	names := map[string]bool{"config": true, trustConfig: true, "replay": true, maxRecordingSizeFlag: true, "help": true}
 	fs.VisitAll(func(f *pflag.Flag) { names[f.Name] = true })
 	return names
 }
@@ -87,13 +97,14 @@ func planReplay(cmd *cobra.Command, e *env, args []string, out *outputFlags, rf 
 	if rf.record != "" {
 		return nil, usageError("--record and --replay exclude each other: a replay sends nothing to record")
 	}
-	arch, err := readRecording(rf.replay)
+	arch, err := readRecording(rf.replay, rf.maxSize)
 	if err != nil {
 		return nil, err
 	}
 	noteIgnored(cmd.Flags(), e)
 	if arch.Version != version() {
-		fmt.Fprintf(e.stderr, "agentready: --replay: %s was recorded by agentready %s and is judged by %s; the reports differ where the checks do\n", rf.replay, arch.Version, version())
+		// The version is the recording's, which anyone may have edited.
+		fmt.Fprintf(e.stderr, "agentready: --replay: %s was recorded by agentready %s and is judged by %s; the reports differ where the checks do\n", rf.replay, sanitize.Line(arch.Version), version())
 	}
 	failOn, err := finding.ParseSeverity(out.failOn)
 	if err != nil {
@@ -118,16 +129,32 @@ func planReplay(cmd *cobra.Command, e *env, args []string, out *outputFlags, rf 
 }
 
 // readRecording reads a HAR file written with --record; a missing,
-// unreadable or foreign file is a usage error.
-func readRecording(path string) (*har.Archive, error) {
+// unreadable or foreign file is a usage error, and so is one over maxSize
+// bytes, refused before it is read when its size is known.
+func readRecording(path string, maxSize int64) (*har.Archive, error) {
+	if maxSize < 1 {
+		return nil, usageError("--%s must be positive", maxRecordingSizeFlag)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, usageError("--replay: %v", err)
 	}
 	defer f.Close()
-	arch, err := har.Read(f)
+	var arch *har.Archive
+	if st, serr := f.Stat(); serr == nil && st.Mode().IsRegular() && st.Size() > maxSize {
+		err = &har.TooLargeError{Size: st.Size(), Max: maxSize}
+	} else {
+		arch, err = har.Read(f, maxSize)
+	}
+	var tooLarge *har.TooLargeError
+	if errors.As(err, &tooLarge) {
+		return nil, usageError("--replay %s: %v; raise the cap with --%s BYTES (or limits.%s in %s)",
+			path, err, maxRecordingSizeFlag, maxRecordingSizeFlag, config.FileName)
+	}
 	if err != nil {
-		return nil, usageError("--replay %s: %v", path, err)
+		// Why a recording is refused quotes what it holds (its creator, a
+		// name, a key): it is as hostile as the server it recorded.
+		return nil, usageError("--replay %s: %s", path, sanitize.Line(err.Error()))
 	}
 	return arch, nil
 }

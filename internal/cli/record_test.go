@@ -180,3 +180,164 @@ func TestReplayWithAnOpenAPIFile(t *testing.T) {
 		t.Errorf("code %d; the replay's report differs from the scan's: %s", again.code, again.stderr)
 	}
 }
+
+// TestReplayRefusesARecordingOverTheCap: a recording over
+// --max-recording-size, or limits.max-recording-size in the configuration,
+// is a usage error that says how to raise the cap; a file of 1 GiB (sparse,
+// so that the test writes nothing) is refused by its size before it is
+// read.
+func TestReplayRefusesARecordingOverTheCap(t *testing.T) {
+	dir := t.TempDir()
+	recording := filepath.Join(dir, "scan.har")
+	if r := run(t, "demo", "-q", "--record", recording); r.code != ExitOK {
+		t.Fatalf("demo: code %d: %s", r.code, r.stderr)
+	}
+	st, err := os.Stat(recording)
+	if err != nil {
+		t.Fatal(err)
+	}
+	huge := filepath.Join(dir, "huge.har")
+	f, err := os.Create(huge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(1 << 30); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	size := strconv.FormatInt(st.Size(), 10)
+	under := strconv.FormatInt(st.Size()-1, 10)
+	cfg := writeConfig(t, "limits:\n  max-recording-size: "+under+"\n")
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"a file over the default cap", []string{"scan", "--replay", huge}, "the recording is 1073741824 bytes, over the cap of 536870912; raise the cap with --max-recording-size BYTES (or limits.max-recording-size in .agentready.yaml)"},
+		{"a file over the flag", []string{"scan", "--replay", recording, "--max-recording-size", under}, "the recording is " + size + " bytes, over the cap of " + under},
+		{"a file over the configuration", []string{"scan", "--replay", recording, "--config", cfg}, "over the cap of " + under},
+		{"a cap that is not positive", []string{"scan", "--replay", recording, "--max-recording-size", "0"}, "--max-recording-size must be positive"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := run(t, append(tt.args, "-q")...)
+			if r.code != ExitUsage || !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("code %d, stderr %q; want %d and %q", r.code, r.stderr, ExitUsage, tt.want)
+			}
+		})
+	}
+	if r := run(t, "scan", "--replay", recording, "--max-recording-size", size, "-q"); r.code != ExitOK || r.stderr != "" {
+		t.Errorf("a recording of exactly the cap: code %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// hostileString is what an edited recording may hold in any string: a colour, a
+// hyperlink to another site and a right-to-left override.
+const hostileString = "\x1b[31mevil\x1b]8;;https://evil.example/\x07link\x1b]8;;\x07\u202eeman"
+
+// rawControls lists the escapes and overrides of hostileString found in out.
+func rawControls(out string) []string {
+	var found []string
+	for _, c := range []string{"\x1b", "\x07", "\u202e", "\u009b"} {
+		if strings.Contains(out, c) {
+			found = append(found, strconv.Quote(c))
+		}
+	}
+	return found
+}
+
+// editRecording writes a copy of the HAR at path, changed by edit, and
+// returns the copy's path.
+func editRecording(t *testing.T, path string, edit func(log map[string]any)) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	edit(doc["log"].(map[string]any))
+	if b, err = json.Marshal(doc); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "edited.har")
+	if err := os.WriteFile(out, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestReplayPrintsNoEscapeFromTheRecording: the strings of a recording,
+// edited to hold escapes and overrides where a replay prints them (the
+// creator, the comment, the notes, the identities' names, the URLs and
+// errors of the exchanges), reach neither the report nor stderr raw; nor do
+// they through the reasons a recording is refused.
+func TestReplayPrintsNoEscapeFromTheRecording(t *testing.T) {
+	recording := filepath.Join(t.TempDir(), "scan.har")
+	if r := run(t, "demo", "-q", "--record", recording); r.code != ExitOK {
+		t.Fatalf("demo: code %d: %s", r.code, r.stderr)
+	}
+	data := func(log map[string]any) map[string]any { return log["_agentready"].(map[string]any) }
+	edited := editRecording(t, recording, func(log map[string]any) {
+		log["creator"] = map[string]any{"name": "agentready" + hostileString, "version": hostileString}
+		log["comment"] = hostileString
+		d := data(log)
+		d["notes"] = append(d["notes"].([]any), hostileString)
+		for _, key := range []string{"callers", "views"} {
+			for _, v := range d[key].([]any) {
+				v.(map[string]any)["name"] = hostileString
+			}
+		}
+		for _, e := range log["entries"].([]any) {
+			entry := e.(map[string]any)
+			req := entry["request"].(map[string]any)
+			req["url"] = req["url"].(string) + "?q=" + hostileString
+			entry["_agentready"].(map[string]any)["error"] = hostileString
+		}
+	})
+	for _, format := range []string{"text", "markdown"} {
+		r := run(t, "scan", "--replay", edited, "-v", "--format", format, "--fail-on", "none")
+		if r.code != ExitOK {
+			t.Fatalf("%s: code %d: %s", format, r.code, r.stderr)
+		}
+		if !strings.Contains(r.stderr, "was recorded by agentready evillink") {
+			t.Errorf("stderr does not name the recording's version, sanitized: %q", r.stderr)
+		}
+		if found := rawControls(r.stdout + r.stderr); len(found) > 0 {
+			t.Errorf("the %s replay prints %s from the recording:\nstderr %q", format, strings.Join(found, ", "), r.stderr)
+		}
+		if !strings.Contains(r.stdout, "evillink") {
+			t.Errorf("the %s report shows none of the edited strings: the test would not see them printed raw", format)
+		}
+	}
+	for _, tt := range []struct {
+		name string
+		edit func(log map[string]any)
+	}{
+		{"a foreign creator", func(log map[string]any) {
+			delete(log, "_agentready")
+			log["creator"] = map[string]any{"name": hostileString, "version": hostileString}
+		}},
+		{"a HAR version", func(log map[string]any) { log["version"] = hostileString }},
+		{"a target", func(log map[string]any) { data(log)["target"] = hostileString }},
+		{"a document's source", func(log map[string]any) {
+			o := data(log)["openapi"].(map[string]any)
+			o["source"], o["sha256"] = hostileString, "0"
+		}},
+		{"a header name", func(log map[string]any) {
+			req := log["entries"].([]any)[0].(map[string]any)["request"].(map[string]any)
+			req["headers"] = []any{map[string]any{"name": hostileString, "value": "", "_base64": "!"}}
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := run(t, "scan", "--replay", editRecording(t, recording, tt.edit))
+			if r.code != ExitUsage || !strings.Contains(r.stderr, "evil") {
+				t.Fatalf("code %d, stderr %q; want %d and the refusal's reason", r.code, r.stderr, ExitUsage)
+			}
+			if found := rawControls(r.stderr); len(found) > 0 {
+				t.Errorf("the refusal prints %s from the recording: %q", strings.Join(found, ", "), r.stderr)
+			}
+		})
+	}
+}

@@ -186,7 +186,7 @@ func recordedBodies(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	arch, err := har.Read(f)
+	arch, err := har.Read(f, har.DefaultMaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}

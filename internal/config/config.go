@@ -119,18 +119,19 @@ type Active struct {
 
 // Limits bound the crawl. Pointers tell "not set" apart from an explicit 0.
 type Limits struct {
-	MaxPages    *int     `yaml:"max-pages,omitempty" min:"1" flag:"max-pages" doc:"Crawl at most this many pages (default 200)."`
-	MaxDepth    *int     `yaml:"max-depth,omitempty" min:"0" flag:"max-depth" doc:"Follow links at most this deep (default 5)."`
-	Concurrency *int     `yaml:"concurrency,omitempty" min:"1" flag:"concurrency" doc:"Requests in flight at once (default 4)."`
-	Rate        *float64 `yaml:"rate,omitempty" min:"0" flag:"rate" doc:"Requests per second; 0 means unlimited (default 0)."`
-	Timeout     string   `yaml:"timeout,omitempty" flag:"timeout" format:"duration" doc:"Timeout per request, e.g. 10s (default 10s)."`
-	Budget      string   `yaml:"budget,omitempty" flag:"budget" format:"duration" doc:"Time budget of the whole scan, e.g. 2m (default 2m)."`
-	MaxBody     *int64   `yaml:"max-body,omitempty" min:"1" flag:"max-body" doc:"Bytes read of each response body (default 2097152)."`
-	MaxLinks    *int     `yaml:"max-links-per-page,omitempty" min:"1" flag:"max-links-per-page" doc:"Links taken from one page, in the order they are read (default 1000)."`
-	MaxQueries  *int     `yaml:"max-query-variants,omitempty" min:"1" flag:"max-query-variants" doc:"Distinct query strings crawled per path, so that calendars and sort links cannot flood the crawl (default 5)."`
-	MaxSpecSize *int64   `yaml:"max-spec-size,omitempty" min:"1" flag:"max-spec-size" doc:"Largest OpenAPI document read, from a file or fetched, in bytes (default 33554432); lint uses it too."`
-	MCPTools    *int     `yaml:"mcp-max-tools,omitempty" min:"1" doc:"Tools an MCP catalog may list without offering a search tool, before mcp-context-cost warns (default 40)."`
-	MCPTokens   *int     `yaml:"mcp-max-tokens,omitempty" min:"1" doc:"Tokens (o200k_base) an MCP catalog may put into every context without offering a search tool, before mcp-context-cost warns (default 15000)."`
+	MaxPages         *int     `yaml:"max-pages,omitempty" min:"1" flag:"max-pages" doc:"Crawl at most this many pages (default 200)."`
+	MaxDepth         *int     `yaml:"max-depth,omitempty" min:"0" flag:"max-depth" doc:"Follow links at most this deep (default 5)."`
+	Concurrency      *int     `yaml:"concurrency,omitempty" min:"1" flag:"concurrency" doc:"Requests in flight at once (default 4)."`
+	Rate             *float64 `yaml:"rate,omitempty" min:"0" flag:"rate" doc:"Requests per second; 0 means unlimited (default 0)."`
+	Timeout          string   `yaml:"timeout,omitempty" flag:"timeout" format:"duration" doc:"Timeout per request, e.g. 10s (default 10s)."`
+	Budget           string   `yaml:"budget,omitempty" flag:"budget" format:"duration" doc:"Time budget of the whole scan, e.g. 2m (default 2m)."`
+	MaxBody          *int64   `yaml:"max-body,omitempty" min:"1" flag:"max-body" doc:"Bytes read of each response body (default 2097152)."`
+	MaxLinks         *int     `yaml:"max-links-per-page,omitempty" min:"1" flag:"max-links-per-page" doc:"Links taken from one page, in the order they are read (default 1000)."`
+	MaxQueries       *int     `yaml:"max-query-variants,omitempty" min:"1" flag:"max-query-variants" doc:"Distinct query strings crawled per path, so that calendars and sort links cannot flood the crawl (default 5)."`
+	MaxSpecSize      *int64   `yaml:"max-spec-size,omitempty" min:"1" flag:"max-spec-size" doc:"Largest OpenAPI document read, from a file or fetched, in bytes (default 33554432); lint uses it too."`
+	MaxRecordingSize *int64   `yaml:"max-recording-size,omitempty" min:"1" flag:"max-recording-size" doc:"Largest recording scan --replay reads, in bytes (default 536870912): a replay holds every body it recorded."`
+	MCPTools         *int     `yaml:"mcp-max-tools,omitempty" min:"1" doc:"Tools an MCP catalog may list without offering a search tool, before mcp-context-cost warns (default 40)."`
+	MCPTokens        *int     `yaml:"mcp-max-tokens,omitempty" min:"1" doc:"Tokens (o200k_base) an MCP catalog may put into every context without offering a search tool, before mcp-context-cost warns (default 15000)."`
 }
 
 // Gate decides the exit status.

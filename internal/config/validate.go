@@ -236,7 +236,7 @@ func (f *File) validateScalars() []error {
 	if l.Rate != nil && *l.Rate < 0 {
 		add("limits.rate: must not be negative")
 	}
-	sizes := map[string]*int64{"limits.max-body": l.MaxBody, "limits.max-spec-size": l.MaxSpecSize}
+	sizes := map[string]*int64{"limits.max-body": l.MaxBody, "limits.max-spec-size": l.MaxSpecSize, "limits.max-recording-size": l.MaxRecordingSize}
 	for _, key := range slices.Sorted(maps.Keys(sizes)) {
 		if v := sizes[key]; v != nil && *v < 1 {
 			add("%s: must be at least 1", key)

@@ -92,7 +92,7 @@ func replayed(t *testing.T, doc []byte, opts scan.Options) *finding.Report {
 // judged reads the HAR and runs the checks on it as scan --replay does.
 func judged(t *testing.T, doc []byte, opts scan.Options) *finding.Report {
 	t.Helper()
-	arch, err := har.Read(bytes.NewReader(doc))
+	arch, err := har.Read(bytes.NewReader(doc), har.DefaultMaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,7 +351,7 @@ func requestViewOf(r exchange.Request) requestView {
 // order, and the MCP snapshots name the same exchanges.
 func sameExchanges(t *testing.T, rec *scan.Recording, doc []byte) {
 	t.Helper()
-	arch, err := har.Read(bytes.NewReader(doc))
+	arch, err := har.Read(bytes.NewReader(doc), har.DefaultMaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -399,7 +399,7 @@ func sameExchanges(t *testing.T, rec *scan.Recording, doc []byte) {
 // rather than judged.
 func TestReadRefuses(t *testing.T) {
 	_, doc := recorded(t, demo.New(), scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: true}}})
-	if _, err := har.Read(bytes.NewReader(doc)); err != nil {
+	if _, err := har.Read(bytes.NewReader(doc), har.DefaultMaxSize); err != nil {
 		t.Fatalf("the recording itself: %v", err)
 	}
 	edit := func(edit func(log map[string]any)) string {
@@ -422,6 +422,11 @@ func TestReadRefuses(t *testing.T) {
 		{"a browser's HAR", `{"log":{"version":"1.2","creator":{"name":"WebInspector","version":"537.36"},"entries":[]}}`, "not written by agentready --record (it was written by WebInspector 537.36)"},
 		{"a later format", edit(func(l map[string]any) { data(l)["format"] = 2 }), "format 2"},
 		{"trailing data", string(doc) + "{}", "data after"},
+		{"entries that are no array", `{"log":{"version":"1.2","entries":{}}}`, "log.entries is {, not an array"},
+		{"a browser's HAR with an entry of its own", `{"log":{"version":"1.2","creator":{"name":"WebInspector","version":"537.36"},"entries":[{"request":{"headers":[{"name":"a","value":"","_base64":"!"}]}}]}}`, "not written by agentready --record"},
+		{"two entries arrays", `{"log":{"version":"1.2","entries":[],"entries":[]}}`, "two entries arrays"},
+		{"a log that is no object", `{"log":[]}`, "where an object was expected"},
+		{"a cut document", string(doc[:len(doc)/2]), "not a HAR document: unexpected EOF"},
 		{"an exchange out of range", edit(func(l map[string]any) {
 			r := data(l)["recordings"].([]any)[0].(map[string]any)
 			r["exchanges"] = append(r["exchanges"].([]any), 1e6)
@@ -437,7 +442,7 @@ func TestReadRefuses(t *testing.T) {
 		}), "throttling counts are negative"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := har.Read(strings.NewReader(tt.doc))
+			_, err := har.Read(strings.NewReader(tt.doc), har.DefaultMaxSize)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %v, want one saying %q", err, tt.want)
 			}
@@ -543,7 +548,7 @@ func TestEmbeddedDocumentIsScrubbed(t *testing.T) {
 	if bytes.Contains(buf.Bytes(), []byte(secret)) || !bytes.Contains(buf.Bytes(), []byte("X-Tenant: "+exchange.Redacted)) {
 		t.Fatalf("the embedded document was not scrubbed:\n%s", buf.String())
 	}
-	arch, err := har.Read(&buf)
+	arch, err := har.Read(&buf, har.DefaultMaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -124,7 +124,10 @@ type entryData struct {
 	BasedOn  text   `json:"basedOn,omitempty"`
 	Depth    int    `json:"depth"`
 	Identity string `json:"identity,omitempty"`
-	Error    text   `json:"error,omitempty"`
+	// SharedWith are the other purposes the request was sent for: the
+	// checks of each find it under its own purpose.
+	SharedWith []use `json:"sharedWith,omitempty"`
+	Error      text  `json:"error,omitempty"`
 	// URL is the request URL when it is not UTF-8; see header.
 	URL text `json:"url,omitempty"`
 	// NoResponse marks an exchange that got no response at all.
@@ -136,6 +139,12 @@ type entryData struct {
 	// SessionStart are the requests that opened the MCP session the
 	// request was sent in, which its curl line replays first.
 	SessionStart []sessionRequest `json:"sessionStart,omitempty"`
+}
+
+// use is an exchange.Use; its base URL is a URL the server may have named.
+type use struct {
+	Purpose string `json:"purpose"`
+	BasedOn text   `json:"basedOn,omitempty"`
 }
 
 type sessionRequest struct {

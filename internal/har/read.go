@@ -31,22 +31,47 @@ type Archive struct {
 	Version string
 }
 
-// Read reads a HAR document written by Write. Any other HAR is refused with
-// an error that says why: a replay needs what the checks read besides the
-// exchanges, which only Write puts there. Nothing is sent, and nothing
-// beyond r is read.
-func Read(r io.Reader) (*Archive, error) {
-	dec := json.NewDecoder(r)
-	var doc file
-	if err := dec.Decode(&doc); err != nil {
+// DefaultMaxSize is the cap on a recording read unless the caller sets
+// another: a replay holds every body it records, so the cap is what bounds
+// memory.
+const DefaultMaxSize = 512 << 20
+
+// TooLargeError is a recording over the size cap. Size is 0 when the size
+// is not known (a stream cut at the cap).
+type TooLargeError struct {
+	Size, Max int64
+}
+
+func (e *TooLargeError) Error() string {
+	if e.Size > e.Max {
+		return fmt.Sprintf("the recording is %d bytes, over the cap of %d", e.Size, e.Max)
+	}
+	return fmt.Sprintf("the recording is over the cap of %d bytes", e.Max)
+}
+
+// Read reads a HAR document written by Write, refusing one over maxSize
+// bytes (a *TooLargeError). Any other HAR is refused with an error that
+// says why: a replay needs what the checks read besides the exchanges,
+// which only Write puts there. Nothing is sent, and nothing beyond r is
+// read.
+//
+// The entries are decoded one at a time as they are read, each turned into
+// its exchange before the next: memory holds the exchanges and one entry
+// being decoded, never the document whole, and no string is longer than
+// the cap.
+func Read(r io.Reader, maxSize int64) (*Archive, error) {
+	capped := &cappedReader{r: r, left: maxSize + 1}
+	dec := json.NewDecoder(capped)
+	rd := &reader{}
+	l, err := rd.readFile(dec)
+	if capped.left <= 0 {
+		return nil, &TooLargeError{Max: maxSize}
+	}
+	if err != nil {
 		return nil, fmt.Errorf("not a HAR document: %w", err)
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("not a HAR document: data after the JSON document")
-	}
-	l := doc.Log
 	switch {
-	case l.Version == "" && l.Entries == nil:
+	case l.Version == "" && !l.entries:
 		return nil, errors.New("not a HAR document: no log with entries")
 	case l.Version != Version:
 		return nil, fmt.Errorf("HAR version %q: want %s", l.Version, Version)
@@ -55,12 +80,164 @@ func Read(r io.Reader) (*Archive, error) {
 	case l.Scan.Format != Format:
 		return nil, fmt.Errorf("this HAR holds agentready recording format %d, and this agentready reads format %d", l.Scan.Format, Format)
 	}
-	rd := &reader{data: l.Scan}
-	rec, err := rd.recording(l.Entries)
+	if rd.entryErr != nil {
+		return nil, fmt.Errorf("the recording is inconsistent: %w", rd.entryErr)
+	}
+	rd.data = l.Scan
+	rec, err := rd.recording()
 	if err != nil {
 		return nil, fmt.Errorf("the recording is inconsistent: %w", err)
 	}
 	return &Archive{Recording: rec, Creator: creatorOf(l.Creator), Version: l.Creator.Version}, nil
+}
+
+// cappedReader reads at most left bytes of r, then fails: the limit holds
+// for a file that grows while it is read, a pipe and a device.
+type cappedReader struct {
+	r    io.Reader
+	left int64
+}
+
+func (c *cappedReader) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		return 0, errTooLarge
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	return n, err
+}
+
+var errTooLarge = errors.New("over the size cap")
+
+// logHead is the log without its entries, which the reader turns into
+// exchanges as it meets them.
+type logHead struct {
+	Version string
+	Creator creator
+	Scan    *scanData
+	// entries is set when the log has an entries array.
+	entries bool
+}
+
+// readFile reads the document {"log": {...}} and nothing after it.
+func (rd *reader) readFile(dec *json.Decoder) (*logHead, error) {
+	l := &logHead{}
+	err := readObject(dec, func(key string) error {
+		if key != "log" {
+			return skipValue(dec)
+		}
+		return rd.readLog(dec, l)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("data after the JSON document")
+	}
+	return l, nil
+}
+
+func (rd *reader) readLog(dec *json.Decoder, l *logHead) error {
+	return readObject(dec, func(key string) error {
+		switch key {
+		case "version":
+			return dec.Decode(&l.Version)
+		case "creator":
+			return dec.Decode(&l.Creator)
+		case "_agentready":
+			return dec.Decode(&l.Scan)
+		case "entries":
+			if l.entries {
+				return errors.New("a log with two entries arrays")
+			}
+			var err error
+			l.entries, err = rd.readEntries(dec)
+			return err
+		}
+		return skipValue(dec)
+	})
+}
+
+// readEntries turns each entry into its exchange as it is decoded. An
+// entry that does not convert is kept as the error the reader gives once
+// it knows the file is a recording at all, and the entries after it are
+// skipped.
+func (rd *reader) readEntries(dec *json.Decoder) (bool, error) {
+	t, err := dec.Token()
+	if err != nil || t == nil {
+		return false, err
+	}
+	if t != json.Delim('[') {
+		return false, fmt.Errorf("log.entries is %v, not an array", t)
+	}
+	for dec.More() {
+		if rd.entryErr != nil {
+			if err := skipValue(dec); err != nil {
+				return true, err
+			}
+			continue
+		}
+		var e entry
+		if err := dec.Decode(&e); err != nil {
+			return true, err
+		}
+		x, err := fromEntry(e)
+		if err != nil {
+			rd.entryErr = fmt.Errorf("entry %d: %w", len(rd.exchanges), err)
+			continue
+		}
+		rd.exchanges = append(rd.exchanges, x)
+	}
+	_, err = dec.Token()
+	return true, err
+}
+
+// readObject reads an object, calling member to read the value of each
+// key.
+func readObject(dec *json.Decoder, member func(key string) error) error {
+	t, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if t != json.Delim('{') {
+		return fmt.Errorf("%v where an object was expected", t)
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		key, _ := t.(string)
+		if err := member(key); err != nil {
+			return err
+		}
+	}
+	_, err = dec.Token()
+	return err
+}
+
+// skipValue reads a value the reader does not use, token by token, keeping
+// none of it.
+func skipValue(dec *json.Decoder) error {
+	depth := 0
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch t {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
 }
 
 func creatorOf(c creator) string {
@@ -73,20 +250,15 @@ func creatorOf(c creator) string {
 type reader struct {
 	data      *scanData
 	exchanges []*exchange.Exchange
+	// entryErr is why an entry did not convert.
+	entryErr error
 }
 
-func (rd *reader) recording(entries []entry) (*scan.Recording, error) {
+func (rd *reader) recording() (*scan.Recording, error) {
 	d := rd.data
 	target, err := url.Parse(d.Target)
 	if err != nil || target.Host == "" || (target.Scheme != "http" && target.Scheme != "https") {
 		return nil, fmt.Errorf("target %q is not an absolute http or https URL", d.Target)
-	}
-	for i, e := range entries {
-		x, err := fromEntry(e)
-		if err != nil {
-			return nil, fmt.Errorf("entry %d: %w", i, err)
-		}
-		rd.exchanges = append(rd.exchanges, x)
 	}
 	recs := make([]*exchange.Recording, len(d.Recordings))
 	for i, r := range d.Recordings {
@@ -174,6 +346,8 @@ func loadSpec(d *specData) (*spec.Document, error) {
 	if err != nil || doc == nil {
 		return nil, fmt.Errorf("the embedded OpenAPI document %s does not load: %v", d.Source, err)
 	}
+	// The house rules on the document's text read it (checks.NeedsSpecText).
+	doc.Raw = []byte(d.Text)
 	return doc, nil
 }
 
@@ -223,7 +397,7 @@ func fromEntry(e entry) (*exchange.Exchange, error) {
 	d := e.Data
 	x := &exchange.Exchange{
 		ID: d.ID, Purpose: d.Purpose, Source: string(d.Source), BasedOn: string(d.BasedOn),
-		Depth: d.Depth, Identity: d.Identity, Err: string(d.Error),
+		Depth: d.Depth, Identity: d.Identity, Err: string(d.Error), SharedWith: fromUses(d.SharedWith),
 		Duration: time.Duration(math.Round(e.Time*1000)) * time.Microsecond,
 	}
 	if t, err := time.Parse(time.RFC3339Nano, e.StartedDateTime); err == nil {
@@ -241,6 +415,14 @@ func fromEntry(e entry) (*exchange.Exchange, error) {
 	}
 	x.Response.Truncated, x.Response.Dropped, x.Response.Unread, x.Response.Redactions = d.Truncated, d.Dropped, d.Unread, d.Redactions
 	return x, nil
+}
+
+func fromUses(us []use) []exchange.Use {
+	var out []exchange.Use
+	for _, u := range us {
+		out = append(out, exchange.Use{Purpose: u.Purpose, BasedOn: string(u.BasedOn)})
+	}
+	return out
 }
 
 func fromRequest(r request, d entryData) (exchange.Request, error) {

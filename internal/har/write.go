@@ -159,6 +159,9 @@ func indexExchanges(out *probe.Outcome) *exchangeIndex {
 		for _, c := range callsOf(s) {
 			add(c.Exchange)
 		}
+		for _, x := range s.ResourceMetadata {
+			add(x)
+		}
 	}
 	starts := startTimes(all)
 	order := make([]int, len(all))
@@ -240,7 +243,7 @@ func toEntry(x *exchange.Exchange, started time.Time) entry {
 		Timings:         timings{Wait: ms},
 		Data: entryData{
 			ID: x.ID, Purpose: x.Purpose, Source: text(x.Source), BasedOn: text(x.BasedOn),
-			Depth: x.Depth, Identity: x.Identity, Error: text(x.Err),
+			Depth: x.Depth, Identity: x.Identity, Error: text(x.Err), SharedWith: uses(x.SharedWith),
 			SessionStart: sessionRequests(x.Request.SessionStart()),
 		},
 	}
@@ -255,6 +258,14 @@ func toEntry(x *exchange.Exchange, started time.Time) entry {
 		e.Response.Error = strings.ToValidUTF8(x.Err, "\uFFFD")
 	}
 	return e
+}
+
+func uses(us []exchange.Use) []use {
+	var out []use
+	for _, u := range us {
+		out = append(out, use{Purpose: u.Purpose, BasedOn: text(u.BasedOn)})
+	}
+	return out
 }
 
 func toRequest(x *exchange.Exchange) request {

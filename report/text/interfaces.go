@@ -16,7 +16,7 @@ func (p *printer) interfaces(r *finding.Report) {
 	}
 	p.heading("Interfaces")
 	p.wrapped(2, 4, fmt.Sprintf("catalog: %s; tokens: %s; medians over %d %s with an operation to choose",
-		cmp(s.Catalog, "none"), cmp(s.Tokenizer, "not counted"), s.Resources, plural(s.Resources, "resource", "resources")))
+		cmp(clean(s.Catalog), "none"), cmp(clean(s.Tokenizer), "not counted"), s.Resources, plural(s.Resources, "resource", "resources")))
 	rows := [][]string{append([]string{"interface"}, finding.InterfaceColumns...)}
 	for _, c := range s.Entries {
 		rows = append(rows, append([]string{finding.InterfaceLetter(c.Interface) + " " + c.Interface}, finding.InterfaceRow(c)...))

@@ -321,7 +321,7 @@ func (p *printer) stats(r *finding.Report) {
 		p.wrapped(2, 2, fmt.Sprintf("%d state-changing request(s) sent (allowed: %s; confirmed by %s)",
 			len(a.Sent), clean(strings.Join(a.Allow, ", ")), clean(a.Confirmed)))
 		for _, s := range a.Sent {
-			p.wrapped(4, 2, fmt.Sprintf("%s %s as %s → %d [%s]", clean(s.Method), clean(view.URL(s.URL)), clean(nonEmptyName(s.Identity)), s.Status, s.Purpose))
+			p.wrapped(4, 2, fmt.Sprintf("%s %s as %s → %d [%s]", clean(s.Method), clean(view.URL(s.URL)), clean(nonEmptyName(s.Identity)), s.Status, clean(s.Purpose)))
 		}
 	}
 
