@@ -2,6 +2,7 @@ package har_test
 
 import (
 	"net/http"
+	"os"
 	"slices"
 	"testing"
 	"time"
@@ -89,10 +90,13 @@ func replayCases() []replayCase {
 
 // TestReplayOfEveryFixtureScan records every fixture scan and replays it:
 // the JSON reports are the same to the byte but for the scan's duration,
-// which a replay measures anew. Under -short, one case of each kind.
+// which a replay measures anew. The whole sweep takes about 45 s of CPU,
+// too long for the suite a developer runs on every change: it runs with
+// AGENTREADY_LONG=1, as .ci/run sets it; otherwise one case of each kind.
 func TestReplayOfEveryFixtureScan(t *testing.T) {
+	long := os.Getenv("AGENTREADY_LONG") == "1" && !testing.Short()
 	for _, c := range replayCases() {
-		if testing.Short() && !c.always {
+		if !long && !c.always {
 			continue
 		}
 		t.Run(c.name, func(t *testing.T) {
