@@ -149,7 +149,7 @@ func newTokenSource(name string, o OAuth, cfg Config, book *SecretBook) *tokenSo
 	}
 	base := cfg.Transport
 	if base == nil {
-		base = newTransport(1)
+		base = newTransport(1, cfg.Resolver)
 	}
 	now := o.Now
 	if now == nil {
