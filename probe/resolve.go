@@ -85,12 +85,12 @@ func (r *Resolver) DialContext(ctx context.Context, network, addr string) (net.C
 	if err != nil {
 		return nil, err
 	}
+	usable := slices.DeleteFunc(slices.Clone(addrs), func(a netip.Addr) bool { return !fitsNetwork(network, a) })
 	var errs []error
-	for _, a := range addrs {
-		if !fitsNetwork(network, a) {
-			continue
-		}
-		conn, err := r.dialer.DialContext(ctx, network, net.JoinHostPort(a.String(), port))
+	for i, a := range usable {
+		actx, cancel := attemptContext(ctx, len(usable)-i)
+		conn, err := r.dialer.DialContext(actx, network, net.JoinHostPort(a.String(), port))
+		cancel()
 		if err == nil {
 			return conn, nil
 		}
@@ -103,6 +103,23 @@ func (r *Resolver) DialContext(ctx context.Context, network, addr string) (net.C
 		return nil, fmt.Errorf("dial %s %s: no address of %s for this network (pinned: %v)", network, addr, host, addrs)
 	}
 	return nil, errors.Join(errs...)
+}
+
+// minAttempt is the least time one address gets when several share what
+// is left of the dial's, as net.Dialer gives each address of a name.
+const minAttempt = 2 * time.Second
+
+// attemptContext bounds the dial of the first of left addresses, so that it
+// gives way to the next in time: an even share of the time the dial has
+// left, at least minAttempt, never past the dial's deadline. An address that never answers (an unrouted
+// IPv6 one first) then does not take the whole request's time from the
+// ones after it. Without a deadline, the dialer's own timeout bounds each.
+func attemptContext(ctx context.Context, left int) (context.Context, context.CancelFunc) {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, max(time.Until(deadline)/time.Duration(left), minAttempt))
 }
 
 // fitsNetwork reports whether a can be dialed on network: "tcp4" and "tcp6"

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/agentready/agentready/fixtures/mcpfix"
 	"github.com/agentready/agentready/fixtures/oauthfix"
@@ -233,5 +234,35 @@ func TestResolverDialsTheNextAddress(t *testing.T) {
 	want := map[string][]string{"two.test": {"127.0.0.3", "127.0.0.1"}, "flaky.test": {"127.0.0.3", "127.0.0.1"}}
 	if got := r.Addresses(); !reflect.DeepEqual(got, want) {
 		t.Errorf("addresses %v, want %v", got, want)
+	}
+}
+
+// TestAttemptShares: each address of a name gets an even share of the time
+// the dial has left, at least two seconds and never past its deadline, so
+// an address that never answers leaves time to the next.
+func TestAttemptShares(t *testing.T) {
+	for _, tc := range []struct {
+		left       time.Duration
+		addrs      int
+		want, slop time.Duration
+	}{
+		{10 * time.Second, 2, 5 * time.Second, 100 * time.Millisecond},
+		{10 * time.Second, 1, 10 * time.Second, 100 * time.Millisecond},
+		{10 * time.Second, 10, 2 * time.Second, 100 * time.Millisecond},
+		{time.Second, 3, time.Second, 100 * time.Millisecond},
+	} {
+		ctx, cancel := context.WithTimeout(t.Context(), tc.left)
+		actx, acancel := attemptContext(ctx, tc.addrs)
+		deadline, _ := actx.Deadline()
+		if got := time.Until(deadline); got > tc.want || got < tc.want-tc.slop {
+			t.Errorf("%s left for %d addresses: the first gets %s, want %s", tc.left, tc.addrs, got, tc.want)
+		}
+		acancel()
+		cancel()
+	}
+	actx, acancel := attemptContext(t.Context(), 3)
+	defer acancel()
+	if _, ok := actx.Deadline(); ok {
+		t.Errorf("a dial without a deadline got one; the dialer's timeout bounds each address")
 	}
 }
