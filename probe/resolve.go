@@ -7,16 +7,17 @@ import (
 	"net"
 	"net/netip"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
 
 // Resolver pins each host name a scan connects to to the addresses of its
-// first lookup, and dials only those, in the order the lookup gave them.
-// Without it, every new connection looked the name up again: a name that
-// answered with the user's own server first and with another address later
-// (a server closing its connections forces new ones) made the scan send the
-// user's credentials to that other address. One Resolver serves a whole
+// first lookup, and dials only those, in the order the lookup gave them. A
+// lookup for every new connection would let a name answer with the user's
+// own server first and with another address later (a server that closes
+// its connections forces new ones), and the user's credentials would go to
+// that other address (DNS rebinding). One Resolver serves a whole
 // scan, every transport of it (the crawl as each identity, the OpenAPI
 // document, the active probes, the MCP client, the OAuth token endpoint),
 // so all of them reach a name at the same addresses.
@@ -122,6 +123,11 @@ func attemptContext(ctx context.Context, left int) (context.Context, context.Can
 	return context.WithTimeout(ctx, max(time.Until(deadline)/time.Duration(left), minAttempt))
 }
 
+// hostKey is the name a host is pinned and reported by: DNS names ignore
+// case and a final dot, and the origin check ignores case, so API.test.
+// and api.test are one name, looked up once.
+func hostKey(host string) string { return strings.TrimSuffix(strings.ToLower(host), ".") }
+
 // fitsNetwork reports whether a can be dialed on network: "tcp4" and "tcp6"
 // take their own family only.
 func fitsNetwork(network string, a netip.Addr) bool {
@@ -134,22 +140,23 @@ func fitsNetwork(network string, a netip.Addr) bool {
 	return true
 }
 
-// addresses are the addresses pinned for host, looked up once: the
-// connections opened meanwhile wait for that lookup rather than making
-// their own.
+// addresses are the addresses pinned for host, looked up once, as the
+// name was first written: the connections opened meanwhile wait for that
+// lookup rather than making their own.
 func (r *Resolver) addresses(ctx context.Context, host string) ([]netip.Addr, error) {
+	key := hostKey(host)
 	r.mu.Lock()
-	p, ok := r.hosts[host]
+	p, ok := r.hosts[key]
 	if !ok {
 		p = &pinnedHost{done: make(chan struct{})}
-		r.hosts[host] = p
+		r.hosts[key] = p
 		r.mu.Unlock()
 		p.addrs, p.err = r.resolve(ctx, host)
 		r.mu.Lock()
 		if p.err != nil {
-			delete(r.hosts, host)
+			delete(r.hosts, key)
 		} else {
-			r.pinned[host] = p.addrs
+			r.pinned[key] = p.addrs
 		}
 		r.mu.Unlock()
 		close(p.done)
