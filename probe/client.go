@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"sync"
@@ -73,7 +72,7 @@ func newClient(cfg Config, start *url.URL) *client {
 	}
 	base := cfg.Transport
 	if base == nil {
-		base = newTransport(cfg.Concurrency)
+		base = newTransport(cfg.Concurrency, cfg.Resolver)
 	}
 	var limiter *rate.Limiter
 	if cfg.Rate > 0 {
@@ -88,11 +87,13 @@ func newClient(cfg Config, start *url.URL) *client {
 
 // newTransport keeps connections alive across the worker pool and speaks
 // HTTP/2 when the server offers it. Compression stays off so that the request
-// on the wire is exactly the recorded one, and a curl line reproduces it.
-func newTransport(concurrency int) *http.Transport {
+// on the wire is exactly the recorded one, and a curl line reproduces it. It
+// dials through the scan's resolver, which reaches each host name at the
+// addresses of its first lookup only.
+func newTransport(concurrency int, resolver *Resolver) *http.Transport {
 	return &http.Transport{
 		Proxy:                  http.ProxyFromEnvironment,
-		DialContext:            (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		DialContext:            resolver.DialContext,
 		ForceAttemptHTTP2:      true,
 		DisableCompression:     true,
 		MaxIdleConns:           100,

@@ -213,10 +213,14 @@ func viewNames(vs []View) string {
 }
 
 // MCPConfig derives the MCP client's configuration from the probe's, so that
-// `agentready mcp` and a scan send the same requests.
+// `agentready mcp` and a scan send the same requests, through the same
+// resolver: a configuration without one (`agentready mcp`) gets its own.
 func MCPConfig(p Config, version string) mcpprobe.Config {
 	if version == "" {
 		version = "dev"
+	}
+	if p.Resolver == nil {
+		p.Resolver = NewResolver(nil)
 	}
 	ua := p.UserAgent
 	if ua == "" {
@@ -225,6 +229,7 @@ func MCPConfig(p Config, version string) mcpprobe.Config {
 	return mcpprobe.Config{
 		Headers: p.Headers, Secrets: p.Secrets, Timeout: p.Timeout, MaxBody: p.MaxBody, UserAgent: ua,
 		ClientName: "agentready", ClientVersion: version, Transport: p.Transport, Log: p.Log, Rate: p.Rate,
+		DialContext: p.Resolver.DialContext,
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -79,9 +80,18 @@ func (o OAuth) Validate(target *url.URL) error {
 	return nil
 }
 
+// loopback reports whether u's host is the loopback interface: a loopback
+// IP address (127.0.0.0/8, ::1) or the name localhost itself. The host is
+// parsed, never matched by prefix: 127.0.0.1.example.com is a name any DNS
+// may point anywhere. A short form such as 127.1 is not an IP address to
+// net.ParseIP, and a resolver may look it up as a name, so it is refused
+// too: a loopback token endpoint is written in full.
 func loopback(u *url.URL) bool {
 	h := u.Hostname()
-	return h == "localhost" || h == "::1" || strings.HasPrefix(h, "127.")
+	if ip := net.ParseIP(h); ip != nil {
+		return ip.IsLoopback()
+	}
+	return strings.EqualFold(h, "localhost")
 }
 
 // ErrTokenEndpoint means no access token could be had for an identity: the
@@ -148,7 +158,7 @@ func newTokenSource(name string, o OAuth, cfg Config, book *SecretBook) *tokenSo
 	}
 	base := cfg.Transport
 	if base == nil {
-		base = newTransport(1)
+		base = newTransport(1, cfg.Resolver)
 	}
 	now := o.Now
 	if now == nil {

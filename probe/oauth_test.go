@@ -304,3 +304,40 @@ func TestTokenRenewalsAfter401AreCapped(t *testing.T) {
 		t.Errorf("notes %q lack %q", out.Notes, want)
 	}
 }
+
+// TestTokenURLSchemeRule: the client secret goes over http only to the
+// target's own origin or to a host that is the loopback interface, decided
+// by parsing the host, never by its first characters.
+func TestTokenURLSchemeRule(t *testing.T) {
+	target := mustParse(t, "http://api.test:8080/")
+	for _, tc := range []struct {
+		url string
+		ok  bool
+	}{
+		{"http://127.0.0.1.attacker.invalid/token", false},
+		{"http://127.0.0.1:8080/t", true},
+		{"http://127.9.9.9/t", true},
+		{"http://[::1]/t", true},
+		{"http://[::1]:9000/t", true},
+		{"http://[::ffff:127.0.0.1]/t", true},
+		{"http://localhost/t", true},
+		{"http://LocalHost:9000/t", true},
+		{"http://localhost.evil/t", false},
+		{"http://evil.localhost.example/t", false},
+		// Not an IP address to net.ParseIP: a resolver may look it up as
+		// a name.
+		{"http://127.1/t", false},
+		{"http://0.0.0.0/t", false},
+		{"http://10.0.0.1/t", false},
+		{"http://api.test:8080/token", true},
+		{"http://api.test:9090/token", false},
+		{"https://127.0.0.1.attacker.invalid/token", true},
+		{"https://auth.example.com/token", true},
+		{"https://localhost.evil/t", true},
+	} {
+		err := testGrant(tc.url, nil).Validate(target)
+		if got := err == nil; got != tc.ok {
+			t.Errorf("%s: accepted %v, want %v (%v)", tc.url, got, tc.ok, err)
+		}
+	}
+}

@@ -92,7 +92,13 @@ type Config struct {
 	// Spec says where the OpenAPI document comes from (given, fetched or
 	// discovered) and whether it seeds the crawl; see SpecConfig.
 	Spec SpecConfig
-	// Transport replaces the default transport, for tests.
+	// Resolver pins each host name to the addresses of its first lookup,
+	// for every connection of the scan: RunSession makes one when it is
+	// nil, shared by every phase and identity (see Resolver). Tests give
+	// one with their own lookup.
+	Resolver *Resolver
+	// Transport replaces the default transport, for tests; it dials as it
+	// will, without Resolver.
 	Transport http.RoundTripper
 	// sleep replaces the wait before a throttled request is sent again
 	// (see throttle), for tests; nil waits for real.

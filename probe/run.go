@@ -64,6 +64,11 @@ func (cfg Config) withDefaults() Config {
 	if cfg.Version == "" {
 		cfg.Version = "dev"
 	}
+	if cfg.Resolver == nil {
+		// A configuration without one is a scan of its own; a session
+		// sets one before anything, so that its phases share it.
+		cfg.Resolver = NewResolver(nil)
+	}
 	if cfg.UserAgent == "" {
 		cfg.UserAgent = "agentready/" + cfg.Version + " (+https://github.com/agentready/agentready)"
 	}
@@ -149,6 +154,7 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 		res.Stats.Interrupted = true
 		res.Notes = append(res.Notes, notes...)
 	}
+	res.Stats.Addresses = cfg.Resolver.Addresses()
 	res.Stats.DurationMS = time.Since(begin).Milliseconds()
 	res.Throttling = c.throttle.counts()
 	// Notes quote links as the server wrote them, before any scrubbing.

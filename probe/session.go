@@ -78,6 +78,9 @@ type Outcome struct {
 func RunSession(ctx context.Context, s Session) (*Outcome, error) {
 	sched := newSchedule(s.Config.Budget)
 	s.Config.Budget = sched.probing()
+	if s.Config.Resolver == nil {
+		s.Config.Resolver = NewResolver(nil)
+	}
 	sources, err := s.grantTokens(ctx)
 	defer func() {
 		for _, ts := range sources {
@@ -101,6 +104,7 @@ func RunSession(ctx context.Context, s Session) (*Outcome, error) {
 	for _, ts := range sources {
 		out.Notes = appendNotes(out.Notes, ts.note())
 	}
+	out.Stats.Addresses = s.Config.Resolver.Addresses()
 	return out, nil
 }
 

@@ -169,6 +169,11 @@ type Stats struct {
 	// Skipped counts URLs that were found but not fetched, by reason.
 	Skipped     map[string]int `json:"skipped,omitempty"`
 	Interrupted bool           `json:"interrupted,omitempty"`
+	// Addresses maps each host name the scan connected to to the addresses
+	// it resolved to, once for the whole scan: the only addresses its
+	// requests went to, in the order they were tried. Through a proxy, the
+	// name is the proxy's. A host given as an IP address is not listed.
+	Addresses map[string][]string `json:"addresses,omitempty"`
 }
 
 // ShapeSample says how a path shape was sampled.

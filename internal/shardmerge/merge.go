@@ -406,9 +406,13 @@ func withoutShardNotes(obs []string) []string {
 // sampled shapes and probes, and the requests it sent. DurationMS is the
 // longest shard's, since the jobs of a CI matrix run side by side; the
 // skipped counts are the crawl's, which every shard walks, so the largest
-// is kept.
+// is kept. Each shard looked its hosts up itself: a host's addresses are
+// every shard's, in shard order, each once.
 func (m *merger) joinStats(reps []*finding.Report) finding.Stats {
 	var st finding.Stats
+	// seen is keyed by host then address: a shard's report is read back
+	// and may list many, which a scan of a list per address would square.
+	seen := map[[2]string]bool{}
 	for _, r := range reps {
 		if m.stopped() {
 			return st
@@ -428,6 +432,17 @@ func (m *merger) joinStats(reps []*finding.Report) finding.Stats {
 				st.Skipped = map[string]int{}
 			}
 			st.Skipped[k] = max(st.Skipped[k], v)
+		}
+		for host, addrs := range s.Addresses {
+			if st.Addresses == nil {
+				st.Addresses = map[string][]string{}
+			}
+			for _, a := range addrs {
+				if !seen[[2]string{host, a}] {
+					seen[[2]string{host, a}] = true
+					st.Addresses[host] = append(st.Addresses[host], a)
+				}
+			}
 		}
 	}
 	slices.SortFunc(st.Sampling, func(a, b finding.ShapeSample) int { return strings.Compare(a.Shape, b.Shape) })

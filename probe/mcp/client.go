@@ -76,6 +76,10 @@ type Config struct {
 	// Transport replaces the default transports, for tests. With it, the
 	// "second connection" of the stability check shares its pool.
 	Transport http.RoundTripper
+	// DialContext opens the default transports' connections; nil is a
+	// plain net.Dialer. A scan gives its resolver's, so that the MCP server
+	// is reached at the addresses every other request of the scan went to.
+	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
 	// Log receives one line per request when set.
 	Log io.Writer
 	// Rate is the scan's --rate in requests per second; 0 is unlimited.
@@ -152,9 +156,13 @@ func (c *client) conn(label string) *http.Client {
 	}
 	rt := c.cfg.Transport
 	if rt == nil {
+		dial := c.cfg.DialContext
+		if dial == nil {
+			dial = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+		}
 		rt = &http.Transport{
 			Proxy:                  http.ProxyFromEnvironment,
-			DialContext:            (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+			DialContext:            dial,
 			ForceAttemptHTTP2:      true,
 			DisableCompression:     true,
 			TLSHandshakeTimeout:    10 * time.Second,

@@ -2,6 +2,8 @@ package text
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -344,6 +346,7 @@ func (p *printer) crawl(st finding.Stats) {
 	if st.Interrupted {
 		p.wrapped(2, 2, styleBad.Render("interrupted: the results are partial"))
 	}
+	p.addresses(st.Addresses)
 
 	if len(st.Sampling) > 0 {
 		p.wrapped(2, 2, "sampling (shape: seen → sampled)")
@@ -364,6 +367,18 @@ func (p *printer) crawl(st finding.Stats) {
 		for _, reason := range reasons {
 			p.wrapped(4, 2, fmt.Sprintf("%s: %d", clean(reason), st.Skipped[reason]))
 		}
+	}
+}
+
+// addresses names where the scan's connections went, one line per host
+// name looked up.
+func (p *printer) addresses(byHost map[string][]string) {
+	if len(byHost) == 0 {
+		return
+	}
+	p.wrapped(2, 2, "addresses connected to (each name looked up once)")
+	for _, host := range slices.Sorted(maps.Keys(byHost)) {
+		p.wrapped(4, 2, clean(host)+": "+clean(strings.Join(byHost[host], ", ")))
 	}
 }
 

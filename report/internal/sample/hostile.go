@@ -44,6 +44,7 @@ func Hostile() *finding.Report {
 	r.Notes = append(r.Notes, Payloads()...)
 	r.Stats.Sampling = append(r.Stats.Sampling, finding.ShapeSample{Shape: all, Seen: 1, Sampled: 1})
 	r.Stats.Skipped[short] = 1
+	r.Stats.Addresses[all] = []string{all, short}
 	r.Checks[5].Reason = all
 	r.Checks[6].Reason = all
 	r.Score.Families[len(r.Score.Families)-1].Reason = all

@@ -133,6 +133,8 @@ func Report() *finding.Report {
 			Pages: 12, Requests: 48, Probes: 31, DurationMS: 3250,
 			Sampling: []finding.ShapeSample{{Shape: "/items/{id}", Seen: 120, Sampled: 5}, {Shape: "/", Seen: 1, Sampled: 1}},
 			Skipped:  map[string]int{"off-origin": 4, "robots.txt": 2},
+			// Documentation addresses (RFC 5737, RFC 3849).
+			Addresses: map[string][]string{"api.example.com": {"203.0.113.7", "2001:db8::7"}},
 		},
 		Notes: []string{"request budget of 50 reached; 7 planned probes were not sent"},
 		Gate:  &finding.Gate{FailOn: finding.SeverityError, Passed: false, Reason: "1 check failed at error or above"},
