@@ -300,3 +300,25 @@ paths:
 		t.Errorf("ids candidates %v, want %v", ids, want)
 	}
 }
+
+// TestExplorerSkipsRedactedPaths: a path of a fetched document that held an
+// echoed credential reads REDACTED in the scrubbed body the document is
+// loaded from; requesting it would send the marker to the server.
+func TestExplorerSkipsRedactedPaths(t *testing.T) {
+	doc := loadSpec(t, `openapi: 3.1.0
+info: {title: t, version: "1"}
+paths:
+  /tenants/REDACTED/orders:
+    get: {responses: {"200": {description: ok}}}
+  /orders:
+    get: {responses: {"200": {description: ok}}}
+`)
+	e := newExplorer(doc, nil, 3)
+	if len(e.gets) != 1 || e.gets[0].PathTemplate != "/orders" {
+		var got []string
+		for _, op := range e.gets {
+			got = append(got, op.PathTemplate)
+		}
+		t.Errorf("GET operations explored %q, want only /orders", got)
+	}
+}
