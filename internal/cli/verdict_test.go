@@ -1,9 +1,18 @@
 package cli
 
 import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
+	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/fixtures/unreached"
 )
 
@@ -35,5 +44,81 @@ func TestMinCoverageWithoutADocumentFailsTheGate(t *testing.T) {
 	}
 	if r := run(t, "scan", "--min-coverage", "101", serveHandler(t, unreached.Partly())); r.code != ExitUsage {
 		t.Errorf("--min-coverage 101: exit %d, want %d", r.code, ExitUsage)
+	}
+}
+
+// stallingHeads is the demo with every HEAD request left unanswered until
+// the client gives up: only the budget can end the planned probes.
+func stallingHeads() http.Handler {
+	app := demo.New()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodHead {
+			<-r.Context().Done()
+			return
+		}
+		app.ServeHTTP(w, r)
+	})
+}
+
+// A scan its budget cut short is not interrupted: it keeps its grade, says
+// on its first screen which phase ran out, and leaves the gate to the
+// coverage rule.
+func TestBudgetCutScanKeepsItsGrade(t *testing.T) {
+	url := serveHandler(t, stallingHeads())
+	path := filepath.Join(t.TempDir(), "r.json")
+	r := run(t, "scan", "--budget", "4s", "--timeout", "1m", "--fail-on", "none", "-o", "json="+path, url)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", r.code, ExitOK, r.stdout, r.stderr)
+	}
+	first, _, _ := strings.Cut(r.stdout, "Family")
+	if !strings.Contains(first, "planned probes: graded on what was reached") || !strings.Contains(first, "cut by the budget during") ||
+		strings.Contains(first, "Grade N/A") || strings.Contains(first, "interrupted") {
+		t.Errorf("the first screen does not grade the scan and say the budget cut it:\n%s", first)
+	}
+	var rep struct {
+		Score    struct{ Grade string }
+		Coverage struct{ Interrupted string }
+		Stats    struct {
+			Interrupted bool
+			BudgetCut   []string
+		}
+	}
+	b, _ := os.ReadFile(path)
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Score.Grade == "N/A" || rep.Coverage.Interrupted != "" || rep.Stats.Interrupted || !slices.Contains(rep.Stats.BudgetCut, "probes") {
+		t.Errorf("JSON: grade %q, coverage.interrupted %q, stats.interrupted %v, budgetCut %q", rep.Score.Grade, rep.Coverage.Interrupted, rep.Stats.Interrupted, rep.Stats.BudgetCut)
+	}
+	if r := run(t, "scan", "--budget", "4s", "--timeout", "1m", "--fail-on", "none", "--min-coverage", "100", url); r.code != ExitGateFailed ||
+		!strings.Contains(r.stdout, "is below the minimum 100%") {
+		t.Errorf("--min-coverage 100: exit %d, want %d with the coverage reason\nstdout: %s", r.code, ExitGateFailed, r.stdout)
+	}
+}
+
+// The first SIGINT or SIGTERM cancels the scan with the signal as its
+// cause; the second says to stop waiting.
+func TestSecondSignalStopsWaiting(t *testing.T) {
+	ctx, again, stop := onSignals(context.Background())
+	defer stop()
+	syscall.Kill(os.Getpid(), syscall.SIGTERM)
+	select {
+	case <-ctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the first signal did not cancel the scan")
+	}
+	if got := context.Cause(ctx).Error(); got != "interrupted by SIGTERM" {
+		t.Errorf("cause %q", got)
+	}
+	select {
+	case <-again:
+		t.Fatal("one signal was taken for two")
+	case <-time.After(100 * time.Millisecond):
+	}
+	syscall.Kill(os.Getpid(), syscall.SIGINT)
+	select {
+	case <-again:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the second signal was not seen")
 	}
 }

@@ -29,6 +29,9 @@ const (
 	// GateDrift: Count changes to the agent surface since the baseline
 	// reach FailOnDrift.
 	GateDrift
+	// GateInterrupted: a signal or a fatal error stopped the scan before
+	// its end (Coverage.Interrupted), so nothing it reports is a pass.
+	GateInterrupted
 )
 
 // DriftFamily is the family whose findings are changes to the agent surface
@@ -67,7 +70,7 @@ type GateReason struct {
 // Fails reports whether the reason fails the run.
 func (r GateReason) Fails() bool {
 	switch r.Kind {
-	case GateFindings, GateBelowMinimum, GateStaleBaseline, GateNotReached, GateBelowCoverage, GateCoverageUnknown, GateDrift:
+	case GateFindings, GateBelowMinimum, GateStaleBaseline, GateNotReached, GateBelowCoverage, GateCoverageUnknown, GateDrift, GateInterrupted:
 		return true
 	}
 	return false

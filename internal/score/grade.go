@@ -2,7 +2,7 @@
 // report and options always give the same Score and Gate. It imports only
 // finding, so anything that has a report can grade it.
 //
-// # Policy v2
+// # Policy v3
 //
 // Each check that ran ends as passed, failed, skipped or errored.
 //
@@ -26,7 +26,9 @@
 //   - Overall score = the lowest subscore among the graded families, so
 //     the grade never contradicts the family table: it is the weakest
 //     family's. Score.Basis says which family that is.
-//   - No grade (finding.GradeNotAssessed, "N/A", score 0) when the scan
+//   - No grade (finding.GradeNotAssessed, "N/A", score 0) when a signal or
+//     a fatal error stopped the scan before its end (finding.Coverage.Stopped;
+//     a scan its budget cut is graded on what it reached), when the scan
 //     reached no API resource (finding.Coverage.Reached), or when no family
 //     was graded.
 //   - Letter grades follow the MDN HTTP Observatory chart (the score is
@@ -138,6 +140,9 @@ func overall(score *finding.Score, cov *finding.Coverage) {
 	}
 	score.Grade, score.Value = finding.GradeNotAssessed, 0
 	switch {
+	case cov.Stopped():
+		score.Basis = interruptedBasis(cov, counts[finding.FamilyGraded])
+		return
 	case !cov.Reached():
 		score.Basis = "no grade: the scan reached no API resource"
 		return
@@ -158,6 +163,19 @@ func overall(score *finding.Score, cov *finding.Coverage) {
 	if n := counts[finding.FamilyNotAssessed]; n > 0 {
 		score.Basis += fmt.Sprintf("; %d not assessed", n)
 	}
+}
+
+// interruptedBasis says why a scan stopped before its end has no grade, and
+// what it had reached: its letter would rest on a part of the API nobody
+// chose, and a second run could grade it lower.
+func interruptedBasis(cov *finding.Coverage, graded int) string {
+	pages := 0
+	for _, n := range cov.Pages {
+		pages += n
+	}
+	return fmt.Sprintf("no grade: %s; it had crawled %d %s, reached %d API %s and graded %d %s",
+		cov.Interrupted, pages, plural(pages, "page", "pages"), cov.APIResources, plural(cov.APIResources, "resource", "resources"),
+		graded, plural(graded, "family", "families"))
 }
 
 func plural(n int, one, many string) string {

@@ -250,6 +250,9 @@ func joinStats(reps []*finding.Report) finding.Stats {
 		st.DurationMS = max(st.DurationMS, s.DurationMS)
 		st.Sampling = append(st.Sampling, s.Sampling...)
 		st.Interrupted = st.Interrupted || s.Interrupted
+		for _, phase := range s.BudgetCut {
+			st.CutBy(phase)
+		}
 		for k, v := range s.Skipped {
 			if st.Skipped == nil {
 				st.Skipped = map[string]int{}
@@ -284,6 +287,10 @@ func joinCoverage(reps []*finding.Report) *finding.Coverage {
 		out.Operations = joinOperations(out.Operations, c.Operations)
 		if out.Cause == "" {
 			out.Cause = c.Cause
+		}
+		// One shard stopped half-way leaves the whole scan so.
+		if out.Interrupted == "" {
+			out.Interrupted = c.Interrupted
 		}
 	}
 	if out == nil {

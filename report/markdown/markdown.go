@@ -117,10 +117,8 @@ func (d *doc) header(r *finding.Report) {
 		if f := view.FractionLabel(r); f != "" {
 			line += " · " + text(f, 100)
 		}
-	case !r.Coverage.Reached():
-		line += " (the scan reached no API resource)"
 	default:
-		line += " (nothing could be assessed)"
+		line += " (" + text(view.NoGrade(r), maxField) + ")"
 	}
 	d.add(line + "\n\n")
 	if b := view.Basis(r); b != "" && grade != finding.GradeNotAssessed {
@@ -130,7 +128,7 @@ func (d *doc) header(r *finding.Report) {
 		d.add("> **Cause:** " + text(cause, 2*maxField) + "\n\n")
 	}
 	var reach []string
-	for _, l := range []string{view.CoverageLine(r), view.OperationsLine(r), view.InterruptedLine(r)} {
+	for _, l := range []string{view.CoverageLine(r), view.OperationsLine(r), view.PartialLine(r)} {
 		if l != "" {
 			reach = append(reach, text(l, 2*maxField))
 		}

@@ -151,7 +151,7 @@ func (p *printer) header(r *finding.Report) {
 	s := r.Score
 	grade := clean(s.Grade)
 	if grade == "" || grade == finding.GradeNotAssessed {
-		p.wrapped(2, 2, styleStrong.Render("Grade "+finding.GradeNotAssessed)+"  ("+noGradeReason(r)+")")
+		p.wrapped(2, 2, styleStrong.Render("Grade "+finding.GradeNotAssessed)+"  ("+clean(view.NoGrade(r))+")")
 	} else {
 		line := styleStrong.Render("Grade ") + gradeLabel(grade) + fmt.Sprintf("  (%d/100)", s.Value)
 		if f := view.FractionLabel(r); f != "" {
@@ -171,17 +171,9 @@ func (p *printer) header(r *finding.Report) {
 			p.wrapped(2, 4, styleDim.Render(line))
 		}
 	}
-	if line := view.InterruptedLine(r); line != "" {
+	if line := clean(view.PartialLine(r)); line != "" {
 		p.wrapped(2, 4, styleBad.Render(line))
 	}
-}
-
-// noGradeReason says why there is no grade.
-func noGradeReason(r *finding.Report) string {
-	if !r.Coverage.Reached() {
-		return "the scan reached no API resource"
-	}
-	return "nothing could be assessed"
 }
 
 // coverage says how much of the scan the grade rests on, so a good grade
