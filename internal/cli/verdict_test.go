@@ -122,3 +122,43 @@ func TestSecondSignalStopsWaiting(t *testing.T) {
 		t.Fatal("the second signal was not seen")
 	}
 }
+
+// expiredToken answers every request 401 with the challenge of an expired
+// access token (RFC 6750 §3), whether or not credentials came.
+func expiredToken() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="api", error="invalid_token", error_description="The access token expired"`)
+		w.Header().Set("Content-Type", "application/problem+json")
+		w.WriteHeader(http.StatusUnauthorized)
+		w.Write([]byte(`{"title": "Unauthorized", "status": 401}`))
+	})
+}
+
+// Credentials the scan sent and the server refused are named as such, with
+// the server's reason; without credentials sent, the advice is to pass some.
+func TestRefusedCredentialsAreNamed(t *testing.T) {
+	url := serveHandler(t, expiredToken())
+	const refused = `the server refused the credentials sent (Bearer error="invalid_token": "The access token expired"); renew them`
+	path := filepath.Join(t.TempDir(), "r.json")
+	r := run(t, "scan", "--no-openapi-discovery", "-H", "Authorization: Bearer expired-token-123", "-o", "json="+path, url)
+	if r.code != ExitIncomplete {
+		t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", r.code, ExitIncomplete, r.stdout, r.stderr)
+	}
+	first, _, _ := strings.Cut(r.stdout, "Family")
+	if !strings.Contains(strings.Join(strings.Fields(first), " "), "Cause: 1 of 1 pages answered 401 or 403: "+refused) || strings.Contains(first, "pass them with -H") {
+		t.Errorf("the first screen does not say the credentials were refused:\n%s", first)
+	}
+	var rep struct{ Coverage struct{ Cause string } }
+	b, _ := os.ReadFile(path)
+	if err := json.Unmarshal(b, &rep); err != nil || !strings.Contains(rep.Coverage.Cause, refused) {
+		t.Errorf("JSON coverage.cause %q (%v)", rep.Coverage.Cause, err)
+	}
+	if strings.Contains(r.stdout+r.stderr+string(b), "expired-token-123") {
+		t.Error("the credential is in an output")
+	}
+
+	r = run(t, "scan", "--no-openapi-discovery", url)
+	if first, _, _ := strings.Cut(r.stdout, "Family"); !strings.Contains(first, "the API needs credentials; pass them with -H") || strings.Contains(first, "refused") {
+		t.Errorf("without credentials, the advice is not to pass some:\n%s", r.stdout)
+	}
+}
