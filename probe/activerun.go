@@ -58,7 +58,7 @@ func (s Session) sendActive(ctx context.Context, sched *schedule, out *Outcome) 
 		sent, unsent, notes := SendActive(ctx, cfg, reqs)
 		out.Notes = append(out.Notes, notes...)
 		if unsent > 0 {
-			out.Stats.Interrupted = true
+			cutShort(&out.Stats, ctx, finding.CutActive)
 			out.Notes = append(out.Notes, activeCutNote(ctx, sched, id.Name, unsent))
 		}
 		rec := out.recordingOf(id.Name)

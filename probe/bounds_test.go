@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentready/agentready/fixtures/hostile"
 	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
 )
 
 func TestLinksPerPageKeepsTheFirstInReadingOrder(t *testing.T) {
@@ -296,8 +297,8 @@ func TestPlannedProbesKeepTheirShare(t *testing.T) {
 		t.Errorf("the planned probe was not sent (probes %d)", res.Stats.Probes)
 	}
 	want := fmt.Sprintf("the crawl stopped after %d pages, at the end of its share of the budget (1.5s)", res.Stats.Pages)
-	if !res.Stats.Interrupted || !slices.Contains(res.Notes, want) {
-		t.Errorf("interrupted %v, notes %q; want %q", res.Stats.Interrupted, res.Notes, want)
+	if res.Stats.Interrupted || !slices.Equal(res.Stats.BudgetCut, []string{finding.CutCrawl}) || !slices.Contains(res.Notes, want) {
+		t.Errorf("interrupted %v, budget cut %q, notes %q; want the crawl cut and %q", res.Stats.Interrupted, res.Stats.BudgetCut, res.Notes, want)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/urlx"
 )
 
@@ -328,8 +329,8 @@ func TestCancellationReturnsPartialResult(t *testing.T) {
 	if err != nil {
 		t.Fatalf("cancellation must not be an error: %v", err)
 	}
-	if !res.Stats.Interrupted || !slices.Equal(crawledPaths(res), []string{"/"}) {
-		t.Errorf("interrupted=%v crawled=%v", res.Stats.Interrupted, crawledPaths(res))
+	if !res.Stats.Interrupted || res.Stats.BudgetCut != nil || !slices.Equal(crawledPaths(res), []string{"/"}) {
+		t.Errorf("interrupted=%v budget cut=%q crawled=%v", res.Stats.Interrupted, res.Stats.BudgetCut, crawledPaths(res))
 	}
 	if !slices.Equal(res.Notes, []string{"scan interrupted after 1 pages"}) {
 		t.Errorf("notes = %q", res.Notes)
@@ -346,8 +347,10 @@ func TestBudgetExhaustion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Stats.Interrupted || !slices.Equal(res.Notes, []string{"the crawl stopped after 1 pages, at the end of its share of the budget (225ms)"}) {
-		t.Errorf("interrupted=%v notes=%q", res.Stats.Interrupted, res.Notes)
+	// The budget is not an interruption: the scan ran as long as asked.
+	if res.Stats.Interrupted || !slices.Equal(res.Stats.BudgetCut, []string{finding.CutCrawl}) ||
+		!slices.Equal(res.Notes, []string{"the crawl stopped after 1 pages, at the end of its share of the budget (225ms)"}) {
+		t.Errorf("interrupted=%v budget cut=%q notes=%q", res.Stats.Interrupted, res.Stats.BudgetCut, res.Notes)
 	}
 }
 

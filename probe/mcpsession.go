@@ -43,7 +43,7 @@ const (
 // nil. With PerIdentity, the catalog is then listed as each lower identity
 // too (see listAsIdentities). All of it ends when sched says requests must;
 // what that cut is left out whole, never judged half-done, and the outcome
-// is marked interrupted.
+// says so (cutShort).
 func (s Session) collectMCP(ctx context.Context, sched *schedule, out *Outcome) {
 	if s.MCP == nil {
 		return
@@ -54,7 +54,7 @@ func (s Session) collectMCP(ctx context.Context, sched *schedule, out *Outcome) 
 	examined, err := s.examineMCP(ctx, out)
 	if err != nil {
 		out.Notes = append(out.Notes, cutNote(ctx, sched, "the MCP endpoint was not examined", err))
-		out.Stats.Interrupted = true
+		cutShort(&out.Stats, ctx, finding.CutMCP)
 		return
 	}
 	if examined && s.MCP.PerIdentity && len(out.Views) > 1 {
@@ -172,12 +172,11 @@ func (s Session) listAsIdentities(ctx context.Context, sched *schedule, out *Out
 		cfg.MaxPages, cfg.MaxRequests = mcpIdentityPages, mcpIdentityRequests
 		ictx, cancel := context.WithTimeout(ctx, mcpIdentityBudget)
 		snap, err := mcpprobe.List(ictx, cfg, ep, v.Name)
-		timedOut := ictx.Err() != nil
-		cancel()
-		if timedOut {
+		if ictx.Err() != nil {
 			err = errIdentityBound
-			out.Stats.Interrupted = true
+			cutShort(&out.Stats, ictx, finding.CutMCP)
 		}
+		cancel()
 		if err != nil {
 			out.Notes = append(out.Notes, cutNote(ctx, sched, fmt.Sprintf("identity %q: the MCP catalog was not listed", v.Name), err))
 			continue

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/urlx"
 )
 
@@ -82,8 +83,8 @@ func crawlShare(budget time.Duration) time.Duration { return budget * 3 / 4 }
 // Run crawls from cfg.Start, sends the probes plan asks for, and returns the
 // frozen recording. The crawl stops at crawlShare of the budget, the probes
 // at the budget. Running out of budget or being cancelled is not an error:
-// the partial result is returned with Stats.Interrupted set. The only error
-// besides a bad configuration is ErrUnreachable.
+// the partial result is returned with Stats.Interrupted or Stats.BudgetCut
+// set. The only error besides a bad configuration is ErrUnreachable.
 func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 	if cfg.Start == nil || (cfg.Start.Scheme != "http" && cfg.Start.Scheme != "https") || cfg.Start.Host == "" {
 		return nil, errors.New("probe: start URL must be an absolute http or https URL")
@@ -150,10 +151,8 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 		res.Stats.Skipped = cr.skipped
 	}
 	cut := budgetCut{pages: len(crawled), crawlCut: crawlCut, crawlShare: crawlShare(cfg.Budget), budget: cfg.Budget, unsent: sent.unsent, planned: len(probes) + sent.unsent}
-	if notes := cut.notes(ctx); len(notes) > 0 {
-		res.Stats.Interrupted = true
-		res.Notes = append(res.Notes, notes...)
-	}
+	res.Notes = append(res.Notes, cut.notes(ctx)...)
+	cut.mark(&res.Stats, ctx)
 	res.Stats.Addresses = cfg.Resolver.Addresses()
 	res.Stats.DurationMS = time.Since(begin).Milliseconds()
 	res.Throttling = c.throttle.counts()
@@ -239,6 +238,32 @@ func (b budgetCut) notes(parent context.Context) []string {
 		notes = append(notes, fmt.Sprintf("the planned probes stopped when the time for crawling and probing ran out (%s): %d of %d sent", b.budget, b.planned-b.unsent, b.planned))
 	}
 	return notes
+}
+
+// mark records in st what the end of the run cut: an interruption when the
+// caller cancelled it, else the phases the budget ran out in.
+func (b budgetCut) mark(st *finding.Stats, parent context.Context) {
+	switch {
+	case errors.Is(parent.Err(), context.Canceled):
+		st.Interrupted = true
+		return
+	case b.crawlCut:
+		st.CutBy(finding.CutCrawl)
+	}
+	if b.unsent > 0 {
+		st.CutBy(finding.CutProbes)
+	}
+}
+
+// cutShort records in st that phase ended before its work was done: an
+// interruption when the caller cancelled ctx, a budget cut otherwise (the
+// scan's deadline or the phase's own bound).
+func cutShort(st *finding.Stats, ctx context.Context, phase string) {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		st.Interrupted = true
+		return
+	}
+	st.CutBy(phase)
 }
 
 // sender sends the planned requests of one run.

@@ -2,12 +2,14 @@ package probe
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/spec"
 )
@@ -87,6 +89,15 @@ func RunSession(ctx context.Context, s Session) (*Outcome, error) {
 			ts.close()
 		}
 	}()
+	if err != nil && errors.Is(ctx.Err(), context.Canceled) {
+		// Stopped while a token endpoint was answering: nothing was sent to
+		// the target, and the report says the scan was interrupted.
+		return &Outcome{Result: Result{
+			Recording: &exchange.Recording{Target: normalize(s.Config.Start).String()},
+			Stats:     finding.Stats{Interrupted: true},
+			Notes:     []string{"scan interrupted while getting the identities' access tokens, before the crawl"},
+		}}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -216,6 +227,14 @@ func (s Session) crawlAs(ctx context.Context) (*Outcome, error) {
 		if s.PlanAsIdentity != nil {
 			plan = s.PlanAsIdentity(out.Recording, pages)
 		}
+		if ctx.Err() != nil {
+			// Cancelled or out of time: Run would send nothing, and its
+			// notes would say the crawl was cut after 0 pages.
+			out.Notes = append(out.Notes, fmt.Sprintf("identity %q: not crawled: the scan ended first", id.Name))
+			out.Views[i] = View{Name: id.Name, Recording: &exchange.Recording{Target: out.Recording.Target}}
+			cutShort(&out.Stats, ctx, finding.CutCrawl)
+			continue
+		}
 		lres, lerr := Run(ctx, lower, plan)
 		if lerr != nil {
 			out.Notes = append(out.Notes, fmt.Sprintf("identity %q: crawl failed: %v", id.Name, lerr))
@@ -229,6 +248,10 @@ func (s Session) crawlAs(ctx context.Context) (*Outcome, error) {
 		}
 		out.Stats.Requests += lres.Stats.Requests
 		out.Throttling = sumThrottling(out.Throttling, lres.Throttling)
+		out.Stats.Interrupted = out.Stats.Interrupted || lres.Stats.Interrupted
+		for _, phase := range lres.Stats.BudgetCut {
+			out.Stats.CutBy(phase)
+		}
 		for _, note := range lres.Notes {
 			out.Notes = append(out.Notes, fmt.Sprintf("identity %q: %s", id.Name, note))
 		}

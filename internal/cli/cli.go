@@ -93,11 +93,54 @@ func (e *env) logVerbosely(w io.Writer) io.Writer {
 	return w
 }
 
-// Main runs the CLI and returns the exit code.
+// Main runs the CLI and returns the exit code. The first SIGINT or SIGTERM
+// stops the scan, whose partial report is then written; a second one
+// returns at once, without waiting for it.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, environ []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, again, stop := onSignals(context.Background())
 	defer stop()
-	return Run(ctx, args, stdin, stdout, stderr, environ)
+	done := make(chan int, 1)
+	go func() { done <- Run(ctx, args, stdin, stdout, stderr, environ) }()
+	select {
+	case code := <-done:
+		return code
+	case <-again:
+		fmt.Fprintln(stderr, "agentready: interrupted twice; exiting without waiting for the report")
+		return ExitIncomplete
+	}
+}
+
+// signalNames are the signals that stop a scan, as reports name them.
+var signalNames = map[os.Signal]string{os.Interrupt: "SIGINT", syscall.SIGTERM: "SIGTERM"}
+
+// onSignals is parent cancelled by the first SIGINT or SIGTERM, with
+// "interrupted by SIGINT" as its cause (context.Cause), and again, closed
+// by the second.
+func onSignals(parent context.Context) (ctx context.Context, again <-chan struct{}, stop func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	twice := make(chan struct{})
+	quit := make(chan struct{})
+	go func() {
+		for n := 0; ; n++ {
+			select {
+			case sig := <-signals:
+				if n > 0 {
+					close(twice)
+					return
+				}
+				cancel(fmt.Errorf("interrupted by %s", signalNames[sig]))
+			case <-quit:
+				return
+			}
+		}
+	}()
+	return ctx, twice, func() {
+		signal.Stop(signals)
+		close(quit)
+		cancel(nil)
+	}
 }
 
 // Run is Main with a caller-supplied context, for in-process tests.

@@ -168,7 +168,7 @@ func TestInterruptedScanExits3WithPartialReport(t *testing.T) {
 	if err != nil {
 		t.Fatalf("partial report not written: %v", err)
 	}
-	if !bytes.Contains(b, []byte(`"interrupted": true`)) {
-		t.Errorf("report does not say it was interrupted")
+	if !bytes.Contains(b, []byte(`"interrupted": "interrupted during the crawl"`)) || !bytes.Contains(b, []byte(`"grade": "N/A"`)) {
+		t.Errorf("report does not say it was interrupted, with no grade:\n%s", b)
 	}
 }

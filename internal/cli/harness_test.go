@@ -51,7 +51,7 @@ func TestScanStartsAndStopsTheApp(t *testing.T) {
 		{name: "readiness timeout", server: "-silent", flags: []string{"--ready", "never printed", "--ready-timeout", "300ms"}, ctx: background,
 			code: ExitIncomplete, stderr: "not ready after 300ms", noReport: true},
 		{name: "interrupted", server: "-mark-after 3", flags: []string{"--rate", "5", "--ready", "listening on"}, ctx: cancelMidScan,
-			code: ExitIncomplete, stderr: "interrupted; the partial report was written"},
+			code: ExitIncomplete, stderr: "interrupted during the crawl; the partial report was written"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -397,6 +397,8 @@ func runScan(ctx context.Context, e *env, opts scan.Options, quiet, verbose bool
 
 func exitFor(ctx context.Context, rep *finding.Report) error {
 	switch {
+	case rep.Coverage.Stopped():
+		return &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("%s; the partial report was written", rep.Coverage.Interrupted)}
 	case ctx.Err() != nil:
 		return &ExitError{Code: ExitIncomplete, Err: errors.New("interrupted; the partial report was written")}
 	case rep.Coverage.Throttled():

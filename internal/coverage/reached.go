@@ -11,11 +11,14 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/halview"
+	"github.com/agentready/agentready/internal/oauthmeta"
+	"github.com/agentready/agentready/internal/sanitize"
 	"github.com/agentready/agentready/internal/spec"
 )
 
@@ -181,6 +184,7 @@ func carriesNextActions(x *exchange.Exchange) bool {
 func likelyCause(rec *exchange.Recording, start *url.URL, doc *spec.Document, ops *finding.OperationCoverage) string {
 	var total, answered, denied, clientErrors int
 	var startPage *exchange.Exchange
+	var refused refusedCredentials
 	for x := range rec.Crawled() {
 		total++
 		if x.Source == exchange.SourceStart || start != nil && x.Request.URL == start.String() {
@@ -195,6 +199,7 @@ func likelyCause(rec *exchange.Recording, start *url.URL, doc *spec.Document, op
 		case r.Status == http.StatusUnauthorized || r.Status == http.StatusForbidden:
 			denied++
 			clientErrors++
+			refused.note(x)
 		case r.Status >= 400 && r.Status < 500:
 			clientErrors++
 		}
@@ -204,6 +209,8 @@ func likelyCause(rec *exchange.Recording, start *url.URL, doc *spec.Document, op
 	switch {
 	case answered == 0:
 		return "no page answered: check that the start URL is the API's and that it can be reached from here"
+	case refused.sent:
+		return fmt.Sprintf("%d of %d pages answered 401 or 403: %s", denied, total, refused.advice())
 	case denied > 0 || needCredentials > 0:
 		return credentialsCause(denied, total, needCredentials)
 	case clientErrors == answered && base != "":
@@ -226,6 +233,64 @@ func credentialsCause(denied, total, operations int) string {
 	}
 	return what + ": the API needs credentials; pass them with -H (e.g. -H 'Authorization: Bearer …', or the header the API expects), " +
 		"or scan as several callers with --identity and --header-for"
+}
+
+// refusedCredentials is what the crawl learnt of credentials it sent and
+// the server answered 401 to: a user who passed them needs to hear that they
+// were refused, and why, rather than to pass some.
+type refusedCredentials struct {
+	sent      bool
+	challenge oauthmeta.Refusal
+	said      bool // challenge holds the first refusal that gave a reason
+}
+
+// note reads a 401 or 403 answer. Credentials sent show in the recorded
+// request as Redacted: the user's -H values, an identity's header, an
+// OAuth token.
+func (c *refusedCredentials) note(x *exchange.Exchange) {
+	if x.Response.Status != http.StatusUnauthorized || !carriesSecret(x.Request.Header) {
+		return
+	}
+	c.sent = true
+	if !c.said {
+		c.challenge, c.said = oauthmeta.RefusalOf(x.Response.Header.Values("WWW-Authenticate"))
+	}
+}
+
+func carriesSecret(h http.Header) bool {
+	for _, vs := range h {
+		for _, v := range vs {
+			if strings.Contains(v, exchange.Redacted) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Bounds of what the advice quotes of the server's challenge.
+const (
+	maxChallengeError       = 64
+	maxChallengeDescription = 200
+)
+
+// advice says the credentials were refused, quoting the challenge's error
+// and description (RFC 6750 §3), sanitized and bounded: they are the
+// server's words.
+func (c refusedCredentials) advice() string {
+	const renew = "; renew them, or check that they are the ones this API expects"
+	if !c.said {
+		return "the server refused the credentials sent, without an error in its WWW-Authenticate challenge" + renew
+	}
+	quoted := func(s string, n int) string { return strconv.Quote(sanitize.Truncate(sanitize.Line(s), n)) }
+	why := "error=" + quoted(c.challenge.Error, maxChallengeError)
+	if scheme := sanitize.Truncate(sanitize.Line(c.challenge.Scheme), 20); scheme != "" {
+		why = scheme + " " + why
+	}
+	if c.challenge.Description != "" {
+		why += ": " + quoted(c.challenge.Description, maxChallengeDescription)
+	}
+	return "the server refused the credentials sent (" + why + ")" + renew
 }
 
 func operationsFor(ops *finding.OperationCoverage, reason string) int {

@@ -155,3 +155,43 @@ func TestCoverageCountsThrottling(t *testing.T) {
 		t.Errorf("nothing throttled: %+v", c.Throttling)
 	}
 }
+
+// A 401 to credentials the crawl sent names them refused, with the
+// challenge's error and description, sanitized and bounded; a 401 to a
+// request without any keeps the advice to pass some.
+func TestCauseNamesRefusedCredentials(t *testing.T) {
+	refusedWith := func(challenge string, sent bool) string {
+		x := crawled("http://h/", 401, "application/problem+json", "{}")
+		x.Response.Header.Set("WWW-Authenticate", challenge)
+		x.Request.Header = http.Header{"User-Agent": {"agentready"}}
+		if sent {
+			x.Request.Header.Set("X-Api-Key", exchange.Redacted)
+		}
+		return Of(&exchange.Recording{Exchanges: []*exchange.Exchange{x}}, mustURL(t, "http://h/"), nil, false, nil, nil).Cause
+	}
+	long := strings.Repeat("x", 5000)
+	tests := []struct {
+		name, challenge string
+		sent            bool
+		want, wantNot   string
+	}{
+		{"expired", `Bearer realm="api", error="invalid_token", error_description="The access token expired"`, true,
+			`1 of 1 pages answered 401 or 403: the server refused the credentials sent (Bearer error="invalid_token": "The access token expired"); renew them`, "pass them with -H"},
+		{"a token, unquoted", `Bearer error=invalid_token`, true, `(Bearer error="invalid_token"); renew them`, ": \""},
+		{"no error", `Bearer realm="api"`, true, "the server refused the credentials sent, without an error in its WWW-Authenticate challenge; renew them", "pass them with -H"},
+		{"hostile", "Bearer error=\"\x1b]0;pwned\x07bad\", error_description=\"" + long + "\"", true, "the server refused the credentials sent (Bearer error=", "\x1b"},
+		{"none sent", `Bearer realm="api", error="invalid_token", error_description="The access token expired"`, false,
+			"the API needs credentials; pass them with -H", "refused"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := refusedWith(tc.challenge, tc.sent)
+			if !strings.Contains(got, tc.want) || strings.Contains(got, tc.wantNot) {
+				t.Errorf("cause %q; want %q and not %q", got, tc.want, tc.wantNot)
+			}
+			if len(got) > 600 {
+				t.Errorf("cause of %d bytes: the server's words are not bounded", len(got))
+			}
+		})
+	}
+}

@@ -23,6 +23,11 @@ type Coverage struct {
 	// Cause names the likely misconfiguration when no API resource was
 	// reached, with what to pass; empty otherwise.
 	Cause string `json:"cause,omitempty"`
+	// Interrupted says what stopped the scan before its end and in which
+	// phase: a signal ("interrupted by SIGINT during the crawl") or a fatal
+	// error; empty for a scan that ran to its end or to its budget. An
+	// interrupted scan has no grade, whatever it reached.
+	Interrupted string `json:"interrupted,omitempty"`
 	// Surfaces are the kinds of API surface the scan saw, sorted: the
 	// Surface constants. A family that judges a surface the app does not
 	// have is "not present" rather than graded.
@@ -91,6 +96,9 @@ func (c *Coverage) Reached() bool {
 	}
 	return c.APIResources > 0 || c.Has(SurfaceMCP) || c.Operations != nil && c.Operations.Reached > 0
 }
+
+// Stopped reports a scan a signal or a fatal error stopped before its end.
+func (c *Coverage) Stopped() bool { return c != nil && c.Interrupted != "" }
 
 // Has reports whether the scan saw the surface.
 func (c *Coverage) Has(surface string) bool {

@@ -32,6 +32,9 @@ const (
 	// GateThrottled: the server throttled more than half of the crawl's
 	// GET requests, so nothing the scan reports is a pass.
 	GateThrottled
+	// GateInterrupted: a signal or a fatal error stopped the scan before
+	// its end (Coverage.Interrupted), so nothing it reports is a pass.
+	GateInterrupted
 )
 
 // DriftFamily is the family whose findings are changes to the agent surface
@@ -70,7 +73,7 @@ type GateReason struct {
 // Fails reports whether the reason fails the run.
 func (r GateReason) Fails() bool {
 	switch r.Kind {
-	case GateFindings, GateBelowMinimum, GateStaleBaseline, GateNotReached, GateBelowCoverage, GateCoverageUnknown, GateDrift, GateThrottled:
+	case GateFindings, GateBelowMinimum, GateStaleBaseline, GateNotReached, GateBelowCoverage, GateCoverageUnknown, GateDrift, GateThrottled, GateInterrupted:
 		return true
 	}
 	return false

@@ -1,6 +1,9 @@
 package finding
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // SchemaVersion is bumped on any breaking change to the JSON report.
 const SchemaVersion = 1
@@ -167,13 +170,36 @@ type Stats struct {
 	// Sampling lists the path shapes seen and how many URLs of each were probed.
 	Sampling []ShapeSample `json:"sampling,omitempty"`
 	// Skipped counts URLs that were found but not fetched, by reason.
-	Skipped     map[string]int `json:"skipped,omitempty"`
-	Interrupted bool           `json:"interrupted,omitempty"`
+	Skipped map[string]int `json:"skipped,omitempty"`
+	// Interrupted is set when a signal or a fatal error stopped the scan
+	// before its end; Coverage.Interrupted says which, and in which phase.
+	// A scan its budget cut short is not interrupted: see BudgetCut.
+	Interrupted bool `json:"interrupted,omitempty"`
+	// BudgetCut names the phases the time budget (--budget, or a phase's
+	// own bound) ended before their work was done, in the order they
+	// ran: the Cut constants. Such a scan is still graded on what it
+	// reached.
+	BudgetCut []string `json:"budgetCut,omitempty"`
 	// Addresses maps each host name the scan connected to to the addresses
 	// it resolved to, once for the whole scan: the only addresses its
 	// requests went to, in the order they were tried. Through a proxy, the
 	// name is the proxy's. A host given as an IP address is not listed.
 	Addresses map[string][]string `json:"addresses,omitempty"`
+}
+
+// The phases a budget may cut short, as Stats.BudgetCut names them.
+const (
+	CutCrawl  = "crawl"  // the crawl's share of the budget ran out
+	CutProbes = "probes" // the planned and follow-up probes were not all sent
+	CutMCP    = "mcp"    // the MCP endpoint or its catalog as an identity was not examined
+	CutActive = "active" // active probes were not all sent
+)
+
+// CutBy records that the budget cut phase short, once.
+func (s *Stats) CutBy(phase string) {
+	if !slices.Contains(s.BudgetCut, phase) {
+		s.BudgetCut = append(s.BudgetCut, phase)
+	}
 }
 
 // ShapeSample says how a path shape was sampled.

@@ -41,21 +41,61 @@ func challengeParam(name string) *regexp.Regexp {
 	return regexp.MustCompile(`(?i)(?:^|[\s,])` + regexp.QuoteMeta(name) + `\s*=\s*("(?:[^"\\]|\\.)*"|[^\s,]+)`)
 }
 
-var resourceMetadataParam = challengeParam("resource_metadata")
+// The auth-params read from challenges.
+var (
+	resourceMetadataParam = challengeParam("resource_metadata")
+	errorParam            = challengeParam("error")
+	errorDescriptionParam = challengeParam("error_description")
+)
+
+// paramOf returns the value of param in challenge, unquoted, and whether
+// it is there.
+func paramOf(param *regexp.Regexp, challenge string) (string, bool) {
+	m := param.FindStringSubmatch(challenge)
+	if m == nil {
+		return "", false
+	}
+	s := m[1]
+	if strings.HasPrefix(s, `"`) {
+		s = strings.ReplaceAll(strings.Trim(s, `"`), `\"`, `"`)
+	}
+	return s, true
+}
 
 // ResourceMetadata returns the resource_metadata parameter of the
 // WWW-Authenticate values (RFC 9728 §5.1), "" when none carries it.
 func ResourceMetadata(values []string) string {
 	for _, v := range values {
-		if m := resourceMetadataParam.FindStringSubmatch(v); m != nil {
-			s := m[1]
-			if strings.HasPrefix(s, `"`) {
-				s = strings.ReplaceAll(strings.Trim(s, `"`), `\"`, `"`)
-			}
+		if s, ok := paramOf(resourceMetadataParam, v); ok {
 			return s
 		}
 	}
 	return ""
+}
+
+// Refusal is what a challenge says of credentials it refused (RFC 6750
+// §3): the auth-scheme and the error and error_description parameters, as
+// the server wrote them.
+type Refusal struct {
+	Scheme, Error, Description string
+}
+
+// RefusalOf reads the first of the WWW-Authenticate values that carries an
+// error parameter; ok is false when none does.
+func RefusalOf(values []string) (r Refusal, ok bool) {
+	for _, v := range values {
+		code, found := paramOf(errorParam, v)
+		if !found {
+			continue
+		}
+		r.Error = code
+		r.Description, _ = paramOf(errorDescriptionParam, v)
+		if scheme, _, _ := strings.Cut(strings.TrimSpace(v), " "); !strings.Contains(scheme, "=") {
+			r.Scheme = scheme
+		}
+		return r, true
+	}
+	return Refusal{}, false
 }
 
 // Document is a metadata document decoded as members, each kept raw.

@@ -88,8 +88,12 @@ func TestSlowProbesAndMCPStayWithinBudget(t *testing.T) {
 	rep := scanWithin(t, stallingAfterCrawl(), scan.Options{Probe: probe.Config{Timeout: time.Minute}})
 	noteWith(t, rep, "the planned probes stopped when the time for crawling and probing ran out")
 	noteWith(t, rep, "the MCP endpoint was not examined: the budget ran out")
-	if !rep.Stats.Interrupted {
-		t.Error("a scan cut by its budget is not marked interrupted")
+	// Cut by its budget, not interrupted: graded on what it reached.
+	if rep.Stats.Interrupted || rep.Coverage.Stopped() || !slices.Equal(rep.Stats.BudgetCut, []string{finding.CutProbes, finding.CutMCP}) {
+		t.Errorf("interrupted %v (%q), budget cut %q; want the probes and MCP cut", rep.Stats.Interrupted, rep.Coverage.Interrupted, rep.Stats.BudgetCut)
+	}
+	if rep.Score.Grade == finding.GradeNotAssessed {
+		t.Errorf("a scan cut by its budget has no grade: %s", rep.Score.Basis)
 	}
 	if rep.MCP != nil {
 		t.Errorf("an MCP examination cut half-way was reported: %+v", rep.MCP)

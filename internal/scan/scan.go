@@ -53,14 +53,20 @@ type Options struct {
 
 // Run crawls, probes, checks and grades. opts.Probe.Budget bounds the whole
 // run, shared among its phases (see probe.RunSession). It returns an error only when
-// the scan could not complete; a partial scan (budget, Ctrl-C) still gives a
-// report.
+// the scan could not complete; a partial scan still gives a report: one
+// its budget cut is graded on what it reached, one that ctx's cancellation
+// stopped (Ctrl-C, a fatal error: context.Cause names it) is not graded.
 func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	now := opts.Now
 	if now == nil {
 		now = time.Now
 	}
 	started := now()
+	if opts.Probe.Progress == nil {
+		opts.Probe.Progress = &probe.Progress{}
+	}
+	watch := watchInterruption(ctx, opts.Probe.Progress)
+	defer watch.stop()
 	var selectionNotes []string
 	opts.Checks, selectionNotes = opts.Policy.Select(opts.Checks)
 	rec := opts.Replay
@@ -108,6 +114,12 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	// What the policy did is told last, after what the scan saw.
 	rep.Notes = slices.Concat(rep.Notes, selectionNotes, post.Notes)
 	rep.Coverage = coverage.Of(in.Recording, in.Target, in.Spec, coverage.MCPAnswered(rep.MCP), operationsOf(&out.Result), out.Throttling)
+	if why := watch.reason(out.Stats.Interrupted); why != "" {
+		// What a scan stopped half-way did not reach says nothing of the
+		// app's configuration: the interruption is the cause.
+		rep.Coverage.Interrupted, rep.Coverage.Cause = why, ""
+		rep.Stats.Interrupted = true
+	}
 	if in.Baseline != nil {
 		rep.Coverage.Surfaces = slices.Sorted(slices.Values(append(rep.Coverage.Surfaces, finding.SurfaceBaseline)))
 	}

@@ -31,6 +31,9 @@ type GateOptions struct {
 func Gate(rep *finding.Report, opts GateOptions) *finding.Gate {
 	g := &finding.Gate{FailOn: opts.FailOn, NewOnly: rep.Baseline != nil}
 	g.Reasons = append(g.Reasons, severityReason(rep, opts.FailOn))
+	if rep.Coverage.Stopped() {
+		g.Reasons = append(g.Reasons, finding.GateReason{Kind: finding.GateInterrupted})
+	}
 	if !rep.Coverage.Reached() {
 		g.Reasons = append(g.Reasons, finding.GateReason{Kind: finding.GateNotReached})
 	}
@@ -157,6 +160,8 @@ func describe(r finding.GateReason, g *finding.Gate, rep *finding.Report) string
 		return fmt.Sprintf("grade %s (score %d) is below the minimum %s", rep.Score.Grade, rep.Score.Value, g.FailUnder)
 	case finding.GateStaleBaseline:
 		return fmt.Sprintf("the baseline is stale: %d finding(s) it lists are fixed; rewrite it with 'agentready baseline write'", r.Count)
+	case finding.GateInterrupted:
+		return "the scan did not run to its end (" + rep.Coverage.Interrupted + "), so nothing it reports is a pass"
 	case finding.GateNotReached:
 		return "the scan reached no API resource, so nothing it reports is a pass"
 	case finding.GateThrottled:

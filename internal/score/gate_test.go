@@ -169,3 +169,12 @@ func TestGateOnDrift(t *testing.T) {
 		})
 	}
 }
+
+func TestGateFailsAnInterruptedScan(t *testing.T) {
+	rep := gateReport(finding.GradeNotAssessed, 0, nil)
+	rep.Coverage = &finding.Coverage{APIResources: 3, Interrupted: "interrupted by SIGTERM during the crawl"}
+	g := Gate(rep, GateOptions{FailOn: finding.SeverityError})
+	if g.Passed || g.Reason != "the scan did not run to its end (interrupted by SIGTERM during the crawl), so nothing it reports is a pass" {
+		t.Errorf("passed %v, reason %q", g.Passed, g.Reason)
+	}
+}

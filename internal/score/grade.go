@@ -26,10 +26,12 @@
 //   - Overall score = the lowest subscore among the graded families, so
 //     the grade never contradicts the family table: it is the weakest
 //     family's. Score.Basis says which family that is.
-//   - No grade (finding.GradeNotAssessed, "N/A", score 0) when the scan
-//     reached no API resource (finding.Coverage.Reached), when more than
+//   - No grade (finding.GradeNotAssessed, "N/A", score 0) when a signal or
+//     a fatal error stopped the scan before its end (finding.Coverage.Stopped;
+//     a scan its budget cut is graded on what it reached), when more than
 //     half of the crawl's GET requests stayed throttled after retrying
-//     (finding.Coverage.Throttled), or when no family was graded.
+//     (finding.Coverage.Throttled), when the scan reached no API resource
+//     (finding.Coverage.Reached), or when no family was graded.
 //   - Letter grades follow the MDN HTTP Observatory chart (the score is
 //     rounded down to a multiple of 5 and capped at 100): 100 A+, 90–99 A,
 //     85–89 A-, 80–84 B+, 70–79 B, 65–69 B-, 60–64 C+, 50–59 C, 45–49 C-,
@@ -138,11 +140,13 @@ func overall(score *finding.Score, cov *finding.Coverage) {
 		}
 	}
 	score.Grade, score.Value = finding.GradeNotAssessed, 0
-	if basis, ungraded := throttledBasis(cov); ungraded {
-		score.Basis = basis
-		return
-	}
 	switch {
+	case cov.Stopped():
+		score.Basis = interruptedBasis(cov, counts[finding.FamilyGraded])
+		return
+	case cov.Throttled():
+		score.Basis = throttledBasis(cov)
+		return
 	case !cov.Reached():
 		score.Basis = "no grade: the scan reached no API resource"
 		return
@@ -166,15 +170,25 @@ func overall(score *finding.Score, cov *finding.Coverage) {
 }
 
 // throttledBasis is why a crawl the server throttled too much has no
-// grade (finding.Throttling.Overwhelmed): more than half of its GET
-// requests stayed throttled after retrying, so the grade would rest on the
-// rate limit rather than the API; ungraded is false for any other crawl.
-func throttledBasis(cov *finding.Coverage) (basis string, ungraded bool) {
-	if !cov.Throttled() {
-		return "", false
-	}
+// grade (finding.Coverage.Throttled): more than half of its GET requests
+// stayed throttled after retrying, so the grade would rest on the rate
+// limit rather than the API.
+func throttledBasis(cov *finding.Coverage) string {
 	t := cov.Throttling
-	return fmt.Sprintf("no grade: the server throttled %d of the crawl's %d GET requests", t.CrawlThrottled, t.CrawlGETs), true
+	return fmt.Sprintf("no grade: the server throttled %d of the crawl's %d GET requests", t.CrawlThrottled, t.CrawlGETs)
+}
+
+// interruptedBasis says why a scan stopped before its end has no grade, and
+// what it had reached: its letter would rest on a part of the API nobody
+// chose, and a second run could grade it lower.
+func interruptedBasis(cov *finding.Coverage, graded int) string {
+	pages := 0
+	for _, n := range cov.Pages {
+		pages += n
+	}
+	return fmt.Sprintf("no grade: %s; it had crawled %d %s, reached %d API %s and graded %d %s",
+		cov.Interrupted, pages, plural(pages, "page", "pages"), cov.APIResources, plural(cov.APIResources, "resource", "resources"),
+		graded, plural(graded, "family", "families"))
 }
 
 func plural(n int, one, many string) string {

@@ -383,3 +383,24 @@ func TestComputeDoesNotDependOnResultOrder(t *testing.T) {
 		}
 	}
 }
+
+// A scan a signal or a fatal error stopped has no grade, whatever it
+// reached, and its basis says what stopped it and what it had; one its
+// budget cut is graded on what it reached.
+func TestInterruptedScanHasNoGrade(t *testing.T) {
+	in := Input{
+		Rules:   []finding.RuleInfo{rule("a-1", "a"), rule("b-1", "b")},
+		Results: []finding.CheckResult{result("a-1", "a", finding.StatusPass, finding.SeverityError), result("b-1", "b", finding.StatusPass, finding.SeverityError)},
+		Coverage: &finding.Coverage{Pages: map[string]int{"2xx": 11, "4xx": 1}, APIResources: 9,
+			Interrupted: "interrupted by SIGINT during the planned probes"},
+	}
+	got := Grade(in)
+	want := "no grade: interrupted by SIGINT during the planned probes; it had crawled 12 pages, reached 9 API resources and graded 2 families"
+	if got.Grade != finding.GradeNotAssessed || got.Value != 0 || got.Basis != want {
+		t.Errorf("grade %q (%d), basis %q; want N/A, %q", got.Grade, got.Value, got.Basis, want)
+	}
+	in.Coverage.Interrupted = ""
+	if got := Grade(in); got.Grade != "A+" {
+		t.Errorf("a scan that ran to its end (or its budget) is graded %q (%s)", got.Grade, got.Basis)
+	}
+}

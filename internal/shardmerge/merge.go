@@ -424,6 +424,9 @@ func (m *merger) joinStats(reps []*finding.Report) finding.Stats {
 		st.DurationMS = max(st.DurationMS, s.DurationMS)
 		st.Sampling = append(st.Sampling, s.Sampling...)
 		st.Interrupted = st.Interrupted || s.Interrupted
+		for _, phase := range s.BudgetCut {
+			st.CutBy(phase)
+		}
 		for k, v := range s.Skipped {
 			if m.stopped() {
 				return st
@@ -485,6 +488,10 @@ func (m *merger) joinCoverage(reps []*finding.Report) *finding.Coverage {
 		out.Throttling = joinThrottling(out.Throttling, c.Throttling)
 		if out.Cause == "" {
 			out.Cause = c.Cause
+		}
+		// One shard stopped half-way leaves the whole scan so.
+		if out.Interrupted == "" {
+			out.Interrupted = c.Interrupted
 		}
 	}
 	if out == nil {

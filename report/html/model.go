@@ -179,12 +179,12 @@ func coverage(r *finding.Report, s view.Summary) string {
 
 // verdict fills what the first screen says the grade rests on.
 func verdict(d *data, r *finding.Report) {
-	d.NoGrade = view.NoGradeReason(r)
+	d.NoGrade = line(view.NoGrade(r))
 	d.Fraction, d.Cause = line(view.FractionLabel(r)), line(view.Cause(r))
 	if d.Graded {
 		d.Basis = line(view.Basis(r))
 	}
-	for _, l := range []string{view.CoverageLine(r), view.OperationsLine(r), view.ThrottlingLine(r), view.InterruptedLine(r)} {
+	for _, l := range []string{view.CoverageLine(r), view.OperationsLine(r), view.ThrottlingLine(r), view.PartialLine(r)} {
 		if l != "" {
 			d.Reach = append(d.Reach, line(l))
 		}

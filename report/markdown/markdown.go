@@ -118,7 +118,7 @@ func (d *doc) header(r *finding.Report) {
 			line += " · " + text(f, 100)
 		}
 	default:
-		line += " (" + view.NoGradeReason(r) + ")"
+		line += " (" + text(view.NoGrade(r), maxField) + ")"
 	}
 	d.add(line + "\n\n")
 	if b := view.Basis(r); b != "" && grade != finding.GradeNotAssessed {
@@ -128,7 +128,7 @@ func (d *doc) header(r *finding.Report) {
 		d.add("> **Cause:** " + text(cause, 2*maxField) + "\n\n")
 	}
 	var reach []string
-	for _, l := range []string{view.CoverageLine(r), view.OperationsLine(r), view.ThrottlingLine(r), view.InterruptedLine(r)} {
+	for _, l := range []string{view.CoverageLine(r), view.OperationsLine(r), view.ThrottlingLine(r), view.PartialLine(r)} {
 		if l != "" {
 			reach = append(reach, text(l, 2*maxField))
 		}

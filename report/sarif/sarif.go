@@ -212,6 +212,15 @@ func invocation(r *finding.Report, total, kept int) Invocation {
 	if !r.FinishedAt.IsZero() {
 		inv.EndTimeUTC = r.FinishedAt.UTC().Format(time.RFC3339)
 	}
+	if partial := view.PartialLine(r); partial != "" {
+		// A run that did not end is a failed execution; one its budget
+		// cut ended, but judged less than the API.
+		level := "warning"
+		if r.Stats.Interrupted {
+			level = "error"
+		}
+		inv.Notifications = append(inv.Notifications, Notification{Level: level, Message: Message{Text: partial}})
+	}
 	for _, n := range r.Notes {
 		inv.Notifications = append(inv.Notifications, Notification{Level: "note", Message: Message{Text: nonEmpty(view.Line(n, maxMessage), "note")}})
 	}
@@ -274,6 +283,16 @@ func coverageProperties(r *finding.Report) map[string]any {
 	}
 	if cause := view.Cause(r); cause != "" {
 		p["cause"] = cause
+	}
+	if c.Stopped() {
+		p["interrupted"] = view.Line(c.Interrupted, maxValue)
+	}
+	if cut := r.Stats.BudgetCut; len(cut) > 0 {
+		phases := make([]string, len(cut))
+		for i, phase := range cut {
+			phases[i] = view.Line(phase, 20)
+		}
+		p["budgetCut"] = phases
 	}
 	return p
 }

@@ -153,7 +153,7 @@ func (p *printer) header(r *finding.Report) {
 	s := r.Score
 	grade := clean(s.Grade)
 	if grade == "" || grade == finding.GradeNotAssessed {
-		p.wrapped(2, 2, styleStrong.Render("Grade "+finding.GradeNotAssessed)+"  ("+view.NoGradeReason(r)+")")
+		p.wrapped(2, 2, styleStrong.Render("Grade "+finding.GradeNotAssessed)+"  ("+clean(view.NoGrade(r))+")")
 	} else {
 		line := styleStrong.Render("Grade ") + gradeLabel(grade) + fmt.Sprintf("  (%d/100)", s.Value)
 		if f := view.FractionLabel(r); f != "" {
@@ -173,7 +173,7 @@ func (p *printer) header(r *finding.Report) {
 			p.wrapped(2, 4, styleDim.Render(line))
 		}
 	}
-	if line := view.InterruptedLine(r); line != "" {
+	if line := clean(view.PartialLine(r)); line != "" {
 		p.wrapped(2, 4, styleBad.Render(line))
 	}
 }

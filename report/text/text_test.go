@@ -217,17 +217,36 @@ func TestSharedHostileSampleIsInert(t *testing.T) {
 	}
 }
 
-// TestInterruptedScanSaysSoOnTheFirstScreen: a scan the budget cut short
-// says so beside its grade, not only in the notes at the end.
-func TestInterruptedScanSaysSoOnTheFirstScreen(t *testing.T) {
+// TestPartialScanSaysSoOnTheFirstScreen: a scan its budget cut short, and
+// one a signal stopped, say so beside the grade, not only in the notes at
+// the end; the first keeps its grade, the second has none and says why.
+func TestPartialScanSaysSoOnTheFirstScreen(t *testing.T) {
 	r := sample.Report()
-	if out := render(t, Options{Width: 100}, r); strings.Contains(out, "interrupted:") {
-		t.Fatalf("a whole scan says it was interrupted:\n%s", out)
+	if out := render(t, Options{Width: 100}, r); strings.Contains(out, "interrupted") || strings.Contains(out, "cut by the budget") {
+		t.Fatalf("a whole scan says it was cut short:\n%s", out)
 	}
-	r.Stats.Interrupted = true
-	out := render(t, Options{Width: 100}, r)
-	at := strings.Index(out, "interrupted: the budget ran out")
-	if at < 0 || at > strings.Index(out, "Family") {
-		t.Errorf("the interruption is not said before the families:\n%s", out)
+	cut := sample.Report()
+	cut.Stats.BudgetCut = []string{finding.CutCrawl, finding.CutProbes}
+	out := render(t, Options{Width: 100}, cut)
+	at := strings.Index(out, "cut by the budget during the crawl and the planned probes: graded on what was reached")
+	if at < 0 || at > strings.Index(out, "Family") || !strings.Contains(out, "Grade "+cut.Score.Grade) {
+		t.Errorf("the budget cut is not said before the families, beside the grade:\n%s", out)
+	}
+	if strings.Contains(out, "interrupted") {
+		t.Errorf("a scan cut by its budget says it was interrupted:\n%s", out)
+	}
+
+	stopped := sample.Report()
+	stopped.Coverage.Interrupted = "interrupted by SIGINT during the crawl"
+	stopped.Stats.Interrupted = true
+	stopped.Score.Grade, stopped.Score.Value = finding.GradeNotAssessed, 0
+	out = render(t, Options{Width: 200}, stopped)
+	for _, want := range []string{
+		"Grade N/A  (interrupted by SIGINT during the crawl)",
+		"interrupted by SIGINT during the crawl: no grade; the findings are on what was recorded before it stopped (12 pages, 48 requests",
+	} {
+		if at := strings.Index(out, want); at < 0 || at > strings.Index(out, "Family") {
+			t.Errorf("the first screen does not say %q:\n%s", want, out)
+		}
 	}
 }

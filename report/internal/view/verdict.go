@@ -94,14 +94,70 @@ func surfaceNames(ss []string) string {
 	return strings.Join(out, ", ")
 }
 
-// InterruptedLine says, on the first screen, that the budget cut the scan
-// short, so a grade from a partial scan is not read as a whole one; "" for a
-// scan that ran to its end.
-func InterruptedLine(r *finding.Report) string {
-	if !r.Stats.Interrupted {
+// NoGrade says why a report has no grade, for beside "N/A".
+func NoGrade(r *finding.Report) string {
+	switch {
+	case r.Coverage.Stopped():
+		return Line(r.Coverage.Interrupted, 200)
+	case r.Coverage.Throttled():
+		return "the server throttled the crawl"
+	case !r.Coverage.Reached():
+		return "the scan reached no API resource"
+	}
+	return "nothing could be assessed"
+}
+
+// PartialLine says, on the first screen, that the scan did not run to its
+// end, so that its results are not read as a whole scan's: what stopped it
+// and what it had recorded, or which phases its budget cut; "" for a scan
+// that ran to its end.
+func PartialLine(r *finding.Report) string {
+	if r.Coverage.Stopped() {
+		graded := 0
+		for _, f := range r.Score.Families {
+			if Graded(f) {
+				graded++
+			}
+		}
+		return fmt.Sprintf("%s: no grade; the findings are on what was recorded before it stopped (%d %s, %d %s, %d %s with checks judged)",
+			Line(r.Coverage.Interrupted, 200), r.Stats.Pages, plural(r.Stats.Pages, "page", "pages"),
+			r.Stats.Requests, plural(r.Stats.Requests, "request", "requests"), graded, plural(graded, "family", "families"))
+	}
+	if r.Stats.Interrupted {
+		// A report of an earlier release, or read back, without the reason.
+		return "interrupted: the results are partial"
+	}
+	if len(r.Stats.BudgetCut) == 0 {
 		return ""
 	}
-	return "interrupted: the budget ran out, so the results are partial (the notes say what was cut; raise --budget)"
+	phases := make([]string, len(r.Stats.BudgetCut))
+	for i, p := range r.Stats.BudgetCut {
+		phases[i] = cutPhase(p)
+	}
+	return "cut by the budget during " + joinAnd(phases) + ": graded on what was reached " +
+		"(the notes say what was cut; raise --budget, or gate on the share reached with --min-coverage)"
+}
+
+// cutPhase names a phase of finding.Stats.BudgetCut.
+func cutPhase(p string) string {
+	switch p {
+	case finding.CutCrawl:
+		return "the crawl"
+	case finding.CutProbes:
+		return "the planned probes"
+	case finding.CutMCP:
+		return "the MCP examination"
+	case finding.CutActive:
+		return "the active probes"
+	}
+	return Line(p, 40)
+}
+
+func joinAnd(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
 // ThrottlingLine says how many requests the server throttled (429, or 503
@@ -117,17 +173,6 @@ func ThrottlingLine(r *finding.Report) string {
 		s += fmt.Sprintf(" (%d of the crawl's %d GET %s)", t.CrawlThrottled, t.CrawlGETs, plural(t.CrawlGETs, "request", "requests"))
 	}
 	return s
-}
-
-// NoGradeReason says in a few words why a report has no grade.
-func NoGradeReason(r *finding.Report) string {
-	switch {
-	case r.Coverage.Throttled():
-		return "the server throttled the crawl"
-	case !r.Coverage.Reached():
-		return "the scan reached no API resource"
-	}
-	return "nothing could be assessed"
 }
 
 // OperationsLine counts the document's GET operations reached and, for the

@@ -29,7 +29,7 @@ func TestThrottlingOnTheFirstScreen(t *testing.T) {
 			if got := ThrottlingLine(r); got != tt.line {
 				t.Errorf("line %q, want %q", got, tt.line)
 			}
-			if got := NoGradeReason(r); got != tt.noGrade {
+			if got := NoGrade(r); got != tt.noGrade {
 				t.Errorf("no grade: %q, want %q", got, tt.noGrade)
 			}
 		})
