@@ -3,9 +3,11 @@ package checks_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/internal/exchange"
@@ -47,5 +49,82 @@ func TestEvaluateEndsEachCheckOnItsOwn(t *testing.T) {
 	}
 	if !strings.Contains(results[4].Reason, "check panicked: boom") || results[2].Reason != "nothing to judge" {
 		t.Errorf("reasons: skip %q, panic %q", results[2].Reason, results[4].Reason)
+	}
+}
+
+// withContext is a check whose Run is given its context.
+type withContext struct {
+	id  string
+	run func(context.Context) ([]finding.Finding, error)
+}
+
+func (w withContext) Meta() checks.Meta {
+	return checks.Meta{ID: w.id, Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning}
+}
+
+func (w withContext) Run(ctx context.Context, _ *checks.Input) ([]finding.Finding, error) {
+	return w.run(ctx)
+}
+
+// TestEvaluateReturnsOnceItsContextIsDone: a check that ignores the context
+// does not hold Evaluate back once it is done, and no check left unjudged
+// passes: one that returned on the cancellation with nothing found, one
+// still running and one never started are errors that say why.
+func TestEvaluateReturnsOnceItsContextIsDone(t *testing.T) {
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	started := make(chan struct{}, 16)
+	ignoresContext := func(context.Context) ([]finding.Finding, error) {
+		started <- struct{}{}
+		<-release
+		return nil, nil
+	}
+	cs := []checks.Check{
+		withContext{"discovery-quick", func(context.Context) ([]finding.Finding, error) { return nil, nil }},
+		withContext{"discovery-honours", func(ctx context.Context) ([]finding.Finding, error) {
+			started <- struct{}{}
+			<-ctx.Done()
+			return nil, nil
+		}},
+	}
+	// Eight at a time: the quick one done, the eight after it fill every
+	// slot and the last one never starts.
+	for i := range 8 {
+		cs = append(cs, withContext{fmt.Sprintf("discovery-stuck-%d", i), ignoresContext})
+	}
+	u, _ := url.Parse("http://app.test/")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	type evaluated struct {
+		results []finding.CheckResult
+		fs      []finding.Finding
+	}
+	done := make(chan evaluated, 1)
+	go func() {
+		results, fs := checks.Evaluate(ctx, checks.NewInput(u, &exchange.Recording{}), cs)
+		done <- evaluated{results, fs}
+	}()
+	for range 8 {
+		<-started
+	}
+	cancel(errors.New("the scan was interrupted"))
+	var got evaluated
+	select {
+	case got = <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Evaluate still waits for the checks 5 s after its context was cancelled")
+	}
+	if r := got.results[0]; r.Status != finding.StatusPass {
+		t.Errorf("the check judged in time: %s %q", r.Status, r.Reason)
+	}
+	for _, r := range got.results[1:9] {
+		if r.Status != finding.StatusError || r.Reason != "the scan was interrupted before this check finished" {
+			t.Errorf("%s: %s %q", r.ID, r.Status, r.Reason)
+		}
+	}
+	if r := got.results[9]; r.ID != "discovery-stuck-7" || r.Status != finding.StatusError || r.Reason != "the scan was interrupted before this check ran" {
+		t.Errorf("%s: %s %q", r.ID, r.Status, r.Reason)
+	}
+	if len(got.fs) != 0 {
+		t.Errorf("findings: %v", got.fs)
 	}
 }

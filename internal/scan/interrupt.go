@@ -3,6 +3,7 @@ package scan
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/agentready/agentready/probe"
 )
@@ -14,7 +15,8 @@ type interruptWatch struct {
 	ctx      context.Context
 	progress *probe.Progress
 	phase    string
-	noted    chan struct{} // closed once phase is set
+	at       time.Time     // when ctx was cancelled
+	noted    chan struct{} // closed once phase and at are set
 	stop     func() bool
 }
 
@@ -22,10 +24,41 @@ type interruptWatch struct {
 func watchInterruption(ctx context.Context, progress *probe.Progress) *interruptWatch {
 	w := &interruptWatch{ctx: ctx, progress: progress, noted: make(chan struct{})}
 	w.stop = context.AfterFunc(ctx, func() {
-		w.phase = progress.Snapshot().Phase
+		w.at, w.phase = time.Now(), progress.Snapshot().Phase
 		close(w.noted)
 	})
 	return w
+}
+
+// checksGrace is how long the checks may still run once the scan is
+// interrupted: a partial report is written within 5 s of a signal, and
+// rendering and writing it takes the rest.
+const checksGrace = 3 * time.Second
+
+// errInterrupted is why a check was not judged: context.Cause of the
+// checks' context once checksGrace has passed.
+var errInterrupted = errors.New("the scan was interrupted")
+
+// checksContext is the context the checks run in. It is not cancelled with
+// the scan's, so that what was crawled is still judged, but it is done
+// checksGrace after the scan's was cancelled; its cancel is to be called
+// once the checks have run, before reason.
+func (w *interruptWatch) checksContext() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(context.WithoutCancel(w.ctx))
+	stop := context.AfterFunc(w.ctx, func() {
+		select {
+		case <-w.noted:
+		case <-ctx.Done():
+			// The checks are over: reason may have ended the watch.
+			return
+		}
+		timer := time.AfterFunc(time.Until(w.at.Add(checksGrace)), func() { cancel(errInterrupted) })
+		context.AfterFunc(ctx, func() { timer.Stop() })
+	})
+	return ctx, func() {
+		stop()
+		cancel(nil)
+	}
 }
 
 // reason says what stopped the scan and in which phase ("interrupted by

@@ -88,7 +88,9 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	in.Catalog = opts.Catalog
 	in.Baseline = opts.Policy.BaselineSnapshot()
 	opts.Probe.Progress.SetPhase(probe.PhaseChecks)
-	results, findings := checks.Evaluate(context.WithoutCancel(ctx), in, opts.Checks)
+	checksCtx, checksDone := watch.checksContext()
+	defer checksDone()
+	results, findings := checks.Evaluate(checksCtx, in, opts.Checks)
 	post := &pipeline.Pipeline{Doc: in.Spec, Policy: opts.Policy, Now: opts.Policy.Clock(), Results: results, Rules: RuleInfos(opts.Checks),
 		Shard: shardFilter(opts.Shard, opts.Checks, in.Recording, rec.plans)}
 	findings = post.Run(findings)
@@ -108,7 +110,12 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 		MCP:           out.MCPInfo(),
 		Active:        activeInfo,
 	}
-	annotate(in, rep, opts.Checks)
+	if checksCtx.Err() == nil {
+		// The parts read what the checks derived; past the checks' grace
+		// some are still deriving it, and the report is due.
+		annotate(in, rep, opts.Checks)
+	}
+	checksDone()
 	rep.Notes = append(rep.Notes, out.EchoNotes()...)
 	describeSpec(rep, &out.Result)
 	// What the policy did is told last, after what the scan saw.
