@@ -36,6 +36,29 @@ func (h *harnessFlags) register(fs *pflag.FlagSet) {
 // startedApp is the app of this run, or nil without --start.
 type startedApp struct {
 	app *harness.App
+	// unwatch ends cancelOnExit's watch, and cancel its context.
+	unwatch chan struct{}
+	cancel  context.CancelCauseFunc
+}
+
+// cancelOnExit is ctx, cancelled when the app exits before finish: what a
+// scan of an app that is gone reaches says nothing of the app, so the scan
+// stops there and its report says why ("the app started with --start
+// exited with status 1 during the crawl").
+func (s *startedApp) cancelOnExit(ctx context.Context) context.Context {
+	if s == nil {
+		return ctx
+	}
+	ctx, s.cancel = context.WithCancelCause(ctx)
+	s.unwatch = make(chan struct{})
+	go func() {
+		select {
+		case <-s.app.Done():
+			s.cancel(fmt.Errorf("the app started with --start %s", s.app.HowExited()))
+		case <-s.unwatch:
+		}
+	}()
+	return ctx
 }
 
 // check finds every usage error of the flags, so that none is found once
@@ -101,6 +124,11 @@ func (h *harnessFlags) start(ctx context.Context, e *env, target string) (*start
 func (s *startedApp) finish(e *env, runErr error) error {
 	if s == nil {
 		return runErr
+	}
+	if s.unwatch != nil {
+		// The app is stopped now on purpose.
+		close(s.unwatch)
+		s.cancel(nil)
 	}
 	stopErr := s.app.Stop()
 	if runErr != nil {

@@ -4,12 +4,15 @@ package cli
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/harness/harnesstest"
 )
 
@@ -145,5 +148,50 @@ func TestConfigFoundInAParentDirectoryStartsTheAppWhenChosen(t *testing.T) {
 				t.Fatalf("the app was not started: %v", err)
 			}
 		})
+	}
+}
+
+// TestAppThatExitsMidScanStopsIt: the app started with --start exits with
+// status 1 while the crawl waits for an answer that never comes (the budget
+// and the per-request timeout are far longer than the test): the scan stops
+// there, its report says why and has no grade, and the exit code is 3.
+func TestAppThatExitsMidScanStopsIt(t *testing.T) {
+	dir := t.TempDir()
+	reached, ended := filepath.Join(dir, "reached"), make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			os.WriteFile(reached, nil, 0o600)
+			select {
+			case <-r.Context().Done():
+			case <-ended:
+			}
+			return
+		}
+		w.Header().Set("Content-Type", "application/hal+json")
+		w.Write([]byte(`{"_links": {"self": {"href": "/"}, "slow": {"href": "/slow"}}}`))
+	}))
+	defer srv.Close()
+	defer close(ended)
+	out := filepath.Join(dir, "r.json")
+	// The app exits once the crawl is held at /slow.
+	command := "echo ready; while [ ! -e " + reached + " ]; do sleep 0.05; done; exit 1"
+	done := make(chan result, 1)
+	go func() {
+		done <- run(t, "scan", "-q", "-o", "json="+out, "--budget", "10m", "--timeout", "10m",
+			"--start", command, "--ready", "ready", "--start-log", filepath.Join(dir, "app.log"), srv.URL+"/")
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the scan still runs 30 s later")
+	}
+	want := "the app started with --start exited with status 1 during the crawl"
+	if r.code != ExitIncomplete || !strings.Contains(r.stderr, "agentready: "+want+"; the partial report was written") {
+		t.Errorf("exit %d, stderr %q; want 3 and %q", r.code, r.stderr, want)
+	}
+	rep := readJSONReport(t, out)
+	if rep.Coverage.Interrupted != want || rep.Score.Grade != finding.GradeNotAssessed {
+		t.Errorf("coverage.interrupted %q, grade %q; want %q and N/A", rep.Coverage.Interrupted, rep.Score.Grade, want)
 	}
 }

@@ -217,7 +217,7 @@ holds every target (text, markdown, json, sarif).`,
 			if err != nil {
 				return err
 			}
-			return started.finish(e, plan.run(cmd.Context(), e))
+			return started.finish(e, plan.run(started.cancelOnExit(cmd.Context()), e))
 		},
 	}
 	out.register(cmd.Flags())

@@ -137,6 +137,25 @@ func (a *App) Exited() bool {
 	}
 }
 
+// Done is closed once the app's main process has exited.
+func (a *App) Done() <-chan struct{} { return a.exited }
+
+// HowExited says how the app's main process ended ("exited with status 1",
+// "was ended by signal: killed"), or "" while it runs.
+func (a *App) HowExited() string {
+	if !a.Exited() {
+		return ""
+	}
+	state := a.cmd.ProcessState
+	switch {
+	case state == nil:
+		return fmt.Sprintf("exited (%v)", a.waitErr)
+	case state.ExitCode() >= 0:
+		return fmt.Sprintf("exited with status %d", state.ExitCode())
+	}
+	return "was ended by " + state.String()
+}
+
 func (a *App) tailMessage() string {
 	lines := a.Tail()
 	if len(lines) == 0 {

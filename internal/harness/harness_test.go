@@ -304,3 +304,25 @@ func TestCheckReady(t *testing.T) {
 		}
 	}
 }
+
+// TestHowTheAppExited: an app that ends after it was ready says how, by its
+// status or by the signal that ended it.
+func TestHowTheAppExited(t *testing.T) {
+	for command, want := range map[string]string{
+		"echo ready; sleep 60":                 "",
+		"echo ready; sleep 0.1; exit 3":        "exited with status 3",
+		"echo ready; sleep 0.1; kill -KILL $$": "was ended by signal: killed",
+	} {
+		app, err := harness.Start(context.Background(), harness.Options{Command: command, Ready: "ready"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want != "" {
+			<-app.Done()
+		}
+		if got := app.HowExited(); got != want {
+			t.Errorf("%s: %q, want %q", command, got, want)
+		}
+		app.Stop()
+	}
+}
