@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -157,5 +158,64 @@ func TestSignalWritesThePartialReport(t *testing.T) {
 			}
 			t.Logf("%s: exited %s after %v", tc.name, took.Round(time.Millisecond), tc.signal)
 		})
+	}
+}
+
+// TestSecondSignalKillsTheStartedApp: after the first SIGINT the partial
+// report is written and the app started with --start, which ignores SIGTERM,
+// is given its grace (far longer than the test) to stop; a second SIGINT
+// makes agentready exit at once, and its process group is gone by then.
+func TestSecondSignalKillsTheStartedApp(t *testing.T) {
+	bin, err := builtBinary()
+	if err != nil {
+		t.Fatalf("build: %v", err)
+	}
+	hung := make(chan string, 1)
+	srv := httptest.NewServer(hangingAt(func(r *http.Request) bool { return r.URL.Path == "/slow" }, hung))
+	defer srv.Close()
+	dir := t.TempDir()
+	jsonPath, appLog := filepath.Join(dir, "r.json"), filepath.Join(dir, "app.log")
+	cmd := exec.Command(bin, "scan", "-q", "--budget", "10m", "--timeout", "10m", "-o", "json="+jsonPath,
+		"--start", "trap '' TERM; echo ready $$; exec sleep 600", "--ready", "ready", "--start-log", appLog, "--stop-grace", "10m", srv.URL+"/")
+	var stderr bytes.Buffer
+	cmd.Stderr, cmd.Env = &stderr, []string{"HOME=" + dir}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	select {
+	case <-hung:
+	case <-time.After(time.Minute):
+		t.Fatal("the scan never reached the request that hangs")
+	}
+	var pgid int
+	if b, err := os.ReadFile(appLog); err != nil || !strings.HasPrefix(string(b), "ready ") {
+		t.Fatalf("the app's log: %q, %v", b, err)
+	} else if pgid, err = strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(string(b), "ready "))); err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Kill(-pgid, syscall.SIGKILL)
+	cmd.Process.Signal(syscall.SIGINT)
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(jsonPath); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no report 5 s after the first SIGINT")
+		}
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	select {
+	case <-waited:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no exit 5 s after the second SIGINT")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 3 || !strings.Contains(stderr.String(), "interrupted twice") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr.String())
+	}
+	if err := syscall.Kill(-pgid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Errorf("the app's process group %d outlived agentready (%v)", pgid, err)
 	}
 }

@@ -95,7 +95,8 @@ func (e *env) logVerbosely(w io.Writer) io.Writer {
 
 // Main runs the CLI and returns the exit code. The first SIGINT or SIGTERM
 // stops the scan, whose partial report is then written; a second one
-// returns at once, without waiting for it.
+// returns at once, without waiting for it, once the app started with
+// --start, if any, is killed.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, environ []string) int {
 	ctx, again, stop := onSignals(context.Background())
 	defer stop()
@@ -106,6 +107,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, environ []st
 		return code
 	case <-again:
 		fmt.Fprintln(stderr, "agentready: interrupted twice; exiting without waiting for the report")
+		if err := killRunningApps(); err != nil {
+			fmt.Fprintln(stderr, "agentready:", err)
+		}
 		return ExitIncomplete
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -31,6 +32,25 @@ func (h *harnessFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&h.env, "start-env", nil, "with --start: NAME=VALUE added to the app's environment (repeatable)")
 	fs.DurationVar(&h.grace, "stop-grace", harness.DefaultGrace, "with --start: how long the app has to exit after SIGTERM before SIGKILL")
 	registerTrustConfig(fs)
+}
+
+// runningApps are the apps started with --start and not yet stopped: Main
+// kills them when a second signal makes it return without waiting for the
+// scan, which would have stopped them.
+var runningApps = struct {
+	sync.Mutex
+	apps map[*harness.App]bool
+}{apps: map[*harness.App]bool{}}
+
+// killRunningApps kills the process group of every app not yet stopped.
+func killRunningApps() error {
+	runningApps.Lock()
+	defer runningApps.Unlock()
+	var errs []error
+	for app := range runningApps.apps {
+		errs = append(errs, app.Kill())
+	}
+	return errors.Join(errs...)
 }
 
 // startedApp is the app of this run, or nil without --start.
@@ -113,6 +133,9 @@ func (h *harnessFlags) start(ctx context.Context, e *env, target string) (*start
 	if err != nil {
 		return nil, &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("--start: %w", err)}
 	}
+	runningApps.Lock()
+	runningApps.apps[app] = true
+	runningApps.Unlock()
 	e.app = &finding.AppInfo{Command: h.command, Ready: ready, Log: app.LogPath()}
 	fmt.Fprintf(e.stderr, "agentready: started the app (process group %d); its output goes to %s\n", app.Pgid(), app.LogPath())
 	return &startedApp{app: app}, nil
@@ -131,6 +154,9 @@ func (s *startedApp) finish(e *env, runErr error) error {
 		s.cancel(nil)
 	}
 	stopErr := s.app.Stop()
+	runningApps.Lock()
+	delete(runningApps.apps, s.app)
+	runningApps.Unlock()
 	if runErr != nil {
 		if lines := s.app.Tail(); len(lines) > 0 {
 			fmt.Fprintf(e.stderr, "agentready: last %d line(s) of the app's output (%s):\n", len(lines), s.app.LogPath())

@@ -19,5 +19,7 @@ func command(o Options, out io.Writer) *exec.Cmd { return nil }
 
 func stopGroup(int, time.Duration, <-chan struct{}) error { return errUnsupported }
 
+func killGroup(int, time.Duration, <-chan struct{}) error { return errUnsupported }
+
 // GroupGone is always true where there are no process groups.
 func GroupGone(int) bool { return true }

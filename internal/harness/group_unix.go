@@ -47,10 +47,15 @@ func stopGroup(pgid int, grace time.Duration, exited <-chan struct{}) error {
 	if waitGone(pgid, grace, exited) {
 		return nil
 	}
+	return killGroup(pgid, grace, exited)
+}
+
+// killGroup sends SIGKILL to the group and waits up to d for it to be gone.
+func killGroup(pgid int, d time.Duration, exited <-chan struct{}) error {
 	if err := syscall.Kill(-pgid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
 		return fmt.Errorf("stop the app (SIGKILL to process group %d): %w", pgid, err)
 	}
-	if waitGone(pgid, grace, exited) {
+	if waitGone(pgid, d, exited) {
 		return nil
 	}
 	return fmt.Errorf("process group %d is still there after SIGKILL", pgid)

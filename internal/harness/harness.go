@@ -173,6 +173,11 @@ func (a *App) Stop() error {
 	return a.stopErr
 }
 
+// Kill sends SIGKILL to the whole process group at once, without the grace
+// Stop gives, and returns once no process of it is left (or after the
+// grace, with an error). It may be called while Stop waits.
+func (a *App) Kill() error { return killGroup(a.pgid, a.grace, a.exited) }
+
 // ready is a parsed readiness condition.
 type ready struct {
 	url     string
