@@ -222,8 +222,11 @@ type Input struct {
 
 	// pageReaders share one reading of every page (ReadPages).
 	pageReaders []PageReader
-	pagesOnce   sync.Once
-	pagesRead   map[string]bool
+	// evaluating is Evaluate's context: the reading of every page, shared
+	// by several checks, ends with it rather than with one check's.
+	evaluating context.Context
+	pagesOnce  sync.Once
+	pagesRead  map[string]bool
 }
 
 // memos computes values once per key, for Memo on Input and PlanInput.

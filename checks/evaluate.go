@@ -25,7 +25,7 @@ func Evaluate(ctx context.Context, in *Input, cs []Check) ([]finding.CheckResult
 	results := make([]finding.CheckResult, len(cs))
 	found := make([][]finding.Finding, len(cs))
 	judged := make([]bool, len(cs))
-	in.pageReaders = pageReadersOf(cs)
+	in.pageReaders, in.evaluating = pageReadersOf(cs), ctx
 	type evaluated struct {
 		i   int
 		res finding.CheckResult

@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/checkstest"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/halview"
 )
 
 // outcome is a check whose Run ends as told.
@@ -126,5 +129,60 @@ func TestEvaluateReturnsOnceItsContextIsDone(t *testing.T) {
 	}
 	if len(got.fs) != 0 {
 		t.Errorf("findings: %v", got.fs)
+	}
+}
+
+// countingReader counts the pages it is given and cancels the evaluation at
+// the first.
+type countingReader struct {
+	read   *atomic.Int64
+	cancel context.CancelCauseFunc
+}
+
+func (countingReader) PageKey() string                   { return "counting" }
+func (countingReader) ReadsPage(*exchange.Exchange) bool { return true }
+func (r countingReader) ReadPage(*checks.Input, *exchange.Exchange, *halview.View) {
+	r.read.Add(1)
+	r.cancel(errors.New("the scan was interrupted"))
+}
+
+// readingEveryPage is a check that reads every page through the shared
+// reading, and closes done once it has.
+type readingEveryPage struct {
+	reader countingReader
+	done   chan struct{}
+}
+
+func (readingEveryPage) Meta() checks.Meta {
+	return checks.Meta{ID: "discovery-pages", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning}
+}
+func (c readingEveryPage) Parts() []checks.Part { return []checks.Part{c.reader} }
+func (c readingEveryPage) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	in.ReadPages(c.reader)
+	close(c.done)
+	return nil, nil
+}
+
+// TestReadingThePagesEndsWithTheEvaluation: the reading of every page, shared
+// by the checks, stops at the batch in which Evaluate's context ends.
+func TestReadingThePagesEndsWithTheEvaluation(t *testing.T) {
+	var xs []*exchange.Exchange
+	// Each page of a shape of its own: past the first pages of a shape, a
+	// page is left unread by the crawl.
+	for i := range 26 * 26 {
+		xs = append(xs, checkstest.Exchange(exchange.PurposeCrawl, "GET", fmt.Sprintf("http://app.test/%c%c", 'a'+i/26, 'a'+i%26)).Status(200).
+			Header("Content-Type", "application/hal+json").Body(`{"_links": {"self": {"href": "/items"}}}`).Build())
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	read := &atomic.Int64{}
+	check := readingEveryPage{countingReader{read, cancel}, make(chan struct{})}
+	results, _ := checks.Evaluate(ctx, checkstest.Input("http://app.test/", nil, xs...), []checks.Check{check})
+	// Evaluate no longer waits for it: the reading goes on, or not, after.
+	<-check.done
+	if n := read.Load(); n == 0 || n > 64 {
+		t.Errorf("%d of %d pages read after the cancellation at the first; want one batch at most", n, len(xs))
+	}
+	if r := results[0]; r.Status != finding.StatusError || r.Reason != "the scan was interrupted before this check finished" {
+		t.Errorf("the check: %s %q", r.Status, r.Reason)
 	}
 }

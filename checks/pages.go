@@ -55,6 +55,11 @@ func readPages(in *Input, readers []PageReader) {
 	xs := in.Recording.Exchanges
 	views := make([]*halview.View, pagesBatch)
 	for from := 0; from < len(xs); from += pagesBatch {
+		if in.evaluating != nil && in.evaluating.Err() != nil {
+			// What is derived from here is partial; Evaluate no longer
+			// takes the result of a check that returns after this.
+			return
+		}
 		batch := xs[from:min(from+pagesBatch, len(xs))]
 		decodeBatch(batch, views, readers)
 		// Each reader reads the batch in recording order, beside the others.
