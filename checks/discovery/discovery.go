@@ -22,11 +22,11 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/internal/agentskills"
+	"github.com/agentready/agentready/checks/internal/agentskills"
+	"github.com/agentready/agentready/checks/internal/webbotauth"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/urlx"
-	"github.com/agentready/agentready/internal/webbotauth"
 )
 
 // All returns the family's checks.

@@ -8,9 +8,9 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/conneg"
+	"github.com/agentready/agentready/checks/internal/llmstxt"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
-	"github.com/agentready/agentready/internal/llmstxt"
 )
 
 var llmsRef = ref("llms.txt proposal", "Format", "proposal", "https://llmstxt.org/#format")

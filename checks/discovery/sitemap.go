@@ -9,10 +9,10 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/conneg"
+	"github.com/agentready/agentready/checks/internal/sitemap"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/robots"
-	"github.com/agentready/agentready/internal/sitemap"
 	"github.com/agentready/agentready/internal/urlx"
 )
 

@@ -11,7 +11,7 @@ import (
 	"slices"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/internal/agentskills"
+	"github.com/agentready/agentready/checks/internal/agentskills"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 )

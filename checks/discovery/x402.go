@@ -8,10 +8,10 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/x402"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/spec"
-	"github.com/agentready/agentready/internal/x402"
 )
 
 const x402SpecVersion = "x402 specification v2 and v1 (coinbase/x402 specs/, 2026-04-21)"

@@ -8,9 +8,9 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/discovery"
-	"github.com/agentready/agentready/internal/agentskills"
+	"github.com/agentready/agentready/checks/internal/agentskills"
+	"github.com/agentready/agentready/checks/internal/sitemap"
 	"github.com/agentready/agentready/internal/exchange"
-	"github.com/agentready/agentready/internal/sitemap"
 	"github.com/agentready/agentready/internal/urlx"
 )
 

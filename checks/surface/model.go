@@ -10,11 +10,11 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/discovery"
+	"github.com/agentready/agentready/checks/internal/llmstxt"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/halview"
 	"github.com/agentready/agentready/internal/jsonorder"
-	"github.com/agentready/agentready/internal/llmstxt"
 	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/spec"
 	"github.com/agentready/agentready/internal/textdist"
