@@ -12,7 +12,7 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/discovery"
-	"github.com/agentready/agentready/checks/hypermedia"
+	"github.com/agentready/agentready/checks/internal/hypermedia"
 	"github.com/agentready/agentready/checks/internal/llmstxt"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"

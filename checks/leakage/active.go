@@ -12,7 +12,7 @@ import (
 
 // PurposeActiveHidden is the active probe that sends, as a less privileged
 // identity, the request behind a control only a more privileged identity was
-// offered. checks/active plans it; the scan sends it only with --active.
+// offered. checks/internal/activeplan plans it; the scan sends it only with --active.
 const PurposeActiveHidden = "active/hidden-operation"
 
 var refHiddenAdvice = finding.SpecRef{Doc: "Dynamic affordances (operation availability)", Section: "availability is advice, not authorization", Level: "advice", URL: "https://github.com/agentready/agentready/blob/main/docs/identities.md#active-probes"}

@@ -11,7 +11,7 @@ import (
 	"unicode"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/errorleak"
+	"github.com/agentready/agentready/checks/internal/errorleak"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/jsonorder"

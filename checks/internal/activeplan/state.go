@@ -1,4 +1,4 @@
-package active
+package activeplan
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentready/agentready/checks/hypermedia"
+	"github.com/agentready/agentready/checks/internal/hypermedia"
 	"github.com/agentready/agentready/checks/leakage"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/spec"

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentready/agentready/checks/errorleak"
+	"github.com/agentready/agentready/checks/internal/errorleak"
 )
 
 const (

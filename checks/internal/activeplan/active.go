@@ -1,4 +1,4 @@
-// Package active plans the active probes: the few state-changing requests
+// Package activeplan plans the active probes: the few state-changing requests
 // agentready sends only with --active, only to operations the user allowed,
 // and only after the user saw them. They test that the server re-checks on
 // execution what its controls advertise ("availability is advice, not
@@ -16,7 +16,7 @@
 //
 // Planning is pure: it reads recordings and returns the exact requests, which
 // the CLI prints before anything is sent.
-package active
+package activeplan
 
 import (
 	"fmt"

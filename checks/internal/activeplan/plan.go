@@ -1,4 +1,4 @@
-package active
+package activeplan
 
 import (
 	"encoding/json"
