@@ -8,6 +8,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/internal/activeplan"
 	"github.com/agentready/agentready/checks/internal/hypermedia"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 )
@@ -58,7 +59,7 @@ func (c StaleVersion) Run(ctx context.Context, in *checks.Input) ([]finding.Find
 	var out []finding.Finding
 	judged := 0
 	for _, x := range in.Recording.Exchanges {
-		if x.Purpose != activeplan.PurposeStale || x.Response == nil {
+		if x.Purpose != purpose.ActiveStale || x.Response == nil {
 			continue
 		}
 		judged++

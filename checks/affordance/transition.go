@@ -7,6 +7,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/internal/activeplan"
 	"github.com/agentready/agentready/checks/internal/hypermedia"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 )
@@ -63,7 +64,7 @@ func (c TransitionExecuted) Run(ctx context.Context, in *checks.Input) ([]findin
 	var out []finding.Finding
 	judged := 0
 	for _, x := range in.Recording.Exchanges {
-		if x.Purpose != activeplan.PurposeState || x.Response == nil {
+		if x.Purpose != purpose.ActiveState || x.Response == nil {
 			continue
 		}
 		judged++

@@ -23,6 +23,7 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/internal/agentskills"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/checks/internal/webbotauth"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
@@ -48,15 +49,13 @@ func All() []checks.Check {
 	}
 }
 
-// Probe purposes.
+// Probe purposes only this family reads; those surface and drift read too
+// are named in checks/internal/purpose.
 const (
-	PurposeRobots          = "discovery/robots"
-	PurposeLLMs            = "discovery/llms"
-	PurposeCatalog         = "discovery/api-catalog"
-	PurposeCatalogHead     = "discovery/api-catalog-head"
-	PurposeAgentCard       = "discovery/agent-card"
-	PurposeAgentCardLegacy = "discovery/agent-card-legacy"
-	PurposeServiceDesc     = "discovery/service-desc"
+	PurposeRobots      = "discovery/robots"
+	PurposeCatalog     = "discovery/api-catalog"
+	PurposeCatalogHead = "discovery/api-catalog-head"
+	PurposeServiceDesc = "discovery/service-desc"
 	// PurposeServiceDescTyped asks a service-desc target for the media type
 	// its link's type hint names.
 	PurposeServiceDescTyped = "discovery/service-desc-typed"
@@ -115,16 +114,16 @@ func (plans) Plan(in *checks.PlanInput) []exchange.PlannedRequest {
 	}
 	out := []exchange.PlannedRequest{
 		get(PurposeRobots, robotsPath, ""),
-		get(PurposeLLMs, llmsPath, ""),
+		get(purpose.LLMs, llmsPath, ""),
 		get(PurposeCatalog, catalogPath, acceptLinkset),
 		request(PurposeCatalogHead, http.MethodHead, wellKnown(in.Target, catalogPath), acceptLinkset, wellKnown(in.Target, catalogPath)),
-		get(PurposeAgentCard, agentCardPath, ""),
-		get(PurposeAgentCardLegacy, agentCardLegacyPath, ""),
+		get(purpose.AgentCard, agentCardPath, ""),
+		get(purpose.AgentCardLegacy, agentCardLegacyPath, ""),
 		get(PurposeAICatalog, aiCatalogPath, acceptAICatalog),
-		get(PurposeSitemap, sitemapPath, ""),
+		get(purpose.Sitemap, sitemapPath, ""),
 		get(PurposeLLMsFull, llmsFullPath, ""),
 		get(PurposeWebBotAuth, webbotauth.Path, ""),
-		get(PurposeSkillsIndex, agentskills.Path, ""),
+		get(purpose.SkillsIndex, agentskills.Path, ""),
 	}
 	out = append(out, planAuthDocs(in.Target)...)
 	for _, ep := range cardEndpoints(in.Target, in.Crawled) {
@@ -229,13 +228,13 @@ func findSent(xs []*exchange.Exchange, method, u, accept string) *exchange.Excha
 func followUpLinks(in *checks.PlanInput, byPurpose map[string][]*exchange.Exchange) []string {
 	target := in.Target
 	var out []string
-	for _, x := range byPurpose[PurposeLLMs] {
+	for _, x := range byPurpose[purpose.LLMs] {
 		out = append(out, capLinks(llmsLinks(target, x))...)
 	}
 	for _, x := range byPurpose[PurposeCatalog] {
 		out = append(out, capLinks(catalogTargets(target, x))...)
 	}
-	for _, purpose := range []string{PurposeAgentCard, PurposeAgentCardLegacy} {
+	for _, purpose := range []string{purpose.AgentCard, purpose.AgentCardLegacy} {
 		for _, x := range byPurpose[purpose] {
 			out = append(out, capLinks(interfaceURLs(target, x))...)
 		}

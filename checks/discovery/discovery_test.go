@@ -11,6 +11,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/checkstest"
 	"github.com/agentready/agentready/checks/discovery"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/spec"
 )
@@ -40,7 +41,7 @@ func conformant() site {
 			Header("Link", `</openapi.json>; rel="service-desc", </docs>; rel="service-doc"`).Body(`{"_links":{"self":{"href":"/"}}}`),
 		"robots": get(discovery.PurposeRobots, "/robots.txt").Status(200).Header("Content-Type", "text/plain").
 			Body("User-agent: *\nAllow: /\n\nUser-agent: GPTBot\nDisallow: /private\n\nSitemap: http://api.test/sitemap.xml\n"),
-		"llms": get(discovery.PurposeLLMs, "/llms.txt").Status(200).Header("Content-Type", "text/markdown; charset=utf-8").
+		"llms": get(purpose.LLMs, "/llms.txt").Status(200).Header("Content-Type", "text/markdown; charset=utf-8").
 			Body("# Demo\n\n> Orders.\n\n## API\n\n- [listOrders](/orders): Find orders\n\n## Optional\n\n- [Docs](/docs)\n"),
 		"link-orders":  link("/orders", 200),
 		"link-docs":    link("/docs", 200),
@@ -52,22 +53,22 @@ func conformant() site {
 			Body(`{"linkset":[{"anchor":"http://api.test/","service-desc":[{"href":"/openapi.json"}]}]}`),
 		"catalog-head": checkstest.Exchange(discovery.PurposeCatalogHead, "HEAD", origin+"/.well-known/api-catalog").BasedOn(origin+"/.well-known/api-catalog").
 			Status(200).Header("Link", `</.well-known/api-catalog>; rel="api-catalog"`),
-		"card": get(discovery.PurposeAgentCard, "/.well-known/agent-card.json").Status(200).Header("Content-Type", "application/json").
+		"card": get(purpose.AgentCard, "/.well-known/agent-card.json").Status(200).Header("Content-Type", "application/json").
 			Header("Cache-Control", "max-age=3600").Header("ETag", `"c1"`).Body(card),
-		"card-legacy": get(discovery.PurposeAgentCardLegacy, "/.well-known/agent.json").Status(404),
+		"card-legacy": get(purpose.AgentCardLegacy, "/.well-known/agent.json").Status(404),
 		"md": get(discovery.PurposeMarkdown, "/").ReqHeader("Accept", "text/markdown").Status(200).
 			Header("Content-Type", "text/markdown; charset=utf-8").Header("Vary", "Accept").Body("# Demo\n\n[Orders](/orders)\n"),
 		"md-html": get(discovery.PurposeMarkdownHTML, "/").ReqHeader("Accept", "text/html").Status(200).
 			Header("Content-Type", "text/html; charset=utf-8").Header("Vary", "Accept").Body("<h1>Demo</h1>"),
-		"sitemap": get(discovery.PurposeSitemap, "/sitemap.xml").Status(200).Header("Content-Type", "application/xml").Body(urlset("/", "/orders", "/docs")),
+		"sitemap": get(purpose.Sitemap, "/sitemap.xml").Status(200).Header("Content-Type", "application/xml").Body(urlset("/", "/orders", "/docs")),
 		"llms-full": get(discovery.PurposeLLMsFull, "/llms-full.txt").Status(200).Header("Content-Type", "text/markdown; charset=utf-8").
 			Body("# Demo\n\n## Orders\n\nRead [the docs](/docs).\n"),
 		"web-bot-auth": get(discovery.PurposeWebBotAuth, "/.well-known/http-message-signatures-directory").Status(200).
 			Header("Content-Type", "application/http-message-signatures-directory+json").
 			Body(`{"keys":[{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","kid":"kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k"}]}`),
-		"skills-index": get(discovery.PurposeSkillsIndex, "/.well-known/agent-skills/index.json").Status(200).Header("Content-Type", "application/json").
+		"skills-index": get(purpose.SkillsIndex, "/.well-known/agent-skills/index.json").Status(200).Header("Content-Type", "application/json").
 			Body(skillsIndex(skillMD)),
-		"skill": get(discovery.PurposeSkill, "/.well-known/agent-skills/order-workflow/SKILL.md").Status(200).
+		"skill": get(purpose.Skill, "/.well-known/agent-skills/order-workflow/SKILL.md").Status(200).
 			Header("Content-Type", "text/markdown; charset=utf-8").Body(skillMD),
 		"sitemap-orders": get(discovery.PurposeSitemapEntry, "/orders").Status(200),
 		"sitemap-docs":   get(discovery.PurposeSitemapEntry, "/docs").Status(200),
@@ -185,21 +186,21 @@ func TestDiscoveryChecks(t *testing.T) {
 		{"robots too large", func(s site) { s["robots"].Body("User-agent: *\nAllow: /\n" + strings.Repeat("# pad\n", 100<<10)) }, []string{"discovery-robots-size"}},
 		{"relative sitemap", func(s site) { s["robots"].Body("User-agent: *\nAllow: /\nSitemap: /sitemap.xml\n") }, []string{"discovery-robots-sitemap"}},
 		{"robots blocks what llms.txt advertises", func(s site) { s["robots"].Body("User-agent: GPTBot\nDisallow: /orders\n") }, []string{"discovery-robots-blocks-advertised"}},
-		{"sitemap 404", func(s site) { s["sitemap"] = get(discovery.PurposeSitemap, "/sitemap.xml").Status(404) }, []string{"discovery-sitemap-unreachable"}},
+		{"sitemap 404", func(s site) { s["sitemap"] = get(purpose.Sitemap, "/sitemap.xml").Status(404) }, []string{"discovery-sitemap-unreachable"}},
 		{"unnamed sitemap 404 is no sitemap", func(s site) {
 			s["robots"].Body("User-agent: *\nAllow: /\n")
-			s["sitemap"] = get(discovery.PurposeSitemap, "/sitemap.xml").Status(404)
+			s["sitemap"] = get(purpose.Sitemap, "/sitemap.xml").Status(404)
 		}, nil},
 		{"unnamed catch-all at /sitemap.xml is no sitemap", func(s site) {
 			s["robots"].Body("User-agent: *\nAllow: /\n")
-			s["sitemap"] = get(discovery.PurposeSitemap, "/sitemap.xml").Status(200).Header("Content-Type", "application/json").Body(`{"error":"x"}`)
+			s["sitemap"] = get(purpose.Sitemap, "/sitemap.xml").Status(200).Header("Content-Type", "application/json").Body(`{"error":"x"}`)
 		}, nil},
 		{"unnamed sitemap is judged", func(s site) {
 			s["robots"].Body("User-agent: *\nAllow: /\n")
 			s["sitemap"].Body(strings.Replace(urlset("/", "/orders", "/docs"), "/docs", "/docs?a=1&b=2", 1))
 		}, []string{"discovery-sitemap-format"}},
 		{"named sitemap as HTML", func(s site) {
-			s["sitemap"] = get(discovery.PurposeSitemap, "/sitemap.xml").Status(200).Header("Content-Type", "text/html").Body("<html></html>")
+			s["sitemap"] = get(purpose.Sitemap, "/sitemap.xml").Status(200).Header("Content-Type", "text/html").Body("<html></html>")
 		}, []string{"discovery-sitemap-format"}},
 		{"sitemap without namespace", func(s site) {
 			s["sitemap"].Body(strings.Replace(urlset("/", "/orders", "/docs"), ` xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"`, "", 1))
@@ -224,15 +225,15 @@ func TestDiscoveryChecks(t *testing.T) {
 		{"sitemap misses a page llms.txt advertises", func(s site) { s["sitemap"].Body(urlset("/", "/orders")) }, []string{"discovery-sitemap-coverage"}},
 		{"sitemap index", func(s site) {
 			s["robots"].Body("User-agent: *\nAllow: /\nSitemap: " + origin + "/sitemaps/index.xml\n")
-			s["sitemap-index"] = get(discovery.PurposeSitemap, "/sitemaps/index.xml").Status(200).Header("Content-Type", "text/xml").
+			s["sitemap-index"] = get(purpose.Sitemap, "/sitemaps/index.xml").Status(200).Header("Content-Type", "text/xml").
 				Body(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>` + origin + `/sitemaps/1.xml</loc></sitemap></sitemapindex>`)
-			s["sitemap-1"] = get(discovery.PurposeSitemap, "/sitemaps/1.xml").Status(200).Body(urlset("/", "/orders", "/docs"))
+			s["sitemap-1"] = get(purpose.Sitemap, "/sitemaps/1.xml").Status(200).Body(urlset("/", "/orders", "/docs"))
 		}, nil},
 		{"sitemap index child 404", func(s site) {
 			s["robots"].Body("User-agent: *\nAllow: /\nSitemap: " + origin + "/sitemaps/index.xml\n")
-			s["sitemap-index"] = get(discovery.PurposeSitemap, "/sitemaps/index.xml").Status(200).Header("Content-Type", "text/xml").
+			s["sitemap-index"] = get(purpose.Sitemap, "/sitemaps/index.xml").Status(200).Header("Content-Type", "text/xml").
 				Body(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>` + origin + `/sitemaps/1.xml</loc></sitemap></sitemapindex>`)
-			s["sitemap-1"] = get(discovery.PurposeSitemap, "/sitemaps/1.xml").Status(410)
+			s["sitemap-1"] = get(purpose.Sitemap, "/sitemaps/1.xml").Status(410)
 		}, []string{"discovery-sitemap-unreachable"}},
 		{"llms-full as octet-stream", func(s site) {
 			s["llms-full"].Build().Response.Header.Set("Content-Type", "application/octet-stream")
@@ -329,10 +330,10 @@ func TestDiscoveryChecks(t *testing.T) {
 			s["skills-index"].Body(skillsIndex(body))
 		}, []string{"discovery-skills-artifacts"}},
 		{"skill 404", func(s site) {
-			s["skill"] = get(discovery.PurposeSkill, "/.well-known/agent-skills/order-workflow/SKILL.md").Status(404)
+			s["skill"] = get(purpose.Skill, "/.well-known/agent-skills/order-workflow/SKILL.md").Status(404)
 		}, []string{"discovery-skills-artifacts"}},
 		{"no skills index", func(s site) {
-			s["skills-index"] = get(discovery.PurposeSkillsIndex, "/.well-known/agent-skills/index.json").Status(404)
+			s["skills-index"] = get(purpose.SkillsIndex, "/.well-known/agent-skills/index.json").Status(404)
 		}, nil},
 		{"llms without H1", func(s site) { s["llms"].Body("## API\n\n- [listOrders](/orders)\n") }, []string{"discovery-llms-title"}},
 		{"llms item without link", func(s site) { s["llms"].Body("# Demo\n## API\n- listOrders: /orders\n") }, []string{"discovery-llms-list-items"}},
@@ -340,7 +341,7 @@ func TestDiscoveryChecks(t *testing.T) {
 		{"llms dead link", func(s site) { s["link-orders"] = link("/orders", 404) }, []string{"discovery-llms-dead-links", "discovery-markdown-dead-links"}},
 		{"llms link unchecked is not judged", func(s site) { delete(s, "link-docs") }, nil},
 		{"llms as HTML catch-all", func(s site) {
-			s["llms"] = get(discovery.PurposeLLMs, "/llms.txt").Status(200).Header("Content-Type", "text/html").Body("<p>app</p>")
+			s["llms"] = get(purpose.LLMs, "/llms.txt").Status(200).Header("Content-Type", "text/html").Body("<p>app</p>")
 		}, nil},
 		{"service-desc 404", func(s site) { s["service-desc"] = get(discovery.PurposeServiceDesc, "/openapi.json").Status(404) }, []string{"discovery-service-desc"}},
 		{"service-desc not OpenAPI", func(s site) { s["service-desc"].Body(`{"swaggerish":true}`) }, []string{"discovery-service-desc"}},
@@ -443,12 +444,12 @@ func TestDiscoveryChecks(t *testing.T) {
 		{"skill without tags", func(s site) { s["card"].Body(strings.Replace(card, `"tags":["orders"]`, `"tag":"orders"`, 1)) }, []string{"discovery-agent-card-skills"}},
 		{"interface 404", func(s site) { s["link-a2a"] = link("/a2a", 404) }, []string{"discovery-agent-card-interfaces"}},
 		{"card without caching", func(s site) {
-			s["card"] = get(discovery.PurposeAgentCard, "/.well-known/agent-card.json").Status(200).Header("Content-Type", "application/json").Body(card)
+			s["card"] = get(purpose.AgentCard, "/.well-known/agent-card.json").Status(200).Header("Content-Type", "application/json").Body(card)
 		}, []string{"discovery-agent-card-caching"}},
 		{"legacy card only", func(s site) {
-			s["card-legacy"] = get(discovery.PurposeAgentCardLegacy, "/.well-known/agent.json").Status(200).Header("Content-Type", "application/json").
+			s["card-legacy"] = get(purpose.AgentCardLegacy, "/.well-known/agent.json").Status(200).Header("Content-Type", "application/json").
 				Header("Cache-Control", "max-age=60").Header("ETag", `"x"`).Body(card)
-			s["card"] = get(discovery.PurposeAgentCard, "/.well-known/agent-card.json").Status(404)
+			s["card"] = get(purpose.AgentCard, "/.well-known/agent-card.json").Status(404)
 		}, []string{"discovery-agent-card-legacy"}},
 		{"markdown without charset", func(s site) { s["md"].Build().Response.Header.Set("Content-Type", "text/markdown") }, []string{"discovery-markdown-charset"}},
 		{"markdown without Vary", func(s site) { s["md"].Build().Response.Header.Del("Vary") }, []string{"discovery-markdown-vary"}},

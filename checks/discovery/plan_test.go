@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/discovery"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 )
 
@@ -119,7 +120,7 @@ func TestFollowUpFetchesDeclaredSitemapsAndSamplesEntries(t *testing.T) {
 		if strings.HasPrefix(k, discovery.PurposeSitemapEntry) {
 			entries = append(entries, k)
 		}
-		if strings.HasPrefix(k, discovery.PurposeSitemap+" ") {
+		if strings.HasPrefix(k, purpose.Sitemap+" ") {
 			t.Errorf("the sitemap robots.txt names was fetched again: %s", k)
 		}
 	}

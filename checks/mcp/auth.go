@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/mcpmap"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/mcp"
@@ -64,13 +65,13 @@ func runAuthDiscovery(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]findi
 		ev := checks.Evidence(x, []string{"Accept"}, []string{"Content-Type"})
 		ev.Excerpt = checks.Excerpt(x)
 		return []finding.Finding{checks.New(m, "metadata", fmt.Sprintf("the protected resource metadata of %s at %s cannot be used: %s",
-			s.Endpoint.URL, x.Request.URL, strings.Join(problems, "; ")), evidence(challenged), ev)}, nil
+			s.Endpoint.URL, x.Request.URL, strings.Join(problems, "; ")), mcpmap.CallEvidence(challenged), ev)}, nil
 	}
 	if named != "" && len(tried) == 0 {
 		in.Observe(m.ID, "the challenge names "+named+", on another origin, which the scanner does not fetch")
 		return nil, nil
 	}
-	ev := evidence(challenged)
+	ev := mcpmap.CallEvidence(challenged)
 	ev.Header = "WWW-Authenticate"
 	ev.Expected = "resource_metadata in WWW-Authenticate, or a document at a well-known URL"
 	ev.Actual = fmt.Sprintf("%q; tried %s", challenged.Exchange.Response.Header.Get("WWW-Authenticate"), strings.Join(tried, ", "))

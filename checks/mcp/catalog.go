@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/mcpmap"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/sanitize"
@@ -72,7 +73,7 @@ func runStable(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.Findi
 		return nil, nil
 	}
 	f := checks.New(m, "tools", fmt.Sprintf("tools/list (%s) returned %d tools, then (%s) %d: %s",
-		a.Label, len(a.Tools), b.Label, len(b.Tools), diff), evidence(a.Pages[0].Call), evidence(b.Pages[0].Call))
+		a.Label, len(a.Tools), b.Label, len(b.Tools), diff), mcpmap.CallEvidence(a.Pages[0].Call), mcpmap.CallEvidence(b.Pages[0].Call))
 	if s.Verdict.Era != mcp.EraModern {
 		f.Severity = finding.SeverityWarning
 	}
@@ -146,7 +147,7 @@ func runOrder(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.Findin
 	}
 	return []finding.Finding{checks.New(m, "order", fmt.Sprintf("the same %d tools came back in a different order: %s, then %s",
 		len(na), sanitize.Truncate(strings.Join(na, ", "), 120), sanitize.Truncate(strings.Join(nb, ", "), 120)),
-		evidence(a.Pages[0].Call), evidence(b.Pages[0].Call))}, nil
+		mcpmap.CallEvidence(a.Pages[0].Call), mcpmap.CallEvidence(b.Pages[0].Call))}, nil
 }
 
 // searchTool recognizes a tool that finds other tools or operations.
@@ -174,7 +175,7 @@ func runContextCost(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding
 			return nil, nil
 		}
 	}
-	ev := evidence(l.Pages[0].Call)
+	ev := mcpmap.CallEvidence(l.Pages[0].Call)
 	ev.Actual = fmt.Sprintf("%d tools, %d tokens", len(c.Tools), c.Tokens)
 	ev.Expected = fmt.Sprintf("at most %d tools and %d tokens, or a search tool", lim.Tools, lim.Tokens)
 	return []finding.Finding{checks.New(m, "catalog", fmt.Sprintf("the catalog puts %d tools and %d tokens (%s) into every context, with no search or discovery tool",

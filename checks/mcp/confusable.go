@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/mcpmap"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/sanitize"
@@ -56,12 +57,12 @@ func runConfusable(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.F
 	var out []finding.Finding
 	for _, g := range nameGroups {
 		out = append(out, checks.New(m, "names/"+tools[g[0]].Name, fmt.Sprintf("%d tools have names within %d edits of each other: %s",
-			len(g), maxConfusableEdits, groupNames(tools, g)), ToolEvidence(l, &tools[g[0]], "name"), ToolEvidence(l, &tools[g[1]], "name")))
+			len(g), maxConfusableEdits, groupNames(tools, g)), mcpmap.ToolEvidence(l, &tools[g[0]], "name"), mcpmap.ToolEvidence(l, &tools[g[1]], "name")))
 	}
 	for _, g := range descGroups {
 		out = append(out, checks.New(m, "descriptions/"+tools[g[0]].Name, fmt.Sprintf("%d tools carry the same description (%q): %s",
 			len(g), sanitize.Truncate(tools[g[0]].Description, 80), groupNames(tools, g)),
-			ToolEvidence(l, &tools[g[0]], "description"), ToolEvidence(l, &tools[g[1]], "description")))
+			mcpmap.ToolEvidence(l, &tools[g[0]], "description"), mcpmap.ToolEvidence(l, &tools[g[1]], "description")))
 	}
 	if len(out) > maxConfusableGroups {
 		out = out[:maxConfusableGroups]

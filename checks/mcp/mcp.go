@@ -79,41 +79,6 @@ func firstListing(s *mcp.Snapshot) (*mcp.Listing, error) {
 	return &s.Listings[0], nil
 }
 
-// Request and response headers that prove MCP findings.
-var (
-	requestHeaders  = []string{"Content-Type", "Accept", "MCP-Protocol-Version", "Mcp-Method", "Mcp-Session-Id"}
-	responseHeaders = []string{"Content-Type", "Mcp-Session-Id", "WWW-Authenticate", "Retry-After"}
-)
-
-// evidence reduces a call to what proves a finding, with its JSON-RPC body.
-func evidence(call *mcp.Call) finding.Evidence {
-	if call == nil || call.Exchange == nil {
-		return finding.Evidence{Purpose: "mcp", Method: "POST"}
-	}
-	ev := checks.Evidence(call.Exchange, requestHeaders, responseHeaders)
-	ev.Excerpt = checks.Excerpt(call.Exchange)
-	if ev.Excerpt == "" && call.Exchange.Err != "" {
-		ev.Actual = sanitize.Truncate(call.Exchange.Err, checks.ExcerptLimit)
-	}
-	return ev
-}
-
-// ToolEvidence points at one tool inside its tools/list page, member
-// ("" for the whole tool) included in the JSON pointer.
-func ToolEvidence(l *mcp.Listing, t *mcp.Tool, member string) finding.Evidence {
-	var call *mcp.Call
-	if t.Page < len(l.Pages) {
-		call = l.Pages[t.Page].Call
-	}
-	ev := evidence(call)
-	ev.JSONPointer = fmt.Sprintf("/result/tools/%d", t.Index)
-	if member != "" {
-		ev.JSONPointer += "/" + member
-	}
-	ev.Excerpt = sanitize.Excerpt(t.Raw, checks.ExcerptLimit)
-	return ev
-}
-
 // toolLabel names a tool in messages, even one without a usable name.
 func toolLabel(t *mcp.Tool) string {
 	if !t.NameValid || t.Name == "" {

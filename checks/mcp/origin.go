@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/mcpmap"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/mcp"
 )
@@ -41,8 +42,8 @@ func runOrigin(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding.Find
 	case status == 0:
 		return nil, checks.Skip("the request with a foreign Origin got no answer")
 	case status >= 200 && status < 300:
-		ev := evidence(c)
-		ev.RequestHeaders = checks.Evidence(c.Exchange, append([]string{"Origin"}, requestHeaders...), nil).RequestHeaders
+		ev := mcpmap.CallEvidence(c)
+		ev.RequestHeaders = checks.Evidence(c.Exchange, append([]string{"Origin"}, mcpmap.RequestHeaders...), nil).RequestHeaders
 		ev.Expected, ev.Actual = "403 Forbidden", fmt.Sprintf("%d: %s was served", status, c.Method)
 		return []finding.Finding{checks.New(m, c.Method, fmt.Sprintf("%s served %s sent with Origin %s (HTTP %d); a page on any site can drive it after a DNS rebinding",
 			s.Endpoint.URL, c.Method, c.Exchange.Request.Header.Get("Origin"), status), ev)}, nil

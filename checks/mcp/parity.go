@@ -6,10 +6,10 @@ import (
 	"maps"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/mcpmap"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/sanitize"
@@ -24,15 +24,9 @@ var (
 	operationRef   = finding.SpecRef{Doc: "OpenAPI 3.1", Section: "4.8.10 Operation Object", Level: "MUST", URL: "https://spec.openapis.org/oas/v3.1.0#operation-object"}
 )
 
-// MappingHelp says how a tool is matched with the operation it projects
-// (OperationFor), for the help of every check that relies on it.
-const MappingHelp = "A tool maps to an operation when its name equals the operationId, when the\n" +
-	"operation names it in `x-mcp-tool`, or when the tool's `_meta` names the operation (its\n" +
-	"operationId, `x-operation-uri`, or `METHOD /path`)."
-
 func parityChecks() []*check {
 	meta := func(id, title string, sev finding.Severity, refs []finding.SpecRef, help string) checks.Meta {
-		return checks.Meta{ID: id, Family: checks.FamilyMCP, Title: title, Severity: sev, SpecRefs: refs, Help: help + "\n\n" + MappingHelp}
+		return checks.Meta{ID: id, Family: checks.FamilyMCP, Title: title, Severity: sev, SpecRefs: refs, Help: help + "\n\n" + mcpmap.MappingHelp}
 	}
 	// The demo declares no DELETE or PUT operation, so only a table case of
 	// the family's tests fires the rules about them.
@@ -73,7 +67,7 @@ func parityChecks() []*check {
 			Help: "Hosts auto-approve tools marked `readOnlyHint: true`: no confirmation is asked. On a tool that\n" +
 				"projects a POST, PUT, PATCH or DELETE, the hint lets an agent change state without the user's\n" +
 				"consent. This is a security problem, whatever the hint's \"untrusted\" status in the spec.\n\n" +
-				"**How to fix:** derive `readOnlyHint` from the HTTP method (true only for GET and HEAD).\n\n" + MappingHelp},
+				"**How to fix:** derive `readOnlyHint` from the HTTP method (true only for GET and HEAD).\n\n" + mcpmap.MappingHelp},
 			run: parity(ruleReadOnlyUnsafe)},
 		{meta: meta("mcp-parity-get-not-readonly", "Tools of GET operations say readOnlyHint: true", finding.SeverityWarning,
 			[]finding.SpecRef{annotationsRef, methodsRef},
@@ -143,7 +137,7 @@ func parity(r rule) func(checks.Meta, *checks.Input, *mcp.Snapshot) ([]finding.F
 		for _, p := range pairs {
 			for _, msg := range r(p) {
 				f := checks.New(m, p.tool.Name+"|"+p.op.Key()+"|"+msg, fmt.Sprintf("%s (%s, mapped by %s): %s", toolLabel(p.tool), p.op.Key(), p.how, msg),
-					ToolEvidence(p.listing, p.tool, "inputSchema"))
+					mcpmap.ToolEvidence(p.listing, p.tool, "inputSchema"))
 				if p.op.Location.File != "" {
 					loc := p.op.Location
 					f.Location = &loc
@@ -177,7 +171,7 @@ func mapped(in *checks.Input, s *mcp.Snapshot) ([]pair, []*spec.Operation, error
 		used := map[*spec.Operation]bool{}
 		for i := range l.Tools {
 			t := &l.Tools[i]
-			if op, how := OperationFor(in.Spec, t); op != nil {
+			if op, how := mcpmap.OperationFor(in.Spec, t); op != nil {
 				res.pairs = append(res.pairs, pair{listing: l, tool: t, op: op, how: how, usable: inputSchemaProblem(t.InputSchema) == ""})
 				used[op] = true
 			}
@@ -190,56 +184,6 @@ func mapped(in *checks.Input, s *mcp.Snapshot) ([]pair, []*spec.Operation, error
 		return res
 	}).(result)
 	return r.pairs, r.unmapped, nil
-}
-
-// OperationFor finds the operation a tool projects, and says by what
-// ("operationId", "x-mcp-tool" or "_meta"); nil when none does.
-func OperationFor(doc *spec.Document, t *mcp.Tool) (*spec.Operation, string) {
-	if !t.NameValid || t.Name == "" {
-		return nil, ""
-	}
-	for _, op := range doc.Operations {
-		if op.OperationID == t.Name {
-			return op, "operationId"
-		}
-	}
-	for _, op := range doc.Operations {
-		if op.MCPTool == t.Name {
-			return op, "x-mcp-tool"
-		}
-	}
-	refs := metaStrings(t.Meta)
-	for _, op := range doc.Operations {
-		for _, ref := range refs {
-			if ref != "" && (ref == op.OperationID || ref == op.OperationURI || strings.EqualFold(ref, op.Key())) {
-				return op, "_meta"
-			}
-		}
-	}
-	return nil, ""
-}
-
-// metaStrings collects the string values of a tool's _meta, two levels deep.
-func metaStrings(raw json.RawMessage) []string {
-	var meta map[string]any
-	if json.Unmarshal(raw, &meta) != nil {
-		return nil
-	}
-	var out []string
-	for _, v := range meta {
-		switch x := v.(type) {
-		case string:
-			out = append(out, x)
-		case map[string]any:
-			for _, inner := range x {
-				if s, ok := inner.(string); ok {
-					out = append(out, s)
-				}
-			}
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // field is an argument on either side.
@@ -523,7 +467,7 @@ func runUnmappedTool(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]findin
 		t := &l.Tools[i]
 		if !isMapped[t] && t.NameValid {
 			out = append(out, checks.New(m, t.Name, toolLabel(t)+" maps to no operation of the OpenAPI document: a verb outside the declared surface",
-				ToolEvidence(l, t, "name")))
+				mcpmap.ToolEvidence(l, t, "name")))
 		}
 	}
 	return out, nil
@@ -540,7 +484,7 @@ func runMissingTool(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding
 		if len(op.HALRels) == 0 || !in.JudgesAbsence(m.ID, op) {
 			continue
 		}
-		ev := evidence(l.Pages[0].Call)
+		ev := mcpmap.CallEvidence(l.Pages[0].Call)
 		ev.Expected = "a tool named " + op.OperationID
 		f := checks.New(m, op.Key(), fmt.Sprintf("%s (operationId %q, x-hal-rel %s) is agent-facing but no tool maps to it",
 			op.Key(), op.OperationID, strings.Join(op.HALRels, ", ")), ev)

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/mcpmap"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/jsonorder"
 	"github.com/agentready/agentready/internal/mcp"
@@ -191,7 +192,7 @@ func runHidden(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.Findi
 	var out []finding.Finding
 	if call, text := serverInstructions(s); text != "" {
 		if hits := hiddenInstructions(text); len(hits) > 0 {
-			ev := evidence(call)
+			ev := mcpmap.CallEvidence(call)
 			ev.JSONPointer = "/result/instructions"
 			out = append(out, checks.New(m, "instructions", "the server's instructions address the model behind the user's back: "+strings.Join(hits, "; "), ev))
 		}
@@ -228,7 +229,7 @@ func poisonedTool(m checks.Meta, l *mcp.Listing, t *mcp.Tool) (finding.Finding, 
 		return finding.Finding{}, false
 	}
 	return checks.New(m, t.Name, fmt.Sprintf("%s addresses the model behind the user's back: %s", toolLabel(t), strings.Join(hits, "; ")),
-		ToolEvidence(l, t, member)), true
+		mcpmap.ToolEvidence(l, t, member)), true
 }
 
 // serverInstructions returns the instructions of the decision's answer:
@@ -266,7 +267,7 @@ func poisonedEntries(m checks.Meta, s *mcp.Snapshot, method, member string) []fi
 				hits = append(hits, hiddenInstructions(text)...)
 			}
 			if len(hits) > 0 {
-				ev := evidence(c)
+				ev := mcpmap.CallEvidence(c)
 				ev.JSONPointer = fmt.Sprintf("/result/%s/%d", member, i)
 				out = append(out, checks.New(m, member+"/"+name, fmt.Sprintf("%s entry %q addresses the model behind the user's back: %s",
 					method, sanitize.Truncate(name, 80), strings.Join(hits, "; ")), ev))

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/mcpmap"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/mcp"
 )
@@ -106,7 +107,7 @@ func runUndetermined(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding
 		}
 	}
 	f := checks.New(m, "refused", fmt.Sprintf("%s: %s; the revision was not determined and the scanner did not fall back to initialize",
-		s.Endpoint.URL, s.Verdict.Refused), evidence(last))
+		s.Endpoint.URL, s.Verdict.Refused), mcpmap.CallEvidence(last))
 	switch s.Verdict.RefusedStatus {
 	case http.StatusUnauthorized, http.StatusForbidden, http.StatusProxyAuthRequired, http.StatusTooManyRequests:
 		f.Severity = finding.SeverityInfo
@@ -127,7 +128,7 @@ func runLegacyOnly(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding.
 	var ev []finding.Finding
 	if len(discover) > 0 {
 		ev = append(ev, checks.New(m, "legacy", fmt.Sprintf("%s speaks only legacy MCP (negotiated %s); modern clients pay a failed server/discover first: %s",
-			s.Endpoint.URL, s.Verdict.Version, s.Verdict.Reason), evidence(discover[0])))
+			s.Endpoint.URL, s.Verdict.Version, s.Verdict.Reason), mcpmap.CallEvidence(discover[0])))
 	}
 	return ev, nil
 }
@@ -153,7 +154,7 @@ func runDrift(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.Findin
 		}
 		out = append(out, checks.New(m, o.Endpoint.URL, fmt.Sprintf("%s (%s) is %s (%s) while %s (%s) is %s (%s)",
 			s.Endpoint.URL, s.Endpoint.Source, s.Verdict.Era, s.Verdict.Version,
-			o.Endpoint.URL, o.Endpoint.Source, o.Verdict.Era, o.Verdict.Version), evidence(call)))
+			o.Endpoint.URL, o.Endpoint.Source, o.Verdict.Era, o.Verdict.Version), mcpmap.CallEvidence(call)))
 	}
 	return out, nil
 }
@@ -176,7 +177,7 @@ func runResultFields(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding
 			continue
 		}
 		reported[c.Method] = true
-		ev := evidence(c)
+		ev := mcpmap.CallEvidence(c)
 		ev.JSONPointer = "/result"
 		out = append(out, checks.New(m, c.Method, fmt.Sprintf("%s result %s", c.Method, strings.Join(problems, "; ")), ev))
 	}
@@ -251,7 +252,7 @@ func runUnknownMethod(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]findin
 		} else {
 			got += " without a JSON-RPC -32601 error"
 		}
-		ev := evidence(c)
+		ev := mcpmap.CallEvidence(c)
 		ev.Expected, ev.Actual = "HTTP 404 with JSON-RPC error -32601", got
 		out = append(out, checks.New(m, c.Method, fmt.Sprintf("%s, which the server does not implement, was answered with %s; expected HTTP 404 with -32601", c.Method, got), ev))
 	}
@@ -269,9 +270,9 @@ func runLegacySession(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]findin
 		return nil, nil
 	}
 	init := s.CallsTo("initialize")
-	evs := []finding.Evidence{evidence(s.SessionDemanded)}
+	evs := []finding.Evidence{mcpmap.CallEvidence(s.SessionDemanded)}
 	if len(init) > 0 {
-		evs = append([]finding.Evidence{evidence(init[len(init)-1])}, evs...)
+		evs = append([]finding.Evidence{mcpmap.CallEvidence(init[len(init)-1])}, evs...)
 	}
 	return []finding.Finding{checks.New(m, "session", fmt.Sprintf("initialize returned no Mcp-Session-Id, then %s was refused with HTTP %d: the server demands a session it never minted",
 		s.SessionDemanded.Method, s.SessionDemanded.Status()), evs...)}, nil

@@ -12,6 +12,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/mcpmap"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/sanitize"
@@ -179,7 +180,7 @@ func runInputSchema(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.
 	for i := range l.Tools {
 		t := &l.Tools[i]
 		if p := inputSchemaProblem(t.InputSchema); p != "" {
-			out = append(out, checks.New(m, t.Name, toolLabel(t)+" "+p, ToolEvidence(l, t, "inputSchema")))
+			out = append(out, checks.New(m, t.Name, toolLabel(t)+" "+p, mcpmap.ToolEvidence(l, t, "inputSchema")))
 		}
 	}
 	return out, nil
@@ -212,7 +213,7 @@ func runOutputSchema(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding
 			}
 		}
 		if problem != "" {
-			out = append(out, checks.New(m, t.Name, toolLabel(t)+" "+problem, ToolEvidence(l, t, "outputSchema")))
+			out = append(out, checks.New(m, t.Name, toolLabel(t)+" "+problem, mcpmap.ToolEvidence(l, t, "outputSchema")))
 		}
 	}
 	return out, nil
@@ -231,16 +232,16 @@ func runToolName(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.Fin
 		t := &l.Tools[i]
 		switch {
 		case !t.NameValid:
-			f := checks.New(m, fmt.Sprintf("#%d/%d", t.Page, t.Index), toolLabel(t)+" has no string name", ToolEvidence(l, t, "name"))
+			f := checks.New(m, fmt.Sprintf("#%d/%d", t.Page, t.Index), toolLabel(t)+" has no string name", mcpmap.ToolEvidence(l, t, "name"))
 			f.Severity = finding.SeverityError
 			out = append(out, f)
 			continue
 		case !toolName.MatchString(t.Name):
-			out = append(out, checks.New(m, t.Name, fmt.Sprintf("%s: the name is not 1 to 128 characters of A-Z a-z 0-9 _ - .", toolLabel(t)), ToolEvidence(l, t, "name")))
+			out = append(out, checks.New(m, t.Name, fmt.Sprintf("%s: the name is not 1 to 128 characters of A-Z a-z 0-9 _ - .", toolLabel(t)), mcpmap.ToolEvidence(l, t, "name")))
 		}
 		seen[t.Name]++
 		if seen[t.Name] == 2 {
-			out = append(out, checks.New(m, t.Name+"#duplicate", fmt.Sprintf("%s is listed more than once", toolLabel(t)), ToolEvidence(l, t, "name")))
+			out = append(out, checks.New(m, t.Name+"#duplicate", fmt.Sprintf("%s is listed more than once", toolLabel(t)), mcpmap.ToolEvidence(l, t, "name")))
 		}
 	}
 	return out, nil
@@ -336,7 +337,7 @@ func runMCPHeader(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.Fi
 		t := &l.Tools[i]
 		if ps := headerProblems(t.InputSchema); len(ps) > 0 {
 			out = append(out, checks.New(m, t.Name, fmt.Sprintf("%s will be dropped by every conforming client: %s", toolLabel(t), strings.Join(ps, "; ")),
-				ToolEvidence(l, t, "inputSchema")))
+				mcpmap.ToolEvidence(l, t, "inputSchema")))
 		}
 	}
 	return out, nil
@@ -352,7 +353,7 @@ func runHintConflict(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding
 		t := &l.Tools[i]
 		a := t.Annotations
 		if a != nil && a.ReadOnlyHint != nil && *a.ReadOnlyHint && a.DestructiveHint != nil && *a.DestructiveHint {
-			out = append(out, checks.New(m, t.Name, toolLabel(t)+" says both readOnlyHint: true and destructiveHint: true", ToolEvidence(l, t, "annotations")))
+			out = append(out, checks.New(m, t.Name, toolLabel(t)+" says both readOnlyHint: true and destructiveHint: true", mcpmap.ToolEvidence(l, t, "annotations")))
 		}
 	}
 	return out, nil
@@ -422,7 +423,7 @@ func runDescription(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding
 		t := &l.Tools[i]
 		if smells := descriptionSmells(t); len(smells) > 0 {
 			out = append(out, checks.New(m, t.Name, fmt.Sprintf("%s: %d description smell(s): %s", toolLabel(t), len(smells), strings.Join(smells, "; ")),
-				ToolEvidence(l, t, "description")))
+				mcpmap.ToolEvidence(l, t, "description")))
 		}
 	}
 	in.Observe(m.ID, fmt.Sprintf("%d of %d tools have description smells", len(out), len(l.Tools)))

@@ -25,15 +25,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/agentready/agentready/checks/leakage"
 	"github.com/agentready/agentready/internal/spec"
-)
-
-// Purposes of the requests this package plans.
-const (
-	PurposeHidden = leakage.PurposeActiveHidden
-	PurposeStale  = "active/stale-version"
-	PurposeState  = "active/state-transition"
 )
 
 // StaleETag is the entity tag stale-version probes send in If-Match. No

@@ -5,7 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/agentready/agentready/checks/leakage"
+	"github.com/agentready/agentready/checks/internal/hypermedia"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/spec"
 )
@@ -122,16 +123,16 @@ func TestPlan(t *testing.T) {
 	if len(plan) != 2 {
 		t.Fatalf("plan %+v, want a stale and a hidden request", plan)
 	}
-	if p := plan[0]; p.Purpose != PurposeStale || p.Identity != "user" || p.Header.Get("If-Match") != StaleETag || p.URL != "http://a/t/2/close" || p.Operation != "closeT" {
+	if p := plan[0]; p.Purpose != purpose.ActiveStale || p.Identity != "user" || p.Header.Get("If-Match") != StaleETag || p.URL != "http://a/t/2/close" || p.Operation != "closeT" {
 		t.Errorf("stale %+v: want the versioned affordance, on another resource than the hidden probe", p)
 	}
-	if p := plan[1]; p.Purpose != PurposeHidden || p.Identity != "anon" || p.Header.Get("If-Match") != "" || p.Method != "POST" || p.URL != "http://a/t/1/close" {
+	if p := plan[1]; p.Purpose != purpose.ActiveHidden || p.Identity != "anon" || p.Header.Get("If-Match") != "" || p.Method != "POST" || p.URL != "http://a/t/1/close" {
 		t.Errorf("hidden %+v", p)
 	}
 	if got := Plan([]View{low, top}, nil, nil, all); len(got) != 0 {
 		t.Errorf("an empty allow-list planned %+v", got)
 	}
-	if got := Plan([]View{low, top}, nil, rules, Kinds{Stale: true}); len(got) != 1 || got[0].Purpose != PurposeStale || got[0].URL != "http://a/t/1/close" {
+	if got := Plan([]View{low, top}, nil, rules, Kinds{Stale: true}); len(got) != 1 || got[0].Purpose != purpose.ActiveStale || got[0].URL != "http://a/t/1/close" {
 		t.Errorf("stale only: %+v", got)
 	}
 	if got := Plan([]View{low, top}, nil, rules, Kinds{}); len(got) != 0 {
@@ -219,7 +220,7 @@ func TestStateTransitionProbes(t *testing.T) {
 	got := Plan([]View{view}, nil, rules, Kinds{State: true})
 	var urls []string
 	for _, r := range got {
-		if r.Purpose != PurposeState || r.Identity != "user" || r.Method != "POST" {
+		if r.Purpose != purpose.ActiveState || r.Identity != "user" || r.Method != "POST" {
 			t.Errorf("planned %+v", r)
 		}
 		urls = append(urls, r.URL+" from "+r.BasedOn)
@@ -233,7 +234,7 @@ func TestStateTransitionProbes(t *testing.T) {
 	}
 	// A target another kind of probe takes goes to the next resource in
 	// that state.
-	all := func(leakage.Offer) bool { return true }
+	all := func(hypermedia.Offer) bool { return true }
 	moved := transitions(view, nil, all, map[string]bool{"http://a/t/2/close": true})
 	if len(moved) != 2 || moved[0].URL != "http://a/t/3/close" {
 		t.Errorf("with /t/2/close taken: %+v", moved)

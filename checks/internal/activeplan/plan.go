@@ -9,7 +9,8 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/leakage"
+	"github.com/agentready/agentready/checks/internal/hypermedia"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/spec"
 )
@@ -50,7 +51,7 @@ func Plan(views []View, doc *spec.Document, rules Rules, kinds Kinds) []exchange
 	if doc != nil {
 		idx = doc.Index()
 	}
-	allowed := func(o leakage.Offer) bool {
+	allowed := func(o hypermedia.Offer) bool {
 		var op *spec.Operation
 		if idx != nil {
 			op = idx.Match(o.Method, o.Target)
@@ -66,7 +67,7 @@ func Plan(views []View, doc *spec.Document, rules Rules, kinds Kinds) []exchange
 		for _, v := range views[:len(views)-1] {
 			hiddenReqs = append(hiddenReqs, hidden(v, top.Name, topOffers, offersByResource(v.Recording, doc), allowed, taken)...)
 		}
-		hiddenReqs = trimKind(hiddenReqs, PurposeHidden, MaxPerKind)
+		hiddenReqs = trimKind(hiddenReqs, purpose.ActiveHidden, MaxPerKind)
 	}
 	var out []exchange.ActiveRequest
 	if kinds.Stale {
@@ -88,7 +89,7 @@ func Plan(views []View, doc *spec.Document, rules Rules, kinds Kinds) []exchange
 }
 
 // resourceOffers is what one resource offered its caller, keyed by URL.
-type resourceOffers map[string][]leakage.Offer
+type resourceOffers map[string][]hypermedia.Offer
 
 func offersByResource(rec *exchange.Recording, doc *spec.Document) resourceOffers {
 	out := resourceOffers{}
@@ -96,25 +97,25 @@ func offersByResource(rec *exchange.Recording, doc *spec.Document) resourceOffer
 		return out
 	}
 	for _, x := range rec.Exchanges {
-		if x.Purpose != exchange.PurposeCrawl && x.Purpose != leakage.PurposeCrossFetch {
+		if x.Purpose != exchange.PurposeCrawl && x.Purpose != purpose.CrossFetch {
 			continue
 		}
-		for _, o := range leakage.Offers([]*exchange.Exchange{x}) {
+		for _, o := range hypermedia.Offers([]*exchange.Exchange{x}) {
 			if o, ok := withMethod(o, doc); ok {
 				out[x.Request.URL] = append(out[x.Request.URL], o)
 			}
 		}
 		if _, ok := out[x.Request.URL]; !ok && fetchedOK(x) {
-			out[x.Request.URL] = []leakage.Offer{}
+			out[x.Request.URL] = []hypermedia.Offer{}
 		}
 	}
 	return out
 }
 
 // withMethod settles the method of an affordance entry that names none
-// (leakage.Offer.Resolve). When it cannot be told, the control is not
+// (hypermedia.Offer.Resolve). When it cannot be told, the control is not
 // probed.
-func withMethod(o leakage.Offer, doc *spec.Document) (leakage.Offer, bool) {
+func withMethod(o hypermedia.Offer, doc *spec.Document) (hypermedia.Offer, bool) {
 	method, _ := o.Resolve(doc)
 	if method == "" {
 		return o, false
@@ -138,14 +139,14 @@ func sortedURLs(m resourceOffers) []string {
 }
 
 // operationKey groups requests to the same operation: one probe each.
-func operationKey(identity string, o leakage.Offer) string {
+func operationKey(identity string, o hypermedia.Offer) string {
 	return identity + " " + o.Method + " " + exchange.PathShape(exchange.PathOf(o.Target))
 }
 
 // stale plans, as the most privileged identity, one request per offered
 // operation on a resource that has an entity tag or a validForVersion,
 // conditional on StaleETag.
-func stale(top View, offers resourceOffers, allowed func(leakage.Offer) bool, taken map[string]bool) []exchange.ActiveRequest {
+func stale(top View, offers resourceOffers, allowed func(hypermedia.Offer) bool, taken map[string]bool) []exchange.ActiveRequest {
 	var out []exchange.ActiveRequest
 	seen := map[string]bool{}
 	for _, u := range sortedURLs(offers) {
@@ -155,7 +156,7 @@ func stale(top View, offers resourceOffers, allowed func(leakage.Offer) bool, ta
 				continue
 			}
 			seen[key] = true
-			req := request(o, PurposeStale, top.Name, true)
+			req := request(o, purpose.ActiveStale, top.Name, true)
 			req.Header.Set("If-Match", StaleETag)
 			req.Why = fmt.Sprintf("%s on %s, conditional on a version it does not have: must be refused with 412 or 409",
 				o.Name, exchange.PathOf(u))
@@ -170,7 +171,7 @@ func stale(top View, offers resourceOffers, allowed func(leakage.Offer) bool, ta
 // whose entity tag the response carried. A control on another URL (a POST
 // into a sub-collection) is not governed by that tag, and many servers
 // rightly ignore If-Match there.
-func versioned(o leakage.Offer) bool {
+func versioned(o hypermedia.Offer) bool {
 	if _, ok := o.Control["validForVersion"]; ok {
 		return true
 	}
@@ -189,7 +190,7 @@ func sameResource(a, b string) bool {
 // taken holds the targets earlier identities probe: each identity gets
 // another resource where there is one, so that a request wrongly executed
 // for one caller does not turn the next caller's answer into a 409.
-func hidden(low View, topName string, topOffers, lowOffers resourceOffers, allowed func(leakage.Offer) bool, taken map[string]bool) []exchange.ActiveRequest {
+func hidden(low View, topName string, topOffers, lowOffers resourceOffers, allowed func(hypermedia.Offer) bool, taken map[string]bool) []exchange.ActiveRequest {
 	var out []exchange.ActiveRequest
 	seen := map[string]bool{}
 	for _, u := range sortedURLs(topOffers) {
@@ -203,7 +204,7 @@ func hidden(low View, topName string, topOffers, lowOffers resourceOffers, allow
 				continue
 			}
 			seen[key], taken[o.Target] = true, true
-			req := request(o, PurposeHidden, low.Name, false)
+			req := request(o, purpose.ActiveHidden, low.Name, false)
 			req.Why = fmt.Sprintf("%s, offered on %s to %q only: must be refused with 401, 403, 404 or 409 and problem+json",
 				o.Name, exchange.PathOf(u), topName)
 			out = append(out, req)
@@ -212,7 +213,7 @@ func hidden(low View, topName string, topOffers, lowOffers resourceOffers, allow
 	return out
 }
 
-func offered(offers []leakage.Offer, o leakage.Offer) bool {
+func offered(offers []hypermedia.Offer, o hypermedia.Offer) bool {
 	for _, m := range offers {
 		if m.Method == o.Method && m.Target == o.Target {
 			return true
@@ -221,7 +222,7 @@ func offered(offers []leakage.Offer, o leakage.Offer) bool {
 	return false
 }
 
-func request(o leakage.Offer, purpose, identity string, ownValues bool) exchange.ActiveRequest {
+func request(o hypermedia.Offer, purpose, identity string, ownValues bool) exchange.ActiveRequest {
 	body, contentType := Body(o.Control, ownValues)
 	h := http.Header{}
 	h.Set("Content-Type", contentType)

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks/internal/hypermedia"
-	"github.com/agentready/agentready/checks/leakage"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/spec"
 )
@@ -19,14 +19,14 @@ type stateful struct {
 	x      *exchange.Exchange
 	kind   string // path shape and state member: resources compared together
 	state  string
-	offers map[string]leakage.Offer // by transitionKey
+	offers map[string]hypermedia.Offer // by transitionKey
 }
 
 // transitionKey names a control by method and by its target relative to the
 // resource it acts on ("POST /cancellation"), the same on every resource of
 // a kind. ok is false for a control that acts elsewhere: its target on
 // another resource cannot be told.
-func transitionKey(o leakage.Offer, resource string) (key, suffix string, ok bool) {
+func transitionKey(o hypermedia.Offer, resource string) (key, suffix string, ok bool) {
 	t, errT := url.Parse(o.Target)
 	r, errR := url.Parse(resource)
 	if errT != nil || errR != nil || t.RawQuery != "" || t.Host != r.Host {
@@ -58,8 +58,8 @@ func statefulResources(rec *exchange.Recording, doc *spec.Document) []stateful {
 		if state == "" {
 			continue
 		}
-		r := stateful{x: x, kind: hypermedia.ShapeOf(x) + " " + member, state: state, offers: map[string]leakage.Offer{}}
-		for _, o := range leakage.Offers([]*exchange.Exchange{x}) {
+		r := stateful{x: x, kind: hypermedia.ShapeOf(x) + " " + member, state: state, offers: map[string]hypermedia.Offer{}}
+		for _, o := range hypermedia.Offers([]*exchange.Exchange{x}) {
 			if strings.HasPrefix(o.Pointer, "/_embedded/") {
 				continue
 			}
@@ -83,7 +83,7 @@ func statefulResources(rec *exchange.Recording, doc *spec.Document) []stateful {
 // each control a kind of resource offered in some state, sent to a resource
 // of that kind in a state where no resource offered it: one per control and
 // state, on the first such resource whose target no other probe takes.
-func transitions(top View, doc *spec.Document, allowed func(leakage.Offer) bool, taken map[string]bool) []exchange.ActiveRequest {
+func transitions(top View, doc *spec.Document, allowed func(hypermedia.Offer) bool, taken map[string]bool) []exchange.ActiveRequest {
 	if top.Recording == nil {
 		return nil
 	}
@@ -124,7 +124,7 @@ func transitions(top View, doc *spec.Document, allowed func(leakage.Offer) bool,
 				continue
 			}
 			probed[r.state], taken[target] = true, true
-			req := request(withoutBoundValues(moved), PurposeState, top.Name, false)
+			req := request(withoutBoundValues(moved), purpose.ActiveState, top.Name, false)
 			req.Why = fmt.Sprintf("%s, offered on %s in state %q and on no resource in state %q, sent to %s (%s): must be refused with 409, 422, 403 or 404 and problem+json",
 				o.Name, exchange.PathOf(from.x.Request.URL), from.state, r.state, exchange.PathOf(r.x.Request.URL), r.state)
 			out = append(out, req)
@@ -137,7 +137,7 @@ func transitions(top View, doc *spec.Document, allowed func(leakage.Offer) bool,
 // offered on (an affordance's arguments, a template's hidden values): sent
 // to another resource, they would name the first one, and a server that
 // trusts the body would act on it instead.
-func withoutBoundValues(o leakage.Offer) leakage.Offer {
+func withoutBoundValues(o hypermedia.Offer) hypermedia.Offer {
 	control := make(map[string]any, len(o.Control))
 	for k, v := range o.Control {
 		if k != "arguments" {

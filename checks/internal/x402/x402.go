@@ -7,6 +7,10 @@
 // validates the declaration only: nothing here forms or settles a payment.
 // It is pure and bounded: at most MaxAccepts requirements are read and
 // MaxProblems problems kept, and a header over MaxHeaderBytes is refused.
+//
+// PaymentChallenges finds the challenges among a scan's answers, once per
+// scan, for the discovery family that judges them and surface that lists
+// them.
 package x402
 
 import (
