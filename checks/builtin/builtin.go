@@ -11,7 +11,7 @@ import (
 	"github.com/agentready/agentready/checks/halforms"
 	"github.com/agentready/agentready/checks/internal/activeplan"
 	"github.com/agentready/agentready/checks/leakage"
-	mcpchecks "github.com/agentready/agentready/checks/mcp"
+	"github.com/agentready/agentready/checks/mcptools"
 	"github.com/agentready/agentready/checks/negotiation"
 	"github.com/agentready/agentready/checks/openapidoc"
 	"github.com/agentready/agentready/checks/openapihal"
@@ -34,7 +34,7 @@ func All() []checks.Check {
 		openapihal.All(),
 		openapidoc.All(),
 		problemjson.All(),
-		mcpchecks.All(),
+		mcptools.All(),
 		leakage.All(),
 		discovery.All(),
 		surface.All(),

@@ -1,9 +1,9 @@
-// Package mcpchecks is the mcp family: which revisions the app's MCP
+// Package mcptools is the mcp family: which revisions the app's MCP
 // endpoint speaks, whether its tool definitions are usable, whether its
 // catalog is stable and affordable, and whether its tools match the
 // operations of the OpenAPI document. The checks judge the snapshot that
-// probe/mcp took (checks.Input.MCP); they do no I/O.
-package mcpchecks
+// probe/mcpclient took (checks.Input.MCP); they do no I/O.
+package mcptools
 
 import (
 	"context"

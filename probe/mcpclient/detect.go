@@ -1,4 +1,4 @@
-package mcpprobe
+package mcpclient
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package mcpchecks
+package mcptools
 
 import (
 	"encoding/json"

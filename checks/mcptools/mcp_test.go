@@ -1,4 +1,4 @@
-package mcpchecks_test
+package mcptools_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/checkstest"
-	mcpchecks "github.com/agentready/agentready/checks/mcp"
+	"github.com/agentready/agentready/checks/mcptools"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/mcp"
@@ -135,7 +135,7 @@ func fired(t *testing.T, s *mcp.Snapshot, doc *spec.Document) ([]string, []findi
 	in := checkstest.Input("http://api.test/", nil)
 	in.MCP, in.Spec = s, doc
 	var all []finding.Finding
-	for _, c := range mcpchecks.All() {
+	for _, c := range mcptools.All() {
 		fs, _ := checkstest.Run(t, c, in)
 		all = append(all, fs...)
 	}
@@ -441,7 +441,7 @@ func TestChecks(t *testing.T) {
 }
 
 func TestFiredByCases(t *testing.T) {
-	checkstest.FiredBy(t, mcpchecks.All(), func(t *testing.T, name string) ([]string, bool) {
+	checkstest.FiredBy(t, mcptools.All(), func(t *testing.T, name string) ([]string, bool) {
 		i := slices.IndexFunc(checkCases, func(c checkCase) bool { return c.name == name })
 		if i < 0 {
 			return nil, false
@@ -461,19 +461,19 @@ func manyTools(n int, prefix string) []string {
 
 func TestSkipReasons(t *testing.T) {
 	in := checkstest.Input("http://api.test/", nil)
-	for _, c := range mcpchecks.All() {
+	for _, c := range mcptools.All() {
 		if _, reason := checkstest.Run(t, c, in); !strings.Contains(reason, "no MCP endpoint") {
 			t.Errorf("%s without a snapshot: skip reason %q", c.Meta().ID, reason)
 		}
 	}
 	in.MCP = &mcp.Snapshot{Endpoint: mcp.Endpoint{URL: endpoint, Source: mcp.SourceConventional}, Verdict: mcp.Verdict{Refused: "HTTP 403", RefusedStatus: 403}}
-	for _, c := range mcpchecks.All() {
+	for _, c := range mcptools.All() {
 		if _, reason := checkstest.Run(t, c, in); reason == "" {
 			t.Errorf("%s ran on a refused conventional path", c.Meta().ID)
 		}
 	}
 	in.MCP = modern(goodTools)
-	for _, c := range mcpchecks.All() {
+	for _, c := range mcptools.All() {
 		if !strings.HasPrefix(c.Meta().ID, "mcp-parity") {
 			continue
 		}
@@ -495,7 +495,7 @@ func TestRefusedAuthIsInfoAndServerErrorIsWarning(t *testing.T) {
 }
 
 func TestMetadata(t *testing.T) {
-	reg, err := checks.NewRegistry(mcpchecks.All()...)
+	reg, err := checks.NewRegistry(mcptools.All()...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -513,7 +513,7 @@ func TestFindingsAreDeterministic(t *testing.T) {
 	s := modern(append(slices.Clone(goodTools), `{"name":"x y","inputSchema":{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"string"}}}}`))
 	in := checkstest.Input("http://api.test/", nil)
 	in.MCP = s
-	for _, c := range mcpchecks.All() {
+	for _, c := range mcptools.All() {
 		a, _ := c.Run(context.Background(), in)
 		b, _ := c.Run(context.Background(), in)
 		ja, _ := json.Marshal(a)
@@ -545,7 +545,7 @@ func TestMissingToolJudgesOnlyWhatTheCallerMayCall(t *testing.T) {
 			in := checkstest.Input("http://api.test/", nil)
 			in.MCP, in.Spec, in.Caller = modern(goodTools[1:]), d, tt.caller
 			var all []finding.Finding
-			for _, c := range mcpchecks.All() {
+			for _, c := range mcptools.All() {
 				fs, _ := checkstest.Run(t, c, in)
 				all = append(all, fs...)
 			}
@@ -564,7 +564,7 @@ func TestMissingToolJudgesOnlyWhatTheCallerMayCall(t *testing.T) {
 // come from the configuration, and the defaults apply when it says nothing.
 func TestCatalogLimitsFromTheConfiguration(t *testing.T) {
 	var cost checks.Check
-	for _, c := range mcpchecks.All() {
+	for _, c := range mcptools.All() {
 		if c.Meta().ID == "mcp-context-cost" {
 			cost = c
 		}

@@ -1,11 +1,11 @@
-// Package mcpprobe is the scanner's MCP client. It is part of probe, the
+// Package mcpclient is the scanner's MCP client. It is part of probe, the
 // only package tree that touches the network, and it sends only read-only
 // MCP traffic: the JSON-RPC methods in allowedMethods, GETs of discovery
 // documents, and DELETE of a session it opened itself. The revision decision
 // and the raw tools/list pages stay in its own hands instead of an SDK's,
 // because the SDKs fall back to the legacy handshake on any failure (401 and
 // 5xx included) and silently drop tools that the checks must report.
-package mcpprobe
+package mcpclient
 
 import (
 	"bytes"
