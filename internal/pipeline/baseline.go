@@ -1,12 +1,4 @@
-// Package baseline compares a scan with an earlier one by finding
-// fingerprint, so that a team can gate on new problems only, see what it
-// fixed, and keep the baseline shrinking.
-//
-// A baseline is a JSON report (the json format), so any saved report can
-// serve as one; Write produces a trimmed report without timings or
-// evidence bodies, so that a committed baseline changes only when findings
-// do. Fingerprints ignore ports, IDs in paths and message wording.
-package baseline
+package pipeline
 
 import (
 	"cmp"
@@ -20,8 +12,19 @@ import (
 	"github.com/agentready/agentready/internal/finding"
 )
 
-// maxSize bounds the file read: a baseline of this size is already absurd.
-const maxSize = 64 << 20
+// A baseline compares a scan with an earlier one by finding fingerprint, so
+// that a team can gate on new problems only, see what it fixed, and keep the
+// baseline shrinking; the pipeline's baseline stage marks each finding new
+// or existing.
+//
+// A baseline is a JSON report (the json format), so any saved report can
+// serve as one; WriteBaseline produces a trimmed report without timings or
+// evidence bodies, so that a committed baseline changes only when findings
+// do. Fingerprints ignore ports, IDs in paths and message wording.
+
+// maxBaselineSize bounds the file read: a baseline of this size is already
+// absurd.
+const maxBaselineSize = 64 << 20
 
 // Baseline is the set of findings of an earlier scan.
 type Baseline struct {
@@ -35,14 +38,14 @@ type Baseline struct {
 	byFP     map[string]bool
 }
 
-// Load reads a JSON report as a baseline.
-func Load(path string) (*Baseline, error) {
+// LoadBaseline reads a JSON report as a baseline.
+func LoadBaseline(path string) (*Baseline, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := Read(io.LimitReader(f, maxSize))
+	b, err := ReadBaseline(io.LimitReader(f, maxBaselineSize))
 	if err != nil {
 		return nil, fmt.Errorf("baseline %s: %w", path, err)
 	}
@@ -50,8 +53,8 @@ func Load(path string) (*Baseline, error) {
 	return b, nil
 }
 
-// Read decodes a JSON report as a baseline.
-func Read(r io.Reader) (*Baseline, error) {
+// ReadBaseline decodes a JSON report as a baseline.
+func ReadBaseline(r io.Reader) (*Baseline, error) {
 	var rep struct {
 		SchemaVersion *int              `json:"schemaVersion"`
 		Findings      []finding.Finding `json:"findings"`
@@ -71,13 +74,13 @@ func Read(r io.Reader) (*Baseline, error) {
 			return nil, fmt.Errorf("finding %d (%s) has no fingerprint", i, f.CheckID)
 		}
 	}
-	b := FromFindings(rep.Findings)
+	b := BaselineFromFindings(rep.Findings)
 	b.Snapshot = rep.Snapshot
 	return b, nil
 }
 
-// FromFindings builds a baseline from findings.
-func FromFindings(fs []finding.Finding) *Baseline {
+// BaselineFromFindings builds a baseline from findings.
+func BaselineFromFindings(fs []finding.Finding) *Baseline {
 	b := &Baseline{byFP: map[string]bool{}}
 	for _, f := range fs {
 		if b.byFP[f.Fingerprint] {
@@ -98,8 +101,8 @@ func FromFindings(fs []finding.Finding) *Baseline {
 // Has reports whether the baseline lists the fingerprint.
 func (b *Baseline) Has(fingerprint string) bool { return b.byFP[fingerprint] }
 
-// Comparison is the outcome of comparing findings with a baseline.
-type Comparison struct {
+// BaselineComparison is the outcome of comparing findings with a baseline.
+type BaselineComparison struct {
 	// States holds "new" or "existing" for each finding, in order.
 	States []string
 	// Fixed and Unverified are the baseline entries not found: fixed when
@@ -112,8 +115,8 @@ type Comparison struct {
 // assessed (turned off, skipped, errored, or not in this build) is
 // unverified rather than fixed, so an unreachable MCP endpoint cannot make a
 // baseline look stale.
-func (b *Baseline) Compare(fs []finding.Finding, assessed func(checkID string) bool) Comparison {
-	var c Comparison
+func (b *Baseline) Compare(fs []finding.Finding, assessed func(checkID string) bool) BaselineComparison {
+	var c BaselineComparison
 	found := map[string]bool{}
 	for _, f := range fs {
 		found[f.Fingerprint] = true
@@ -135,13 +138,13 @@ func (b *Baseline) Compare(fs []finding.Finding, assessed func(checkID string) b
 	return c
 }
 
-// Write writes rep as a baseline: a JSON report trimmed to what comparing
+// WriteBaseline writes rep as a baseline: a JSON report trimmed to what comparing
 // needs and what a reviewer reads: one finding per fingerprint (the first
 // URL of each), sorted so that it diffs well, and the surface snapshot the
 // drift family compares with, and the score, so that `report diff` shows
 // how each family moved since. Drift findings are left out: they compare
 // rep with its own baseline, and this one replaces it.
-func Write(w io.Writer, rep *finding.Report) error {
+func WriteBaseline(w io.Writer, rep *finding.Report) error {
 	out := struct {
 		SchemaVersion int               `json:"schemaVersion"`
 		Tool          finding.ToolInfo  `json:"tool"`

@@ -1,4 +1,4 @@
-package baseline_test
+package pipeline_test
 
 import (
 	"bytes"
@@ -12,7 +12,6 @@ import (
 
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/fixtures/demo"
-	"github.com/agentready/agentready/internal/baseline"
 	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/pipeline"
@@ -40,13 +39,13 @@ func scanDemo(t *testing.T, p *pipeline.Policy, defects ...demo.Defect) *finding
 
 // written round-trips a scan through Write and Read, as a committed
 // baseline file would be.
-func written(t *testing.T, rep *finding.Report) *baseline.Baseline {
+func written(t *testing.T, rep *finding.Report) *pipeline.Baseline {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := baseline.Write(&buf, rep); err != nil {
+	if err := pipeline.WriteBaseline(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
-	b, err := baseline.Read(&buf)
+	b, err := pipeline.ReadBaseline(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,18 +130,18 @@ func TestIgnoredFindingsAreNeitherNewNorFixed(t *testing.T) {
 func TestWriteIsTrimmedSortedAndStable(t *testing.T) {
 	rep := scanDemo(t, nil, demo.DefectNoVaryAccept, demo.Defect405WithoutAllow)
 	var a, b bytes.Buffer
-	if err := baseline.Write(&a, rep); err != nil {
+	if err := pipeline.WriteBaseline(&a, rep); err != nil {
 		t.Fatal(err)
 	}
 	// The same app on another port and at another time gives the same
 	// fingerprints, so the same entries.
 	again := scanDemo(t, nil, demo.DefectNoVaryAccept, demo.Defect405WithoutAllow)
-	if err := baseline.Write(&b, again); err != nil {
+	if err := pipeline.WriteBaseline(&b, again); err != nil {
 		t.Fatal(err)
 	}
-	x, _ := baseline.Read(bytes.NewReader(a.Bytes()))
-	y, _ := baseline.Read(bytes.NewReader(b.Bytes()))
-	fps := func(b *baseline.Baseline) []string {
+	x, _ := pipeline.ReadBaseline(bytes.NewReader(a.Bytes()))
+	y, _ := pipeline.ReadBaseline(bytes.NewReader(b.Bytes()))
+	fps := func(b *pipeline.Baseline) []string {
 		var out []string
 		for _, e := range b.Entries {
 			out = append(out, e.Fingerprint)
@@ -164,11 +163,11 @@ func TestWriteIsTrimmedSortedAndStable(t *testing.T) {
 
 func TestReadRejectsWhatIsNotAReport(t *testing.T) {
 	for _, in := range []string{"", "[]", `{"findings":[]}`, `{"schemaVersion":99,"findings":[]}`, `{"schemaVersion":1,"findings":[{"checkId":"x"}]}`} {
-		if _, err := baseline.Read(strings.NewReader(in)); err == nil {
+		if _, err := pipeline.ReadBaseline(strings.NewReader(in)); err == nil {
 			t.Errorf("%q accepted", in)
 		}
 	}
-	if _, err := baseline.Read(strings.NewReader(`{"schemaVersion":1,"findings":[]}`)); err != nil {
+	if _, err := pipeline.ReadBaseline(strings.NewReader(`{"schemaVersion":1,"findings":[]}`)); err != nil {
 		t.Errorf("an empty report is a valid (empty) baseline: %v", err)
 	}
 }
