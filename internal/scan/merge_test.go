@@ -1,4 +1,4 @@
-package shardmerge
+package scan
 
 import (
 	"context"
@@ -78,7 +78,7 @@ func TestMergeIsLinear(t *testing.T) {
 }
 
 // BenchmarkMerge shows the cost per item staying flat as the shards grow:
-// go test ./internal/shardmerge -bench Merge -benchmem -run ^$
+// go test ./internal/scan -bench Merge -benchmem -run ^$
 func BenchmarkMerge(b *testing.B) {
 	cs := registry(b)
 	for _, n := range []int{1_000, 10_000, 100_000} {

@@ -1,4 +1,4 @@
-package shardmerge
+package scan
 
 import (
 	"context"

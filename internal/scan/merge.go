@@ -1,6 +1,7 @@
-// Package shardmerge joins the reports of a scan split into shards (scan
-// --shard i/n) into the report the whole scan would have given.
-package shardmerge
+package scan
+
+// Merging joins the reports of a scan split into shards (scan --shard i/n)
+// into the report the whole scan would have given.
 
 import (
 	"context"
@@ -15,7 +16,6 @@ import (
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/pipeline"
 	"github.com/agentready/agentready/internal/sanitize"
-	"github.com/agentready/agentready/internal/scan"
 )
 
 // ErrMissingShards means the reports are shards of one scan, but not all of
@@ -106,7 +106,7 @@ func Merge(ctx context.Context, reps []*finding.Report, cs []checks.Check, allow
 		return nil, m.err
 	}
 	out.Notes = append(out.Notes, fmt.Sprintf("merged from the reports of shards %s", strings.Join(shards, ", ")))
-	out.Score = scan.Grade(out)
+	out.Score = Grade(out)
 	if len(missing) > 0 {
 		why := fmt.Sprintf("shards %s of %d missing", strings.Join(missing, ", "), first.Shard.Total)
 		out.Notes = append(out.Notes, "partial: "+why+": the path shapes they own were not judged")
