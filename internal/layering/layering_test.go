@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -86,8 +87,18 @@ var rules = []rule{
 	{"internal/coverage", []string{"checks", "report", "internal/scan", "internal/cli", "internal/score"}, true, "coverage reads the recording only"},
 }
 
+// testOnly are helpers of tests that sit beside the tests they serve: the
+// rules of their folder do not bind them, since no package of the binary
+// imports them (TestTestOnlyHelpersStayInTests).
+var testOnly = []string{
+	"report/internal/demoscan", // scans the demo for the reporters' goldens
+}
+
 func TestImportsFlowOneWay(t *testing.T) {
 	for path, p := range packages(t) {
+		if slices.Contains(testOnly, path) {
+			continue
+		}
 		for _, r := range rules {
 			if !under(path, r.from) {
 				continue
@@ -102,6 +113,19 @@ func TestImportsFlowOneWay(t *testing.T) {
 						t.Errorf("%s depends on %s: %s", path, d, r.why)
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestTestOnlyHelpersStayInTests: a helper the layering rules let reach
+// further than its folder is imported by tests alone, never by a package of
+// the binary.
+func TestTestOnlyHelpersStayInTests(t *testing.T) {
+	for path, p := range packages(t) {
+		for _, d := range own(p.Deps) {
+			if slices.Contains(testOnly, d) {
+				t.Errorf("%s depends on %s, which serves tests only", path, d)
 			}
 		}
 	}
