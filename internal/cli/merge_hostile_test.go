@@ -13,7 +13,7 @@ import (
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/scan"
-	"github.com/agentready/agentready/report/jsonreport"
+	"github.com/agentready/agentready/report/json"
 )
 
 // craftedShard writes, as another CI job could, the JSON report of shard

@@ -1,5 +1,7 @@
 // Package jsonreport writes and reads the JSON report, the format baselines
 // and `report convert` are built on. docs/report-schema.md describes it.
+// It sits in report/json beside the other formats, and keeps the name
+// jsonreport so that it and its importers use encoding/json unaliased.
 package jsonreport
 
 import (
