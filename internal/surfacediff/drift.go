@@ -1,4 +1,4 @@
-// Package drift compares two surface snapshots (finding.Snapshot): the
+// Package surfacediff compares two surface snapshots (finding.Snapshot): the
 // tools, operations, relations and skills an agent was built against, and
 // what a later scan saw. It is pure. The drift family turns its changes into
 // findings; `agentready report diff` prints them.
@@ -10,7 +10,7 @@
 // read-only or started saying it is destructive, a relation or skill that is
 // gone. Every other change is compatible. Additions are not changes: they
 // break nothing an agent relies on.
-package drift
+package surfacediff
 
 import (
 	"cmp"
