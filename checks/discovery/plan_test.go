@@ -139,7 +139,7 @@ func TestFollowUpFetchesDeclaredSitemapsAndSamplesEntries(t *testing.T) {
 	}
 }
 
-// TestAuthorizationServersPlannedOnTheOriginOnly: the metadata of the
+// TestAuthorizationServersPlannedOnTheOriginOnly covers the metadata of the
 // servers the resource's metadata lists is asked for on the target's origin,
 // never elsewhere, and the OpenID configuration only when the RFC 8414
 // document is not known to answer.
