@@ -260,6 +260,18 @@ func (ms *memos) get(key string, fn func() any) any {
 // pure like the checks themselves. Safe for concurrent use.
 func (in *Input) Memo(key string, fn func() any) any { return in.memos.get(key, fn) }
 
+// Recordings are the scan's recording and each other identity's: every
+// answer the scan received.
+func (in *Input) Recordings() []*exchange.Recording {
+	out := []*exchange.Recording{in.Recording}
+	for _, v := range in.Identities {
+		if v.Recording != nil && v.Recording != in.Recording {
+			out = append(out, v.Recording)
+		}
+	}
+	return out
+}
+
 // Observe records a fact about a check's run that is not a finding, such as
 // which of two conformant behaviours the server chose. Safe for concurrent use.
 func (in *Input) Observe(checkID, fact string) {

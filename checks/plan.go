@@ -161,7 +161,7 @@ func validParts(cs []Check) string {
 }
 
 // ActivePlanner plans the active probes from what each identity was shown.
-// The user's allow-list is one (checks/active.Rules): the scan never plans
+// The user's allow-list is one (checks/internal/activeplan.Rules): the scan never plans
 // a state-changing request the user did not allow.
 type ActivePlanner interface {
 	PlanActive(in *ActivePlanInput) []exchange.ActiveRequest

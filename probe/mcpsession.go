@@ -12,7 +12,7 @@ import (
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/urlx"
-	mcpprobe "github.com/agentready/agentready/probe/mcp"
+	"github.com/agentready/agentready/probe/mcpclient"
 )
 
 // MCPPlan says what a session examines of the app's MCP face.
@@ -117,7 +117,7 @@ func (s Session) inspectMCP(ctx context.Context, out *Outcome) (*mcp.Snapshot, [
 	for x := range out.Recording.Crawled() {
 		crawled = append(crawled, x)
 	}
-	eps, docs := mcpprobe.Discover(ctx, cfg, target, s.MCP.Named, crawled)
+	eps, docs := mcpclient.Discover(ctx, cfg, target, s.MCP.Named, crawled)
 	var snap *mcp.Snapshot
 	for i, ep := range eps {
 		epCfg := cfg
@@ -128,7 +128,7 @@ func (s Session) inspectMCP(ctx context.Context, out *Outcome) (*mcp.Snapshot, [
 		}
 		epCfg.Headers = s.Config.Credentials.For(ep.URL, epCfg.Headers)
 		if i == 0 {
-			sn, err := mcpprobe.Collect(ctx, epCfg, ep)
+			sn, err := mcpclient.Collect(ctx, epCfg, ep)
 			if err != nil {
 				// The CLI validates --mcp; a bad URL here came from a caller.
 				return nil, docs, false
@@ -139,7 +139,7 @@ func (s Session) inspectMCP(ctx context.Context, out *Outcome) (*mcp.Snapshot, [
 			snap = sn
 			continue
 		}
-		if v, err := mcpprobe.Verdict(ctx, epCfg, ep); err == nil {
+		if v, err := mcpclient.Verdict(ctx, epCfg, ep); err == nil {
 			snap.Others = append(snap.Others, v)
 		}
 	}
@@ -171,7 +171,7 @@ func (s Session) listAsIdentities(ctx context.Context, sched *schedule, out *Out
 		cfg.Headers = s.Config.Credentials.For(ep.URL, cfg.Headers)
 		cfg.MaxPages, cfg.MaxRequests = mcpIdentityPages, mcpIdentityRequests
 		ictx, cancel := context.WithTimeout(ctx, mcpIdentityBudget)
-		snap, err := mcpprobe.List(ictx, cfg, ep, v.Name)
+		snap, err := mcpclient.List(ictx, cfg, ep, v.Name)
 		if ictx.Err() != nil {
 			err = errIdentityBound
 			cutShort(&out.Stats, ictx, finding.CutMCP)
@@ -214,7 +214,7 @@ func viewNames(vs []View) string {
 // MCPConfig derives the MCP client's configuration from the probe's, so that
 // `agentready mcp` and a scan send the same requests, through the same
 // resolver: a configuration without one (`agentready mcp`) gets its own.
-func MCPConfig(p Config, version string) mcpprobe.Config {
+func MCPConfig(p Config, version string) mcpclient.Config {
 	if version == "" {
 		version = "dev"
 	}
@@ -225,7 +225,7 @@ func MCPConfig(p Config, version string) mcpprobe.Config {
 	if ua == "" {
 		ua = "agentready/" + version + " (+https://github.com/agentready/agentready)"
 	}
-	return mcpprobe.Config{
+	return mcpclient.Config{
 		Headers: p.Headers, Secrets: p.Secrets, Timeout: p.Timeout, MaxBody: p.MaxBody, UserAgent: ua,
 		ClientName: "agentready", ClientVersion: version, Transport: p.Transport, Log: p.Log, Rate: p.Rate,
 		DialContext: p.Resolver.DialContext,

@@ -11,7 +11,7 @@ import (
 
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/report/html"
-	"github.com/agentready/agentready/report/jsonreport"
+	"github.com/agentready/agentready/report/json"
 	"github.com/agentready/agentready/report/junit"
 	"github.com/agentready/agentready/report/markdown"
 	"github.com/agentready/agentready/report/sarif"

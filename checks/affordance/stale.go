@@ -6,15 +6,16 @@ import (
 	"net/http"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/active"
-	"github.com/agentready/agentready/checks/hypermedia"
+	"github.com/agentready/agentready/checks/internal/activeplan"
+	"github.com/agentready/agentready/checks/internal/hypermedia"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 )
 
 // StaleVersion flags an operation executed although its request was
 // conditional on a version the resource does not have. It judges the active
-// stale-version probes (checks/active), sent only with --active.
+// stale-version probes (checks/internal/activeplan), sent only with --active.
 type StaleVersion struct{}
 
 // Parts implements checks.WithParts, like every check of the family.
@@ -58,7 +59,7 @@ func (c StaleVersion) Run(ctx context.Context, in *checks.Input) ([]finding.Find
 	var out []finding.Finding
 	judged := 0
 	for _, x := range in.Recording.Exchanges {
-		if x.Purpose != active.PurposeStale || x.Response == nil {
+		if x.Purpose != purpose.ActiveStale || x.Response == nil {
 			continue
 		}
 		judged++
@@ -66,7 +67,7 @@ func (c StaleVersion) Run(ctx context.Context, in *checks.Input) ([]finding.Find
 		switch {
 		case st >= 200 && st < 300:
 			msg := fmt.Sprintf("%s %s with If-Match: %s (matching no representation) was answered %d; expected 412 or 409, and the method not performed",
-				x.Request.Method, exchange.PathOf(x.Request.URL), active.StaleETag, st)
+				x.Request.Method, exchange.PathOf(x.Request.URL), activeplan.StaleETag, st)
 			out = append(out, checks.New(m, x.Request.Method+" "+exchange.PathShape(exchange.PathOf(x.Request.URL)), msg,
 				checks.Evidence(x, []string{"If-Match", "Content-Type"}, []string{"Content-Type", "ETag"})))
 		case st == http.StatusPreconditionFailed || st == http.StatusConflict:

@@ -5,9 +5,10 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/active"
 	"github.com/agentready/agentready/checks/affordance"
 	"github.com/agentready/agentready/checks/checkstest"
+	"github.com/agentready/agentready/checks/internal/activeplan"
+	"github.com/agentready/agentready/checks/internal/purpose"
 )
 
 func TestStaleVersionExecuted(t *testing.T) {
@@ -21,8 +22,8 @@ func TestStaleVersionExecuted(t *testing.T) {
 		{403, false, true}, {422, false, true},
 	}
 	for _, tt := range tests {
-		x := checkstest.Exchange(active.PurposeStale, "POST", "http://api.test/orders/1/cancellation").
-			ReqHeader("If-Match", active.StaleETag).Status(tt.status).Header("Content-Type", "application/problem+json").Body(`{}`)
+		x := checkstest.Exchange(purpose.ActiveStale, "POST", "http://api.test/orders/1/cancellation").
+			ReqHeader("If-Match", activeplan.StaleETag).Status(tt.status).Header("Content-Type", "application/problem+json").Body(`{}`)
 		in := checkstest.Input("http://api.test/", nil, x.Build())
 		in.Active = &checks.ActiveRun{Allow: []string{"POST /orders/*/cancellation"}, Planned: 1}
 		fs, skip := checkstest.Run(t, affordance.StaleVersion{}, in)

@@ -5,8 +5,9 @@ import (
 	"fmt"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/active"
-	"github.com/agentready/agentready/checks/hypermedia"
+	"github.com/agentready/agentready/checks/internal/activeplan"
+	"github.com/agentready/agentready/checks/internal/hypermedia"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 )
@@ -14,7 +15,7 @@ import (
 // TransitionExecuted flags a state-changing request that succeeded on a
 // resource whose state offers no such control: the state matrix said "not
 // now" and the server did it anyway. It judges the active state-transition
-// probes (checks/active), sent only with --active.
+// probes (checks/internal/activeplan), sent only with --active.
 type TransitionExecuted struct{}
 
 // Parts implements checks.WithParts, like every check of the family.
@@ -63,7 +64,7 @@ func (c TransitionExecuted) Run(ctx context.Context, in *checks.Input) ([]findin
 	var out []finding.Finding
 	judged := 0
 	for _, x := range in.Recording.Exchanges {
-		if x.Purpose != active.PurposeState || x.Response == nil {
+		if x.Purpose != purpose.ActiveState || x.Response == nil {
 			continue
 		}
 		judged++
@@ -80,7 +81,7 @@ func (c TransitionExecuted) Run(ctx context.Context, in *checks.Input) ([]findin
 			msg := fmt.Sprintf("%s %s was answered %d although %s was %s, in which no resource of its kind offered it; expected 409, 422, 403 or 404 and the state unchanged",
 				x.Request.Method, exchange.PathOf(x.Request.URL), st, exchange.PathOf(x.BasedOn), state)
 			out = append(out, checks.New(m, op, msg, ev...))
-		case !active.RefusesTransition(st):
+		case !activeplan.RefusesTransition(st):
 			in.Observe(m.ID, fmt.Sprintf("%s refused with %d, not 409, 422, 403 or 404: not graded", op, st))
 		case mt != "application/problem+json":
 			in.Observe(m.ID, fmt.Sprintf("%s refused with %d as %q, not application/problem+json: not graded", op, st, mt))

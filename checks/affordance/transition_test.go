@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/active"
 	"github.com/agentready/agentready/checks/affordance"
 	"github.com/agentready/agentready/checks/checkstest"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 )
 
@@ -30,7 +30,7 @@ func TestStateTransitionExecuted(t *testing.T) {
 	for _, tt := range tests {
 		crawled := checkstest.Exchange(exchange.PurposeCrawl, "GET", "http://api.test/orders/3").Status(200).
 			Header("Content-Type", "application/hal+json").Body(`{"id":3,"state":"shipped"}`).Build()
-		probe := checkstest.Exchange(active.PurposeState, "POST", "http://api.test/orders/3/cancellation").BasedOn(crawled.Request.URL).
+		probe := checkstest.Exchange(purpose.ActiveState, "POST", "http://api.test/orders/3/cancellation").BasedOn(crawled.Request.URL).
 			Status(tt.status).Header("Content-Type", tt.mediaType).Body(`{}`).Build()
 		in := checkstest.Input("http://api.test/", nil, crawled, probe)
 		in.Active = &checks.ActiveRun{Allow: []string{"POST /orders/*/cancellation"}, Planned: 1}

@@ -9,8 +9,9 @@ import (
 	"github.com/agentready/agentready/checks/drift"
 	"github.com/agentready/agentready/checks/hal"
 	"github.com/agentready/agentready/checks/halforms"
+	"github.com/agentready/agentready/checks/internal/activeplan"
 	"github.com/agentready/agentready/checks/leakage"
-	mcpchecks "github.com/agentready/agentready/checks/mcp"
+	"github.com/agentready/agentready/checks/mcptools"
 	"github.com/agentready/agentready/checks/negotiation"
 	"github.com/agentready/agentready/checks/openapidoc"
 	"github.com/agentready/agentready/checks/openapihal"
@@ -33,7 +34,7 @@ func All() []checks.Check {
 		openapihal.All(),
 		openapidoc.All(),
 		problemjson.All(),
-		mcpchecks.All(),
+		mcptools.All(),
 		leakage.All(),
 		discovery.All(),
 		surface.All(),
@@ -46,3 +47,15 @@ func All() []checks.Check {
 
 // Registry builds the validated registry of every built-in check.
 func Registry() (*checks.Registry, error) { return checks.NewRegistry(All()...) }
+
+// ActiveAllowList reads the user's allow-list of active probes ("POST
+// /orders/*/cancel" or an operationId) into the planner the scan hands it
+// to. The planning itself stays under checks/internal, where only checks
+// reach it; the CLI and the tests that build a scan come through here.
+func ActiveAllowList(entries []string) (checks.ActivePlanner, error) {
+	rules, err := activeplan.ParseRules(entries)
+	if err != nil {
+		return nil, err
+	}
+	return rules, nil
+}

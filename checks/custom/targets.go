@@ -10,7 +10,7 @@ import (
 	yaml "github.com/pb33f/go-yaml"
 
 	"github.com/agentready/agentready/checks"
-	mcpchecks "github.com/agentready/agentready/checks/mcp"
+	"github.com/agentready/agentready/checks/internal/mcpmap"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/halview"
@@ -348,7 +348,7 @@ func toolItems(in *checks.Input) ([]item, error) {
 			if len(path) > 0 {
 				member = strings.TrimPrefix(pointer(path), "/")
 			}
-			return mcpchecks.ToolEvidence(l, t, member), nil
+			return mcpmap.ToolEvidence(l, t, member), nil
 		}})
 	}
 	return out, nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 )
@@ -30,7 +31,7 @@ func agentCard(in *checks.Input) (*card, error) {
 	for _, loc := range []struct {
 		purpose, path string
 		legacy        bool
-	}{{PurposeAgentCard, agentCardPath, false}, {PurposeAgentCardLegacy, agentCardLegacyPath, true}} {
+	}{{purpose.AgentCard, agentCardPath, false}, {purpose.AgentCardLegacy, agentCardLegacyPath, true}} {
 		x := doc(in, loc.purpose, loc.path)
 		if !ok2xx(x) || isHTML(x) {
 			continue

@@ -6,10 +6,10 @@ import (
 	"net/url"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/linkset"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/linkheader"
-	"github.com/agentready/agentready/internal/linkset"
 )
 
 func rfc9727(section, level string) finding.SpecRef {

@@ -7,10 +7,11 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/conneg"
+	"github.com/agentready/agentready/checks/internal/conneg"
+	"github.com/agentready/agentready/checks/internal/llmstxt"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
-	"github.com/agentready/agentready/internal/llmstxt"
 )
 
 var llmsRef = ref("llms.txt proposal", "Format", "proposal", "https://llmstxt.org/#format")
@@ -18,7 +19,7 @@ var llmsRef = ref("llms.txt proposal", "Format", "proposal", "https://llmstxt.or
 // llmsDoc is the llms.txt exchange and its parse, when there is a file: a
 // 2xx that is not an HTML catch-all page.
 func llmsDoc(in *checks.Input) (*exchange.Exchange, *llmstxt.File, error) {
-	x := doc(in, PurposeLLMs, llmsPath)
+	x := doc(in, purpose.LLMs, llmsPath)
 	switch {
 	case x == nil || x.Response == nil:
 		return nil, nil, checks.Skip("/llms.txt was not fetched or got no response")

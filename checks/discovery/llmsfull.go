@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 )
@@ -40,7 +41,7 @@ func llmsFullDoc(in *checks.Input) (x *exchange.Exchange, linked bool, err error
 // linksLLMsFull reports an llms.txt that links to /llms-full.txt.
 func linksLLMsFull(in *checks.Input) bool {
 	x := doc(in, PurposeLLMsFull, llmsFullPath)
-	for _, l := range llmsLinks(in.Target, doc(in, PurposeLLMs, llmsPath)) {
+	for _, l := range llmsLinks(in.Target, doc(in, purpose.LLMs, llmsPath)) {
 		if x != nil && l.url == x.Request.URL {
 			return true
 		}

@@ -9,11 +9,11 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/conneg"
+	"github.com/agentready/agentready/checks/internal/conneg"
+	"github.com/agentready/agentready/checks/internal/llmstxt"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/linkheader"
-	"github.com/agentready/agentready/internal/llmstxt"
 )
 
 var rfc7763 = ref("RFC 7763", "2", "REQUIRED", "https://www.rfc-editor.org/rfc/rfc7763#section-2")

@@ -291,7 +291,7 @@ credentials would not help.`,
 func (c AuthChallenge) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
 	seen := map[string]bool{}
 	var fs checks.Findings
-	for _, rec := range allRecordings(in) {
+	for _, rec := range in.Recordings() {
 		for _, x := range rec.Exchanges {
 			if x.Response == nil || x.Response.Status != http.StatusUnauthorized || len(x.Response.Header.Values("WWW-Authenticate")) > 0 {
 				continue
@@ -307,16 +307,4 @@ func (c AuthChallenge) Run(_ context.Context, in *checks.Input) ([]finding.Findi
 		}
 	}
 	return fs.List(), nil
-}
-
-// allRecordings are the scan's recording and each other identity's: every
-// answer the scan received.
-func allRecordings(in *checks.Input) []*exchange.Recording {
-	out := []*exchange.Recording{in.Recording}
-	for _, v := range in.Identities {
-		if v.Recording != nil && v.Recording != in.Recording {
-			out = append(out, v.Recording)
-		}
-	}
-	return out
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/discovery"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 )
 
@@ -119,7 +120,7 @@ func TestFollowUpFetchesDeclaredSitemapsAndSamplesEntries(t *testing.T) {
 		if strings.HasPrefix(k, discovery.PurposeSitemapEntry) {
 			entries = append(entries, k)
 		}
-		if strings.HasPrefix(k, discovery.PurposeSitemap+" ") {
+		if strings.HasPrefix(k, purpose.Sitemap+" ") {
 			t.Errorf("the sitemap robots.txt names was fetched again: %s", k)
 		}
 	}
@@ -138,7 +139,7 @@ func TestFollowUpFetchesDeclaredSitemapsAndSamplesEntries(t *testing.T) {
 	}
 }
 
-// TestAuthorizationServersPlannedOnTheOriginOnly: the metadata of the
+// TestAuthorizationServersPlannedOnTheOriginOnly covers the metadata of the
 // servers the resource's metadata lists is asked for on the target's origin,
 // never elsewhere, and the OpenID configuration only when the RFC 8414
 // document is not known to answer.

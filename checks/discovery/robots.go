@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/robots"
@@ -336,14 +337,14 @@ func advertisedPaths(in *checks.Input) map[advertised][]string {
 			add(base+concretePath(op.PathTemplate), "the OpenAPI document")
 		}
 	}
-	if x := doc(in, PurposeLLMs, llmsPath); x != nil {
+	if x := doc(in, purpose.LLMs, llmsPath); x != nil {
 		for _, l := range llmsLinks(in.Target, x) {
 			if l.sameOrigin {
 				add(exchange.PathOf(l.url), "llms.txt")
 			}
 		}
 	}
-	for _, loc := range []struct{ purpose, path string }{{PurposeAgentCard, agentCardPath}, {PurposeAgentCardLegacy, agentCardLegacyPath}} {
+	for _, loc := range []struct{ purpose, path string }{{purpose.AgentCard, agentCardPath}, {purpose.AgentCardLegacy, agentCardLegacyPath}} {
 		if x := doc(in, loc.purpose, loc.path); x != nil {
 			for _, l := range interfaceURLs(in.Target, x) {
 				if l.sameOrigin {

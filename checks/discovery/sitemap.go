@@ -8,21 +8,21 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/conneg"
+	"github.com/agentready/agentready/checks/internal/conneg"
+	"github.com/agentready/agentready/checks/internal/purpose"
+	"github.com/agentready/agentready/checks/internal/sitemap"
+	"github.com/agentready/agentready/checks/internal/x402"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/robots"
-	"github.com/agentready/agentready/internal/sitemap"
 	"github.com/agentready/agentready/internal/urlx"
 )
 
-// Sitemap purposes: the sitemaps themselves (the conventional /sitemap.xml
-// in the first round; those robots.txt names and an index lists in the
-// follow-up), and the GET of a sampled entry the crawl did not fetch.
-const (
-	PurposeSitemap      = "discovery/sitemap"
-	PurposeSitemapEntry = "discovery/sitemap-entry"
-)
+// PurposeSitemapEntry is the GET of a sampled sitemap entry the crawl did
+// not fetch. The sitemaps themselves (the conventional /sitemap.xml in the
+// first round; those robots.txt names and an index lists in the follow-up)
+// are purpose.Sitemap, which surface reads too.
+const PurposeSitemapEntry = "discovery/sitemap-entry"
 
 const sitemapPath = "/sitemap.xml"
 
@@ -124,7 +124,7 @@ func planSitemaps(target *url.URL, byPurpose map[string][]*exchange.Exchange) []
 	for _, x := range byPurpose[PurposeRobots] {
 		docs = append(docs, robotsSitemaps(target, x)...)
 	}
-	for _, x := range byPurpose[PurposeSitemap] {
+	for _, x := range byPurpose[purpose.Sitemap] {
 		if x.Request.URL == conventional {
 			docs = append(docs, indexChildren(target, conventional, parseSitemap(x).file)...)
 		}
@@ -134,7 +134,7 @@ func planSitemaps(target *url.URL, byPurpose map[string][]*exchange.Exchange) []
 	for _, d := range docs {
 		if len(out) < maxSitemaps && !seen[d.url] {
 			seen[d.url] = true
-			out = append(out, request(PurposeSitemap, http.MethodGet, d.url, "", d.url))
+			out = append(out, request(purpose.Sitemap, http.MethodGet, d.url, "", d.url))
 		}
 	}
 	return out
@@ -157,7 +157,7 @@ func planSitemapEntries(in *checks.PlanInput, byPurpose map[string][]*exchange.E
 		crawled[x.Request.URL] = true
 	}
 	var out []exchange.PlannedRequest
-	for _, x := range byPurpose[PurposeSitemap] {
+	for _, x := range byPurpose[purpose.Sitemap] {
 		if x.Request.URL != conventional || !servesSitemap(x) {
 			continue
 		}
@@ -202,17 +202,17 @@ func sitemaps(in *checks.Input) []sitemapDoc {
 		conventional := wellKnown(in.Target, sitemapPath)
 		docs := robotsSitemaps(in.Target, doc(in, PurposeRobots, robotsPath))
 		if len(docs) == 0 {
-			if x := in.Probe(PurposeSitemap, conventional); x != nil && servesSitemap(x) {
+			if x := in.Probe(purpose.Sitemap, conventional); x != nil && servesSitemap(x) {
 				docs = []sitemapDoc{{url: conventional, via: sitemapPath + " (the conventional location)"}}
 			}
 		}
 		for i := range docs {
-			docs[i].x = sent(in, PurposeSitemap, http.MethodGet, docs[i].url, "")
+			docs[i].x = sent(in, purpose.Sitemap, http.MethodGet, docs[i].url, "")
 		}
 		var children []sitemapDoc
 		for _, d := range docs {
 			for _, c := range indexChildren(in.Target, d.url, parsedOf(in, d).file) {
-				c.x = sent(in, PurposeSitemap, http.MethodGet, c.url, "")
+				c.x = sent(in, purpose.Sitemap, http.MethodGet, c.url, "")
 				children = append(children, c)
 			}
 		}
@@ -431,7 +431,7 @@ func deadEntries(in *checks.Input, m checks.Meta, d sitemapDoc) []finding.Findin
 // A page priced with x402 is there: its 402 says how to pay for it.
 func deadPage(x *exchange.Exchange) bool {
 	if x.Response != nil && x.Response.Status == http.StatusPaymentRequired {
-		_, priced := readChallenge(x)
+		_, priced := x402.ReadChallenge(x)
 		return !priced
 	}
 	return x.Response == nil || x.Response.Status >= 400
@@ -515,7 +515,7 @@ func advertisedPages(in *checks.Input) []advertisedPage {
 			out = append(out, advertisedPage{n, by})
 		}
 	}
-	if x := doc(in, PurposeLLMs, llmsPath); x != nil {
+	if x := doc(in, purpose.LLMs, llmsPath); x != nil {
 		for _, l := range llmsLinks(in.Target, x) {
 			if l.sameOrigin && livePage(in, l.url) {
 				add(l.url, "llms.txt")

@@ -11,15 +11,10 @@ import (
 	"slices"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/internal/agentskills"
+	"github.com/agentready/agentready/checks/internal/agentskills"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
-)
-
-// Agent Skills purposes: the index, then (follow-up) each SKILL.md it lists.
-const (
-	PurposeSkillsIndex = "discovery/agent-skills-index"
-	PurposeSkill       = "discovery/agent-skill"
 )
 
 // maxSkillFetches bounds the SKILL.md files fetched.
@@ -33,7 +28,7 @@ func skillsRef(section, level string) finding.SpecRef {
 
 // skillsIndex is the index exchange and its parse, when the site serves one.
 func skillsIndex(in *checks.Input) (*exchange.Exchange, *agentskills.Index, error, error) {
-	x := doc(in, PurposeSkillsIndex, agentskills.Path)
+	x := doc(in, purpose.SkillsIndex, agentskills.Path)
 	switch {
 	case x == nil || x.Response == nil:
 		return nil, nil, nil, checks.Skip(agentskills.Path + " was not fetched or got no response")
@@ -77,7 +72,7 @@ func skillURLs(target *url.URL, x *exchange.Exchange, ix *agentskills.Index) map
 
 func planSkills(target *url.URL, byPurpose map[string][]*exchange.Exchange) []exchange.PlannedRequest {
 	var out []exchange.PlannedRequest
-	for _, x := range byPurpose[PurposeSkillsIndex] {
+	for _, x := range byPurpose[purpose.SkillsIndex] {
 		if !ok2xx(x) || isHTML(x) || !x.Response.Whole() {
 			continue
 		}
@@ -88,7 +83,7 @@ func planSkills(target *url.URL, byPurpose map[string][]*exchange.Exchange) []ex
 		for _, s := range ix.Skills {
 			for _, l := range resolve(target, x.Request.URL, []string{s.URL}) {
 				if l.sameOrigin && s.Type == "skill-md" && len(out) < maxSkillFetches {
-					out = append(out, request(PurposeSkill, http.MethodGet, l.url, "", l.url))
+					out = append(out, request(purpose.Skill, http.MethodGet, l.url, "", l.url))
 				}
 			}
 		}
@@ -183,7 +178,7 @@ func (c SkillsArtifacts) Run(_ context.Context, in *checks.Input) ([]finding.Fin
 	var out []finding.Finding
 	for _, u := range slices.Sorted(maps.Keys(urls)) {
 		s := urls[u]
-		sx := in.Probe(PurposeSkill, u)
+		sx := in.Probe(purpose.Skill, u)
 		if sx == nil {
 			continue
 		}

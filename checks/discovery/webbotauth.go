@@ -6,9 +6,9 @@ import (
 	"net/url"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/webbotauth"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
-	"github.com/agentready/agentready/internal/webbotauth"
 )
 
 // PurposeWebBotAuth is the GET of the HTTP Message Signatures directory.

@@ -4,7 +4,7 @@
 // Agents are built against a surface; changing it under them breaks them
 // without a single failed request, so this family compares declarations,
 // not behaviour. Breaking changes are errors and compatible ones info; the
-// comparison itself is internal/drift's.
+// comparison itself is internal/surfacediff's.
 //
 // The family brings the surface snapshot every report carries, so that any
 // saved report can serve as the next scan's baseline.
@@ -16,9 +16,9 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/internal/drift"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/surfacediff"
 )
 
 // All returns the family's checks.
@@ -36,16 +36,16 @@ var contract = finding.SpecRef{Doc: "agentready", Section: "the baseline surface
 	URL: "https://github.com/agentready/agentready/blob/main/docs/ci.md#gating-agent-surface-changes"}
 
 // kinds are the checks, one per kind of change, in ID order.
-var kinds = []drift.Kind{drift.KindAnnotations, drift.KindInputSchema, drift.KindRelations, drift.KindRemoved, drift.KindRenamed, drift.KindSkills}
+var kinds = []surfacediff.Kind{surfacediff.KindAnnotations, surfacediff.KindInputSchema, surfacediff.KindRelations, surfacediff.KindRemoved, surfacediff.KindRenamed, surfacediff.KindSkills}
 
 // about is each check's metadata besides its ID; parts are the parts of a
 // snapshot it compares.
-var about = map[drift.Kind]struct {
+var about = map[surfacediff.Kind]struct {
 	title, help string
 	parts       []string
 	firedBy     string
 }{
-	drift.KindRemoved: {"No tool or operation of the baseline surface is gone",
+	surfacediff.KindRemoved: {"No tool or operation of the baseline surface is gone",
 		`An agent, or a client generated from the OpenAPI document, calls tools and operations
 by name. A tool the catalog no longer lists, or an operation the document no longer
 declares, fails every agent built against the baseline, and no request of the scan shows
@@ -56,8 +56,8 @@ alone changed, is reported by drift-renamed instead.
 **How to fix:** keep the tool or operation (deprecate it first: OpenAPI ` + "`deprecated: true`" + `,
 a description that says what replaces it), or, when the removal is intended, rewrite the
 baseline with ` + "`agentready baseline write`" + ` in the same change so reviewers see it.`,
-		[]string{drift.PartMCP, drift.PartOpenAPI}, ""},
-	drift.KindRenamed: {"No tool or operation of the baseline surface is renamed",
+		[]string{surfacediff.PartMCP, surfacediff.PartOpenAPI}, ""},
+	surfacediff.KindRenamed: {"No tool or operation of the baseline surface is renamed",
 		`A tool listed under a new name with the same input schema and hints, an operation with
 a new operationId at the same method and path, or one moved to a new path under the same
 operationId, is one change: a rename. Agents call the old name and get an unknown-tool
@@ -66,8 +66,8 @@ error (or a 404) although the capability is still there.
 **How to fix:** keep the old name as an alias until agents have moved (list both tools,
 keep the operationId), or rewrite the baseline with ` + "`agentready baseline write`" + ` when the
 rename is intended.`,
-		[]string{drift.PartMCP, drift.PartOpenAPI}, ""},
-	drift.KindInputSchema: {"Tool and operation inputs accept what the baseline accepted",
+		[]string{surfacediff.PartMCP, surfacediff.PartOpenAPI}, ""},
+	surfacediff.KindInputSchema: {"Tool and operation inputs accept what the baseline accepted",
 		`An agent fills a tool's input schema, or an operation's parameters and body, the way
 it learned from the baseline. Breaking (error): a property removed, a new required
 property, a property made required, a type narrowed, an enum shrunk or added. Any other
@@ -78,8 +78,8 @@ value before (expected) and after (got).
 **How to fix:** add new inputs as optional properties with a default, widen rather than
 narrow, and rewrite the baseline with ` + "`agentready baseline write`" + ` once a breaking change
 is intended and announced.`,
-		[]string{drift.PartMCP, drift.PartOpenAPI}, ""},
-	drift.KindAnnotations: {"Tool annotations keep the safety they declared in the baseline",
+		[]string{surfacediff.PartMCP, surfacediff.PartOpenAPI}, ""},
+	surfacediff.KindAnnotations: {"Tool annotations keep the safety they declared in the baseline",
 		`Hosts decide from a tool's hints whether to ask the user first: a read-only,
 non-destructive tool often runs without confirmation. Turning readOnlyHint off, or
 destructiveHint on (dropping a hint counts, since MCP's defaults are the riskier reading),
@@ -88,8 +88,8 @@ annotations is compatible (info).
 
 **How to fix:** keep the hints true to what the tool does; if the tool now changes state,
 give the changing behaviour a new tool and keep the read-only one.`,
-		[]string{drift.PartMCP}, ""},
-	drift.KindRelations: {"Relations of the baseline are still declared and offered",
+		[]string{surfacediff.PartMCP}, ""},
+	surfacediff.KindRelations: {"Relations of the baseline are still declared and offered",
 		`Hypermedia agents find operations by link relation: a relation dropped from an
 operation's x-hal-rel, or no longer offered in the _links of resources of a path shape
 the baseline saw offer it, breaks the agents that follow it. A path shape this scan did
@@ -97,14 +97,14 @@ not reach is not compared.
 
 **How to fix:** keep offering the relation (deprecate it in the documentation first), or
 rewrite the baseline with ` + "`agentready baseline write`" + ` when its removal is intended.`,
-		[]string{drift.PartOpenAPI, drift.PartHypermedia}, "relation no longer offered"},
-	drift.KindSkills: {"The agent card keeps the skills of the baseline",
+		[]string{surfacediff.PartOpenAPI, surfacediff.PartHypermedia}, "relation no longer offered"},
+	surfacediff.KindSkills: {"The agent card keeps the skills of the baseline",
 		`Other agents pick this one by the skills its A2A agent card lists; a skill that is
 gone makes them route tasks to an agent that no longer claims to do them.
 
 **How to fix:** keep the skill listed while it is served, or rewrite the baseline with
 ` + "`agentready baseline write`" + ` when it is retired.`,
-		[]string{drift.PartAgentCard}, "skill removed"},
+		[]string{surfacediff.PartAgentCard}, "skill removed"},
 }
 
 // family is embedded in every check of the family: it brings the snapshot.
@@ -152,7 +152,7 @@ func uncompared(before, after *finding.Snapshot) []string {
 // Check reports the changes of one kind.
 type Check struct {
 	family
-	kind drift.Kind
+	kind surfacediff.Kind
 }
 
 // Meta implements checks.Check.
@@ -173,7 +173,7 @@ func (c Check) Run(_ context.Context, in *checks.Input) ([]finding.Finding, erro
 	if !compares(about[c.kind].parts, in.Baseline, now) {
 		return nil, checks.Skip("the baseline and this scan did not both see " + partNames(about[c.kind].parts))
 	}
-	changes := in.Memo("drift/changes", func() any { return drift.Compare(in.Baseline, now) }).([]drift.Change)
+	changes := in.Memo("drift/changes", func() any { return surfacediff.Compare(in.Baseline, now) }).([]surfacediff.Change)
 	var out []finding.Finding
 	for _, ch := range changes {
 		if ch.Kind == c.kind {
@@ -184,8 +184,8 @@ func (c Check) Run(_ context.Context, in *checks.Input) ([]finding.Finding, erro
 }
 
 var partLabels = map[string]string{
-	drift.PartMCP: "MCP tools", drift.PartOpenAPI: "an OpenAPI document",
-	drift.PartHypermedia: "HAL resources", drift.PartAgentCard: "an agent card",
+	surfacediff.PartMCP: "MCP tools", surfacediff.PartOpenAPI: "an OpenAPI document",
+	surfacediff.PartHypermedia: "HAL resources", surfacediff.PartAgentCard: "an agent card",
 }
 
 func partNames(parts []string) string {
@@ -208,13 +208,13 @@ func compares(parts []string, before, after *finding.Snapshot) bool {
 
 func has(s *finding.Snapshot, part string) bool {
 	switch part {
-	case drift.PartMCP:
+	case surfacediff.PartMCP:
 		return s.MCP != nil
-	case drift.PartOpenAPI:
+	case surfacediff.PartOpenAPI:
 		return s.OpenAPI != nil
-	case drift.PartHypermedia:
+	case surfacediff.PartHypermedia:
 		return s.Hypermedia != nil
-	case drift.PartAgentCard:
+	case surfacediff.PartAgentCard:
 		return s.AgentCard != nil
 	}
 	return false
@@ -223,10 +223,10 @@ func has(s *finding.Snapshot, part string) bool {
 // judges reports whether the baseline has anything of the part that could
 // be gone: an app that never had an agent card has no skill to lose.
 func judges(part string, before *finding.Snapshot) bool {
-	return part != drift.PartAgentCard || len(before.AgentCard.Skills) > 0
+	return part != surfacediff.PartAgentCard || len(before.AgentCard.Skills) > 0
 }
 
-func (c Check) finding(in *checks.Input, ch drift.Change) finding.Finding {
+func (c Check) finding(in *checks.Input, ch surfacediff.Change) finding.Finding {
 	m := c.Meta()
 	msg := "breaking: " + ch.Summary
 	if !ch.Breaking {
@@ -249,18 +249,18 @@ func (c Check) finding(in *checks.Input, ch drift.Change) finding.Finding {
 // whereSeen is the exchange that shows the part of the surface as it is
 // now: the tool listing, the OpenAPI document, a resource of the path
 // shape, the agent card.
-func whereSeen(in *checks.Input, ch drift.Change) finding.Evidence {
+func whereSeen(in *checks.Input, ch surfacediff.Change) finding.Evidence {
 	var x *exchange.Exchange
 	switch ch.Part {
-	case drift.PartMCP:
+	case surfacediff.PartMCP:
 		x = toolListing(in)
-	case drift.PartOpenAPI:
+	case surfacediff.PartOpenAPI:
 		if in.Spec != nil {
 			return finding.Evidence{Method: "GET", URL: in.Spec.Source}
 		}
-	case drift.PartHypermedia:
+	case surfacediff.PartHypermedia:
 		x = crawledOfShape(in, ch.Name)
-	case drift.PartAgentCard:
+	case surfacediff.PartAgentCard:
 		x = agentCardExchange(in)
 	}
 	if x == nil {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/checkstest"
-	"github.com/agentready/agentready/checks/discovery"
 	"github.com/agentready/agentready/checks/drift"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/mcp"
@@ -110,7 +110,7 @@ func (s *surface) input(t *testing.T) *checks.Input {
 		xs = append(xs, checkstest.Exchange(exchange.PurposeCrawl, "GET", strings.TrimSuffix(target, "/")+path).
 			Status(200).Header("Content-Type", "application/hal+json").Body(string(body)).Build())
 	}
-	switch card := checkstest.Exchange(discovery.PurposeAgentCard, "GET", target+".well-known/agent-card.json").BasedOn(target + ".well-known/agent-card.json"); s.card {
+	switch card := checkstest.Exchange(purpose.AgentCard, "GET", target+".well-known/agent-card.json").BasedOn(target + ".well-known/agent-card.json"); s.card {
 	case "":
 	case "404":
 		xs = append(xs, card.Status(404).Build())
@@ -347,7 +347,7 @@ func TestPartsNeitherSideSawSkip(t *testing.T) {
 }
 
 func TestSnapshotKeepsPathsOfTheOriginInLLMs(t *testing.T) {
-	x := checkstest.Exchange(discovery.PurposeLLMs, "GET", target+"llms.txt").BasedOn(target+"llms.txt").Status(200).Header("Content-Type", "text/plain").
+	x := checkstest.Exchange(purpose.LLMs, "GET", target+"llms.txt").BasedOn(target+"llms.txt").Status(200).Header("Content-Type", "text/plain").
 		Body("# Orders\n\n## Docs\n\n- [API](http://api.test/openapi.yaml): the document\n- [Elsewhere](https://other.test/x)\n").Build()
 	in := checkstest.Input(target, nil, x)
 	got := drift.Snapshot(in).LLMs

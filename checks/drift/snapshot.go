@@ -11,11 +11,11 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/discovery"
-	"github.com/agentready/agentready/checks/hypermedia"
+	"github.com/agentready/agentready/checks/internal/hypermedia"
+	"github.com/agentready/agentready/checks/internal/llmstxt"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
-	"github.com/agentready/agentready/internal/llmstxt"
 	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/spec"
 	"github.com/agentready/agentready/internal/urlx"
@@ -255,11 +255,11 @@ func agentCardExchange(in *checks.Input) *exchange.Exchange {
 	if in.Target == nil {
 		return nil
 	}
-	current := in.Probe(discovery.PurposeAgentCard, wellKnown(in.Target, "/.well-known/agent-card.json"))
+	current := in.Probe(purpose.AgentCard, wellKnown(in.Target, "/.well-known/agent-card.json"))
 	if ok2xx(current) {
 		return current
 	}
-	if legacy := in.Probe(discovery.PurposeAgentCardLegacy, wellKnown(in.Target, "/.well-known/agent.json")); ok2xx(legacy) {
+	if legacy := in.Probe(purpose.AgentCardLegacy, wellKnown(in.Target, "/.well-known/agent.json")); ok2xx(legacy) {
 		return legacy
 	}
 	return current
@@ -309,7 +309,7 @@ func llmsOf(in *checks.Input) *finding.SnapshotLLMs {
 	if in.Target == nil {
 		return nil
 	}
-	x := in.Probe(discovery.PurposeLLMs, wellKnown(in.Target, "/llms.txt"))
+	x := in.Probe(purpose.LLMs, wellKnown(in.Target, "/llms.txt"))
 	if !ok2xx(x) || x.Response.MediaType() == "text/html" || len(x.Response.Body) == 0 {
 		return nil
 	}

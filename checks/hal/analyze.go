@@ -7,11 +7,11 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/hypermedia"
+	"github.com/agentready/agentready/checks/internal/hypermedia"
+	"github.com/agentready/agentready/checks/internal/uritemplate"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/halview"
 	"github.com/agentready/agentready/internal/jsonorder"
-	"github.com/agentready/agentready/internal/uritemplate"
 	"github.com/agentready/agentready/internal/urlx"
 )
 

@@ -15,7 +15,7 @@ import (
 	"context"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/hypermedia"
+	"github.com/agentready/agentready/checks/internal/hypermedia"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 )

@@ -6,14 +6,10 @@ import (
 	"net/http"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 )
-
-// PurposeActiveHidden is the active probe that sends, as a less privileged
-// identity, the request behind a control only a more privileged identity was
-// offered. checks/active plans it; the scan sends it only with --active.
-const PurposeActiveHidden = "active/hidden-operation"
 
 var refHiddenAdvice = finding.SpecRef{Doc: "Dynamic affordances (operation availability)", Section: "availability is advice, not authorization", Level: "advice", URL: "https://github.com/agentready/agentready/blob/main/docs/identities.md#active-probes"}
 
@@ -167,7 +163,7 @@ func hiddenProbes(in *checks.Input) ([]hiddenProbe, error) {
 			continue
 		}
 		for _, x := range v.Recording.Exchanges {
-			if x.Purpose == PurposeActiveHidden && x.Response != nil {
+			if x.Purpose == purpose.ActiveHidden && x.Response != nil {
 				out = append(out, hiddenProbe{identity: v.Name, x: x})
 			}
 		}

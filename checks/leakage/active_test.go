@@ -6,11 +6,12 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/checkstest"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/checks/leakage"
 )
 
 func hiddenProbe(status int, contentType string) *checkstest.Builder {
-	return checkstest.Exchange(leakage.PurposeActiveHidden, "POST", base+"/orders/6/cancellation").
+	return checkstest.Exchange(purpose.ActiveHidden, "POST", base+"/orders/6/cancellation").
 		Status(status).Header("Content-Type", contentType).Body(`{}`)
 }
 

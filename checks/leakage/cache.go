@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/hypermedia"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/jsonorder"
@@ -193,7 +194,7 @@ func shapeOf(x *exchange.Exchange) (shape, bool) {
 		// A partial list could differ by where it was cut.
 		return shape{}, false
 	}
-	for _, o := range Offers([]*exchange.Exchange{x}) {
+	for _, o := range hypermedia.Offers([]*exchange.Exchange{x}) {
 		s.controls[fmt.Sprintf("%s (%s %s)", o.Name, o.Method, exchange.PathShape(exchange.PathOf(o.Target)))] = true
 	}
 	return s, true

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/errorleak"
+	"github.com/agentready/agentready/checks/internal/errorleak"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 )

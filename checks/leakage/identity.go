@@ -7,18 +7,15 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 )
 
-// Purposes of the requests sent as a less privileged identity.
-const (
-	// PurposeCrossFetch is a GET, as a lower identity, of a resource the most
-	// privileged identity read.
-	PurposeCrossFetch = "leakage/cross-fetch"
-	// PurposeMissingSibling is a GET, as a lower identity, of a URL next to
-	// such a resource that certainly does not exist.
-	PurposeMissingSibling = "leakage/missing-sibling"
-)
+// PurposeMissingSibling is a GET, as a lower identity, of a URL next to a
+// resource the most privileged identity read, that certainly does not exist.
+// (The GET of that resource itself is purpose.CrossFetch, which the active
+// probes read too.)
+const PurposeMissingSibling = "leakage/missing-sibling"
 
 // minCrossFetch is the least number of resources the privileged identity
 // read that each lower identity fetches too; otherwise its page share is.
@@ -67,7 +64,7 @@ func (crossFetch) PlanAsIdentity(in *checks.IdentityPlanInput) []exchange.Planne
 		if !seen[x.Request.URL] {
 			seen[x.Request.URL] = true
 			fetched++
-			out = append(out, exchange.PlannedRequest{Purpose: PurposeCrossFetch, Method: http.MethodGet, URL: x.Request.URL, BasedOn: x.Request.URL})
+			out = append(out, exchange.PlannedRequest{Purpose: purpose.CrossFetch, Method: http.MethodGet, URL: x.Request.URL, BasedOn: x.Request.URL})
 		}
 		if !seen[sibling] {
 			seen[sibling] = true

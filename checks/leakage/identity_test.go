@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/checks/leakage"
 	"github.com/agentready/agentready/internal/exchange"
 )
@@ -55,7 +56,7 @@ func TestPlanAsIdentity(t *testing.T) {
 	want := []string{
 		leakage.PurposeTarget + " /orders/1/pay",
 		leakage.PurposeMissingSibling + " /orders/" + leakage.MissingSegment,
-		leakage.PurposeCrossFetch + " /orders/2",
+		purpose.CrossFetch + " /orders/2",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("planned %q, want %q", got, want)

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	mcpchecks "github.com/agentready/agentready/checks/mcp"
+	"github.com/agentready/agentready/checks/internal/mcpmap"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/mcp"
@@ -55,7 +55,7 @@ operation is not safe (GET, HEAD, OPTIONS), are errors; read-only tools are warn
 **How to fix:** build the catalog per caller from the same authorization rules
 the handlers enforce, and list only the tools the caller may call.
 
-` + mcpchecks.MappingHelp + ` Without an OpenAPI document, a tool whose name
+` + mcpmap.MappingHelp + ` Without an OpenAPI document, a tool whose name
 the configuration's ` + "`access`" + ` mapping lists is judged by that entry.`,
 	}
 }
@@ -120,7 +120,7 @@ mapping naming roles the identity does not hold.
 the tools anyone may call; or, when a tool is meant for anyone, declare an
 empty security requirement (` + "`{}`" + `) for its operation.
 
-` + mcpchecks.MappingHelp + ` Without an OpenAPI document, a tool whose name
+` + mcpmap.MappingHelp + ` Without an OpenAPI document, a tool whose name
 the configuration's ` + "`access`" + ` mapping lists is judged by that entry.`,
 	}
 }
@@ -265,7 +265,7 @@ func (c catalog) mapped(in *checks.Input) []mappedTool {
 // operation of that name.
 func toolOperation(in *checks.Input, t *mcp.Tool) (*spec.Operation, string) {
 	if in.Spec != nil {
-		if op, how := mcpchecks.OperationFor(in.Spec, t); op != nil {
+		if op, how := mcpmap.OperationFor(in.Spec, t); op != nil {
 			return op, how
 		}
 	}
@@ -335,7 +335,7 @@ func (t mappedTool) describe() string {
 }
 
 func (t mappedTool) finding(m checks.Meta, c catalog, msg string, ev ...finding.Evidence) finding.Finding {
-	f := checks.New(m, c.view.Name+" "+t.tool.Name, msg, append([]finding.Evidence{mcpchecks.ToolEvidence(c.listing, t.tool, "")}, ev...)...)
+	f := checks.New(m, c.view.Name+" "+t.tool.Name, msg, append([]finding.Evidence{mcpmap.ToolEvidence(c.listing, t.tool, "")}, ev...)...)
 	if t.op.Location.File != "" {
 		loc := t.op.Location
 		f.Location = &loc

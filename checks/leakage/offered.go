@@ -4,16 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
-	"strings"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/hypermedia"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
-	"github.com/agentready/agentready/internal/halview"
-	"github.com/agentready/agentready/internal/jsonorder"
 	"github.com/agentready/agentready/internal/spec"
-	"github.com/agentready/agentready/internal/urlx"
 )
 
 // PurposeTarget is the GET, as a lower identity, of the target of a link,
@@ -23,112 +19,6 @@ const PurposeTarget = "leakage/target"
 // maxTargets bounds the targets fetched per identity.
 const maxTargets = 20
 
-// Offer is one operation a response offered its caller: a HAL link, a
-// HAL-FORMS template or an affordance entry.
-type Offer struct {
-	X       *exchange.Exchange
-	Method  string
-	Target  string // absolute URL
-	Name    string // relation, template key or operation name
-	Pointer string
-	// Control is the HAL-FORMS template or affordance object, nil for a
-	// link; active probes build their request body from it.
-	Control map[string]any
-	// DefaultMethod marks an affordance entry that stated no method: Method
-	// is POST by default, a guess that checks with an OpenAPI document
-	// should replace by the method of the operation the entry names.
-	DefaultMethod bool
-}
-
-// Offers lists what the successful JSON GETs among xs offered, in order.
-func Offers(xs []*exchange.Exchange) []Offer {
-	var out []Offer
-	for _, x := range xs {
-		if x.Request.Method != http.MethodGet || x.Response == nil || x.Response.Status != http.StatusOK || !whole(x) || !exchange.IsJSONMediaType(x.Response.MediaType()) {
-			continue
-		}
-		v := x.Response.ReadHAL()
-		if v.Err != nil {
-			continue
-		}
-		walk(v.Doc.Root, 0, func(obj *jsonorder.Value) {
-			out = append(out, offersIn(x, obj)...)
-		})
-	}
-	return out
-}
-
-// offersIn lists the controls of one object: its HAL links and HAL-FORMS
-// templates, wherever it sits in the document, and its affordances.
-func offersIn(x *exchange.Exchange, obj *jsonorder.Value) []Offer {
-	var out []Offer
-	add := func(method, target, name, pointer string, control map[string]any) {
-		if u, ok := resolve(x.Request.URL, target); ok && name != "self" {
-			out = append(out, Offer{X: x, Method: strings.ToUpper(method), Target: u, Name: name, Pointer: pointer, Control: control})
-		}
-	}
-	guessed := func(method, target, name, pointer string, control map[string]any) {
-		n := len(out)
-		add(method, target, name, pointer, control)
-		if len(out) > n {
-			out[n].DefaultMethod = true
-		}
-	}
-	r := halview.ResourceOf(obj)
-	self := x.Request.URL
-	if h := r.SelfHref(); h != "" {
-		self = h
-	}
-	for _, rel := range r.SortedRelations() {
-		for _, l := range rel.Links {
-			if !l.Templated {
-				add(http.MethodGet, l.Href, rel.Name, l.Value.Pointer, nil)
-			}
-		}
-	}
-	for _, t := range r.SortedTemplates() {
-		target := t.Target
-		if target == "" {
-			target = self
-		}
-		if t.Method != "" {
-			add(t.Method, target, t.Key, t.Value.Pointer, control(t.Value))
-		}
-	}
-	for _, a := range entries(obj.Get("affordances")) {
-		op, _ := a.Get("operation").Str()
-		target, _ := a.Get("target").Str()
-		method, _ := a.Get("method").Str()
-		switch {
-		case op == "" || target == "":
-		case method == "":
-			guessed(http.MethodPost, target, op, a.Pointer, control(a))
-		default:
-			add(method, target, op, a.Pointer, control(a))
-		}
-	}
-	return out
-}
-
-// control is a template or affordance object as the active probes read it.
-func control(v *jsonorder.Value) map[string]any {
-	m, _ := v.Any().(map[string]any)
-	return m
-}
-
-func resolve(base, ref string) (string, bool) {
-	b, err := url.Parse(base)
-	if err != nil || ref == "" {
-		return "", false
-	}
-	u, err := b.Parse(ref)
-	if err != nil || !urlx.SameOrigin(u, b) {
-		return "", false
-	}
-	u.Fragment = ""
-	return u.String(), true
-}
-
 // PlanTargets plans a GET of each distinct target offered in crawled that
 // the crawl did not fetch, bounded; the scan sends them as a lower identity.
 func PlanTargets(crawled []*exchange.Exchange) []exchange.PlannedRequest {
@@ -137,7 +27,7 @@ func PlanTargets(crawled []*exchange.Exchange) []exchange.PlannedRequest {
 		fetched[x.Request.URL] = true
 	}
 	var out []exchange.PlannedRequest
-	for _, o := range Offers(crawled) {
+	for _, o := range hypermedia.Offers(crawled) {
 		if fetched[o.Target] || len(out) >= maxTargets {
 			continue
 		}
@@ -203,7 +93,7 @@ func (c OfferedRefused) Run(ctx context.Context, in *checks.Input) ([]finding.Fi
 		fetched := gets(v.Recording)
 		who := caller(v)
 		reported, noted := map[string]bool{}, map[string]bool{}
-		for _, o := range Offers(v.Recording.Exchanges) {
+		for _, o := range hypermedia.Offers(v.Recording.Exchanges) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
@@ -247,35 +137,8 @@ func (c OfferedRefused) Run(ctx context.Context, in *checks.Input) ([]finding.Fi
 }
 
 // methodOf is Resolve against the scan's document.
-func methodOf(in *checks.Input, o Offer) (string, *spec.Operation) { return o.Resolve(in.Spec) }
-
-// Resolve is the method a control invokes and its OpenAPI operation (nil
-// without a document or a match). An affordance entry that states no method
-// takes it from the operation its operationId names, else from the one
-// operation declared at its target path; otherwise the method cannot be
-// told and is "".
-func (o Offer) Resolve(doc *spec.Document) (string, *spec.Operation) {
-	switch {
-	case doc == nil && o.DefaultMethod:
-		return "", nil
-	case doc == nil:
-		return o.Method, nil
-	case !o.DefaultMethod:
-		return o.Method, doc.Index().Match(o.Method, o.Target)
-	}
-	for _, op := range doc.Operations {
-		if op.OperationID != "" && op.OperationID == o.Name {
-			return op.Method, op
-		}
-	}
-	if u, err := url.Parse(o.Target); err == nil {
-		if _, ops := doc.Index().MatchPath(u.EscapedPath()); len(ops) == 1 {
-			for _, op := range ops {
-				return op.Method, op
-			}
-		}
-	}
-	return "", nil
+func methodOf(in *checks.Input, o hypermedia.Offer) (string, *spec.Operation) {
+	return o.Resolve(in.Spec)
 }
 
 func describe(method, target string) string {
@@ -294,7 +157,7 @@ func offeredShapes(in *checks.Input, v checks.IdentityView) shapes {
 	if v.Recording == nil {
 		return out
 	}
-	for _, o := range Offers(v.Recording.Exchanges) {
+	for _, o := range hypermedia.Offers(v.Recording.Exchanges) {
 		method, _ := methodOf(in, o)
 		shape := exchange.PathShape(exchange.PathOf(o.Target))
 		out[shape] = append(out[shape], method)

@@ -8,7 +8,6 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/checkstest"
 	"github.com/agentready/agentready/checks/leakage"
-	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/spec"
 )
@@ -186,18 +185,5 @@ func TestOfferedRefusedByAccessRules(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestOffersStayOnTheOrigin: a target written with the default port is on
-// the response's origin; another port or scheme is not.
-func TestOffersStayOnTheOrigin(t *testing.T) {
-	x := json200("/", `{"_links":{"self":{"href":"/"},"a":{"href":"http://API.test:80/a"},"b":{"href":"http://api.test:8080/b"},"c":{"href":"https://api.test/c"}}}`).Build()
-	var got []string
-	for _, o := range leakage.Offers([]*exchange.Exchange{x}) {
-		got = append(got, o.Name+" "+o.Target)
-	}
-	if want := []string{"a http://API.test:80/a"}; !slices.Equal(got, want) {
-		t.Errorf("offers %v, want %v", got, want)
 	}
 }

@@ -11,7 +11,8 @@ import (
 	"unicode"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/errorleak"
+	"github.com/agentready/agentready/checks/internal/errorleak"
+	"github.com/agentready/agentready/checks/internal/hypermedia"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/jsonorder"
@@ -156,13 +157,13 @@ func affordancesOf(rec *exchange.Recording) (map[string]bool, []negative) {
 		if v.Err != nil {
 			continue
 		}
-		walk(v.Doc.Root, 0, func(obj *jsonorder.Value) {
-			for _, a := range entries(obj.Get("affordances")) {
+		hypermedia.WalkObjects(v.Doc.Root, func(obj *jsonorder.Value) {
+			for _, a := range hypermedia.Objects(obj.Get("affordances")) {
 				if op, ok := a.Get("operation").Str(); ok {
 					offered[op] = true
 				}
 			}
-			for _, a := range entries(obj.Get("unavailableAffordances")) {
+			for _, a := range hypermedia.Objects(obj.Get("unavailableAffordances")) {
 				op, _ := a.Get("operation").Str()
 				reason, _ := a.Get("reason").Str()
 				if op != "" {
@@ -175,37 +176,6 @@ func affordancesOf(rec *exchange.Recording) (map[string]bool, []negative) {
 }
 
 const maxWalkDepth = 16
-
-// walk calls fn on every object, depth-first with members in key order,
-// bounded in depth.
-func walk(v *jsonorder.Value, depth int, fn func(*jsonorder.Value)) {
-	if depth > maxWalkDepth {
-		return
-	}
-	switch v.Kind {
-	case jsonorder.Object:
-		fn(v)
-		byKey := slices.SortedStableFunc(slices.Values(v.Members), func(a, b jsonorder.Member) int { return strings.Compare(a.Key, b.Key) })
-		for _, m := range byKey {
-			walk(m.Value, depth+1, fn)
-		}
-	case jsonorder.Array:
-		for _, it := range v.Items {
-			walk(it, depth+1, fn)
-		}
-	}
-}
-
-// entries are the objects among an array's items.
-func entries(v *jsonorder.Value) []*jsonorder.Value {
-	var out []*jsonorder.Value
-	for _, e := range v.Elements() {
-		if e.Is(jsonorder.Object) {
-			out = append(out, e)
-		}
-	}
-	return out
-}
 
 // revealsPolicy reports a reason that names a role, permission, scope or
 // policy, by errorleak's patterns, the ones error bodies are judged by, or
@@ -420,7 +390,7 @@ func offeredOperations(in *checks.Input, rec *exchange.Recording) map[string]boo
 	if rec == nil {
 		return out
 	}
-	for _, o := range Offers(rec.Exchanges) {
+	for _, o := range hypermedia.Offers(rec.Exchanges) {
 		out[o.Name] = true
 		if _, name, ok := strings.Cut(o.Name, ":"); ok && !strings.Contains(name, "/") {
 			out[name] = true
@@ -433,7 +403,7 @@ func offeredOperations(in *checks.Input, rec *exchange.Recording) map[string]boo
 }
 
 // invoked is the OpenAPI operation a control invokes, or nil.
-func invoked(in *checks.Input, o Offer) *spec.Operation {
+func invoked(in *checks.Input, o hypermedia.Offer) *spec.Operation {
 	if in.Spec == nil {
 		return nil
 	}

@@ -7,7 +7,7 @@ import (
 	"fmt"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/conneg"
+	"github.com/agentready/agentready/checks/internal/conneg"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 )

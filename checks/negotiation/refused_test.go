@@ -7,7 +7,7 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/checkstest"
-	"github.com/agentready/agentready/checks/conneg"
+	"github.com/agentready/agentready/checks/internal/conneg"
 	"github.com/agentready/agentready/checks/negotiation"
 	"github.com/agentready/agentready/checks/vary"
 	"github.com/agentready/agentready/internal/exchange"

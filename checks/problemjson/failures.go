@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/conneg"
-	"github.com/agentready/agentready/checks/errorleak"
+	"github.com/agentready/agentready/checks/internal/conneg"
+	"github.com/agentready/agentready/checks/internal/errorleak"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 )

@@ -7,10 +7,11 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/discovery"
-	"github.com/agentready/agentready/internal/agentskills"
+	"github.com/agentready/agentready/checks/internal/agentskills"
+	"github.com/agentready/agentready/checks/internal/purpose"
+	"github.com/agentready/agentready/checks/internal/sitemap"
+	"github.com/agentready/agentready/checks/internal/x402"
 	"github.com/agentready/agentready/internal/exchange"
-	"github.com/agentready/agentready/internal/sitemap"
 	"github.com/agentready/agentready/internal/urlx"
 )
 
@@ -25,7 +26,7 @@ var skillMethodPath = regexp.MustCompile("\\b(GET|HEAD|POST|PUT|PATCH|DELETE|OPT
 // tells agents to call: every "METHOD /path" of its description and of the
 // SKILL.md the scan fetched.
 func skillEntries(in *checks.Input) ([]entry, string) {
-	x := in.Probe(discovery.PurposeSkillsIndex, wellKnown(in.Target, agentskills.Path))
+	x := in.Probe(purpose.SkillsIndex, wellKnown(in.Target, agentskills.Path))
 	if !usable(x) || !x.Response.Whole() {
 		return nil, "no Agent Skills index was found"
 	}
@@ -38,7 +39,7 @@ func skillEntries(in *checks.Input) ([]entry, string) {
 	for _, s := range ix.Skills {
 		src, text := x, s.Description
 		if ref, err := url.Parse(s.URL); err == nil && base != nil {
-			if md := in.Probe(discovery.PurposeSkill, base.ResolveReference(ref).String()); usable(md) {
+			if md := in.Probe(purpose.Skill, base.ResolveReference(ref).String()); usable(md) {
 				src, text = md, text+"\n"+string(md.Response.Body)
 			}
 		}
@@ -60,7 +61,7 @@ func sitemapEntries(in *checks.Input) ([]entry, string) {
 	ix := in.Spec.Index()
 	found := false
 	var out []entry
-	for x := range in.Recording.WithPurpose(discovery.PurposeSitemap) {
+	for x := range in.Recording.WithPurpose(purpose.Sitemap) {
 		if !usable(x) || !x.Response.Whole() {
 			continue
 		}
@@ -89,7 +90,7 @@ func sitemapEntries(in *checks.Input) ([]entry, string) {
 // challenge, by what the challenge asks (never reported, only shown:
 // discovery-x402-challenge judges the challenge).
 func x402Entries(in *checks.Input) ([]entry, string) {
-	pcs := discovery.PaymentChallenges(in)
+	pcs := x402.PaymentChallenges(in)
 	if len(pcs) == 0 {
 		return nil, "no response answered 402 with an x402 challenge"
 	}

@@ -9,12 +9,12 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/discovery"
+	"github.com/agentready/agentready/checks/internal/llmstxt"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/halview"
 	"github.com/agentready/agentready/internal/jsonorder"
-	"github.com/agentready/agentready/internal/llmstxt"
 	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/spec"
 	"github.com/agentready/agentready/internal/textdist"
@@ -174,7 +174,7 @@ func mcpEntries(in *checks.Input) ([]entry, string) {
 // entry in the OpenAPI document (by JSON pointer) or a path an operation
 // serves with GET.
 func llmsEntries(in *checks.Input) ([]entry, string) {
-	x := in.Probe(discovery.PurposeLLMs, wellKnown(in.Target, "/llms.txt"))
+	x := in.Probe(purpose.LLMs, wellKnown(in.Target, "/llms.txt"))
 	if !usable(x) {
 		return nil, "no llms.txt was found"
 	}
@@ -251,8 +251,8 @@ var methodPath = regexp.MustCompile(`\b(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) 
 func cardEntries(in *checks.Input) ([]entry, string) {
 	var x *exchange.Exchange
 	for _, loc := range []struct{ purpose, path string }{
-		{discovery.PurposeAgentCard, "/.well-known/agent-card.json"},
-		{discovery.PurposeAgentCardLegacy, "/.well-known/agent.json"},
+		{purpose.AgentCard, "/.well-known/agent-card.json"},
+		{purpose.AgentCardLegacy, "/.well-known/agent.json"},
 	} {
 		if c := in.Probe(loc.purpose, wellKnown(in.Target, loc.path)); usable(c) {
 			x = c

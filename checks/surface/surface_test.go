@@ -8,7 +8,7 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/checkstest"
-	"github.com/agentready/agentready/checks/discovery"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/checks/surface"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/mcp"
@@ -53,15 +53,15 @@ func (f fixture) input(withSpec bool) *checks.Input {
 	xs := []*exchange.Exchange{
 		checkstest.Exchange(exchange.PurposeCrawl, "GET", origin+"/").Status(200).Header("Content-Type", "application/hal+json").
 			Body(`{"_links":{"self":{"href":"/"},"orders":{"href":"/orders"}},"_templates":{"pay":{"method":"POST","target":"/orders/1/payment"}}}`).Build(),
-		checkstest.Exchange(discovery.PurposeLLMs, "GET", origin+"/llms.txt").BasedOn(origin+"/llms.txt").Status(200).
+		checkstest.Exchange(purpose.LLMs, "GET", origin+"/llms.txt").BasedOn(origin+"/llms.txt").Status(200).
 			Header("Content-Type", "text/markdown; charset=utf-8").Body(f.llms).Build(),
-		checkstest.Exchange(discovery.PurposeAgentCard, "GET", origin+"/.well-known/agent-card.json").BasedOn(origin+"/.well-known/agent-card.json").
+		checkstest.Exchange(purpose.AgentCard, "GET", origin+"/.well-known/agent-card.json").BasedOn(origin+"/.well-known/agent-card.json").
 			Status(200).Header("Content-Type", "application/json").Body(f.card).Build(),
-		checkstest.Exchange(discovery.PurposeSkillsIndex, "GET", origin+"/.well-known/agent-skills/index.json").BasedOn(origin+"/.well-known/agent-skills/index.json").
+		checkstest.Exchange(purpose.SkillsIndex, "GET", origin+"/.well-known/agent-skills/index.json").BasedOn(origin+"/.well-known/agent-skills/index.json").
 			Status(200).Header("Content-Type", "application/json").Body(skillsIndex).Build(),
-		checkstest.Exchange(discovery.PurposeSkill, "GET", origin+"/skills/pay/SKILL.md").BasedOn(origin+"/skills/pay/SKILL.md").
+		checkstest.Exchange(purpose.Skill, "GET", origin+"/skills/pay/SKILL.md").BasedOn(origin+"/skills/pay/SKILL.md").
 			Status(200).Header("Content-Type", "text/markdown").Body(f.skill()).Build(),
-		checkstest.Exchange(discovery.PurposeSitemap, "GET", origin+"/sitemap.xml").BasedOn(origin+"/sitemap.xml").Status(200).
+		checkstest.Exchange(purpose.Sitemap, "GET", origin+"/sitemap.xml").BasedOn(origin+"/sitemap.xml").Status(200).
 			Header("Content-Type", "application/xml").Body(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>` + origin +
 			`/</loc></url><url><loc>` + origin + `/orders</loc></url><url><loc>` + origin + `/orders/7</loc></url></urlset>`).Build(),
 		checkstest.Exchange(exchange.PurposeCrawl, "GET", origin+"/orders/7").Status(402).

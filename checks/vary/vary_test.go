@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/checks/checkstest"
-	"github.com/agentready/agentready/checks/conneg"
+	"github.com/agentready/agentready/checks/internal/conneg"
 	"github.com/agentready/agentready/checks/vary"
 	"github.com/agentready/agentready/internal/exchange"
 )

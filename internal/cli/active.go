@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
-	"github.com/agentready/agentready/checks/active"
+	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/sanitize"
@@ -53,7 +53,7 @@ func (f *activeFlags) options(e *env) (*scan.ActiveOptions, error) {
 	if len(entries) == 0 {
 		return nil, usageError("--active needs an allow-list: --active-allow 'POST /orders/*/cancel' (or an operationId), or active.allow in %s", configName(e))
 	}
-	rules, err := active.ParseRules(entries)
+	rules, err := builtin.ActiveAllowList(entries)
 	if err != nil {
 		return nil, usageError("--active-allow %v", err)
 	}

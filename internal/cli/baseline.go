@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/agentready/agentready/internal/baseline"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/pipeline"
 	"github.com/agentready/agentready/internal/score"
@@ -53,7 +52,7 @@ func (g *gateFlags) policy(e *env) (*pipeline.Policy, error) {
 		}
 		return p, nil
 	}
-	b, err := baseline.Load(g.baseline)
+	b, err := pipeline.LoadBaseline(g.baseline)
 	if err != nil {
 		return nil, usageError("--baseline: %v", err)
 	}
@@ -177,7 +176,7 @@ func scanOnly(ctx context.Context, e *env, raw string, lim *limitFlags, policy *
 }
 
 func writeBaseline(e *env, output string, rep *finding.Report) error {
-	render := func(w io.Writer) error { return baseline.Write(w, rep) }
+	render := func(w io.Writer) error { return pipeline.WriteBaseline(w, rep) }
 	if output == "-" {
 		return e.write(e.stdout, render)
 	}
@@ -192,6 +191,6 @@ func writeBaseline(e *env, output string, rep *finding.Report) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "wrote %s: %d finding(s) with %d fingerprint(s) from %s\n", output, len(rep.Findings), len(baseline.FromFindings(rep.Findings).Entries), rep.Target)
+	fmt.Fprintf(e.stderr, "wrote %s: %d finding(s) with %d fingerprint(s) from %s\n", output, len(rep.Findings), len(pipeline.BaselineFromFindings(rep.Findings).Entries), rep.Target)
 	return nil
 }

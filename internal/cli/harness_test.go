@@ -17,7 +17,7 @@ import (
 )
 
 // TestScanStartsAndStopsTheApp starts the demo as a real child process
-// (internal/testserver, with a child of its own), scans it, and proves the
+// (internal/harness/testserver, with a child of its own), scans it, and proves the
 // whole process group is gone afterwards, whatever the outcome.
 func TestScanStartsAndStopsTheApp(t *testing.T) {
 	bin := harnesstest.BuildServer(t)

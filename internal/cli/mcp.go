@@ -19,7 +19,7 @@ import (
 	"github.com/agentready/agentready/internal/sanitize"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/probe"
-	mcpprobe "github.com/agentready/agentready/probe/mcp"
+	"github.com/agentready/agentready/probe/mcpclient"
 )
 
 func newMCPCmd(e *env) *cobra.Command {
@@ -69,7 +69,7 @@ endpoint could not be reached, refused the probe, or is not an MCP endpoint.`,
 				pc.Log = e.logVerbosely(e.stderr)
 			}
 			cfg := probe.MCPConfig(pc, version())
-			s, err := mcpprobe.Collect(cmd.Context(), cfg, mcp.Endpoint{URL: u.String(), Source: "command line"})
+			s, err := mcpclient.Collect(cmd.Context(), cfg, mcp.Endpoint{URL: u.String(), Source: "command line"})
 			if err != nil {
 				return &ExitError{Code: ExitIncomplete, Err: err}
 			}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/internal/score"
-	"github.com/agentready/agentready/internal/shardmerge"
 )
 
 func newReportMergeCmd(e *env) *cobra.Command {
@@ -51,8 +51,8 @@ the merge was interrupted. Built-in checks' rules are this version's, never a sh
 			if err != nil {
 				return err
 			}
-			if len(args) > shardmerge.MaxShards {
-				return usageError("%d reports given; a scan has at most %d shards", len(args), shardmerge.MaxShards)
+			if len(args) > scan.MaxShards {
+				return usageError("%d reports given; a scan has at most %d shards", len(args), scan.MaxShards)
 			}
 			var shards []*finding.Report
 			for _, path := range args {
@@ -69,11 +69,11 @@ the merge was interrupted. Built-in checks' rules are this version's, never a sh
 			if err != nil {
 				return err
 			}
-			rep, err := shardmerge.Merge(cmd.Context(), shards, reg.All(), allowMissing)
+			rep, err := scan.Merge(cmd.Context(), shards, reg.All(), allowMissing)
 			if err := interrupted(cmd.Context(), "merge"); err != nil {
 				return err
 			}
-			if errors.Is(err, shardmerge.ErrMissingShards) {
+			if errors.Is(err, scan.ErrMissingShards) {
 				return usageError("%v (pass --allow-missing to merge them anyway, as a partial report)", err)
 			}
 			if err != nil {

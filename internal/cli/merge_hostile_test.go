@@ -12,8 +12,8 @@ import (
 
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/internal/finding"
-	"github.com/agentready/agentready/internal/shardmerge"
-	"github.com/agentready/agentready/report/jsonreport"
+	"github.com/agentready/agentready/internal/scan"
+	"github.com/agentready/agentready/report/json"
 )
 
 // craftedShard writes, as another CI job could, the JSON report of shard
@@ -60,7 +60,7 @@ func TestReportMergeRefusesAHugeShardTotal(t *testing.T) {
 		t.Fatal("merge of a shard claiming 2^62 shards did not return")
 	}
 	var args []string
-	for i := range shardmerge.MaxShards + 1 {
+	for i := range scan.MaxShards + 1 {
 		args = append(args, fmt.Sprintf("shard-%d.json", i))
 	}
 	// Refused before any file is opened: none of these exists.

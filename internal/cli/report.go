@@ -13,7 +13,7 @@ import (
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/report"
 	"github.com/agentready/agentready/report/diff"
-	"github.com/agentready/agentready/report/jsonreport"
+	"github.com/agentready/agentready/report/json"
 	"github.com/agentready/agentready/report/sarif"
 )
 

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/fixtures/demo"
-	"github.com/agentready/agentready/report/jsonreport"
+	"github.com/agentready/agentready/report/json"
 )
 
 // combinedDoc is the part of the combined JSON report the tests read.

@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentready/agentready/checks/active"
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/fixtures/activefix"
 	"github.com/agentready/agentready/fixtures/demo"
@@ -287,7 +286,7 @@ func caseOptions(t *testing.T, s expect.Scan) scan.Options {
 		opts.Identities = append(opts.Identities, identity)
 	}
 	if len(s.Allow) > 0 {
-		rules, err := active.ParseRules(s.Allow)
+		rules, err := builtin.ActiveAllowList(s.Allow)
 		if err != nil {
 			t.Fatal(err)
 		}

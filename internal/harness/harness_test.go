@@ -63,7 +63,7 @@ func TestGoRunIsStoppedWithItsServer(t *testing.T) {
 	}
 	logPath := filepath.Join(t.TempDir(), "app.log")
 	app, err := harness.Start(context.Background(), harness.Options{
-		Command:      "go run github.com/agentready/agentready/internal/testserver -spawn -addr 127.0.0.1:0",
+		Command:      "go run github.com/agentready/agentready/internal/harness/testserver -spawn -addr 127.0.0.1:0",
 		Ready:        "listening on",
 		ReadyTimeout: 5 * time.Minute,
 		LogPath:      logPath,

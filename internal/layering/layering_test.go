@@ -1,13 +1,16 @@
 // Package layering_test keeps the imports flowing one way: network code and
 // reporters never reach the checks, the checks never reach the network,
 // the report model and the recording sit at the bottom, and the scan
-// orchestrates without knowing any family.
+// orchestrates without knowing any family. Inside checks/, no family
+// imports another, and what families share sits in checks/internal, which
+// imports no family.
 package layering_test
 
 import (
 	"encoding/json"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -84,8 +87,18 @@ var rules = []rule{
 	{"internal/coverage", []string{"checks", "report", "internal/scan", "internal/cli", "internal/score"}, true, "coverage reads the recording only"},
 }
 
+// testOnly are helpers of tests that sit beside the tests they serve: the
+// rules of their folder do not bind them, since no package of the binary
+// imports them (TestTestOnlyHelpersStayInTests).
+var testOnly = []string{
+	"report/internal/demoscan", // scans the demo for the reporters' goldens
+}
+
 func TestImportsFlowOneWay(t *testing.T) {
 	for path, p := range packages(t) {
+		if slices.Contains(testOnly, path) {
+			continue
+		}
 		for _, r := range rules {
 			if !under(path, r.from) {
 				continue
@@ -105,6 +118,19 @@ func TestImportsFlowOneWay(t *testing.T) {
 	}
 }
 
+// TestTestOnlyHelpersStayInTests: a helper the layering rules let reach
+// further than its folder is imported by tests alone, never by a package of
+// the binary.
+func TestTestOnlyHelpersStayInTests(t *testing.T) {
+	for path, p := range packages(t) {
+		for _, d := range own(p.Deps) {
+			if slices.Contains(testOnly, d) {
+				t.Errorf("%s depends on %s, which serves tests only", path, d)
+			}
+		}
+	}
+}
+
 // TestScanImportsNoFamily: the scan orchestrates checks it is given, and
 // learns what they plan and need through the interfaces of checks; a family
 // it depended on, even through the probe, would be one it knows by name.
@@ -112,6 +138,52 @@ func TestScanImportsNoFamily(t *testing.T) {
 	for _, d := range own(packages(t)["internal/scan"].Deps) {
 		if strings.HasPrefix(d, "checks/") {
 			t.Errorf("the scan depends on %s: what it needs of a family belongs behind an interface of checks", d)
+		}
+	}
+}
+
+// infrastructure are the packages of checks/ that are not families: the
+// one list of checks, the test helpers, and what families share.
+var infrastructure = []string{"checks/builtin", "checks/checkstest", "checks/internal"}
+
+// family is the family package p belongs to, "" for checks itself and its
+// infrastructure. openapidoc holds the openapi-hal family's document-only
+// checks (lint runs them without a network): one family in two packages,
+// whose checks bring the same parts, so it counts as openapihal.
+func family(p string) string {
+	if !strings.HasPrefix(p, "checks/") {
+		return ""
+	}
+	for _, infra := range infrastructure {
+		if under(p, infra) {
+			return ""
+		}
+	}
+	if p == "checks/openapidoc" {
+		return "checks/openapihal"
+	}
+	return p
+}
+
+// TestFamiliesImportNoFamily: what two families share (a purpose, a parser,
+// the evidence of an MCP tool) sits in checks/internal, so that a change to
+// one family never reaches into another, and checks/internal imports no
+// family, so that it stays below them all.
+func TestFamiliesImportNoFamily(t *testing.T) {
+	for path, p := range packages(t) {
+		mine := family(path)
+		shared := under(path, "checks/internal")
+		if mine == "" && !shared {
+			continue
+		}
+		for _, d := range own(p.Deps) {
+			switch theirs := family(d); {
+			case theirs == "" || theirs == mine:
+			case shared:
+				t.Errorf("%s depends on the family %s: checks/internal is what families share, below them all", path, d)
+			default:
+				t.Errorf("%s depends on the family %s: what two families share belongs in checks/internal", path, d)
+			}
 		}
 	}
 }

@@ -2,7 +2,7 @@
 // data: the revision verdict with the reasoning behind it, every JSON-RPC
 // call with its raw answer, the raw tools/list pages, the tools decoded from
 // them, and the fingerprints and token counts derived from the tools. It does
-// no I/O; probe/mcp fills a Snapshot and checks/mcp judges it.
+// no I/O; probe/mcpclient fills a Snapshot and checks/mcptools judges it.
 package mcp
 
 import (

@@ -1,3 +1,16 @@
+// Package pipeline is the scan's post-processing: what the user's policy
+// (the configuration file, the baseline, a shard of a split scan) does to
+// the checks' output. It is decided here and nowhere else, in two steps:
+//
+//  1. Before the run, Policy.Select decides which checks run at all: a
+//     check turned off sends no request.
+//  2. After it, Pipeline.Run passes the findings through the stages, in the
+//     order of stages (the baseline's comparison among them), and leaves the
+//     report's findings, check results and notes.
+//
+// Grading reads what the stages leave; nothing after them reorders, rewrites
+// or drops a finding. The package reads findings, the OpenAPI document and
+// the configuration; it never sends a request, renders or grades.
 package pipeline
 
 import (
@@ -12,15 +25,6 @@ import (
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/spec"
 )
-
-// Post-processing is decided here and nowhere else, in two steps:
-//
-//  1. Before the run, Select decides which checks run at all.
-//  2. After it, the stages below, in the order of stages, turn what the
-//     checks found into the report's findings, check results and notes.
-//
-// Grading reads what the stages leave; nothing after them reorders, rewrites
-// or drops a finding.
 
 // Select drops the checks the policy turns off, and says which it dropped.
 // It runs before the checks: a check turned off sends no request.

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentready/agentready/internal/baseline"
 	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/spec"
@@ -250,7 +249,7 @@ func TestCompareBaseline(t *testing.T) {
 	ignored := prints(found("vary-prefer", "GET", "http://h/", "Prefer", finding.SeverityWarning))[0]
 	fixed := prints(found("negotiation-head-status", "HEAD", "http://h/", "", finding.SeverityError))[0]
 	unverified := prints(found("hal-self-link", "GET", "http://h/", "", finding.SeverityWarning))[0]
-	b := baseline.FromFindings([]finding.Finding{existing, ignored, fixed, unverified})
+	b := BaselineFromFindings([]finding.Finding{existing, ignored, fixed, unverified})
 	b.Path = "base.json"
 	p := &Pipeline{
 		Policy:  &Policy{Baseline: b},
@@ -325,7 +324,7 @@ func TestRunSortsBySeverityAfterOverrides(t *testing.T) {
 
 func TestRunComparesIgnoredFindingsWithTheBaseline(t *testing.T) {
 	f := found("vary-accept", "GET", "http://h/", "Accept", finding.SeverityWarning)
-	b := baseline.FromFindings(fingerprint(&Pipeline{}, []finding.Finding{f}))
+	b := BaselineFromFindings(fingerprint(&Pipeline{}, []finding.Finding{f}))
 	p := &Pipeline{
 		Policy:  &Policy{Baseline: b, Ignores: []config.Ignore{{Check: "vary-accept", Reason: "r"}}},
 		Results: []finding.CheckResult{{ID: "vary-accept", Status: finding.StatusFail, Findings: 1}},

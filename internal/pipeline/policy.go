@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/internal/baseline"
 	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/spec"
@@ -30,7 +29,7 @@ type Policy struct {
 	// Ignores leave matching findings out of the grade and the gate.
 	Ignores []config.Ignore
 	// Baseline marks each finding new or existing, and lists the fixed ones.
-	Baseline *baseline.Baseline
+	Baseline *Baseline
 	// Now is the clock ignores expire by; nil means time.Now.
 	Now func() time.Time
 }

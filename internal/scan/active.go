@@ -12,7 +12,7 @@ import (
 // the crawl, limited to what Allow names, sent only after Confirm agrees.
 type ActiveOptions struct {
 	// Allow is the user's allow-list, which plans the probes
-	// (checks/active.Rules); nothing it does not name is sent.
+	// (checks/internal/activeplan.Rules); nothing it does not name is sent.
 	Allow checks.ActivePlanner
 	// Confirm sees the exact requests before any is sent; an error sends
 	// none and is returned from Run (the CLI asks on a TTY, or has --yes).

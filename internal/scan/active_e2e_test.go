@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentready/agentready/checks/active"
+	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/fixtures/activefix"
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/fixtures/methodlog"
@@ -41,7 +41,7 @@ func scanActiveAs(t *testing.T, h http.Handler, ids []scan.Identity, act *scan.A
 // allowRules is the allow-list of entries, confirmed without asking.
 func allowRules(t *testing.T, entries ...string) *scan.ActiveOptions {
 	t.Helper()
-	rules, err := active.ParseRules(entries)
+	rules, err := builtin.ActiveAllowList(entries)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,8 +93,8 @@ func TestActiveModeSendsExactlyTheAllowedRequests(t *testing.T) {
 	if got := unsafeRequests(log, rep); !slices.Equal(got, want) {
 		t.Errorf("with --active the scan sent %v, want %v", got, want)
 	}
-	if len(planned) != 2 || planned[0].Purpose != active.PurposeStale || planned[0].Identity != "user" ||
-		planned[1].Purpose != active.PurposeHidden || planned[1].Identity != "anonymous" {
+	if len(planned) != 2 || planned[0].Purpose != "active/stale-version" || planned[0].Identity != "user" ||
+		planned[1].Purpose != "active/hidden-operation" || planned[1].Identity != "anonymous" {
 		t.Errorf("plan shown for confirmation: %+v", planned)
 	}
 	for i, s := range rep.Active.Sent {
@@ -106,7 +106,7 @@ func TestActiveModeSendsExactlyTheAllowedRequests(t *testing.T) {
 
 func TestActiveRequestsOutsideTheAllowListAreNotSent(t *testing.T) {
 	log, h := methodlog.Wrap(activefix.New(activefix.HiddenAccepted))
-	rules, _ := active.ParseRules([]string{"POST /other/*"})
+	rules, _ := builtin.ActiveAllowList([]string{"POST /other/*"})
 	rep := scanActive(t, h, &scan.ActiveOptions{Allow: rules, Confirm: func([]exchange.ActiveRequest) error { return nil }})
 	if got := unsafeRequests(log, rep); len(got) != 0 {
 		t.Errorf("sent %v though the allow-list names nothing offered", got)

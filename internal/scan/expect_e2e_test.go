@@ -20,7 +20,6 @@ import (
 	"github.com/agentready/agentready/fixtures/mcpfix"
 	"github.com/agentready/agentready/fixtures/methodlog"
 	"github.com/agentready/agentready/fixtures/seedapp"
-	"github.com/agentready/agentready/internal/baseline"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/pipeline"
 	"github.com/agentready/agentready/internal/scan"
@@ -79,13 +78,13 @@ func TestEachFixtureFiresExactlyItsChecks(t *testing.T) {
 
 // baselineOf scans h and reads the report back as a baseline, through the
 // file format, as --baseline does.
-func baselineOf(t *testing.T, h http.Handler, opts scan.Options) *baseline.Baseline {
+func baselineOf(t *testing.T, h http.Handler, opts scan.Options) *pipeline.Baseline {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := baseline.Write(&buf, mustScan(t, h, opts)); err != nil {
+	if err := pipeline.WriteBaseline(&buf, mustScan(t, h, opts)); err != nil {
 		t.Fatal(err)
 	}
-	b, err := baseline.Read(&buf)
+	b, err := pipeline.ReadBaseline(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/probe"
-	mcpprobe "github.com/agentready/agentready/probe/mcp"
+	"github.com/agentready/agentready/probe/mcpclient"
 )
 
 // scanMCPApp scans like the CLI does: the OpenAPI document is discovered.
@@ -127,7 +127,7 @@ func TestScanSendsOnlyReadOnlyMCPMethods(t *testing.T) {
 		srv := httptest.NewServer(log)
 		scanMCPApp(t, srv, "")
 		srv.Close()
-		allowed := mcpprobe.AllowedMethods()
+		allowed := mcpclient.AllowedMethods()
 		if len(log.rpc) == 0 {
 			t.Fatalf("%v: no JSON-RPC request was sent", d)
 		}

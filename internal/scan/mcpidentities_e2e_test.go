@@ -15,7 +15,7 @@ import (
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/probe"
-	mcpprobe "github.com/agentready/agentready/probe/mcp"
+	"github.com/agentready/agentready/probe/mcpclient"
 )
 
 const (
@@ -144,7 +144,7 @@ func TestMCPCatalogPerIdentity(t *testing.T) {
 // identity's catalog was listed with its own credentials, within its cap.
 func assertReadOnlyMCP(t *testing.T, log *callerLog, lower scan.Identity) {
 	t.Helper()
-	allowed := mcpprobe.AllowedMethods()
+	allowed := mcpclient.AllowedMethods()
 	who := "anonymous"
 	if h := lower.Header.Get("Authorization"); h != "" {
 		who = strings.TrimPrefix(h, "Bearer ")

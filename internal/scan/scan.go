@@ -1,5 +1,7 @@
 // Package scan wires the probe, the checks, the post-processing pipeline and
-// grading into one call. It holds no business rules of its own.
+// grading into one call. It holds no business rules of its own. Merge joins
+// the reports of a scan split into shards (merge.go) with the same checks,
+// pipeline and grading.
 package scan
 
 import (

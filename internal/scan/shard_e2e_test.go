@@ -17,7 +17,6 @@ import (
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/scan"
-	"github.com/agentready/agentready/internal/shardmerge"
 	"github.com/agentready/agentready/probe"
 )
 
@@ -72,7 +71,7 @@ func TestMergedShardsFindWhatOneScanFinds(t *testing.T) {
 			if len(uniqueInts(owners)) < 2 {
 				t.Errorf("every finding came from one shard %v: the split divided nothing", uniqueInts(owners))
 			}
-			merged, err := shardmerge.Merge(context.Background(), reps, allChecks(t), false)
+			merged, err := scan.Merge(context.Background(), reps, allChecks(t), false)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,6 @@
 // Package diff compares two saved reports of one target: how each family's
 // grade moved, which findings are new, fixed or changed severity, and how
-// the agent surface drifted (internal/drift over the two snapshots). It
+// the agent surface drifted (internal/surfacediff over the two snapshots). It
 // renders the comparison as text, JSON and Markdown, the last for a
 // pull-request comment. `agentready report diff` is its command.
 package diff
@@ -10,8 +10,8 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/agentready/agentready/internal/drift"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/surfacediff"
 )
 
 // Diff is the comparison of an old report with a new one.
@@ -83,7 +83,7 @@ type Drift struct {
 	Changes  []Change `json:"changes"`
 }
 
-// Change is one change to the surface (see internal/drift).
+// Change is one change to the surface (see internal/surfacediff).
 type Change struct {
 	Check    string        `json:"check"`
 	Subject  string        `json:"subject"`
@@ -196,7 +196,7 @@ func surfaceDrift(before, after *finding.Snapshot) Drift {
 		return Drift{Reason: "the new report carries no surface snapshot", Changes: []Change{}}
 	}
 	out := Drift{Compared: true, Changes: []Change{}}
-	for _, c := range drift.Compare(before, after) {
+	for _, c := range surfacediff.Compare(before, after) {
 		ch := Change{Check: "drift-" + string(c.Kind), Subject: c.Subject, Breaking: c.Breaking, Summary: c.Summary, Diffs: []PointerDiff{}}
 		for _, pd := range c.Diffs {
 			ch.Diffs = append(ch.Diffs, PointerDiff{Pointer: pd.Pointer, Before: pd.Before, After: pd.After})

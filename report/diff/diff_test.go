@@ -6,10 +6,10 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/fixtures/demo"
-	"github.com/agentready/agentready/internal/demoscan"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/golden"
 	"github.com/agentready/agentready/report/diff"
+	"github.com/agentready/agentready/report/internal/demoscan"
 )
 
 var extensions = map[string]string{"text": "txt", "json": "json", "markdown": "md"}

@@ -15,10 +15,10 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentready/agentready/fixtures/demo"
-	"github.com/agentready/agentready/internal/demoscan"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/golden"
 	"github.com/agentready/agentready/report/html"
+	"github.com/agentready/agentready/report/internal/demoscan"
 	"github.com/agentready/agentready/report/internal/sample"
 )
 

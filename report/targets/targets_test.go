@@ -10,7 +10,7 @@ import (
 	"github.com/agentready/agentready/report"
 	"github.com/agentready/agentready/report/internal/sample"
 	"github.com/agentready/agentready/report/internal/sarifcheck"
-	"github.com/agentready/agentready/report/jsonreport"
+	"github.com/agentready/agentready/report/json"
 	"github.com/agentready/agentready/report/targets"
 )
 

@@ -1,7 +1,7 @@
 //go:build unix
 
 // Package harnesstest helps tests start the demo API as a real child
-// process (internal/testserver) and prove that its process group is gone.
+// process (internal/harness/testserver) and prove that its process group is gone.
 package harnesstest
 
 import (
@@ -54,7 +54,7 @@ func BuildServer(t testing.TB) string {
 }
 
 func build(bin string) ([]byte, error) {
-	return exec.Command("go", "build", "-o", bin, "github.com/agentready/agentready/internal/testserver").CombinedOutput()
+	return exec.Command("go", "build", "-o", bin, "github.com/agentready/agentready/internal/harness/testserver").CombinedOutput()
 }
 
 // FreeAddr returns a 127.0.0.1 address that was free a moment ago, for apps

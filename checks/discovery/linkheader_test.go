@@ -1,0 +1,51 @@
+package discovery_test
+
+import (
+	"testing"
+
+	"github.com/agentready/agentready/checks/checkstest"
+	"github.com/agentready/agentready/checks/discovery"
+)
+
+// TestLinkHeader covers targets of Link header fields.
+func TestLinkHeader(t *testing.T) {
+	runSiteCases(t, []siteCase{
+		{"Link target 404", func(s site) {
+			s["root"].Header("Link", `</schemas/order>; rel="describedby"`)
+			s["crawl-schema"] = crawl("/schemas/order", 404)
+		}, []string{"discovery-link-header-dead-links"}},
+		{"Link target 410", func(s site) {
+			s["root"].Header("Link", `</schemas/order>; rel="describedby"`)
+			s["crawl-schema"] = crawl("/schemas/order", 410)
+		}, []string{"discovery-link-header-dead-links"}},
+		{"Link target answers", func(s site) {
+			s["root"].Header("Link", `</schemas/order>; rel="describedby"`)
+			s["crawl-schema"] = crawl("/schemas/order", 200)
+		}, nil},
+		{"Link target of an extension relation may be an action", func(s site) {
+			s["root"].Header("Link", `</orders/1/payment>; rel="https://rels.example/pay"`)
+			s["crawl-pay"] = crawl("/orders/1/payment", 404)
+		}, nil},
+		{"Link target 401 is there", func(s site) {
+			s["root"].Header("Link", `</schemas/order>; rel="describedby"`)
+			s["crawl-schema"] = crawl("/schemas/order", 401).Header("WWW-Authenticate", `Bearer realm="api"`)
+		}, nil},
+	})
+}
+
+func TestLinkHeaderDeadLinkIsReportedOnceWithBothExchanges(t *testing.T) {
+	s := conformant()
+	s["root"].Header("Link", `</schemas/order>; rel="describedby"`)
+	// Recorded before the root: the first source in recording order is named.
+	s["crawl-orders"] = crawl("/orders", 200).Header("Link", `<http://API.test:80/schemas/order#x>; rel="describedby"`)
+	s["crawl-schema"] = crawl("/schemas/order", 404)
+	fs, _ := checkstest.Run(t, discovery.LinkHeaderDeadLinks{}, s.input(false))
+	if len(fs) != 1 {
+		t.Fatalf("findings = %+v, want one", fs)
+	}
+	f := fs[0]
+	if f.Subject != "describedby /schemas/order" || len(f.Evidence) != 2 ||
+		f.Evidence[0].URL != origin+"/orders" || f.Evidence[1].URL != origin+"/schemas/order" || f.Evidence[1].Status != 404 {
+		t.Errorf("finding = %+v", f)
+	}
+}

@@ -1,0 +1,33 @@
+// Package purpose names the requests one family or helper plans and another
+// family reads: the discovery documents that surface and drift compare, the
+// lower identity's fetches the active probes start from, and the active
+// probes that leakage and affordance judge. A purpose only its own family
+// reads stays in that family; one named here is shared, so that no family
+// imports another to learn it.
+package purpose
+
+// Discovery documents: discovery plans them; surface and drift read them.
+const (
+	LLMs            = "discovery/llms"
+	AgentCard       = "discovery/agent-card"
+	AgentCardLegacy = "discovery/agent-card-legacy"
+	Sitemap         = "discovery/sitemap"
+	// SkillsIndex is the Agent Skills index; Skill is each SKILL.md it
+	// lists, fetched as a follow-up.
+	SkillsIndex = "discovery/agent-skills-index"
+	Skill       = "discovery/agent-skill"
+)
+
+// CrossFetch is a GET, as a lower identity, of a resource the most
+// privileged identity read: leakage plans it, and the active probes find
+// the controls each identity was offered in it.
+const CrossFetch = "leakage/cross-fetch"
+
+// Active probes: the state-changing requests activeplan plans, sent only
+// with --active; leakage judges the hidden operation, affordance the stale
+// version and the state transition.
+const (
+	ActiveHidden = "active/hidden-operation"
+	ActiveStale  = "active/stale-version"
+	ActiveState  = "active/state-transition"
+)

@@ -1,0 +1,498 @@
+package mcptools
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/mcpmap"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/mcp"
+	"github.com/agentready/agentready/internal/sanitize"
+	"github.com/agentready/agentready/internal/spec"
+)
+
+var (
+	// Hints are not requirements on servers; what makes a wrong hint an error
+	// is the method's meaning in HTTP and what hosts do with the hint.
+	annotationsRef = mcpRef(mcp.Modern, "schema ToolAnnotations (hint meanings and defaults)", "definition", "schema#toolannotations")
+	methodsRef     = finding.SpecRef{Doc: "RFC 9110", Section: "9.2.1 Safe Methods", Level: "definition", URL: "https://www.rfc-editor.org/rfc/rfc9110#section-9.2.1"}
+	operationRef   = finding.SpecRef{Doc: "OpenAPI 3.1", Section: "4.8.10 Operation Object", Level: "MUST", URL: "https://spec.openapis.org/oas/v3.1.0#operation-object"}
+)
+
+func parityChecks() []*check {
+	meta := func(id, title string, sev finding.Severity, refs []finding.SpecRef, help string) checks.Meta {
+		return checks.Meta{ID: id, Family: checks.FamilyMCP, Title: title, Severity: sev, SpecRefs: refs, Help: help + "\n\n" + mcpmap.MappingHelp}
+	}
+	// The demo declares no DELETE or PUT operation, so only a table case of
+	// the family's tests fires the rules about them.
+	firedByDeleteCase := func(m checks.Meta) checks.Meta {
+		m.FiredBy = "DELETE with destructiveHint false and no idempotentHint"
+		return m
+	}
+	return []*check{
+		{meta: meta("mcp-parity-unknown-property", "Tool arguments are operation parameters or body fields", finding.SeverityError,
+			[]finding.SpecRef{operationRef, toolsRef},
+			"Every property of a tool's `inputSchema` must be a parameter or a request-body field of the\n"+
+				"operation it projects. An extra property is an argument the API will not receive: the agent\n"+
+				"fills it, and the value is silently lost or, worse, sent somewhere unintended.\n\n"+
+				"**How to fix:** generate the tool's schema from the operation, or drop the property."),
+			run: parity(ruleUnknownProperty)},
+		{meta: meta("mcp-parity-missing-parameter", "Required operation parameters are tool arguments", finding.SeverityError,
+			[]finding.SpecRef{operationRef, toolsRef},
+			"A required parameter of the operation (every path parameter is required) or a required body\n"+
+				"field that the tool's schema lacks cannot be supplied by any agent: every call fails, or the\n"+
+				"server fills a default the agent never chose.\n\n"+
+				"**How to fix:** add the parameter to the tool's `inputSchema`, with its type and description."),
+			run: parity(ruleMissingParameter)},
+		{meta: meta("mcp-parity-type", "Tool argument types match the operation's", finding.SeverityError,
+			[]finding.SpecRef{operationRef, toolsRef},
+			"When a tool says `string` and the operation says `integer` (or the reverse), the agent sends\n"+
+				"values the API rejects. `integer` and `number` are treated as compatible.\n\n"+
+				"**How to fix:** derive both schemas from one declaration."),
+			run: parity(ruleType)},
+		{meta: meta("mcp-parity-required", "Tool and operation agree on what is required", finding.SeverityWarning,
+			[]finding.SpecRef{operationRef, toolsRef},
+			"A parameter that the operation requires and the tool marks optional lets agents omit it and\n"+
+				"fail; one that the tool requires and the operation does not forces agents to invent values.\n\n"+
+				"**How to fix:** align `required` in the tool's schema with the operation."),
+			run: parity(ruleRequired)},
+		{meta: checks.Meta{ID: "mcp-parity-readonly-unsafe", Family: checks.FamilyMCP,
+			Title: "readOnlyHint is only on tools whose operation is GET or HEAD", Severity: finding.SeverityError, Security: true,
+			SpecRefs: []finding.SpecRef{annotationsRef, methodsRef},
+			Help: "Hosts auto-approve tools marked `readOnlyHint: true`: no confirmation is asked. On a tool that\n" +
+				"projects a POST, PUT, PATCH or DELETE, the hint lets an agent change state without the user's\n" +
+				"consent. This is a security problem, whatever the hint's \"untrusted\" status in the spec.\n\n" +
+				"**How to fix:** derive `readOnlyHint` from the HTTP method (true only for GET and HEAD).\n\n" + mcpmap.MappingHelp},
+			run: parity(ruleReadOnlyUnsafe)},
+		{meta: meta("mcp-parity-get-not-readonly", "Tools of GET operations say readOnlyHint: true", finding.SeverityWarning,
+			[]finding.SpecRef{annotationsRef, methodsRef},
+			"MCP's defaults presume a tool without annotations writes, destroys and reaches an open world.\n"+
+				"A tool that only reads (its operation is GET or HEAD) without `readOnlyHint: true` makes hosts\n"+
+				"ask for confirmation on every read, and teaches users to click through prompts.\n\n"+
+				"**How to fix:** set `readOnlyHint: true` (and `openWorldHint: false` when it stays in your API)."),
+			run: parity(ruleGetNotReadOnly)},
+		{meta: firedByDeleteCase(meta("mcp-parity-delete-not-destructive", "Tools of DELETE operations do not deny being destructive", finding.SeverityError,
+			[]finding.SpecRef{annotationsRef, methodsRef},
+			"A DELETE removes something. `destructiveHint: false` on its tool tells hosts it cannot, and\n"+
+				"they may skip the confirmation the user relies on. Leaving the hint at its default (true) is fine.\n\n"+
+				"**How to fix:** remove `destructiveHint: false` from tools that delete.")),
+			run: parity(ruleDeleteNotDestructive)},
+		{meta: firedByDeleteCase(meta("mcp-parity-idempotent", "Tools of PUT and DELETE operations say idempotentHint: true", finding.SeverityInfo,
+			[]finding.SpecRef{annotationsRef, {Doc: "RFC 9110", Section: "9.2.2 Idempotent Methods", Level: "definition", URL: "https://www.rfc-editor.org/rfc/rfc9110#section-9.2.2"}},
+			"PUT and DELETE are idempotent in HTTP: repeating them has no further effect. Saying so with\n"+
+				"`idempotentHint: true` tells agents they may retry after a timeout instead of checking state first.\n\n"+
+				"**How to fix:** set `idempotentHint: true` on those tools.")),
+			run: parity(ruleIdempotent)},
+		{meta: meta("mcp-parity-description", "Tool descriptions agree with the operation's summary", finding.SeverityInfo,
+			[]finding.SpecRef{toolsRef, operationRef},
+			"When the tool's description starts with a reading verb (get, list, find) and the operation's\n"+
+				"summary with a writing one (create, cancel, delete), or the reverse, one of them is wrong, and\n"+
+				"the model reads the tool's.\n\n"+
+				"**How to fix:** derive the description from the summary."),
+			run: parity(ruleDescription)},
+		{meta: meta("mcp-parity-unmapped-tool", "Every tool projects a declared operation", finding.SeverityWarning,
+			[]finding.SpecRef{operationRef, toolsRef},
+			"A tool that maps to no operation of the OpenAPI document is a verb outside the declared\n"+
+				"surface: it is not reviewed with the API, not covered by its security requirements, and drifts\n"+
+				"on its own.\n\n"+
+				"**How to fix:** name the operation (operationId, `x-mcp-tool` or the tool's `_meta`), or declare it."),
+			run: runUnmappedTool},
+		{meta: meta("mcp-parity-missing-tool", "Agent-facing operations have a tool", finding.SeverityInfo,
+			[]finding.SpecRef{operationRef, toolsRef},
+			"An operation with `x-hal-rel` is meant for agents: hypermedia clients reach it by relation.\n"+
+				"Without a tool, MCP clients cannot reach it at all. The catalog may rightly differ per\n"+
+				"caller: an operation the scanned caller may not call (by its OpenAPI security requirement or\n"+
+				"the configuration's `access` mapping) is not judged, and the check says so in its observations.\n\n"+
+				"**How to fix:** project the operation as a tool, or say in the description why it is not."),
+			run: runMissingTool},
+	}
+}
+
+// pair is a tool and the operation it maps to.
+type pair struct {
+	listing *mcp.Listing
+	tool    *mcp.Tool
+	op      *spec.Operation
+	how     string
+	// usable is set when the tool's inputSchema can be read; a broken one
+	// is reported by mcp-tool-input-schema alone.
+	usable bool
+}
+
+type rule func(p pair) []string
+
+// parity adapts a per-pair rule to a check run.
+func parity(r rule) func(checks.Meta, *checks.Input, *mcp.Snapshot) ([]finding.Finding, error) {
+	return func(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
+		pairs, _, err := mapped(in, s)
+		if err != nil {
+			return nil, err
+		}
+		var out []finding.Finding
+		for _, p := range pairs {
+			for _, msg := range r(p) {
+				f := checks.New(m, p.tool.Name+"|"+p.op.Key()+"|"+msg, fmt.Sprintf("%s (%s, mapped by %s): %s", toolLabel(p.tool), p.op.Key(), p.how, msg),
+					mcpmap.ToolEvidence(p.listing, p.tool, "inputSchema"))
+				if p.op.Location.File != "" {
+					loc := p.op.Location
+					f.Location = &loc
+				}
+				out = append(out, f)
+			}
+		}
+		return out, nil
+	}
+}
+
+// mapped pairs tools with operations, and also returns the operations no
+// tool maps to.
+func mapped(in *checks.Input, s *mcp.Snapshot) ([]pair, []*spec.Operation, error) {
+	if err := in.NeedSpec(); err != nil {
+		return nil, nil, err
+	}
+	if len(in.Spec.Operations) == 0 {
+		return nil, nil, checks.Skip("the OpenAPI document declares no operation")
+	}
+	l, err := firstListing(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	type result struct {
+		pairs    []pair
+		unmapped []*spec.Operation
+	}
+	r := in.Memo("mcp/parity", func() any {
+		var res result
+		used := map[*spec.Operation]bool{}
+		for i := range l.Tools {
+			t := &l.Tools[i]
+			if op, how := mcpmap.OperationFor(in.Spec, t); op != nil {
+				res.pairs = append(res.pairs, pair{listing: l, tool: t, op: op, how: how, usable: inputSchemaProblem(t.InputSchema) == ""})
+				used[op] = true
+			}
+		}
+		for _, op := range in.Spec.Operations {
+			if !used[op] {
+				res.unmapped = append(res.unmapped, op)
+			}
+		}
+		return res
+	}).(result)
+	return r.pairs, r.unmapped, nil
+}
+
+// field is an argument on either side.
+type field struct {
+	name     string
+	in       string // path, query, header, cookie, body
+	required bool
+	schema   map[string]any
+}
+
+// operationFields lists an operation's parameters and JSON body fields. open
+// is set when the body accepts members it does not list.
+func operationFields(op *spec.Operation) (fields []field, open bool) {
+	for _, p := range op.Parameters {
+		fields = append(fields, field{name: p.Name, in: p.In, required: p.Required || p.In == "path", schema: p.Schema})
+	}
+	body := bodySchema(op)
+	if body == nil {
+		return fields, false
+	}
+	props, _ := body["properties"].(map[string]any)
+	if len(props) == 0 {
+		return fields, true
+	}
+	req := requiredSet(body)
+	for _, name := range slices.Sorted(maps.Keys(props)) {
+		sch, _ := props[name].(map[string]any)
+		fields = append(fields, field{name: name, in: "body", required: op.RequestBodyRequired && req[name], schema: sch})
+	}
+	return fields, false
+}
+
+func bodySchema(op *spec.Operation) map[string]any {
+	types := slices.Sorted(maps.Keys(op.RequestBody))
+	for _, mt := range types {
+		if mt == "application/json" || strings.HasSuffix(mt, "+json") {
+			sch, _ := op.RequestBody[mt].(map[string]any)
+			return sch
+		}
+	}
+	return nil
+}
+
+// toolFields lists a tool's arguments; a "body" or "requestBody" object
+// property is read as the operation's body.
+func toolFields(t *mcp.Tool, hasBody bool) []field {
+	var root map[string]any
+	if json.Unmarshal(t.InputSchema, &root) != nil {
+		return nil
+	}
+	props, _ := root["properties"].(map[string]any)
+	req := requiredSet(root)
+	var out []field
+	for _, name := range slices.Sorted(maps.Keys(props)) {
+		sch, _ := props[name].(map[string]any)
+		if hasBody && (name == "body" || name == "requestBody") && typeSet(sch)["object"] {
+			inner, _ := sch["properties"].(map[string]any)
+			innerReq := requiredSet(sch)
+			for _, n := range slices.Sorted(maps.Keys(inner)) {
+				s, _ := inner[n].(map[string]any)
+				out = append(out, field{name: n, in: "body", required: req[name] && innerReq[n], schema: s})
+			}
+			continue
+		}
+		out = append(out, field{name: name, required: req[name], schema: sch})
+	}
+	return out
+}
+
+func requiredSet(schema map[string]any) map[string]bool {
+	out := map[string]bool{}
+	if req, ok := schema["required"].([]any); ok {
+		for _, r := range req {
+			if s, ok := r.(string); ok {
+				out[s] = true
+			}
+		}
+	}
+	return out
+}
+
+func fieldIndex(fs []field) map[string]field {
+	out := make(map[string]field, len(fs))
+	for _, f := range fs {
+		if _, dup := out[f.name]; !dup {
+			out[f.name] = f
+		}
+	}
+	return out
+}
+
+func sides(p pair) (tool, op map[string]field, open bool) {
+	opFields, open := operationFields(p.op)
+	return fieldIndex(toolFields(p.tool, bodySchema(p.op) != nil)), fieldIndex(opFields), open
+}
+
+func ruleUnknownProperty(p pair) []string {
+	if !p.usable {
+		return nil
+	}
+	tool, op, open := sides(p)
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(tool)) {
+		if _, ok := op[name]; !ok && !open {
+			out = append(out, fmt.Sprintf("argument %q is neither a parameter nor a body field of the operation", name))
+		}
+	}
+	return out
+}
+
+func ruleMissingParameter(p pair) []string {
+	if !p.usable {
+		return nil
+	}
+	tool, op, _ := sides(p)
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(op)) {
+		f := op[name]
+		if _, ok := tool[name]; !ok && f.required && f.in != "cookie" {
+			out = append(out, fmt.Sprintf("required %s %s %q is not an argument of the tool", f.in, kind(f), name))
+		}
+	}
+	return out
+}
+
+func kind(f field) string {
+	if f.in == "body" {
+		return "field"
+	}
+	return "parameter"
+}
+
+func ruleType(p pair) []string {
+	if !p.usable {
+		return nil
+	}
+	tool, op, _ := sides(p)
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(tool)) {
+		o, ok := op[name]
+		if !ok {
+			continue
+		}
+		tt, ot := typeSet(tool[name].schema), typeSet(o.schema)
+		if len(tt) == 0 || len(ot) == 0 || compatible(tt, ot) {
+			continue
+		}
+		out = append(out, fmt.Sprintf("argument %q is %s in the tool and %s in the operation", name, typeList(tt), typeList(ot)))
+	}
+	return out
+}
+
+func typeSet(schema map[string]any) map[string]bool {
+	out := map[string]bool{}
+	switch t := schema["type"].(type) {
+	case string:
+		out[t] = true
+	case []any:
+		for _, x := range t {
+			if s, ok := x.(string); ok {
+				out[s] = true
+			}
+		}
+	}
+	return out
+}
+
+func compatible(a, b map[string]bool) bool {
+	norm := func(t string) string {
+		if t == "integer" {
+			return "number"
+		}
+		return t
+	}
+	for x := range a {
+		for y := range b {
+			if norm(x) == norm(y) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func typeList(s map[string]bool) string { return strings.Join(slices.Sorted(maps.Keys(s)), "|") }
+
+func ruleRequired(p pair) []string {
+	if !p.usable {
+		return nil
+	}
+	tool, op, _ := sides(p)
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(tool)) {
+		o, ok := op[name]
+		if !ok || o.in == "cookie" || tool[name].required == o.required {
+			continue
+		}
+		if o.required {
+			out = append(out, fmt.Sprintf("argument %q is required by the operation and optional in the tool", name))
+		} else {
+			out = append(out, fmt.Sprintf("argument %q is required by the tool and optional in the operation", name))
+		}
+	}
+	return out
+}
+
+func ruleReadOnlyUnsafe(p pair) []string {
+	if p.tool.ReadOnly() && p.op.Method != "GET" && p.op.Method != "HEAD" {
+		return []string{fmt.Sprintf("readOnlyHint is true on a %s operation; hosts auto-approve read-only tools", p.op.Method)}
+	}
+	return nil
+}
+
+func ruleGetNotReadOnly(p pair) []string {
+	if (p.op.Method == "GET" || p.op.Method == "HEAD") && !p.tool.ReadOnly() {
+		return []string{fmt.Sprintf("the operation is %s but readOnlyHint is not true, so MCP's defaults presume the tool destructive and open-world", p.op.Method)}
+	}
+	return nil
+}
+
+func ruleDeleteNotDestructive(p pair) []string {
+	a := p.tool.Annotations
+	if p.op.Method == "DELETE" && a != nil && a.DestructiveHint != nil && !*a.DestructiveHint {
+		return []string{"destructiveHint is false on a DELETE operation"}
+	}
+	return nil
+}
+
+func ruleIdempotent(p pair) []string {
+	if (p.op.Method == "PUT" || p.op.Method == "DELETE") && !p.tool.Idempotent() {
+		return []string{fmt.Sprintf("the operation is %s, idempotent in HTTP, but idempotentHint is not true", p.op.Method)}
+	}
+	return nil
+}
+
+var (
+	readVerbs  = regexp.MustCompile(`^(get|gets|list|lists|find|finds|fetch|fetches|read|reads|search|searches|show|shows|retrieve|retrieves|view|views|look)$`)
+	writeVerbs = regexp.MustCompile(`^(create|creates|add|adds|update|updates|set|sets|delete|deletes|remove|removes|cancel|cancels|pay|pays|ship|ships|submit|submits|confirm|confirms|modify|modifies|replace|replaces|post|posts)$`)
+)
+
+func verbClass(s string) string {
+	w := strings.Fields(strings.ToLower(s))
+	if len(w) == 0 {
+		return ""
+	}
+	verb := strings.Trim(w[0], ".,:;!")
+	switch {
+	case readVerbs.MatchString(verb):
+		return "read"
+	case writeVerbs.MatchString(verb):
+		return "write"
+	}
+	return ""
+}
+
+func ruleDescription(p pair) []string {
+	summary := p.op.Summary
+	if summary == "" {
+		return nil
+	}
+	dc, sc := verbClass(p.tool.Description), verbClass(summary)
+	if dc == "" || sc == "" || dc == sc {
+		return nil
+	}
+	return []string{fmt.Sprintf("the description %q reads as a %s while the operation's summary %q reads as a %s",
+		sanitize.Truncate(p.tool.Description, 60), dc, sanitize.Truncate(summary, 60), sc)}
+}
+
+func runUnmappedTool(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
+	pairs, _, err := mapped(in, s)
+	if err != nil {
+		return nil, err
+	}
+	l := &s.Listings[0]
+	isMapped := map[*mcp.Tool]bool{}
+	for _, p := range pairs {
+		isMapped[p.tool] = true
+	}
+	var out []finding.Finding
+	for i := range l.Tools {
+		t := &l.Tools[i]
+		if !isMapped[t] && t.NameValid {
+			out = append(out, checks.New(m, t.Name, toolLabel(t)+" maps to no operation of the OpenAPI document: a verb outside the declared surface",
+				mcpmap.ToolEvidence(l, t, "name")))
+		}
+	}
+	return out, nil
+}
+
+func runMissingTool(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
+	_, unmapped, err := mapped(in, s)
+	if err != nil {
+		return nil, err
+	}
+	l := &s.Listings[0]
+	var out []finding.Finding
+	for _, op := range unmapped {
+		if len(op.HALRels) == 0 || !in.JudgesAbsence(m.ID, op) {
+			continue
+		}
+		ev := mcpmap.CallEvidence(l.Pages[0].Call)
+		ev.Expected = "a tool named " + op.OperationID
+		f := checks.New(m, op.Key(), fmt.Sprintf("%s (operationId %q, x-hal-rel %s) is agent-facing but no tool maps to it",
+			op.Key(), op.OperationID, strings.Join(op.HALRels, ", ")), ev)
+		if op.Location.File != "" {
+			loc := op.Location
+			f.Location = &loc
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}

@@ -1,0 +1,431 @@
+package mcptools
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/dlclark/regexp2"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/mcpmap"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/mcp"
+	"github.com/agentready/agentready/internal/sanitize"
+)
+
+var toolsRef = mcpRef(mcp.Modern, "server/tools §Tool", "MUST", "server/tools")
+
+func toolChecks() []*check {
+	return []*check{
+		{meta: checks.Meta{
+			ID: "mcp-tool-input-schema", Family: checks.FamilyMCP,
+			Title:    "Every tool has an inputSchema that is a valid object schema",
+			Severity: finding.SeverityError,
+			SpecRefs: []finding.SpecRef{toolsRef, mcpRef(mcp.Legacy, "server/tools §Tool", "MUST", "server/tools")},
+			Help: "`inputSchema` is required, MUST be a valid JSON Schema (2020-12 unless `$schema` says\n" +
+				"otherwise), MUST NOT be null, and its root is `type: \"object\"`. Agents build their arguments\n" +
+				"from it; a missing or broken schema makes the tool uncallable, or called with guesses. The\n" +
+				"scanner compiles each schema with a JSON Schema compiler, offline (remote `$ref`s are not\n" +
+				"fetched, so they fail to resolve).\n\n" +
+				"**How to fix:** give every tool `{\"type\":\"object\",\"properties\":{...}}`, even when it takes no\n" +
+				"arguments (`{\"type\":\"object\"}`).",
+		}, run: runInputSchema},
+		{meta: checks.Meta{
+			ID: "mcp-tool-output-schema", Family: checks.FamilyMCP,
+			Title:    "Output schemas are valid (object roots in 2025-11-25)",
+			Severity: finding.SeverityError,
+			SpecRefs: []finding.SpecRef{mcpRef(mcp.Legacy, "server/tools §Output Schema", "MUST", "server/tools"), toolsRef},
+			Help: "An `outputSchema` is optional, but when present it MUST be a valid JSON Schema, and in\n" +
+				"2025-11-25 its root MUST be `type: \"object\"` (2026-07-28 allows any root). Clients validate\n" +
+				"`structuredContent` against it; an invalid one makes every structured result suspect.\n\n" +
+				"**How to fix:** fix the schema, or wrap a non-object result in an object for legacy clients.",
+		}, run: runOutputSchema},
+		{meta: checks.Meta{
+			ID: "mcp-tool-name", Family: checks.FamilyMCP,
+			Title:    "Tool names are 1 to 128 of A-Z a-z 0-9 _ - . and unique",
+			Severity: finding.SeverityWarning,
+			SpecRefs: []finding.SpecRef{mcpRef(mcp.Modern, "server/tools §Tool Names", "SHOULD", "server/tools")},
+			Help: "Tool names SHOULD be 1 to 128 characters of `A-Z a-z 0-9 _ - .`, and unique within the\n" +
+				"server. Hosts prefix, route and display tools by name; spaces, slashes or duplicates make some\n" +
+				"hosts reject the whole server, and a duplicate shadows the other tool. A tool without a string\n" +
+				"`name` is an error: the member is required.\n\n" +
+				"**How to fix:** rename the tool, e.g. `getOrder`, `orders.cancel`, `DATA_EXPORT_v2`.",
+		}, run: runToolName},
+		{meta: checks.Meta{
+			ID: "mcp-tool-mcp-header", Family: checks.FamilyMCP,
+			Title:    "x-mcp-header declarations are valid",
+			Severity: finding.SeverityError,
+			SpecRefs: []finding.SpecRef{mcpRef(mcp.Modern, "basic/transports/streamable-http §Custom Headers (x-mcp-header)", "MUST", "basic/transports/streamable-http")},
+			Help: "In 2026-07-28 a property of `inputSchema` can carry `x-mcp-header: Name` so that the client\n" +
+				"mirrors the argument into an `Mcp-Param-Name` header. The value MUST be a non-empty HTTP token,\n" +
+				"unique (case-insensitively) within the tool, on a `string`, `integer` or `boolean` property\n" +
+				"reached only through `properties`. Clients MUST drop a tool whose declaration is invalid: the\n" +
+				"tool is listed by the server and never seen by any agent. The SDKs drop it silently, which is\n" +
+				"why the scanner reads the raw `tools/list` pages.\n\n" +
+				"**How to fix:** correct the declaration, or remove it.",
+		}, run: runMCPHeader},
+		{meta: checks.Meta{
+			ID: "mcp-tool-hint-conflict", Family: checks.FamilyMCP,
+			Title:    "A read-only tool does not also claim to be destructive",
+			Severity: finding.SeverityInfo,
+			SpecRefs: []finding.SpecRef{mcpRef(mcp.Modern, "schema ToolAnnotations (destructiveHint is meaningful only when readOnlyHint is false)", "definition", "schema#toolannotations")},
+			Help: "`destructiveHint` is meaningful only when `readOnlyHint` is false. A tool that says both\n" +
+				"`readOnlyHint: true` and `destructiveHint: true` contradicts itself, and hosts resolve the\n" +
+				"contradiction differently.\n\n" +
+				"**How to fix:** drop `destructiveHint` from read-only tools, or drop `readOnlyHint`.",
+		}, run: runHintConflict},
+		{meta: checks.Meta{
+			ID: "mcp-tool-description", Family: checks.FamilyMCP,
+			Title:    "Tools and their parameters are described",
+			Severity: finding.SeverityInfo,
+			SpecRefs: []finding.SpecRef{
+				mcpRef(mcp.Modern, "server/tools §Tool", "SHOULD", "server/tools"),
+				{Doc: "Hasan et al., MCP Tool Descriptions Are Smelly! (2026)", Level: "advice", URL: "https://arxiv.org/abs/2602.14878"},
+			},
+			Help: "The model chooses a tool from its description and fills arguments from the parameter\n" +
+				"descriptions. A study of 856 tools on 103 MCP servers found description defects in 97%.\n" +
+				"The scanner reports the smells it can see without running anything: no stated purpose (an\n" +
+				"empty description, or one that only repeats the name), parameters without a description\n" +
+				"(unexplained parameters), and a tool that may change something but says nothing of its\n" +
+				"effects: no `readOnlyHint: true`, no `destructiveHint` either way, and no verb of reading or\n" +
+				"changing in its description, so that a host must presume it destructive. Each finding counts\n" +
+				"the smells of one tool.\n\n" +
+				"**How to fix:** say what the tool does, when to use it, what each parameter means, and what it\n" +
+				"changes (or set `readOnlyHint` / `destructiveHint`).",
+		}, run: runDescription},
+		{meta: hiddenMeta, run: runHidden},
+		{meta: confusableMeta, run: runConfusable},
+		{meta: originMeta, run: runOrigin},
+		{meta: authDiscoveryMeta, run: runAuthDiscovery, anyVerdict: true},
+	}
+}
+
+// compileSchema compiles a schema offline. Patterns use an ECMA-262 engine,
+// the dialect JSON Schema specifies, so valid patterns that Go's RE2 lacks
+// (lookahead) are not reported.
+func compileSchema(raw json.RawMessage) error {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return err
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(jsonschema.SchemeURLLoader{})
+	c.UseRegexpEngine(func(s string) (jsonschema.Regexp, error) {
+		re, err := regexp2.Compile(s, regexp2.ECMAScript)
+		if err != nil {
+			return nil, err
+		}
+		return ecmaRegexp{re}, nil
+	})
+	const loc = "urn:agentready:tool-schema"
+	if err := c.AddResource(loc, doc); err != nil {
+		return err
+	}
+	_, err = c.Compile(loc)
+	return err
+}
+
+type ecmaRegexp struct{ re *regexp2.Regexp }
+
+func (r ecmaRegexp) MatchString(s string) bool { ok, _ := r.re.MatchString(s); return ok }
+func (r ecmaRegexp) String() string            { return r.re.String() }
+
+// schemaError shortens a compiler error to one line.
+func schemaError(err error) string {
+	line, _, _ := strings.Cut(err.Error(), "\n")
+	return sanitize.Truncate(line, 160)
+}
+
+// rootType returns the root "type" of a schema when it is a single string.
+func rootType(raw json.RawMessage) (obj map[string]json.RawMessage, typ string, isObject bool) {
+	if json.Unmarshal(raw, &obj) != nil || obj == nil {
+		return nil, "", false
+	}
+	_ = json.Unmarshal(obj["type"], &typ)
+	return obj, typ, true
+}
+
+func inputSchemaProblem(raw json.RawMessage) string {
+	switch strings.TrimSpace(string(raw)) {
+	case "":
+		return "has no inputSchema"
+	case "null":
+		return "has inputSchema null"
+	}
+	_, typ, isObject := rootType(raw)
+	switch {
+	case !isObject:
+		return "has an inputSchema that is not a JSON object: " + sanitize.Truncate(string(raw), 60)
+	case typ != "object":
+		return fmt.Sprintf("has an inputSchema whose root type is %q, not \"object\"", typ)
+	}
+	if err := compileSchema(raw); err != nil {
+		return "has an inputSchema that is not a valid JSON Schema: " + schemaError(err)
+	}
+	return ""
+}
+
+func runInputSchema(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
+	l, err := firstListing(s)
+	if err != nil {
+		return nil, err
+	}
+	var out []finding.Finding
+	for i := range l.Tools {
+		t := &l.Tools[i]
+		if p := inputSchemaProblem(t.InputSchema); p != "" {
+			out = append(out, checks.New(m, t.Name, toolLabel(t)+" "+p, mcpmap.ToolEvidence(l, t, "inputSchema")))
+		}
+	}
+	return out, nil
+}
+
+func runOutputSchema(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
+	l, err := firstListing(s)
+	if err != nil {
+		return nil, err
+	}
+	legacy := s.Verdict.Era == mcp.EraLegacy
+	var out []finding.Finding
+	for i := range l.Tools {
+		t := &l.Tools[i]
+		if len(t.OutputSchema) == 0 {
+			continue
+		}
+		var problem string
+		_, typ, isObject := rootType(t.OutputSchema)
+		switch {
+		case strings.TrimSpace(string(t.OutputSchema)) == "null":
+			problem = "has outputSchema null"
+		case !isObject:
+			problem = "has an outputSchema that is not a JSON Schema object"
+		case legacy && typ != "object":
+			problem = fmt.Sprintf("has an outputSchema whose root type is %q; %s requires \"object\"", typ, s.Verdict.Version)
+		default:
+			if err := compileSchema(t.OutputSchema); err != nil {
+				problem = "has an outputSchema that is not a valid JSON Schema: " + schemaError(err)
+			}
+		}
+		if problem != "" {
+			out = append(out, checks.New(m, t.Name, toolLabel(t)+" "+problem, mcpmap.ToolEvidence(l, t, "outputSchema")))
+		}
+	}
+	return out, nil
+}
+
+var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+func runToolName(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
+	l, err := firstListing(s)
+	if err != nil {
+		return nil, err
+	}
+	var out []finding.Finding
+	seen := map[string]int{}
+	for i := range l.Tools {
+		t := &l.Tools[i]
+		switch {
+		case !t.NameValid:
+			f := checks.New(m, fmt.Sprintf("#%d/%d", t.Page, t.Index), toolLabel(t)+" has no string name", mcpmap.ToolEvidence(l, t, "name"))
+			f.Severity = finding.SeverityError
+			out = append(out, f)
+			continue
+		case !toolName.MatchString(t.Name):
+			out = append(out, checks.New(m, t.Name, fmt.Sprintf("%s: the name is not 1 to 128 characters of A-Z a-z 0-9 _ - .", toolLabel(t)), mcpmap.ToolEvidence(l, t, "name")))
+		}
+		seen[t.Name]++
+		if seen[t.Name] == 2 {
+			out = append(out, checks.New(m, t.Name+"#duplicate", fmt.Sprintf("%s is listed more than once", toolLabel(t)), mcpmap.ToolEvidence(l, t, "name")))
+		}
+	}
+	return out, nil
+}
+
+// headerToken is an RFC 9110 token.
+var headerToken = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+
+// headerProblems walks an input schema and returns what is wrong with its
+// x-mcp-header declarations.
+func headerProblems(raw json.RawMessage) []string {
+	var root any
+	if json.Unmarshal(raw, &root) != nil {
+		return nil
+	}
+	var problems []string
+	names := map[string]string{}
+	var walk func(v any, path string, viaProperties bool, depth int)
+	walk = func(v any, path string, viaProperties bool, depth int) {
+		if depth > 32 {
+			return
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			if h, ok := x["x-mcp-header"]; ok {
+				problems = append(problems, headerProblem(h, x, path, viaProperties, names)...)
+			}
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				if k == "properties" {
+					if props, ok := x[k].(map[string]any); ok {
+						pkeys := make([]string, 0, len(props))
+						for pk := range props {
+							pkeys = append(pkeys, pk)
+						}
+						sort.Strings(pkeys)
+						for _, pk := range pkeys {
+							walk(props[pk], path+"/properties/"+pk, viaProperties, depth+1)
+						}
+						continue
+					}
+				}
+				walk(x[k], path+"/"+k, false, depth+1)
+			}
+		case []any:
+			for i, e := range x {
+				walk(e, fmt.Sprintf("%s/%d", path, i), false, depth+1)
+			}
+		}
+	}
+	walk(root, "", true, 0)
+	return problems
+}
+
+func headerProblem(h any, schema map[string]any, path string, viaProperties bool, names map[string]string) []string {
+	at := path
+	if at == "" {
+		at = "the schema root"
+	}
+	name, isString := h.(string)
+	switch {
+	case path == "" || !viaProperties:
+		return []string{fmt.Sprintf("x-mcp-header at %s is not reached through properties alone", at)}
+	case !isString || name == "":
+		return []string{fmt.Sprintf("x-mcp-header at %s is not a non-empty string", at)}
+	case !headerToken.MatchString(name):
+		return []string{fmt.Sprintf("x-mcp-header %q at %s is not an HTTP token", sanitize.Truncate(name, 40), at)}
+	}
+	var out []string
+	if typ, _ := schema["type"].(string); typ != "string" && typ != "integer" && typ != "boolean" {
+		out = append(out, fmt.Sprintf("x-mcp-header %q is on a property of type %v; only string, integer and boolean are allowed", name, schema["type"]))
+	}
+	key := strings.ToLower(name)
+	if other, dup := names[key]; dup {
+		out = append(out, fmt.Sprintf("x-mcp-header %q at %s repeats the one at %s (names are case-insensitive)", name, at, other))
+	} else {
+		names[key] = at
+	}
+	return out
+}
+
+func runMCPHeader(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
+	l, err := firstListing(s)
+	if err != nil {
+		return nil, err
+	}
+	var out []finding.Finding
+	for i := range l.Tools {
+		t := &l.Tools[i]
+		if ps := headerProblems(t.InputSchema); len(ps) > 0 {
+			out = append(out, checks.New(m, t.Name, fmt.Sprintf("%s will be dropped by every conforming client: %s", toolLabel(t), strings.Join(ps, "; ")),
+				mcpmap.ToolEvidence(l, t, "inputSchema")))
+		}
+	}
+	return out, nil
+}
+
+func runHintConflict(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
+	l, err := firstListing(s)
+	if err != nil {
+		return nil, err
+	}
+	var out []finding.Finding
+	for i := range l.Tools {
+		t := &l.Tools[i]
+		a := t.Annotations
+		if a != nil && a.ReadOnlyHint != nil && *a.ReadOnlyHint && a.DestructiveHint != nil && *a.DestructiveHint {
+			out = append(out, checks.New(m, t.Name, toolLabel(t)+" says both readOnlyHint: true and destructiveHint: true", mcpmap.ToolEvidence(l, t, "annotations")))
+		}
+	}
+	return out, nil
+}
+
+var nonAlnum = regexp.MustCompile(`[^a-z0-9]+`)
+
+func normalizeWords(s string) string { return nonAlnum.ReplaceAllString(strings.ToLower(s), "") }
+
+// descriptionSmells lists what is visibly wrong with a tool's descriptions.
+func descriptionSmells(t *mcp.Tool) []string {
+	var smells []string
+	switch d := strings.TrimSpace(t.Description); {
+	case d == "":
+		smells = append(smells, "empty description")
+	case normalizeWords(d) == normalizeWords(t.Name) || (t.Title != "" && normalizeWords(d) == normalizeWords(t.Title)):
+		smells = append(smells, "the description only repeats the name")
+	}
+	if d := strings.TrimSpace(t.Description); d != "" && !effectsStated(t) {
+		smells = append(smells, "it may change something (no readOnlyHint: true) and neither its annotations nor its description say what")
+	}
+	var schema struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal(t.InputSchema, &schema) != nil {
+		return smells
+	}
+	var bare []string
+	for name, raw := range schema.Properties {
+		var p struct {
+			Description string `json:"description"`
+		}
+		if json.Unmarshal(raw, &p) != nil || strings.TrimSpace(p.Description) == "" {
+			bare = append(bare, name)
+		}
+	}
+	if len(bare) > 0 {
+		sort.Strings(bare)
+		smells = append(smells, fmt.Sprintf("%d of %d parameters have no description (%s)",
+			len(bare), len(schema.Properties), sanitize.Truncate(strings.Join(bare, ", "), 120)))
+	}
+	return smells
+}
+
+// effectVerb is a word by which a description says what a tool reads or
+// changes; the list is deliberately wide, so that the smell is only the
+// description that names no action at all.
+var effectVerb = regexp.MustCompile(`(?i)\b(read|reads|get|gets|list|lists|find|finds|fetch|fetches|retrieve|retrieves|return|returns|search|searches|show|shows|look\s*up|looks\s+up|query|queries|count|counts|check|checks|validate|validates|read-only|no\s+side\s+effects?|` +
+	`create|creates|add|adds|insert|inserts|update|updates|modify|modifies|change|changes|set|sets|edit|edits|write|writes|save|saves|store|stores|delete|deletes|remove|removes|cancel|cancels|refund|refunds|pay|pays|charge|charges|send|sends|submit|submits|post|posts|publish|publishes|upload|uploads|move|moves|archive|archives|ship|ships|confirm|confirms|approve|approves|reject|rejects|toggle|toggles|enable|enables|disable|disables|start|starts|stop|stops|run|runs|execute|executes|trigger|triggers|export|exports|import|imports|compress|compresses|generate|generates)\b`)
+
+// effectsStated reports whether a tool says what it does to the world: by
+// being read-only, by an explicit destructiveHint, or in its description.
+func effectsStated(t *mcp.Tool) bool {
+	if t.ReadOnly() || (t.Annotations != nil && t.Annotations.DestructiveHint != nil) {
+		return true
+	}
+	return effectVerb.MatchString(t.Description)
+}
+
+func runDescription(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
+	l, err := firstListing(s)
+	if err != nil {
+		return nil, err
+	}
+	var out []finding.Finding
+	for i := range l.Tools {
+		t := &l.Tools[i]
+		if smells := descriptionSmells(t); len(smells) > 0 {
+			out = append(out, checks.New(m, t.Name, fmt.Sprintf("%s: %d description smell(s): %s", toolLabel(t), len(smells), strings.Join(smells, "; ")),
+				mcpmap.ToolEvidence(l, t, "description")))
+		}
+	}
+	in.Observe(m.ID, fmt.Sprintf("%d of %d tools have description smells", len(out), len(l.Tools)))
+	return out, nil
+}

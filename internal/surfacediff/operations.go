@@ -1,0 +1,142 @@
+package surfacediff
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/agentready/agentready/internal/finding"
+)
+
+// compareOperations reports operations removed or renamed, and the input
+// schema and x-hal-rel of every operation both documents declare. An
+// operation keeps its identity through a rename of one of its two names:
+// the same METHOD /path under a new operationId, or the same operationId
+// under a new path.
+func compareOperations(before, after map[string]finding.SnapshotOperation) []Change {
+	var out []Change
+	moved := movedOperations(before, after)
+	for _, key := range slices.Sorted(maps.Keys(before)) {
+		b := before[key]
+		subject := "operation " + key
+		if a, ok := after[key]; ok {
+			if b.OperationID != "" && a.OperationID != b.OperationID {
+				out = append(out, change(KindRenamed, PartOpenAPI, subject, key, []Diff{{
+					Pointer: pointer(PartOpenAPI, "operations", key, "operationId"), Before: jsonText(b.OperationID), After: nonEmptyJSON(a.OperationID),
+					Breaking: true, Why: "operationId renamed",
+				}}, fmt.Sprintf("operation %s: operationId %s is now %s; clients and agents that call it by name break", key, b.OperationID, orNone(a.OperationID))))
+			}
+			out = append(out, compareOperation(key, b, a)...)
+			continue
+		}
+		if to, ok := moved[key]; ok {
+			out = append(out, change(KindRenamed, PartOpenAPI, subject, key, []Diff{{
+				Pointer: pointer(PartOpenAPI, "operations"), Before: jsonText(key), After: jsonText(to), Breaking: true, Why: "moved to " + to,
+			}}, fmt.Sprintf("operation %s (%s) is now %s", key, b.OperationID, to)))
+			out = append(out, compareOperation(key, b, after[to])...)
+			continue
+		}
+		name := key
+		if b.OperationID != "" {
+			name += " (" + b.OperationID + ")"
+		}
+		out = append(out, change(KindRemoved, PartOpenAPI, subject, key, []Diff{{
+			Pointer: pointer(PartOpenAPI, "operations", key), Before: jsonText(b), Breaking: true, Why: "removed",
+		}}, "operation "+name+" is no longer declared"))
+	}
+	return out
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "absent"
+	}
+	return s
+}
+
+// movedOperations pairs an operation no longer declared with the new one
+// that has its operationId and method.
+func movedOperations(before, after map[string]finding.SnapshotOperation) map[string]string {
+	added := removedKeys(after, before)
+	out := map[string]string{}
+	for _, key := range removedKeys(before, after) {
+		b := before[key]
+		if b.OperationID == "" {
+			continue
+		}
+		for _, a := range added {
+			if after[a].OperationID == b.OperationID && method(a) == method(key) {
+				out[key] = a
+			}
+		}
+	}
+	return out
+}
+
+func method(key string) string { m, _, _ := strings.Cut(key, " "); return m }
+
+func compareOperation(key string, b, a finding.SnapshotOperation) []Change {
+	var out []Change
+	subject := "operation " + key
+	if diffs := compareSchema(pointer(PartOpenAPI, "operations", key, "inputSchema"), decode(b.InputSchema), decode(a.InputSchema)); len(diffs) > 0 {
+		out = append(out, change(KindInputSchema, PartOpenAPI, subject, key, diffs, summarize("inputs of operation "+key, diffs)))
+	}
+	if gone := missing(b.HALRels, a.HALRels); len(gone) > 0 {
+		out = append(out, change(KindRelations, PartOpenAPI, subject, key, []Diff{{
+			Pointer: pointer(PartOpenAPI, "operations", key, "halRels"), Before: jsonText(b.HALRels), After: jsonText(nonNil(a.HALRels)),
+			Breaking: true, Why: "x-hal-rel lost " + strings.Join(gone, ", "),
+		}}, fmt.Sprintf("operation %s: x-hal-rel no longer names %s; an agent that follows the relation no longer finds the operation", key, strings.Join(gone, ", "))))
+	}
+	return out
+}
+
+// missing lists the values of before that after lacks, in order.
+func missing(before, after []string) []string {
+	var out []string
+	for _, v := range before {
+		if !slices.Contains(after, v) && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// compareOffered reports relations that every resource of a path shape
+// offered and none offers now. Relations that depended on a resource's
+// state in the baseline are not judged, nor is a path shape the later scan
+// did not reach: not seeing a resource is not seeing it lose a link.
+func compareOffered(before, after *finding.SnapshotHypermedia) []Change {
+	var out []Change
+	for _, shape := range slices.Sorted(maps.Keys(before.Always)) {
+		now, ok := after.Offered[shape]
+		if !ok {
+			continue
+		}
+		for _, rel := range missing(before.Always[shape], now) {
+			out = append(out, change(KindRelations, PartHypermedia, "relation "+rel+" of "+shape, shape, []Diff{{
+				Pointer: pointer(PartHypermedia, "offered", shape), Before: jsonText(before.Offered[shape]), After: jsonText(now),
+				Breaking: true, Why: "relation " + rel + " no longer offered",
+			}}, fmt.Sprintf("resources %s no longer offer the relation %s, which every one of them offered in the baseline", shape, rel)))
+		}
+	}
+	return out
+}
+
+// compareSkills reports the agent card's skills that are gone.
+func compareSkills(before, after map[string]finding.SnapshotSkill) []Change {
+	var out []Change
+	for _, id := range removedKeys(before, after) {
+		out = append(out, change(KindSkills, PartAgentCard, "skill "+id, id, []Diff{{
+			Pointer: pointer(PartAgentCard, "skills", id), Before: jsonText(before[id]), Breaking: true, Why: "removed",
+		}}, "the agent card no longer lists the skill "+id))
+	}
+	return out
+}
