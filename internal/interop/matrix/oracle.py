@@ -409,9 +409,12 @@ def record_mcp(rec, path):
         for t in tools:
             props = (t.get("inputSchema") or {}).get("properties") or {}
             undescribed = sorted(k for k, v in props.items() if not (isinstance(v, dict) and v.get("description")))
+            # A missing description is a defect; a present one decides
+            # nothing, since the check also weighs what a description says
+            # (its smells), which a list of names cannot judge.
             rec.row("mcp", "mcp-tool-description", "POST", path, f"tool {t.get('name')!r} and its parameters are described",
                     {"description": t.get("description", ""), "undescribed": undescribed}, line,
-                    not t.get("description") or bool(undescribed), scope="site", tool=t.get("name"))
+                    True if not t.get("description") or undescribed else None, scope="site", tool=t.get("name"))
             schema = t.get("inputSchema")
             rec.row("mcp", "mcp-tool-input-schema", "POST", path, f"tool {t.get('name')!r} has an object inputSchema",
                     {"inputSchema.type": (schema or {}).get("type")}, line,
