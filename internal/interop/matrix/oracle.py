@@ -17,7 +17,10 @@ methods to an MCP endpoint, as the scanner sends. --unsupported-method M
 adds one request with another safe method (RFC 9110 §9.2.1), never by
 default.
 
-    python3 oracle.py [--manifest FILE] [--out DIR] [--only NAME] [--unsupported-method M]
+    python3 oracle.py [--manifest FILE] [--out DIR] [--only NAME] [--unsupported-method M] [--check]
+
+--check writes nothing: it fails (exit 1) when a server no longer does what
+its committed record says, so that a comparison never rests on a stale one.
 """
 
 import argparse
@@ -61,9 +64,14 @@ class Answer:
 
     def summary(self):
         out = {"status": self.status, "contentType": self.header("content-type")}
-        for name in ("vary", "allow", "access-control-allow-methods", "content-length"):
+        for name in ("vary", "content-length"):
             if self.header(name):
                 out[name] = self.header(name)
+        # Method lists in sorted order: some servers (Flask) build them from
+        # a set, whose order changes from run to run.
+        for name in ("allow", "access-control-allow-methods"):
+            if self.header(name):
+                out[name] = ", ".join(sorted(m.strip() for m in self.header(name).split(",")))
         out["bodyBytes"] = len(self.body)
         return out
 
@@ -436,6 +444,7 @@ def main():
     p.add_argument("--manifest", default=os.environ.get("MATRIX_MANIFEST", ""))
     p.add_argument("--out", default=os.path.join(HERE, "oracle"))
     p.add_argument("--only", action="append", default=[])
+    p.add_argument("--check", action="store_true", help="compare with the records in --out instead of writing them")
     p.add_argument("--unsupported-method", default="",
                    help="also send this safe method (TRACE, PROPFIND, SEARCH or REPORT) to each resource")
     args = p.parse_args()
@@ -445,6 +454,7 @@ def main():
     if method and method not in SAFE_METHODS:
         p.error(f"--unsupported-method {method}: only a safe method ({', '.join(sorted(SAFE_METHODS))})")
     os.makedirs(args.out, exist_ok=True)
+    stale = False
     for name, kind, base, start, spec in manifest_rows(args.manifest):
         if args.only and name not in args.only:
             continue
@@ -459,12 +469,24 @@ def main():
             return 3
         doc = {"server": name, "kind": kind, "start": start, "spec": None if spec == "-" else spec,
                "rows": rec.rows}
-        with open(os.path.join(args.out, f"{name}.json"), "w", encoding="utf-8") as f:
-            json.dump(doc, f, indent=1, sort_keys=True)
-            f.write("\n")
+        text = json.dumps(doc, indent=1, sort_keys=True) + "\n"
+        path = os.path.join(args.out, f"{name}.json")
+        if args.check:
+            try:
+                with open(path, encoding="utf-8") as f:
+                    same = f.read() == text
+            except OSError:
+                same = False
+            if not same:
+                print(f"oracle: {name} no longer does what {path} records; run oracle.py and review the diff",
+                      file=sys.stderr)
+                stale = True
+            continue
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
         defects = sorted({r["check"] for r in rec.rows if r["defect"]})
         print(f"{name}: {len(rec.rows)} rows; defects: {', '.join(defects) or 'none'}")
-    return 0
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":
