@@ -1,0 +1,493 @@
+#!/usr/bin/env python3
+"""What each matrix server really does, recorded apart from the scanner.
+
+Reads the manifest matrix.sh writes (MATRIX_MANIFEST, or the path given),
+sends each server the requests a user would send with curl, and writes
+oracle/<server>.json: one row per fact, each with the curl line that shows
+it ($BASE stands for the server's URL, whose port changes from run to run).
+
+A row names the check it decides and says whether the server has the defect
+("defect": true), has not (false), or the request cannot tell (null). The
+Matrix test (internal/interop/matrix_test.go) compares the scanner's
+findings with these rows. Nothing here imports or runs the scanner: the
+oracle reads the RFCs' and the MCP specification's words, not the code.
+
+Only GET, HEAD and OPTIONS go to an app, and only POSTs of read-only MCP
+methods to an MCP endpoint, as the scanner sends. --unsupported-method M
+adds one request with another safe method (RFC 9110 §9.2.1), never by
+default.
+
+    python3 oracle.py [--manifest FILE] [--out DIR] [--only NAME] [--unsupported-method M] [--check]
+
+--check writes nothing: it fails (exit 1) when a server no longer does what
+its committed record says, so that a comparison never rests on a stale one.
+"""
+
+import argparse
+import http.client
+import json
+import os
+import shlex
+import sys
+import urllib.parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TIMEOUT = 10
+MAX_BODY = 1 << 20
+MISSING = "agentready-missing-7f3c"
+UNSUPPORTED = "application/x-agentready-unsupported"
+# The Accept values whose answers say which representations a resource has.
+ACCEPTS = ["text/html", "application/xml", "text/markdown", "application/json", "*/*", None]
+Q_ZERO = "application/json;q=0, text/html"
+FOREIGN_ORIGIN = "http://attacker.invalid"
+LATEST = "2026-07-28"
+LEGACY = ["2025-11-25", "2025-03-26"]
+SAFE_METHODS = {"TRACE", "PROPFIND", "SEARCH", "REPORT"}
+
+
+class Answer:
+    """One response: status, the headers that matter here, and the body."""
+
+    def __init__(self, status, headers, body):
+        self.status = status
+        self.headers = {k.lower(): v for k, v in headers}
+        self.body = body
+
+    def header(self, name):
+        return self.headers.get(name.lower(), "")
+
+    def media_type(self):
+        return self.header("content-type").split(";")[0].strip().lower()
+
+    def vary(self):
+        return [v.strip().lower() for v in self.header("vary").split(",") if v.strip()]
+
+    def summary(self):
+        out = {"status": self.status, "contentType": self.header("content-type")}
+        for name in ("vary", "content-length"):
+            if self.header(name):
+                out[name] = self.header(name)
+        # Method lists in sorted order: some servers (Flask) build them from
+        # a set, whose order changes from run to run.
+        for name in ("allow", "access-control-allow-methods"):
+            if self.header(name):
+                out[name] = ", ".join(sorted(m.strip() for m in self.header(name).split(",")))
+        out["bodyBytes"] = len(self.body)
+        return out
+
+
+def send(base, method, path, headers=None, body=None, stream=False):
+    """One request on a connection of its own. With stream, only the
+    status and headers are read: an SSE stream may never end."""
+    u = urllib.parse.urlsplit(base)
+    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=TIMEOUT)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        resp = conn.getresponse()
+        # HEAD has no body whatever the headers say; http.client knows.
+        data = b"" if stream else resp.read(MAX_BODY)
+        return Answer(resp.status, resp.getheaders(), data)
+    finally:
+        conn.close()
+
+
+def curl(method, path, headers=None, body=None):
+    parts = ["curl", "-sS", "-i"]
+    if method == "HEAD":
+        parts.append("-I")
+    elif method != "GET":
+        parts += ["-X", method]
+    for k, v in (headers or {}).items():
+        parts += ["-H", f"{k}: {v}"]
+    if body is not None:
+        parts += ["--data-raw", body]
+    # $BASE is left for the shell to expand: the server's URL of that run.
+    return " ".join(shlex.quote(p) for p in parts) + ' "$BASE"' + shlex.quote(path)
+
+
+class Recorder:
+    def __init__(self, name, kind, base):
+        self.name, self.kind, self.base = name, kind, base
+        self.rows = []
+
+    def ask(self, method, path, headers=None, body=None, stream=False):
+        return send(self.base, method, path, headers, body, stream), curl(method, path, headers, body)
+
+    def row(self, family, check, method, path, what, answer, line, defect, scope="resource", **extra):
+        r = {
+            "family": family,
+            "check": check,
+            "scope": scope,
+            "method": method,
+            "path": path,
+            "what": what,
+            "observed": answer.summary() if isinstance(answer, Answer) else answer,
+            "defect": defect,
+            "curl": line,
+        }
+        r.update(extra)
+        self.rows.append(r)
+
+
+def accept_headers(accept):
+    return {} if accept is None else {"Accept": accept}
+
+
+def is_problem(answer):
+    return answer.media_type() == "application/problem+json"
+
+
+def json_object(answer):
+    try:
+        value = json.loads(answer.body)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def app_resources(rec, start):
+    """The collection the scan starts from, and an item of it, if any."""
+    paths = [start]
+    answer, _ = rec.ask("GET", start, {"Accept": "application/json"})
+    items = None
+    try:
+        items = json.loads(answer.body)
+    except ValueError:
+        pass
+    if isinstance(items, dict):
+        # HAL: follow the links the root or collection gives, as a client would.
+        links = items.get("_links", {})
+        for rel, link in links.items():
+            if rel != "self" and isinstance(link, dict) and link.get("href", "").startswith("/"):
+                paths.append(link["href"])
+        for embedded in items.get("_embedded", {}).values():
+            if isinstance(embedded, list) and embedded:
+                href = embedded[0].get("_links", {}).get("self", {}).get("href", "")
+                if href.startswith("/"):
+                    paths.append(href)
+    elif isinstance(items, list) and items and isinstance(items[0], dict) and "id" in items[0]:
+        paths.append(f"{start.rstrip('/')}/{items[0]['id']}")
+    seen = []
+    for p in paths:
+        if p not in seen:
+            seen.append(p)
+    return seen
+
+
+def negotiation(rec, path):
+    """Representations, q=0, an unsupported type, */*, and Vary."""
+    answers = {}
+    for accept in ACCEPTS:
+        answer, line = rec.ask("GET", path, accept_headers(accept))
+        answers[accept] = answer
+        rec.row("negotiation", "", "GET", path, f"Accept: {accept or '(none)'}", answer, line, None,
+                served=answer.media_type() if 200 <= answer.status < 300 else "")
+    default = answers[None]
+    served = {a.media_type() for a in answers.values() if 200 <= a.status < 300}
+
+    wildcard = answers["*/*"]
+    rec.row("negotiation", "negotiation-wildcard", "GET", path, "Accept: */* gets a representation",
+            wildcard, curl("GET", path, {"Accept": "*/*"}), not 200 <= wildcard.status < 300)
+
+    answer, line = rec.ask("GET", path, {"Accept": UNSUPPORTED})
+    conformant = answer.status == 406 or (
+        answer.status == default.status and answer.media_type() == default.media_type())
+    rec.row("negotiation", "negotiation-unsupported-type", "GET", path,
+            "an unsupported Accept gets 406 or the default representation", answer, line, not conformant)
+
+    answer, line = rec.ask("GET", path, {"Accept": Q_ZERO})
+    html = answers["text/html"]
+    html_available = 200 <= html.status < 300 and html.media_type() == "text/html"
+    served_excluded = 200 <= answer.status < 300 and answer.media_type() == "application/json"
+    # Serving the excluded type is a defect only when another was available
+    # (RFC 9110 §12.5.1 lets a server disregard Accept otherwise).
+    rec.row("negotiation", "negotiation-q-zero", "GET", path,
+            "application/json;q=0 is not served when text/html is available", answer, line,
+            served_excluded if html_available else (False if not served_excluded else None),
+            htmlAvailable=html_available, honoured=not served_excluded)
+
+    # Vary: the response depends on Accept when two Accept values get
+    # different statuses or media types; each such response should list it.
+    outcomes = {(a.status, a.media_type()) for a in answers.values()}
+    outcomes.add((answer.status, answer.media_type()))
+    negotiated = len(outcomes) > 1
+    missing = [str(k) for k, a in answers.items() if negotiated and 200 <= a.status < 300 and "accept" not in a.vary()]
+    rec.row("vary", "vary-accept", "GET", path,
+            "responses that depend on Accept list Accept in Vary",
+            {"outcomes": sorted(f"{s} {t}" for s, t in outcomes), "withoutVary": missing,
+             "served": sorted(served)},
+            curl("GET", path, {"Accept": "text/html"}), bool(missing) if negotiated else False)
+
+
+def head(rec, path):
+    get, _ = rec.ask("GET", path)
+    answer, line = rec.ask("HEAD", path)
+    rec.row("negotiation", "negotiation-head-status", "HEAD", path, "HEAD answers the status GET does",
+            answer, line, answer.status != get.status, getStatus=get.status)
+    # Content-Type and Content-Length are compared only when HEAD gets
+    # GET's status: otherwise it is another response, judged by the row above.
+    if 200 <= get.status < 300 and answer.status == get.status:
+        rec.row("negotiation", "negotiation-head-content-type", "HEAD", path,
+                "HEAD sends the Content-Type GET sends", answer, line,
+                answer.header("content-type") != get.header("content-type"),
+                getContentType=get.header("content-type"))
+        length = answer.header("content-length")
+        rec.row("negotiation", "negotiation-head-content-length", "HEAD", path,
+                "HEAD's Content-Length, when sent, is GET's body length", answer, line,
+                bool(length) and length != str(len(get.body)), getBodyBytes=len(get.body))
+    rec.row("negotiation", "", "HEAD", path, "HEAD has no body", answer, line, None, bodyBytes=len(answer.body))
+    return answer
+
+
+def options(rec, path, unsupported_method):
+    answer, line = rec.ask("OPTIONS", path)
+    allow = answer.header("allow")
+    cors = answer.header("access-control-allow-methods")
+    ok = 200 <= answer.status < 300
+    rec.row("negotiation", "negotiation-options-allow", "OPTIONS", path,
+            "a successful OPTIONS advertises Allow", answer, line, ok and not allow)
+    rec.row("negotiation", "negotiation-options-cors-only", "OPTIONS", path,
+            "OPTIONS lists methods in Allow, not only in CORS headers", answer, line,
+            ok and not allow and bool(cors), scope="site")
+    rec.row("negotiation", "negotiation-options-client-error", "OPTIONS", path,
+            "OPTIONS is not answered 404 or another client error", answer, line,
+            400 <= answer.status < 500 and answer.status != 405)
+    rec.row("negotiation", "negotiation-options-failed", "OPTIONS", path,
+            "OPTIONS does not fail with a server error", answer, line, answer.status >= 500)
+    tried = [("OPTIONS", answer, line)]
+    if unsupported_method:
+        tried.append((unsupported_method, *rec.ask(unsupported_method, path)))
+    tried.append(("HEAD", *rec.ask("HEAD", path)))
+    for method, a, l in tried:
+        if a.status == 405:
+            rec.row("negotiation", "negotiation-allow-on-405", method, path, "a 405 carries Allow", a, l,
+                    not a.header("allow"))
+    return answer
+
+
+def errors(rec, path, status_hint=""):
+    """The media type of an error, asked as an agent asks: JSON, or anything."""
+    for accept in ("application/json", "*/*"):
+        answer, line = rec.ask("GET", path, {"Accept": accept})
+        if answer.status < 400:
+            rec.row("problem-json", "", "GET", path, f"{path} answers {answer.status}", answer, line, None)
+            continue
+        obj = json_object(answer)
+        problem_shaped = obj is not None and ("title" in obj or "type" in obj) and "status" in obj
+        rec.row("problem-json", "problem-json-media-type", "GET", path,
+                f"the {answer.status} to Accept: {accept} is application/problem+json", answer, line,
+                not is_problem(answer), status=answer.status, problemShaped=problem_shaped)
+        rec.row("problem-json", "problem-json-served-as-json", "GET", path,
+                "a problem-shaped body is not served as plain JSON", answer, line,
+                problem_shaped and answer.media_type() == "application/json", status=answer.status)
+        if answer.status >= 500:
+            rec.row("problem-json", "problem-json-server-error", "GET", path, "a safe request gets no 5xx",
+                    answer, line, True, status=answer.status)
+
+
+def record_app(rec, start, spec, unsupported_method):
+    resources = app_resources(rec, start)
+    for path in resources:
+        negotiation(rec, path)
+        head(rec, path)
+        options(rec, path, unsupported_method)
+    missing_item = f"{resources[-1].rsplit('/', 1)[0]}/{MISSING}" if len(resources) > 1 else f"/items/{MISSING}"
+    for path in (f"/{MISSING}", missing_item):
+        errors(rec, path)
+        head(rec, path)
+    if spec != "-":
+        answer, line = rec.ask("GET", spec, {"Accept": "application/json"})
+        doc = json_object(answer)
+        rec.row("openapi", "", "GET", spec, "the server serves its own OpenAPI document", answer, line, None,
+                openapi=(doc or {}).get("openapi") or (doc or {}).get("swagger"),
+                paths=sorted((doc or {}).get("paths", {})))
+    # Every 5xx any request above met is a defect of its own.
+    for r in list(rec.rows):
+        obs = r["observed"]
+        if isinstance(obs, dict) and obs.get("status", 0) >= 500 and r["check"] != "problem-json-server-error":
+            rec.row("problem-json", "problem-json-server-error", r["method"], r["path"], "a safe request gets no 5xx",
+                    obs, r["curl"], True, status=obs["status"])
+    rec.rows = dedupe(rec.rows)
+
+
+def dedupe(rows):
+    out, seen = [], set()
+    for r in rows:
+        key = json.dumps(r, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            out.append(r)
+    return out
+
+
+# MCP ---------------------------------------------------------------------
+
+def rpc_body(id_, method, params):
+    body = {"jsonrpc": "2.0", "method": method, "params": params}
+    if id_ is not None:
+        body["id"] = id_
+    return json.dumps(body, separators=(",", ":"))
+
+
+def rpc_result(answer, id_):
+    """The JSON-RPC message answering id_, from JSON or an SSE stream."""
+    text = answer.body.decode("utf-8", "replace")
+    candidates = []
+    if answer.media_type() == "text/event-stream":
+        for line in text.splitlines():
+            if line.startswith("data:"):
+                candidates.append(line[5:].strip())
+    else:
+        candidates.append(text)
+    for c in candidates:
+        try:
+            msg = json.loads(c)
+        except ValueError:
+            continue
+        if isinstance(msg, dict) and (msg.get("id") == id_ or id_ is None or "error" in msg):
+            return msg
+    return None
+
+
+MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+def initialize_params(version):
+    return {"protocolVersion": version, "capabilities": {},
+            "clientInfo": {"name": "agentready-oracle", "version": "0.0.1"}}
+
+
+def record_mcp(rec, path):
+    # The modern probe of 2026-07-28: server/discover, no session.
+    meta = {"io.modelcontextprotocol/protocolVersion": LATEST,
+            "io.modelcontextprotocol/clientInfo": {"name": "agentready-oracle", "version": "0.0.1"},
+            "io.modelcontextprotocol/clientCapabilities": {}}
+    headers = dict(MCP_HEADERS, **{"Mcp-Protocol-Version": LATEST, "Mcp-Method": "server/discover"})
+    body = rpc_body(1, "server/discover", {"_meta": meta})
+    answer, line = rec.ask("POST", path, headers, body)
+    msg = rpc_result(answer, 1) or {}
+    versions = (msg.get("result") or {}).get("supportedVersions") or []
+    modern = answer.status == 200 and LATEST in versions
+    rec.row("mcp", "mcp-legacy-only", "POST", path, f"server/discover at {LATEST} is served", answer, line,
+            not modern, scope="site", supportedVersions=versions, error=msg.get("error"))
+
+    if modern:
+        # A list method the server lacks, asked the modern way: 404 and -32601.
+        for method in ("resources/list", "prompts/list"):
+            h = dict(MCP_HEADERS, **{"Mcp-Protocol-Version": LATEST, "Mcp-Method": method})
+            b = rpc_body(2, method, {"_meta": meta})
+            a, l = rec.ask("POST", path, h, b)
+            m = rpc_result(a, 2) or {}
+            code = (m.get("error") or {}).get("code")
+            lacks = code == -32601 or a.status == 404
+            rec.row("mcp", "mcp-unknown-method", "POST", path, f"{method}, if unimplemented, gets 404 and -32601",
+                    a, l, (a.status != 404 or code != -32601) if lacks else False, scope="site", rpcError=code)
+
+    session = None
+    for version in [LATEST] + LEGACY:
+        body = rpc_body(1, "initialize", initialize_params(version))
+        answer, line = rec.ask("POST", path, MCP_HEADERS, body)
+        msg = rpc_result(answer, 1) or {}
+        result = msg.get("result") or {}
+        rec.row("mcp", "", "POST", path, f"initialize at {version}", answer, line, None, scope="site",
+                negotiated=result.get("protocolVersion"), sessionId=bool(answer.header("mcp-session-id")),
+                error=msg.get("error"))
+        if version == LEGACY[0] and answer.status == 200:
+            session = (answer.header("mcp-session-id"), result.get("protocolVersion") or version)
+
+    body = rpc_body(1, "initialize", initialize_params(LEGACY[0]))
+    headers = dict(MCP_HEADERS, Origin=FOREIGN_ORIGIN)
+    answer, line = rec.ask("POST", path, headers, body)
+    rec.row("mcp", "mcp-origin-validated", "POST", path, "initialize from a foreign Origin is refused with 403",
+            answer, line, answer.status != 403, scope="site")
+
+    if session:
+        sid, version = session
+        h = dict(MCP_HEADERS, **{"Mcp-Protocol-Version": version})
+        if sid:
+            h["Mcp-Session-Id"] = sid
+        send(rec.base, "POST", path, h, rpc_body(None, "notifications/initialized", {}))
+        answer, line = rec.ask("POST", path, h, rpc_body(2, "tools/list", {}))
+        msg = rpc_result(answer, 2) or {}
+        tools = (msg.get("result") or {}).get("tools") or []
+        # The session id changes every run: the curl line names it as $SESSION.
+        line = line.replace(sid, "$SESSION") if sid else line
+        rec.row("mcp", "", "POST", path, "tools/list", answer, line, None, scope="site",
+                tools=sorted(t.get("name", "") for t in tools))
+        for t in tools:
+            props = (t.get("inputSchema") or {}).get("properties") or {}
+            undescribed = sorted(k for k, v in props.items() if not (isinstance(v, dict) and v.get("description")))
+            # A missing description is a defect; a present one decides
+            # nothing, since the check also weighs what a description says
+            # (its smells), which a list of names cannot judge.
+            rec.row("mcp", "mcp-tool-description", "POST", path, f"tool {t.get('name')!r} and its parameters are described",
+                    {"description": t.get("description", ""), "undescribed": undescribed}, line,
+                    True if not t.get("description") or undescribed else None, scope="site", tool=t.get("name"))
+            schema = t.get("inputSchema")
+            rec.row("mcp", "mcp-tool-input-schema", "POST", path, f"tool {t.get('name')!r} has an object inputSchema",
+                    {"inputSchema.type": (schema or {}).get("type")}, line,
+                    not isinstance(schema, dict) or schema.get("type") != "object", scope="site", tool=t.get("name"))
+    answer, line = rec.ask("GET", path, {"Accept": "text/event-stream"}, stream=True)
+    rec.row("mcp", "", "GET", path, "GET on the endpoint (status and headers)", answer, line, None, scope="site")
+
+
+def manifest_rows(path):
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) == 5:
+                yield fields
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--manifest", default=os.environ.get("MATRIX_MANIFEST", ""))
+    p.add_argument("--out", default=os.path.join(HERE, "oracle"))
+    p.add_argument("--only", action="append", default=[])
+    p.add_argument("--check", action="store_true", help="compare with the records in --out instead of writing them")
+    p.add_argument("--unsupported-method", default="",
+                   help="also send this safe method (TRACE, PROPFIND, SEARCH or REPORT) to each resource")
+    args = p.parse_args()
+    if not args.manifest:
+        p.error("no manifest: run under matrix.sh run, or pass --manifest")
+    method = args.unsupported_method.upper()
+    if method and method not in SAFE_METHODS:
+        p.error(f"--unsupported-method {method}: only a safe method ({', '.join(sorted(SAFE_METHODS))})")
+    os.makedirs(args.out, exist_ok=True)
+    stale = False
+    for name, kind, base, start, spec in manifest_rows(args.manifest):
+        if args.only and name not in args.only:
+            continue
+        rec = Recorder(name, kind, base)
+        try:
+            if kind == "mcp":
+                record_mcp(rec, start)
+            else:
+                record_app(rec, start, spec, method)
+        except OSError as e:
+            print(f"oracle: {name}: {e}", file=sys.stderr)
+            return 3
+        doc = {"server": name, "kind": kind, "start": start, "spec": None if spec == "-" else spec,
+               "rows": rec.rows}
+        text = json.dumps(doc, indent=1, sort_keys=True) + "\n"
+        path = os.path.join(args.out, f"{name}.json")
+        if args.check:
+            try:
+                with open(path, encoding="utf-8") as f:
+                    same = f.read() == text
+            except OSError:
+                same = False
+            if not same:
+                print(f"oracle: {name} no longer does what {path} records; run oracle.py and review the diff",
+                      file=sys.stderr)
+                stale = True
+            continue
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        defects = sorted({r["check"] for r in rec.rows if r["defect"]})
+        print(f"{name}: {len(rec.rows)} rows; defects: {', '.join(defects) or 'none'}")
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
