@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/report/html"
+	"github.com/agentready/agentready/report/internal/view"
 	"github.com/agentready/agentready/report/json"
 	"github.com/agentready/agentready/report/junit"
 	"github.com/agentready/agentready/report/markdown"
@@ -21,6 +22,26 @@ import (
 // Reporter renders one report in one format.
 type Reporter interface {
 	Write(w io.Writer, r *finding.Report) error
+}
+
+// The reports of several targets scanned in one run are one document in
+// the formats that have a form for it; report/targets asks the format's
+// reporter which form, through these, and knows no format by name.
+
+// SectionWriter is a format whose document of several targets is each
+// target's report in turn under a heading, then a summary of them all
+// (text, Markdown), so that it can be written as the targets finish.
+type SectionWriter interface {
+	Reporter
+	WriteTargetHeading(w io.Writer, i, n int, t view.Target) error
+	WriteTargetsSummary(w io.Writer, targets []view.Target) error
+}
+
+// TargetsWriter is a format that writes the reports of several targets as
+// one document at the end of the run (JSON, SARIF).
+type TargetsWriter interface {
+	Reporter
+	WriteTargets(w io.Writer, targets []view.Target) error
 }
 
 // Options are the knobs shared by the formats; each format uses the ones

@@ -2,24 +2,22 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/mcp"
-	"github.com/agentready/agentready/internal/sanitize"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/probe"
 	"github.com/agentready/agentready/probe/mcpclient"
+	"github.com/agentready/agentready/report/json"
+	"github.com/agentready/agentready/report/text"
 )
 
 func newMCPCmd(e *env) *cobra.Command {
@@ -126,95 +124,11 @@ func mcpExit(ctx context.Context, s *mcp.Snapshot) error {
 	return nil
 }
 
+// writeMCP renders the snapshot in format, text or json; the reporters
+// own how it looks.
 func writeMCP(w io.Writer, format string, s *mcp.Snapshot) error {
-	info := s.Info()
 	if format == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(info)
+		return jsonreport.WriteMCP(w, s.Info())
 	}
-	return writeMCPText(w, info)
-}
-
-func writeMCPText(w io.Writer, info *finding.MCPInfo) error {
-	clean := sanitize.Terminal
-	era := info.Era
-	if era == "" {
-		era = "not determined"
-	}
-	fmt.Fprintf(w, "MCP endpoint  %s\n", clean(info.Endpoint))
-	fmt.Fprintf(w, "Revision      %s", era)
-	if info.Version != "" {
-		fmt.Fprintf(w, " (%s)", info.Version)
-	}
-	if info.FellBack {
-		fmt.Fprint(w, ", after falling back to initialize")
-	}
-	fmt.Fprintln(w)
-	if len(info.SupportedVersions) > 0 {
-		fmt.Fprintf(w, "Supported     %s\n", clean(strings.Join(info.SupportedVersions, ", ")))
-	}
-	if info.Refused != "" {
-		fmt.Fprintf(w, "Refused       %s (no fallback)\n", clean(info.Refused))
-	}
-	fmt.Fprintf(w, "Reason        %s\n\nSteps\n", clean(info.Reason))
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	for _, st := range info.Steps {
-		status := "-"
-		if st.Status != 0 {
-			status = fmt.Sprintf("HTTP %d", st.Status)
-		}
-		code := ""
-		if st.RPCCode != 0 {
-			code = fmt.Sprint(st.RPCCode)
-		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s: %s\n", st.Method, status, code, st.Meaning, clean(st.Why))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if info.CatalogFingerprint != "" {
-		fmt.Fprintf(w, "\nTools (%d, %d tokens by %s)\nCatalog fingerprint %s\n", len(info.Tools), info.Tokens, info.Tokenizer, info.CatalogFingerprint)
-		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		for _, t := range info.Tools {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%d tokens\n", clean(sanitize.Truncate(t.Name, 60)), hintLabel(t),
-				clean(sanitize.Truncate(t.Schema, 80)), shortFingerprint(t.Fingerprint), t.Tokens)
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-	}
-	for _, n := range info.Notes {
-		fmt.Fprintf(w, "Note: %s\n", clean(n))
-	}
-	return nil
-}
-
-// hintLabel shows the effective hints, defaults applied.
-func hintLabel(t finding.MCPTool) string {
-	var parts []string
-	if t.ReadOnly {
-		parts = append(parts, "read-only")
-	} else {
-		if t.Destructive {
-			parts = append(parts, "destructive")
-		}
-		if t.Idempotent {
-			parts = append(parts, "idempotent")
-		}
-	}
-	if t.OpenWorld {
-		parts = append(parts, "open-world")
-	}
-	if len(parts) == 0 {
-		return "[writes]"
-	}
-	return "[" + strings.Join(parts, " ") + "]"
-}
-
-func shortFingerprint(fp string) string {
-	if len(fp) > len("sha256:")+16 {
-		return fp[:len("sha256:")+16]
-	}
-	return fp
+	return text.WriteMCP(w, s.Info())
 }

@@ -120,7 +120,7 @@ func build(r *finding.Report, opts Options) *data {
 		CSP:         CSP,
 		CSS:         template.CSS(css),
 		JS:          template.JS(js),
-		Tool:        nonEmpty(line(r.Tool.Name), "agentready"),
+		Tool:        view.NonEmpty(line(r.Tool.Name), "agentready"),
 		Version:     line(r.Tool.Version),
 		Target:      withShard(view.Line(view.URL(r.Target), maxURL), r),
 		Grade:       view.Line(view.Grade(r), 10),
@@ -234,7 +234,7 @@ func groups(r *finding.Report, opts Options) ([]groupView, []string, []string) {
 			CheckID:  view.Line(g.CheckID, 200),
 			Title:    line(g.Title()),
 			Severity: g.Severity.String(),
-			Family:   nonEmpty(view.Line(g.Family, 100), "unknown"),
+			Family:   view.NonEmpty(view.Line(g.Family, 100), "unknown"),
 			Count:    len(g.Findings),
 		}
 		if g.Rule != nil {
@@ -345,22 +345,17 @@ func headers(h map[string][]string) []view.Header {
 	return lines
 }
 
-var statusLabels = map[finding.CheckStatus]string{
-	finding.StatusPass: "passed", finding.StatusFail: "failed",
-	finding.StatusSkip: "skipped", finding.StatusError: "errored",
-}
-
 func checkViews(r *finding.Report) []checkView {
 	var out []checkView
 	for _, c := range view.Checks(r) {
 		status := string(c.Status)
-		label := statusLabels[c.Status]
+		label := view.StatusLabel(c.Status)
 		if label == "" {
 			label, status = view.Line(status, 20), "error"
 		}
 		detail := line(c.Reason)
 		if c.Status == finding.StatusFail {
-			detail = fmt.Sprintf("%d %s, %s", c.Findings, plural(c.Findings, "finding", "findings"), c.Severity)
+			detail = view.FailedDetail(c)
 		}
 		out = append(out, checkView{ID: view.Line(c.ID, 200), Family: view.Line(c.Family, 100), Status: status, Label: label, Detail: detail})
 	}
@@ -405,7 +400,7 @@ func matrices(ms []finding.StateMatrix) []matrixView {
 			states = states[:maxStates]
 		}
 		v := matrixView{Caption: fmt.Sprintf("%s (state from %q, %d %s)", view.Line(m.Kind, maxURL),
-			view.Line(m.Member, 100), m.Resources, plural(m.Resources, "resource", "resources"))}
+			view.Line(m.Member, 100), m.Resources, view.Plural(m.Resources, "resource", "resources"))}
 		for _, s := range states {
 			v.Columns = append(v.Columns, view.Line(s, 100))
 		}
@@ -473,20 +468,6 @@ func surface(m *finding.SurfaceMatrix) *matrixView {
 		v.Rows = append(v.Rows, row)
 	}
 	return v
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-func nonEmpty(s, fallback string) string {
-	if strings.TrimSpace(s) == "" {
-		return fallback
-	}
-	return s
 }
 
 // activeProbes is the HTML view of the state-changing requests sent.

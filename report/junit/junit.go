@@ -101,11 +101,11 @@ func build(r *finding.Report) testSuites {
 		byCheck[g.CheckID] = g.Findings
 	}
 	rules := view.Rules(r)
-	doc := testSuites{Name: nonEmpty(clean(r.Tool.Name), "agentready"), Time: seconds(r.Stats.DurationMS)}
+	doc := testSuites{Name: view.NonEmpty(clean(r.Tool.Name), "agentready"), Time: seconds(r.Stats.DurationMS)}
 	families := map[string]*testSuite{}
 	var order []string
 	for _, c := range view.Checks(r) {
-		fam := nonEmpty(clean(c.Family), "unknown")
+		fam := view.NonEmpty(clean(c.Family), "unknown")
 		s := families[fam]
 		if s == nil {
 			s = &testSuite{Name: fam, Time: "0"}
@@ -116,17 +116,17 @@ func build(r *finding.Report) testSuites {
 			families[fam] = s
 			order = append(order, fam)
 		}
-		tc := testCase{Name: nonEmpty(clean(c.ID), "unknown-check"), ClassName: "agentready." + fam, Time: "0"}
+		tc := testCase{Name: view.NonEmpty(clean(c.ID), "unknown-check"), ClassName: "agentready." + fam, Time: "0"}
 		switch c.Status {
 		case finding.StatusPass:
 		case finding.StatusFail:
 			tc.Failure = failure(c, rules[c.ID], byCheck[c.ID])
 			s.Failures++
 		case finding.StatusSkip:
-			tc.Skipped = &outcome{Message: nonEmpty(clean(c.Reason), "skipped")}
+			tc.Skipped = &outcome{Message: view.NonEmpty(clean(c.Reason), "skipped")}
 			s.Skipped++
 		default:
-			tc.Error = &outcome{Message: nonEmpty(clean(c.Reason), "the check could not be evaluated"), Type: "check-error"}
+			tc.Error = &outcome{Message: view.NonEmpty(clean(c.Reason), "the check could not be evaluated"), Type: "check-error"}
 			s.Errors++
 		}
 		s.Tests++
@@ -191,7 +191,7 @@ func failure(c finding.CheckResult, rule *finding.RuleInfo, fs []finding.Finding
 		sev = fs[0].Severity
 	}
 	n := max(len(fs), c.Findings)
-	msg := fmt.Sprintf("%d %s", n, plural(n, "occurrence", "occurrences"))
+	msg := fmt.Sprintf("%d %s", n, view.Plural(n, "occurrence", "occurrences"))
 	if len(fs) > 0 {
 		msg += ": " + clean(fs[0].Message)
 	}
@@ -246,18 +246,4 @@ func clean(s string) string { return view.Line(s, maxField) }
 
 func seconds(ms int64) string {
 	return fmt.Sprintf("%.3f", float64(ms)/1000)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-func nonEmpty(s, fallback string) string {
-	if strings.TrimSpace(s) == "" {
-		return fallback
-	}
-	return s
 }

@@ -49,7 +49,3 @@ func link(label, url string) string {
 	}
 	return "[" + label + "](" + strings.NewReplacer("(", "%28", ")", "%29").Replace(url) + ")"
 }
-
-// Text is text for other reporters that write Markdown: one line of inline
-// Markdown that renders as the literal string, at most limit bytes of it.
-func Text(s string, limit int) string { return text(s, limit) }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/report/internal/view"
 )
 
 // interfaces writes what each interface costs an agent as a table, the
@@ -15,7 +16,7 @@ func (d *doc) interfaces(r *finding.Report) {
 		return
 	}
 	d.add(fmt.Sprintf("### Interfaces\n\nCatalog: %s; tokens: %s; medians over %d %s with an operation to choose.\n\n",
-		text(nonEmpty(s.Catalog, "none"), 20), text(nonEmpty(s.Tokenizer, "not counted"), 60), s.Resources, plural(s.Resources, "resource", "resources")))
+		text(view.NonEmpty(s.Catalog, "none"), 20), text(view.NonEmpty(s.Tokenizer, "not counted"), 60), s.Resources, view.Plural(s.Resources, "resource", "resources")))
 	d.add("| Interface | " + strings.Join(finding.InterfaceColumns, " | ") + " |\n| --- |" + strings.Repeat(" ---: |", len(finding.InterfaceColumns)) + "\n")
 	for _, c := range s.Entries {
 		cells := finding.InterfaceRow(c)

@@ -108,7 +108,7 @@ func (d *doc) add(s string) bool {
 func (d *doc) must(s string) { d.b.WriteString(s) }
 
 func (d *doc) header(r *finding.Report) {
-	tool := nonEmpty(text(r.Tool.Name, 100), "agentready")
+	tool := view.NonEmpty(text(r.Tool.Name, 100), "agentready")
 	grade := view.Grade(r)
 	line := fmt.Sprintf("## %s: grade **%s**", tool, text(grade, 10))
 	switch {
@@ -181,7 +181,7 @@ func (d *doc) families(r *finding.Report) {
 			note = view.StateLabel(f) + ": " + text(f.Reason, maxField)
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %d | %d | %d | %s |\n",
-			nonEmpty(text(f.Family, 100), "?"), grade, score, judged, f.Passed, f.Failed, f.Skipped, f.Errored, note)
+			view.NonEmpty(text(f.Family, 100), "?"), grade, score, judged, f.Passed, f.Failed, f.Skipped, f.Errored, note)
 	}
 	b.WriteString("\n")
 	d.add(b.String())
@@ -217,7 +217,7 @@ func (d *doc) findings(r *finding.Report) {
 		return
 	}
 	d.add(fmt.Sprintf("%d %s failed, %d %s in all.\n\n",
-		len(groups), plural(len(groups), "check", "checks"), len(r.Findings), plural(len(r.Findings), "occurrence", "occurrences")))
+		len(groups), view.Plural(len(groups), "check", "checks"), len(r.Findings), view.Plural(len(r.Findings), "occurrence", "occurrences")))
 	for i, g := range groups {
 		if !d.group(g) {
 			d.omittedChecks += len(groups) - i
@@ -259,7 +259,7 @@ func (d *doc) group(g *view.Group) bool {
 	rest := g.Findings[shown:]
 	open := ""
 	if len(rest) > 0 {
-		open = fmt.Sprintf("<details><summary>%d more %s</summary>\n\n", len(rest), plural(len(rest), "occurrence", "occurrences"))
+		open = fmt.Sprintf("<details><summary>%d more %s</summary>\n\n", len(rest), view.Plural(len(rest), "occurrence", "occurrences"))
 	}
 	if !d.add(head.String() + open) {
 		return false
@@ -307,13 +307,6 @@ func occurrence(g *view.Group, f *finding.Finding) string {
 	return "- " + strings.Join(parts, ": ") + "\n"
 }
 
-var statusLabel = map[finding.CheckStatus]string{
-	finding.StatusPass:  "passed",
-	finding.StatusFail:  "failed",
-	finding.StatusSkip:  "skipped",
-	finding.StatusError: "errored",
-}
-
 // checks folds the table of every check, with skip and error reasons: what
 // the grade does not cover.
 func (d *doc) checks(r *finding.Report) {
@@ -328,13 +321,13 @@ func (d *doc) checks(r *finding.Report) {
 	}
 	d.add("| Check | Family | Status | Detail |\n| --- | --- | --- | --- |\n")
 	for _, c := range results {
-		status := statusLabel[c.Status]
+		status := view.StatusLabel(c.Status)
 		if status == "" {
 			status = text(string(c.Status), 20)
 		}
 		detail := text(c.Reason, maxField)
 		if c.Status == finding.StatusFail {
-			detail = fmt.Sprintf("%d %s, %s", c.Findings, plural(c.Findings, "finding", "findings"), c.Severity)
+			detail = view.FailedDetail(c)
 		}
 		if !d.add(fmt.Sprintf("| %s | %s | %s | %s |\n", code(c.ID, 200, true), text(c.Family, 100), status, detail)) {
 			break
@@ -351,7 +344,7 @@ func (d *doc) unreached(r *finding.Report) {
 		return
 	}
 	if !d.add(fmt.Sprintf("<details><summary>%d GET %s not reached</summary>\n\n| Operation | Reason | Status |\n| --- | --- | ---: |\n",
-		len(ops), plural(len(ops), "operation", "operations"))) {
+		len(ops), view.Plural(len(ops), "operation", "operations"))) {
 		return
 	}
 	for _, op := range ops {
@@ -375,7 +368,7 @@ func (d *doc) scan(r *finding.Report) {
 	}
 	if a := r.Active; a != nil {
 		d.add(fmt.Sprintf("**Active probes:** %d state-changing %s sent (allowed: %s; confirmed by %s).\n\n",
-			len(a.Sent), plural(len(a.Sent), "request", "requests"), text(strings.Join(a.Allow, ", "), maxField), text(a.Confirmed, 20)))
+			len(a.Sent), view.Plural(len(a.Sent), "request", "requests"), text(strings.Join(a.Allow, ", "), maxField), text(a.Confirmed, 20)))
 		for _, s := range a.Sent {
 			who := s.Identity
 			if who == "" {
@@ -396,8 +389,8 @@ func (d *doc) scan(r *finding.Report) {
 
 func (d *doc) crawl(st finding.Stats) {
 	d.add(fmt.Sprintf("Scanned %d %s with %d %s (%d %s).\n\n",
-		st.Pages, plural(st.Pages, "page", "pages"), st.Requests, plural(st.Requests, "request", "requests"),
-		st.Probes, plural(st.Probes, "probe", "probes")))
+		st.Pages, view.Plural(st.Pages, "page", "pages"), st.Requests, view.Plural(st.Requests, "request", "requests"),
+		st.Probes, view.Plural(st.Probes, "probe", "probes")))
 	if len(st.Skipped) > 0 {
 		reasons := make([]string, 0, len(st.Skipped))
 		for reason := range st.Skipped {
@@ -418,22 +411,8 @@ func (d *doc) truncationNote() {
 	}
 	note := "> **Cut to stay under GitHub's 1 MiB summary limit.**"
 	if d.omittedChecks > 0 || d.omittedOccurrences > 0 {
-		note += fmt.Sprintf(" Not shown: %d %s and %d %s.", d.omittedChecks, plural(d.omittedChecks, "check", "checks"),
-			d.omittedOccurrences, plural(d.omittedOccurrences, "occurrence", "occurrences"))
+		note += fmt.Sprintf(" Not shown: %d %s and %d %s.", d.omittedChecks, view.Plural(d.omittedChecks, "check", "checks"),
+			d.omittedOccurrences, view.Plural(d.omittedOccurrences, "occurrence", "occurrences"))
 	}
 	d.must(note + " The JSON and HTML reports have everything.\n")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-func nonEmpty(s, fallback string) string {
-	if strings.TrimSpace(s) == "" {
-		return fallback
-	}
-	return s
 }

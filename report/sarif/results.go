@@ -31,7 +31,7 @@ func (rp *Reporter) results(r *finding.Report, index map[string]int, anchor stri
 func (rp *Reporter) result(f *finding.Finding, index map[string]int, anchor string) Result {
 	loc, placed := rp.location(f.Location, anchor)
 	res := Result{
-		RuleID:              nonEmpty(view.Line(f.CheckID, 200), "unknown-check"),
+		RuleID:              view.NonEmpty(view.Line(f.CheckID, 200), "unknown-check"),
 		RuleIndex:           index[f.CheckID],
 		Level:               level(f.Severity),
 		Message:             Message{Text: message(f, placed, anchor)},
@@ -71,7 +71,7 @@ func (rp *Reporter) location(l *finding.SourceLocation, anchor string) (Location
 // it; a finding reported on the anchor says so, since line 1 is not where
 // the problem is.
 func message(f *finding.Finding, placed bool, anchor string) string {
-	msg := nonEmpty(view.Line(f.Message, maxMessage), f.CheckID)
+	msg := view.NonEmpty(view.Line(f.Message, maxMessage), f.CheckID)
 	if len(f.Evidence) > 0 {
 		e := &f.Evidence[0]
 		target := strings.TrimSpace(view.Line(e.Method, 20) + " " + view.Line(view.URL(e.URL), maxValue))
@@ -127,7 +127,7 @@ func baselineState(s string) string {
 }
 
 func resultProperties(f *finding.Finding, placed bool) map[string]any {
-	p := map[string]any{"family": nonEmpty(view.Line(f.Family, 100), "unknown")}
+	p := map[string]any{"family": view.NonEmpty(view.Line(f.Family, 100), "unknown")}
 	if !placed {
 		p["anchored"] = true
 	}

@@ -62,8 +62,8 @@ func buildRules(r *finding.Report) ([]Rule, map[string]int) {
 }
 
 func rule(ri finding.RuleInfo) Rule {
-	id := nonEmpty(view.Line(ri.ID, 200), "unknown-check")
-	title := nonEmpty(view.Line(ri.Title, maxDescription), id)
+	id := view.NonEmpty(view.Line(ri.ID, 200), "unknown-check")
+	title := view.NonEmpty(view.Line(ri.Title, maxDescription), id)
 	sev := ri.Severity
 	if sev == finding.SeverityNone {
 		sev = finding.SeverityWarning
@@ -92,7 +92,7 @@ func rule(ri finding.RuleInfo) Rule {
 		ID:                   id,
 		Name:                 camel(id),
 		ShortDescription:     Message{Text: title},
-		FullDescription:      Message{Text: nonEmpty(fullDescription(ri), title)},
+		FullDescription:      Message{Text: view.NonEmpty(fullDescription(ri), title)},
 		HelpURI:              webURL(ri.DocsURL),
 		Help:                 help(ri, title),
 		DefaultConfiguration: Configuration{Level: level(sev)},

@@ -222,7 +222,7 @@ func invocation(r *finding.Report, total, kept int) Invocation {
 		inv.Notifications = append(inv.Notifications, Notification{Level: level, Message: Message{Text: partial}})
 	}
 	for _, n := range r.Notes {
-		inv.Notifications = append(inv.Notifications, Notification{Level: "note", Message: Message{Text: nonEmpty(view.Line(n, maxMessage), "note")}})
+		inv.Notifications = append(inv.Notifications, Notification{Level: "note", Message: Message{Text: view.NonEmpty(view.Line(n, maxMessage), "note")}})
 	}
 	if kept < total {
 		inv.Notifications = append(inv.Notifications, Notification{Level: "warning", Message: Message{
@@ -325,13 +325,6 @@ func level(s finding.Severity) string {
 		return "note"
 	}
 	return "none"
-}
-
-func nonEmpty(s, fallback string) string {
-	if strings.TrimSpace(s) == "" {
-		return fallback
-	}
-	return s
 }
 
 // webURL returns s when it is an http(s) URL, else "": helpUri and

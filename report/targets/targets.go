@@ -1,86 +1,50 @@
 // Package targets renders the reports of several targets scanned in one run:
 // each target's own report, then one summary, in the formats that have a
-// combined form (text, Markdown, JSON, SARIF). It renders; it does not scan.
+// combined form. Which formats those are, and how the summary looks, the
+// formats say (report.SectionWriter, report.TargetsWriter); this package
+// only asks. It renders; it does not scan.
 package targets
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 
-	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/report"
-	"github.com/agentready/agentready/report/json"
-	"github.com/agentready/agentready/report/sarif"
+	"github.com/agentready/agentready/report/internal/view"
 )
-
-// SchemaVersion is the version of the combined JSON document, apart from
-// the version of the reports it holds (finding.SchemaVersion).
-const SchemaVersion = 1
 
 // Exit codes of one target, as the CLI documents them.
 const (
-	ExitPassed     = 0
-	ExitGateFailed = 1
-	ExitIncomplete = 3
+	ExitPassed     = view.ExitPassed
+	ExitGateFailed = view.ExitGateFailed
+	ExitIncomplete = view.ExitIncomplete
 )
 
-// Result is the outcome of one target.
-type Result struct {
-	Name string
-	URL  string
-	// Category is the SARIF category (automationDetails.id) of its run.
-	Category string
-	// ExitCode is what a scan of this target alone would have exited with:
-	// ExitPassed, ExitGateFailed or ExitIncomplete.
-	ExitCode int
-	// Error says why the target could not be scanned or judged; "" when the
-	// scan completed.
-	Error string
-	// Report is nil when the scan failed before one could be made.
-	Report *finding.Report
-}
-
-// Outcome names an exit code in the summary.
-func Outcome(code int) string {
-	switch code {
-	case ExitPassed:
-		return "passed"
-	case ExitGateFailed:
-		return "gate-failed"
-	}
-	return "incomplete"
-}
+// Result is the outcome of one target: its name, URL and SARIF category,
+// the exit code a scan of it alone would have had, why it could not be
+// scanned or judged, and its report (nil when there is none).
+type Result = view.Target
 
 // Worst is the exit code of the whole run: the worst of the targets', with
 // 0 < 1 < 3, so that a target that could not be scanned is never hidden by
 // another's failed gate.
-func Worst(results []Result) int {
-	worst := ExitPassed
-	for _, r := range results {
-		if rank(r.ExitCode) > rank(worst) {
-			worst = r.ExitCode
-		}
-	}
-	return worst
-}
+func Worst(results []Result) int { return view.Worst(results) }
 
-func rank(code int) int {
-	switch code {
-	case ExitPassed:
-		return 0
-	case ExitGateFailed:
-		return 1
+// reporter is format's reporter, nil for a format that does not exist.
+func reporter(format string, opts report.Options) report.Reporter {
+	rep, err := report.New(format, opts)
+	if err != nil {
+		return nil
 	}
-	return 2
+	return rep
 }
 
 // Combined reports whether format has one document for several targets;
 // the others (html, junit) are written one file per target.
 func Combined(format string) bool {
-	switch format {
-	case "text", "markdown", "json", "sarif":
+	switch reporter(format, report.Options{}).(type) {
+	case report.SectionWriter, report.TargetsWriter:
 		return true
 	}
 	return false
@@ -89,22 +53,23 @@ func Combined(format string) bool {
 // Sectioned reports whether format's combined document is each target's
 // report in turn and then the summary, so that it can be written as the
 // targets finish.
-func Sectioned(format string) bool { return format == "text" || format == "markdown" }
+func Sectioned(format string) bool {
+	_, ok := reporter(format, report.Options{}).(report.SectionWriter)
+	return ok
+}
 
 // Write renders the combined document of format.
 func Write(w io.Writer, format string, opts report.Options, results []Result) error {
-	switch format {
-	case "json":
-		return writeJSON(w, results)
-	case "sarif":
-		return writeSARIF(w, opts, results)
-	case "text", "markdown":
+	switch rep := reporter(format, opts).(type) {
+	case report.TargetsWriter:
+		return rep.WriteTargets(w, results)
+	case report.SectionWriter:
 		for i, r := range results {
-			if err := WriteSection(w, format, opts, i, len(results), r); err != nil {
+			if err := writeSection(w, rep, i, len(results), r); err != nil {
 				return err
 			}
 		}
-		return WriteSummary(w, format, results)
+		return rep.WriteTargetsSummary(w, results)
 	}
 	return fmt.Errorf("%s has no combined report of several targets; put {target} in the file name", format)
 }
@@ -112,17 +77,21 @@ func Write(w io.Writer, format string, opts report.Options, results []Result) er
 // WriteSection renders the i-th of n targets: a heading, then its report in
 // format, or why there is none.
 func WriteSection(w io.Writer, format string, opts report.Options, i, n int, r Result) error {
+	rep, ok := reporter(format, opts).(report.SectionWriter)
+	if !ok {
+		return fmt.Errorf("%s has no report of several targets written as they finish", format)
+	}
+	return writeSection(w, rep, i, n, r)
+}
+
+// writeSection writes the section in one call, so that a target's heading
+// and report are never split between two writes.
+func writeSection(w io.Writer, rep report.SectionWriter, i, n int, r Result) error {
 	var buf bytes.Buffer
-	if format == "markdown" {
-		markdownHeading(&buf, i, n, r)
-	} else {
-		textHeading(&buf, i, n, r)
+	if err := rep.WriteTargetHeading(&buf, i, n, r); err != nil {
+		return err
 	}
 	if r.Report != nil {
-		rep, err := report.New(format, opts)
-		if err != nil {
-			return err
-		}
 		if err := rep.Write(&buf, r.Report); err != nil {
 			return err
 		}
@@ -134,107 +103,9 @@ func WriteSection(w io.Writer, format string, opts report.Options, i, n int, r R
 
 // WriteSummary renders the summary of every target and the run's verdict.
 func WriteSummary(w io.Writer, format string, results []Result) error {
-	var buf bytes.Buffer
-	if format == "markdown" {
-		markdownSummary(&buf, results)
-	} else {
-		textSummary(&buf, results)
+	rep, ok := reporter(format, report.Options{}).(report.SectionWriter)
+	if !ok {
+		return fmt.Errorf("%s has no summary of several targets", format)
 	}
-	_, err := w.Write(buf.Bytes())
-	return err
-}
-
-// document is the combined JSON report; docs/report-schema.md describes it.
-type document struct {
-	TargetsSchemaVersion int       `json:"targetsSchemaVersion"`
-	Summary              summary   `json:"summary"`
-	Targets              []element `json:"targets"`
-}
-
-type summary struct {
-	ExitCode   int    `json:"exitCode"`
-	Outcome    string `json:"outcome"`
-	Targets    int    `json:"targets"`
-	Passed     int    `json:"passed"`
-	GateFailed int    `json:"gateFailed"`
-	Incomplete int    `json:"incomplete"`
-}
-
-type element struct {
-	Name          string          `json:"name"`
-	URL           string          `json:"url"`
-	SARIFCategory string          `json:"sarifCategory"`
-	ExitCode      int             `json:"exitCode"`
-	Outcome       string          `json:"outcome"`
-	Error         string          `json:"error,omitempty"`
-	Report        json.RawMessage `json:"report"`
-}
-
-func summarize(results []Result) summary {
-	s := summary{ExitCode: Worst(results), Targets: len(results)}
-	s.Outcome = Outcome(s.ExitCode)
-	for _, r := range results {
-		switch r.ExitCode {
-		case ExitPassed:
-			s.Passed++
-		case ExitGateFailed:
-			s.GateFailed++
-		default:
-			s.Incomplete++
-		}
-	}
-	return s
-}
-
-func writeJSON(w io.Writer, results []Result) error {
-	doc := document{TargetsSchemaVersion: SchemaVersion, Summary: summarize(results), Targets: []element{}}
-	for _, r := range results {
-		el := element{Name: r.Name, URL: r.URL, SARIFCategory: r.Category, ExitCode: r.ExitCode, Outcome: Outcome(r.ExitCode), Error: r.Error,
-			Report: json.RawMessage("null")}
-		if r.Report != nil {
-			// The report is the one jsonreport writes, byte for byte but for
-			// indentation, so that `jq .targets[0].report` is a report.
-			var buf bytes.Buffer
-			if err := jsonreport.New().Write(&buf, r.Report); err != nil {
-				return err
-			}
-			el.Report = buf.Bytes()
-		}
-		doc.Targets = append(doc.Targets, el)
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
-		return fmt.Errorf("json report: %w", err)
-	}
-	_, err := w.Write(buf.Bytes())
-	return err
-}
-
-// writeSARIF writes one log with one run per scanned target, each under the
-// target's own category, so that GitHub code scanning keeps their alerts
-// apart and closes one target's alerts only when that target is scanned
-// again. A target without a report has no run: it has no results to close.
-func writeSARIF(w io.Writer, opts report.Options, results []Result) error {
-	log := &sarif.Log{Schema: sarif.SchemaURI, Version: sarif.Version, Runs: []sarif.Run{}}
-	for _, r := range results {
-		if r.Report == nil {
-			continue
-		}
-		one, err := sarif.New(sarif.Options{Anchor: opts.SARIFAnchor, Category: r.Category, BaseDir: opts.BaseDir}).Build(r.Report)
-		if err != nil {
-			return fmt.Errorf("target %s: %w", r.Name, err)
-		}
-		log.Runs = append(log.Runs, one.Runs...)
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(log); err != nil {
-		return fmt.Errorf("sarif report: %w", err)
-	}
-	_, err := w.Write(buf.Bytes())
-	return err
+	return rep.WriteTargetsSummary(w, results)
 }

@@ -178,3 +178,39 @@ func TestTextPrintsNoEscapes(t *testing.T) {
 		t.Errorf("raw escapes in the text:\n%q", out)
 	}
 }
+
+// TestEachFormatSaysItsCombinedForm: whether a format has a document of
+// several targets, and which, is what its reporter implements; no list of
+// names here can disagree with it.
+func TestEachFormatSaysItsCombinedForm(t *testing.T) {
+	want := map[string]string{"text": "sections", "markdown": "sections", "json": "one document", "sarif": "one document", "html": "none", "junit": "none"}
+	for _, format := range report.Formats() {
+		rep, err := report.New(format, report.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		form := "none"
+		switch rep.(type) {
+		case report.SectionWriter:
+			form = "sections"
+		case report.TargetsWriter:
+			form = "one document"
+		}
+		if form != want[format] {
+			t.Errorf("%s writes several targets as %q, want %q", format, form, want[format])
+		}
+		if targets.Combined(format) != (form != "none") || targets.Sectioned(format) != (form == "sections") {
+			t.Errorf("%s: Combined %v, Sectioned %v, but its reporter writes %s", format, targets.Combined(format), targets.Sectioned(format), form)
+		}
+		err = targets.Write(&bytes.Buffer{}, format, report.Options{}, results())
+		if (err == nil) != (form != "none") {
+			t.Errorf("%s: Write: %v", format, err)
+		}
+		if err := targets.WriteSummary(&bytes.Buffer{}, format, results()); (err == nil) != (form == "sections") {
+			t.Errorf("%s: WriteSummary: %v", format, err)
+		}
+	}
+	if targets.Combined("yaml") || targets.Sectioned("yaml") {
+		t.Error("an unknown format has a combined form")
+	}
+}

@@ -11,61 +11,6 @@ import (
 	"github.com/agentready/agentready/report/internal/view"
 )
 
-// group is every occurrence of one check.
-type group struct {
-	checkID  string
-	severity finding.Severity
-	rule     *finding.RuleInfo
-	items    []finding.Finding
-}
-
-// groupFindings groups by check, most severe check first, then by check ID;
-// occurrences are ordered the same way and then by URL, so runs compare.
-func groupFindings(r *finding.Report) []*group {
-	rules := map[string]*finding.RuleInfo{}
-	for i := range r.Rules {
-		rules[r.Rules[i].ID] = &r.Rules[i]
-	}
-	byID := map[string]*group{}
-	var groups []*group
-	for _, f := range r.Findings {
-		g := byID[f.CheckID]
-		if g == nil {
-			g = &group{checkID: f.CheckID, rule: rules[f.CheckID]}
-			byID[f.CheckID] = g
-			groups = append(groups, g)
-		}
-		g.severity = max(g.severity, f.Severity)
-		g.items = append(g.items, f)
-	}
-	for _, g := range groups {
-		sort.SliceStable(g.items, func(i, j int) bool { return occurrenceLess(&g.items[i], &g.items[j]) })
-	}
-	sort.SliceStable(groups, func(i, j int) bool {
-		if groups[i].severity != groups[j].severity {
-			return groups[i].severity > groups[j].severity
-		}
-		return groups[i].checkID < groups[j].checkID
-	})
-	return groups
-}
-
-func occurrenceLess(a, b *finding.Finding) bool {
-	if a.Severity != b.Severity {
-		return a.Severity > b.Severity
-	}
-	if ua, ub := a.PrimaryURL(), b.PrimaryURL(); ua != ub {
-		return ua < ub
-	}
-	if ma, mb := a.PrimaryMethod(), b.PrimaryMethod(); ma != mb {
-		return ma < mb
-	}
-	if a.Subject != b.Subject {
-		return a.Subject < b.Subject
-	}
-	return a.Message < b.Message
-}
-
 // Indentation of the parts of a check block.
 const (
 	occurrenceIndent = 2
@@ -74,7 +19,7 @@ const (
 )
 
 func (p *printer) findings(r *finding.Report) {
-	groups := groupFindings(r)
+	groups := view.Groups(r)
 	p.heading("Findings")
 	if len(groups) == 0 {
 		p.wrapped(2, 2, "no findings")
@@ -83,47 +28,47 @@ func (p *printer) findings(r *finding.Report) {
 	for _, g := range groups {
 		p.blank()
 		p.checkHeader(g)
-		shown := g.items
+		shown := g.Findings
 		if !p.opts.Verbose && len(shown) > p.opts.MaxURLs {
 			shown = shown[:p.opts.MaxURLs]
 		}
 		for i := range shown {
 			p.occurrence(g, &shown[i])
 		}
-		if rest := len(g.items) - len(shown); rest > 0 {
+		if rest := len(g.Findings) - len(shown); rest > 0 {
 			p.wrapped(occurrenceIndent, 2, fmt.Sprintf("… and %d more", rest))
 		}
 	}
 }
 
-func (p *printer) checkHeader(g *group) {
+func (p *printer) checkHeader(g *view.Group) {
 	title := ""
-	if g.rule != nil {
-		title = clean(g.rule.Title)
+	if g.Rule != nil {
+		title = clean(g.Rule.Title)
 	}
-	n := len(g.items)
-	line := pad(severityLabel(g.severity), severityWidth) + styleStrong.Render(clean(g.checkID))
+	n := len(g.Findings)
+	line := pad(severityLabel(g.Severity), severityWidth) + styleStrong.Render(clean(g.CheckID))
 	if title != "" {
 		line += "  " + title
 	}
-	line += fmt.Sprintf(" (%d %s)", n, plural(n, "occurrence", "occurrences"))
+	line += fmt.Sprintf(" (%d %s)", n, view.Plural(n, "occurrence", "occurrences"))
 	p.wrapped(0, severityWidth, line)
 
-	if g.rule == nil {
+	if g.Rule == nil {
 		return
 	}
-	if refs := specRefs(g.rule.SpecRefs); refs != "" {
+	if refs := specRefs(g.Rule.SpecRefs); refs != "" {
 		p.wrapped(severityWidth, 2, refs)
 	}
 	// Kept whole so that terminals still recognise it as a link.
-	if docs := clean(g.rule.DocsURL); docs != "" {
+	if docs := clean(g.Rule.DocsURL); docs != "" {
 		p.raw(severityWidth, styleDim.Render(docs))
 	}
 }
 
-func (p *printer) occurrence(g *group, f *finding.Finding) {
+func (p *printer) occurrence(g *view.Group, f *finding.Finding) {
 	msg := "- " + clean(f.Message)
-	if f.Severity != g.severity {
+	if f.Severity != g.Severity {
 		msg += " [" + f.Severity.String() + "]"
 	}
 	if f.Security {
@@ -140,7 +85,7 @@ func (p *printer) occurrence(g *group, f *finding.Finding) {
 	if loc := location(f.Location); loc != "" {
 		p.wrapped(detailIndent, 2, "spec: "+loc)
 	}
-	if g.rule == nil || !slices.Equal(f.SpecRefs, g.rule.SpecRefs) {
+	if g.Rule == nil || !slices.Equal(f.SpecRefs, g.Rule.SpecRefs) {
 		if refs := specRefs(f.SpecRefs); refs != "" {
 			p.wrapped(detailIndent, 2, refs)
 		}

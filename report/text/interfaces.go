@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/report/internal/view"
 )
 
 // interfaces prints what each interface costs an agent: one row per
@@ -16,7 +17,7 @@ func (p *printer) interfaces(r *finding.Report) {
 	}
 	p.heading("Interfaces")
 	p.wrapped(2, 4, fmt.Sprintf("catalog: %s; tokens: %s; medians over %d %s with an operation to choose",
-		cmp(clean(s.Catalog), "none"), cmp(clean(s.Tokenizer), "not counted"), s.Resources, plural(s.Resources, "resource", "resources")))
+		cmp(clean(s.Catalog), "none"), cmp(clean(s.Tokenizer), "not counted"), s.Resources, view.Plural(s.Resources, "resource", "resources")))
 	rows := [][]string{append([]string{"interface"}, finding.InterfaceColumns...)}
 	for _, c := range s.Entries {
 		rows = append(rows, append([]string{finding.InterfaceLetter(c.Interface) + " " + c.Interface}, finding.InterfaceRow(c)...))

@@ -181,24 +181,14 @@ func (p *printer) header(r *finding.Report) {
 // coverage says how much of the scan the grade rests on, so a good grade
 // from few checks is not mistaken for a thorough one.
 func coverage(r *finding.Report) string {
-	var graded, skipped, errored int
-	for _, c := range r.Checks {
-		switch c.Status {
-		case finding.StatusPass, finding.StatusFail:
-			graded++
-		case finding.StatusSkip:
-			skipped++
-		case finding.StatusError:
-			errored++
-		}
-	}
-	s := fmt.Sprintf("graded on %d of %d %s", graded, len(r.Checks), plural(len(r.Checks), "check", "checks"))
+	n := view.Summarize(r)
+	s := fmt.Sprintf("graded on %d of %d %s", n.Passed+n.Failed, n.Total, view.Plural(n.Total, "check", "checks"))
 	var extra []string
-	if skipped > 0 {
-		extra = append(extra, fmt.Sprintf("%d skipped", skipped))
+	if n.Skipped > 0 {
+		extra = append(extra, fmt.Sprintf("%d skipped", n.Skipped))
 	}
-	if errored > 0 {
-		extra = append(extra, fmt.Sprintf("%d errored", errored))
+	if n.Errored > 0 {
+		extra = append(extra, fmt.Sprintf("%d errored", n.Errored))
 	}
 	if len(extra) > 0 {
 		s += " (" + strings.Join(extra, ", ") + ")"
@@ -273,26 +263,24 @@ func (p *printer) checks(r *finding.Report) {
 	results := append([]finding.CheckResult(nil), r.Checks...)
 	sort.SliceStable(results, func(i, j int) bool { return results[i].ID < results[j].ID })
 
-	counts := map[finding.CheckStatus]int{}
 	var listed []finding.CheckResult
 	idWidth := 0
 	for _, c := range results {
-		counts[c.Status]++
 		if p.opts.Verbose || c.Status == finding.StatusSkip || c.Status == finding.StatusError {
 			listed = append(listed, c)
 			idWidth = max(idWidth, lipgloss.Width(clean(c.ID)))
 		}
 	}
 	p.heading("Checks")
+	n := view.Summarize(r)
 	p.wrapped(2, 2, fmt.Sprintf("%d run: %d passed, %d failed, %d skipped, %d errored",
-		len(results), counts[finding.StatusPass], counts[finding.StatusFail],
-		counts[finding.StatusSkip], counts[finding.StatusError]))
+		n.Total, n.Passed, n.Failed, n.Skipped, n.Errored))
 
 	for _, c := range listed {
 		line := pad(statusLabel(c.Status), 9) + pad(clean(c.ID), idWidth+2)
 		switch {
 		case c.Status == finding.StatusFail:
-			line += fmt.Sprintf("%d %s, %s", c.Findings, plural(c.Findings, "finding", "findings"), c.Severity)
+			line += view.FailedDetail(c)
 		case c.Reason != "":
 			line += clean(c.Reason)
 		}
@@ -301,15 +289,14 @@ func (p *printer) checks(r *finding.Report) {
 }
 
 func statusLabel(s finding.CheckStatus) string {
+	label := view.StatusLabel(s)
 	switch s {
 	case finding.StatusPass:
-		return styleGood.Render("passed")
-	case finding.StatusFail:
-		return styleBad.Render("failed")
+		return styleGood.Render(label)
+	case finding.StatusFail, finding.StatusError:
+		return styleBad.Render(label)
 	case finding.StatusSkip:
-		return styleDim.Render("skipped")
-	case finding.StatusError:
-		return styleBad.Render("errored")
+		return styleDim.Render(label)
 	}
 	return clean(string(s))
 }
@@ -323,7 +310,7 @@ func (p *printer) stats(r *finding.Report) {
 		p.wrapped(2, 2, fmt.Sprintf("%d state-changing request(s) sent (allowed: %s; confirmed by %s)",
 			len(a.Sent), clean(strings.Join(a.Allow, ", ")), clean(a.Confirmed)))
 		for _, s := range a.Sent {
-			p.wrapped(4, 2, fmt.Sprintf("%s %s as %s → %d [%s]", clean(s.Method), clean(view.URL(s.URL)), clean(nonEmptyName(s.Identity)), s.Status, clean(s.Purpose)))
+			p.wrapped(4, 2, fmt.Sprintf("%s %s as %s → %d [%s]", clean(s.Method), clean(view.URL(s.URL)), clean(view.NonEmpty(s.Identity, "the scan's caller")), s.Status, clean(s.Purpose)))
 		}
 	}
 
@@ -340,9 +327,9 @@ func (p *printer) crawl(st finding.Stats) {
 	p.heading("Scan")
 	d := (time.Duration(st.DurationMS) * time.Millisecond).Round(time.Millisecond)
 	p.wrapped(2, 2, fmt.Sprintf("%d %s, %d %s, %d %s in %s",
-		st.Pages, plural(st.Pages, "page", "pages"),
-		st.Requests, plural(st.Requests, "request", "requests"),
-		st.Probes, plural(st.Probes, "probe", "probes"), d))
+		st.Pages, view.Plural(st.Pages, "page", "pages"),
+		st.Requests, view.Plural(st.Requests, "request", "requests"),
+		st.Probes, view.Plural(st.Probes, "probe", "probes"), d))
 	if st.Interrupted {
 		p.wrapped(2, 2, styleBad.Render("interrupted: the results are partial"))
 	}
@@ -401,11 +388,3 @@ func (p *printer) gate(r *finding.Report) {
 
 // curl bounds a curl line without folding it.
 func curl(s string) string { return sanitize.Truncate(sanitize.Line(view.Curl(s)), maxCurl) }
-
-// nonEmptyName names the caller of a single-identity scan.
-func nonEmptyName(identity string) string {
-	if identity == "" {
-		return "the scan's caller"
-	}
-	return identity
-}

@@ -7,6 +7,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/report/internal/view"
 )
 
 // Marks of the state matrix: plain ASCII, so that the table survives any
@@ -26,7 +27,7 @@ func (p *printer) states(r *finding.Report) {
 	p.heading("States")
 	for _, m := range r.States {
 		p.wrapped(2, 4, fmt.Sprintf("%s — %d %s by %q",
-			clean(m.Kind), m.Resources, plural(m.Resources, "resource", "resources"), clean(m.Member)))
+			clean(m.Kind), m.Resources, view.Plural(m.Resources, "resource", "resources"), clean(m.Member)))
 		if len(m.Controls) == 0 {
 			p.wrapped(4, 2, styleDim.Render("no controls offered in "+cleanJoin(m.States)))
 			continue

@@ -70,10 +70,3 @@ func pad(s string, w int) string {
 	}
 	return s
 }
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}

@@ -99,10 +99,10 @@ func gitHubRun(t *testing.T, run sarif.Run) {
 	ids := map[string]bool{}
 	for i, r := range run.Tool.Driver.Rules {
 		where := fmt.Sprintf("rule %d (%s)", i, r.ID)
-		nonEmpty(t, where+" id", r.ID)
-		nonEmpty(t, where+" shortDescription", r.ShortDescription.Text)
-		nonEmpty(t, where+" fullDescription", r.FullDescription.Text)
-		nonEmpty(t, where+" help.text", r.Help.Text)
+		requireText(t, where+" id", r.ID)
+		requireText(t, where+" shortDescription", r.ShortDescription.Text)
+		requireText(t, where+" fullDescription", r.FullDescription.Text)
+		requireText(t, where+" help.text", r.Help.Text)
 		for name, s := range map[string]string{"shortDescription": r.ShortDescription.Text, "fullDescription": r.FullDescription.Text} {
 			if n := utf8.RuneCountInString(s); n > 1024 {
 				t.Errorf("%s %s has %d characters, over 1024", where, name, n)
@@ -121,8 +121,8 @@ func gitHubRun(t *testing.T, run sarif.Run) {
 	}
 	for i, res := range run.Results {
 		where := fmt.Sprintf("result %d (%s)", i, res.RuleID)
-		nonEmpty(t, where+" ruleId", res.RuleID)
-		nonEmpty(t, where+" message.text", res.Message.Text)
+		requireText(t, where+" ruleId", res.RuleID)
+		requireText(t, where+" message.text", res.Message.Text)
 		if res.RuleIndex < 0 || res.RuleIndex >= len(run.Tool.Driver.Rules) || run.Tool.Driver.Rules[res.RuleIndex].ID != res.RuleID {
 			t.Errorf("%s: ruleIndex %d does not point at its rule", where, res.RuleIndex)
 		}
@@ -148,7 +148,8 @@ func gitHubRun(t *testing.T, run sarif.Run) {
 	}
 }
 
-func nonEmpty(t *testing.T, what, s string) {
+// requireText fails t when s, a field SARIF consumers show, is blank.
+func requireText(t *testing.T, what, s string) {
 	t.Helper()
 	if strings.TrimSpace(s) == "" {
 		t.Errorf("%s is empty", what)

@@ -68,7 +68,7 @@ func CoverageLine(r *finding.Report) string {
 	if len(pages) == 0 {
 		pages = append(pages, "none")
 	}
-	s := fmt.Sprintf("reached %d API %s; pages: %s", c.APIResources, plural(c.APIResources, "resource", "resources"), strings.Join(pages, ", "))
+	s := fmt.Sprintf("reached %d API %s; pages: %s", c.APIResources, Plural(c.APIResources, "resource", "resources"), strings.Join(pages, ", "))
 	if surfaces := surfaceNames(c.Surfaces); surfaces != "" {
 		s += "; seen: " + surfaces
 	}
@@ -120,8 +120,8 @@ func PartialLine(r *finding.Report) string {
 			}
 		}
 		return fmt.Sprintf("%s: no grade; the findings are on what was recorded before it stopped (%d %s, %d %s, %d %s with checks judged)",
-			Line(r.Coverage.Interrupted, 200), r.Stats.Pages, plural(r.Stats.Pages, "page", "pages"),
-			r.Stats.Requests, plural(r.Stats.Requests, "request", "requests"), graded, plural(graded, "family", "families"))
+			Line(r.Coverage.Interrupted, 200), r.Stats.Pages, Plural(r.Stats.Pages, "page", "pages"),
+			r.Stats.Requests, Plural(r.Stats.Requests, "request", "requests"), graded, Plural(graded, "family", "families"))
 	}
 	if r.Stats.Interrupted {
 		// A report of an earlier release, or read back, without the reason.
@@ -168,9 +168,9 @@ func ThrottlingLine(r *finding.Report) string {
 		return ""
 	}
 	t := r.Coverage.Throttling
-	s := fmt.Sprintf("%d of %d %s throttled, %d still throttled after retrying", t.Throttled, t.Requests, plural(t.Requests, "request", "requests"), t.StillThrottled)
+	s := fmt.Sprintf("%d of %d %s throttled, %d still throttled after retrying", t.Throttled, t.Requests, Plural(t.Requests, "request", "requests"), t.StillThrottled)
 	if t.CrawlThrottled > 0 {
-		s += fmt.Sprintf(" (%d of the crawl's %d GET %s)", t.CrawlThrottled, t.CrawlGETs, plural(t.CrawlGETs, "request", "requests"))
+		s += fmt.Sprintf(" (%d of the crawl's %d GET %s)", t.CrawlThrottled, t.CrawlGETs, Plural(t.CrawlGETs, "request", "requests"))
 	}
 	return s
 }
@@ -207,7 +207,7 @@ func ReasonCounts(ops *finding.OperationCoverage) []ReasonCount {
 	counts := map[string]int{}
 	for _, it := range ops.Items {
 		if !it.Reached {
-			counts[Line(nonEmpty(it.Reason, "unknown"), 60)]++
+			counts[Line(NonEmpty(it.Reason, "unknown"), 60)]++
 		}
 	}
 	out := make([]ReasonCount, 0, len(counts))
@@ -289,18 +289,4 @@ func PartlyJudged(f finding.FamilyScore) string {
 		return ""
 	}
 	return fmt.Sprintf("graded on %d of %d checks", judged, total)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-func nonEmpty(s, fallback string) string {
-	if strings.TrimSpace(s) == "" {
-		return fallback
-	}
-	return s
 }

@@ -35,3 +35,33 @@ func TestThrottlingOnTheFirstScreen(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckOutcomeWords: every format names outcomes and counts findings
+// in the same words; an unknown status read back has no name to borrow.
+func TestCheckOutcomeWords(t *testing.T) {
+	for status, want := range map[finding.CheckStatus]string{
+		finding.StatusPass: "passed", finding.StatusFail: "failed",
+		finding.StatusSkip: "skipped", finding.StatusError: "errored", "bogus": "",
+	} {
+		if got := StatusLabel(status); got != want {
+			t.Errorf("StatusLabel(%q) = %q, want %q", status, got, want)
+		}
+	}
+	for _, tt := range []struct {
+		c    finding.CheckResult
+		want string
+	}{
+		{finding.CheckResult{Findings: 1, Severity: finding.SeverityError}, "1 finding, error"},
+		{finding.CheckResult{Findings: 3, Severity: finding.SeverityWarning}, "3 findings, warning"},
+	} {
+		if got := FailedDetail(tt.c); got != tt.want {
+			t.Errorf("FailedDetail(%+v) = %q, want %q", tt.c, got, tt.want)
+		}
+	}
+	if got := NonEmpty(" \t", "none"); got != "none" {
+		t.Errorf("NonEmpty(blank) = %q", got)
+	}
+	if got := NonEmpty("x", "none"); got != "x" {
+		t.Errorf("NonEmpty(x) = %q", got)
+	}
+}

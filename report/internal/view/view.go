@@ -6,6 +6,7 @@
 package view
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -228,4 +229,38 @@ func Grade(r *finding.Report) string {
 		return g
 	}
 	return finding.GradeNotAssessed
+}
+
+// Plural is one when n is 1 and many otherwise: "1 check", "2 checks".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// NonEmpty is s, or fallback when s is blank, so that a report read back
+// with a field emptied still says something in its place.
+func NonEmpty(s, fallback string) string {
+	if strings.TrimSpace(s) == "" {
+		return fallback
+	}
+	return s
+}
+
+// statusLabels name the check outcomes as every format shows them.
+var statusLabels = map[finding.CheckStatus]string{
+	finding.StatusPass:  "passed",
+	finding.StatusFail:  "failed",
+	finding.StatusSkip:  "skipped",
+	finding.StatusError: "errored",
+}
+
+// StatusLabel names a check outcome ("passed", "errored"); "" for a status
+// this release does not know, which a report read back may carry.
+func StatusLabel(s finding.CheckStatus) string { return statusLabels[s] }
+
+// FailedDetail says what a failed check found: "3 findings, error".
+func FailedDetail(c finding.CheckResult) string {
+	return fmt.Sprintf("%d %s, %s", c.Findings, Plural(c.Findings, "finding", "findings"), c.Severity)
 }
