@@ -36,7 +36,7 @@ func (s Session) sendActive(ctx context.Context, sched *schedule, out *Outcome) 
 	}
 	configOf := func(r exchange.ActiveRequest) (Identity, Config) {
 		id := s.identityNamed(r.Identity)
-		return id, asIdentity(s.Config, id, s.Config.Budget, s.Config.MaxPages)
+		return id, asIdentity(s.Config, id, s.Config.MaxPages)
 	}
 	for i := range plan {
 		_, cfg := configOf(plan[i])

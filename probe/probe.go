@@ -37,15 +37,19 @@ type Config struct {
 	// with it.
 	Issued *SecretBook
 	// bearer is the OAuth token source of the identity the probe runs as.
-	bearer       *tokenSource
-	MaxPages     int           // default 200
-	MaxDepth     int           // default 5
-	Concurrency  int           // default 4
-	Rate         float64       // requests per second; 0 means unlimited
-	Timeout      time.Duration // per request; default 10s
-	Budget       time.Duration // crawl and planned probes, the crawl taking 3/4; default 2m
-	MaxBody      int64         // bytes read per body; default 2 MiB
-	MaxRedirects int           // default 5
+	bearer      *tokenSource
+	MaxPages    int           // default 200
+	MaxDepth    int           // default 5
+	Concurrency int           // default 4
+	Rate        float64       // requests per second; 0 means unlimited
+	Timeout     time.Duration // per request; default 10s
+	// Budget is the time of the whole scan (--budget); default 2m. It is
+	// read once, where it becomes a context deadline: RunSession's schedule
+	// shares it among the phases, and a Run on its own takes it all. Each
+	// phase's own time is its context's deadline, never this field.
+	Budget       time.Duration
+	MaxBody      int64 // bytes read per body; default 2 MiB
+	MaxRedirects int   // default 5
 	// Include and Exclude are path patterns (path.Match syntax, with a
 	// trailing "/**" or "*" matching any suffix).
 	Include, Exclude []string

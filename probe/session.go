@@ -79,7 +79,6 @@ type Outcome struct {
 // an outcome.
 func RunSession(ctx context.Context, s Session) (*Outcome, error) {
 	sched := newSchedule(s.Config.Budget)
-	s.Config.Budget = sched.probing()
 	if s.Config.Resolver == nil {
 		s.Config.Resolver = NewResolver(nil)
 	}
@@ -102,7 +101,7 @@ func RunSession(ctx context.Context, s Session) (*Outcome, error) {
 		return nil, err
 	}
 	probeCtx, cancelProbes := sched.untilProbed(ctx)
-	out, err := s.crawlAs(probeCtx)
+	out, err := s.crawlAs(probeCtx, sched.probing())
 	cancelProbes()
 	if err != nil {
 		return nil, err
@@ -192,12 +191,13 @@ func withAuthorization(h http.Header, token string) http.Header {
 // With several, the most privileged identity (the last) gets the full scan
 // whose recording every family except leakage judges, so nothing is reported
 // twice; each lower identity crawls the same frontier and fetches what
-// PlanAsIdentity plans. The probing budget and the page limit are split
-// evenly and a note says so.
-func (s Session) crawlAs(ctx context.Context) (*Outcome, error) {
+// PlanAsIdentity plans. The probing time (ctx ends with it) and the page
+// limit are split evenly: each identity's run gets a context that ends with
+// its share, and a note says so.
+func (s Session) crawlAs(ctx context.Context, probing time.Duration) (*Outcome, error) {
 	ids := s.Identities
 	if len(ids) == 0 {
-		res, err := Run(ctx, s.Config, s.Plan)
+		res, err := runWithin(ctx, s.Config, s.Plan)
 		if err != nil {
 			return nil, err
 		}
@@ -205,10 +205,10 @@ func (s Session) crawlAs(ctx context.Context) (*Outcome, error) {
 	}
 	base := s.Config
 	n := len(ids)
-	share := base.withDefaults().Budget / time.Duration(n)
+	share := probing / time.Duration(n)
 	pages := max(1, base.withDefaults().MaxPages/n)
 	primary := ids[n-1]
-	res, err := Run(ctx, asIdentity(base, primary, share, pages), s.Plan)
+	res, err := runFor(ctx, share, asIdentity(base, primary, pages), s.Plan)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +221,7 @@ func (s Session) crawlAs(ctx context.Context) (*Outcome, error) {
 	out.Views[n-1] = View{Name: primary.Name, Recording: out.Recording}
 	next := len(out.Recording.Exchanges)
 	for i, id := range ids[:n-1] {
-		lower := asIdentity(base, id, share, pages)
+		lower := asIdentity(base, id, pages)
 		lower.FollowUp, lower.Spec = nil, SpecConfig{NoSeed: true}
 		var plan Planner
 		if s.PlanAsIdentity != nil {
@@ -235,7 +235,7 @@ func (s Session) crawlAs(ctx context.Context) (*Outcome, error) {
 			cutShort(&out.Stats, ctx, finding.CutCrawl)
 			continue
 		}
-		lres, lerr := Run(ctx, lower, plan)
+		lres, lerr := runFor(ctx, share, lower, plan)
 		if lerr != nil {
 			out.Notes = append(out.Notes, fmt.Sprintf("identity %q: crawl failed: %v", id.Name, lerr))
 			out.Views[i] = View{Name: id.Name, Recording: &exchange.Recording{Target: out.Recording.Target}}
@@ -263,8 +263,17 @@ func (s Session) crawlAs(ctx context.Context) (*Outcome, error) {
 	return out, nil
 }
 
-// asIdentity is cfg with the identity's headers over the shared ones.
-func asIdentity(cfg Config, id Identity, budget time.Duration, pages int) Config {
+// runFor runs cfg within share of ctx's time, measured from now: one
+// identity's turn.
+func runFor(ctx context.Context, share time.Duration, cfg Config, plan Planner) (*Result, error) {
+	ctx, cancel := context.WithTimeout(ctx, share)
+	defer cancel()
+	return runWithin(ctx, cfg, plan)
+}
+
+// asIdentity is cfg with the identity's headers over the shared ones, and
+// its share of the page limit.
+func asIdentity(cfg Config, id Identity, pages int) Config {
 	h := cfg.Headers.Clone()
 	if h == nil {
 		h = http.Header{}
@@ -272,7 +281,7 @@ func asIdentity(cfg Config, id Identity, budget time.Duration, pages int) Config
 	for k, vs := range id.Header {
 		h[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
 	}
-	cfg.Headers, cfg.Budget, cfg.MaxPages = h, budget, pages
+	cfg.Headers, cfg.MaxPages = h, pages
 	cfg.bearer = id.source
 	return cfg
 }
@@ -281,7 +290,7 @@ func asIdentity(cfg Config, id Identity, budget time.Duration, pages int) Config
 // view every family but leakage judges.
 func (s Session) privileged() Config {
 	if n := len(s.Identities); n > 0 {
-		return asIdentity(s.Config, s.Identities[n-1], s.Config.Budget, s.Config.MaxPages)
+		return asIdentity(s.Config, s.Identities[n-1], s.Config.MaxPages)
 	}
 	return s.Config
 }
