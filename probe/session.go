@@ -14,11 +14,17 @@ import (
 	"github.com/agentready/agentready/internal/spec"
 )
 
-// Identity is one caller a session runs as: a name reports show, and the
-// headers (credentials) sent as it over Config.Headers. Header values are
-// redacted in every recording, like Config.Headers.
+// Identity is one caller a session runs as, from the configuration to the
+// probe: a name reports show, the roles the configuration gives it, and the
+// credential material sent as it (headers over Config.Headers, an OAuth
+// grant). It is the one type that holds an identity's credentials; what the
+// checks learn of it (checks.Caller) keeps only the names of the headers.
+// Header values are redacted in every recording, like Config.Headers.
 type Identity struct {
-	Name   string
+	Name string
+	// Roles are the roles the configuration gives the identity, nil when
+	// not stated; the probe sends nothing by them (see checks.Caller).
+	Roles  []string
 	Header http.Header
 	// OAuth, when set, is the grant the identity's access token comes
 	// from; it is sent as "Authorization: Bearer <token>" over Header.

@@ -34,7 +34,7 @@ func (a *ActiveOptions) activePlan(needs checks.Needs) *probe.ActivePlan {
 		}
 		in := &checks.ActivePlanInput{Spec: doc, Needs: needs}
 		for _, v := range vs {
-			in.Views = append(in.Views, checks.IdentityView{Name: v.Name, Recording: v.Recording})
+			in.Views = append(in.Views, checks.IdentityView{Caller: checks.Caller{Name: v.Name}, Recording: v.Recording})
 		}
 		return a.Allow.PlanActive(in)
 	}

@@ -13,7 +13,7 @@ func session(opts Options, plan probe.Planner) probe.Session {
 	needs := checks.NeedsOf(opts.Checks)
 	s := probe.Session{
 		Config:         opts.Probe,
-		Identities:     probeIdentities(opts.Identities),
+		Identities:     opts.Identities,
 		Plan:           plan,
 		PlanAsIdentity: identityPlanner(opts.Checks, opts.Shard),
 		Active:         opts.Active.activePlan(needs),

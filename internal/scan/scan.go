@@ -33,7 +33,7 @@ type Options struct {
 	Policy *pipeline.Policy
 	// Identities are the callers to scan as, least privileged first; with two
 	// or more the leakage family compares them. See identities.go.
-	Identities []Identity
+	Identities []probe.Identity
 	// Access maps operations (operationId or "METHOD /path/template") to the
 	// roles that may call them, from the configuration.
 	Access checks.AccessRules
