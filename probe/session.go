@@ -394,4 +394,8 @@ type ActivePlan struct {
 	// Confirm sees the exact requests, Shown filled in, before any is sent;
 	// an error sends none and ends the session with it. It is required.
 	Confirm func([]exchange.ActiveRequest) error
+	// Allow is the user's allow-list as written, and Confirmed how they
+	// agreed: the consent the outcome records (ActiveOutcome).
+	Allow     []string
+	Confirmed string
 }

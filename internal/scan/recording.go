@@ -21,8 +21,6 @@ type Recording struct {
 	// view the families other than leakage judge.
 	Callers []checks.Caller
 	Caller  checks.Caller
-	// Active is nil when active probes were off.
-	Active *ActiveConsent
 	// plans are what the checks judging resources planned, for the shard
 	// stage; nil for a whole scan and for a replay.
 	plans *resourcePlans
@@ -51,7 +49,6 @@ func record(ctx context.Context, opts Options) (*Recording, error) {
 		Outcome: out,
 		Callers: callers(opts.Identities, opts.Probe.Headers, len(out.Views)),
 		Caller:  judgedCaller(opts.Identities, opts.Probe.Headers),
-		Active:  opts.Active.consent(out.Active),
 		plans:   plans,
 	}, nil
 }

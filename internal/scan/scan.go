@@ -82,7 +82,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 		opts.Record(rec)
 	}
 	out := rec.Outcome
-	activeRun, activeInfo := rec.Active.reported(out.Active)
+	activeRun, activeInfo := activeReported(out.Active)
 	in := checks.NewInput(rec.Target, out.Recording)
 	in.Spec, in.MCP, in.Active = out.Spec, out.MCP, activeRun
 	in.Identities = identityViews(rec.Callers, out.Views)
