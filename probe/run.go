@@ -48,7 +48,7 @@ func (cfg Config) withDefaults() Config {
 	def(&cfg.SamplesPerShape, 3)
 	def(&cfg.BodiesPerShape, cfg.SamplesPerShape+defaultBodiesBeyondSamples)
 	cfg.BodiesPerShape = max(cfg.BodiesPerShape, cfg.SamplesPerShape)
-	if cfg.ReadEveryPage {
+	if cfg.readEveryPage {
 		cfg.BodiesPerShape = math.MaxInt
 	}
 	def(&cfg.MaxQueryVariants, 5)
@@ -137,7 +137,7 @@ func runWithin(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 	if plan != nil && ctx.Err() == nil {
 		cfg.Progress.SetPhase(PhaseProbe)
 		s := sender{cfg: cfg, client: c, start: start, bodies: bodies, robots: cr.robots}
-		firstCtx, cancelFirst := reserveFollowUps(ctx, cfg.FollowUp != nil)
+		firstCtx, cancelFirst := reserveFollowUps(ctx, cfg.followUp != nil)
 		sent = s.planned(firstCtx, plan(crawled, samples))
 		cancelFirst()
 		sent.add(s.followUps(ctx, crawled, samples, sent.sent))

@@ -62,6 +62,52 @@ type Session struct {
 	MCP *MCPPlan
 	// Active, when set, sends the active probes.
 	Active *ActivePlan
+
+	// What the scan adds to the user's Config for its checks; Config
+	// itself is the user's, as the CLI built it, and RunSession never hands
+	// a field of it a second meaning.
+
+	// FollowUp, when set, plans one more round of requests after the
+	// planned probes of the most privileged identity, from what they
+	// returned; see FollowUp.
+	FollowUp FollowUp
+	// OnSpec, when set, is called once with the OpenAPI document before any
+	// probe is planned, so that planning can use it.
+	OnSpec func(*spec.Document)
+	// KeepSpecText keeps the text of a fetched document in its Raw, for a
+	// recording that must load it again offline.
+	KeepSpecText bool
+	// ReadEveryPage lifts Config.BodiesPerShape, for checks that judge each
+	// page, or compare the same pages across identities. Bodies over 16 KiB
+	// stay bounded (keepLargeBodies).
+	ReadEveryPage bool
+	// Shard, when split, makes Config.MaxPages bound the pages of the
+	// shard's own path shapes: pages of other shapes are still fetched,
+	// since links to its own shapes may be on them alone, but bounded apart
+	// (see crawler.overBudget).
+	Shard finding.Shard
+	// Secrets are more credentials to scrub from every recording, never
+	// sent, besides Config.Secrets: the headers the scan sends as its other
+	// identities, which a server may echo to this one (a shared cache, a
+	// debug page).
+	Secrets http.Header
+}
+
+// additions is cfg with what the session adds to it, for the runs.
+func (s Session) additions(cfg Config) Config {
+	cfg.followUp, cfg.shard, cfg.readEveryPage = s.FollowUp, s.Shard, s.ReadEveryPage
+	cfg.Spec.onLoad, cfg.Spec.keepRaw = s.OnSpec, s.KeepSpecText
+	if len(s.Secrets) > 0 {
+		secrets := cfg.Secrets.Clone()
+		if secrets == nil {
+			secrets = http.Header{}
+		}
+		for name, vs := range s.Secrets {
+			secrets[name] = append(secrets[name], vs...)
+		}
+		cfg.Secrets = secrets
+	}
+	return cfg
 }
 
 // Outcome is the whole recording of a session, frozen: every exchange
@@ -85,6 +131,7 @@ type Outcome struct {
 // an outcome.
 func RunSession(ctx context.Context, s Session) (*Outcome, error) {
 	sched := newSchedule(s.Config.Budget)
+	s.Config = s.additions(s.Config)
 	if s.Config.Resolver == nil {
 		s.Config.Resolver = NewResolver(nil)
 	}
@@ -228,7 +275,7 @@ func (s Session) crawlAs(ctx context.Context, probing time.Duration) (*Outcome, 
 	next := len(out.Recording.Exchanges)
 	for i, id := range ids[:n-1] {
 		lower := asIdentity(base, id, pages)
-		lower.FollowUp, lower.Spec = nil, SpecConfig{NoSeed: true}
+		lower.followUp, lower.Spec = nil, SpecConfig{NoSeed: true}
 		var plan Planner
 		if s.PlanAsIdentity != nil {
 			plan = s.PlanAsIdentity(out.Recording, pages)

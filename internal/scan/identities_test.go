@@ -3,10 +3,14 @@ package scan
 import (
 	"fmt"
 	"net/http"
+	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/probe"
 )
 
@@ -32,5 +36,24 @@ func TestTheChecksSeeTheProbesIdentityWithoutItsCredentials(t *testing.T) {
 	}
 	if s := fmt.Sprintf("%#v %#v", views, rec.Caller); strings.Contains(s, secret) {
 		t.Errorf("what the checks see holds a credential: %s", s)
+	}
+}
+
+// TestTheSessionCarriesWhatTheScanAdds: the scan hands the probe the
+// configuration as the CLI built it, unchanged, and puts what it adds for
+// its checks (reading every page to compare callers, the shard, the other
+// identities' credentials to scrub) on the session.
+func TestTheSessionCarriesWhatTheScanAdds(t *testing.T) {
+	start, _ := url.Parse("http://127.0.0.1:1/")
+	cfg := probe.Config{Start: start, Budget: time.Minute, MaxPages: 50, Headers: http.Header{"Accept": {"application/json"}}}
+	sh := finding.Shard{Index: 2, Total: 3}
+	opts := Options{Probe: cfg, Shard: sh, Identities: []probe.Identity{
+		{Name: "anonymous"}, {Name: "user", Header: http.Header{"Authorization": {"Bearer user-token-1234"}}}}}
+	s := session(opts, nil)
+	if !reflect.DeepEqual(s.Config, cfg) {
+		t.Errorf("the session's configuration %+v differs from the one given %+v", s.Config, cfg)
+	}
+	if !s.ReadEveryPage || s.Shard != sh || s.Secrets.Get("Authorization") != "Bearer user-token-1234" {
+		t.Errorf("session read every page %v, shard %v, secrets %v; want true, %v and the user's token", s.ReadEveryPage, s.Shard, s.Secrets, sh)
 	}
 }
