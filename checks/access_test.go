@@ -119,9 +119,9 @@ func TestCredentialed(t *testing.T) {
 		return h
 	}
 	views := []checks.IdentityView{
-		{Name: "anonymous"},
-		{Name: "tenant", Credentials: []string{"X-Tenant-Key"}},
-		{Name: "user", Credentials: []string{"Authorization"}},
+		{Caller: checks.Caller{Name: "anonymous"}},
+		{Caller: checks.Caller{Name: "tenant", Credentials: []string{"X-Tenant-Key"}}},
+		{Caller: checks.Caller{Name: "user", Credentials: []string{"Authorization"}}},
 	}
 	for _, tt := range []struct {
 		name     string

@@ -366,14 +366,12 @@ func IsSkip(err error) (string, bool) {
 }
 
 // IdentityView is what one identity was shown: its own crawl and the probes
-// sent as it. Rank 0 is the least privileged.
+// sent as it. Rank 0 is the least privileged. The identity itself is the
+// Caller, the same value the access decisions read, with no credential.
 type IdentityView struct {
-	Name      string
+	Caller
 	Rank      int
 	Recording *exchange.Recording
-	// Credentials and Roles are as in Caller.
-	Credentials []string
-	Roles       []string
 	// MCP is the MCP catalog the identity was shown: the revision decision
 	// and one tools/list walk, sent as it. It is nil when the scan found no
 	// MCP endpoint or did not list the catalog as this identity; for the most
@@ -399,9 +397,7 @@ func (in *Input) NeedActive() error {
 }
 
 // AsCaller is the view's identity for access decisions.
-func (v IdentityView) AsCaller() Caller {
-	return Caller{Name: v.Name, Credentials: v.Credentials, Roles: v.Roles}
-}
+func (v IdentityView) AsCaller() Caller { return v.Caller }
 
 // MayCall is Access.MayCall with the scan's rules and document.
 func (in *Input) MayCall(op *spec.Operation, who Caller) (Access, string) {

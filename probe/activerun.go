@@ -10,8 +10,15 @@ import (
 	"github.com/agentready/agentready/internal/finding"
 )
 
-// ActiveOutcome is what the active probes of a session planned and sent.
+// ActiveOutcome is the one recorded value of a session's active probes:
+// what the user allowed and how they agreed (from ActivePlan), what the plan
+// called for, and what was sent. The checks and the report both read it, and
+// a recording keeps it.
 type ActiveOutcome struct {
+	// Allow is the allow-list as the user wrote it.
+	Allow []string
+	// Confirmed names how the user agreed.
+	Confirmed string
 	// Planned counts the requests the recordings called for and the plan
 	// allowed.
 	Planned int
@@ -29,14 +36,18 @@ func (s Session) sendActive(ctx context.Context, sched *schedule, out *Outcome) 
 		return errors.New("active probes need a confirmation step; none was given, so nothing was sent")
 	}
 	plan := s.Active.Plan(s.activeViews(out), out.Spec)
-	out.Active = &ActiveOutcome{Planned: len(plan), Sent: []finding.ActiveRequest{}}
+	allow := s.Active.Allow
+	if allow == nil {
+		allow = []string{}
+	}
+	out.Active = &ActiveOutcome{Allow: allow, Confirmed: s.Active.Confirmed, Planned: len(plan), Sent: []finding.ActiveRequest{}}
 	if len(plan) == 0 {
 		out.Notes = append(out.Notes, "active probes: no offered operation matched --active-allow; none sent")
 		return nil
 	}
 	configOf := func(r exchange.ActiveRequest) (Identity, Config) {
 		id := s.identityNamed(r.Identity)
-		return id, asIdentity(s.Config, id, s.Config.Budget, s.Config.MaxPages)
+		return id, asIdentity(s.Config, id, s.Config.MaxPages)
 	}
 	for i := range plan {
 		_, cfg := configOf(plan[i])

@@ -208,7 +208,7 @@ func TestBodiesPerShape(t *testing.T) {
 		{Config{SamplesPerShape: 5}, 5 + 64},
 		{Config{SamplesPerShape: 5, BodiesPerShape: 2}, 5},
 		{Config{BodiesPerShape: 10}, 10},
-		{Config{BodiesPerShape: 10, ReadEveryPage: true}, math.MaxInt},
+		{Config{BodiesPerShape: 10, readEveryPage: true}, math.MaxInt},
 	} {
 		if got := c.cfg.withDefaults().BodiesPerShape; got != c.want {
 			t.Errorf("%+v: BodiesPerShape %d, want %d", c.cfg, got, c.want)
@@ -232,7 +232,7 @@ func TestUnreadPagesKeepTheirLinksAndType(t *testing.T) {
 	}
 	srv, _ := serve(t, rt)
 	for _, every := range []bool{false, true} {
-		res := run(t, Config{Start: mustParse(t, srv.URL+"/items/9"), BodiesPerShape: 4, ReadEveryPage: every}, nil)
+		res := run(t, Config{Start: mustParse(t, srv.URL+"/items/9"), BodiesPerShape: 4, readEveryPage: every}, nil)
 		for i := range 10 {
 			x := crawlOf(res, fmt.Sprintf("/items/%d", i))
 			read := i < 4 || i == 9 || every

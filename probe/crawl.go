@@ -68,7 +68,7 @@ type crawler struct {
 	decided  map[string]bool // URLs queued or skipped, and skip keys already counted
 	variants map[string]int  // distinct query strings queued per path
 	queued   int
-	transit  int // pages of other shards' shapes queued (Config.Shard)
+	transit  int // pages of other shards' shapes queued (Session.Shard)
 	skipped  map[string]int
 	// lastSource is the last job source made: the links of one page found
 	// the same way share one string.
@@ -389,7 +389,7 @@ func (cr *crawler) refusal(u *url.URL, depth int) string {
 
 // foreign reports a URL whose path shape another shard owns.
 func (cr *crawler) foreign(u string) bool {
-	sh := cr.cfg.Shard
+	sh := cr.cfg.shard
 	return sh.Split() && exchange.URLShard(u, sh.Total) != sh.Index
 }
 
@@ -400,7 +400,7 @@ func (cr *crawler) foreign(u string) bool {
 // n scans it stands for together.
 func (cr *crawler) overBudget(u string) bool {
 	if cr.foreign(u) {
-		return cr.transit >= cr.cfg.MaxPages*(cr.cfg.Shard.Total-1)
+		return cr.transit >= cr.cfg.MaxPages*(cr.cfg.shard.Total-1)
 	}
 	return cr.queued >= cr.cfg.MaxPages
 }

@@ -337,6 +337,27 @@ func TestCancellationReturnsPartialResult(t *testing.T) {
 	}
 }
 
+// TestRunTakesItsTimeFromTheContext: the time a run has is its context's
+// deadline, whatever Config.Budget says, and the crawl takes 3/4 of that
+// time. A session hands each identity's run such a context and leaves the
+// field as the user gave it.
+func TestRunTakesItsTimeFromTheContext(t *testing.T) {
+	srv, _ := serve(t, routes{
+		"/":     halBody(`{"_links": {"slow": {"href": "/slow"}}}`),
+		"/slow": func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() },
+	})
+	cfg := Config{Start: mustParse(t, srv.URL), Budget: time.Hour, Timeout: time.Hour}
+	ctx, cancel := context.WithTimeout(context.Background(), 400*time.Millisecond)
+	defer cancel()
+	res, err := Run(ctx, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Notes, []string{"the crawl stopped after 1 pages, at the end of its share of the budget (300ms)"}) {
+		t.Errorf("notes %q; want the crawl's share to be 3/4 of the context's 400ms", res.Notes)
+	}
+}
+
 func TestBudgetExhaustion(t *testing.T) {
 	srv, _ := serve(t, routes{
 		"/":     halBody(`{"_links": {"slow": {"href": "/slow"}}}`),

@@ -19,7 +19,7 @@ type FollowUp func(crawled, samples, probes []*exchange.Exchange) []exchange.Pla
 // first: safe methods, the target's origin only, de-duplicated, and nothing
 // already sent in the first round is sent again.
 func (s sender) followUps(ctx context.Context, crawled, samples, probes []*exchange.Exchange) round {
-	if s.cfg.FollowUp == nil {
+	if s.cfg.followUp == nil {
 		return round{}
 	}
 	done := map[string]bool{}
@@ -29,7 +29,7 @@ func (s sender) followUps(ctx context.Context, crawled, samples, probes []*excha
 		}
 	}
 	var fresh []exchange.PlannedRequest
-	for _, p := range s.cfg.FollowUp(crawled, samples, probes) {
+	for _, p := range s.cfg.followUp(crawled, samples, probes) {
 		if !done[p.Purpose+"\x00"+p.Method+"\x00"+p.URL] {
 			fresh = append(fresh, p)
 		}

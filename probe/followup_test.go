@@ -21,7 +21,7 @@ func TestFollowUpRoundSeesFirstRoundAndRunsOnce(t *testing.T) {
 	}
 	calls := 0
 	cfg := Config{Start: mustParse(t, srv.URL+"/")}
-	cfg.FollowUp = func(crawled, samples, probes []*exchange.Exchange) []exchange.PlannedRequest {
+	cfg.followUp = func(crawled, samples, probes []*exchange.Exchange) []exchange.PlannedRequest {
 		calls++
 		if len(probes) != 1 || probes[0].Purpose != "t/doc" || string(probes[0].Response.Body) != "- [a](/a)\n" {
 			t.Errorf("follow-up saw probes %+v", probes)
@@ -78,7 +78,7 @@ func TestFollowUpRoundKeepsTimeWhenTheFirstRunsOut(t *testing.T) {
 		return out
 	}
 	cfg := Config{Start: mustParse(t, srv.URL+"/"), Concurrency: 1, Budget: 1500 * time.Millisecond}
-	cfg.FollowUp = func(_, _, _ []*exchange.Exchange) []exchange.PlannedRequest {
+	cfg.followUp = func(_, _, _ []*exchange.Exchange) []exchange.PlannedRequest {
 		return []exchange.PlannedRequest{{Purpose: "t/repeat", Method: http.MethodGet, URL: srv.URL + "/?repeat"}}
 	}
 	res := run(t, cfg, plan)

@@ -167,7 +167,7 @@ func (s Session) listAsIdentities(ctx context.Context, sched *schedule, out *Out
 	}
 	for i := range lower {
 		v := &lower[i]
-		cfg := MCPConfig(asIdentity(s.Config, s.Identities[i], 0, 0), s.Config.Version)
+		cfg := MCPConfig(asIdentity(s.Config, s.Identities[i], 0), s.Config.Version)
 		cfg.Headers = s.Config.Credentials.For(ep.URL, cfg.Headers)
 		cfg.MaxPages, cfg.MaxRequests = mcpIdentityPages, mcpIdentityRequests
 		ictx, cancel := context.WithTimeout(ctx, mcpIdentityBudget)

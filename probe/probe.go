@@ -24,9 +24,9 @@ type Config struct {
 	// only.
 	Headers http.Header
 	// Secrets are more credentials to scrub from the recording, never sent:
-	// the headers the scan sends as its other identities, which a server may
-	// echo to this one (a shared cache, a debug page). The values of Headers
-	// and Credentials are scrubbed as well; see exchange.Secrets.
+	// the user-info of a URL sent elsewhere, and in a session also
+	// Session.Secrets. The values of Headers and Credentials are scrubbed as
+	// well; see exchange.Secrets.
 	Secrets http.Header
 	// Credentials are sent to one URL alone, whatever its origin.
 	Credentials Credentials
@@ -37,15 +37,19 @@ type Config struct {
 	// with it.
 	Issued *SecretBook
 	// bearer is the OAuth token source of the identity the probe runs as.
-	bearer       *tokenSource
-	MaxPages     int           // default 200
-	MaxDepth     int           // default 5
-	Concurrency  int           // default 4
-	Rate         float64       // requests per second; 0 means unlimited
-	Timeout      time.Duration // per request; default 10s
-	Budget       time.Duration // crawl and planned probes, the crawl taking 3/4; default 2m
-	MaxBody      int64         // bytes read per body; default 2 MiB
-	MaxRedirects int           // default 5
+	bearer      *tokenSource
+	MaxPages    int           // default 200
+	MaxDepth    int           // default 5
+	Concurrency int           // default 4
+	Rate        float64       // requests per second; 0 means unlimited
+	Timeout     time.Duration // per request; default 10s
+	// Budget is the time of the whole scan (--budget); default 2m. It is
+	// read once, where it becomes a context deadline: RunSession's schedule
+	// shares it among the phases, and a Run on its own takes it all. Each
+	// phase's own time is its context's deadline, never this field.
+	Budget       time.Duration
+	MaxBody      int64 // bytes read per body; default 2 MiB
+	MaxRedirects int   // default 5
 	// Include and Exclude are path patterns (path.Match syntax, with a
 	// trailing "/**" or "*" matching any suffix).
 	Include, Exclude []string
@@ -57,15 +61,11 @@ type Config struct {
 	// their URL, status, Content-Type and Link, not their bodies: what a
 	// page costs then no longer grows with what it holds.
 	BodiesPerShape int
-	// ReadEveryPage lifts that bound, for checks that judge each page, or
-	// compare the same pages across identities. Bodies over 16 KiB stay
-	// bounded (keepLargeBodies).
-	ReadEveryPage bool
-	// Shard, when split, makes MaxPages bound the pages of the shard's own
-	// path shapes: pages of other shapes are still fetched, since links to
-	// its own shapes may be on them alone, but bounded apart (see
-	// crawler.overBudget).
-	Shard finding.Shard
+	// readEveryPage, shard and followUp are Session's ReadEveryPage, Shard
+	// and FollowUp, which RunSession hands each run (see Session.additions).
+	readEveryPage bool
+	shard         finding.Shard
+	followUp      FollowUp
 	// UserAgent replaces the default "agentready/<Version> (+...)".
 	UserAgent string
 	// Version goes into the default User-Agent; default "dev".
@@ -86,9 +86,6 @@ type Config struct {
 	// AllowUnsafe lets planned requests use methods other than GET, HEAD and
 	// OPTIONS. It stays false until active probes exist and the user opts in.
 	AllowUnsafe bool
-	// FollowUp, when set, plans one more round of requests after the planned
-	// probes, from what they returned; see FollowUp.
-	FollowUp FollowUp
 	// Spec says where the OpenAPI document comes from (given, fetched or
 	// discovered) and whether it seeds the crawl; see SpecConfig.
 	Spec SpecConfig

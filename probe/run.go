@@ -48,7 +48,7 @@ func (cfg Config) withDefaults() Config {
 	def(&cfg.SamplesPerShape, 3)
 	def(&cfg.BodiesPerShape, cfg.SamplesPerShape+defaultBodiesBeyondSamples)
 	cfg.BodiesPerShape = max(cfg.BodiesPerShape, cfg.SamplesPerShape)
-	if cfg.ReadEveryPage {
+	if cfg.readEveryPage {
 		cfg.BodiesPerShape = math.MaxInt
 	}
 	def(&cfg.MaxQueryVariants, 5)
@@ -76,16 +76,27 @@ func (cfg Config) withDefaults() Config {
 	return cfg
 }
 
-// crawlShare is the part of the budget the crawl may use: the planned probes,
-// which most checks judge, always keep at least the rest.
-func crawlShare(budget time.Duration) time.Duration { return budget * 3 / 4 }
+// crawlShare is the part of a run's time the crawl may use: the planned
+// probes, which most checks judge, always keep at least the rest.
+func crawlShare(window time.Duration) time.Duration { return window * 3 / 4 }
 
 // Run crawls from cfg.Start, sends the probes plan asks for, and returns the
-// frozen recording. The crawl stops at crawlShare of the budget, the probes
-// at the budget. Running out of budget or being cancelled is not an error:
-// the partial result is returned with Stats.Interrupted or Stats.BudgetCut
-// set. The only error besides a bad configuration is ErrUnreachable.
+// frozen recording. A run on its own is the whole scan, so cfg.Budget bounds
+// it, applied here once as ctx's deadline; RunSession instead hands each
+// identity's run a context that ends with its share of the schedule (see
+// runWithin). Running out of time or being cancelled is not an error: the partial
+// result is returned with Stats.Interrupted or Stats.BudgetCut set. The only
+// error besides a bad configuration is ErrUnreachable.
 func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
+	ctx, cancel := context.WithTimeout(ctx, cfg.withDefaults().Budget)
+	defer cancel()
+	return runWithin(ctx, cfg, plan)
+}
+
+// runWithin is Run within ctx's deadline, which is the time the run has: the
+// crawl stops at crawlShare of it, the planned probes at the deadline itself.
+// A ctx without a deadline leaves both unbounded in time.
+func runWithin(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 	if cfg.Start == nil || (cfg.Start.Scheme != "http" && cfg.Start.Scheme != "https") || cfg.Start.Host == "" {
 		return nil, errors.New("probe: start URL must be an absolute http or https URL")
 	}
@@ -96,9 +107,12 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 	cfg.Progress.SetPhase(PhaseCrawl)
 	begin := time.Now()
 	start := normalize(cfg.Start)
-	scanCtx, cancel := context.WithTimeout(ctx, cfg.Budget)
-	defer cancel()
-	crawlCtx, cancelCrawl := context.WithTimeout(scanCtx, crawlShare(cfg.Budget))
+	window, timed := windowOf(ctx, begin)
+	crawlCtx, cancelCrawl := context.WithCancel(ctx)
+	if timed {
+		cancelCrawl()
+		crawlCtx, cancelCrawl = context.WithDeadline(ctx, begin.Add(crawlShare(window)))
+	}
 	defer cancelCrawl()
 
 	c := newClient(cfg, start)
@@ -123,10 +137,10 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 	if plan != nil && ctx.Err() == nil {
 		cfg.Progress.SetPhase(PhaseProbe)
 		s := sender{cfg: cfg, client: c, start: start, bodies: bodies, robots: cr.robots}
-		firstCtx, cancelFirst := reserveFollowUps(scanCtx, cfg.FollowUp != nil)
+		firstCtx, cancelFirst := reserveFollowUps(ctx, cfg.followUp != nil)
 		sent = s.planned(firstCtx, plan(crawled, samples))
 		cancelFirst()
-		sent.add(s.followUps(scanCtx, crawled, samples, sent.sent))
+		sent.add(s.followUps(ctx, crawled, samples, sent.sent))
 		res.Notes = append(res.Notes, sent.notes...)
 		if sent.offOrigin > 0 {
 			cr.skipped[skipProbeOffOrigin] += sent.offOrigin
@@ -150,7 +164,7 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 	if len(cr.skipped) > 0 {
 		res.Stats.Skipped = cr.skipped
 	}
-	cut := budgetCut{pages: len(crawled), crawlCut: crawlCut, crawlShare: crawlShare(cfg.Budget), budget: cfg.Budget, unsent: sent.unsent, planned: len(probes) + sent.unsent}
+	cut := budgetCut{pages: len(crawled), crawlCut: crawlCut, crawlShare: crawlShare(window), budget: window, unsent: sent.unsent, planned: len(probes) + sent.unsent}
 	res.Notes = append(res.Notes, cut.notes(ctx)...)
 	cut.mark(&res.Stats, ctx)
 	res.Stats.Addresses = cfg.Resolver.Addresses()
@@ -161,6 +175,22 @@ func Run(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 		res.Notes[i] = c.secrets.String(note)
 	}
 	return res, nil
+}
+
+// windowOf is the time ctx leaves a run that began at begin, rounded up to
+// the millisecond: the deadline was set a few microseconds before the run
+// began, and the notes name the share as the schedule gave it (1.5s, not
+// 1.499987s). ok is false when ctx has no deadline.
+func windowOf(ctx context.Context, begin time.Time) (window time.Duration, ok bool) {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return 0, false
+	}
+	window = max(0, deadline.Sub(begin))
+	if rest := window % time.Millisecond; rest > 0 {
+		window += time.Millisecond - rest
+	}
+	return window, true
 }
 
 // reserveFollowUps is ctx for the first round of planned probes, ended

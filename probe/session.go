@@ -14,11 +14,17 @@ import (
 	"github.com/agentready/agentready/internal/spec"
 )
 
-// Identity is one caller a session runs as: a name reports show, and the
-// headers (credentials) sent as it over Config.Headers. Header values are
-// redacted in every recording, like Config.Headers.
+// Identity is one caller a session runs as, from the configuration to the
+// probe: a name reports show, the roles the configuration gives it, and the
+// credential material sent as it (headers over Config.Headers, an OAuth
+// grant). It is the one type that holds an identity's credentials; what the
+// checks learn of it (checks.Caller) keeps only the names of the headers.
+// Header values are redacted in every recording, like Config.Headers.
 type Identity struct {
-	Name   string
+	Name string
+	// Roles are the roles the configuration gives the identity, nil when
+	// not stated; the probe sends nothing by them (see checks.Caller).
+	Roles  []string
 	Header http.Header
 	// OAuth, when set, is the grant the identity's access token comes
 	// from; it is sent as "Authorization: Bearer <token>" over Header.
@@ -56,6 +62,52 @@ type Session struct {
 	MCP *MCPPlan
 	// Active, when set, sends the active probes.
 	Active *ActivePlan
+
+	// What the scan adds to the user's Config for its checks; Config
+	// itself is the user's, as the CLI built it, and RunSession never hands
+	// a field of it a second meaning.
+
+	// FollowUp, when set, plans one more round of requests after the
+	// planned probes of the most privileged identity, from what they
+	// returned; see FollowUp.
+	FollowUp FollowUp
+	// OnSpec, when set, is called once with the OpenAPI document before any
+	// probe is planned, so that planning can use it.
+	OnSpec func(*spec.Document)
+	// KeepSpecText keeps the text of a fetched document in its Raw, for a
+	// recording that must load it again offline.
+	KeepSpecText bool
+	// ReadEveryPage lifts Config.BodiesPerShape, for checks that judge each
+	// page, or compare the same pages across identities. Bodies over 16 KiB
+	// stay bounded (keepLargeBodies).
+	ReadEveryPage bool
+	// Shard, when split, makes Config.MaxPages bound the pages of the
+	// shard's own path shapes: pages of other shapes are still fetched,
+	// since links to its own shapes may be on them alone, but bounded apart
+	// (see crawler.overBudget).
+	Shard finding.Shard
+	// Secrets are more credentials to scrub from every recording, never
+	// sent, besides Config.Secrets: the headers the scan sends as its other
+	// identities, which a server may echo to this one (a shared cache, a
+	// debug page).
+	Secrets http.Header
+}
+
+// additions is cfg with what the session adds to it, for the runs.
+func (s Session) additions(cfg Config) Config {
+	cfg.followUp, cfg.shard, cfg.readEveryPage = s.FollowUp, s.Shard, s.ReadEveryPage
+	cfg.Spec.onLoad, cfg.Spec.keepRaw = s.OnSpec, s.KeepSpecText
+	if len(s.Secrets) > 0 {
+		secrets := cfg.Secrets.Clone()
+		if secrets == nil {
+			secrets = http.Header{}
+		}
+		for name, vs := range s.Secrets {
+			secrets[name] = append(secrets[name], vs...)
+		}
+		cfg.Secrets = secrets
+	}
+	return cfg
 }
 
 // Outcome is the whole recording of a session, frozen: every exchange
@@ -79,7 +131,7 @@ type Outcome struct {
 // an outcome.
 func RunSession(ctx context.Context, s Session) (*Outcome, error) {
 	sched := newSchedule(s.Config.Budget)
-	s.Config.Budget = sched.probing()
+	s.Config = s.additions(s.Config)
 	if s.Config.Resolver == nil {
 		s.Config.Resolver = NewResolver(nil)
 	}
@@ -102,7 +154,7 @@ func RunSession(ctx context.Context, s Session) (*Outcome, error) {
 		return nil, err
 	}
 	probeCtx, cancelProbes := sched.untilProbed(ctx)
-	out, err := s.crawlAs(probeCtx)
+	out, err := s.crawlAs(probeCtx, sched.probing())
 	cancelProbes()
 	if err != nil {
 		return nil, err
@@ -192,12 +244,13 @@ func withAuthorization(h http.Header, token string) http.Header {
 // With several, the most privileged identity (the last) gets the full scan
 // whose recording every family except leakage judges, so nothing is reported
 // twice; each lower identity crawls the same frontier and fetches what
-// PlanAsIdentity plans. The probing budget and the page limit are split
-// evenly and a note says so.
-func (s Session) crawlAs(ctx context.Context) (*Outcome, error) {
+// PlanAsIdentity plans. The probing time (ctx ends with it) and the page
+// limit are split evenly: each identity's run gets a context that ends with
+// its share, and a note says so.
+func (s Session) crawlAs(ctx context.Context, probing time.Duration) (*Outcome, error) {
 	ids := s.Identities
 	if len(ids) == 0 {
-		res, err := Run(ctx, s.Config, s.Plan)
+		res, err := runWithin(ctx, s.Config, s.Plan)
 		if err != nil {
 			return nil, err
 		}
@@ -205,10 +258,10 @@ func (s Session) crawlAs(ctx context.Context) (*Outcome, error) {
 	}
 	base := s.Config
 	n := len(ids)
-	share := base.withDefaults().Budget / time.Duration(n)
+	share := probing / time.Duration(n)
 	pages := max(1, base.withDefaults().MaxPages/n)
 	primary := ids[n-1]
-	res, err := Run(ctx, asIdentity(base, primary, share, pages), s.Plan)
+	res, err := runFor(ctx, share, asIdentity(base, primary, pages), s.Plan)
 	if err != nil {
 		return nil, err
 	}
@@ -221,8 +274,8 @@ func (s Session) crawlAs(ctx context.Context) (*Outcome, error) {
 	out.Views[n-1] = View{Name: primary.Name, Recording: out.Recording}
 	next := len(out.Recording.Exchanges)
 	for i, id := range ids[:n-1] {
-		lower := asIdentity(base, id, share, pages)
-		lower.FollowUp, lower.Spec = nil, SpecConfig{NoSeed: true}
+		lower := asIdentity(base, id, pages)
+		lower.followUp, lower.Spec = nil, SpecConfig{NoSeed: true}
 		var plan Planner
 		if s.PlanAsIdentity != nil {
 			plan = s.PlanAsIdentity(out.Recording, pages)
@@ -235,7 +288,7 @@ func (s Session) crawlAs(ctx context.Context) (*Outcome, error) {
 			cutShort(&out.Stats, ctx, finding.CutCrawl)
 			continue
 		}
-		lres, lerr := Run(ctx, lower, plan)
+		lres, lerr := runFor(ctx, share, lower, plan)
 		if lerr != nil {
 			out.Notes = append(out.Notes, fmt.Sprintf("identity %q: crawl failed: %v", id.Name, lerr))
 			out.Views[i] = View{Name: id.Name, Recording: &exchange.Recording{Target: out.Recording.Target}}
@@ -263,8 +316,17 @@ func (s Session) crawlAs(ctx context.Context) (*Outcome, error) {
 	return out, nil
 }
 
-// asIdentity is cfg with the identity's headers over the shared ones.
-func asIdentity(cfg Config, id Identity, budget time.Duration, pages int) Config {
+// runFor runs cfg within share of ctx's time, measured from now: one
+// identity's turn.
+func runFor(ctx context.Context, share time.Duration, cfg Config, plan Planner) (*Result, error) {
+	ctx, cancel := context.WithTimeout(ctx, share)
+	defer cancel()
+	return runWithin(ctx, cfg, plan)
+}
+
+// asIdentity is cfg with the identity's headers over the shared ones, and
+// its share of the page limit.
+func asIdentity(cfg Config, id Identity, pages int) Config {
 	h := cfg.Headers.Clone()
 	if h == nil {
 		h = http.Header{}
@@ -272,7 +334,7 @@ func asIdentity(cfg Config, id Identity, budget time.Duration, pages int) Config
 	for k, vs := range id.Header {
 		h[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
 	}
-	cfg.Headers, cfg.Budget, cfg.MaxPages = h, budget, pages
+	cfg.Headers, cfg.MaxPages = h, pages
 	cfg.bearer = id.source
 	return cfg
 }
@@ -281,7 +343,7 @@ func asIdentity(cfg Config, id Identity, budget time.Duration, pages int) Config
 // view every family but leakage judges.
 func (s Session) privileged() Config {
 	if n := len(s.Identities); n > 0 {
-		return asIdentity(s.Config, s.Identities[n-1], s.Config.Budget, s.Config.MaxPages)
+		return asIdentity(s.Config, s.Identities[n-1], s.Config.MaxPages)
 	}
 	return s.Config
 }
@@ -379,4 +441,8 @@ type ActivePlan struct {
 	// Confirm sees the exact requests, Shown filled in, before any is sent;
 	// an error sends none and ends the session with it. It is required.
 	Confirm func([]exchange.ActiveRequest) error
+	// Allow is the user's allow-list as written, and Confirmed how they
+	// agreed: the consent the outcome records (ActiveOutcome).
+	Allow     []string
+	Confirmed string
 }

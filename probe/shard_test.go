@@ -22,7 +22,7 @@ func TestShardPageLimitCountsItsOwnShapes(t *testing.T) {
 	srv, _ := serve(t, routes{"/": halBody(`{"_links": {"item": [` + strings.Join(links, ",") + `]}}`)})
 	const limit = 6
 	for _, sh := range []finding.Shard{{Index: 1, Total: 3}, {Index: 3, Total: 3}} {
-		res := run(t, Config{Start: mustParse(t, srv.URL), MaxPages: limit, Budget: time.Minute, Shard: sh}, nil)
+		res := run(t, Config{Start: mustParse(t, srv.URL), MaxPages: limit, Budget: time.Minute, shard: sh}, nil)
 		own, transit := 0, 0
 		for _, p := range crawledPaths(res) {
 			switch {

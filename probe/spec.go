@@ -47,12 +47,10 @@ type SpecConfig struct {
 	// Server, when positive, chooses the servers entry (1 is the first)
 	// whose path is tried first.
 	Server int
-	// OnLoad, when set, is called once with the document before any probe
-	// is planned, so that planning can use it.
-	OnLoad func(*spec.Document)
-	// KeepRaw keeps the text of a fetched document in its Raw, for a
-	// recording that must load it again offline.
-	KeepRaw bool
+	// onLoad and keepRaw are Session's OnSpec and KeepSpecText, which
+	// RunSession hands each run.
+	onLoad  func(*spec.Document)
+	keepRaw bool
 }
 
 // SpecAccept prefers the OpenAPI media types, then JSON, then YAML.
@@ -165,8 +163,8 @@ func (cr *crawler) loadSpec(ctx context.Context, pages []*page) {
 	case s.cfg.Discover:
 		cr.discoverSpec(ctx, pages)
 	}
-	if s.doc != nil && s.cfg.OnLoad != nil {
-		s.cfg.OnLoad(s.doc)
+	if s.doc != nil && s.cfg.onLoad != nil {
+		s.cfg.onLoad(s.doc)
 	}
 }
 
@@ -308,7 +306,7 @@ func (cr *crawler) fetchSpec(ctx context.Context, rawURL, how string) (*spec.Doc
 	if errors.Is(err, spec.ErrNotOpenAPI) || doc == nil {
 		return nil, fmt.Sprintf("%s (%s) is not an OpenAPI document", rawURL, how)
 	}
-	if s.cfg.KeepRaw {
+	if s.cfg.keepRaw {
 		doc.Raw = body
 	}
 	return doc, ""

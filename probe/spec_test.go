@@ -111,7 +111,7 @@ func TestSpecDiscovery(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg, rec := specCfg(t, specApp(tt.root, tt.extra))
 			var onLoad *spec.Document
-			cfg.Spec.OnLoad = func(d *spec.Document) { onLoad = d }
+			cfg.Spec.onLoad = func(d *spec.Document) { onLoad = d }
 			res := run(t, cfg, nil)
 			if res.Spec == nil || res.SpecDiscovery != tt.discovery || onLoad != res.Spec {
 				t.Fatalf("spec %v discovery %q (want %q), OnLoad %v; notes %v", res.Spec, res.SpecDiscovery, tt.discovery, onLoad, res.Notes)

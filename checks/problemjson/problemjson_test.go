@@ -361,7 +361,7 @@ func TestLowerIdentityErrorsAreJudged(t *testing.T) {
 		crawl := checkstest.Exchange(exchange.PurposeCrawl, http.MethodGet, orders).Status(401).
 			Header("Content-Type", prob).Body(body).Build()
 		crawl.ID, crawl.Identity = "x0101", "anonymous"
-		return checks.IdentityView{Name: "anonymous", Rank: 0, Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{x, crawl}}}
+		return checks.IdentityView{Caller: checks.Caller{Name: "anonymous"}, Rank: 0, Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{x, crawl}}}
 	}
 	for _, tt := range []struct {
 		what, status string
@@ -373,7 +373,7 @@ func TestLowerIdentityErrorsAreJudged(t *testing.T) {
 		in := input()
 		in.Caller = checks.Caller{Name: "admin"}
 		in.Identities = []checks.IdentityView{lower(`{"type":"about:blank","title":"Unauthorized","status":` + tt.status + `}`),
-			{Name: "admin", Rank: 1, Recording: in.Recording}}
+			{Caller: in.Caller, Rank: 1, Recording: in.Recording}}
 		fs, ids := runAll(t, in)
 		if !slices.Equal(ids, tt.want) {
 			t.Errorf("%s: fired %v, want %v", tt.what, ids, tt.want)

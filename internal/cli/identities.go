@@ -10,7 +10,7 @@ import (
 
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/internal/config"
-	"github.com/agentready/agentready/internal/scan"
+	"github.com/agentready/agentready/probe"
 )
 
 // identityFlags name the callers to scan as. Headers are given per identity
@@ -24,7 +24,7 @@ type identityFlags struct {
 	leastPrivileged string
 	// fallback is used when neither flags nor the configuration name any
 	// identity (the demo scans as anonymous and user).
-	fallback []scan.Identity
+	fallback []probe.Identity
 	// ofTarget are the identities one of several targets declares; when set
 	// they replace the configuration's top-level ones for that target.
 	ofTarget []config.Identity
@@ -39,7 +39,7 @@ func (f *identityFlags) register(fs *pflag.FlagSet) {
 
 // resolve builds the identities from the flags, else from the configuration
 // file, else the fallback; nil means the single-identity scan.
-func (f *identityFlags) resolve(e *env) ([]scan.Identity, error) {
+func (f *identityFlags) resolve(e *env) ([]probe.Identity, error) {
 	ids, err := f.fromFlags(e)
 	if err != nil {
 		return nil, err
@@ -60,8 +60,8 @@ func (f *identityFlags) resolve(e *env) ([]scan.Identity, error) {
 	return rank(ids, f.leastPrivileged)
 }
 
-func (f *identityFlags) fromFlags(e *env) ([]scan.Identity, error) {
-	var ids []scan.Identity
+func (f *identityFlags) fromFlags(e *env) ([]probe.Identity, error) {
+	var ids []probe.Identity
 	index := map[string]int{}
 	for _, name := range f.names {
 		name = strings.TrimSpace(name)
@@ -72,7 +72,7 @@ func (f *identityFlags) fromFlags(e *env) ([]scan.Identity, error) {
 			return nil, usageError("--identity %s is given twice", name)
 		}
 		index[name] = len(ids)
-		ids = append(ids, scan.Identity{Name: name, Header: http.Header{}})
+		ids = append(ids, probe.Identity{Name: name, Header: http.Header{}})
 	}
 	for _, raw := range f.headers {
 		name, header, ok := strings.Cut(raw, "=")
@@ -111,7 +111,7 @@ func (f *identityFlags) fromFlags(e *env) ([]scan.Identity, error) {
 
 // addOAuth gives the identities named in --oauth-for their grant; file:
 // paths are relative to the working directory, like --header-for's.
-func (f *identityFlags) addOAuth(e *env, ids []scan.Identity, index map[string]int) error {
+func (f *identityFlags) addOAuth(e *env, ids []probe.Identity, index map[string]int) error {
 	for _, raw := range f.oauth {
 		name, spec, ok := strings.Cut(raw, "=")
 		name = strings.TrimSpace(name)
@@ -188,34 +188,34 @@ func isSecretRef(s string) bool { return config.IsSecretRef(s) }
 // fromConfig turns the file's identities into scan identities; the secret
 // stays in the named environment variable, or the file, until now. file:
 // paths are resolved with resolvePath (relative to the file).
-func fromConfig(ids []config.Identity, getenv func(string) string, resolvePath func(string) string) ([]scan.Identity, error) {
-	var out []scan.Identity
+func fromConfig(ids []config.Identity, getenv func(string) string, resolvePath func(string) string) ([]probe.Identity, error) {
+	var out []probe.Identity
 	for _, id := range ids {
 		if id.OAuth != nil {
 			g, err := grant(id.Name, id.OAuth, getenv, resolvePath)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, scan.Identity{Name: id.Name, Header: http.Header{}, Roles: id.Roles, OAuth: g})
+			out = append(out, probe.Identity{Name: id.Name, Header: http.Header{}, Roles: id.Roles, OAuth: g})
 			continue
 		}
 		header, value, ok := id.Credential(getenv)
 		if !ok {
 			return nil, usageError("identity %s: environment variable %s is unset or empty", id.Name, id.Env)
 		}
-		out = append(out, scan.Identity{Name: id.Name, Header: http.Header{http.CanonicalHeaderKey(header): {value}}, Roles: id.Roles})
+		out = append(out, probe.Identity{Name: id.Name, Header: http.Header{http.CanonicalHeaderKey(header): {value}}, Roles: id.Roles})
 	}
 	return out, nil
 }
 
 // rank moves the named identity first; the others keep the order given.
-func rank(ids []scan.Identity, least string) ([]scan.Identity, error) {
+func rank(ids []probe.Identity, least string) ([]probe.Identity, error) {
 	if least == "" {
 		return ids, nil
 	}
 	for i, id := range ids {
 		if id.Name == least {
-			out := append([]scan.Identity{id}, ids[:i]...)
+			out := append([]probe.Identity{id}, ids[:i]...)
 			return append(out, ids[i+1:]...), nil
 		}
 	}
@@ -224,8 +224,8 @@ func rank(ids []scan.Identity, least string) ([]scan.Identity, error) {
 
 // demoIdentities are the demo's anonymous and user callers, by its
 // documented, non-secret token.
-func demoIdentities() []scan.Identity {
-	return []scan.Identity{
+func demoIdentities() []probe.Identity {
+	return []probe.Identity{
 		{Name: "anonymous", Roles: []string{}},
 		{Name: "user", Header: http.Header{"Authorization": {"Bearer " + demo.UserToken}}, Roles: []string{"user"}},
 	}

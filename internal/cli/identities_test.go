@@ -13,7 +13,7 @@ import (
 	"github.com/agentready/agentready/fixtures/hostile"
 	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/finding"
-	"github.com/agentready/agentready/internal/scan"
+	"github.com/agentready/agentready/probe"
 	"github.com/agentready/agentready/report"
 )
 
@@ -129,7 +129,7 @@ func TestIdentityFlagErrors(t *testing.T) {
 }
 
 func TestRankAndConfigIdentities(t *testing.T) {
-	ids := []scan.Identity{{Name: "admin"}, {Name: "anon"}, {Name: "user"}}
+	ids := []probe.Identity{{Name: "admin"}, {Name: "anon"}, {Name: "user"}}
 	got, err := rank(ids, "anon")
 	if err != nil {
 		t.Fatal(err)

@@ -117,6 +117,7 @@ func (l *limitFlags) config(start *url.URL) (probe.Config, error) {
 		Concurrency: l.concurrency, Rate: l.rate, Timeout: l.timeout, Budget: l.budget,
 		MaxBody: l.maxBody, MaxLinksPerPage: l.maxLinksPerPage, MaxQueryVariants: l.maxQueryVariants, RespectRobots: l.respectRobots,
 		Include: l.include, Exclude: l.exclude,
+		Version:   version(),
 		UserAgent: "agentready/" + version() + " (+https://github.com/agentready/agentready)",
 	}
 	sendUserinfo(start, &cfg)

@@ -156,7 +156,7 @@ func TestReplayReproducesTheDemoGolden(t *testing.T) {
 func TestReplayAsSeveralIdentitiesWithMCP(t *testing.T) {
 	opts := scan.Options{
 		Probe: probe.Config{Spec: probe.SpecConfig{Discover: true}},
-		Identities: []scan.Identity{
+		Identities: []probe.Identity{
 			{Name: "anonymous", Roles: []string{}},
 			{Name: "user", Header: http.Header{"Authorization": {"Bearer " + demo.UserToken}}, Roles: []string{"user"}},
 		},
@@ -279,7 +279,7 @@ func caseOptions(t *testing.T, s expect.Scan) scan.Options {
 	t.Helper()
 	opts := scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: s.Spec}}}
 	for _, id := range s.As {
-		identity := scan.Identity{Name: id.Name, Roles: id.Roles}
+		identity := probe.Identity{Name: id.Name, Roles: id.Roles}
 		if id.Authorization != "" {
 			identity.Header = http.Header{"Authorization": {id.Authorization}}
 		}

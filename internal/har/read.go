@@ -311,8 +311,7 @@ func (rd *reader) recording() (*scan.Recording, error) {
 		rec.Callers = append(rec.Callers, toCaller(c))
 	}
 	if a := d.Active; a != nil {
-		out.Active = &probe.ActiveOutcome{Planned: a.Planned, Sent: a.Sent}
-		rec.Active = &scan.ActiveConsent{Allow: a.Allow, Confirmed: a.Confirmed}
+		out.Active = &probe.ActiveOutcome{Allow: a.Allow, Confirmed: a.Confirmed, Planned: a.Planned, Sent: a.Sent}
 	}
 	return rec, nil
 }

@@ -64,8 +64,8 @@ func Write(w io.Writer, rec *scan.Recording, opt Options) error {
 	for _, v := range out.Views {
 		data.Views = append(data.Views, viewData{Name: v.Name, Recording: position(recs, v.Recording), MCP: position(snaps, v.MCP)})
 	}
-	if rec.Active != nil && out.Active != nil {
-		data.Active = &activeData{Allow: rec.Active.Allow, Confirmed: rec.Active.Confirmed, Planned: out.Active.Planned, Sent: out.Active.Sent}
+	if a := out.Active; a != nil {
+		data.Active = &activeData{Allow: a.Allow, Confirmed: a.Confirmed, Planned: a.Planned, Sent: a.Sent}
 	}
 	if b := out.BasePath; b != nil {
 		data.BasePath = &basePath{Path: b.Path, How: b.How, Mismatch: b.Mismatch}

@@ -34,40 +34,22 @@ func (a *ActiveOptions) activePlan(needs checks.Needs) *probe.ActivePlan {
 		}
 		in := &checks.ActivePlanInput{Spec: doc, Needs: needs}
 		for _, v := range vs {
-			in.Views = append(in.Views, checks.IdentityView{Name: v.Name, Recording: v.Recording})
+			in.Views = append(in.Views, checks.IdentityView{Caller: checks.Caller{Name: v.Name}, Recording: v.Recording})
 		}
 		return a.Allow.PlanActive(in)
 	}
-	return &probe.ActivePlan{Plan: plan, Confirm: a.Confirm}
-}
-
-// ActiveConsent is what the user allowed the active probes to send, and
-// how they agreed: what a recording keeps of ActiveOptions.
-type ActiveConsent struct {
-	// Allow is the allow-list as the user wrote it.
-	Allow []string
-	// Confirmed names how the user agreed, for the report.
-	Confirmed string
-}
-
-// consent is what the report says of the options, nil when no active
-// probe was planned.
-func (a *ActiveOptions) consent(out *probe.ActiveOutcome) *ActiveConsent {
-	if a == nil || out == nil {
-		return nil
-	}
-	allow := []string{}
+	var allow []string
 	if a.Allow != nil {
 		allow = a.Allow.Strings()
 	}
-	return &ActiveConsent{Allow: allow, Confirmed: a.Confirmed}
+	return &probe.ActivePlan{Plan: plan, Confirm: a.Confirm, Allow: allow, Confirmed: a.Confirmed}
 }
 
-// reported is what the checks and the report learn of the active probes:
-// nothing when they were off.
-func (c *ActiveConsent) reported(out *probe.ActiveOutcome) (*checks.ActiveRun, *finding.ActiveInfo) {
-	if c == nil || out == nil {
+// activeReported is what the checks and the report learn of the active
+// probes: nothing when they were off.
+func activeReported(out *probe.ActiveOutcome) (*checks.ActiveRun, *finding.ActiveInfo) {
+	if out == nil {
 		return nil, nil
 	}
-	return &checks.ActiveRun{Allow: c.Allow, Planned: out.Planned}, &finding.ActiveInfo{Allow: c.Allow, Confirmed: c.Confirmed, Sent: out.Sent}
+	return &checks.ActiveRun{Allow: out.Allow, Planned: out.Planned}, &finding.ActiveInfo{Allow: out.Allow, Confirmed: out.Confirmed, Sent: out.Sent}
 }

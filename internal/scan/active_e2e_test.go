@@ -21,7 +21,7 @@ import (
 var activeChecks = []string{"affordance-stale-version-executed", "leakage-hidden-operation-executed", "leakage-hidden-operation-refusal"}
 
 // fixUsers are activefix's callers: anonymous, and the user offered closes.
-var fixUsers = []scan.Identity{
+var fixUsers = []probe.Identity{
 	{Name: "anonymous"},
 	{Name: "user", Header: http.Header{"Authorization": {activefix.UserAuth}}},
 }
@@ -33,7 +33,7 @@ func scanActive(t *testing.T, h http.Handler, act *scan.ActiveOptions) *finding.
 
 // scanActiveAs scans as ids with active probes (nil: none), the OpenAPI
 // document discovered as the CLI does.
-func scanActiveAs(t *testing.T, h http.Handler, ids []scan.Identity, act *scan.ActiveOptions) *finding.Report {
+func scanActiveAs(t *testing.T, h http.Handler, ids []probe.Identity, act *scan.ActiveOptions) *finding.Report {
 	t.Helper()
 	return mustScan(t, h, scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: true}}, Identities: ids, Active: act})
 }
@@ -191,7 +191,7 @@ func assertSentAsListed(t *testing.T, log *methodlog.Log, rep *finding.Report) [
 func TestConformantDemoRefusesEveryActiveProbe(t *testing.T) {
 	tests := []struct {
 		name   string
-		ids    []scan.Identity
+		ids    []probe.Identity
 		allow  []string
 		suffix string
 		sent   int
@@ -199,7 +199,7 @@ func TestConformantDemoRefusesEveryActiveProbe(t *testing.T) {
 		// Both callers are offered cancel: no hidden probe applies; the
 		// shipped, delivered and cancelled orders get a transition probe.
 		{"cancel as anonymous and user", anonAndUser(userAuth), []string{"POST /orders/*/cancellation"}, "/cancellation", 4},
-		{"refund as user and admin", []scan.Identity{
+		{"refund as user and admin", []probe.Identity{
 			{Name: "user", Header: http.Header{"Authorization": {userAuth}}, Roles: []string{"user"}},
 			{Name: "admin", Header: http.Header{"Authorization": {"Bearer " + demo.AdminToken}}, Roles: []string{"admin"}},
 		}, []string{"refundOrder"}, "/refund", 4},

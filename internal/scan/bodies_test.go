@@ -88,7 +88,7 @@ func TestCallersCompareEveryPage(t *testing.T) {
 	defer srv.Close()
 	rep := scanPaginated(t, srv, func(o *scan.Options) {
 		o.Probe.MaxPages *= 2
-		o.Identities = []scan.Identity{{Name: "anonymous"}, {Name: "admin", Header: http.Header{"Authorization": {"Bearer admin"}}}}
+		o.Identities = []probe.Identity{{Name: "anonymous"}, {Name: "admin", Header: http.Header{"Authorization": {"Bearer admin"}}}}
 	})
 	if slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "read for their links alone") }) {
 		t.Errorf("notes %q, want every page read as each caller", rep.Notes)

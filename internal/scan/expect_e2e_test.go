@@ -37,7 +37,7 @@ func scanOptions(t *testing.T, s expect.Scan) scan.Options {
 	t.Helper()
 	opts := scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: s.Spec}}}
 	for _, id := range s.As {
-		identity := scan.Identity{Name: id.Name, Roles: id.Roles}
+		identity := probe.Identity{Name: id.Name, Roles: id.Roles}
 		if id.Authorization != "" {
 			identity.Header = http.Header{"Authorization": {id.Authorization}}
 		}

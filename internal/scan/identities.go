@@ -9,22 +9,10 @@ import (
 	"github.com/agentready/agentready/probe"
 )
 
-// Identity is one caller the scan runs as: a name reports show, and the
-// headers (credentials) sent as it. Header values are redacted in every
-// recording, like --header values.
-type Identity struct {
-	Name   string
-	Header http.Header
-	// Roles are the roles the configuration gives the identity, nil when
-	// not stated; see checks.Caller.
-	Roles []string
-	// OAuth, when set, is the grant the identity's Bearer token comes from
-	// (see probe.OAuth).
-	OAuth *probe.OAuth
-}
-
-// caller describes id, sending shared as well as its own headers.
-func (id Identity) caller(shared http.Header) checks.Caller {
+// callerOf is what the checks know of id, sending shared as well as its own
+// headers: its name and roles, and the names (never the values) of the
+// credential headers it sends.
+func callerOf(id probe.Identity, shared http.Header) checks.Caller {
 	c := checks.Caller{Name: id.Name, Roles: id.Roles}
 	seen := map[string]bool{}
 	add := func(name string) {
@@ -49,24 +37,15 @@ func (id Identity) caller(shared http.Header) checks.Caller {
 	return c
 }
 
-// probeIdentities are the identities as the probe sends as them.
-func probeIdentities(ids []Identity) []probe.Identity {
-	out := make([]probe.Identity, len(ids))
-	for i, id := range ids {
-		out[i] = probe.Identity{Name: id.Name, Header: id.Header, OAuth: id.OAuth}
-	}
-	return out
-}
-
 // callers describe the identities of a session's views, which are as many
 // as the identities when there are two or more, and none otherwise.
-func callers(ids []Identity, shared http.Header, views int) []checks.Caller {
+func callers(ids []probe.Identity, shared http.Header, views int) []checks.Caller {
 	if views == 0 {
 		return nil
 	}
 	out := make([]checks.Caller, len(ids))
 	for i, id := range ids {
-		out[i] = id.caller(shared)
+		out[i] = callerOf(id, shared)
 	}
 	return out
 }
@@ -79,8 +58,7 @@ func identityViews(cs []checks.Caller, vs []probe.View) []checks.IdentityView {
 	}
 	out := make([]checks.IdentityView, len(vs))
 	for i, v := range vs {
-		c := cs[i]
-		out[i] = checks.IdentityView{Name: v.Name, Rank: i, Recording: v.Recording, Credentials: c.Credentials, Roles: c.Roles, MCP: v.MCP}
+		out[i] = checks.IdentityView{Caller: cs[i], Rank: i, Recording: v.Recording, MCP: v.MCP}
 	}
 	return out
 }
@@ -88,11 +66,11 @@ func identityViews(cs []checks.Caller, vs []probe.View) []checks.IdentityView {
 // judgedCaller is the identity whose view the families other than leakage
 // judge: the most privileged one, or an unnamed caller with the shared
 // headers when the scan runs as no named identity.
-func judgedCaller(ids []Identity, shared http.Header) checks.Caller {
+func judgedCaller(ids []probe.Identity, shared http.Header) checks.Caller {
 	if len(ids) == 0 {
-		return Identity{}.caller(shared)
+		return callerOf(probe.Identity{}, shared)
 	}
-	return ids[len(ids)-1].caller(shared)
+	return callerOf(ids[len(ids)-1], shared)
 }
 
 // secretHeaders are every header the scan sends, as any identity or to one

@@ -24,8 +24,8 @@ import (
 
 const userAuth = "Bearer " + demo.UserToken
 
-func anonAndUser(auth string) []scan.Identity {
-	return []scan.Identity{
+func anonAndUser(auth string) []probe.Identity {
+	return []probe.Identity{
 		{Name: "anonymous"},
 		{Name: "user", Header: http.Header{"Authorization": {auth}}},
 	}
@@ -33,20 +33,20 @@ func anonAndUser(auth string) []scan.Identity {
 
 // scanAs scans like the CLI does, the OpenAPI document discovered, so that
 // the checks that map tools to operations are assessed.
-func scanAs(t *testing.T, h http.Handler, ids []scan.Identity) *finding.Report {
+func scanAs(t *testing.T, h http.Handler, ids []probe.Identity) *finding.Report {
 	t.Helper()
 	return scanIdentities(t, h, ids, true)
 }
 
 // scanIdentities scans as ids, finding the OpenAPI document through its
 // service-desc link when discover is set, as the CLI does.
-func scanIdentities(t *testing.T, h http.Handler, ids []scan.Identity, discover bool) *finding.Report {
+func scanIdentities(t *testing.T, h http.Handler, ids []probe.Identity, discover bool) *finding.Report {
 	t.Helper()
 	return scanShared(t, h, ids, discover, nil)
 }
 
 // scanShared is scanIdentities with shared headers, as -H sends them.
-func scanShared(t *testing.T, h http.Handler, ids []scan.Identity, discover bool, shared http.Header) *finding.Report {
+func scanShared(t *testing.T, h http.Handler, ids []probe.Identity, discover bool, shared http.Header) *finding.Report {
 	t.Helper()
 	return mustScan(t, h, scan.Options{Probe: probe.Config{Headers: shared, Spec: probe.SpecConfig{Discover: discover}}, Identities: ids})
 }
@@ -136,7 +136,7 @@ const canary = "s3cr3t-agentready-canary"
 // TestCredentialsNeverAppearInAnyReport scans with a recognizable secret in
 // a standard and in a custom credential header and greps every format.
 func TestCredentialsNeverAppearInAnyReport(t *testing.T) {
-	ids := []scan.Identity{
+	ids := []probe.Identity{
 		{Name: "anonymous"},
 		{Name: "user", Header: http.Header{"Authorization": {"Bearer " + canary}}},
 		{Name: "custom", Header: http.Header{"Authorization": {"Bearer " + canary}, "X-Tenant-Secret": {canary + "-custom"}}},
@@ -241,7 +241,7 @@ func TestActiveDefectsDisturbNoPassiveScan(t *testing.T) {
 		}
 		t.Run(string(d), func(t *testing.T) {
 			t.Parallel()
-			for _, ids := range [][]scan.Identity{nil, anonAndUser(userAuth)} {
+			for _, ids := range [][]probe.Identity{nil, anonAndUser(userAuth)} {
 				if got := firedChecks(scanIdentities(t, demo.New(d), ids, true)); len(got) != 0 {
 					t.Errorf("as %d identities: fired %v", len(ids), got)
 				}
@@ -295,7 +295,7 @@ func assertCleanDemo(t *testing.T, rep *finding.Report) {
 // sees neither its relation nor its tool, and says so instead of
 // reporting it.
 func TestDemoRefundIsNotJudgedForCallersWhoMayNotCallIt(t *testing.T) {
-	for name, ids := range map[string][]scan.Identity{
+	for name, ids := range map[string][]probe.Identity{
 		"anonymous": nil,
 		"anonymous and user": {
 			{Name: "anonymous", Roles: []string{}},
@@ -325,7 +325,7 @@ func TestDemoRefundIsNotJudgedForCallersWhoMayNotCallIt(t *testing.T) {
 // TestDemoAsUserAndAdminGradesAWithNoLeak: an administrator is offered
 // refunds that a user is not, and the demo keeps the two views apart.
 func TestDemoAsUserAndAdminGradesAWithNoLeak(t *testing.T) {
-	rep := scanIdentities(t, demo.New(), []scan.Identity{
+	rep := scanIdentities(t, demo.New(), []probe.Identity{
 		{Name: "user", Header: http.Header{"Authorization": {userAuth}}, Roles: []string{"user"}},
 		{Name: "admin", Header: http.Header{"Authorization": {"Bearer " + demo.AdminToken}}, Roles: []string{"admin"}},
 	}, true)

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentready/agentready/internal/scan"
+	"github.com/agentready/agentready/probe"
 )
 
 const precisionUser = "Bearer precision-user"
@@ -87,7 +87,7 @@ func precisionApp() http.Handler {
 // and user: only the settings link, and the info-level note on an
 // unavailable operation never offered, are reported.
 func TestLeakageConformantPatternsAreNotLeaks(t *testing.T) {
-	rep := scanIdentities(t, precisionApp(), []scan.Identity{
+	rep := scanIdentities(t, precisionApp(), []probe.Identity{
 		{Name: "anonymous"},
 		{Name: "user", Header: http.Header{"Authorization": {precisionUser}}},
 	}, false)

@@ -55,13 +55,13 @@ func (l *callerLog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	l.next.ServeHTTP(w, r)
 }
 
-func bearer(name, token string, roles ...string) scan.Identity {
-	return scan.Identity{Name: name, Header: http.Header{"Authorization": {"Bearer " + token}}, Roles: roles}
+func bearer(name, token string, roles ...string) probe.Identity {
+	return probe.Identity{Name: name, Header: http.Header{"Authorization": {"Bearer " + token}}, Roles: roles}
 }
 
 // scanRoles scans the role-aware app as ids, discovering its OpenAPI
 // document and MCP endpoint as the CLI does.
-func scanRoles(t *testing.T, app http.Handler, ids []scan.Identity) (*finding.Report, *callerLog) {
+func scanRoles(t *testing.T, app http.Handler, ids []probe.Identity) (*finding.Report, *callerLog) {
 	t.Helper()
 	log := &callerLog{next: app}
 	rep := mustScan(t, log, scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: true}}, Identities: ids})
@@ -69,27 +69,27 @@ func scanRoles(t *testing.T, app http.Handler, ids []scan.Identity) (*finding.Re
 }
 
 func TestMCPCatalogPerIdentity(t *testing.T) {
-	anonymous := scan.Identity{Name: "anonymous"}
+	anonymous := probe.Identity{Name: "anonymous"}
 	user := bearer("user", mcpfix.UserToken, "user")
 	admin := bearer("admin", mcpfix.AdminToken, "admin")
 	tests := []struct {
 		what string
 		app  mcpfix.RoleApp
-		ids  []scan.Identity
+		ids  []probe.Identity
 		// status of each check: "fail", "pass" or a skip reason's fragment.
 		refused, anon string
 		// tools listed to the lower identity (the SDK sorts them by name).
 		tools []string
 	}{
-		{"conformant, anonymous and admin", mcpfix.RoleApp{}, []scan.Identity{anonymous, admin},
+		{"conformant, anonymous and admin", mcpfix.RoleApp{}, []probe.Identity{anonymous, admin},
 			"pass", "pass", []string{"getOrder", "listOrders"}},
-		{"conformant, user and admin", mcpfix.RoleApp{}, []scan.Identity{user, admin},
+		{"conformant, user and admin", mcpfix.RoleApp{}, []probe.Identity{user, admin},
 			"pass", "every less privileged identity sent credentials", []string{"getOrder", "listOrders"}},
-		{"admin tool leaked, anonymous and admin", mcpfix.RoleApp{LeakAdminTool: true}, []scan.Identity{anonymous, admin},
+		{"admin tool leaked, anonymous and admin", mcpfix.RoleApp{LeakAdminTool: true}, []probe.Identity{anonymous, admin},
 			"pass", "fail", []string{"getOrder", "listOrders", "refundOrder"}},
-		{"admin tool leaked, user and admin", mcpfix.RoleApp{LeakAdminTool: true}, []scan.Identity{user, admin},
+		{"admin tool leaked, user and admin", mcpfix.RoleApp{LeakAdminTool: true}, []probe.Identity{user, admin},
 			"fail", "every less privileged identity sent credentials", []string{"getOrder", "listOrders", "refundOrder"}},
-		{"anonymous refused with 401", mcpfix.RoleApp{LeakAdminTool: true, AuthenticateFirst: true}, []scan.Identity{anonymous, admin},
+		{"anonymous refused with 401", mcpfix.RoleApp{LeakAdminTool: true, AuthenticateFirst: true}, []probe.Identity{anonymous, admin},
 			"anonymous: the MCP endpoint answered 401", "anonymous: the MCP endpoint answered 401", []string{}},
 	}
 	for _, tt := range tests {
@@ -142,7 +142,7 @@ func TestMCPCatalogPerIdentity(t *testing.T) {
 // assertReadOnlyMCP: every JSON-RPC method sent is on the read-only list,
 // only the MCP endpoint got anything but safe methods, and the lower
 // identity's catalog was listed with its own credentials, within its cap.
-func assertReadOnlyMCP(t *testing.T, log *callerLog, lower scan.Identity) {
+func assertReadOnlyMCP(t *testing.T, log *callerLog, lower probe.Identity) {
 	t.Helper()
 	allowed := mcpclient.AllowedMethods()
 	who := "anonymous"
@@ -178,7 +178,7 @@ func assertReadOnlyMCP(t *testing.T, log *callerLog, lower scan.Identity) {
 // recognizable secret as the lower identity, so that a finding quotes that
 // identity's tools/list request, and greps every report format for it.
 func TestMCPIdentityCredentialsNeverPrinted(t *testing.T) {
-	ids := []scan.Identity{
+	ids := []probe.Identity{
 		{Name: "user", Header: http.Header{"Authorization": {"Bearer " + canary}, "X-Tenant-Secret": {canary + "-tenant"}}, Roles: []string{"user"}},
 		bearer("admin", mcpfix.AdminToken, "admin"),
 	}

@@ -13,19 +13,19 @@ func session(opts Options, plan probe.Planner) probe.Session {
 	needs := checks.NeedsOf(opts.Checks)
 	s := probe.Session{
 		Config:         opts.Probe,
-		Identities:     probeIdentities(opts.Identities),
+		Identities:     opts.Identities,
 		Plan:           plan,
 		PlanAsIdentity: identityPlanner(opts.Checks, opts.Shard),
 		Active:         opts.Active.activePlan(needs),
-	}
-	if needs.Has(checks.NeedsSpecText) {
-		s.Config.Spec.KeepRaw = true
+		KeepSpecText:   needs.Has(checks.NeedsSpecText),
+		Shard:          opts.Shard,
+		Secrets:        secretHeaders(opts),
 	}
 	// Comparing callers needs the same pages whole for each: the least URLs
 	// of a shape differ from one caller's crawl to another's. What active
 	// probes send rests on what no page offered, which only every page says.
 	if needs.Has(checks.NeedsEveryPage) || len(opts.Identities) > 1 || s.Active != nil {
-		s.Config.ReadEveryPage = true
+		s.ReadEveryPage = true
 	}
 	perIdentity := len(opts.Identities) > 1 && needs.Has(checks.NeedsMCPPerIdentity)
 	if (opts.MCPEndpoint != "" || needs.Has(checks.NeedsMCP) || perIdentity) && opts.Shard.SiteWide() {

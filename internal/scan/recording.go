@@ -21,8 +21,6 @@ type Recording struct {
 	// view the families other than leakage judge.
 	Callers []checks.Caller
 	Caller  checks.Caller
-	// Active is nil when active probes were off.
-	Active *ActiveConsent
 	// plans are what the checks judging resources planned, for the shard
 	// stage; nil for a whole scan and for a replay.
 	plans *resourcePlans
@@ -30,19 +28,14 @@ type Recording struct {
 
 // record runs the session the options describe.
 func record(ctx context.Context, opts Options) (*Recording, error) {
-	if opts.Probe.Version == "" {
-		opts.Probe.Version = opts.Version
-	}
-	if opts.Record != nil {
-		// A replay loads the document again from its text.
-		opts.Probe.Spec.KeepRaw = true
-	}
 	plans := &resourcePlans{}
-	opts.Probe.FollowUp = followUps(opts.Probe.Start, opts.Checks, opts.Shard, plans)
-	opts.Probe.Shard = opts.Shard
-	slot := attachSpec(&opts.Probe)
-	opts.Probe.Secrets = secretHeaders(opts)
-	out, err := probe.RunSession(ctx, session(opts, planner(opts.Probe.Start, opts.Checks, slot, opts.Shard, plans)))
+	slot := &specSlot{}
+	s := session(opts, planner(opts.Probe.Start, opts.Checks, slot, opts.Shard, plans))
+	s.FollowUp = followUps(opts.Probe.Start, opts.Checks, opts.Shard, plans)
+	s.OnSpec = slot.set
+	// A replay loads the document again from its text.
+	s.KeepSpecText = s.KeepSpecText || opts.Record != nil
+	out, err := probe.RunSession(ctx, s)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +44,6 @@ func record(ctx context.Context, opts Options) (*Recording, error) {
 		Outcome: out,
 		Callers: callers(opts.Identities, opts.Probe.Headers, len(out.Views)),
 		Caller:  judgedCaller(opts.Identities, opts.Probe.Headers),
-		Active:  opts.Active.consent(out.Active),
 		plans:   plans,
 	}, nil
 }

@@ -33,7 +33,7 @@ type Options struct {
 	Policy *pipeline.Policy
 	// Identities are the callers to scan as, least privileged first; with two
 	// or more the leakage family compares them. See identities.go.
-	Identities []Identity
+	Identities []probe.Identity
 	// Access maps operations (operationId or "METHOD /path/template") to the
 	// roles that may call them, from the configuration.
 	Access checks.AccessRules
@@ -82,7 +82,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 		opts.Record(rec)
 	}
 	out := rec.Outcome
-	activeRun, activeInfo := rec.Active.reported(out.Active)
+	activeRun, activeInfo := activeReported(out.Active)
 	in := checks.NewInput(rec.Target, out.Recording)
 	in.Spec, in.MCP, in.Active = out.Spec, out.MCP, activeRun
 	in.Identities = identityViews(rec.Callers, out.Views)

@@ -13,19 +13,9 @@ import (
 // calls back from the goroutine that later plans, so no lock is needed.
 type specSlot struct{ doc *spec.Document }
 
-// attachSpec makes the probe hand over the document as soon as it is
-// loaded, keeping any callback the caller set.
-func attachSpec(cfg *probe.Config) *specSlot {
-	s := &specSlot{}
-	prev := cfg.Spec.OnLoad
-	cfg.Spec.OnLoad = func(d *spec.Document) {
-		s.doc = d
-		if prev != nil {
-			prev(d)
-		}
-	}
-	return s
-}
+// set keeps the document the probe hands over as soon as it is loaded
+// (probe.Session.OnSpec).
+func (s *specSlot) set(d *spec.Document) { s.doc = d }
 
 // get is the loaded document, or nil.
 func (s *specSlot) get() *spec.Document {
