@@ -174,13 +174,9 @@ type PlanInput struct {
 	// FollowUpProber.PlanFollowUp.
 	Probes []*exchange.Exchange
 
+	// memos holds what the planners share (Memo).
 	memos memos
 }
-
-// Memo returns fn's result for key, computing it once per PlanInput, so that
-// the checks of one family that plan the same requests decode the recording
-// once. Safe for concurrent use.
-func (in *PlanInput) Memo(key string, fn func() any) any { return in.memos.get(key, fn) }
 
 // Input is what a check evaluates.
 type Input struct {
@@ -218,6 +214,7 @@ type Input struct {
 	mu           sync.Mutex
 	observations map[string][]string
 
+	// memos holds what the checks share (Memo).
 	memos memos
 
 	// pageReaders share one reading of every page (ReadPages).
@@ -228,37 +225,6 @@ type Input struct {
 	pagesOnce  sync.Once
 	pagesRead  map[string]bool
 }
-
-// memos computes values once per key, for Memo on Input and PlanInput.
-type memos struct {
-	mu sync.Mutex
-	m  map[string]*memo
-}
-
-type memo struct {
-	once  sync.Once
-	value any
-}
-
-func (ms *memos) get(key string, fn func() any) any {
-	ms.mu.Lock()
-	if ms.m == nil {
-		ms.m = map[string]*memo{}
-	}
-	m := ms.m[key]
-	if m == nil {
-		m = &memo{}
-		ms.m[key] = m
-	}
-	ms.mu.Unlock()
-	m.once.Do(func() { m.value = fn() })
-	return m.value
-}
-
-// Memo returns fn's result for key, computing it once per Input, so that the
-// checks of one family can share one analysis of the recording. fn must be
-// pure like the checks themselves. Safe for concurrent use.
-func (in *Input) Memo(key string, fn func() any) any { return in.memos.get(key, fn) }
 
 // Recordings are the scan's recording and each other identity's: every
 // answer the scan received.

@@ -56,6 +56,8 @@ func (r rule) Meta() checks.Meta { return r.meta }
 // and next actions.
 func (rule) Parts() []checks.Part { return hypermedia.Parts() }
 
+var specIssuesKey = checks.NewKey[map[string][]hypermedia.Issue]()
+
 func (r rule) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
 	if r.needsSpec {
 		if err := in.NeedSpec(); err != nil {
@@ -71,7 +73,7 @@ func (r rule) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, err
 	}
 	issues := a.issues
 	if r.needsSpec {
-		issues = in.Memo("affordance/spec", func() any { return specIssues(in, a) }).(map[string][]hypermedia.Issue)
+		issues = checks.Memo(in, specIssuesKey, func() map[string][]hypermedia.Issue { return specIssues(in, a) })
 	}
 	return hypermedia.Findings(r.meta, issues[r.meta.ID]), nil
 }

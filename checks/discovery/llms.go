@@ -16,6 +16,8 @@ import (
 
 var llmsRef = ref("llms.txt proposal", "Format", "proposal", "https://llmstxt.org/#format")
 
+var llmsKey = checks.NewKey[*llmstxt.File]()
+
 // llmsDoc is the llms.txt exchange and its parse, when there is a file: a
 // 2xx that is not an HTML catch-all page.
 func llmsDoc(in *checks.Input) (*exchange.Exchange, *llmstxt.File, error) {
@@ -30,7 +32,7 @@ func llmsDoc(in *checks.Input) (*exchange.Exchange, *llmstxt.File, error) {
 	case x.Response.Dropped:
 		return nil, nil, checks.Skip("the body of /llms.txt was not kept")
 	}
-	return x, in.Memo("discovery/llms", func() any { return llmstxt.Parse(x.Response.Body) }).(*llmstxt.File), nil
+	return x, checks.Memo(in, llmsKey, func() *llmstxt.File { return llmstxt.Parse(x.Response.Body) }), nil
 }
 
 // llmsLinks are the links of an llms.txt or llms-full.txt exchange, file

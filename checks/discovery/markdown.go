@@ -138,8 +138,10 @@ type twin struct {
 	hasMarkdown bool
 }
 
+var twinsKey = checks.NewKey[[]*twin]()
+
 func twins(in *checks.Input) []*twin {
-	return in.Memo("discovery/twins", func() any {
+	return checks.Memo(in, twinsKey, func() []*twin {
 		var out []*twin
 		pages := markdownPages(in.Target, crawled(in), in.Samples)
 		seen := append(append(crawled(in), in.Samples...), htmlAnswers(pages, in.Recording.Exchanges)...)
@@ -167,7 +169,7 @@ func twins(in *checks.Input) []*twin {
 			out = append(out, t)
 		}
 		return out
-	}).([]*twin)
+	})
 }
 
 // markdownResponses are every Markdown answer of a twin.

@@ -140,10 +140,12 @@ func (c serverCard) where() string {
 	return exchange.PathOf(c.x.Request.URL) + "#" + c.pointer
 }
 
+var serverCardsKey = checks.NewKey[[]serverCard]()
+
 // serverCards are the cards that answered 2xx, in recording order, and the
 // inline cards of the AI catalog.
 func serverCards(in *checks.Input) []serverCard {
-	return in.Memo("discovery/server-cards", func() any {
+	return checks.Memo(in, serverCardsKey, func() []serverCard {
 		var out []serverCard
 		for _, x := range in.Recording.Exchanges {
 			if x.Purpose != PurposeMCPCard || !ok2xx(x) || isHTML(x) {
@@ -162,7 +164,7 @@ func serverCards(in *checks.Input) []serverCard {
 			}
 		}
 		return out
-	}).([]serverCard)
+	})
 }
 
 // MCPCardFormat reports server cards that are not JSON objects or lack the

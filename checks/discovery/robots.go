@@ -22,6 +22,8 @@ func rfc9309(section, level string) finding.SpecRef {
 	return ref("RFC 9309", section, level, rfc9309URL+"#section-"+section)
 }
 
+var robotsKey = checks.NewKey[*robots.File]()
+
 // robotsDoc is the robots.txt exchange and its parse, when there is a file
 // to parse: a 2xx that is not an HTML catch-all page.
 func robotsDoc(in *checks.Input) (*exchange.Exchange, *robots.File, error) {
@@ -40,7 +42,7 @@ func robotsDoc(in *checks.Input) (*exchange.Exchange, *robots.File, error) {
 	case x.Response.Dropped:
 		return x, nil, checks.Skip("the body of /robots.txt was not kept")
 	}
-	return x, in.Memo("discovery/robots", func() any { return robots.Parse(x.Response.Body) }).(*robots.File), nil
+	return x, checks.Memo(in, robotsKey, func() *robots.File { return robots.Parse(x.Response.Body) }), nil
 }
 
 // robotsNotKnown is the skip of a check of robots.txt whose answer says

@@ -193,9 +193,11 @@ func (c ServiceDesc) Run(_ context.Context, in *checks.Input) ([]finding.Finding
 	return out, nil
 }
 
+var serviceLinksKey = checks.NewKey[[]svcLink]()
+
 func relLinks(in *checks.Input, rel string) []svcLink {
 	var out []svcLink
-	all := in.Memo("discovery/service-links", func() any { return serviceLinks(crawled(in)) }).([]svcLink)
+	all := checks.Memo(in, serviceLinksKey, func() []svcLink { return serviceLinks(crawled(in)) })
 	for _, l := range all {
 		if l.rel == rel {
 			out = append(out, l)

@@ -194,11 +194,13 @@ func sampleEntries(target *url.URL, f *sitemap.File) []string {
 	return out
 }
 
+var sitemapsKey = checks.NewKey[[]sitemapDoc]()
+
 // sitemaps are the sitemaps judged: those robots.txt names, or else the one
 // at the conventional location when it serves one, then the children of
 // every index among them that were fetched.
 func sitemaps(in *checks.Input) []sitemapDoc {
-	return in.Memo("discovery/sitemaps", func() any {
+	return checks.Memo(in, sitemapsKey, func() []sitemapDoc {
 		conventional := wellKnown(in.Target, sitemapPath)
 		docs := robotsSitemaps(in.Target, doc(in, PurposeRobots, robotsPath))
 		if len(docs) == 0 {
@@ -217,11 +219,13 @@ func sitemaps(in *checks.Input) []sitemapDoc {
 			}
 		}
 		return append(docs, children...)
-	}).([]sitemapDoc)
+	})
 }
 
+var sitemapKey = checks.NewKey[parsedSitemap]()
+
 func parsedOf(in *checks.Input, d sitemapDoc) parsedSitemap {
-	return in.Memo("discovery/sitemap "+d.url, func() any { return parseSitemap(d.x) }).(parsedSitemap)
+	return checks.Memo(in, sitemapKey.With(d.url), func() parsedSitemap { return parseSitemap(d.x) })
 }
 
 func needSitemaps(in *checks.Input) ([]sitemapDoc, error) {

@@ -91,6 +91,8 @@ func (r rule) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, err
 // specRule compares templates with the OpenAPI document.
 type specRule struct{ rule }
 
+var specIssuesKey = checks.NewKey[map[string][]hypermedia.Issue]()
+
 func (r specRule) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
 	if err := in.NeedSpec(); err != nil {
 		return nil, err
@@ -105,7 +107,7 @@ func (r specRule) Run(ctx context.Context, in *checks.Input) ([]finding.Finding,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	issues := in.Memo("hal-forms/spec", func() any { return specIssues(a, in.Spec) }).(map[string][]hypermedia.Issue)
+	issues := checks.Memo(in, specIssuesKey, func() map[string][]hypermedia.Issue { return specIssues(a, in.Spec) })
 	return hypermedia.Findings(r.meta, issues[r.meta.ID]), nil
 }
 

@@ -149,6 +149,15 @@ func parity(r rule) func(checks.Meta, *checks.Input, *mcp.Snapshot) ([]finding.F
 	}
 }
 
+// toolPairing is the tools paired with operations, and the operations no tool
+// maps to.
+type toolPairing struct {
+	pairs    []pair
+	unmapped []*spec.Operation
+}
+
+var parityKey = checks.NewKey[toolPairing]()
+
 // mapped pairs tools with operations, and also returns the operations no
 // tool maps to.
 func mapped(in *checks.Input, s *mcp.Snapshot) ([]pair, []*spec.Operation, error) {
@@ -162,12 +171,8 @@ func mapped(in *checks.Input, s *mcp.Snapshot) ([]pair, []*spec.Operation, error
 	if err != nil {
 		return nil, nil, err
 	}
-	type result struct {
-		pairs    []pair
-		unmapped []*spec.Operation
-	}
-	r := in.Memo("mcp/parity", func() any {
-		var res result
+	r := checks.Memo(in, parityKey, func() toolPairing {
+		var res toolPairing
 		used := map[*spec.Operation]bool{}
 		for i := range l.Tools {
 			t := &l.Tools[i]
@@ -182,7 +187,7 @@ func mapped(in *checks.Input, s *mcp.Snapshot) ([]pair, []*spec.Operation, error
 			}
 		}
 		return res
-	}).(result)
+	})
 	return r.pairs, r.unmapped, nil
 }
 

@@ -116,16 +116,18 @@ func hasMethod(ops []*spec.Operation, method string) bool {
 	return false
 }
 
+var matchesKey = checks.NewKey[[]match]()
+
 // matches judges every offer once per Input.
 func matches(in *checks.Input) []match {
-	return in.Memo("openapi-hal/matches", func() any {
+	return checks.Memo(in, matchesKey, func() []match {
 		a, rels, pm := analyze(in), relsOfSpec(in), newPathMatcher(in.Spec)
 		out := make([]match, len(a.offers))
 		for i, o := range a.offers {
 			out[i] = judge(pm, rels, o)
 		}
 		return out
-	}).([]match)
+	})
 }
 
 // group collects the matches of one verdict under a key, keeping the first
