@@ -97,7 +97,15 @@ const DocsBase = "https://github.com/agentready/agentready/blob/main/docs/checks
 // Meta describes a check. It drives `agentready checks`, `explain`, the docs
 // and the rules of every report.
 type Meta struct {
-	ID       string
+	ID string
+	// Aliases are the IDs the check had before it was renamed. An ID never
+	// changes once released, except through a rename that keeps the old
+	// one here: a user's severity overrides, ignores and baselines that
+	// name it keep applying to the check, and `explain` finds it by it.
+	Aliases []string
+	// Since is the release the check first appeared in (MAJOR.MINOR.PATCH);
+	// the checks older than versioned releases give FirstRelease.
+	Since    string
 	Family   Family
 	Title    string
 	Severity finding.Severity
@@ -125,6 +133,10 @@ type Meta struct {
 	// resources.
 	PerResource bool
 }
+
+// FirstRelease is the version of the first release, the Since of every
+// check that predates versioned releases.
+const FirstRelease = "0.1.0"
 
 // CustomDocs documents the house rules, whose checks docs/checks.md cannot
 // list: each configuration has its own.

@@ -8,6 +8,7 @@ import (
 var rules = []checks.Meta{
 	{
 		ID: idShape, Family: checks.FamilyAffordance, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "Affordances and next_actions are well formed",
 		SpecRefs: []finding.SpecRef{refHybrid, refStateful},
 		Help: `` + "`affordances`" + ` and ` + "`unavailableAffordances`" + ` are arrays of objects, each naming an
@@ -21,6 +22,7 @@ operation catalog rather than by hand.`,
 	},
 	{
 		ID: idUnresolved, Family: checks.FamilyAffordance, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "Affordance operations resolve to the operation catalog",
 		SpecRefs: []finding.SpecRef{refHybrid, refOpenAPI},
 		Help: `The hybrid format keeps operations stable and described once, in the catalog,
@@ -35,6 +37,7 @@ tool name is a valid reference too.
 	},
 	{
 		ID: idTarget, Family: checks.FamilyAffordance, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "An affordance's target matches its operation's path",
 		SpecRefs: []finding.SpecRef{refHybrid, refOpenAPI},
 		Help: `` + "`target`" + ` is the concrete URL the operation applies to now; it must match the
@@ -45,6 +48,7 @@ sends the agent's request to a different operation than the one it read about.
 	},
 	{
 		ID: idArguments, Family: checks.FamilyAffordance, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "Bound arguments fit the operation's input",
 		SpecRefs: []finding.SpecRef{refHybrid, refOpenAPI},
 		Help: `` + "`arguments`" + ` pre-binds inputs of the operation (its parameters and request
@@ -55,6 +59,7 @@ JSON type, makes the agent's call fail validation before anything happens.
 	},
 	{
 		ID: idConstraints, Family: checks.FamilyAffordance, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "Constraints only narrow the operation's schema",
 		SpecRefs: []finding.SpecRef{refHybrid},
 		Help: `Contextual constraints may narrow a stable operation (fewer enum values, a
@@ -68,6 +73,7 @@ tighten them.`,
 	},
 	{
 		ID: idVersionMismatch, Family: checks.FamilyAffordance, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "validForVersion equals the representation's version",
 		SpecRefs: []finding.SpecRef{refHybrid, refETag},
 		Help: `` + "`validForVersion`" + ` binds an affordance to the state it was computed from, so the
@@ -81,6 +87,7 @@ representation exposes.`,
 	},
 	{
 		ID: idVersionUnbound, Family: checks.FamilyAffordance, Severity: finding.SeverityInfo,
+		Since:    checks.FirstRelease,
 		Title:    "Affordances of a versioned resource carry validForVersion",
 		SpecRefs: []finding.SpecRef{level(refHybrid, "advice"), refETag},
 		Help: `The resource exposes a version (a ` + "`version`" + ` member or an ETag) but its
@@ -91,6 +98,7 @@ make the conditional request that detects a stale affordance.
 	},
 	{
 		ID: idNextUnknown, Family: checks.FamilyAffordance, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "next_actions name operations that exist",
 		SpecRefs: []finding.SpecRef{refStateful, refOpenAPI},
 		Help: `Each next_actions entry tells the model which call it may make next; the
@@ -103,6 +111,7 @@ through the app's MCP tool catalog when the scan read one.
 	},
 	{
 		ID: idTerminal, Family: checks.FamilyAffordance, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "Terminal states offer no next_actions",
 		SpecRefs: []finding.SpecRef{level(refStateful, "SHOULD")},
 		Help: `An empty next_actions means the flow is finished. A resource whose state says
@@ -114,6 +123,7 @@ states yield an empty list.`,
 	},
 	{
 		ID: idLeak, Family: checks.FamilyAffordance, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "Model-facing members carry no internal names",
 		SpecRefs: []finding.SpecRef{level(refStateful, "SHOULD NOT")},
 		Help: `Representations that guide agents should carry business state only. A

@@ -174,6 +174,7 @@ type MCPCardFormat struct{ plans }
 func (MCPCardFormat) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-mcp-card-format", Family: checks.FamilyDiscovery, Severity: finding.SeverityInfo,
+		Since:    checks.FirstRelease,
 		Title:    "MCP server cards are JSON with a name, version, description and well-formed remotes",
 		SpecRefs: []finding.SpecRef{serverCardRef("schema.ts ServerCard")},
 		Help: `An MCP server card (` + "`" + mediaServerCard + "`" + `, served at ` + "`<MCP endpoint>/server-card`" + ` or
@@ -243,6 +244,7 @@ type MCPCardRemotes struct{ plans }
 func (MCPCardRemotes) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-mcp-card-remotes", Family: checks.FamilyDiscovery, Severity: finding.SeverityInfo,
+		Since:    checks.FirstRelease,
 		Title:    "MCP server card remotes match the endpoint and revisions the server speaks",
 		SpecRefs: []finding.SpecRef{serverCardRef("Security considerations: reconcile with server/discover")},
 		Help: `A client reads the card's ` + "`remotes`" + ` to decide where to connect and with which protocol
@@ -384,6 +386,7 @@ type AICatalog struct{ plans }
 func (AICatalog) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-ai-catalog", Family: checks.FamilyDiscovery, Severity: finding.SeverityInfo,
+		Since:    checks.FirstRelease,
 		Title:    "The AI catalog lists its entries with a type and a reachable URL or inline data",
 		SpecRefs: []finding.SpecRef{serverCardRef("AI Catalog")},
 		Help: `The AI catalog at ` + "`" + aiCatalogPath + "`" + ` (` + "`application/ai-catalog+json`" + `) is how the

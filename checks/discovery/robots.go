@@ -68,6 +68,7 @@ type RobotsUnreachable struct{ plans }
 func (RobotsUnreachable) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-robots-unreachable", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "robots.txt does not answer with a server error",
 		SpecRefs: []finding.SpecRef{rfc9309("2.3.1.4", "MUST")},
 		Help: `When ` + "`/robots.txt`" + ` answers with a 5xx status, RFC 9309 §2.3.1.4 says crawlers MUST
@@ -101,6 +102,7 @@ type RobotsForbidden struct{ plans }
 func (RobotsForbidden) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-robots-forbidden", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "robots.txt is not behind 401 or 403",
 		SpecRefs: []finding.SpecRef{rfc9309("2.3.1.3", "MAY")},
 		Help: `A 401 or 403 on ` + "`/robots.txt`" + ` is "unavailable" under RFC 9309 §2.3.1.3: crawlers
@@ -132,6 +134,7 @@ type RobotsSyntax struct{ plans }
 func (RobotsSyntax) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-robots-syntax", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "robots.txt parses without errors",
 		SpecRefs: []finding.SpecRef{rfc9309("2.2", "MUST"), rfc9309("2.3.1.5", "MAY")},
 		Help: `Every line of a robots.txt file is a ` + "`key: value`" + ` record, a comment or blank, and rules
@@ -199,6 +202,7 @@ type RobotsSize struct{ plans }
 func (RobotsSize) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-robots-size", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "robots.txt fits in 500 KiB",
 		SpecRefs: []finding.SpecRef{rfc9309("2.5", "MUST")},
 		Help: `Crawlers may stop parsing robots.txt after 500 KiB (RFC 9309 §2.5 sets that as the
@@ -229,6 +233,7 @@ type RobotsSitemap struct{ plans }
 func (RobotsSitemap) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-robots-sitemap", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since: checks.FirstRelease,
 		Title: "robots.txt Sitemap lines are absolute URLs",
 		SpecRefs: []finding.SpecRef{
 			rfc9309("2.2.4", "MAY"),
@@ -267,6 +272,7 @@ type RobotsBlocksAdvertised struct{ plans }
 func (RobotsBlocksAdvertised) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-robots-blocks-advertised", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "robots.txt does not disallow what the site advertises to agents",
 		SpecRefs: []finding.SpecRef{rfc9309("2.2.2", "MUST")},
 		Help: `An OpenAPI document, an llms.txt or an A2A agent card interface that points agents at a
@@ -406,6 +412,7 @@ type RobotsMediaType struct{ plans }
 func (RobotsMediaType) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-robots-media-type", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "robots.txt is served as text/plain",
 		SpecRefs: []finding.SpecRef{rfc9309("2.3", "MUST")},
 		Help: `RFC 9309 §2.3: the robots.txt file MUST be UTF-8 encoded and of media type

@@ -101,6 +101,7 @@ type SkillsIndex struct{ plans }
 func (SkillsIndex) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-skills-index", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
+		Since: checks.FirstRelease,
 		Title: "The Agent Skills index is JSON with $schema and complete skill entries",
 		SpecRefs: []finding.SpecRef{
 			skillsRef("Index format", "MUST"), skillsRef("HTTP Considerations", "MUST"),
@@ -149,6 +150,7 @@ type SkillsArtifacts struct{ plans }
 func (SkillsArtifacts) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-skills-artifacts", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
+		Since: checks.FirstRelease,
 		Title: "Each SKILL.md the index lists answers, matches its digest and names itself as the index does",
 		SpecRefs: []finding.SpecRef{
 			skillsRef("Skill entry: digest", "MUST"), skillsRef("HTTP Considerations", "MUST"),

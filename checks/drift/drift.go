@@ -160,6 +160,7 @@ func (c Check) Meta() checks.Meta {
 	a := about[c.kind]
 	return checks.Meta{
 		ID: "drift-" + string(c.kind), Family: checks.FamilyDrift, Title: a.title, Help: a.help,
+		Since:    checks.FirstRelease,
 		Severity: finding.SeverityError, SpecRefs: []finding.SpecRef{contract}, Needs: checks.NeedsMCP, FiredBy: a.firedBy,
 	}
 }

@@ -69,6 +69,7 @@ var rfc6570 = finding.SpecRef{Doc: "RFC 6570", Section: "2", Level: "MUST", URL:
 var rules = []checks.Meta{
 	{
 		ID: idRootObject, Family: checks.FamilyHAL, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "A HAL document's root is a resource object",
 		SpecRefs: []finding.SpecRef{draft("3", "MUST")},
 		Help: `A HAL document is JSON whose root is a Resource Object (draft §3). A body served
@@ -80,6 +81,7 @@ the links under ` + "`_links`" + `; serve other bodies with another media type.`
 	},
 	{
 		ID: idLinksShape, Family: checks.FamilyHAL, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "_links maps relations to link objects or arrays of them",
 		SpecRefs: []finding.SpecRef{draft("4.1.1", "MUST")},
 		Help: `` + "`_links`" + ` is an object whose keys are link relation types and whose values are
@@ -92,6 +94,7 @@ relations that can have several targets.`,
 	},
 	{
 		ID: idHref, Family: checks.FamilyHAL, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "Every link object has an href",
 		SpecRefs: []finding.SpecRef{draft("5.1", "REQUIRED")},
 		Help: `` + "`href`" + ` is the one required member of a Link Object (draft §5.1): a URI or a URI
@@ -102,6 +105,7 @@ relation is left with nothing to request.
 	},
 	{
 		ID: idTemplatedString, Family: checks.FamilyHAL, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "templated is the boolean true, not a string",
 		SpecRefs: []finding.SpecRef{draft("5.2", "SHOULD")},
 		Help: `` + "`templated`" + ` is a boolean; clients treat any value other than ` + "`true`" + ` as false
@@ -113,6 +117,7 @@ handling of booleans.`,
 	},
 	{
 		ID: idUntemplated, Family: checks.FamilyHAL, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "An href with a template expression declares templated: true",
 		SpecRefs: []finding.SpecRef{draft("5.1", "SHOULD"), draft("5.2", "SHOULD")},
 		Help: `When ` + "`href`" + ` is a URI Template the link SHOULD carry ` + "`\"templated\": true`" + ` (draft
@@ -123,6 +128,7 @@ it verbatim, which usually answers 400 or 404.
 	},
 	{
 		ID: idInvalidTemplate, Family: checks.FamilyHAL, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "Templated hrefs are valid RFC 6570 URI Templates",
 		SpecRefs: []finding.SpecRef{draft("5.1", "MUST"), rfc6570},
 		Help: `A templated ` + "`href`" + ` is an RFC 6570 URI Template (draft §5.1). Unbalanced braces,
@@ -135,6 +141,7 @@ must be one of ` + "`+ # . / ; ? &`" + `.`,
 	},
 	{
 		ID: idCurieUndefined, Family: checks.FamilyHAL, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "Every CURIE prefix has a curies entry",
 		SpecRefs: []finding.SpecRef{draft("8.3", "MUST")},
 		Help: `A relation such as ` + "`ord:pay`" + ` is a CURIE: the prefix ` + "`ord`" + ` names a ` + "`curies`" + ` link
@@ -147,6 +154,7 @@ to ` + "`_links`" + ` (of the resource or an enclosing one).`,
 	},
 	{
 		ID: idCurieTemplate, Family: checks.FamilyHAL, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "curies entries are named, templated and contain {rel}",
 		SpecRefs: []finding.SpecRef{draft("8.3", "SHOULD")},
 		Help: `Each ` + "`curies`" + ` entry has a ` + "`name`" + ` (the prefix) and a templated href containing
@@ -157,6 +165,7 @@ expands to the same page; without ` + "`templated: true`" + ` clients do not exp
 	},
 	{
 		ID: idSelf, Family: checks.FamilyHAL, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "Resources have a self link",
 		SpecRefs: []finding.SpecRef{draft("8.1", "SHOULD")},
 		Help: `Each Resource Object, embedded ones included, SHOULD have a ` + "`self`" + ` link to its own
@@ -167,6 +176,7 @@ item, and to know which URL a representation belongs to.
 	},
 	{
 		ID: idCardinality, Family: checks.FamilyHAL, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "A relation keeps one shape: a link object or an array",
 		SpecRefs: []finding.SpecRef{draft("4.1.1", "SHOULD NOT")},
 		Help: `Servers SHOULD NOT switch a relation between a single Link Object and an array
@@ -179,6 +189,7 @@ than one link, even when it holds one.`,
 	},
 	{
 		ID: idOffOrigin, Family: checks.FamilyHAL, Severity: finding.SeverityInfo,
+		Since:    checks.FirstRelease,
 		Title:    "Links stay on the API's origin unless they are meant to leave",
 		SpecRefs: []finding.SpecRef{draft("5.1", "")},
 		Help: `Most links of a document resolve to the API's own origin. One that resolves
@@ -191,6 +202,7 @@ it; ignore this note for deliberate external links.`,
 	},
 	{
 		ID: idDeprecation, Family: checks.FamilyHAL, Severity: finding.SeverityInfo,
+		Since:    checks.FirstRelease,
 		Title:    "Deprecated links are reported with their documentation",
 		SpecRefs: []finding.SpecRef{draft("5.4", "SHOULD")},
 		Help: `A Link Object with ` + "`deprecation`" + ` will be removed later; its value is a URL that

@@ -8,6 +8,7 @@ import (
 var rules = []checks.Meta{
 	{
 		ID: idTemplatesMissing, Family: checks.FamilyHALForms, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "A HAL-FORMS response has _templates",
 		SpecRefs: []finding.SpecRef{refTemplates, halForms("Compliance", "MUST")},
 		Help: `A HAL-FORMS document must be valid JSON with a ` + "`_templates`" + ` object; when it is
@@ -20,6 +21,7 @@ answer the HAL-FORMS request with 406 or plain HAL instead.`,
 	},
 	{
 		ID: idTemplatesEmpty, Family: checks.FamilyHALForms, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "_templates has at least one template",
 		SpecRefs: []finding.SpecRef{refTemplates},
 		Help: `A valid HAL-FORMS document has at least one entry in ` + "`_templates`" + `. An empty
@@ -30,6 +32,7 @@ with no available action, as the demo app does for delivered orders.`,
 	},
 	{
 		ID: idMethodMissing, Family: checks.FamilyHALForms, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "Every template has a method",
 		SpecRefs: []finding.SpecRef{refTemplate},
 		Help: `` + "`method`" + ` is REQUIRED. When it is missing or empty, clients MUST treat the
@@ -40,6 +43,7 @@ agent believes succeeded.
 	},
 	{
 		ID: idMethodInvalid, Family: checks.FamilyHALForms, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "A template's method is an HTTP method token",
 		SpecRefs: []finding.SpecRef{refTemplate, rfc9110Method},
 		Help: `A method must be an HTTP method token (RFC 9110 §9.1). A value such as
@@ -50,6 +54,7 @@ not understood MUST be treated as GET: the action is downgraded to a read.
 	},
 	{
 		ID: idMethodUnrecognized, Family: checks.FamilyHALForms, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "A template's method is written as registered (case-sensitive)",
 		SpecRefs: []finding.SpecRef{level(refTemplate, "MUST"), rfc9110Method},
 		Help: `Method names are case-sensitive (RFC 9110 §9.1): ` + "`post`" + ` is not ` + "`POST`" + `. Lenient
@@ -62,6 +67,7 @@ it writes lower case.`,
 	},
 	{
 		ID: idTargetUnresolvable, Family: checks.FamilyHALForms, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "Every template has a target or a self link to fall back on",
 		SpecRefs: []finding.SpecRef{level(refTemplate, "SHOULD")},
 		Help: `A template submits to its ` + "`target`" + `, or, when that is absent or invalid, to the
@@ -72,6 +78,7 @@ action is advertised but cannot be performed.
 	},
 	{
 		ID: idPropertyName, Family: checks.FamilyHALForms, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "Every property has a name",
 		SpecRefs: []finding.SpecRef{refProperties},
 		Help: `` + "`name`" + ` is the one REQUIRED property attribute; clients ignore a property without
@@ -82,6 +89,7 @@ of property objects.
 	},
 	{
 		ID: idPropertyDuplicate, Family: checks.FamilyHALForms, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "Property names are unique within a template",
 		SpecRefs: []finding.SpecRef{refProperties},
 		Help: `Each property describes one request field, keyed by its name. Two properties
@@ -92,6 +100,7 @@ apply, and which value is sent, depends on the client.
 	},
 	{
 		ID: idRegex, Family: checks.FamilyHALForms, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "regex compiles as an HTML pattern",
 		SpecRefs: []finding.SpecRef{level(refProperties, "MUST")},
 		Help: `` + "`regex`" + ` follows the HTML ` + "`pattern`" + ` attribute: an ECMAScript expression matched
@@ -103,6 +112,7 @@ happens. (Lookaround and backreferences are not judged.)
 	},
 	{
 		ID: idRange, Family: checks.FamilyHALForms, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "min does not exceed max, nor minLength maxLength",
 		SpecRefs: []finding.SpecRef{level(refProperties, "MUST")},
 		Help: `A property with ` + "`min`" + ` above ` + "`max`" + ` (or ` + "`minLength`" + ` above ` + "`maxLength`" + `) accepts no
@@ -113,6 +123,7 @@ annotations that disagree.`,
 	},
 	{
 		ID: idRequiredMinItems, Family: checks.FamilyHALForms, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "required agrees with options.minItems",
 		SpecRefs: []finding.SpecRef{level(refOptions, "SHOULD")},
 		Help: `The spec asks authors to keep ` + "`required: true`" + ` consistent with ` + "`options.minItems`" + `:
@@ -125,6 +136,7 @@ whether the field may be left empty.
 	},
 	{
 		ID: idOptionsSource, Family: checks.FamilyHALForms, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "options has inline values or a link",
 		SpecRefs: []finding.SpecRef{level(refOptions, "SHOULD")},
 		Help: `` + "`options`" + ` supplies the allowed values either ` + "`inline`" + ` or through a ` + "`link`" + `. With
@@ -135,6 +147,7 @@ values the server then rejects.
 	},
 	{
 		ID: idOptionsLinkHref, Family: checks.FamilyHALForms, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "options.link has an href",
 		SpecRefs: []finding.SpecRef{level(refOptions, "REQUIRED")},
 		Help: `` + "`options.link.href`" + ` is REQUIRED: it is where the allowed values are fetched
@@ -144,6 +157,7 @@ from. Without it the values cannot be loaded.
 	},
 	{
 		ID: idPropertyType, Family: checks.FamilyHALForms, Severity: finding.SeverityInfo,
+		Since:    checks.FirstRelease,
 		Title:    "Property types come from the listed set",
 		SpecRefs: []finding.SpecRef{level(refProperties, "OPTIONAL")},
 		Help: `The spec lists the input types (` + "`text`, `number`, `date`, `email`" + `, …); anything else
@@ -154,6 +168,7 @@ and are harmless, but an agent learns nothing from them.
 	},
 	{
 		ID: idContentType, Family: checks.FamilyHALForms, Severity: finding.SeverityInfo,
+		Since:    checks.FirstRelease,
 		Title:    "Templates submit JSON or form-encoded bodies",
 		SpecRefs: []finding.SpecRef{level(refTemplate, "SHOULD")},
 		Help: `Clients MUST support ` + "`application/json`" + ` and SHOULD support
@@ -164,6 +179,7 @@ and are harmless, but an agent learns nothing from them.
 	},
 	{
 		ID: idTemplateOperation, Family: checks.FamilyHALForms, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "Every template matches a documented operation and relation",
 		SpecRefs: []finding.SpecRef{openAPIOps, level(refTemplate, "")},
 		Help: `An agent that plans with the OpenAPI document and acts through HAL-FORMS must
@@ -176,6 +192,7 @@ or add the template's relation to the operation's ` + "`x-hal-rel`" + `.`,
 	},
 	{
 		ID: idPropertyUnknown, Family: checks.FamilyHALForms, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "Required template properties exist in the request schema",
 		SpecRefs: []finding.SpecRef{openAPIOps},
 		Help: `A required property tells agents the request must carry that field. When the
@@ -187,6 +204,7 @@ field to the schema.`,
 	},
 	{
 		ID: idPropertySchema, Family: checks.FamilyHALForms, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "Template properties agree with the request schema",
 		SpecRefs: []finding.SpecRef{level(openAPIOps, "SHOULD")},
 		Help: `Template properties and the operation's request schema should describe the

@@ -26,7 +26,7 @@ var (
 
 func parityChecks() []*check {
 	meta := func(id, title string, sev finding.Severity, refs []finding.SpecRef, help string) checks.Meta {
-		return checks.Meta{ID: id, Family: checks.FamilyMCP, Title: title, Severity: sev, SpecRefs: refs, Help: help + "\n\n" + mcpmap.MappingHelp}
+		return checks.Meta{ID: id, Since: checks.FirstRelease, Family: checks.FamilyMCP, Title: title, Severity: sev, SpecRefs: refs, Help: help + "\n\n" + mcpmap.MappingHelp}
 	}
 	// The demo declares no DELETE or PUT operation, so only a table case of
 	// the family's tests fires the rules about them.
@@ -61,7 +61,7 @@ func parityChecks() []*check {
 				"fail; one that the tool requires and the operation does not forces agents to invent values.\n\n"+
 				"**How to fix:** align `required` in the tool's schema with the operation."),
 			run: parity(ruleRequired)},
-		{meta: checks.Meta{ID: "mcp-parity-readonly-unsafe", Family: checks.FamilyMCP,
+		{meta: checks.Meta{ID: "mcp-parity-readonly-unsafe", Since: checks.FirstRelease, Family: checks.FamilyMCP,
 			Title: "readOnlyHint is only on tools whose operation is GET or HEAD", Severity: finding.SeverityError, Security: true,
 			SpecRefs: []finding.SpecRef{annotationsRef, methodsRef},
 			Help: "Hosts auto-approve tools marked `readOnlyHint: true`: no confirmation is asked. On a tool that\n" +

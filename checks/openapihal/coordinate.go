@@ -186,6 +186,7 @@ type UnlistedRel struct{ probes }
 func (UnlistedRel) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "openapi-hal-unlisted-rel",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyOpenAPIHAL,
 		Title:    "Every offered relation is listed in some operation's x-hal-rel",
 		Severity: finding.SeverityError,
@@ -225,6 +226,7 @@ type WrongCoordinate struct{ probes }
 func (WrongCoordinate) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "openapi-hal-wrong-coordinate",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyOpenAPIHAL,
 		Title:    "A relation's href matches the path template of an operation that lists it",
 		Severity: finding.SeverityError,
@@ -275,6 +277,7 @@ type MethodMismatch struct{ probes }
 func (MethodMismatch) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "openapi-hal-method-mismatch",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyOpenAPIHAL,
 		Title:    "A HAL-FORMS template's method is the method of its matched operation",
 		Severity: finding.SeverityError,

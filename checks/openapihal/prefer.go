@@ -187,6 +187,7 @@ type NamespacedRels struct{ probes }
 func (NamespacedRels) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "openapi-hal-namespaced-rels",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyOpenAPIHAL,
 		Title:    "Prefer: namespaced-rels switches bare relations to their namespaced forms",
 		Severity: finding.SeverityWarning,
@@ -346,6 +347,7 @@ type NamespacedVary struct{ probes }
 func (NamespacedVary) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "openapi-hal-namespaced-vary",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyOpenAPIHAL,
 		Title:    "Responses that honour Prefer: namespaced-rels list Prefer in Vary",
 		Severity: finding.SeverityError,
@@ -444,6 +446,7 @@ type UnknownPreference struct{ probes }
 func (UnknownPreference) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "openapi-hal-unknown-preference",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyOpenAPIHAL,
 		Title:    "An unrecognized preference never causes an error",
 		Severity: finding.SeverityError,

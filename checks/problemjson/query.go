@@ -18,6 +18,7 @@ type QueryDecoding struct{ probes }
 func (QueryDecoding) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "problem-json-query-decoding",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyProblemJSON,
 		Title:    "A collection decodes an encoded colon and a valueless parameter like any client writes them",
 		Severity: finding.SeverityWarning,

@@ -15,6 +15,7 @@ var (
 var rules = []checks.Meta{
 	{
 		ID: idMissing, Family: checks.FamilyStateful, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "Every response of a stateful resource carries next_actions",
 		SpecRefs: []finding.SpecRef{ref("every-response-carries-next-actions", "MUST")},
 		Help: `In a stateful action every response tells the model which tools it may call next;
@@ -33,6 +34,7 @@ top-level members are read.
 	},
 	{
 		ID: idConfirmation, Family: checks.FamilyStateful, Severity: finding.SeverityError, Security: true,
+		Since:    checks.FirstRelease,
 		Title:    "Payments, refunds, deletions and approvals sit behind requires_confirmation",
 		SpecRefs: []finding.SpecRef{ref("the-confirmation-node-is-never-skipped", "MUST"), refMCPAnnotations},
 		Help: `The confirmation node is a hard boundary: no matter how much the model already
@@ -50,6 +52,7 @@ reaches its confirmation node.`,
 	},
 	{
 		ID: idIdempotency, Family: checks.FamilyStateful, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "Confirm and recover steps take an idempotency key",
 		SpecRefs: []finding.SpecRef{ref("confirm-and-recover-take-an-idempotency-key", "SHOULD"), refIdempotencyKey},
 		Help: `The final submission and its retry after a timeout are the calls an agent may
@@ -64,6 +67,7 @@ name; entries that resolve to neither are not judged.
 	},
 	{
 		ID: idVerify, Family: checks.FamilyStateful, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "A submitted or unknown outcome offers a verify action",
 		SpecRefs: []finding.SpecRef{ref("unresolved-outcomes-offer-verification", "SHOULD")},
 		Help: `After a submission, or when its outcome is unknown (a gateway timeout), the
@@ -77,6 +81,7 @@ submitted or unknown node until the verification is recorded.`,
 	},
 	{
 		ID: idPatchFields, Family: checks.FamilyStateful, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "inputs, allowed_patch, missing and depends_on name the same fields",
 		SpecRefs: []finding.SpecRef{ref("the-patch-vocabulary-agrees", "MUST")},
 		Help: `` + "`inputs[].field`" + `, ` + "`allowed_patch`" + `, ` + "`missing`" + ` and ` + "`depends_on`" + ` tell the model which fields
@@ -93,6 +98,7 @@ definition.`,
 	},
 	{
 		ID: idPatchVersion, Family: checks.FamilyStateful, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "A response that allows a patch carries a version",
 		SpecRefs: []finding.SpecRef{ref("patches-are-versioned", "SHOULD")},
 		Help: `A patch is applied to the state the model read. A response that lists
