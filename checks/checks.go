@@ -97,7 +97,15 @@ const DocsBase = "https://github.com/agentready/agentready/blob/main/docs/checks
 // Meta describes a check. It drives `agentready checks`, `explain`, the docs
 // and the rules of every report.
 type Meta struct {
-	ID       string
+	ID string
+	// Aliases are the IDs the check had before it was renamed. An ID never
+	// changes once released, except through a rename that keeps the old
+	// one here: a user's severity overrides, ignores and baselines that
+	// name it keep applying to the check, and `explain` finds it by it.
+	Aliases []string
+	// Since is the release the check first appeared in (MAJOR.MINOR.PATCH);
+	// the checks older than versioned releases give FirstRelease.
+	Since    string
 	Family   Family
 	Title    string
 	Severity finding.Severity
@@ -125,6 +133,10 @@ type Meta struct {
 	// resources.
 	PerResource bool
 }
+
+// FirstRelease is the version of the first release, the Since of every
+// check that predates versioned releases.
+const FirstRelease = "0.1.0"
 
 // CustomDocs documents the house rules, whose checks docs/checks.md cannot
 // list: each configuration has its own.
@@ -174,13 +186,9 @@ type PlanInput struct {
 	// FollowUpProber.PlanFollowUp.
 	Probes []*exchange.Exchange
 
+	// memos holds what the planners share (Memo).
 	memos memos
 }
-
-// Memo returns fn's result for key, computing it once per PlanInput, so that
-// the checks of one family that plan the same requests decode the recording
-// once. Safe for concurrent use.
-func (in *PlanInput) Memo(key string, fn func() any) any { return in.memos.get(key, fn) }
 
 // Input is what a check evaluates.
 type Input struct {
@@ -218,6 +226,7 @@ type Input struct {
 	mu           sync.Mutex
 	observations map[string][]string
 
+	// memos holds what the checks share (Memo).
 	memos memos
 
 	// pageReaders share one reading of every page (ReadPages).
@@ -228,37 +237,6 @@ type Input struct {
 	pagesOnce  sync.Once
 	pagesRead  map[string]bool
 }
-
-// memos computes values once per key, for Memo on Input and PlanInput.
-type memos struct {
-	mu sync.Mutex
-	m  map[string]*memo
-}
-
-type memo struct {
-	once  sync.Once
-	value any
-}
-
-func (ms *memos) get(key string, fn func() any) any {
-	ms.mu.Lock()
-	if ms.m == nil {
-		ms.m = map[string]*memo{}
-	}
-	m := ms.m[key]
-	if m == nil {
-		m = &memo{}
-		ms.m[key] = m
-	}
-	ms.mu.Unlock()
-	m.once.Do(func() { m.value = fn() })
-	return m.value
-}
-
-// Memo returns fn's result for key, computing it once per Input, so that the
-// checks of one family can share one analysis of the recording. fn must be
-// pure like the checks themselves. Safe for concurrent use.
-func (in *Input) Memo(key string, fn func() any) any { return in.memos.get(key, fn) }
 
 // Recordings are the scan's recording and each other identity's: every
 // answer the scan received.

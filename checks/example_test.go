@@ -19,6 +19,7 @@ type contentTypeDeclared struct{}
 func (contentTypeDeclared) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "negotiation-content-type-declared",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyNegotiation,
 		Title:    "Successful responses declare their media type",
 		Severity: finding.SeverityWarning,

@@ -43,11 +43,15 @@ func (in *Input) ReadPages(r PageReader) {
 	if in.pagesRead[r.PageKey()] {
 		return
 	}
-	in.Memo("checks/pages/"+r.PageKey(), func() any {
+	Memo(in, pagesReadAlone.With(r.PageKey()), func() struct{} {
 		readPages(in, []PageReader{r})
-		return nil
+		return struct{}{}
 	})
 }
+
+// pagesReadAlone marks, per reader, the pages read for a reader that none
+// of the selected checks brings.
+var pagesReadAlone = NewKey[struct{}]()
 
 // readPages decodes the pages any of readers reads, several at once, and
 // gives each decoded page to the readers in recording order.

@@ -12,17 +12,36 @@ import (
 
 var idPattern = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)+$`)
 
+// versionPattern is the form of Meta.Since.
+var versionPattern = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`)
+
 // Registry is built once per run from an explicit list and validated then,
 // so a malformed check is a startup error and not a surprise in a report.
 type Registry struct {
-	byID    map[string]Check
+	byID map[string]Check
+	// byAlias finds a renamed check by a former ID.
+	byAlias map[string]Check
 	ordered []Check
 }
 
-// NewRegistry validates metadata: unique kebab-case IDs that start with their
-// family, a title, help, a severity and at least one clause.
+// NewRegistry validates metadata: kebab-case IDs that start with their
+// family, unique among every check's ID and former IDs (Aliases), a title,
+// help, a severity, at least one clause, and a Since of the form
+// MAJOR.MINOR.PATCH when one is given.
 func NewRegistry(cs ...Check) (*Registry, error) {
-	r := &Registry{byID: make(map[string]Check, len(cs))}
+	r := &Registry{byID: make(map[string]Check, len(cs)), byAlias: map[string]Check{}}
+	// holder is the check whose ID or alias each name is.
+	holder := map[string]string{}
+	claim := func(name, id string) error {
+		if other, taken := holder[name]; taken {
+			if other == id && name == id {
+				return fmt.Errorf("check %q registered twice", id)
+			}
+			return fmt.Errorf("check %q: %q is already the ID or a former ID of check %q", id, name, other)
+		}
+		holder[name] = id
+		return nil
+	}
 	known := map[Family]bool{}
 	for _, f := range Families {
 		known[f] = true
@@ -44,9 +63,23 @@ func NewRegistry(cs ...Check) (*Registry, error) {
 			return nil, fmt.Errorf("check %q: at least one spec clause is required", m.ID)
 		case validNeeds(m.Needs) != "":
 			return nil, fmt.Errorf("check %q: %s", m.ID, validNeeds(m.Needs))
+		case m.Since != "" && !versionPattern.MatchString(m.Since):
+			return nil, fmt.Errorf("check %q: Since %q is not a version MAJOR.MINOR.PATCH", m.ID, m.Since)
 		}
-		if _, dup := r.byID[m.ID]; dup {
-			return nil, fmt.Errorf("check %q registered twice", m.ID)
+		if err := claim(m.ID, m.ID); err != nil {
+			return nil, err
+		}
+		for _, alias := range m.Aliases {
+			switch {
+			case !idPattern.MatchString(alias):
+				return nil, fmt.Errorf("check %q: former ID %q must be kebab-case", m.ID, alias)
+			case alias == m.ID:
+				return nil, fmt.Errorf("check %q: its ID is not a former ID", m.ID)
+			}
+			if err := claim(alias, m.ID); err != nil {
+				return nil, err
+			}
+			r.byAlias[alias] = c
 		}
 		r.byID[m.ID] = c
 		r.ordered = append(r.ordered, c)
@@ -80,6 +113,24 @@ func (r *Registry) All() []Check { return r.ordered }
 func (r *Registry) Get(id string) (Check, bool) {
 	c, ok := r.byID[id]
 	return c, ok
+}
+
+// Renamed returns the check that once had the ID old (Meta.Aliases).
+func (r *Registry) Renamed(old string) (Check, bool) {
+	c, ok := r.byAlias[old]
+	return c, ok
+}
+
+// Renames maps each former ID of the checks to the check's ID now.
+func Renames(cs []Check) map[string]string {
+	out := map[string]string{}
+	for _, c := range cs {
+		m := c.Meta()
+		for _, alias := range m.Aliases {
+			out[alias] = m.ID
+		}
+	}
+	return out
 }
 
 // Suggest returns the registered ID closest to id, for "did you mean" hints.

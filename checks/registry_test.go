@@ -2,6 +2,7 @@ package checks_test
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"testing"
 
@@ -148,5 +149,73 @@ func TestSuggestBreaksTiesInSortedOrder(t *testing.T) {
 		if got := reg.Suggest("vary-a"); got != "vary-b" {
 			t.Fatalf("Suggest = %q, want vary-b", got)
 		}
+	}
+}
+
+// renamed is valid metadata of id, formerly known as aliases.
+func renamed(id string, aliases ...string) checks.Meta {
+	m := valid(id)
+	m.Aliases = aliases
+	return m
+}
+
+// TestRegistryKeepsIDsAndFormerIDsUnique: a name is one check's, as its ID
+// or a former one, so that an ignore or a baseline naming it means one check.
+func TestRegistryKeepsIDsAndFormerIDsUnique(t *testing.T) {
+	tests := []struct {
+		what string
+		cs   []checks.Check
+		want string
+	}{
+		{"a former ID that is another check's ID", []checks.Check{fake{renamed("vary-a", "vary-b")}, fake{valid("vary-b")}}, `"vary-b" is already the ID or a former ID of check "vary-a"`},
+		{"an ID that is another check's former ID", []checks.Check{fake{valid("vary-b")}, fake{renamed("vary-a", "vary-b")}}, `"vary-b" is already the ID or a former ID of check "vary-b"`},
+		{"a former ID of two checks", []checks.Check{fake{renamed("vary-a", "vary-old")}, fake{renamed("vary-b", "vary-old")}}, `"vary-old" is already the ID or a former ID of check "vary-a"`},
+		{"a former ID twice", []checks.Check{fake{renamed("vary-a", "vary-old", "vary-old")}}, `"vary-old" is already`},
+		{"its own ID as a former one", []checks.Check{fake{renamed("vary-a", "vary-a")}}, "its ID is not a former ID"},
+		{"a former ID of another form", []checks.Check{fake{renamed("vary-a", "Vary_Old")}}, "must be kebab-case"},
+	}
+	for _, tt := range tests {
+		_, err := checks.NewRegistry(tt.cs...)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: got %v, want error containing %q", tt.what, err, tt.want)
+		}
+	}
+}
+
+// TestRegistryFindsARenamedCheck: a former ID, which may be of another
+// family, leads to the check, and only through Renamed.
+func TestRegistryFindsARenamedCheck(t *testing.T) {
+	cs := []checks.Check{fake{renamed("vary-accept", "negotiation-vary", "vary-old")}, fake{valid("vary-prefer")}}
+	reg, err := checks.NewRegistry(cs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := reg.Renamed("negotiation-vary"); !ok || c.Meta().ID != "vary-accept" {
+		t.Errorf("Renamed(negotiation-vary) = %v, %v", c, ok)
+	}
+	if _, ok := reg.Get("vary-old"); ok {
+		t.Error("Get found a check by a former ID")
+	}
+	if _, ok := reg.Renamed("vary-accept"); ok {
+		t.Error("Renamed found a check by its ID")
+	}
+	want := map[string]string{"negotiation-vary": "vary-accept", "vary-old": "vary-accept"}
+	if got := checks.Renames(cs); !maps.Equal(got, want) {
+		t.Errorf("Renames = %v, want %v", got, want)
+	}
+}
+
+func TestRegistryRejectsASinceThatIsNoVersion(t *testing.T) {
+	for _, since := range []string{"1.2", "v0.1.0", "0.01.0", "0.1.0-rc1"} {
+		m := valid("vary-a")
+		m.Since = since
+		if _, err := checks.NewRegistry(fake{m}); err == nil || !strings.Contains(err.Error(), "MAJOR.MINOR.PATCH") {
+			t.Errorf("Since %q: got %v", since, err)
+		}
+	}
+	m := valid("vary-a")
+	m.Since = checks.FirstRelease
+	if _, err := checks.NewRegistry(fake{m}); err != nil {
+		t.Errorf("Since %q: %v", m.Since, err)
 	}
 }

@@ -34,34 +34,51 @@ const (
 	idLeak            = "affordance-internal-name"
 )
 
-var specChecks = map[string]bool{idUnresolved: true, idTarget: true, idArguments: true, idConstraints: true, idNextUnknown: true}
-
 // All returns the family's checks.
 func All() []checks.Check {
-	out := make([]checks.Check, len(rules))
-	for i, m := range rules {
-		out[i] = rule{meta: m, needsSpec: specChecks[m.ID]}
+	return []checks.Check{
+		Shape{}, OperationUnresolved{}, TargetMismatch{}, Arguments{}, ConstraintsWiden{}, VersionMismatch{},
+		VersionUnbound{}, NextActionUnknown{}, TerminalNextActions{}, InternalName{},
+		StaleVersion{}, TransitionExecuted{},
 	}
-	return append(out, StaleVersion{}, TransitionExecuted{})
 }
 
-type rule struct {
-	meta      checks.Meta
-	needsSpec bool
-}
-
-func (r rule) Meta() checks.Meta { return r.meta }
+// affordances is embedded by the family's checks that judge the
+// documents: their parts.
+type affordances struct{}
 
 // Parts implements checks.WithParts: the state matrix reads the affordances
 // and next actions.
-func (rule) Parts() []checks.Part { return hypermedia.Parts() }
+func (affordances) Parts() []checks.Part { return hypermedia.Parts() }
 
-func (r rule) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	if r.needsSpec {
-		if err := in.NeedSpec(); err != nil {
-			return nil, err
-		}
+// judge is the findings of check m, a check on the documents alone, from
+// the family's one analysis of them.
+func judge(ctx context.Context, in *checks.Input, m checks.Meta) ([]finding.Finding, error) {
+	a, err := documents(ctx, in)
+	if err != nil {
+		return nil, err
 	}
+	return hypermedia.Findings(m, a.issues[m.ID]), nil
+}
+
+var specIssuesKey = checks.NewKey[map[string][]hypermedia.Issue]()
+
+// judgeAgainstSpec is the findings of check m, which compares the
+// affordances with the OpenAPI document.
+func judgeAgainstSpec(ctx context.Context, in *checks.Input, m checks.Meta) ([]finding.Finding, error) {
+	if err := in.NeedSpec(); err != nil {
+		return nil, err
+	}
+	a, err := documents(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	issues := checks.Memo(in, specIssuesKey, func() map[string][]hypermedia.Issue { return specIssues(in, a) })
+	return hypermedia.Findings(m, issues[m.ID]), nil
+}
+
+// documents is the family's analysis, or why its checks are not assessed.
+func documents(ctx context.Context, in *checks.Input) (*analysis, error) {
 	a := analyze(in)
 	if a.docs == 0 {
 		return nil, checks.Skip("no crawled JSON response carried affordances, unavailableAffordances or next_actions")
@@ -69,11 +86,7 @@ func (r rule) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, err
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	issues := a.issues
-	if r.needsSpec {
-		issues = in.Memo("affordance/spec", func() any { return specIssues(in, a) }).(map[string][]hypermedia.Issue)
-	}
-	return hypermedia.Findings(r.meta, issues[r.meta.ID]), nil
+	return a, nil
 }
 
 const (

@@ -37,8 +37,10 @@ type ref struct {
 
 func (a *analysis) add(id string, is hypermedia.Issue) { a.issues[id] = append(a.issues[id], is) }
 
+var analysisKey = checks.NewKey[*analysis]()
+
 func analyze(in *checks.Input) *analysis {
-	return in.Memo("affordance/analysis", func() any {
+	return checks.Memo(in, analysisKey, func() *analysis {
 		a := &analysis{issues: map[string][]hypermedia.Issue{}}
 		for _, d := range hypermedia.JSONDocs(in) {
 			if d.Err != nil {
@@ -56,7 +58,7 @@ func analyze(in *checks.Input) *analysis {
 			}
 		}
 		return a
-	}).(*analysis)
+	})
 }
 
 func usesFormat(v *jsonorder.Value) bool {

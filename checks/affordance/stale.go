@@ -26,6 +26,7 @@ func (StaleVersion) Parts() []checks.Part {
 func (StaleVersion) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "affordance-stale-version-executed",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyAffordance,
 		Needs:    checks.NeedsActiveStale,
 		Title:    "Operations conditional on a stale version are refused",

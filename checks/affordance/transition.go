@@ -26,6 +26,7 @@ func (TransitionExecuted) Parts() []checks.Part {
 func (TransitionExecuted) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "affordance-state-transition-executed",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyAffordance,
 		Needs:    checks.NeedsActiveState,
 		Title:    "Operations a resource's state does not offer are refused",

@@ -23,3 +23,20 @@ func TestActiveAllowList(t *testing.T) {
 		t.Error("an entry whose path does not start with / was accepted")
 	}
 }
+
+// TestEveryCheckSaysSinceWhen: a built-in check names the release it first
+// appeared in, which the registry has checked is a version.
+func TestEveryCheckSaysSinceWhen(t *testing.T) {
+	if _, err := builtin.Registry(); err != nil {
+		t.Fatal(err)
+	}
+	var without []string
+	for _, c := range builtin.All() {
+		if c.Meta().Since == "" {
+			without = append(without, c.Meta().ID)
+		}
+	}
+	if len(without) > 0 {
+		t.Errorf("%d checks without Since, among them %v", len(without), without[:min(5, len(without))])
+	}
+}

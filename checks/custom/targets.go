@@ -70,18 +70,22 @@ func itemsOf(c *Rule, in *checks.Input) ([]item, error) {
 // that a served document of aliases of aliases cannot exhaust memory.
 const maxSpecNodes = 4 << 20
 
+var specTreeKey = checks.NewKey[*specTree]()
+
+var resolvedKey = checks.NewKey[*resolved]()
+
 func specItems(c *Rule, in *checks.Input) ([]item, error) {
 	if err := in.NeedSpec(); err != nil {
 		return nil, err
 	}
-	v := in.Memo("custom/spec", func() any { return readSpec(in.Spec.Raw) }).(*specTree)
+	v := checks.Memo(in, specTreeKey, func() *specTree { return readSpec(in.Spec.Raw) })
 	if v.err != nil {
 		return nil, checks.Skip("the OpenAPI document could not be read as JSON values: " + v.err.Error())
 	}
 	root, nodes := v.value, v.nodes
 	var res *resolved
 	if !c.unresolved {
-		res = in.Memo("custom/spec-resolved", func() any { return resolve(v.value) }).(*resolved)
+		res = checks.Memo(in, resolvedKey, func() *resolved { return resolve(v.value) })
 		root, nodes = res.value, res.size
 		if note := res.notes(); note != "" {
 			in.Observe(c.meta.ID, note)

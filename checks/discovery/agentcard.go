@@ -82,6 +82,7 @@ type AgentCardLegacy struct{ plans }
 func (AgentCardLegacy) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-agent-card-legacy", Family: checks.FamilyDiscovery, Severity: finding.SeverityInfo,
+		Since:    checks.FirstRelease,
 		Title:    "The A2A agent card is at /.well-known/agent-card.json",
 		SpecRefs: []finding.SpecRef{a2a("8.2", "MUST")},
 		Help: `Since A2A 0.3 the agent card's well-known location is ` + "`/.well-known/agent-card.json`" + `
@@ -116,6 +117,7 @@ type AgentCardFields struct{ plans }
 func (AgentCardFields) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-agent-card-fields", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "The A2A agent card has every required member",
 		SpecRefs: []finding.SpecRef{a2a("4.4.1 AgentCard", "REQUIRED")},
 		Help: `The released A2A schema marks these AgentCard members REQUIRED: ` + "`name`" + `, ` + "`description`" + `,
@@ -183,6 +185,7 @@ type AgentCardSkills struct{ plans }
 func (AgentCardSkills) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-agent-card-skills", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "A2A agent card skills have id, name, description and tags",
 		SpecRefs: []finding.SpecRef{a2a("4.4.5 AgentSkill", "REQUIRED")},
 		Help: `Each AgentSkill requires ` + "`id`" + `, ` + "`name`" + `, ` + "`description`" + ` and ` + "`tags`" + ` (an array of
@@ -230,6 +233,7 @@ type AgentCardInterfaces struct{ plans }
 func (AgentCardInterfaces) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-agent-card-interfaces", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "A2A supportedInterfaces URLs answer",
 		SpecRefs: []finding.SpecRef{a2a("4.4.6 AgentInterface", "REQUIRED")},
 		Help: `The first entry of ` + "`supportedInterfaces`" + ` is where a client sends its first A2A call.
@@ -259,6 +263,7 @@ type AgentCardCaching struct{ plans }
 func (AgentCardCaching) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-agent-card-caching", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "The A2A agent card is served with Cache-Control max-age and an ETag",
 		SpecRefs: []finding.SpecRef{a2a("8.6", "SHOULD")},
 		Help: `A2A §8.6: agent card endpoints SHOULD send ` + "`Cache-Control`" + ` with ` + "`max-age`" + ` and an ` + "`ETag`" + `,

@@ -60,6 +60,7 @@ type CatalogHead struct{ plans }
 func (CatalogHead) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-api-catalog-head", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "HEAD /.well-known/api-catalog carries Link rel=api-catalog",
 		SpecRefs: []finding.SpecRef{rfc9727("2", "SHALL")},
 		Help: `RFC 9727 §2: the publisher SHALL answer a HEAD request to ` + "`/.well-known/api-catalog`" + `
@@ -96,6 +97,7 @@ type CatalogLinkset struct{ plans }
 func (CatalogLinkset) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-api-catalog-linkset", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "The API catalog is an application/linkset+json linkset",
 		SpecRefs: []finding.SpecRef{rfc9727("4.2", "MUST"), rfc9727("4.1", "MUST"), ref("RFC 9264", "4.2", "MUST", "https://www.rfc-editor.org/rfc/rfc9264#section-4.2")},
 		Help: `RFC 9727 §4.2: the API catalog MUST be available as a linkset in the
@@ -149,6 +151,7 @@ type CatalogLinks struct{ plans }
 func (CatalogLinks) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-api-catalog-links", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "The API catalog's service-desc entries resolve",
 		SpecRefs: []finding.SpecRef{rfc9727("4.1", "MUST"), rfc8631("4.1", "SHOULD")},
 		Help: `Each ` + "`service-desc`" + ` of an API catalog is where an agent goes next to learn an API. An

@@ -26,6 +26,7 @@ type ContentSignalSyntax struct{ plans }
 func (ContentSignalSyntax) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-content-signal-syntax", Family: checks.FamilyDiscovery, Severity: finding.SeverityInfo,
+		Since:    checks.FirstRelease,
 		Title:    "robots.txt Content-Signal lines parse",
 		SpecRefs: []finding.SpecRef{contentSignalsRef, contentSignalsVocabRef, rfc9309("2.2.4", "MAY")},
 		Help: `A ` + "`Content-Signal:`" + ` line in a robots.txt group states how the site's content may be
@@ -67,6 +68,7 @@ type ContentSignalContradiction struct{ plans }
 func (ContentSignalContradiction) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-content-signal-contradiction", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "Content-Signal grants no use that the same group's rules forbid",
 		SpecRefs: []finding.SpecRef{contentSignalsRef, rfc9309("2.2.2", "MUST")},
 		Help: `A group whose ` + "`Content-Signal`" + ` says ` + "`search=yes`" + ` (or another use ` + "`yes`" + `) while its
@@ -136,6 +138,7 @@ type ContentSignalPlacement struct{ plans }
 func (ContentSignalPlacement) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-content-signal-placement", Family: checks.FamilyDiscovery, Severity: finding.SeverityInfo,
+		Since:    checks.FirstRelease,
 		Title:    "robots.txt Content-Signal lines sit in a user-agent group",
 		SpecRefs: []finding.SpecRef{contentSignalsRef, rfc9309("2.1", "MUST"), rfc9309("2.2.4", "MAY")},
 		Help: `The Content Signals Policy places its ` + "`Content-Signal:`" + ` line in a robots.txt group, after

@@ -17,6 +17,7 @@ type LinkHeaderDeadLinks struct{ plans }
 func (LinkHeaderDeadLinks) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-link-header-dead-links", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since: checks.FirstRelease,
 		Title: "Link header targets do not answer 404 or 410",
 		SpecRefs: []finding.SpecRef{
 			ref("RFC 8288", "3.1", "", "https://www.rfc-editor.org/rfc/rfc8288#section-3.1"),

@@ -16,6 +16,8 @@ import (
 
 var llmsRef = ref("llms.txt proposal", "Format", "proposal", "https://llmstxt.org/#format")
 
+var llmsKey = checks.NewKey[*llmstxt.File]()
+
 // llmsDoc is the llms.txt exchange and its parse, when there is a file: a
 // 2xx that is not an HTML catch-all page.
 func llmsDoc(in *checks.Input) (*exchange.Exchange, *llmstxt.File, error) {
@@ -30,7 +32,7 @@ func llmsDoc(in *checks.Input) (*exchange.Exchange, *llmstxt.File, error) {
 	case x.Response.Dropped:
 		return nil, nil, checks.Skip("the body of /llms.txt was not kept")
 	}
-	return x, in.Memo("discovery/llms", func() any { return llmstxt.Parse(x.Response.Body) }).(*llmstxt.File), nil
+	return x, checks.Memo(in, llmsKey, func() *llmstxt.File { return llmstxt.Parse(x.Response.Body) }), nil
 }
 
 // llmsLinks are the links of an llms.txt or llms-full.txt exchange, file
@@ -52,6 +54,7 @@ type LLMsTitle struct{ plans }
 func (LLMsTitle) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-llms-title", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "llms.txt starts with an H1 naming the site",
 		SpecRefs: []finding.SpecRef{llmsRef},
 		Help: `The llms.txt proposal has one required part: an H1 with the name of the project or
@@ -78,6 +81,7 @@ type LLMsListItems struct{ plans }
 func (LLMsListItems) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-llms-list-items", Family: checks.FamilyDiscovery, Severity: finding.SeverityInfo,
+		Since:    checks.FirstRelease,
 		Title:    "llms.txt file lists hold [name](url) items",
 		SpecRefs: []finding.SpecRef{llmsRef},
 		Help: `Under each H2 of an llms.txt, the proposal expects a Markdown list whose items are a
@@ -111,6 +115,7 @@ type LLMsOptionalOrder struct{ plans }
 func (LLMsOptionalOrder) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-llms-optional-order", Family: checks.FamilyDiscovery, Severity: finding.SeverityInfo,
+		Since:    checks.FirstRelease,
 		Title:    "llms.txt puts its Optional section last",
 		SpecRefs: []finding.SpecRef{llmsRef},
 		Help: `An H2 named ` + "`Optional`" + ` marks links a reader may skip when context is short. Readers
@@ -150,6 +155,7 @@ type LLMsDeadLinks struct{ plans }
 func (LLMsDeadLinks) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-llms-dead-links", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "llms.txt links answer",
 		SpecRefs: []finding.SpecRef{llmsRef},
 		Help: `Every link of an llms.txt is an invitation for an agent to fetch it. A link that

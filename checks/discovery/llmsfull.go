@@ -55,6 +55,7 @@ type LLMsFull struct{ plans }
 func (LLMsFull) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-llms-full", Family: checks.FamilyDiscovery, Severity: finding.SeverityInfo,
+		Since:    checks.FirstRelease,
 		Title:    "llms-full.txt is Markdown text",
 		SpecRefs: []finding.SpecRef{llmsFullRef, llmsRef},
 		Help: `Many documentation hosts publish ` + "`/llms-full.txt`" + `, the whole documentation in one
@@ -99,6 +100,7 @@ type LLMsFullDeadLinks struct{ plans }
 func (LLMsFullDeadLinks) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-llms-full-dead-links", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "llms-full.txt links answer",
 		SpecRefs: []finding.SpecRef{llmsFullRef, llmsRef},
 		Help: `An agent that read llms-full.txt follows its links for what the file only mentions.

@@ -138,8 +138,10 @@ type twin struct {
 	hasMarkdown bool
 }
 
+var twinsKey = checks.NewKey[[]*twin]()
+
 func twins(in *checks.Input) []*twin {
-	return in.Memo("discovery/twins", func() any {
+	return checks.Memo(in, twinsKey, func() []*twin {
 		var out []*twin
 		pages := markdownPages(in.Target, crawled(in), in.Samples)
 		seen := append(append(crawled(in), in.Samples...), htmlAnswers(pages, in.Recording.Exchanges)...)
@@ -167,7 +169,7 @@ func twins(in *checks.Input) []*twin {
 			out = append(out, t)
 		}
 		return out
-	}).([]*twin)
+	})
 }
 
 // markdownResponses are every Markdown answer of a twin.
@@ -187,6 +189,7 @@ type MarkdownCharset struct{ plans }
 func (MarkdownCharset) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-markdown-charset", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "Markdown twins are text/markdown with a charset",
 		SpecRefs: []finding.SpecRef{rfc7763},
 		Help: `The ` + "`text/markdown`" + ` media type (RFC 7763 §2) has a REQUIRED ` + "`charset`" + ` parameter:
@@ -225,6 +228,7 @@ type MarkdownVary struct{ twinPlans }
 func (MarkdownVary) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-markdown-vary", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since: checks.FirstRelease,
 		// It defers to vary-accept, whose probes of a page the page's shard sends.
 		PerResource: true,
 		Title:       "Negotiated Markdown twins and their HTML list Accept in Vary",
@@ -312,6 +316,7 @@ type MarkdownTwin struct{ plans }
 func (MarkdownTwin) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-markdown-twin", Family: checks.FamilyDiscovery, Severity: finding.SeverityInfo,
+		Since:    checks.FirstRelease,
 		Title:    "HTML pages offer a Markdown twin",
 		SpecRefs: []finding.SpecRef{ref("RFC 9110", "12.4.1", "MAY", "https://www.rfc-editor.org/rfc/rfc9110#section-12.4.1"), ref("llms.txt proposal", ".md pages", "proposal", "https://llmstxt.org/#proposal")},
 		Help: `Agents read Markdown far more cheaply than HTML. A page can offer it by answering
@@ -357,6 +362,7 @@ type MarkdownDeadLinks struct{ plans }
 func (MarkdownDeadLinks) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-markdown-dead-links", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "Links in Markdown twins answer",
 		SpecRefs: []finding.SpecRef{ref("RFC 9110", "15.5.5", "informative", "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.5")},
 		Help: `A Markdown twin is what an agent reads instead of the page; its links are what the

@@ -140,10 +140,12 @@ func (c serverCard) where() string {
 	return exchange.PathOf(c.x.Request.URL) + "#" + c.pointer
 }
 
+var serverCardsKey = checks.NewKey[[]serverCard]()
+
 // serverCards are the cards that answered 2xx, in recording order, and the
 // inline cards of the AI catalog.
 func serverCards(in *checks.Input) []serverCard {
-	return in.Memo("discovery/server-cards", func() any {
+	return checks.Memo(in, serverCardsKey, func() []serverCard {
 		var out []serverCard
 		for _, x := range in.Recording.Exchanges {
 			if x.Purpose != PurposeMCPCard || !ok2xx(x) || isHTML(x) {
@@ -162,7 +164,7 @@ func serverCards(in *checks.Input) []serverCard {
 			}
 		}
 		return out
-	}).([]serverCard)
+	})
 }
 
 // MCPCardFormat reports server cards that are not JSON objects or lack the
@@ -172,6 +174,7 @@ type MCPCardFormat struct{ plans }
 func (MCPCardFormat) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-mcp-card-format", Family: checks.FamilyDiscovery, Severity: finding.SeverityInfo,
+		Since:    checks.FirstRelease,
 		Title:    "MCP server cards are JSON with a name, version, description and well-formed remotes",
 		SpecRefs: []finding.SpecRef{serverCardRef("schema.ts ServerCard")},
 		Help: `An MCP server card (` + "`" + mediaServerCard + "`" + `, served at ` + "`<MCP endpoint>/server-card`" + ` or
@@ -241,6 +244,7 @@ type MCPCardRemotes struct{ plans }
 func (MCPCardRemotes) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-mcp-card-remotes", Family: checks.FamilyDiscovery, Severity: finding.SeverityInfo,
+		Since:    checks.FirstRelease,
 		Title:    "MCP server card remotes match the endpoint and revisions the server speaks",
 		SpecRefs: []finding.SpecRef{serverCardRef("Security considerations: reconcile with server/discover")},
 		Help: `A client reads the card's ` + "`remotes`" + ` to decide where to connect and with which protocol
@@ -382,6 +386,7 @@ type AICatalog struct{ plans }
 func (AICatalog) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-ai-catalog", Family: checks.FamilyDiscovery, Severity: finding.SeverityInfo,
+		Since:    checks.FirstRelease,
 		Title:    "The AI catalog lists its entries with a type and a reachable URL or inline data",
 		SpecRefs: []finding.SpecRef{serverCardRef("AI Catalog")},
 		Help: `The AI catalog at ` + "`" + aiCatalogPath + "`" + ` (` + "`application/ai-catalog+json`" + `) is how the

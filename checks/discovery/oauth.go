@@ -124,6 +124,7 @@ type ProtectedResource struct{ plans }
 func (ProtectedResource) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-protected-resource", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
+		Since: checks.FirstRelease,
 		Title: "The protected resource metadata is a JSON object that names this resource",
 		SpecRefs: []finding.SpecRef{
 			rfc("9728", "§3.2 Protected Resource Metadata Response", "MUST"),
@@ -172,6 +173,7 @@ type AuthorizationServer struct{ plans }
 func (AuthorizationServer) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-authorization-server", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
+		Since: checks.FirstRelease,
 		Title: "Authorization server metadata parses and agrees with the resource's metadata",
 		SpecRefs: []finding.SpecRef{
 			rfc("8414", "§3.3 Authorization Server Metadata Validation", "MUST"),
@@ -270,6 +272,7 @@ type AuthChallenge struct{ plans }
 func (AuthChallenge) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-auth-challenge", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
+		Since: checks.FirstRelease,
 		Title: "Every 401 carries a WWW-Authenticate challenge",
 		SpecRefs: []finding.SpecRef{
 			ref("RFC 9110", "§11.6.1 WWW-Authenticate", "MUST", "https://www.rfc-editor.org/rfc/rfc9110#section-11.6.1"),

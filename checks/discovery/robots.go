@@ -22,6 +22,8 @@ func rfc9309(section, level string) finding.SpecRef {
 	return ref("RFC 9309", section, level, rfc9309URL+"#section-"+section)
 }
 
+var robotsKey = checks.NewKey[*robots.File]()
+
 // robotsDoc is the robots.txt exchange and its parse, when there is a file
 // to parse: a 2xx that is not an HTML catch-all page.
 func robotsDoc(in *checks.Input) (*exchange.Exchange, *robots.File, error) {
@@ -40,7 +42,7 @@ func robotsDoc(in *checks.Input) (*exchange.Exchange, *robots.File, error) {
 	case x.Response.Dropped:
 		return x, nil, checks.Skip("the body of /robots.txt was not kept")
 	}
-	return x, in.Memo("discovery/robots", func() any { return robots.Parse(x.Response.Body) }).(*robots.File), nil
+	return x, checks.Memo(in, robotsKey, func() *robots.File { return robots.Parse(x.Response.Body) }), nil
 }
 
 // robotsNotKnown is the skip of a check of robots.txt whose answer says
@@ -66,6 +68,7 @@ type RobotsUnreachable struct{ plans }
 func (RobotsUnreachable) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-robots-unreachable", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "robots.txt does not answer with a server error",
 		SpecRefs: []finding.SpecRef{rfc9309("2.3.1.4", "MUST")},
 		Help: `When ` + "`/robots.txt`" + ` answers with a 5xx status, RFC 9309 §2.3.1.4 says crawlers MUST
@@ -99,6 +102,7 @@ type RobotsForbidden struct{ plans }
 func (RobotsForbidden) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-robots-forbidden", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "robots.txt is not behind 401 or 403",
 		SpecRefs: []finding.SpecRef{rfc9309("2.3.1.3", "MAY")},
 		Help: `A 401 or 403 on ` + "`/robots.txt`" + ` is "unavailable" under RFC 9309 §2.3.1.3: crawlers
@@ -130,6 +134,7 @@ type RobotsSyntax struct{ plans }
 func (RobotsSyntax) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-robots-syntax", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "robots.txt parses without errors",
 		SpecRefs: []finding.SpecRef{rfc9309("2.2", "MUST"), rfc9309("2.3.1.5", "MAY")},
 		Help: `Every line of a robots.txt file is a ` + "`key: value`" + ` record, a comment or blank, and rules
@@ -197,6 +202,7 @@ type RobotsSize struct{ plans }
 func (RobotsSize) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-robots-size", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "robots.txt fits in 500 KiB",
 		SpecRefs: []finding.SpecRef{rfc9309("2.5", "MUST")},
 		Help: `Crawlers may stop parsing robots.txt after 500 KiB (RFC 9309 §2.5 sets that as the
@@ -227,6 +233,7 @@ type RobotsSitemap struct{ plans }
 func (RobotsSitemap) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-robots-sitemap", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since: checks.FirstRelease,
 		Title: "robots.txt Sitemap lines are absolute URLs",
 		SpecRefs: []finding.SpecRef{
 			rfc9309("2.2.4", "MAY"),
@@ -265,6 +272,7 @@ type RobotsBlocksAdvertised struct{ plans }
 func (RobotsBlocksAdvertised) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-robots-blocks-advertised", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "robots.txt does not disallow what the site advertises to agents",
 		SpecRefs: []finding.SpecRef{rfc9309("2.2.2", "MUST")},
 		Help: `An OpenAPI document, an llms.txt or an A2A agent card interface that points agents at a
@@ -404,6 +412,7 @@ type RobotsMediaType struct{ plans }
 func (RobotsMediaType) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-robots-media-type", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "robots.txt is served as text/plain",
 		SpecRefs: []finding.SpecRef{rfc9309("2.3", "MUST")},
 		Help: `RFC 9309 §2.3: the robots.txt file MUST be UTF-8 encoded and of media type

@@ -151,6 +151,7 @@ type ServiceDesc struct{ plans }
 func (ServiceDesc) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-service-desc", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "service-desc links resolve to an API description",
 		SpecRefs: []finding.SpecRef{rfc8631("4.1", "SHOULD"), ref("RFC 8288", "3.1", "MUST", "https://www.rfc-editor.org/rfc/rfc8288#section-3.1")},
 		Help: `A ` + "`service-desc`" + ` link (RFC 8631 §4.1) tells agents where the machine-readable
@@ -193,9 +194,11 @@ func (c ServiceDesc) Run(_ context.Context, in *checks.Input) ([]finding.Finding
 	return out, nil
 }
 
+var serviceLinksKey = checks.NewKey[[]svcLink]()
+
 func relLinks(in *checks.Input, rel string) []svcLink {
 	var out []svcLink
-	all := in.Memo("discovery/service-links", func() any { return serviceLinks(crawled(in)) }).([]svcLink)
+	all := checks.Memo(in, serviceLinksKey, func() []svcLink { return serviceLinks(crawled(in)) })
 	for _, l := range all {
 		if l.rel == rel {
 			out = append(out, l)
@@ -210,6 +213,7 @@ type ServiceLinks struct{ plans }
 func (ServiceLinks) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-service-links", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "service-doc and status links resolve",
 		SpecRefs: []finding.SpecRef{rfc8631("4.2", "SHOULD"), rfc8631("5", "SHOULD")},
 		Help: `` + "`service-doc`" + ` points at human documentation of the API and ` + "`status`" + ` at its health
@@ -246,6 +250,7 @@ type ServiceDescMissing struct{ plans }
 func (ServiceDescMissing) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-service-desc-missing", Family: checks.FamilyDiscovery, Severity: finding.SeverityInfo,
+		Since:    checks.FirstRelease,
 		Title:    "The API root links its OpenAPI document with service-desc",
 		SpecRefs: []finding.SpecRef{rfc8631("4.1", "MAY")},
 		Help: `An OpenAPI document exists for this API, but its root response does not link it with
@@ -299,6 +304,7 @@ type ServiceDescType struct{ plans }
 func (ServiceDescType) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-service-desc-type", Family: checks.FamilyDiscovery, Severity: finding.SeverityInfo,
+		Since:    checks.FirstRelease,
 		Title:    "A service-desc link's type hint matches the media type its target serves",
 		SpecRefs: []finding.SpecRef{ref("RFC 8288", "3.4.1", "", "https://www.rfc-editor.org/rfc/rfc8288#section-3.4.1"), rfc8631("4.1", "")},
 		Help: `The ` + "`type`" + ` of a link (a Link header's ` + "`type`" + ` parameter, a HAL link's ` + "`type`" + ` member)

@@ -194,11 +194,13 @@ func sampleEntries(target *url.URL, f *sitemap.File) []string {
 	return out
 }
 
+var sitemapsKey = checks.NewKey[[]sitemapDoc]()
+
 // sitemaps are the sitemaps judged: those robots.txt names, or else the one
 // at the conventional location when it serves one, then the children of
 // every index among them that were fetched.
 func sitemaps(in *checks.Input) []sitemapDoc {
-	return in.Memo("discovery/sitemaps", func() any {
+	return checks.Memo(in, sitemapsKey, func() []sitemapDoc {
 		conventional := wellKnown(in.Target, sitemapPath)
 		docs := robotsSitemaps(in.Target, doc(in, PurposeRobots, robotsPath))
 		if len(docs) == 0 {
@@ -217,11 +219,13 @@ func sitemaps(in *checks.Input) []sitemapDoc {
 			}
 		}
 		return append(docs, children...)
-	}).([]sitemapDoc)
+	})
 }
 
+var sitemapKey = checks.NewKey[parsedSitemap]()
+
 func parsedOf(in *checks.Input, d sitemapDoc) parsedSitemap {
-	return in.Memo("discovery/sitemap "+d.url, func() any { return parseSitemap(d.x) }).(parsedSitemap)
+	return checks.Memo(in, sitemapKey.With(d.url), func() parsedSitemap { return parseSitemap(d.x) })
 }
 
 func needSitemaps(in *checks.Input) ([]sitemapDoc, error) {
@@ -241,6 +245,7 @@ type SitemapUnreachable struct{ plans }
 func (SitemapUnreachable) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-sitemap-unreachable", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since: checks.FirstRelease,
 		Title: "Every sitemap robots.txt or an index names answers 2xx",
 		SpecRefs: []finding.SpecRef{
 			sitemapsRef("Specifying the Sitemap location in your robots.txt file", "MUST", "#submit_robots"),
@@ -285,6 +290,7 @@ type SitemapFormat struct{ plans }
 func (SitemapFormat) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-sitemap-format", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
+		Since: checks.FirstRelease,
 		Title: "Sitemaps are urlset or sitemapindex documents within the protocol's limits",
 		SpecRefs: []finding.SpecRef{
 			sitemapsRef("Sitemaps XML format", "MUST", "#xmlTagDefinitions"),
@@ -350,6 +356,7 @@ type SitemapEntries struct{ plans }
 func (SitemapEntries) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-sitemap-entries", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since: checks.FirstRelease,
 		Title: "Sitemap entries are on the sitemap's origin and answer 2xx",
 		SpecRefs: []finding.SpecRef{
 			sitemapsRef("Sitemap file location", "MUST", "#location"),
@@ -444,6 +451,7 @@ type SitemapCoverage struct{ plans }
 func (SitemapCoverage) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-sitemap-coverage", Family: checks.FamilyDiscovery, Severity: finding.SeverityInfo,
+		Since:    checks.FirstRelease,
 		Title:    "The sitemaps list the pages llms.txt and the Markdown twins advertise",
 		SpecRefs: []finding.SpecRef{seedRef, sitemapsRef("Sitemaps XML format", "advice", "#xmlTagDefinitions")},
 		Help: `When a site lists its pages in a sitemap and again in llms.txt, or offers a Markdown twin

@@ -26,6 +26,14 @@ func skillsRef(section, level string) finding.SpecRef {
 	return ref("Agent Skills Discovery RFC v0.2.0 (vendor draft)", section, level, skillsRFCURL)
 }
 
+// parsedSkillsIndex is the skills index as read, or why it could not be.
+type parsedSkillsIndex struct {
+	ix  *agentskills.Index
+	err error
+}
+
+var skillsIndexKey = checks.NewKey[parsedSkillsIndex]()
+
 // skillsIndex is the index exchange and its parse, when the site serves one.
 func skillsIndex(in *checks.Input) (*exchange.Exchange, *agentskills.Index, error, error) {
 	x := doc(in, purpose.SkillsIndex, agentskills.Path)
@@ -39,14 +47,10 @@ func skillsIndex(in *checks.Input) (*exchange.Exchange, *agentskills.Index, erro
 	case !x.Response.Whole():
 		return nil, nil, nil, checks.Skip("the body of " + agentskills.Path + " was cut or not kept")
 	}
-	type parsed struct {
-		ix  *agentskills.Index
-		err error
-	}
-	p := in.Memo("discovery/skills-index", func() any {
+	p := checks.Memo(in, skillsIndexKey, func() parsedSkillsIndex {
 		ix, err := agentskills.ParseIndex(x.Response.Body)
-		return parsed{ix, err}
-	}).(parsed)
+		return parsedSkillsIndex{ix, err}
+	})
 	return x, p.ix, p.err, nil
 }
 
@@ -97,6 +101,7 @@ type SkillsIndex struct{ plans }
 func (SkillsIndex) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-skills-index", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
+		Since: checks.FirstRelease,
 		Title: "The Agent Skills index is JSON with $schema and complete skill entries",
 		SpecRefs: []finding.SpecRef{
 			skillsRef("Index format", "MUST"), skillsRef("HTTP Considerations", "MUST"),
@@ -145,6 +150,7 @@ type SkillsArtifacts struct{ plans }
 func (SkillsArtifacts) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-skills-artifacts", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
+		Since: checks.FirstRelease,
 		Title: "Each SKILL.md the index lists answers, matches its digest and names itself as the index does",
 		SpecRefs: []finding.SpecRef{
 			skillsRef("Skill entry: digest", "MUST"), skillsRef("HTTP Considerations", "MUST"),

@@ -26,6 +26,7 @@ type WebBotAuthDirectory struct{ plans }
 func (WebBotAuthDirectory) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-web-bot-auth-directory", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
+		Since: checks.FirstRelease,
 		Title: "The Web Bot Auth key directory is a JWKS of allowed public keys, served with its media type",
 		SpecRefs: []finding.SpecRef{
 			webBotAuthRef("Directory Format", "MUST"),

@@ -24,6 +24,7 @@ type X402Challenge struct{ plans }
 func (X402Challenge) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-x402-challenge", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
+		Since: checks.FirstRelease,
 		Title: "A 402 that offers x402 payment carries a well-formed PaymentRequired challenge",
 		SpecRefs: []finding.SpecRef{
 			x402Ref("x402-specification-v2.md", "§5.1 PaymentRequired Schema", "Required"),
@@ -81,6 +82,7 @@ type X402Declared struct{ plans }
 func (X402Declared) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-x402-declared", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
+		Since: checks.FirstRelease,
 		Title: "An operation that answers an x402 challenge declares its 402 response",
 		SpecRefs: []finding.SpecRef{
 			ref("OpenAPI 3.1", "4.8.16 Responses Object", "readiness", "https://spec.openapis.org/oas/v3.1.0#responses-object"),

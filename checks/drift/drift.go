@@ -160,9 +160,12 @@ func (c Check) Meta() checks.Meta {
 	a := about[c.kind]
 	return checks.Meta{
 		ID: "drift-" + string(c.kind), Family: checks.FamilyDrift, Title: a.title, Help: a.help,
+		Since:    checks.FirstRelease,
 		Severity: finding.SeverityError, SpecRefs: []finding.SpecRef{contract}, Needs: checks.NeedsMCP, FiredBy: a.firedBy,
 	}
 }
+
+var changesKey = checks.NewKey[[]surfacediff.Change]()
 
 // Run implements checks.Check.
 func (c Check) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
@@ -173,7 +176,7 @@ func (c Check) Run(_ context.Context, in *checks.Input) ([]finding.Finding, erro
 	if !compares(about[c.kind].parts, in.Baseline, now) {
 		return nil, checks.Skip("the baseline and this scan did not both see " + partNames(about[c.kind].parts))
 	}
-	changes := in.Memo("drift/changes", func() any { return surfacediff.Compare(in.Baseline, now) }).([]surfacediff.Change)
+	changes := checks.Memo(in, changesKey, func() []surfacediff.Change { return surfacediff.Compare(in.Baseline, now) })
 	var out []finding.Finding
 	for _, ch := range changes {
 		if ch.Kind == c.kind {

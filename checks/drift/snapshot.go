@@ -31,14 +31,16 @@ const (
 	maxSkills      = 500
 )
 
+var snapshotKey = checks.NewKey[*finding.Snapshot]()
+
 // Snapshot is the agent surface of the scan, computed once per Input.
 func Snapshot(in *checks.Input) *finding.Snapshot {
-	return in.Memo("drift/snapshot", func() any {
+	return checks.Memo(in, snapshotKey, func() *finding.Snapshot {
 		return &finding.Snapshot{
 			MCP: toolsOf(in.MCP), OpenAPI: operationsOf(in.Spec), Hypermedia: relationsOf(in),
 			AgentCard: agentCardOf(in), LLMs: llmsOf(in),
 		}
-	}).(*finding.Snapshot)
+	})
 }
 
 // toolsOf is the first tools/list walk, when it was complete: a catalog

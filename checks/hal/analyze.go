@@ -32,15 +32,17 @@ type relShapes struct {
 
 func (a *analysis) add(id string, is hypermedia.Issue) { a.issues[id] = append(a.issues[id], is) }
 
+var analysisKey = checks.NewKey[*analysis]()
+
 func analyze(in *checks.Input) *analysis {
-	return in.Memo("hal/analysis", func() any {
+	return checks.Memo(in, analysisKey, func() *analysis {
 		a := &analysis{issues: map[string][]hypermedia.Issue{}, shapes: map[string]*relShapes{}}
 		for _, d := range hypermedia.HALDocs(in) {
 			a.document(d)
 		}
 		a.cardinality()
 		return a
-	}).(*analysis)
+	})
 }
 
 func (a *analysis) document(d *hypermedia.Doc) {

@@ -29,6 +29,7 @@ func (DeadLinks) Parts() []checks.Part {
 func (DeadLinks) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "hal-dead-links", Family: checks.FamilyHAL, Severity: finding.SeverityWarning,
+		Since: checks.FirstRelease,
 		Title: "Links of HAL documents do not lead to 404 or 410",
 		SpecRefs: []finding.SpecRef{
 			draft("5.1", ""),

@@ -42,8 +42,10 @@ type property struct {
 
 func (a *analysis) add(id string, is hypermedia.Issue) { a.issues[id] = append(a.issues[id], is) }
 
+var analysisKey = checks.NewKey[*analysis]()
+
 func analyze(in *checks.Input) *analysis {
-	return in.Memo("hal-forms/analysis", func() any {
+	return checks.Memo(in, analysisKey, func() *analysis {
 		a := &analysis{issues: map[string][]hypermedia.Issue{}}
 		served := hypermedia.HALFormsDocs(in)
 		for _, d := range served {
@@ -53,7 +55,7 @@ func analyze(in *checks.Input) *analysis {
 			a.document(in, d)
 		}
 		return a
-	}).(*analysis)
+	})
 }
 
 func (a *analysis) document(in *checks.Input, d *hypermedia.Doc) {

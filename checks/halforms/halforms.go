@@ -44,40 +44,31 @@ const (
 
 // All returns the family's checks.
 func All() []checks.Check {
-	out := make([]checks.Check, 0, len(rules))
-	for _, m := range rules {
-		switch m.ID {
-		case idTemplateOperation, idPropertyUnknown, idPropertySchema:
-			out = append(out, specRule{rule{meta: m}})
-		default:
-			out = append(out, rule{meta: m})
-		}
+	return []checks.Check{
+		TemplatesMissing{}, TemplatesEmpty{}, MethodMissing{}, MethodInvalid{}, MethodUnrecognized{}, TargetUnresolvable{},
+		PropertyName{}, PropertyDuplicate{}, Regex{}, Bounds{}, RequiredMinItems{}, OptionsSource{}, OptionsLinkHref{},
+		PropertyType{}, ContentType{}, TemplateOperation{}, RequiredPropertyUnknown{}, PropertySchema{},
 	}
-	return out
 }
 
 // noDocs is the family's reason for not being assessed.
 const noDocs = "no response was served as application/prs.hal-forms+json or carried _templates in other JSON"
 
-// rule is a check on the documents alone.
-type rule struct {
-	meta checks.Meta
-	fetch
+// templates is embedded by every check of the family: its planner and
+// its parts.
+type templates struct{}
+
+// Plan asks for HAL-FORMS; the scan plans once for every check.
+func (templates) Plan(in *checks.PlanInput) []exchange.PlannedRequest {
+	return hypermedia.PlanFetch(in)
 }
 
-func (r rule) Meta() checks.Meta { return r.meta }
-
 // Parts implements checks.WithParts: the state matrix reads the templates.
-func (rule) Parts() []checks.Part { return hypermedia.Parts() }
+func (templates) Parts() []checks.Part { return hypermedia.Parts() }
 
-// fetch is the family's planner, which every check embeds: the scan plans
-// once for all of them.
-type fetch struct{}
-
-// Plan asks for HAL-FORMS.
-func (fetch) Plan(in *checks.PlanInput) []exchange.PlannedRequest { return hypermedia.PlanFetch(in) }
-
-func (r rule) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+// judge is the findings of check m, a check on the documents alone, from
+// the family's one analysis of them.
+func judge(ctx context.Context, in *checks.Input, m checks.Meta) ([]finding.Finding, error) {
 	a := analyze(in)
 	if a.docs == 0 {
 		return nil, checks.Skip(noDocs)
@@ -85,13 +76,14 @@ func (r rule) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, err
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return hypermedia.Findings(r.meta, a.issues[r.meta.ID]), nil
+	return hypermedia.Findings(m, a.issues[m.ID]), nil
 }
 
-// specRule compares templates with the OpenAPI document.
-type specRule struct{ rule }
+var specIssuesKey = checks.NewKey[map[string][]hypermedia.Issue]()
 
-func (r specRule) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+// judgeAgainstSpec is the findings of check m, which compares the
+// templates with the OpenAPI document.
+func judgeAgainstSpec(ctx context.Context, in *checks.Input, m checks.Meta) ([]finding.Finding, error) {
 	if err := in.NeedSpec(); err != nil {
 		return nil, err
 	}
@@ -105,8 +97,8 @@ func (r specRule) Run(ctx context.Context, in *checks.Input) ([]finding.Finding,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	issues := in.Memo("hal-forms/spec", func() any { return specIssues(a, in.Spec) }).(map[string][]hypermedia.Issue)
-	return hypermedia.Findings(r.meta, issues[r.meta.ID]), nil
+	issues := checks.Memo(in, specIssuesKey, func() map[string][]hypermedia.Issue { return specIssues(a, in.Spec) })
+	return hypermedia.Findings(m, issues[m.ID]), nil
 }
 
 const specURL = "https://rwcbook.github.io/hal-forms/"

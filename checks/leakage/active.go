@@ -20,6 +20,7 @@ type HiddenExecuted struct{ family }
 func (HiddenExecuted) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "leakage-hidden-operation-executed",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyLeakage,
 		Needs:    checks.NeedsActiveHidden,
 		Title:    "Operations hidden from a caller refuse that caller when called anyway",
@@ -76,6 +77,7 @@ type HiddenRefusal struct{ family }
 func (HiddenRefusal) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "leakage-hidden-operation-refusal",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyLeakage,
 		Needs:    checks.NeedsActiveHidden,
 		Title:    "Hidden operations are refused with 401, 403, 404 or 409 and problem details",

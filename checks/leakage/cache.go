@@ -24,6 +24,7 @@ type SharedCache struct{ family }
 func (SharedCache) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "leakage-shared-cache",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyLeakage,
 		Title:    "Responses that differ per caller cannot be served to another caller by a shared cache",
 		Severity: finding.SeverityError,

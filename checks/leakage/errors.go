@@ -24,6 +24,7 @@ type ErrorDetail struct{ family }
 func (ErrorDetail) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "leakage-error-detail",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyLeakage,
 		Title:    "Less privileged callers are not shown internal details or policy names in error bodies",
 		Severity: finding.SeverityWarning,

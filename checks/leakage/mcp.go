@@ -33,6 +33,7 @@ type MCPToolRefused struct{ family }
 func (MCPToolRefused) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "leakage-mcp-tool-refused",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyLeakage,
 		Needs:    checks.NeedsMCPPerIdentity,
 		Title:    "MCP catalogs list only tools the caller may call",
@@ -99,6 +100,7 @@ type MCPPrivilegedToolAnonymous struct{ family }
 func (MCPPrivilegedToolAnonymous) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "leakage-mcp-privileged-tool-anonymous",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyLeakage,
 		Needs:    checks.NeedsMCPPerIdentity,
 		Title:    "MCP catalogs for anonymous callers name no privileged tool",

@@ -45,6 +45,7 @@ type OfferedRefused struct{ family }
 func (OfferedRefused) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "leakage-offered-refused",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyLeakage,
 		Title:    "Callers are not offered links, templates or affordances that refuse them",
 		Severity: finding.SeverityWarning,

@@ -21,6 +21,7 @@ type ExistenceOracle struct{ family }
 func (ExistenceOracle) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "leakage-existence-oracle",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyLeakage,
 		Title:    "Forbidden and missing resources look the same to a caller who may not read them",
 		Severity: finding.SeverityWarning,

@@ -27,6 +27,7 @@ type PolicyReason struct{ family }
 func (PolicyReason) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "leakage-unavailable-policy-reason",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyLeakage,
 		Title:    "Callers are not told which role or permission unlocks an operation they never get",
 		Severity: finding.SeverityError,
@@ -68,6 +69,7 @@ type NeverOffered struct{ family }
 func (NeverOffered) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "leakage-unavailable-never-offered",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyLeakage,
 		Title:    "Callers are not listed operations they are never offered",
 		Severity: finding.SeverityInfo,

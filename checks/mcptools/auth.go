@@ -16,6 +16,7 @@ import (
 
 var authDiscoveryMeta = checks.Meta{
 	ID: "mcp-auth-discovery", Family: checks.FamilyMCP,
+	Since:    checks.FirstRelease,
 	Title:    "An MCP endpoint that answers 401 says where its protected resource metadata is",
 	Severity: finding.SeverityError,
 	SpecRefs: []finding.SpecRef{

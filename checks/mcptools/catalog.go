@@ -18,6 +18,7 @@ func catalogChecks() []*check {
 	return []*check{
 		{meta: checks.Meta{
 			ID: "mcp-catalog-stable", Family: checks.FamilyMCP,
+			Since:    checks.FirstRelease,
 			Title:    "tools/list returns the same tools on every call",
 			Severity: finding.SeverityError,
 			SpecRefs: []finding.SpecRef{
@@ -34,6 +35,7 @@ func catalogChecks() []*check {
 		}, run: runStable},
 		{meta: checks.Meta{
 			ID: "mcp-catalog-order", Family: checks.FamilyMCP,
+			Since:    checks.FirstRelease,
 			Title:    "tools/list returns tools in a deterministic order",
 			Severity: finding.SeverityWarning,
 			SpecRefs: []finding.SpecRef{mcpRef(mcp.Modern, "server/tools §Listing Tools", "SHOULD", "server/tools")},
@@ -43,6 +45,7 @@ func catalogChecks() []*check {
 		}, run: runOrder},
 		{meta: checks.Meta{
 			ID: "mcp-context-cost", Family: checks.FamilyMCP,
+			Since:    checks.FirstRelease,
 			Title:    "A large catalog offers a search or discovery tool",
 			Severity: finding.SeverityWarning,
 			SpecRefs: []finding.SpecRef{

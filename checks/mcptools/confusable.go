@@ -26,6 +26,7 @@ const (
 
 var confusableMeta = checks.Meta{
 	ID: "mcp-tool-confusable", Family: checks.FamilyMCP,
+	Since:    checks.FirstRelease,
 	Title:    "Sibling tools are told apart by name and description",
 	Severity: finding.SeverityWarning,
 	SpecRefs: []finding.SpecRef{

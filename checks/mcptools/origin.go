@@ -11,6 +11,7 @@ import (
 
 var originMeta = checks.Meta{
 	ID: "mcp-origin-validated", Family: checks.FamilyMCP, Security: true,
+	Since:    checks.FirstRelease,
 	Title:    "The MCP endpoint refuses a request from a foreign Origin with 403",
 	Severity: finding.SeverityError,
 	SpecRefs: []finding.SpecRef{

@@ -26,7 +26,7 @@ var (
 
 func parityChecks() []*check {
 	meta := func(id, title string, sev finding.Severity, refs []finding.SpecRef, help string) checks.Meta {
-		return checks.Meta{ID: id, Family: checks.FamilyMCP, Title: title, Severity: sev, SpecRefs: refs, Help: help + "\n\n" + mcpmap.MappingHelp}
+		return checks.Meta{ID: id, Since: checks.FirstRelease, Family: checks.FamilyMCP, Title: title, Severity: sev, SpecRefs: refs, Help: help + "\n\n" + mcpmap.MappingHelp}
 	}
 	// The demo declares no DELETE or PUT operation, so only a table case of
 	// the family's tests fires the rules about them.
@@ -61,7 +61,7 @@ func parityChecks() []*check {
 				"fail; one that the tool requires and the operation does not forces agents to invent values.\n\n"+
 				"**How to fix:** align `required` in the tool's schema with the operation."),
 			run: parity(ruleRequired)},
-		{meta: checks.Meta{ID: "mcp-parity-readonly-unsafe", Family: checks.FamilyMCP,
+		{meta: checks.Meta{ID: "mcp-parity-readonly-unsafe", Since: checks.FirstRelease, Family: checks.FamilyMCP,
 			Title: "readOnlyHint is only on tools whose operation is GET or HEAD", Severity: finding.SeverityError, Security: true,
 			SpecRefs: []finding.SpecRef{annotationsRef, methodsRef},
 			Help: "Hosts auto-approve tools marked `readOnlyHint: true`: no confirmation is asked. On a tool that\n" +
@@ -149,6 +149,15 @@ func parity(r rule) func(checks.Meta, *checks.Input, *mcp.Snapshot) ([]finding.F
 	}
 }
 
+// toolPairing is the tools paired with operations, and the operations no tool
+// maps to.
+type toolPairing struct {
+	pairs    []pair
+	unmapped []*spec.Operation
+}
+
+var parityKey = checks.NewKey[toolPairing]()
+
 // mapped pairs tools with operations, and also returns the operations no
 // tool maps to.
 func mapped(in *checks.Input, s *mcp.Snapshot) ([]pair, []*spec.Operation, error) {
@@ -162,12 +171,8 @@ func mapped(in *checks.Input, s *mcp.Snapshot) ([]pair, []*spec.Operation, error
 	if err != nil {
 		return nil, nil, err
 	}
-	type result struct {
-		pairs    []pair
-		unmapped []*spec.Operation
-	}
-	r := in.Memo("mcp/parity", func() any {
-		var res result
+	r := checks.Memo(in, parityKey, func() toolPairing {
+		var res toolPairing
 		used := map[*spec.Operation]bool{}
 		for i := range l.Tools {
 			t := &l.Tools[i]
@@ -182,7 +187,7 @@ func mapped(in *checks.Input, s *mcp.Snapshot) ([]pair, []*spec.Operation, error
 			}
 		}
 		return res
-	}).(result)
+	})
 	return r.pairs, r.unmapped, nil
 }
 

@@ -166,6 +166,7 @@ func toolTexts(t *mcp.Tool) []schemaText {
 
 var hiddenMeta = checks.Meta{
 	ID: "mcp-hidden-instructions", Family: checks.FamilyMCP, Security: true,
+	Since:    checks.FirstRelease,
 	Title:    "Tool definitions and server instructions hide no instructions to the model",
 	Severity: finding.SeverityError,
 	SpecRefs: []finding.SpecRef{

@@ -19,6 +19,7 @@ func revisionChecks() []*check {
 	return []*check{
 		{meta: checks.Meta{
 			ID: "mcp-revision-undetermined", Family: checks.FamilyMCP,
+			Since:    checks.FirstRelease,
 			Title:    "The MCP endpoint answers a valid modern probe",
 			Severity: finding.SeverityWarning,
 			SpecRefs: []finding.SpecRef{versioningRef, mcpRef(mcp.Modern, "basic/transports/streamable-http §Backward Compatibility", "SHOULD", "basic/transports/streamable-http")},
@@ -38,6 +39,7 @@ func revisionChecks() []*check {
 		}, run: runUndetermined, anyVerdict: true},
 		{meta: checks.Meta{
 			ID: "mcp-legacy-only", Family: checks.FamilyMCP,
+			Since:    checks.FirstRelease,
 			Title:    "The MCP endpoint speaks the modern revision",
 			Severity: finding.SeverityInfo,
 			SpecRefs: []finding.SpecRef{versioningRef},
@@ -50,6 +52,7 @@ func revisionChecks() []*check {
 		}, run: runLegacyOnly},
 		{meta: checks.Meta{
 			ID: "mcp-revision-drift", Family: checks.FamilyMCP,
+			Since:    checks.FirstRelease,
 			Title:    "All MCP endpoints of the app speak the same revision",
 			Severity: finding.SeverityWarning,
 			SpecRefs: []finding.SpecRef{{Doc: "MCP 2026-07-28", Section: "basic/versioning (era is a property of the server, cached per origin)", Level: "SHOULD", URL: "https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning"}},
@@ -60,6 +63,7 @@ func revisionChecks() []*check {
 		}, run: runDrift, anyVerdict: true},
 		{meta: checks.Meta{
 			ID: "mcp-result-fields", Family: checks.FamilyMCP,
+			Since:    checks.FirstRelease,
 			Title:    "Modern results carry resultType, ttlMs and cacheScope",
 			Severity: finding.SeverityError,
 			SpecRefs: []finding.SpecRef{
@@ -74,6 +78,7 @@ func revisionChecks() []*check {
 		}, run: runResultFields},
 		{meta: checks.Meta{
 			ID: "mcp-unknown-method", Family: checks.FamilyMCP,
+			Since:    checks.FirstRelease,
 			Title:    "A modern server answers an unimplemented method with 404 and -32601",
 			Severity: finding.SeverityError,
 			SpecRefs: []finding.SpecRef{mcpRef(mcp.Modern, "basic/transports/streamable-http", "MUST", "basic/transports/streamable-http")},
@@ -85,6 +90,7 @@ func revisionChecks() []*check {
 		}, run: runUnknownMethod},
 		{meta: checks.Meta{
 			ID: "mcp-legacy-session", Family: checks.FamilyMCP,
+			Since:    checks.FirstRelease,
 			Title:    "A legacy server that needs a session mints one",
 			Severity: finding.SeverityError,
 			SpecRefs: []finding.SpecRef{mcpRef(mcp.Legacy, "basic/transports §Session Management", "MUST", "basic/transports")},

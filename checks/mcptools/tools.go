@@ -24,6 +24,7 @@ func toolChecks() []*check {
 	return []*check{
 		{meta: checks.Meta{
 			ID: "mcp-tool-input-schema", Family: checks.FamilyMCP,
+			Since:    checks.FirstRelease,
 			Title:    "Every tool has an inputSchema that is a valid object schema",
 			Severity: finding.SeverityError,
 			SpecRefs: []finding.SpecRef{toolsRef, mcpRef(mcp.Legacy, "server/tools §Tool", "MUST", "server/tools")},
@@ -37,6 +38,7 @@ func toolChecks() []*check {
 		}, run: runInputSchema},
 		{meta: checks.Meta{
 			ID: "mcp-tool-output-schema", Family: checks.FamilyMCP,
+			Since:    checks.FirstRelease,
 			Title:    "Output schemas are valid (object roots in 2025-11-25)",
 			Severity: finding.SeverityError,
 			SpecRefs: []finding.SpecRef{mcpRef(mcp.Legacy, "server/tools §Output Schema", "MUST", "server/tools"), toolsRef},
@@ -47,6 +49,7 @@ func toolChecks() []*check {
 		}, run: runOutputSchema},
 		{meta: checks.Meta{
 			ID: "mcp-tool-name", Family: checks.FamilyMCP,
+			Since:    checks.FirstRelease,
 			Title:    "Tool names are 1 to 128 of A-Z a-z 0-9 _ - . and unique",
 			Severity: finding.SeverityWarning,
 			SpecRefs: []finding.SpecRef{mcpRef(mcp.Modern, "server/tools §Tool Names", "SHOULD", "server/tools")},
@@ -58,6 +61,7 @@ func toolChecks() []*check {
 		}, run: runToolName},
 		{meta: checks.Meta{
 			ID: "mcp-tool-mcp-header", Family: checks.FamilyMCP,
+			Since:    checks.FirstRelease,
 			Title:    "x-mcp-header declarations are valid",
 			Severity: finding.SeverityError,
 			SpecRefs: []finding.SpecRef{mcpRef(mcp.Modern, "basic/transports/streamable-http §Custom Headers (x-mcp-header)", "MUST", "basic/transports/streamable-http")},
@@ -71,6 +75,7 @@ func toolChecks() []*check {
 		}, run: runMCPHeader},
 		{meta: checks.Meta{
 			ID: "mcp-tool-hint-conflict", Family: checks.FamilyMCP,
+			Since:    checks.FirstRelease,
 			Title:    "A read-only tool does not also claim to be destructive",
 			Severity: finding.SeverityInfo,
 			SpecRefs: []finding.SpecRef{mcpRef(mcp.Modern, "schema ToolAnnotations (destructiveHint is meaningful only when readOnlyHint is false)", "definition", "schema#toolannotations")},
@@ -81,6 +86,7 @@ func toolChecks() []*check {
 		}, run: runHintConflict},
 		{meta: checks.Meta{
 			ID: "mcp-tool-description", Family: checks.FamilyMCP,
+			Since:    checks.FirstRelease,
 			Title:    "Tools and their parameters are described",
 			Severity: finding.SeverityInfo,
 			SpecRefs: []finding.SpecRef{

@@ -147,12 +147,14 @@ var malformedCmp = comparison{
 	},
 }
 
+var followUpKey = checks.NewKey[[]exchange.PlannedRequest]()
+
 // planFollowUp is the family's follow-up round: the ranking probes of the
 // resources with two representations (conneg.PlanRanking), the repeats of
 // every pair whose first answers a comparison would report, and those that
 // tell a resource failing at random (conneg.PlanSuspects).
 func planFollowUp(in *checks.PlanInput) []exchange.PlannedRequest {
-	return in.Memo("negotiation/follow-up", func() any {
+	return checks.Memo(in, followUpKey, func() []exchange.PlannedRequest {
 		v := conneg.FollowUpView(in)
 		out := append(conneg.PlanRanking(v), conneg.PlanSuspects(v)...)
 		for _, r := range v.Resources {
@@ -166,5 +168,5 @@ func planFollowUp(in *checks.PlanInput) []exchange.PlannedRequest {
 			}
 		}
 		return out
-	}).([]exchange.PlannedRequest)
+	})
 }

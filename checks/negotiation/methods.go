@@ -19,6 +19,7 @@ type HeadStatus struct{ probes }
 func (HeadStatus) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "negotiation-head-status",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyNegotiation,
 		Title:    "HEAD answers with the same status as GET",
 		Severity: finding.SeverityError,
@@ -55,6 +56,7 @@ type HeadContentLength struct{ probes }
 func (HeadContentLength) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "negotiation-head-content-length",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyNegotiation,
 		Title:    "Content-Length on HEAD equals the length GET sends",
 		Severity: finding.SeverityError,
@@ -121,6 +123,7 @@ type HeadHeaders struct{ probes }
 func (HeadHeaders) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "negotiation-head-content-type",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyNegotiation,
 		Title:    "HEAD sends the Content-Type GET would send",
 		Severity: finding.SeverityWarning,
@@ -154,6 +157,7 @@ type AllowOn405 struct{ probes }
 func (AllowOn405) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "negotiation-allow-on-405",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyNegotiation,
 		Title:    "Every 405 response carries Allow",
 		Severity: finding.SeverityError,
@@ -199,6 +203,7 @@ type OptionsAllow struct{ probes }
 func (OptionsAllow) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "negotiation-options-allow",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyNegotiation,
 		Title:    "A successful OPTIONS response advertises Allow",
 		Severity: finding.SeverityWarning,
@@ -243,6 +248,7 @@ type OptionsCORSOnly struct{ probes }
 func (OptionsCORSOnly) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "negotiation-options-cors-only",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyNegotiation,
 		Title:    "OPTIONS lists methods in Allow, not only in CORS headers",
 		Severity: finding.SeverityInfo,
@@ -294,6 +300,7 @@ type OptionsClientError struct{ probes }
 func (OptionsClientError) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "negotiation-options-client-error",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyNegotiation,
 		Title:    "OPTIONS is not answered 404 or another client error on a resource GET serves",
 		Severity: finding.SeverityWarning,
@@ -364,6 +371,7 @@ type OptionsFailed struct{ probes }
 func (OptionsFailed) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "negotiation-options-failed",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyNegotiation,
 		Title:    "OPTIONS does not fail with a server error",
 		Severity: finding.SeverityWarning,

@@ -50,6 +50,7 @@ type PreferredType struct{ probes }
 func (PreferredType) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "negotiation-preferred-type",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyNegotiation,
 		Title:    "The representation with the highest q-value is chosen",
 		Severity: finding.SeverityWarning,
@@ -75,6 +76,7 @@ type QZero struct{ probes }
 func (QZero) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "negotiation-q-zero",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyNegotiation,
 		Title:    "A type weighted q=0 is not served when another is available",
 		Severity: finding.SeverityWarning,
@@ -98,6 +100,7 @@ type Specificity struct{ probes }
 func (Specificity) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "negotiation-specificity",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyNegotiation,
 		Title:    "The most specific media range sets a type's weight",
 		Severity: finding.SeverityWarning,
@@ -123,6 +126,7 @@ type Wildcard struct{ probes }
 func (Wildcard) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "negotiation-wildcard",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyNegotiation,
 		Title:    "Accept: */* gets a representation",
 		Severity: finding.SeverityWarning,
@@ -187,6 +191,7 @@ type Unsupported struct{ probes }
 func (Unsupported) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "negotiation-unsupported-type",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyNegotiation,
 		Title:    "An unsupported Accept gets 406 or the default representation",
 		Severity: finding.SeverityWarning,
@@ -231,6 +236,7 @@ type MalformedAccept struct{ probes }
 func (MalformedAccept) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "negotiation-malformed-accept",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyNegotiation,
 		Title:    "A malformed Accept never causes a 5xx",
 		Severity: finding.SeverityError,

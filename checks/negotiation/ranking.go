@@ -16,6 +16,7 @@ type MixedWildcards struct{ probes }
 func (MixedWildcards) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "negotiation-mixed-wildcards",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyNegotiation,
 		Title:    "A type/* range overrides */* at a different q-value",
 		Severity: finding.SeverityWarning,
@@ -46,6 +47,7 @@ type TieBreak struct{ probes }
 func (TieBreak) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "negotiation-tie-break",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyNegotiation,
 		Title:    "Equal weights give the first-listed type or the default, not the last",
 		Severity: finding.SeverityInfo,
@@ -78,6 +80,7 @@ type MalformedRange struct{ probes }
 func (MalformedRange) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "negotiation-malformed-range",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyNegotiation,
 		Title:    "A range with a malformed q-value does not win over a valid range",
 		Severity: finding.SeverityInfo,

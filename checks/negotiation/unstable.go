@@ -21,6 +21,7 @@ type UnstableResource struct{ probes }
 func (UnstableResource) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "negotiation-unstable-resource",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyNegotiation,
 		Title:    "A resource answers identical requests with the same status",
 		Severity: finding.SeverityInfo,

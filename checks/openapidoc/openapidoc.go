@@ -78,6 +78,7 @@ type SpecInvalid struct{ static }
 func (SpecInvalid) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "openapi-hal-spec-invalid",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyOpenAPIHAL,
 		Title:    "The OpenAPI document parses, resolves and sticks to one version",
 		Severity: finding.SeverityError,
@@ -133,6 +134,7 @@ type OperationIDUnique struct{ static }
 func (OperationIDUnique) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "openapi-hal-operation-id-unique",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyOpenAPIHAL,
 		Title:    "Every operationId is unique",
 		Severity: finding.SeverityError,

@@ -17,6 +17,7 @@ type PathTemplateValid struct{ static }
 func (PathTemplateValid) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "openapi-hal-path-template-valid",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyOpenAPIHAL,
 		Title:    "Path templates are well formed and match their path parameters",
 		Severity: finding.SeverityError,

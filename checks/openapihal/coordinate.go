@@ -116,16 +116,18 @@ func hasMethod(ops []*spec.Operation, method string) bool {
 	return false
 }
 
+var matchesKey = checks.NewKey[[]match]()
+
 // matches judges every offer once per Input.
 func matches(in *checks.Input) []match {
-	return in.Memo("openapi-hal/matches", func() any {
+	return checks.Memo(in, matchesKey, func() []match {
 		a, rels, pm := analyze(in), relsOfSpec(in), newPathMatcher(in.Spec)
 		out := make([]match, len(a.offers))
 		for i, o := range a.offers {
 			out[i] = judge(pm, rels, o)
 		}
 		return out
-	}).([]match)
+	})
 }
 
 // group collects the matches of one verdict under a key, keeping the first
@@ -184,6 +186,7 @@ type UnlistedRel struct{ probes }
 func (UnlistedRel) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "openapi-hal-unlisted-rel",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyOpenAPIHAL,
 		Title:    "Every offered relation is listed in some operation's x-hal-rel",
 		Severity: finding.SeverityError,
@@ -223,6 +226,7 @@ type WrongCoordinate struct{ probes }
 func (WrongCoordinate) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "openapi-hal-wrong-coordinate",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyOpenAPIHAL,
 		Title:    "A relation's href matches the path template of an operation that lists it",
 		Severity: finding.SeverityError,
@@ -273,6 +277,7 @@ type MethodMismatch struct{ probes }
 func (MethodMismatch) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "openapi-hal-method-mismatch",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyOpenAPIHAL,
 		Title:    "A HAL-FORMS template's method is the method of its matched operation",
 		Severity: finding.SeverityError,

@@ -21,6 +21,7 @@ type NeverOffered struct{ probes }
 func (NeverOffered) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "openapi-hal-rel-never-offered",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyOpenAPIHAL,
 		Title:    "Every x-hal-rel relation is offered by some observed representation",
 		Severity: finding.SeverityInfo,
@@ -93,6 +94,7 @@ type UndeclaredResponse struct{}
 func (UndeclaredResponse) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "openapi-hal-undeclared-response",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyOpenAPIHAL,
 		Title:    "Crawled responses have a status and media type the OpenAPI document declares",
 		Severity: finding.SeverityWarning,

@@ -17,6 +17,7 @@ type UndeclaredCurie struct{ probes }
 func (UndeclaredCurie) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "openapi-hal-undeclared-curie",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyOpenAPIHAL,
 		Title:    "Namespaced x-hal-rel relations have their prefix declared in curies",
 		Severity: finding.SeverityWarning,

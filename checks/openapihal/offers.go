@@ -68,15 +68,19 @@ type analysis struct {
 // span is a range of analysis.offers.
 type span struct{ from, to int }
 
+var offersKey = checks.NewKey[*analysis]()
+
 func analyze(in *checks.Input) *analysis {
-	return in.Memo("openapi-hal/offers", func() any {
+	return checks.Memo(in, offersKey, func() *analysis {
 		in.ReadPages(offersReader{})
 		a := building(in)
 		a.same, a.kinds = nil, nil
 		a.complete = readsEveryPage(in)
 		return a
-	}).(*analysis)
+	})
 }
+
+var readsEveryPageKey = checks.NewKey[bool]()
 
 // readsEveryPage: the offers of every page are read only for a document
 // whose operations name relations (x-hal-rel), which every check that
@@ -84,14 +88,16 @@ func analyze(in *checks.Input) *analysis {
 // offers of a few responses read those alone (see offersOf), and a large
 // crawl keeps no offer per page.
 func readsEveryPage(in *checks.Input) bool {
-	return in.Memo("openapi-hal/reads-every-page", func() any { return needHALRel(in) == nil }).(bool)
+	return checks.Memo(in, readsEveryPageKey, func() bool { return needHALRel(in) == nil })
 }
+
+var buildingKey = checks.NewKey[*analysis]()
 
 // building is the analysis while offersReader reads the pages into it.
 func building(in *checks.Input) *analysis {
-	return in.Memo("openapi-hal/offers-read", func() any {
+	return checks.Memo(in, buildingKey, func() *analysis {
 		return &analysis{offered: map[string]bool{}, byExchange: map[*exchange.Exchange]span{}, same: interner{}, kinds: kinds{}}
-	}).(*analysis)
+	})
 }
 
 // offersReader reads the offers of every page into the family's analysis,

@@ -190,9 +190,11 @@ func newRelIndex(d *spec.Document) relIndex {
 // listing returns the operations whose x-hal-rel lists rel.
 func (ix relIndex) listing(rel string) []*spec.Operation { return ix[strings.ToLower(rel)] }
 
+var relsKey = checks.NewKey[relIndex]()
+
 // relsOfSpec is the Input's relation index, built once.
 func relsOfSpec(in *checks.Input) relIndex {
-	return in.Memo("openapi-hal/rels", func() any { return newRelIndex(in.Spec) }).(relIndex)
+	return checks.Memo(in, relsKey, func() relIndex { return newRelIndex(in.Spec) })
 }
 
 // splitRel separates a CURIE into prefix and local name; prefix is "" for a

@@ -100,11 +100,13 @@ func hasLinks(r *halview.Resource) bool {
 	return false
 }
 
+var sentKey = checks.NewKey[map[string]*exchange.Exchange]()
+
 // sent finds the GET of url sent with exactly this Accept and Prefer, from
 // whichever family planned it. Only samples' URLs are asked for, so only
 // their exchanges are indexed, not every page of the crawl.
 func sent(in *checks.Input, url, accept, prefer string) *exchange.Exchange {
-	byKey := in.Memo("openapi-hal/sent", func() any {
+	byKey := checks.Memo(in, sentKey, func() map[string]*exchange.Exchange {
 		sampled := map[string]bool{}
 		for _, s := range in.Samples {
 			sampled[s.Request.URL] = true
@@ -120,7 +122,7 @@ func sent(in *checks.Input, url, accept, prefer string) *exchange.Exchange {
 			}
 		}
 		return m
-	}).(map[string]*exchange.Exchange)
+	})
 	return byKey[url+"\x00"+accept+"\x00"+prefer]
 }
 
@@ -185,6 +187,7 @@ type NamespacedRels struct{ probes }
 func (NamespacedRels) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "openapi-hal-namespaced-rels",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyOpenAPIHAL,
 		Title:    "Prefer: namespaced-rels switches bare relations to their namespaced forms",
 		Severity: finding.SeverityWarning,
@@ -344,6 +347,7 @@ type NamespacedVary struct{ probes }
 func (NamespacedVary) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "openapi-hal-namespaced-vary",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyOpenAPIHAL,
 		Title:    "Responses that honour Prefer: namespaced-rels list Prefer in Vary",
 		Severity: finding.SeverityError,
@@ -442,6 +446,7 @@ type UnknownPreference struct{ probes }
 func (UnknownPreference) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "openapi-hal-unknown-preference",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyOpenAPIHAL,
 		Title:    "An unrecognized preference never causes an error",
 		Severity: finding.SeverityError,
@@ -505,11 +510,13 @@ func unknownRejected(probe, plain *exchange.Exchange) string {
 	return fmt.Sprint(probe.Response.Status)
 }
 
+var repeatsKey = checks.NewKey[[]exchange.PlannedRequest]()
+
 // PlanFollowUp sends again both requests of every pair the unknown
 // preference check would report, so that it reports only a rejection that
 // holds on every send.
 func (probes) PlanFollowUp(in *checks.PlanInput) []exchange.PlannedRequest {
-	return in.Memo("openapi-hal/repeats", func() any {
+	return checks.Memo(in, repeatsKey, func() []exchange.PlannedRequest {
 		byKey := map[string]*exchange.Exchange{}
 		for _, x := range in.Probes {
 			if x.Request.Method == http.MethodGet && x.Response != nil {
@@ -533,5 +540,5 @@ func (probes) PlanFollowUp(in *checks.PlanInput) []exchange.PlannedRequest {
 			out = append(out, conneg.PlanRepeat(probe, 2, 1+conneg.Repeats)...)
 		}
 		return out
-	}).([]exchange.PlannedRequest)
+	})
 }

@@ -43,6 +43,7 @@ type ResponseSchema struct{}
 func (ResponseSchema) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "openapi-hal-response-schema",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyOpenAPIHAL,
 		Title:    "Response bodies fit the schema the OpenAPI document declares",
 		Severity: finding.SeverityWarning,

@@ -30,6 +30,7 @@ type Malformed struct{ static }
 func (Malformed) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "openapi-hal-rel-malformed",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyOpenAPIHAL,
 		Title:    "x-hal-rel is an array of distinct, non-empty strings",
 		Severity: finding.SeverityError,
@@ -138,6 +139,7 @@ type Ambiguous struct{ static }
 func (Ambiguous) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "openapi-hal-rel-ambiguous",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyOpenAPIHAL,
 		Title:    "A relation and an href identify exactly one operation",
 		Severity: finding.SeverityWarning,
@@ -212,6 +214,7 @@ type BareCollision struct{ static }
 func (BareCollision) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "openapi-hal-bare-rel-collision",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyOpenAPIHAL,
 		Title:    "A bare relation shared across resources has namespaced forms",
 		Severity: finding.SeverityWarning,
@@ -319,6 +322,7 @@ type Unlinked struct{ static }
 func (Unlinked) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "openapi-hal-unlinked-operation",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyOpenAPIHAL,
 		Title:    "State-changing operations list the relations that invoke them",
 		Severity: finding.SeverityWarning,

@@ -22,6 +22,7 @@ type ServerError struct{ probes }
 func (ServerError) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "problem-json-server-error",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyProblemJSON,
 		Title:    "Safe requests an agent can send get no 5xx",
 		Severity: finding.SeverityError,
@@ -114,6 +115,7 @@ type Leak struct{ probes }
 func (Leak) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "problem-json-leak",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyProblemJSON,
 		Title:    "Error bodies carry no stack traces, SQL, file paths, debug pages, policy names or internal hosts",
 		Severity: finding.SeverityWarning,

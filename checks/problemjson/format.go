@@ -16,6 +16,7 @@ type MediaType struct{ probes }
 func (MediaType) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "problem-json-media-type",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyProblemJSON,
 		Title:    "Error responses are application/problem+json",
 		Severity: finding.SeverityWarning,
@@ -74,6 +75,7 @@ type ServedAsJSON struct{ probes }
 func (ServedAsJSON) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "problem-json-served-as-json",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyProblemJSON,
 		Title:    "Problem details are served as application/problem+json, not plain JSON",
 		Severity: finding.SeverityWarning,
@@ -123,6 +125,7 @@ type InvalidJSON struct{ probes }
 func (InvalidJSON) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "problem-json-invalid-json",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyProblemJSON,
 		Title:    "application/problem+json bodies are JSON objects",
 		Severity: finding.SeverityError,

@@ -57,6 +57,7 @@ type StatusMismatch struct{ probes }
 func (StatusMismatch) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "problem-json-status-mismatch",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyProblemJSON,
 		Title:    "The problem's status member equals the HTTP status",
 		Severity: finding.SeverityError,
@@ -99,6 +100,7 @@ type MemberType struct{ probes }
 func (MemberType) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "problem-json-member-type",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyProblemJSON,
 		Title:    "Problem members have the JSON types RFC 9457 defines",
 		Severity: finding.SeverityError,
@@ -177,6 +179,7 @@ type TypeURI struct{ probes }
 func (TypeURI) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "problem-json-type-uri",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyProblemJSON,
 		Title:    "The problem type is an absolute URI or an absolute-path reference",
 		Severity: finding.SeverityWarning,
@@ -280,6 +283,7 @@ type TitleReasonPhrase struct{ probes }
 func (TitleReasonPhrase) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "problem-json-title-reason-phrase",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyProblemJSON,
 		Title:    "An about:blank problem's title is the status's reason phrase",
 		Severity: finding.SeverityWarning,
@@ -338,6 +342,7 @@ type TitleVaries struct{ probes }
 func (TitleVaries) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "problem-json-title-varies",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyProblemJSON,
 		Title:    "A problem type keeps one title",
 		Severity: finding.SeverityWarning,
@@ -419,6 +424,7 @@ type ExtensionNames struct{ probes }
 func (ExtensionNames) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "problem-json-extension-names",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyProblemJSON,
 		Title:    "Extension member names start with a letter and use letters, digits and underscores",
 		Severity: finding.SeverityInfo,

@@ -68,6 +68,8 @@ func isOwnProbe(p string) bool {
 	return p == exchange.PurposeCrawl || strings.HasPrefix(p, PurposePrefix)
 }
 
+var errorsKey = checks.NewKey[[]*exchange.Exchange]()
+
 // errorResponses are the judged 4xx and 5xx answers, in recording order,
 // then those the less privileged identities were given that the most
 // privileged one was not, one per URL and status. HEAD is left out: it has
@@ -75,7 +77,7 @@ func isOwnProbe(p string) bool {
 // answer twice, and resources whose status changed between identical
 // requests, which only negotiation-unstable-resource judges.
 func errorResponses(in *checks.Input) []*exchange.Exchange {
-	return in.Memo("problem-json/errors", func() any {
+	return checks.Memo(in, errorsKey, func() []*exchange.Exchange {
 		var out []*exchange.Exchange
 		seen := map[string]bool{}
 		add := func(x *exchange.Exchange, judged func(string) bool) {
@@ -104,7 +106,7 @@ func errorResponses(in *checks.Input) []*exchange.Exchange {
 			}
 		}
 		return out
-	}).([]*exchange.Exchange)
+	})
 }
 
 // judgedLowerPurpose says which answers to a less privileged identity are

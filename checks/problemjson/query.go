@@ -18,6 +18,7 @@ type QueryDecoding struct{ probes }
 func (QueryDecoding) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "problem-json-query-decoding",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyProblemJSON,
 		Title:    "A collection decodes an encoded colon and a valueless parameter like any client writes them",
 		Severity: finding.SeverityWarning,
@@ -103,10 +104,12 @@ func answered(a, b *exchange.Exchange) (*exchange.Exchange, *exchange.Exchange) 
 	return a, b
 }
 
+var queryRepeatsKey = checks.NewKey[[]exchange.PlannedRequest]()
+
 // planQueryRepeats is the family's follow-up round: both requests of every
 // pair whose first answers differ are sent twice more.
 func planQueryRepeats(in *checks.PlanInput) []exchange.PlannedRequest {
-	return in.Memo("problem-json/query-repeats", func() any {
+	return checks.Memo(in, queryRepeatsKey, func() []exchange.PlannedRequest {
 		ix := exchange.NewIndex(&exchange.Recording{Exchanges: in.Probes})
 		var out []exchange.PlannedRequest
 		for _, s := range firstJSONSamplePerShape(in.Samples) {
@@ -118,7 +121,7 @@ func planQueryRepeats(in *checks.PlanInput) []exchange.PlannedRequest {
 			}
 		}
 		return out
-	}).([]exchange.PlannedRequest)
+	})
 }
 
 // honoursLimit reports a collection shown to apply limit: ?limit=1 gave at

@@ -89,6 +89,7 @@ type DeclaredMediaType struct{ probes }
 func (DeclaredMediaType) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "problem-json-declared-media-type",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyProblemJSON,
 		Title:    "Errors the OpenAPI document declares as problem+json are problem+json",
 		Severity: finding.SeverityError,
@@ -151,6 +152,7 @@ type DeclaredType struct{ probes }
 func (DeclaredType) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "problem-json-declared-type",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyProblemJSON,
 		Title:    "Observed problem types and statuses are the ones the OpenAPI document declares",
 		Severity: finding.SeverityError,
@@ -273,6 +275,7 @@ type UndeclaredStatus struct{ probes }
 func (UndeclaredStatus) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "problem-json-undeclared-status",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyProblemJSON,
 		Title:    "Error statuses an operation answers with are declared in the OpenAPI document",
 		Severity: finding.SeverityInfo,

@@ -29,6 +29,7 @@ type SuccessLabelled struct{ probes }
 func (SuccessLabelled) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "problem-json-success-labelled",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyProblemJSON,
 		Title:    "Successful responses are not labelled application/problem+json",
 		FiredBy:  "success labelled problem",
@@ -92,6 +93,7 @@ func (SuccessDeclared) Parts() []checks.Part { return []checks.Part{probeNote{}}
 func (SuccessDeclared) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "problem-json-success-declared",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyProblemJSON,
 		Title:    "The OpenAPI document declares application/problem+json for errors only",
 		FiredBy:  "success declared as a problem",

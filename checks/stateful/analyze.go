@@ -95,8 +95,10 @@ func selfOf(x *exchange.Exchange, v *jsonorder.Value) string {
 	return u.String()
 }
 
+var analysisKey = checks.NewKey[*analysis]()
+
 func analyze(in *checks.Input) *analysis {
-	return in.Memo("stateful/analysis", func() any {
+	return checks.Memo(in, analysisKey, func() *analysis {
 		a := &analysis{issues: map[string][]hypermedia.Issue{}, catalog: newCatalog(in.Spec, in.MCP)}
 		kinds := map[string]*kind{}
 		var order []string
@@ -146,7 +148,7 @@ func analyze(in *checks.Input) *analysis {
 			a.missingLists(kinds[key])
 		}
 		return a
-	}).(*analysis)
+	})
 }
 
 // missingLists reports the documents of a kind that carry no next_actions

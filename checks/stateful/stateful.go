@@ -32,18 +32,23 @@ const (
 
 // All returns the family's checks.
 func All() []checks.Check {
-	out := make([]checks.Check, len(rules))
-	for i, m := range rules {
-		out[i] = rule{meta: m}
+	return []checks.Check{
+		NextActionsMissing{}, ConfirmationSkipped{}, IdempotencyKey{}, VerifyMissing{}, PatchFields{}, PatchVersion{},
 	}
-	return out
 }
 
-type rule struct{ meta checks.Meta }
+// judge is the findings of check m, from the family's one analysis of the
+// flows the recording shows.
+func judge(ctx context.Context, in *checks.Input, m checks.Meta) ([]finding.Finding, error) {
+	a, err := flows(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return hypermedia.Findings(m, a.issues[m.ID]), nil
+}
 
-func (r rule) Meta() checks.Meta { return r.meta }
-
-func (r rule) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+// flows is the family's analysis, or why its checks are not assessed.
+func flows(ctx context.Context, in *checks.Input) (*analysis, error) {
 	a := analyze(in)
 	if a.nodes == 0 {
 		return nil, checks.Skip("no crawled JSON response carried next_actions")
@@ -51,10 +56,7 @@ func (r rule) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, err
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if r.meta.ID == idIdempotency && !a.catalog.any() {
-		return nil, checks.Skip("neither an OpenAPI document nor an MCP tool catalog describes the operations next_actions name")
-	}
-	return hypermedia.Findings(r.meta, a.issues[r.meta.ID]), nil
+	return a, nil
 }
 
 const seedStateful = "Stateful business actions for agents"

@@ -56,9 +56,11 @@ type model struct {
 	entries     []entry
 }
 
+var modelKey = checks.NewKey[*model]()
+
 // build derives every projection once per scan.
 func build(in *checks.Input) *model {
-	return in.Memo("surface/model", func() any {
+	return checks.Memo(in, modelKey, func() *model {
 		m := &model{}
 		for _, p := range []struct {
 			name      string
@@ -74,7 +76,7 @@ func build(in *checks.Input) *model {
 			m.entries = append(m.entries, entries...)
 		}
 		return m
-	}).(*model)
+	})
 }
 
 func openAPIEntries(in *checks.Input) ([]entry, string) {

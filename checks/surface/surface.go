@@ -61,6 +61,7 @@ type Renamed struct{ family }
 func (Renamed) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "surface-renamed", Family: checks.FamilySurface, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "Every projection calls an operation by its operationId",
 		SpecRefs: []finding.SpecRef{seedRef, {Doc: "OpenAPI 3.1", Section: "4.8.10.1 operationId", Level: "MUST", URL: "https://spec.openapis.org/oas/v3.1.0#fixed-fields-7"}},
 		Help: `The same operation appears under a different name in one projection: an MCP tool, an
@@ -98,6 +99,7 @@ type Unknown struct{ family }
 func (Unknown) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "surface-unknown-operation", Family: checks.FamilySurface, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "Projections name only operations the OpenAPI document has",
 		SpecRefs: []finding.SpecRef{seedRef},
 		Help: `An llms.txt link to an operation's entry in the OpenAPI document, or an agent card skill
@@ -136,6 +138,7 @@ type MCPHints struct{ family }
 func (MCPHints) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "surface-mcp-hints", Family: checks.FamilySurface, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "Renamed MCP tools keep hints that agree with their operation's method",
 		SpecRefs: []finding.SpecRef{seedRef, {Doc: "MCP 2025-11-25", Section: "server/tools ToolAnnotations", Level: "SHOULD", URL: "https://modelcontextprotocol.io/specification/2025-11-25/server/tools"}},
 		Help: `A tool whose name is near-identical to an operationId, but not equal, escapes the mcp

@@ -17,6 +17,7 @@ type Prefer struct{ probes }
 func (Prefer) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "vary-prefer",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyVary,
 		Title:    "Responses shaped by Prefer list Prefer in Vary",
 		Severity: finding.SeverityError,

@@ -40,6 +40,7 @@ type Accept struct{ probes }
 func (Accept) Meta() checks.Meta {
 	return checks.Meta{
 		ID:       "vary-accept",
+		Since:    checks.FirstRelease,
 		Family:   checks.FamilyVary,
 		Title:    "Responses that depend on Accept list Accept in Vary",
 		Severity: finding.SeverityWarning,

@@ -70,18 +70,31 @@ func newExplainCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			c, ok := reg.Get(args[0])
-			if !ok {
-				hint := ""
-				if s := reg.Suggest(args[0]); s != "" {
-					hint = fmt.Sprintf("; did you mean %q?", s)
-				}
-				return usageError("unknown check %q%s (see 'agentready checks')", args[0], hint)
+			text, err := explain(reg, args[0])
+			if err != nil {
+				return err
 			}
-			_, err = fmt.Fprint(e.stdout, explainText(c.Meta()))
+			_, err = fmt.Fprint(e.stdout, text)
 			return err
 		},
 	}
+}
+
+// explain is the explanation of the check id names: its ID, or a former
+// one, which leads to the check as renamed and says so.
+func explain(reg *checks.Registry, id string) (string, error) {
+	if c, ok := reg.Get(id); ok {
+		return explainText(c.Meta()), nil
+	}
+	if c, ok := reg.Renamed(id); ok {
+		m := c.Meta()
+		return fmt.Sprintf("%s was renamed %s; overrides, ignores and baselines that name %s apply to it.\n\n", id, m.ID, id) + explainText(m), nil
+	}
+	hint := ""
+	if s := reg.Suggest(id); s != "" {
+		hint = fmt.Sprintf("; did you mean %q?", s)
+	}
+	return "", usageError("unknown check %q%s (see 'agentready checks')", id, hint)
 }
 
 func explainText(m checks.Meta) string {

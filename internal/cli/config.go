@@ -172,10 +172,15 @@ func (e *env) registry() (*checks.Registry, error) {
 }
 
 // knownNames lists this build's check IDs and families.
-func knownNames() config.Known {
+func knownNames() config.Known { return namesOf(builtin.All()) }
+
+// namesOf lists the checks' IDs, with the former IDs of renamed checks,
+// which a configuration may still name, and the families.
+func namesOf(cs []checks.Check) config.Known {
 	var k config.Known
-	for _, c := range builtin.All() {
+	for _, c := range cs {
 		k.Checks = append(k.Checks, c.Meta().ID)
+		k.Checks = append(k.Checks, c.Meta().Aliases...)
 	}
 	k.Families = checks.FamilyNames()
 	sort.Strings(k.Checks)

@@ -36,6 +36,10 @@ type Baseline struct {
 	// report carries none (one written before reports did).
 	Snapshot *finding.Snapshot
 	byFP     map[string]bool
+	// parts are what each entry's fingerprint hashes besides the check ID,
+	// by fingerprint, to give a renamed check's entries the fingerprints
+	// its findings have now (renamed).
+	parts map[string]fingerprintParts
 }
 
 // LoadBaseline reads a JSON report as a baseline.
@@ -81,21 +85,51 @@ func ReadBaseline(r io.Reader) (*Baseline, error) {
 
 // BaselineFromFindings builds a baseline from findings.
 func BaselineFromFindings(fs []finding.Finding) *Baseline {
-	b := &Baseline{byFP: map[string]bool{}}
+	b := &Baseline{byFP: map[string]bool{}, parts: map[string]fingerprintParts{}}
 	for _, f := range fs {
-		if b.byFP[f.Fingerprint] {
-			continue
-		}
-		b.byFP[f.Fingerprint] = true
-		b.Entries = append(b.Entries, finding.BaselineEntry{
+		b.add(finding.BaselineEntry{
 			Fingerprint: f.Fingerprint, CheckID: f.CheckID, Severity: f.Severity,
 			Message: f.Message, URL: f.PrimaryURL(),
-		})
+		}, partsOf(f))
 	}
+	b.sortEntries()
+	return b
+}
+
+// add lists e unless an entry of its fingerprint is listed.
+func (b *Baseline) add(e finding.BaselineEntry, parts fingerprintParts) {
+	if b.byFP[e.Fingerprint] {
+		return
+	}
+	b.byFP[e.Fingerprint] = true
+	b.parts[e.Fingerprint] = parts
+	b.Entries = append(b.Entries, e)
+}
+
+func (b *Baseline) sortEntries() {
 	slices.SortFunc(b.Entries, func(x, y finding.BaselineEntry) int {
 		return cmp.Or(cmp.Compare(x.CheckID, y.CheckID), cmp.Compare(x.Fingerprint, y.Fingerprint))
 	})
-	return b
+}
+
+// renamed is the baseline with the entries of a check's former ID
+// (checks.Meta.Aliases) moved to its ID now, under the fingerprints its
+// findings have now: a baseline written before a rename keeps matching the
+// renamed check. It is b itself when no entry names a former ID.
+func (b *Baseline) renamed(renames map[string]string) *Baseline {
+	if !slices.ContainsFunc(b.Entries, func(e finding.BaselineEntry) bool { return renames[e.CheckID] != "" }) {
+		return b
+	}
+	out := &Baseline{Path: b.Path, Snapshot: b.Snapshot, byFP: map[string]bool{}, parts: map[string]fingerprintParts{}}
+	for _, e := range b.Entries {
+		parts := b.parts[e.Fingerprint]
+		if now := renames[e.CheckID]; now != "" {
+			e.CheckID, e.Fingerprint = now, parts.fingerprint(now)
+		}
+		out.add(e, parts)
+	}
+	out.sortEntries()
+	return out
 }
 
 // Has reports whether the baseline lists the fingerprint.

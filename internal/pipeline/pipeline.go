@@ -32,19 +32,20 @@ func (p *Policy) Select(cs []checks.Check) (selected []checks.Check, notes []str
 	if p == nil {
 		return cs, nil
 	}
+	p.renames = checks.Renames(cs)
 	for _, c := range cs {
 		if p.enabled(c.Meta()) {
 			selected = append(selected, c)
 		}
 	}
-	return selected, p.offNotes()
+	return selected, append(p.renameNotes(), p.offNotes()...)
 }
 
 func (p *Policy) enabled(m checks.Meta) bool {
 	if on, ok := p.Families[string(m.Family)]; ok && !on {
 		return false
 	}
-	sev, ok := p.Severity[m.ID]
+	sev, ok := p.severity(m.ID)
 	return !ok || sev != finding.SeverityNone
 }
 
@@ -53,7 +54,7 @@ func (p *Policy) offNotes() []string {
 	var off []string
 	for _, id := range slices.Sorted(maps.Keys(p.Severity)) {
 		if p.Severity[id] == finding.SeverityNone {
-			off = append(off, id)
+			off = append(off, p.checkID(id))
 		}
 	}
 	if len(off) > 0 {
@@ -133,11 +134,21 @@ func (p *Pipeline) Run(fs []finding.Finding) []finding.Finding {
 
 func fingerprint(_ *Pipeline, fs []finding.Finding) []finding.Finding {
 	for i := range fs {
-		f := &fs[i]
-		shape := exchange.PathShape(exchange.PathOf(f.PrimaryURL()))
-		f.Fingerprint = finding.Fingerprint(f.CheckID, f.PrimaryMethod(), shape, f.Subject)
+		fs[i].Fingerprint = partsOf(fs[i]).fingerprint(fs[i].CheckID)
 	}
 	return fs
+}
+
+// fingerprintParts are what a finding's fingerprint hashes besides its
+// check's ID: its method, the shape of its URL's path, and its subject.
+type fingerprintParts struct{ method, shape, subject string }
+
+func partsOf(f finding.Finding) fingerprintParts {
+	return fingerprintParts{f.PrimaryMethod(), exchange.PathShape(exchange.PathOf(f.PrimaryURL())), f.Subject}
+}
+
+func (p fingerprintParts) fingerprint(checkID string) string {
+	return finding.Fingerprint(checkID, p.method, p.shape, p.subject)
 }
 
 // dedupe drops findings that say the same thing about the same request; two
@@ -164,17 +175,17 @@ func overrideSeverity(p *Pipeline, fs []finding.Finding) []finding.Finding {
 		return fs
 	}
 	for i := range fs {
-		if s, ok := p.Policy.Severity[fs[i].CheckID]; ok {
+		if s, ok := p.Policy.severity(fs[i].CheckID); ok {
 			fs[i].Severity = s
 		}
 	}
 	for i := range p.Rules {
-		if s, ok := p.Policy.Severity[p.Rules[i].ID]; ok {
+		if s, ok := p.Policy.severity(p.Rules[i].ID); ok {
 			p.Rules[i].Severity = s
 		}
 	}
 	for i := range p.Results {
-		if s, ok := p.Policy.Severity[p.Results[i].ID]; ok {
+		if s, ok := p.Policy.severity(p.Results[i].ID); ok {
 			p.Results[i].Severity = s
 		}
 	}

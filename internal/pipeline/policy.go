@@ -32,6 +32,53 @@ type Policy struct {
 	Baseline *Baseline
 	// Now is the clock ignores expire by; nil means time.Now.
 	Now func() time.Time
+
+	// renames map the checks' former IDs to their IDs now, learnt by
+	// Select, so that what the user names by a former ID applies to the
+	// renamed check.
+	renames map[string]string
+}
+
+// checkID is the ID now of the check the user named id, an ID or a former
+// one.
+func (p *Policy) checkID(id string) string {
+	if now := p.renames[id]; now != "" {
+		return now
+	}
+	return id
+}
+
+// severity is the override of check id, named by its ID or a former one;
+// the one that names its ID wins, then the first former ID in sorted order.
+func (p *Policy) severity(id string) (finding.Severity, bool) {
+	if s, ok := p.Severity[id]; ok || len(p.renames) == 0 {
+		return s, ok
+	}
+	for _, named := range slices.Sorted(maps.Keys(p.Severity)) {
+		if p.renames[named] == id {
+			return p.Severity[named], true
+		}
+	}
+	return finding.SeverityNone, false
+}
+
+// renameNotes say which checks the configuration names by a former ID.
+func (p *Policy) renameNotes() []string {
+	named := slices.Collect(maps.Keys(p.Severity))
+	for _, ig := range p.Ignores {
+		named = append(named, ig.Check)
+	}
+	slices.Sort(named)
+	var renamed []string
+	for _, id := range slices.Compact(named) {
+		if now := p.renames[id]; now != "" {
+			renamed = append(renamed, fmt.Sprintf("%s (now %s)", id, now))
+		}
+	}
+	if len(renamed) == 0 {
+		return nil
+	}
+	return []string{"the configuration names checks by their former IDs, which apply to the checks as renamed: " + strings.Join(renamed, ", ")}
 }
 
 // PolicyFromConfig turns the file's check settings into a Policy.
@@ -83,6 +130,7 @@ func (p *Policy) ignore(fs []finding.Finding, doc *spec.Document, now time.Time)
 	for _, f := range fs {
 		matched := false
 		for i, ig := range p.Ignores {
+			ig.Check = p.checkID(ig.Check)
 			if !matches(ig, f, doc) {
 				continue
 			}
@@ -102,6 +150,7 @@ func (p *Policy) ignore(fs []finding.Finding, doc *spec.Document, now time.Time)
 		}
 	}
 	for i, ig := range p.Ignores {
+		ig.Check = p.checkID(ig.Check)
 		switch {
 		case ig.Expired(now):
 			notes = append(notes, fmt.Sprintf("the ignore of %s expired on %s; %d finding(s) it matched count again (reason was: %s)",
@@ -212,7 +261,7 @@ func compareBaseline(p *Pipeline, fs []finding.Finding) []finding.Finding {
 	if p.Policy == nil || p.Policy.Baseline == nil {
 		return fs
 	}
-	b := p.Policy.Baseline
+	b := p.Policy.Baseline.renamed(p.Policy.renames)
 	assessed := map[string]bool{}
 	for _, r := range p.Results {
 		assessed[r.ID] = r.Status == finding.StatusPass || r.Status == finding.StatusFail

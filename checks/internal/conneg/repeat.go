@@ -117,12 +117,14 @@ func Consistent(ix *exchange.Index, a, b *exchange.Exchange, verdict Verdict) bo
 // statuses.
 type Flip struct{ A, B *exchange.Exchange }
 
+var unstableKey = checks.NewKey[map[string]Flip]()
+
 // Unstable maps each resource whose status changed between identical
 // requests to the first such pair of GETs in recording order, or of HEADs
 // when no GET changed. Such a resource is
 // judged by negotiation-unstable-resource alone.
 func Unstable(in *checks.Input) map[string]Flip {
-	return in.Memo("conneg/unstable", func() any {
+	return checks.Memo(in, unstableKey, func() map[string]Flip {
 		out := map[string]Flip{}
 		for _, x := range in.Recording.Exchanges {
 			if !IsRepeat(x.Purpose) || x.Response == nil {
@@ -139,7 +141,7 @@ func Unstable(in *checks.Input) map[string]Flip {
 			}
 		}
 		return out
-	}).(map[string]Flip)
+	})
 }
 
 // IsUnstable reports a resource whose status changed between identical

@@ -36,19 +36,23 @@ type View struct {
 	failedCrawls []*exchange.Exchange
 }
 
+var viewKey = checks.NewKey[*View]()
+
 // ViewOf is the view of a recording, computed once per Input.
 func ViewOf(in *checks.Input) *View {
-	return in.Memo("conneg/view", func() any {
+	return checks.Memo(in, viewKey, func() *View {
 		return newView(in.Index, in.Samples, in.Recording.Exchanges)
-	}).(*View)
+	})
 }
+
+var followUpViewKey = checks.NewKey[*View]()
 
 // FollowUpView is the view of the first round, computed once per PlanInput.
 func FollowUpView(in *checks.PlanInput) *View {
-	return in.Memo("conneg/follow-up-view", func() any {
+	return checks.Memo(in, followUpViewKey, func() *View {
 		all := append(append([]*exchange.Exchange(nil), in.Crawled...), in.Probes...)
 		return newView(exchange.NewIndex(&exchange.Recording{Exchanges: all}), in.Samples, all)
-	}).(*View)
+	})
 }
 
 func newView(ix *exchange.Index, samples, all []*exchange.Exchange) *View {

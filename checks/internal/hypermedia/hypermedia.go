@@ -75,11 +75,13 @@ func Read(x *exchange.Exchange) *Doc {
 // with it, since the decoded trees are kept for every check of the family.
 const MaxDocsPerShape = 32
 
+var docsKey = checks.NewKey[[]*Doc]()
+
 // Docs decodes, once per Input, the judgeable exchanges that keep selects, at
 // most MaxDocsPerShape per path shape and purpose (in recording order, so the
 // choice is deterministic). key names the selection for the memo.
 func Docs(in *checks.Input, key string, keep func(*exchange.Exchange) bool) []*Doc {
-	return in.Memo("hypermedia/docs/"+key, func() any {
+	return checks.Memo(in, docsKey.With(key), func() []*Doc {
 		var out []*Doc
 		perShape := map[string]int{}
 		for _, x := range in.Recording.Exchanges {
@@ -94,7 +96,7 @@ func Docs(in *checks.Input, key string, keep func(*exchange.Exchange) bool) []*D
 			out = append(out, Decode(x))
 		}
 		return out
-	}).([]*Doc)
+	})
 }
 
 // HALDocs are the crawl responses served as HAL.

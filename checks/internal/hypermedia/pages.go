@@ -107,17 +107,21 @@ func (t *visitTable) all() []visit {
 	return out
 }
 
+var readingKey = checks.NewKey[*pageFacts]()
+
 // reading is the facts while States reads the pages into them.
 func reading(in *checks.Input) *pageFacts {
-	return in.Memo("hypermedia/pages-read", func() any {
+	return checks.Memo(in, readingKey, func() *pageFacts {
 		return &pageFacts{states: stateKinds{kinds: map[string]*stateKind{}}, seen: map[string]bool{},
 			fetched: map[string]visitForms{}, carried: map[*exchange.Exchange]bool{}}
-	}).(*pageFacts)
+	})
 }
+
+var factsKey = checks.NewKey[*pageFacts]()
 
 // factsOf reads every page, once per Input, and returns what was kept.
 func factsOf(in *checks.Input) *pageFacts {
-	return in.Memo("hypermedia/pages", func() any {
+	return checks.Memo(in, factsKey, func() *pageFacts {
 		in.ReadPages(States{})
 		p := reading(in)
 		if len(p.fetched) > 0 {
@@ -132,7 +136,7 @@ func factsOf(in *checks.Input) *pageFacts {
 		}
 		p.seen, p.fetched, p.visits.index = nil, nil, nil
 		return p
-	}).(*pageFacts)
+	})
 }
 
 // addVisit records a crawled resource, or the templates of a HAL-FORMS

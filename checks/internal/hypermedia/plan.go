@@ -18,13 +18,15 @@ const maxExtraPerShape = 8
 // decoded to find states the samples missed.
 const maxExaminedPerShape = 64
 
+var fetchKey = checks.NewKey[[]exchange.PlannedRequest]()
+
 // PlanFetch asks for HAL-FORMS on every sampled resource that serves HAL or
 // advertises HAL-FORMS, and on further crawled resources of the same shape
 // whose state the samples did not cover, so that the templates of every
 // observed state are seen (the state matrix depends on it). Every check of
 // the hal-forms family plans it, and it is computed once per PlanInput.
 func PlanFetch(in *checks.PlanInput) []exchange.PlannedRequest {
-	return in.Memo("hypermedia/fetch", func() any { return planFetch(in) }).([]exchange.PlannedRequest)
+	return checks.Memo(in, fetchKey, func() []exchange.PlannedRequest { return planFetch(in) })
 }
 
 func planFetch(in *checks.PlanInput) []exchange.PlannedRequest {

@@ -34,12 +34,14 @@ func (pc PaymentChallenge) Describe() string {
 	return s
 }
 
+var challengesKey = checks.NewKey[[]PaymentChallenge]()
+
 // PaymentChallenges returns the x402 challenges of every recording of the
 // scan (the crawl, the probes, every identity), the first per method and
 // path shape. A 402 that carries neither the PAYMENT-REQUIRED header nor a
 // body with x402Version is another scheme's refusal and is not read.
 func PaymentChallenges(in *checks.Input) []PaymentChallenge {
-	return in.Memo("discovery/x402", func() any {
+	return checks.Memo(in, challengesKey, func() []PaymentChallenge {
 		seen := map[string]bool{}
 		var out []PaymentChallenge
 		for _, rec := range in.Recordings() {
@@ -61,7 +63,7 @@ func PaymentChallenges(in *checks.Input) []PaymentChallenge {
 			}
 		}
 		return out
-	}).([]PaymentChallenge)
+	})
 }
 
 // ReadChallenge reads the challenge of a 402 where the transport of its

@@ -1,7 +1,10 @@
 package stateful
 
 import (
+	"context"
+
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/hypermedia"
 	"github.com/agentready/agentready/internal/finding"
 )
 
@@ -12,9 +15,13 @@ var (
 		URL: "https://modelcontextprotocol.io/specification/2025-11-25/server/tools"}
 )
 
-var rules = []checks.Meta{
-	{
+// NextActionsMissing checks that every response of a stateful resource carries next_actions.
+type NextActionsMissing struct{}
+
+func (NextActionsMissing) Meta() checks.Meta {
+	return checks.Meta{
 		ID: idMissing, Family: checks.FamilyStateful, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "Every response of a stateful resource carries next_actions",
 		SpecRefs: []finding.SpecRef{ref("every-response-carries-next-actions", "MUST")},
 		Help: `In a stateful action every response tells the model which tools it may call next;
@@ -30,9 +37,20 @@ top-level members are read.
 
 **How to fix:** compute ` + "`next_actions`" + ` for every state of the flow, and return
 ` + "`[]`" + ` only when nothing remains to be done.`,
-	},
-	{
+	}
+}
+
+func (c NextActionsMissing) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta())
+}
+
+// ConfirmationSkipped checks that payments, refunds, deletions and approvals sit behind requires_confirmation.
+type ConfirmationSkipped struct{}
+
+func (ConfirmationSkipped) Meta() checks.Meta {
+	return checks.Meta{
 		ID: idConfirmation, Family: checks.FamilyStateful, Severity: finding.SeverityError, Security: true,
+		Since:    checks.FirstRelease,
 		Title:    "Payments, refunds, deletions and approvals sit behind requires_confirmation",
 		SpecRefs: []finding.SpecRef{ref("the-confirmation-node-is-never-skipped", "MUST"), refMCPAnnotations},
 		Help: `The confirmation node is a hard boundary: no matter how much the model already
@@ -47,9 +65,20 @@ destructive and not idempotent.
 **How to fix:** set ` + "`requires_confirmation: true`" + ` on the node that offers the
 action (or on the entry), and keep the action off the list until the flow
 reaches its confirmation node.`,
-	},
-	{
+	}
+}
+
+func (c ConfirmationSkipped) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta())
+}
+
+// IdempotencyKey checks that confirm and recover steps take an idempotency key.
+type IdempotencyKey struct{}
+
+func (IdempotencyKey) Meta() checks.Meta {
+	return checks.Meta{
 		ID: idIdempotency, Family: checks.FamilyStateful, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "Confirm and recover steps take an idempotency key",
 		SpecRefs: []finding.SpecRef{ref("confirm-and-recover-take-an-idempotency-key", "SHOULD"), refIdempotencyKey},
 		Help: `The final submission and its retry after a timeout are the calls an agent may
@@ -61,9 +90,27 @@ document (operationId, x-mcp-tool) or the MCP tool catalog gives the entry's
 name; entries that resolve to neither are not judged.
 
 **How to fix:** declare the key on the operation and deduplicate on it.`,
-	},
-	{
+	}
+}
+
+func (c IdempotencyKey) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	a, err := flows(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	if !a.catalog.any() {
+		return nil, checks.Skip("neither an OpenAPI document nor an MCP tool catalog describes the operations next_actions name")
+	}
+	return hypermedia.Findings(c.Meta(), a.issues[idIdempotency]), nil
+}
+
+// VerifyMissing checks that a submitted or unknown outcome offers a verify action.
+type VerifyMissing struct{}
+
+func (VerifyMissing) Meta() checks.Meta {
+	return checks.Meta{
 		ID: idVerify, Family: checks.FamilyStateful, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "A submitted or unknown outcome offers a verify action",
 		SpecRefs: []finding.SpecRef{ref("unresolved-outcomes-offer-verification", "SHOULD")},
 		Help: `After a submission, or when its outcome is unknown (a gateway timeout), the
@@ -74,9 +121,20 @@ check or status action leaves the model to retry or give up.
 
 **How to fix:** offer a verify action (` + "`verify_action`" + `, a status read) on every
 submitted or unknown node until the verification is recorded.`,
-	},
-	{
+	}
+}
+
+func (c VerifyMissing) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta())
+}
+
+// PatchFields checks that inputs, allowed_patch, missing and depends_on name the same fields.
+type PatchFields struct{}
+
+func (PatchFields) Meta() checks.Meta {
+	return checks.Meta{
 		ID: idPatchFields, Family: checks.FamilyStateful, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
 		Title:    "inputs, allowed_patch, missing and depends_on name the same fields",
 		SpecRefs: []finding.SpecRef{ref("the-patch-vocabulary-agrees", "MUST")},
 		Help: `` + "`inputs[].field`" + `, ` + "`allowed_patch`" + `, ` + "`missing`" + ` and ` + "`depends_on`" + ` tell the model which fields
@@ -90,9 +148,20 @@ properties, every named field must be a path in it (` + "`items[].quantity`" + `
 
 **How to fix:** derive the four lists and the patch schema from one flow
 definition.`,
-	},
-	{
+	}
+}
+
+func (c PatchFields) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta())
+}
+
+// PatchVersion checks that a response that allows a patch carries a version.
+type PatchVersion struct{}
+
+func (PatchVersion) Meta() checks.Meta {
+	return checks.Meta{
 		ID: idPatchVersion, Family: checks.FamilyStateful, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
 		Title:    "A response that allows a patch carries a version",
 		SpecRefs: []finding.SpecRef{ref("patches-are-versioned", "SHOULD")},
 		Help: `A patch is applied to the state the model read. A response that lists
@@ -101,5 +170,9 @@ send back, so a patch computed from a stale view is applied to a newer one.
 
 **How to fix:** return the action's ` + "`version`" + ` with every node and require it in the
 patch.`,
-	},
+	}
+}
+
+func (c PatchVersion) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta())
 }
