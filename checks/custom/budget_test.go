@@ -14,6 +14,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/checkstest"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/longtest"
 )
 
 // deepDocument is a JSON object of the given depth in which every object
@@ -60,6 +61,7 @@ var stoppedRe = regexp.MustCompile(`the rule was stopped on GET /orders/1 \(200\
 // an error, not a pass, when it found nothing in what it evaluated. Before
 // the budget, each of these took seconds and one to two gigabytes here.
 func TestPathologicalQueriesStopAtTheBudget(t *testing.T) {
+	longtest.Skip(t, "runs queries over 3 MB until the rule's budget ends")
 	doc := deepDocument(9, 4)
 	body, _ := json.Marshal(doc)
 	if len(body) < 3<<20 || len(body) > 4<<20 {

@@ -80,7 +80,6 @@ func TestCLISnapshots(t *testing.T) {
 		{"lint-bad-json", []string{"lint", "--format", "json", bad}, cli.ExitGateFailed},
 		{"lint-good", []string{"lint", good}, cli.ExitOK},
 		{"demo-no-vary-accept", []string{"demo", "--defect", "no-vary-accept"}, cli.ExitOK},
-		{"demo-no-vary-accept-json", []string{"demo", "--defect", "no-vary-accept", "--format", "json"}, cli.ExitOK},
 		{"demo-gate-fails", []string{"demo", "--defect", "no-vary-accept", "--fail-on", "warning", "-q"}, cli.ExitGateFailed},
 		{"usage-unknown-command", []string{"frobnicate"}, cli.ExitUsage},
 		{"usage-unknown-flag", []string{"scan", "--frobnicate", "http://127.0.0.1:1/"}, cli.ExitUsage},

@@ -2,7 +2,6 @@ package har_test
 
 import (
 	"net/http"
-	"os"
 	"slices"
 	"testing"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/agentready/agentready/fixtures/reachfix"
 	"github.com/agentready/agentready/fixtures/seedapp"
 	"github.com/agentready/agentready/fixtures/unreached"
+	"github.com/agentready/agentready/internal/longtest"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/internal/spec"
 	"github.com/agentready/agentready/probe"
@@ -94,7 +94,7 @@ func replayCases() []replayCase {
 // too long for the suite a developer runs on every change: it runs with
 // AGENTREADY_LONG=1, as .ci/run sets it; otherwise one case of each kind.
 func TestReplayOfEveryFixtureScan(t *testing.T) {
-	long := os.Getenv("AGENTREADY_LONG") == "1" && !testing.Short()
+	long := longtest.Enabled()
 	for _, c := range replayCases() {
 		if !long && !c.always {
 			continue
