@@ -11,7 +11,7 @@ import (
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/internal/cli"
 	"github.com/agentready/agentready/internal/golden"
-	"github.com/agentready/agentready/report/jsonreport"
+	"github.com/agentready/agentready/report/json"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
