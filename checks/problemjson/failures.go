@@ -12,6 +12,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/internal/conneg"
 	"github.com/agentready/agentready/checks/internal/errorleak"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 )
@@ -78,10 +79,14 @@ func (c ServerError) Run(ctx context.Context, in *checks.Input) ([]finding.Findi
 	return group(c.Meta(), occs), nil
 }
 
-// failureJudgedElsewhere are the probes whose 5xx is the very defect a
-// negotiation check reports (negotiation-malformed-accept,
-// negotiation-options-failed): one failure is one finding.
-var failureJudgedElsewhere = map[string]bool{conneg.PurposeMalformed: true, conneg.PurposeOptions: true}
+// failureJudgedElsewhere are the probes whose 5xx is the very defect
+// another family's check reports (negotiation-malformed-accept,
+// negotiation-unsupported-type, negotiation-options-failed,
+// discovery-robots-unreachable): one failure is one finding.
+var failureJudgedElsewhere = map[string]bool{
+	conneg.PurposeMalformed: true, conneg.PurposeMalformedRange: true, conneg.PurposeUnsupported: true,
+	conneg.PurposeOptions: true, purpose.Robots: true,
+}
 
 // safeMethod reports the methods every exchange of a scan without active
 // probes uses (RFC 9110 §9.2.1): a 5xx to one of them is the server's
