@@ -31,17 +31,18 @@ func (ServerError) Meta() checks.Meta {
 		}, {
 			Doc: "RFC 9110", Section: "15.5.1", Level: "readiness", URL: "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.1",
 		}},
-		Help: `A 5xx says the server failed (RFC 9110 §15.6). Here it failed on a safe GET an
-agent will send: a link the app advertises, an ID that does not exist, a
+		Help: `A 5xx says the server failed (RFC 9110 §15.6). Here it failed on a safe request
+an agent will send: a link the app advertises, an ID that does not exist, a
 cursor with an encoded colon, a flag without a value (` + "`?debug&limit=1`" + `),
 ` + "`limit=-1`" + `, another media type in ` + "`Accept`" + ` (` + "`text/html`" + `, ` + "`text/markdown`" + `), or a
-discovery document (` + "`/.well-known/...`" + `). Every safe request the scan sends is
-judged, and the finding names the probe that got the failure. Those are client mistakes and deserve a 4xx (§15.5.1) that says
-what to change; a 5xx tells the agent to retry the same thing later, which
-will fail again. 503 and 504 are left out: they report overload or an
-upstream timeout, not the input; so is a 429 or 503 with ` + "`Retry-After`" + ` that the
-scan waited out. A failure is sent twice more before it is reported; one
-that does not repeat was a failure at random.
+discovery document (` + "`/.well-known/...`" + `). Every safe request the scan sends
+is judged, and the finding names the probe that got the failure. Those are
+client mistakes and deserve a 4xx (§15.5.1) that says what to change; a 5xx
+tells the agent to retry the same thing later, which will fail again. 503
+and 504 are left out: they report overload or an upstream timeout, not the
+input; so is a 429 or 503 with ` + "`Retry-After`" + ` that the scan waited out. A
+failure that does not repeat when the request is sent again is a failure at
+random, not reported.
 
 **How to fix:** validate path IDs and query parameters before using them,
 and map parse failures to 400 (or 404 for unknown IDs) with a problem
