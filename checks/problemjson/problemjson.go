@@ -66,12 +66,6 @@ func judgedPurpose(p string) bool {
 		strings.HasPrefix(p, "negotiation/") || strings.HasPrefix(p, "vary/")
 }
 
-// isOwnProbe reports the requests an agent could send that this family
-// sends or follows itself: the crawl and the error probes.
-func isOwnProbe(p string) bool {
-	return p == exchange.PurposeCrawl || strings.HasPrefix(p, PurposePrefix)
-}
-
 // errorResponses are the judged 4xx and 5xx answers, in recording order,
 // then those the less privileged identities were given that the most
 // privileged one was not, one per URL and status. HEAD is left out: it has
