@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"sync"
 	"sync/atomic"
@@ -71,15 +72,17 @@ func newClient(cfg Config, start *url.URL) *client {
 		log:         cfg.Log,
 	}
 	base := cfg.Transport
+	var head http.RoundTripper
 	if base == nil {
-		base = newTransport(cfg.Concurrency, cfg.Resolver)
+		t := newTransport(cfg.Concurrency, cfg.Resolver)
+		base, head = t, newHeadTransport(t)
 	}
 	var limiter *rate.Limiter
 	if cfg.Rate > 0 {
 		limiter = rate.NewLimiter(rate.Limit(cfg.Rate), 1)
 	}
 	c.http = &http.Client{
-		Transport:     &countingTransport{next: base, limiter: limiter, count: &c.requests, progress: cfg.Progress},
+		Transport:     &countingTransport{next: base, head: head, limiter: limiter, count: &c.requests, progress: cfg.Progress},
 		CheckRedirect: c.checkRedirect,
 	}
 	return c
@@ -132,7 +135,10 @@ func (c *client) checkRedirect(req *http.Request, via []*http.Request) error {
 // countingTransport applies the rate limit to every hop, redirects included,
 // and counts what was sent.
 type countingTransport struct {
-	next     http.RoundTripper
+	next http.RoundTripper
+	// head carries the HEAD requests when set, on connections that see
+	// what a server sends after the response (newHeadTransport).
+	head     http.RoundTripper
 	limiter  *rate.Limiter
 	count    *atomic.Int64
 	progress *Progress
@@ -146,6 +152,9 @@ func (t *countingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	}
 	t.count.Add(1)
 	t.progress.addRequest()
+	if req.Method == http.MethodHead && t.head != nil {
+		return t.head.RoundTrip(req)
+	}
 	return t.next.RoundTrip(req)
 }
 
@@ -280,6 +289,13 @@ func (c *client) attempt(ctx context.Context, method, rawURL string, header http
 		return x, nil
 	}
 	req.Header = header.Clone()
+	var watch *headWatch
+	if method == http.MethodHead {
+		req = req.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) {
+			// The last hop's connection: a redirect's HEAD had its own.
+			watch, _ = info.Conn.(*headWatch)
+		}}))
+	}
 	begin := time.Now()
 	x.Started = begin.UnixNano()
 	defer func() { x.Duration = time.Since(begin) }()
@@ -301,6 +317,11 @@ func (c *client) attempt(ctx context.Context, method, rawURL string, header http
 	}
 	if readErr != nil {
 		x.Err = "reading body: " + readErr.Error()
+	}
+	if watch != nil {
+		if after, size := watch.afterHead(); size > 0 {
+			x.AfterHead = &exchange.AfterHead{Bytes: after, Size: size}
+		}
 	}
 	c.logf("%s %s: %d", method, rawURL, resp.StatusCode)
 	return x, resp.Request.URL

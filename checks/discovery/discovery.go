@@ -23,6 +23,7 @@ import (
 	"strconv"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 )
@@ -49,7 +50,7 @@ func All() []checks.Check {
 // Probe purposes only this family reads; those surface and drift read too
 // are named in checks/internal/purpose.
 const (
-	PurposeRobots      = "discovery/robots"
+	PurposeRobots      = purpose.Robots
 	PurposeCatalog     = "discovery/api-catalog"
 	PurposeCatalogHead = "discovery/api-catalog-head"
 	PurposeServiceDesc = "discovery/service-desc"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
@@ -54,7 +55,8 @@ unlocks the operation (an administrator, the owner, staff; a plan, tier or
 subscription) in a requirement phrase: "requires the Pro plan", "admin
 only", "available on the Enterprise tier". The same words in a state
 ("subscription is cancelled", "awaiting admin approval", "plan expired")
-reveal nothing.
+reveal nothing. A caller one of whose pages answered 5xx and never 200 is
+not judged: the state that page would have shown may offer the operation.
 
 **How to fix:** omit entries for operations the caller's identity can never
 perform, or give them no reason; keep reasons for state-dependent
@@ -118,6 +120,11 @@ func unavailable(ctx context.Context, in *checks.Input, m checks.Meta, policy bo
 			offered[name] = true
 		}
 		seen += len(negatives)
+		if failed := pagesThatFailed(v.Recording); len(negatives) > 0 && len(failed) > 0 {
+			in.Observe(m.ID, fmt.Sprintf("as %q, %s answered %d and never 200: a state it shows may offer the operations unavailableAffordances names, so none is judged never offered",
+				v.Name, exchange.PathOf(failed[0].Request.URL), failed[0].Response.Status))
+			continue
+		}
 		reported := map[string]bool{}
 		for _, n := range negatives {
 			if offered[n.operation] || reported[n.operation] || revealsPolicy(n.reason) != policy {
@@ -140,6 +147,30 @@ func unavailable(ctx context.Context, in *checks.Input, m checks.Meta, policy bo
 		return nil, checks.Skip("no identity was shown unavailableAffordances")
 	}
 	return out, nil
+}
+
+// pagesThatFailed lists, in recording order, the GETs of a recording that
+// answered 5xx while no GET of the same URL answered 200: the states those
+// pages would have shown are unknown, and one of them may offer what every
+// page seen did not. A 503 that stayed throttled hid its page as well.
+func pagesThatFailed(rec *exchange.Recording) []*exchange.Exchange {
+	if rec == nil {
+		return nil
+	}
+	answered := map[string]bool{}
+	for _, x := range rec.Exchanges {
+		if x.Request.Method == http.MethodGet && x.Response != nil && x.Response.Status == http.StatusOK {
+			answered[x.Request.URL] = true
+		}
+	}
+	var out []*exchange.Exchange
+	for _, x := range rec.Exchanges {
+		if x.Request.Method == http.MethodGet && x.Response != nil && x.Response.Status >= 500 && !answered[x.Request.URL] {
+			out = append(out, x)
+			answered[x.Request.URL] = true
+		}
+	}
+	return out
 }
 
 // affordancesOf collects, over every JSON response of a recording, the

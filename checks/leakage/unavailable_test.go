@@ -34,6 +34,17 @@ func TestUnavailableAffordances(t *testing.T) {
 			doc(pay, `{"operation":"shipOrder","reason":"order is placed"}`),
 			json200("/orders/2", `{"id":2,"affordances":[{"operation":"shipOrder","target":"/orders/2/ship"}]}`),
 		}, false, false},
+		// The page that would show the offer failed: the states seen are not
+		// all the states, so nothing is judged never offered.
+		{"offer on a page that answered 500", []*checkstest.Builder{
+			doc(pay, `{"operation":"refundOrder","reason":"requires_role_admin"}`),
+			get("/orders/3").Status(500).Header("Content-Type", "text/plain").Body("boom"),
+		}, false, false},
+		{"a 500 the same page answered 200 to later", []*checkstest.Builder{
+			doc(pay, `{"operation":"refundOrder"}`),
+			get("/orders/2").Status(500).Header("Content-Type", "text/plain").Body("boom"),
+			json200("/orders/2", `{"id":2}`),
+		}, false, true},
 		{"policy word in a state reason of an offered operation", []*checkstest.Builder{
 			doc(pay, `{"operation":"shipOrder","reason":"shipping rule: order is placed"}`),
 			json200("/orders/2", `{"id":2,"affordances":[{"operation":"shipOrder","target":"/orders/2/ship"}]}`),

@@ -16,7 +16,7 @@ import (
 func All() []checks.Check {
 	return []checks.Check{
 		PreferredType{}, QZero{}, Specificity{}, MixedWildcards{}, TieBreak{}, MalformedRange{}, Wildcard{}, Unsupported{},
-		MalformedAccept{}, HeadStatus{}, HeadContentLength{}, HeadHeaders{},
+		MalformedAccept{}, HeadStatus{}, HeadContentLength{}, HeadHeaders{}, HeadBody{},
 		AllowOn405{}, OptionsAllow{}, OptionsCORSOnly{}, OptionsClientError{}, OptionsFailed{}, UnstableResource{},
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/internal/conneg"
 	"github.com/agentready/agentready/checks/internal/errorleak"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 )
@@ -31,13 +32,18 @@ func (ServerError) Meta() checks.Meta {
 		}, {
 			Doc: "RFC 9110", Section: "15.5.1", Level: "readiness", URL: "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.1",
 		}},
-		Help: `A 5xx says the server failed (RFC 9110 §15.6). Here it failed on a safe GET an
-agent will send: a link the app advertises, an ID that does not exist, a
-cursor with an encoded colon, a flag without a value (` + "`?debug&limit=1`" + `) or
-` + "`limit=-1`" + `. Those are client mistakes and deserve a 4xx (§15.5.1) that says
-what to change; a 5xx tells the agent to retry the same thing later, which
-will fail again. 503 and 504 are left out: they report overload or an
-upstream timeout, not the input.
+		Help: `A 5xx says the server failed (RFC 9110 §15.6). Here it failed on a safe request
+an agent will send: a link the app advertises, an ID that does not exist, a
+cursor with an encoded colon, a flag without a value (` + "`?debug&limit=1`" + `),
+` + "`limit=-1`" + `, another media type in ` + "`Accept`" + ` (` + "`text/html`" + `, ` + "`text/markdown`" + `), or a
+discovery document (` + "`/.well-known/...`" + `). Every safe request the scan sends
+is judged, and the finding names the probe that got the failure. Those are
+client mistakes and deserve a 4xx (§15.5.1) that says what to change; a 5xx
+tells the agent to retry the same thing later, which will fail again. 503
+and 504 are left out: they report overload or an upstream timeout, not the
+input; so is a 429 or 503 with ` + "`Retry-After`" + ` that the scan waited out. A
+failure that does not repeat when the request is sent again is a failure at
+random, not reported.
 
 **How to fix:** validate path IDs and query parameters before using them,
 and map parse failures to 400 (or 404 for unknown IDs) with a problem
@@ -52,27 +58,94 @@ func (c ServerError) Run(ctx context.Context, in *checks.Input) ([]finding.Findi
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if !isOwnProbe(x.Purpose) || conneg.IsRepeat(x.Purpose) || x.Response == nil || conneg.IsUnstable(in, resourceOf(x)) {
+		if !safeMethod(x.Request.Method) || conneg.IsRepeat(x.Purpose) || x.Response == nil || conneg.IsUnstable(in, resourceOf(x)) ||
+			failureJudgedElsewhere[x.Purpose] {
 			continue
 		}
 		sent++
-		s := x.Response.Status
-		if s < 500 || s > 599 || s == http.StatusServiceUnavailable || s == http.StatusGatewayTimeout {
+		if !isServerFailure(x.Response) || !confirmed(in.Index, x) {
 			continue
 		}
-		msg := fmt.Sprintf("%s answered %d: the server failed on a request an agent can send", describe(x), s)
+		msg := fmt.Sprintf("%s answered %d: the server failed on a request an agent can send", describe(x), x.Response.Status)
 		if x.Purpose != exchange.PurposeCrawl {
 			msg += " (" + strings.TrimPrefix(x.Purpose, PurposePrefix) + " probe)"
 		}
-		ev := evidence(x, fmt.Sprint(s), "a 2xx, or a 4xx naming the problem")
+		ev := evidence(x, fmt.Sprint(x.Response.Status), "a 2xx, or a 4xx naming the problem")
 		ev.Excerpt = checks.Excerpt(x)
 		occs = append(occs, occurrence{x: x, subject: x.Purpose, message: msg, ev: ev})
 	}
 	if sent == 0 {
-		return nil, checks.Skip("no crawl request or error probe got a response")
+		return nil, checks.Skip("no safe request of the scan got a response")
 	}
 	in.Observe(c.Meta().ID, probeSummary(in.Recording))
 	return group(c.Meta(), occs), nil
+}
+
+// failureJudgedElsewhere are the probes whose 5xx is the very defect
+// another family's check reports (negotiation-malformed-accept,
+// negotiation-unsupported-type, negotiation-options-failed,
+// discovery-robots-unreachable): one failure is one finding.
+var failureJudgedElsewhere = map[string]bool{
+	conneg.PurposeMalformed: true, conneg.PurposeMalformedRange: true, conneg.PurposeUnsupported: true,
+	conneg.PurposeOptions: true, purpose.Robots: true,
+}
+
+// safeMethod reports the methods every exchange of a scan without active
+// probes uses (RFC 9110 §9.2.1): a 5xx to one of them is the server's
+// failure on a request that changes nothing. MCP's POSTs are judged by the
+// mcp family.
+func safeMethod(m string) bool {
+	return m == http.MethodGet || m == http.MethodHead || m == http.MethodOptions
+}
+
+// isServerFailure reports a 5xx that says the server failed on the request:
+// 503 and 504 report overload or an upstream timeout rather than the
+// input, and a throttled answer the probe retried as Retry-After said is
+// about the rate, not the resource.
+func isServerFailure(r *exchange.Response) bool {
+	s := r.Status
+	return s >= 500 && s <= 599 && s != http.StatusServiceUnavailable && s != http.StatusGatewayTimeout && !r.Throttled()
+}
+
+// confirmPrefix starts the purpose of a confirmation: the first-round
+// probe's purpose follows it, so that no other purpose's repeats are
+// mistaken for it and negotiation-unstable-resource, which compares a
+// repeat with the first send of its purpose, never sees one.
+const confirmPrefix = PurposePrefix + "confirm-5xx/"
+
+// planConfirmations sends again, twice, every first-round probe of another
+// family that failed with a 5xx, as conneg.PlanSuspects does for the
+// negotiation probes: one failure at random must not be reported as the
+// server's. The follow-up round's own probes have no later round and are
+// judged on their one answer.
+func planConfirmations(in *checks.PlanInput) []exchange.PlannedRequest {
+	var out []exchange.PlannedRequest
+	for _, x := range in.Probes {
+		// The negotiation probes' 5xx are sent again by their own
+		// confirmation rule (conneg.PlanSuspects).
+		if x.Response == nil || !safeMethod(x.Request.Method) || conneg.IsRepeat(x.Purpose) ||
+			judgedPurpose(x.Purpose) || !isServerFailure(x.Response) {
+			continue
+		}
+		for _, r := range conneg.PlanRepeat(x, 2, 1+conneg.Repeats) {
+			r.Purpose = conneg.RepeatPurpose(confirmPrefix+x.Purpose, r.Repeat)
+			r.BasedOn = x.BasedOn
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// confirmed reports a 5xx that its confirmations, when it had any, all
+// repeated: one that answered otherwise once was a failure at random.
+func confirmed(ix *exchange.Index, x *exchange.Exchange) bool {
+	for n := 2; n <= 1+conneg.Repeats; n++ {
+		r := ix.Get(conneg.RepeatPurpose(confirmPrefix+x.Purpose, n), x.BasedOn)
+		if r != nil && r.Response != nil && r.Response.Status != x.Response.Status {
+			return false
+		}
+	}
+	return true
 }
 
 // probeNote tells the reader how many error probes the family sent: they
@@ -94,6 +167,7 @@ func probeSummary(rec *exchange.Recording) string {
 	for _, x := range rec.Exchanges {
 		if strings.HasPrefix(x.Purpose, PurposePrefix) {
 			kind, _, _ := strings.Cut(strings.TrimPrefix(x.Purpose, PurposePrefix), "#")
+			kind, _, _ = strings.Cut(kind, "/")
 			kinds[kind]++
 			total++
 		}

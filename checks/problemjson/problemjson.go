@@ -2,13 +2,15 @@
 // details an agent can act on, and that they leak nothing. It judges every
 // 4xx and 5xx the scan met (the crawl, the negotiation probes' 406s and 405s)
 // plus a few safe error probes of its own: a not-found sibling per path
-// shape, an unknown path, and query edge cases on collections.
+// shape, an unknown path, and query edge cases on collections. A 5xx to any
+// safe request the scan sent, whichever family sent it, is a server error.
 package problemjson
 
 import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/agentready/agentready/checks"
@@ -34,9 +36,11 @@ type probes struct{}
 func (probes) Plan(in *checks.PlanInput) []exchange.PlannedRequest { return plan(in) }
 
 // PlanFollowUp sends again the two spellings of a query that were answered
-// differently, so that only a difference that holds is reported.
+// differently, so that only a difference that holds is reported, and the
+// other families' probes that failed with a 5xx, so that only a failure
+// that holds is.
 func (probes) PlanFollowUp(in *checks.PlanInput) []exchange.PlannedRequest {
-	return planQueryRepeats(in)
+	return slices.Concat(planQueryRepeats(in), planConfirmations(in))
 }
 
 // Parts implements checks.WithParts.
@@ -60,12 +64,6 @@ func rfc9457(section, level string) finding.SpecRef {
 func judgedPurpose(p string) bool {
 	return p == exchange.PurposeCrawl || strings.HasPrefix(p, PurposePrefix) ||
 		strings.HasPrefix(p, "negotiation/") || strings.HasPrefix(p, "vary/")
-}
-
-// isOwnProbe reports the requests an agent could send that this family
-// sends or follows itself: the crawl and the error probes.
-func isOwnProbe(p string) bool {
-	return p == exchange.PurposeCrawl || strings.HasPrefix(p, PurposePrefix)
 }
 
 var errorsKey = checks.NewKey[[]*exchange.Exchange]()

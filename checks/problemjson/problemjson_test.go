@@ -191,6 +191,23 @@ func errorCases() []errorCase {
 			`{"type":"/p/busy","title":"Service Unavailable","status":503}`)}, nil},
 		{"500 on a negotiation probe is negotiation's finding", []errResp{e(conneg.PurposeMalformed, sample, 500, prob,
 			`{"type":"/p/internal","title":"Internal Server Error","status":500}`)}, nil},
+		{"500 to the Markdown twin's Accept: text/html", []errResp{e("discovery/markdown-html", sample, 500, "text/plain", "boom")},
+			[]string{"problem-json-server-error"}},
+		{"500 to a well-known document", []errResp{e("discovery/api-catalog", base+"/.well-known/api-catalog", 500, "text/plain", "boom")},
+			[]string{"problem-json-server-error"}},
+		{"500 to an own-type negotiation probe", []errResp{e(conneg.PurposeOwn, sample, 500, prob,
+			`{"type":"/p/internal","title":"Internal Server Error","status":500}`)}, []string{"problem-json-server-error"}},
+		{"500 to a discovery probe that answered 200 when sent again", []errResp{
+			e("discovery/api-catalog", base+"/.well-known/api-catalog", 500, "text/plain", "boom"),
+			e(conneg.RepeatPurpose("problem-json/confirm-5xx/discovery/api-catalog", 2), base+"/.well-known/api-catalog", 200, "application/linkset+json", `{"linkset":[]}`),
+		}, nil},
+		{"503 with Retry-After is throttling", []errResp{{purpose: "discovery/api-catalog", method: http.MethodGet, url: base + "/.well-known/api-catalog",
+			status: 503, ctype: "text/plain", body: "busy", hdr: map[string]string{"Retry-After": "1"}}}, nil},
+		{"500 to robots.txt is discovery's finding", []errResp{e("discovery/robots", base+"/robots.txt", 500, "text/plain", "boom")}, nil},
+		{"500 to an unsupported type is negotiation's finding", []errResp{e(conneg.PurposeUnsupported, sample, 500, "text/plain", "boom")},
+			[]string{"problem-json-media-type"}},
+		{"500 to OPTIONS is negotiation's finding", []errResp{{purpose: conneg.PurposeOptions, method: http.MethodOptions, url: sample, status: 500}},
+			[]string{"problem-json-media-type"}},
 		{"java stack trace in detail", []errResp{e(problemjson.PurposeColonCursor, base+"/orders?page=a%3Ab", 400, prob,
 			`{"type":"/p/bad","title":"Bad Request","status":400,"detail":"java.lang.NumberFormatException: For input string: \"a:b\"\n\tat com.acme.Orders.list(Orders.java:42)"}`)}, []string{"problem-json-leak"}},
 		{"debug page", []errResp{e(exchange.PurposeCrawl, base+"/x", 404, prob,
@@ -383,5 +400,45 @@ func TestLowerIdentityErrorsAreJudged(t *testing.T) {
 				t.Errorf("%s: %q does not say whose answer it judged", tt.what, f.Message)
 			}
 		}
+	}
+}
+
+// The Markdown twin's probe and a discovery document are judged like the
+// crawl: their 5xx is a server error naming the probe, sent twice more in the
+// follow-up round first, and only reported when the failure holds.
+func TestServerErrorJudgesEveryProbeAndConfirmsIt(t *testing.T) {
+	twin := e("discovery/markdown-html", sample, 500, "text/plain", "boom")
+	fs, _ := checkstest.Run(t, problemjson.ServerError{}, input(twin))
+	if len(fs) != 1 || !strings.Contains(fs[0].Message, "GET /orders/1 answered 500") || !strings.Contains(fs[0].Message, "(discovery/markdown-html probe)") {
+		t.Fatalf("findings %+v, want one naming the request and the probe", fs)
+	}
+
+	first := input(twin, e("discovery/robots", base+"/robots.txt", 200, "text/plain", ""), e("discovery/status", base+"/status", 503, "text/plain", ""))
+	got := problemjson.MediaType{}.PlanFollowUp(&checks.PlanInput{Samples: first.Samples, Probes: first.Recording.Exchanges})
+	var confirmations []string
+	for _, r := range got {
+		if strings.HasPrefix(r.Purpose, "problem-json/confirm-5xx/") {
+			confirmations = append(confirmations, r.Purpose+" "+r.Method+" "+r.URL+" "+r.Header.Get("Accept")+" "+r.BasedOn)
+		}
+	}
+	want := []string{
+		"problem-json/confirm-5xx/discovery/markdown-html#2 GET " + sample + " application/hal+json " + sample,
+		"problem-json/confirm-5xx/discovery/markdown-html#3 GET " + sample + " application/hal+json " + sample,
+	}
+	if !slices.Equal(confirmations, want) {
+		t.Errorf("confirmations:\n%s\nwant:\n%s", strings.Join(confirmations, "\n"), strings.Join(want, "\n"))
+	}
+
+	held := input(twin,
+		e("problem-json/confirm-5xx/discovery/markdown-html#2", sample, 500, "text/plain", "boom"),
+		e("problem-json/confirm-5xx/discovery/markdown-html#3", sample, 500, "text/plain", "boom"))
+	if fs, _ := checkstest.Run(t, problemjson.ServerError{}, held); len(fs) != 1 {
+		t.Errorf("a failure its confirmations repeated: %d findings, want 1", len(fs))
+	}
+	flaky := input(twin,
+		e("problem-json/confirm-5xx/discovery/markdown-html#2", sample, 500, "text/plain", "boom"),
+		e("problem-json/confirm-5xx/discovery/markdown-html#3", sample, 200, "text/markdown", "# order"))
+	if fs, _ := checkstest.Run(t, problemjson.ServerError{}, flaky); len(fs) != 0 {
+		t.Errorf("a failure a confirmation did not repeat: %+v, want none", fs)
 	}
 }

@@ -16,10 +16,11 @@ import (
 )
 
 // trailingBytesServer is a hand-written HTTP/1.1 server that answers each
-// HEAD with an empty response followed by bytes no request asked for: an
-// echo of the caller's X-Custom-Token and another caller's private data.
-// net/http logs such bytes through the standard logger when it finds them
-// on an idle connection. It counts the HEADs so answered.
+// GET with its response followed by bytes no request asked for: an echo of
+// the caller's X-Custom-Token and another caller's private data. net/http
+// logs such bytes through the standard logger when it finds them on an idle
+// connection. It counts the GETs so answered. (After a HEAD response the
+// probe reads such bytes itself, as negotiation-head-body's evidence.)
 func trailingBytesServer(t *testing.T) (string, *atomic.Int64) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -51,13 +52,13 @@ func serveTrailing(conn net.Conn, trailed *atomic.Int64) {
 		io.Copy(io.Discard, req.Body)
 		const body = `{"name":"trailing"}`
 		switch req.Method {
-		case http.MethodHead:
-			fmt.Fprintf(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 0\r\n\r\n"+
-				"X-Custom-Token: %s; another caller's %s", req.Header.Get("X-Custom-Token"), privateMarker)
+		case http.MethodGet:
+			fmt.Fprintf(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"+
+				"X-Custom-Token: %s; another caller's %s", len(body), body, req.Header.Get("X-Custom-Token"), privateMarker)
 			trailed.Add(1)
 			return
-		case http.MethodGet:
-			fmt.Fprintf(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+		case http.MethodHead:
+			fmt.Fprint(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 0\r\n\r\n")
 		default:
 			fmt.Fprint(conn, "HTTP/1.1 204 No Content\r\n\r\n")
 		}
@@ -98,7 +99,7 @@ func TestLibraryLogOnlyWithVerbose(t *testing.T) {
 				t.Fatalf("code %d: %s", r.code, r.stderr)
 			}
 			if trailed.Load() == 0 {
-				t.Fatal("no HEAD got trailing bytes: the test would not see what is logged of them")
+				t.Fatal("no GET got trailing bytes: the test would not see what is logged of them")
 			}
 			if leaked.Len() > 0 {
 				t.Errorf("the process's standard logger got %q", leaked.String())

@@ -52,6 +52,18 @@ type Exchange struct {
 	// (same Key), each with the resource it was planned for. The probe sends
 	// such a request once; lookups by purpose find it under each of them.
 	SharedWith []Use `json:"sharedWith,omitempty"`
+	// AfterHead is the content a server sent after its response to a HEAD
+	// request, which must have none (RFC 9110 §9.3.2); nil when it sent
+	// nothing. It is rare, so a crawl pays one pointer per page for it.
+	AfterHead *AfterHead `json:"afterHead,omitempty"`
+}
+
+// AfterHead is what followed a HEAD response: its first bytes, at most
+// MaxAfterHead, with credentials replaced like a body's, and how many
+// bytes were sent.
+type AfterHead struct {
+	Bytes []byte `json:"-"`
+	Size  int64  `json:"size"`
 }
 
 // Use is one purpose a request was planned for, on behalf of one resource.
@@ -305,6 +317,11 @@ func MediaTypeOf(contentType string) (string, map[string]string) {
 func IsJSONMediaType(mt string) bool {
 	return mt == "application/json" || strings.HasSuffix(mt, "+json")
 }
+
+// MaxAfterHead bounds the bytes kept of what a server sent after a HEAD
+// response (Response.AfterHead): the evidence needs the first of them, and a
+// hostile server may send gigabytes.
+const MaxAfterHead = 512
 
 // PlannedRequest is what a check asks the probe to send. Method must be GET,
 // HEAD or OPTIONS; the probe refuses anything else unless active probes were

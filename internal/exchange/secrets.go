@@ -417,5 +417,9 @@ func (s *Secrets) Scrub(x *Exchange) {
 	n := s.ScrubHeader(r.Header)
 	var m int
 	r.Body, m = s.Bytes(r.Body, r.Truncated)
-	r.Redactions += n + m
+	var k int
+	if a := x.AfterHead; a != nil {
+		a.Bytes, k = s.Bytes(a.Bytes, int64(len(a.Bytes)) < a.Size)
+	}
+	r.Redactions += n + m + k
 }

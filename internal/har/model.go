@@ -136,6 +136,10 @@ type entryData struct {
 	Dropped    bool `json:"dropped,omitempty"`
 	Unread     bool `json:"unread,omitempty"`
 	Redactions int  `json:"redactions,omitempty"`
+	// AfterHead is what the server sent after a HEAD response, which must
+	// have no content; AfterHeadSize counts all of it.
+	AfterHead     text  `json:"afterHead,omitempty"`
+	AfterHeadSize int64 `json:"afterHeadSize,omitempty"`
 	// SessionStart are the requests that opened the MCP session the
 	// request was sent in, which its curl line replays first.
 	SessionStart []sessionRequest `json:"sessionStart,omitempty"`

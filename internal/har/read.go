@@ -413,6 +413,12 @@ func fromEntry(e entry) (*exchange.Exchange, error) {
 		return nil, err
 	}
 	x.Response.Truncated, x.Response.Dropped, x.Response.Unread, x.Response.Redactions = d.Truncated, d.Dropped, d.Unread, d.Redactions
+	if len(d.AfterHead) > exchange.MaxAfterHead || d.AfterHeadSize < int64(len(d.AfterHead)) {
+		return nil, fmt.Errorf("entry %s: %d bytes after a HEAD response, of %d sent: at most %d are kept", d.ID, len(d.AfterHead), d.AfterHeadSize, exchange.MaxAfterHead)
+	}
+	if d.AfterHeadSize > 0 {
+		x.AfterHead = &exchange.AfterHead{Bytes: []byte(d.AfterHead), Size: d.AfterHeadSize}
+	}
 	return x, nil
 }
 

@@ -250,6 +250,9 @@ func toEntry(x *exchange.Exchange, started time.Time) entry {
 	if !utf8.ValidString(x.Request.URL) {
 		e.Data.URL = text(x.Request.URL)
 	}
+	if a := x.AfterHead; a != nil {
+		e.Data.AfterHead, e.Data.AfterHeadSize = text(a.Bytes), a.Size
+	}
 	if r := x.Response; r != nil {
 		e.Data.Truncated, e.Data.Dropped, e.Data.Unread, e.Data.Redactions = r.Truncated, r.Dropped, r.Unread, r.Redactions
 		e.Request.HTTPVersion = r.Proto

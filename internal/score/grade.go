@@ -26,6 +26,12 @@
 //   - Overall score = the lowest subscore among the graded families, so
 //     the grade never contradicts the family table: it is the weakest
 //     family's. Score.Basis says which family that is.
+//   - A failed security check that rests on a MUST or MUST NOT clause and
+//     failed at error severity caps the overall score at 59 (C), whatever
+//     the families score: one such defect (an MCP endpoint that serves any
+//     foreign Origin, a per-caller response a shared cache may serve to
+//     another caller) costs 20 in its family like any MUST, which alone
+//     would leave a B+. Score.Basis names the checks that capped it.
 //   - No grade (finding.GradeNotAssessed, "N/A", score 0) when a signal or
 //     a fatal error stopped the scan before its end (finding.Coverage.Stopped;
 //     a scan its budget cut is graded on what it reached), when more than
@@ -113,7 +119,58 @@ func Grade(in Input) finding.Score {
 		score.Families = append(score.Families, tallies[family].familyScore(family, absence(in, family)))
 	}
 	overall(&score, in.Coverage)
+	capForSecurity(&score, securityMustFailures(in, worst))
 	return score
+}
+
+// securityCap is the highest overall score a scan with a failed security
+// MUST can get: the top of C, below every C+.
+const securityCap = 59
+
+// mustLevels are the clause levels that make a failed security check cap
+// the grade; a SHOULD or advice does not.
+var mustLevels = map[string]bool{"MUST": true, "MUST NOT": true}
+
+// securityMustFailures lists, by check ID, the failed checks marked security
+// that rest on a MUST or MUST NOT clause and failed at error severity: a
+// security check that only fired at a lower severity found no violation of
+// the requirement.
+func securityMustFailures(in Input, worst map[string]finding.Severity) []string {
+	rules := make(map[string]finding.RuleInfo, len(in.Rules))
+	for _, r := range in.Rules {
+		rules[r.ID] = r
+	}
+	var ids []string
+	for _, res := range sortedByID(in.Results) {
+		r, ok := rules[res.ID]
+		if res.Status != finding.StatusFail || !ok || !r.Security || !restsOnMust(r.SpecRefs) {
+			continue
+		}
+		sev, found := worst[res.ID]
+		if !found {
+			sev = res.Severity
+		}
+		if sev == finding.SeverityError {
+			ids = append(ids, res.ID)
+		}
+	}
+	return ids
+}
+
+func restsOnMust(refs []finding.SpecRef) bool {
+	return slices.ContainsFunc(refs, func(r finding.SpecRef) bool { return mustLevels[strings.ToUpper(r.Level)] })
+}
+
+// capForSecurity lowers a graded score to securityCap when a security MUST
+// failed, and says so in the basis; a score already at or below it, or no
+// grade, is left as it is.
+func capForSecurity(score *finding.Score, failed []string) {
+	if len(failed) == 0 || score.Grade == finding.GradeNotAssessed || score.Value <= securityCap {
+		return
+	}
+	score.Value = securityCap
+	score.Grade = Letter(securityCap)
+	score.Basis += fmt.Sprintf("; capped at %d (%s): security MUST failed (%s)", securityCap, score.Grade, strings.Join(failed, ", "))
 }
 
 // absence says why the family's surface is missing, or "" when it is there

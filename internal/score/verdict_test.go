@@ -209,3 +209,70 @@ func TestThrottledCrawlHasNoGrade(t *testing.T) {
 		})
 	}
 }
+
+func securityRule(id, family string, security bool, level string) finding.RuleInfo {
+	r := rule(id, family)
+	r.Security = security
+	r.SpecRefs = []finding.SpecRef{{Doc: "spec", Section: "1", Level: level}}
+	return r
+}
+
+func TestFailedSecurityMustCapsTheGradeAtC(t *testing.T) {
+	passing := result("vary-a", "vary", finding.StatusPass, finding.SeverityError)
+	cases := []struct {
+		name      string
+		rule      finding.RuleInfo
+		severity  finding.Severity
+		wantValue int
+		wantGrade string
+		capped    bool
+	}{
+		{"security MUST failed", securityRule("mcp-origin", "mcp", true, "MUST"), finding.SeverityError, 59, "C", true},
+		{"security MUST NOT failed", securityRule("mcp-origin", "mcp", true, "must not"), finding.SeverityError, 59, "C", true},
+		{"security SHOULD failed", securityRule("mcp-origin", "mcp", true, "SHOULD"), finding.SeverityError, 80, "B+", false},
+		{"MUST without security failed", securityRule("mcp-origin", "mcp", false, "MUST"), finding.SeverityError, 80, "B+", false},
+		{"security MUST fired only a warning", securityRule("mcp-origin", "mcp", true, "MUST"), finding.SeverityWarning, 95, "A", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := Input{
+				Families: order,
+				Rules:    []finding.RuleInfo{rule("vary-a", "vary"), tc.rule},
+				Results:  []finding.CheckResult{passing, result("mcp-origin", "mcp", finding.StatusFail, finding.SeverityError)},
+				Findings: occurrences("mcp-origin", "mcp", tc.severity),
+				Coverage: reached(finding.SurfaceMCP),
+				Needs:    needs,
+			}
+			got := Grade(in)
+			if got.Value != tc.wantValue || got.Grade != tc.wantGrade {
+				t.Errorf("score = %d %s, want %d %s (%s)", got.Value, got.Grade, tc.wantValue, tc.wantGrade, got.Basis)
+			}
+			const why = "capped at 59 (C): security MUST failed (mcp-origin)"
+			if strings.Contains(got.Basis, why) != tc.capped {
+				t.Errorf("basis %q, want it to say %q: %v", got.Basis, why, tc.capped)
+			}
+			// The family keeps its own score: the cap is the overall grade's.
+			if mcp := familyByName(t, got, "mcp"); mcp.Value != 100-Penalty(tc.severity) {
+				t.Errorf("mcp family = %d, want its penalties only", mcp.Value)
+			}
+		})
+	}
+}
+
+func TestSecurityCapLeavesLowerScoresAndNoGradeAlone(t *testing.T) {
+	rules := []finding.RuleInfo{securityRule("mcp-origin", "mcp", true, "MUST"), rule("vary-a", "vary"), rule("vary-b", "vary"), rule("vary-c", "vary")}
+	results := []finding.CheckResult{
+		result("mcp-origin", "mcp", finding.StatusFail, finding.SeverityError),
+		result("vary-a", "vary", finding.StatusFail, finding.SeverityError),
+		result("vary-b", "vary", finding.StatusFail, finding.SeverityError),
+		result("vary-c", "vary", finding.StatusFail, finding.SeverityError),
+	}
+	got := Grade(Input{Families: order, Rules: rules, Results: results, Coverage: reached(finding.SurfaceMCP), Needs: needs})
+	if got.Value != 40 || strings.Contains(got.Basis, "capped") {
+		t.Errorf("score %d %q, want the weakest family's 40, uncapped", got.Value, got.Basis)
+	}
+	got = Grade(Input{Families: order, Rules: rules, Results: results[:1], Coverage: &finding.Coverage{}, Needs: needs})
+	if got.Grade != finding.GradeNotAssessed || strings.Contains(got.Basis, "capped") {
+		t.Errorf("a scan that reached nothing = %s %q, want no grade and no cap", got.Grade, got.Basis)
+	}
+}

@@ -319,6 +319,20 @@ func applies(catalog []catalogEntry, kind string) []catalogEntry {
 	return out
 }
 
+// changingTemplates counts a resource's state-changing templates, C's
+// choices: a read-only template (HAL-FORMS' GET "Reload" of the resource
+// itself, a search form) is no more a choice than a read-only operation is
+// among A's, since reading is safe in every state.
+func changingTemplates(v visit) int {
+	n := 0
+	for _, t := range v.templates {
+		if !safeMethod(t[0]) {
+			n++
+		}
+	}
+	return n
+}
+
 // invalid counts the operations the kind's other states were seen to offer
 // and this state was not: what the state matrix shows an agent relying on
 // the catalog could attempt in vain.
@@ -345,7 +359,7 @@ func collect(catalog []catalogEntry, visits []visit, offered map[string]*offer) 
 		b.choices = append(b.choices, float64(len(v.refs)))
 		if v.forms {
 			c.tokens = append(c.tokens, float64(v.tplTokens))
-			c.choices = append(c.choices, float64(len(v.templates)))
+			c.choices = append(c.choices, float64(changingTemplates(v)))
 		}
 	}
 	return a, b, c
@@ -399,7 +413,7 @@ func kindsOf(catalog []catalogEntry, steps []visit, offered map[string]*offer, a
 func withChoices(catalog []catalogEntry, visits []visit) []visit {
 	var out []visit
 	for _, v := range visits {
-		if len(applies(catalog, v.kind)) > 0 || len(v.refs) > 0 || len(v.templates) > 0 {
+		if len(applies(catalog, v.kind)) > 0 || len(v.refs) > 0 || changingTemplates(v) > 0 {
 			out = append(out, v)
 		}
 	}

@@ -84,3 +84,24 @@ func TestInterfacesCountNothingWhereNothingIsOffered(t *testing.T) {
 		}
 	}
 }
+
+// A HAL-FORMS resource whose templates are a GET "Reload" of itself, the
+// convention's default template, and two writes: C has two choices, as A,
+// which leaves the read-only tool out, has two.
+func TestInterfacesDynamicChoicesLeaveReadOnlyTemplatesOut(t *testing.T) {
+	formsLight := func(id, state string) *exchange.Exchange {
+		return checkstest.Exchange(exchange.PurposeCrawl, "GET", "http://api.test/lights/"+id).Status(200).
+			Header("Content-Type", "application/prs.hal-forms+json").
+			Body(`{"state":"` + state + `","_links":{"self":{"href":"/lights/` + id + `"}},"_templates":{` +
+				`"default":{"title":"Reload","method":"GET","properties":[]},` +
+				`"turnOn":{"method":"POST","target":"/lights/` + id + `/on","properties":[]},` +
+				`"turnOff":{"method":"POST","target":"/lights/` + id + `/off","properties":[]}}}`).Build()
+	}
+	_, snap := smallDomain()
+	in := checkstest.Input("http://api.test/", nil, formsLight("1", "on"), formsLight("2", "off"))
+	s := hypermedia.InterfaceCosts(in, snap)
+	a, c := s.Interface(finding.InterfaceStatic), s.Interface(finding.InterfaceDynamic)
+	if !c.Offered || c.ChoicesPerStep == nil || *c.ChoicesPerStep != 2 || *a.ChoicesPerStep != 2 {
+		t.Errorf("C = %+v, A choices %v; want 2 choices each, the Reload template left out", c, a.ChoicesPerStep)
+	}
+}

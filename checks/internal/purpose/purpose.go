@@ -18,6 +18,11 @@ const (
 	Skill       = "discovery/agent-skill"
 )
 
+// Robots is discovery's GET of /robots.txt, whose 5xx is
+// discovery-robots-unreachable's defect; problem-json reads it so that the
+// failure is reported once.
+const Robots = "discovery/robots"
+
 // CrossFetch is a GET, as a lower identity, of a resource the most
 // privileged identity read: leakage plans it, and the active probes find
 // the controls each identity was offered in it.
