@@ -6,6 +6,8 @@ package vary
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"slices"
 	"sort"
 	"strings"
 
@@ -26,12 +28,6 @@ func (probes) Plan(in *checks.PlanInput) []exchange.PlannedRequest { return conn
 // the family leaves unjudged.
 func (probes) PlanFollowUp(in *checks.PlanInput) []exchange.PlannedRequest {
 	return conneg.PlanSuspects(conneg.FollowUpView(in))
-}
-
-// acceptVariants are the GETs of one resource that differ only in Accept.
-var acceptVariants = []string{
-	conneg.PurposeNone, conneg.PurposeOwn, conneg.PurposeWildcard, conneg.PurposeAlt,
-	conneg.PurposeQOrder, conneg.PurposeQZero, conneg.PurposeSpecificity, conneg.PurposeUnsupported,
 }
 
 // Accept checks Vary: Accept on negotiated resources.
@@ -74,7 +70,7 @@ func (c Accept) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, e
 		if conneg.IsUnstable(in, r.URL()) {
 			continue
 		}
-		variants := acceptResponses(v, r)
+		variants := acceptResponses(in, r)
 		types := distinctTypes(variants)
 		if len(types) < 2 {
 			continue
@@ -90,25 +86,40 @@ func (c Accept) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, e
 	return out, nil
 }
 
-// acceptResponses are the cacheable answers of one resource to GETs that
-// differ only in Accept: the crawl's, the probes' and, for a resource that
-// refused the crawl, those to each type tried.
-func acceptResponses(v *conneg.View, r conneg.Resource) []*exchange.Exchange {
+// acceptResponses are the cacheable answers of one resource to the scan's
+// GETs that differ only in Accept: the crawl's and every other GET sent to
+// its URL, whichever family planned it (the negotiation probes, the types a
+// refused resource or a sample was asked for, a Markdown twin's probe), so
+// that the check never calls a resource single-typed when the scan was
+// served two of its types.
+func acceptResponses(in *checks.Input, r conneg.Resource) []*exchange.Exchange {
 	var out []*exchange.Exchange
-	if conneg.Cacheable(r.Crawl) {
-		out = append(out, r.Crawl)
-	}
-	for _, p := range acceptVariants {
-		if x := v.Probe(p, r); conneg.Cacheable(x) {
-			out = append(out, x)
-		}
-	}
-	for _, x := range v.Guesses(r) {
+	for _, x := range getsByURL(in)[r.URL()] {
 		if conneg.Cacheable(x) {
 			out = append(out, x)
 		}
 	}
 	return out
+}
+
+// variantHeaders are request headers that select something besides the
+// media type; a GET that sets one is not an Accept variant.
+var variantHeaders = []string{"Prefer", "Range", "If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range"}
+
+// getsByURL groups the recording's first sends of GETs that may differ from
+// one another in Accept alone, by URL, in recording order.
+func getsByURL(in *checks.Input) map[string][]*exchange.Exchange {
+	return in.Memo("vary/gets-by-url", func() any {
+		out := map[string][]*exchange.Exchange{}
+		for _, x := range in.Recording.Exchanges {
+			if x.Request.Method != http.MethodGet || x.Response == nil || conneg.IsRepeat(x.Purpose) ||
+				slices.ContainsFunc(variantHeaders, func(h string) bool { return x.Request.Header.Get(h) != "" }) {
+				continue
+			}
+			out[x.Request.URL] = append(out[x.Request.URL], x)
+		}
+		return out
+	}).(map[string][]*exchange.Exchange)
 }
 
 func distinctTypes(xs []*exchange.Exchange) []string {

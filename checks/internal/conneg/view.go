@@ -30,7 +30,8 @@ func (r Resource) Refused() bool { return r.Own == "" }
 type View struct {
 	Index     *exchange.Index
 	Resources []Resource
-	// guesses are the per-type probes of refused resources, by resource.
+	// guesses are the per-type probes of refused resources and the
+	// representation probes of samples, by resource.
 	guesses map[string][]*exchange.Exchange
 	// failedCrawls are the crawl answers of 5xx that were repeated.
 	failedCrawls []*exchange.Exchange
@@ -76,7 +77,8 @@ func (v *View) Probe(purpose string, r Resource) *exchange.Exchange {
 	return v.Index.Get(purpose, r.URL())
 }
 
-// Guesses are the per-type probes of a refused resource, in type order.
+// Guesses are the probes that asked r for one type alone: the types served
+// beneath a refused resource, or the representations a sample was asked for.
 func (v *View) Guesses(r Resource) []*exchange.Exchange { return v.guesses[r.URL()] }
 
 // Proof is an answer that shows the resource has a representation, which
