@@ -353,6 +353,42 @@ func TestFailedOwnTypeRepeatsTheCrawl(t *testing.T) {
 	}
 }
 
+// TestTieKeepsTheBrowsersHTML: a page whose default (no Accept) is
+// Markdown but which a browser's Accept gets as HTML must keep HTML on a tie
+// that lists HTML first; with a browser also served Markdown, the default
+// is the page's choice.
+func TestTieKeepsTheBrowsersHTML(t *testing.T) {
+	html := resp{200, "text/html", map[string]string{"Vary": "Accept"}, "<p>"}
+	md := resp{200, "text/markdown", map[string]string{"Vary": "Accept"}, "# p"}
+	for _, tt := range []struct {
+		what    string
+		browser resp
+		want    []string
+	}{
+		{"a browser gets HTML", html, []string{"negotiation-tie-break"}},
+		{"a browser gets Markdown", md, nil},
+	} {
+		t.Run(tt.what, func(t *testing.T) {
+			in := build(map[string]resp{
+				exchange.PurposeCrawl:     html,
+				conneg.PurposeNone:        md,
+				conneg.PurposeOwn:         html,
+				conneg.PurposeAlt:         md,
+				conneg.PurposeTie:         md,
+				conneg.PurposeTieReversed: md,
+				conneg.PurposeBrowser:     tt.browser,
+			})
+			fs, _ := checkstest.Run(t, negotiation.TieBreak{}, in)
+			if got := checkstest.IDs(fs); !slices.Equal(got, tt.want) {
+				t.Fatalf("fired %v, want %v", got, tt.want)
+			}
+			if len(fs) > 0 && !strings.Contains(fs[0].Message, "a browser's Accept gets text/html") {
+				t.Errorf("message %q does not name the browser's HTML", fs[0].Message)
+			}
+		})
+	}
+}
+
 // TestRankingProbesFollowASecondRepresentation: the ranking probes are sent
 // in the follow-up round, and only to a resource that a probe proved serves
 // a second type: the paired alternate, or a type learned by asking for it
@@ -384,6 +420,7 @@ func TestRankingProbesFollowASecondRepresentation(t *testing.T) {
 			conneg.PurposeTie + " application/json, text/html",
 			conneg.PurposeTieReversed + " text/html, application/json",
 			conneg.PurposeMalformedRange + " text/html;q=nope, application/json;q=0.5",
+			conneg.PurposeBrowser + " " + conneg.BrowserAccept,
 		}},
 		{"one representation", "application/hal+json", []*exchange.Exchange{answer(u, conneg.PurposeAlt, resp{406, "application/problem+json", nil, `{}`})}, nil},
 		{"the alternate answered with the own type", "application/hal+json", []*exchange.Exchange{answer(u, conneg.PurposeAlt, resp{200, "application/hal+json", nil, `{}`})}, nil},

@@ -34,7 +34,14 @@ const (
 	PurposeTieReversed    = "negotiation/tie-reversed"
 	PurposeMixedWildcards = "negotiation/mixed-wildcards"
 	PurposeMalformedRange = "negotiation/malformed-range"
+	// PurposeBrowser asks a resource that serves HTML beside another type
+	// with a browser's Accept: what it serves there is its canonical
+	// representation for people, which a tie must not take from them.
+	PurposeBrowser = "negotiation/browser"
 )
+
+// BrowserAccept is the Accept browsers send for a page.
+const BrowserAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 
 // UnsupportedType is a media type no API serves.
 const UnsupportedType = "application/vnd.agentready.unsupported"
@@ -184,6 +191,9 @@ func PlanBattery(v *View) []exchange.PlannedRequest {
 			// malformed range as q=1 picks alt.
 			req(PurposeMalformedRange, alt+";q=nope, "+r.Own+";q=0.5"),
 		)
+		if r.Own == "text/html" || alt == "text/html" {
+			out = append(out, req(PurposeBrowser, BrowserAccept))
+		}
 		if majorType(r.Own) == majorType(alt) {
 			// Both need a type/* range that matches both types. The
 			// specific range carries the lower weight; a server that takes
