@@ -387,6 +387,21 @@ func TestTieKeepsTheBrowsersHTML(t *testing.T) {
 			}
 		})
 	}
+	t.Run("an API whose HTML only browsers get keeps its default", func(t *testing.T) {
+		json := resp{200, "application/json", map[string]string{"Vary": "Accept"}, "{}"}
+		in := build(map[string]resp{
+			exchange.PurposeCrawl:           json,
+			conneg.PurposeNone:              json,
+			conneg.PurposeOwn:               json,
+			conneg.TypePurpose("text/html"): html,
+			conneg.PurposeTie:               json,
+			conneg.PurposeTieReversed:       json,
+			conneg.PurposeBrowser:           html,
+		})
+		if fs, reason := checkstest.Run(t, negotiation.TieBreak{}, in); len(fs) > 0 || reason != "" {
+			t.Errorf("fired %v (%s), want a pass", checkstest.IDs(fs), reason)
+		}
+	})
 }
 
 // TestRankingProbesFollowASecondRepresentation: the ranking probes are sent

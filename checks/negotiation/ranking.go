@@ -58,9 +58,11 @@ at the same weight, in both orders (` + "`text/html, text/markdown`" + ` and
 listed last, where the default is the other one. That is the mark of a router
 that serves Markdown whenever ` + "`text/markdown`" + ` appears anywhere in the
 header, which also hands it to clients that asked for HTML first. A page
-that a browser's ` + "`Accept`" + ` gets as HTML is HTML for people whatever a request
-without ` + "`Accept`" + ` gets, so it keeps HTML on a tie where HTML is listed first:
-the scan reports Markdown there even when Markdown is the default.
+that the crawl and a browser's ` + "`Accept`" + ` both get as HTML is HTML for people
+whatever a request without ` + "`Accept`" + ` gets, so it keeps HTML on a tie where
+HTML is listed first: the scan reports Markdown there even when Markdown is
+the default. An API whose HTML is only what browsers are shown keeps its
+default.
 
 **How to fix:** rank by weight, and keep your default (or the client's
 order) on a tie.`,
@@ -112,9 +114,10 @@ type avoided struct{ purpose, typ string }
 type avoidProbe struct {
 	avoid func(own, alt string) []avoided
 	what  string // the avoided type, for the message
-	// canonical lifts the default's exemption where a browser's Accept
-	// got the other type: a page people are served as HTML keeps HTML when
-	// the client listed it first, whatever a request without Accept gets.
+	// canonical lifts the default's exemption where the crawl and a
+	// browser's Accept both got the other type: a page people are served
+	// as HTML keeps HTML when the client listed it first, whatever a
+	// request without Accept gets.
 	canonical bool
 }
 
@@ -143,7 +146,10 @@ func (p avoidProbe) run(ctx context.Context, in *checks.Input, m checks.Meta) ([
 				if a.typ == own {
 					other = alt
 				}
-				if !p.canonical || browserType(in, s) != other {
+				// The page's representation for people is the type both
+				// the crawl and a browser got; an API whose HTML is only
+				// a browser's view keeps its default.
+				if !p.canonical || other != own || browserType(in, s) != own {
 					continue
 				}
 				msg = fmt.Sprintf("Accept %q was answered with %s, %s; a browser's Accept gets %s, the page's representation for people, though without Accept the server serves %s",

@@ -70,8 +70,8 @@ func (c Accept) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, e
 		if conneg.IsUnstable(in, r.URL()) {
 			continue
 		}
-		variants := acceptResponses(in, r)
-		types := distinctTypes(variants)
+		variants := acceptResponses(v, r)
+		types := servedTypes(in, r)
 		if len(types) < 2 {
 			continue
 		}
@@ -86,20 +86,48 @@ func (c Accept) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, e
 	return out, nil
 }
 
-// acceptResponses are the cacheable answers of one resource to the scan's
-// GETs that differ only in Accept: the crawl's and every other GET sent to
-// its URL, whichever family planned it (the negotiation probes, the types a
-// refused resource or a sample was asked for, a Markdown twin's probe), so
-// that the check never calls a resource single-typed when the scan was
-// served two of its types.
-func acceptResponses(in *checks.Input, r conneg.Resource) []*exchange.Exchange {
+// acceptVariants are the GETs of one resource that differ only in Accept
+// and whose answers are judged: the negotiation probes that name the
+// resource's own types.
+var acceptVariants = []string{
+	conneg.PurposeNone, conneg.PurposeOwn, conneg.PurposeWildcard, conneg.PurposeAlt,
+	conneg.PurposeQOrder, conneg.PurposeQZero, conneg.PurposeSpecificity, conneg.PurposeUnsupported,
+}
+
+// acceptResponses are the cacheable answers of one resource to GETs that
+// differ only in Accept: the crawl's, the probes' and those to each type the
+// resource was asked for alone.
+func acceptResponses(v *conneg.View, r conneg.Resource) []*exchange.Exchange {
 	var out []*exchange.Exchange
-	for _, x := range getsByURL(in)[r.URL()] {
+	if conneg.Cacheable(r.Crawl) {
+		out = append(out, r.Crawl)
+	}
+	for _, p := range acceptVariants {
+		if x := v.Probe(p, r); conneg.Cacheable(x) {
+			out = append(out, x)
+		}
+	}
+	for _, x := range v.Guesses(r) {
 		if conneg.Cacheable(x) {
 			out = append(out, x)
 		}
 	}
 	return out
+}
+
+// servedTypes are the media types of every cacheable answer to a GET of the
+// resource's URL that differs from the others in Accept alone, whichever
+// family sent it (a Markdown twin's probe, a browser's Accept), so that the
+// check never calls a resource single-typed when the scan was served two of
+// its types.
+func servedTypes(in *checks.Input, r conneg.Resource) []string {
+	var xs []*exchange.Exchange
+	for _, x := range getsByURL(in)[r.URL()] {
+		if conneg.Cacheable(x) {
+			xs = append(xs, x)
+		}
+	}
+	return distinctTypes(xs)
 }
 
 // variantHeaders are request headers that select something besides the

@@ -108,8 +108,8 @@ func TestVaryChecks(t *testing.T) {
 
 // TestEverySecondTypeTheScanSawIsAssessed: a second type served to any GET
 // of the resource's URL that differs only in Accept makes the resource
-// negotiated, whichever family sent it; a conditional GET or one with
-// Prefer does not.
+// negotiated, whichever family sent it, so its default answer without
+// Vary: Accept is reported; a conditional GET does not.
 func TestEverySecondTypeTheScanSawIsAssessed(t *testing.T) {
 	for _, tt := range []struct {
 		what    string
@@ -123,6 +123,7 @@ func TestEverySecondTypeTheScanSawIsAssessed(t *testing.T) {
 		t.Run(tt.what, func(t *testing.T) {
 			a := good()
 			delete(a, conneg.PurposeAlt)
+			a[conneg.PurposeNone] = answer{ctype: "application/hal+json", vary: "Prefer"}
 			b := checkstest.Exchange(tt.purpose, "GET", u).BasedOn(u).Status(200).Header("Content-Type", "text/html").Body("<p>").ReqHeader("Accept", "text/html")
 			if tt.header != "" {
 				b.ReqHeader(tt.header, `"v1"`)
