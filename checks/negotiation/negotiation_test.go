@@ -437,6 +437,18 @@ func TestRankingProbesFollowASecondRepresentation(t *testing.T) {
 			conneg.PurposeMalformedRange + " text/html;q=nope, application/json;q=0.5",
 			conneg.PurposeBrowser + " " + conneg.BrowserAccept,
 		}},
+		{"a learned type another family's identical probe carried", "application/json", func() []*exchange.Exchange {
+			x := answer(u, "discovery/markdown-html", resp{200, "text/html", nil, "<p>"})
+			x.SharedWith = []exchange.Use{{Purpose: conneg.TypePurpose("text/html"), BasedOn: u}}
+			return []*exchange.Exchange{x}
+		}(), []string{
+			conneg.PurposeQZero + " application/json;q=0, text/html;q=0.5",
+			conneg.PurposeQOrder + " application/json;q=0.4, text/html",
+			conneg.PurposeTie + " application/json, text/html",
+			conneg.PurposeTieReversed + " text/html, application/json",
+			conneg.PurposeMalformedRange + " text/html;q=nope, application/json;q=0.5",
+			conneg.PurposeBrowser + " " + conneg.BrowserAccept,
+		}},
 		{"one representation", "application/hal+json", []*exchange.Exchange{answer(u, conneg.PurposeAlt, resp{406, "application/problem+json", nil, `{}`})}, nil},
 		{"the alternate answered with the own type", "application/hal+json", []*exchange.Exchange{answer(u, conneg.PurposeAlt, resp{200, "application/hal+json", nil, `{}`})}, nil},
 		{"a learned type answered with the own type", "application/json", learned("text/html", resp{200, "application/json", nil, `{}`}), nil},

@@ -134,7 +134,7 @@ func (v *View) Alternate(r Resource) string {
 	}
 	var served []string
 	for _, x := range v.Guesses(r) {
-		mt := strings.TrimPrefix(x.Purpose, purposeTypePrefix)
+		mt := v.GuessedType(x)
 		if mt != r.Own && AltServed(x, mt) {
 			served = append(served, mt)
 		}
