@@ -79,6 +79,9 @@ type crawler struct {
 	// startLinks counts the links the start page offered.
 	startLinks int
 	robots     *robotsRules // nil unless Config.RespectRobots; see robots.go
+	// refusedStart is the start page's answer to the crawl's Accept when
+	// only another Accept got it (see retryStart), or nil.
+	refusedStart *exchange.Exchange
 }
 
 // linkCut remembers the pages whose links the per-page bound cut, for the
@@ -223,6 +226,9 @@ func (cr *crawler) fetchPage(ctx context.Context, j job) *page {
 	if x.Err != "" && ctx.Err() != nil {
 		return nil
 	}
+	if j.source == exchange.SourceStart {
+		x, final = cr.retryStart(ctx, j.url, x, final)
+	}
 	x.Purpose, x.Depth, x.Source = exchange.PurposeCrawl, j.depth, j.source
 	p := &page{x: x, url: j.url}
 	if final != nil && final.String() != j.url {
@@ -239,6 +245,55 @@ func (cr *crawler) fetchPage(ctx context.Context, j job) *page {
 		cr.retain(x, p.found > len(p.cands))
 	}
 	return p
+}
+
+// retryAccepts are the Accept values the start page is asked with again
+// when it refuses the crawl's: any type, then none ("" removes the field),
+// which RFC 9110 §12.5.1 says get the default representation.
+var retryAccepts = []string{"*/*", ""}
+
+// retryStart sends the start page again with each of retryAccepts when it
+// answered the crawl's Accept with a 4xx that is not about access,
+// throttling or the Accept itself (406 and 415, which the negotiation
+// probes follow up), and the user set no Accept of their own. The first 2xx
+// is the page the crawl goes on from, and the refused answer is kept as
+// refusedStart: a resource that exists for one Accept and not for another
+// is a finding, not a reason to stop. Otherwise x stands, and the retries
+// are not recorded.
+func (cr *crawler) retryStart(ctx context.Context, rawURL string, x *exchange.Exchange, final *url.URL) (*exchange.Exchange, *url.URL) {
+	if x.Response == nil || !acceptMayExplain(x.Response.Status) || cr.headers.Get("Accept") != CrawlAccept {
+		return x, final
+	}
+	for _, accept := range retryAccepts {
+		h := cr.headers.Clone()
+		if accept == "" {
+			h.Del("Accept")
+		} else {
+			h.Set("Accept", accept)
+		}
+		rx, rfinal := cr.client.sendUnscrubbed(ctx, http.MethodGet, rawURL, h, nil)
+		if rx.Response == nil || rx.Response.Status/100 != 2 {
+			continue
+		}
+		cr.client.scrub(x)
+		cr.retain(x, false)
+		x.Purpose, x.BasedOn = exchange.PurposeCrawlRefused, rawURL
+		cr.refusedStart = x
+		return rx, rfinal
+	}
+	return x, final
+}
+
+// acceptMayExplain reports a 4xx that may depend on Accept alone: not 401,
+// 403 or 407 (access), 406 or 415 (Accept, judged by the negotiation
+// probes) or 429 (throttling).
+func acceptMayExplain(status int) bool {
+	switch status {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusProxyAuthRequired,
+		http.StatusNotAcceptable, http.StatusUnsupportedMediaType, http.StatusTooManyRequests:
+		return false
+	}
+	return status >= 400 && status < 500
 }
 
 // noteCut counts the links of p that the per-page bound left out.

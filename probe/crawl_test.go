@@ -429,3 +429,68 @@ func TestLevelIsVisitedInQueueOrderWhateverAnswersFirst(t *testing.T) {
 		t.Errorf("the shared page was not credited to the first section: %v", inOrder)
 	}
 }
+
+// A start page that answers 404 to the crawl's Accept and 200 without
+// Accept is crawled from that answer, and the 404 is kept, BasedOn the start
+// URL, for the checks; one that answers 404 to every Accept is left as it
+// is, its retries unrecorded; and a user's own Accept is never replaced.
+func TestStartPageThatRefusesTheCrawlsAcceptIsRetried(t *testing.T) {
+	// rootFor serves the start page to the Accept values given ("" for a
+	// request without one) and answers 404 to any other.
+	rootFor := func(accepts ...string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			if !slices.Contains(accepts, r.Header.Get("Accept")) {
+				http.NotFound(w, r)
+				return
+			}
+			halBody(`{"_links":{"item":{"href":"/orders/1"}}}`)(w, r)
+		}
+	}
+	for _, tt := range []struct {
+		what     string
+		routes   routes
+		header   http.Header
+		pages    []string
+		crawled  string // the start page's Accept, once retried
+		requests int    // to the start page
+	}{
+		{"exists for */*", routes{"/": rootFor("*/*", ""), "/orders/1": halBody(`{}`)}, nil, []string{"/", "/orders/1"}, "*/*", 2},
+		{"exists without Accept", routes{"/": rootFor(""), "/orders/1": halBody(`{}`)}, nil, []string{"/", "/orders/1"}, "", 3},
+		{"missing for every Accept", routes{}, nil, []string{"/"}, CrawlAccept, 3},
+		{"the user's Accept", routes{"/": rootFor("")}, http.Header{"Accept": {"application/json"}}, []string{"/"}, "application/json", 1},
+	} {
+		t.Run(tt.what, func(t *testing.T) {
+			srv, rec := serve(t, tt.routes)
+			res := run(t, Config{Start: mustParse(t, srv.URL), Headers: tt.header}, nil)
+			if got := crawledPaths(res); !slices.Equal(got, tt.pages) {
+				t.Errorf("crawled %v, want %v", got, tt.pages)
+			}
+			if got := crawlOf(res, "/").Request.Header.Get("Accept"); got != tt.crawled {
+				t.Errorf("the start page was crawled with Accept %q, want %q", got, tt.crawled)
+			}
+			var refused []*exchange.Exchange
+			for x := range res.Recording.WithPurpose(exchange.PurposeCrawlRefused) {
+				refused = append(refused, x)
+			}
+			wantRefused := len(tt.pages) > 1
+			if wantRefused != (len(refused) == 1) || len(refused) > 1 {
+				t.Fatalf("kept %d refused answers, want one: %v", len(refused), wantRefused)
+			}
+			if wantRefused {
+				x := refused[0]
+				if x.Response.Status != http.StatusNotFound || x.BasedOn != srv.URL+"/" || x.Request.Header.Get("Accept") != CrawlAccept {
+					t.Errorf("refused answer %d to %q, based on %q", x.Response.Status, x.Request.Header.Get("Accept"), x.BasedOn)
+				}
+			}
+			starts := 0
+			for _, r := range rec.requests() {
+				if r.Path == "/" {
+					starts++
+				}
+			}
+			if starts != tt.requests {
+				t.Errorf("the start page was requested %d times, want %d", starts, tt.requests)
+			}
+		})
+	}
+}

@@ -1,6 +1,9 @@
 package probe
 
-import "sync/atomic"
+import (
+	"context"
+	"sync/atomic"
+)
 
 // Progress is what a running scan has done so far, for a progress line: the
 // probe adds to it as it goes, and another goroutine reads it at any time.
@@ -25,9 +28,11 @@ type ProgressSnapshot struct {
 	Pages, Requests int
 }
 
-// SetPhase names what the scan is doing now.
-func (p *Progress) SetPhase(phase string) {
-	if p != nil {
+// SetPhase names what the scan is doing now. A phase is not entered once
+// ctx is done: the scan was stopped in the phase before it, which is the
+// one an interruption names, however late the watch of ctx reads it.
+func (p *Progress) SetPhase(ctx context.Context, phase string) {
+	if p != nil && ctx.Err() == nil {
 		p.phase.Store(&phase)
 	}
 }

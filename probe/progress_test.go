@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"context"
 	"testing"
 )
 
@@ -23,7 +24,7 @@ func TestProgressCountsWhatStatsCount(t *testing.T) {
 		t.Errorf("progress %+v, want %+v (3 pages and their HEAD probes)", got, want)
 	}
 	var none *Progress
-	none.SetPhase(PhaseCrawl)
+	none.SetPhase(context.Background(), PhaseCrawl)
 	none.addPage()
 	if none.Snapshot() != (ProgressSnapshot{}) {
 		t.Error("a nil Progress kept something")

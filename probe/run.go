@@ -104,7 +104,7 @@ func runWithin(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 		return nil, fmt.Errorf("probe: include/exclude pattern %w", err)
 	}
 	cfg = cfg.withDefaults()
-	cfg.Progress.SetPhase(PhaseCrawl)
+	cfg.Progress.SetPhase(ctx, PhaseCrawl)
 	begin := time.Now()
 	start := normalize(cfg.Start)
 	window, timed := windowOf(ctx, begin)
@@ -133,12 +133,17 @@ func runWithin(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 	res.Notes = appendNotes(res.Notes, startRedirectNote(cr.pages, start), cr.cut.note(), cr.sampler.note(), cr.sampler.streamNote(), cr.sampler.unreadNote())
 	samples, sampling := cr.sampler.result()
 	crawled := sortedExchanges(cr.pages)
+	// The start page's refused answer joins the probes, so that the
+	// follow-up planners see it and send it again to confirm it.
 	var sent round
+	if cr.refusedStart != nil {
+		sent.sent = append(sent.sent, cr.refusedStart)
+	}
 	if plan != nil && ctx.Err() == nil {
-		cfg.Progress.SetPhase(PhaseProbe)
+		cfg.Progress.SetPhase(ctx, PhaseProbe)
 		s := sender{cfg: cfg, client: c, start: start, bodies: bodies, robots: cr.robots}
 		firstCtx, cancelFirst := reserveFollowUps(ctx, cfg.followUp != nil)
-		sent = s.planned(firstCtx, plan(crawled, samples))
+		sent.add(s.planned(firstCtx, plan(crawled, samples)))
 		cancelFirst()
 		sent.add(s.followUps(ctx, crawled, samples, sent.sent))
 		res.Notes = append(res.Notes, sent.notes...)

@@ -69,15 +69,13 @@ func eachResource(ctx context.Context, in *checks.Input, fn func(v *conneg.View,
 	return nil
 }
 
-// altProven reports the alternate type of own when the resource was shown to
-// serve it; preference checks only judge resources with two representations,
-// because a server with one may always disregard Accept (RFC 9110 §12.4.1).
+// altProven reports the second type the resource was shown to serve
+// (conneg.View.Alternate); preference checks only judge resources with two
+// representations, because a server with one may always disregard Accept
+// (RFC 9110 §12.4.1).
 func altProven(in *checks.Input, s *exchange.Exchange, own string) (string, bool) {
-	alt := conneg.Alternate(own)
-	if alt == "" {
-		return "", false
-	}
-	return alt, conneg.AltServed(in.Probe(conneg.PurposeAlt, s.Request.URL), alt)
+	alt := conneg.ViewOf(in).Alternate(conneg.Resource{Crawl: s, Own: own})
+	return alt, alt != ""
 }
 
 func status(x *exchange.Exchange) string {

@@ -162,6 +162,23 @@ func TestChecksFireOnlyOnTheirDefect(t *testing.T) {
 			a[conneg.PurposeMixedWildcards] = a[conneg.PurposeOwn]
 			a[conneg.PurposeTie] = a[conneg.PurposeAlt]
 		}, nil},
+		{"q=0 ignored where a learned second type is served", func(a map[string]resp) {
+			// A browsable API: no JSON beside the HAL, but HTML when asked
+			// for it alone, and q=0 on HAL ignored.
+			a[conneg.PurposeAlt] = resp{406, "application/problem+json", nil, "{}"}
+			a[conneg.TypePurpose("text/html")] = resp{200, "text/html", map[string]string{"Vary": "Accept"}, "<p>"}
+			a[conneg.PurposeQZero] = a[conneg.PurposeOwn]
+			a[conneg.PurposeQOrder] = a[conneg.TypePurpose("text/html")]
+			delete(a, conneg.PurposeSpecificity)
+			delete(a, conneg.PurposeMixedWildcards)
+			a[conneg.PurposeMalformedRange] = a[conneg.PurposeOwn]
+		}, []string{"negotiation-q-zero"}},
+		{"a learned type answered with the own type is one representation", func(a map[string]resp) {
+			a[conneg.PurposeAlt] = resp{406, "application/problem+json", nil, "{}"}
+			a[conneg.TypePurpose("text/html")] = a[conneg.PurposeOwn]
+			a[conneg.PurposeQZero] = a[conneg.PurposeOwn]
+			a[conneg.PurposeQOrder] = a[conneg.PurposeOwn]
+		}, nil},
 		{"*/* overriding type/*", func(a map[string]resp) { a[conneg.PurposeMixedWildcards] = a[conneg.PurposeOwn] }, []string{"negotiation-mixed-wildcards"}},
 		{"a tie given to the type listed last", func(a map[string]resp) { a[conneg.PurposeTie] = a[conneg.PurposeAlt] }, []string{"negotiation-tie-break"}},
 		{"a tie given to the type listed last, reversed", func(a map[string]resp) {
@@ -336,28 +353,109 @@ func TestFailedOwnTypeRepeatsTheCrawl(t *testing.T) {
 	}
 }
 
-// TestRankingProbesFollowASecondRepresentation: the ranking probes are sent
-// in the follow-up round, and only to a resource whose alternate probe
-// proved it serves the alternate type.
-func TestRankingProbesFollowASecondRepresentation(t *testing.T) {
+// TestTieKeepsTheBrowsersHTML: a page whose default (no Accept) is
+// Markdown but which a browser's Accept gets as HTML must keep HTML on a tie
+// that lists HTML first; with a browser also served Markdown, the default
+// is the page's choice.
+func TestTieKeepsTheBrowsersHTML(t *testing.T) {
+	html := resp{200, "text/html", map[string]string{"Vary": "Accept"}, "<p>"}
+	md := resp{200, "text/markdown", map[string]string{"Vary": "Accept"}, "# p"}
 	for _, tt := range []struct {
-		what string
-		alt  resp
-		want []string
+		what    string
+		browser resp
+		want    []string
 	}{
-		{"two representations", resp{200, "application/json", nil, `{}`}, []string{
+		{"a browser gets HTML", html, []string{"negotiation-tie-break"}},
+		{"a browser gets Markdown", md, nil},
+	} {
+		t.Run(tt.what, func(t *testing.T) {
+			in := build(map[string]resp{
+				exchange.PurposeCrawl:     html,
+				conneg.PurposeNone:        md,
+				conneg.PurposeOwn:         html,
+				conneg.PurposeAlt:         md,
+				conneg.PurposeTie:         md,
+				conneg.PurposeTieReversed: md,
+				conneg.PurposeBrowser:     tt.browser,
+			})
+			fs, _ := checkstest.Run(t, negotiation.TieBreak{}, in)
+			if got := checkstest.IDs(fs); !slices.Equal(got, tt.want) {
+				t.Fatalf("fired %v, want %v", got, tt.want)
+			}
+			if len(fs) > 0 && !strings.Contains(fs[0].Message, "a browser's Accept gets text/html") {
+				t.Errorf("message %q does not name the browser's HTML", fs[0].Message)
+			}
+		})
+	}
+	t.Run("an API whose HTML only browsers get keeps its default", func(t *testing.T) {
+		json := resp{200, "application/json", map[string]string{"Vary": "Accept"}, "{}"}
+		in := build(map[string]resp{
+			exchange.PurposeCrawl:           json,
+			conneg.PurposeNone:              json,
+			conneg.PurposeOwn:               json,
+			conneg.TypePurpose("text/html"): html,
+			conneg.PurposeTie:               json,
+			conneg.PurposeTieReversed:       json,
+			conneg.PurposeBrowser:           html,
+		})
+		if fs, reason := checkstest.Run(t, negotiation.TieBreak{}, in); len(fs) > 0 || reason != "" {
+			t.Errorf("fired %v (%s), want a pass", checkstest.IDs(fs), reason)
+		}
+	})
+}
+
+// TestRankingProbesFollowASecondRepresentation: the ranking probes are sent
+// in the follow-up round, and only to a resource that a probe proved serves
+// a second type: the paired alternate, or a type learned by asking for it
+// alone, such as the HTML of a browsable API beside its JSON.
+func TestRankingProbesFollowASecondRepresentation(t *testing.T) {
+	learned := func(mt string, r resp) []*exchange.Exchange {
+		return []*exchange.Exchange{answer(u, conneg.TypePurpose(mt), r)}
+	}
+	for _, tt := range []struct {
+		what   string
+		crawl  string
+		probes []*exchange.Exchange
+		want   []string
+	}{
+		{"two representations", "application/hal+json", []*exchange.Exchange{answer(u, conneg.PurposeAlt, resp{200, "application/json", nil, `{}`})}, []string{
+			conneg.PurposeQZero + " application/hal+json;q=0, application/json;q=0.5",
+			conneg.PurposeQOrder + " application/hal+json;q=0.4, application/json",
 			conneg.PurposeTie + " application/hal+json, application/json",
 			conneg.PurposeTieReversed + " application/json, application/hal+json",
 			conneg.PurposeMalformedRange + " application/json;q=nope, application/hal+json;q=0.5",
+			conneg.PurposeSpecificity + " application/hal+json;q=0.2, application/*;q=0.9",
 			conneg.PurposeMixedWildcards + " */*;q=0.9, application/*;q=0.1, application/json;q=0.5",
 		}},
-		{"one representation", resp{406, "application/problem+json", nil, `{}`}, nil},
-		{"the alternate answered with the own type", resp{200, "application/hal+json", nil, `{}`}, nil},
+		{"a learned second representation", "application/json", append(
+			[]*exchange.Exchange{answer(u, conneg.PurposeAlt, resp{406, "application/json", nil, `{}`})},
+			append(learned("text/html", resp{200, "text/html", nil, "<p>"}), learned("application/xml", resp{200, "application/json", nil, "{}"})...)...), []string{
+			conneg.PurposeQZero + " application/json;q=0, text/html;q=0.5",
+			conneg.PurposeQOrder + " application/json;q=0.4, text/html",
+			conneg.PurposeTie + " application/json, text/html",
+			conneg.PurposeTieReversed + " text/html, application/json",
+			conneg.PurposeMalformedRange + " text/html;q=nope, application/json;q=0.5",
+			conneg.PurposeBrowser + " " + conneg.BrowserAccept,
+		}},
+		{"a learned type another family's identical probe carried", "application/json", func() []*exchange.Exchange {
+			x := answer(u, "discovery/markdown-html", resp{200, "text/html", nil, "<p>"})
+			x.SharedWith = []exchange.Use{{Purpose: conneg.TypePurpose("text/html"), BasedOn: u}}
+			return []*exchange.Exchange{x}
+		}(), []string{
+			conneg.PurposeQZero + " application/json;q=0, text/html;q=0.5",
+			conneg.PurposeQOrder + " application/json;q=0.4, text/html",
+			conneg.PurposeTie + " application/json, text/html",
+			conneg.PurposeTieReversed + " text/html, application/json",
+			conneg.PurposeMalformedRange + " text/html;q=nope, application/json;q=0.5",
+			conneg.PurposeBrowser + " " + conneg.BrowserAccept,
+		}},
+		{"one representation", "application/hal+json", []*exchange.Exchange{answer(u, conneg.PurposeAlt, resp{406, "application/problem+json", nil, `{}`})}, nil},
+		{"the alternate answered with the own type", "application/hal+json", []*exchange.Exchange{answer(u, conneg.PurposeAlt, resp{200, "application/hal+json", nil, `{}`})}, nil},
+		{"a learned type answered with the own type", "application/json", learned("text/html", resp{200, "application/json", nil, `{}`}), nil},
 	} {
 		t.Run(tt.what, func(t *testing.T) {
-			crawl := answer(u, exchange.PurposeCrawl, resp{200, "application/hal+json", nil, `{}`})
-			in := &checks.PlanInput{Crawled: []*exchange.Exchange{crawl}, Samples: []*exchange.Exchange{crawl},
-				Probes: []*exchange.Exchange{answer(u, conneg.PurposeAlt, tt.alt)}}
+			crawl := answer(u, exchange.PurposeCrawl, resp{200, tt.crawl, nil, `{}`})
+			in := &checks.PlanInput{Crawled: []*exchange.Exchange{crawl}, Samples: []*exchange.Exchange{crawl}, Probes: tt.probes}
 			var got []string
 			for _, p := range (negotiation.TieBreak{}).PlanFollowUp(in) {
 				if p.URL != u || p.BasedOn != u {
@@ -369,6 +467,34 @@ func TestRankingProbesFollowASecondRepresentation(t *testing.T) {
 				t.Errorf("follow-up %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestRepresentationsAreAskedOncePerShape: the first sample of each path
+// shape is asked for each type it may serve, alone: those its Link header
+// names as alternates, the probed set, then the site's other types, leaving
+// out its own type and the paired alternate, at most eight.
+func TestRepresentationsAreAskedOncePerShape(t *testing.T) {
+	first := checkstest.Exchange(exchange.PurposeCrawl, http.MethodGet, "http://api.test/orders/1").Status(200).
+		Header("Content-Type", "application/json").Header("Link", `</orders/1.csv>; rel="alternate"; type="text/csv"`).Build()
+	second := answer("http://api.test/orders/2", exchange.PurposeCrawl, resp{200, "application/json", nil, `{}`})
+	image := answer("http://api.test/logo", exchange.PurposeCrawl, resp{200, "image/png", nil, "png"})
+	in := &checks.PlanInput{Crawled: []*exchange.Exchange{first, second, image}, Samples: []*exchange.Exchange{first, second}}
+	var got []string
+	for _, p := range (negotiation.QZero{}).Plan(in) {
+		if strings.HasPrefix(p.Purpose, conneg.TypePurpose("")) {
+			if p.URL != first.Request.URL || p.BasedOn != p.URL {
+				t.Errorf("planned %+v", p)
+			}
+			if conneg.TypePurpose(p.Header.Get("Accept")) != p.Purpose {
+				t.Errorf("%s asks for %q", p.Purpose, p.Header.Get("Accept"))
+			}
+			got = append(got, p.Header.Get("Accept"))
+		}
+	}
+	want := []string{"text/csv", "text/html", "application/vnd.api+json", "application/xml", "text/markdown", "text/plain", "image/png"}
+	if !slices.Equal(got, want) {
+		t.Errorf("asked for %q, want %q", got, want)
 	}
 }
 

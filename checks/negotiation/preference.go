@@ -3,6 +3,7 @@ package negotiation
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/agentready/agentready/checks"
@@ -137,7 +138,10 @@ where another Accept gets a representation, turns away clients that expressed
 no preference at all. The same holds for any Accept that lists ` + "`*/*`" + `, such as
 the one the crawl sends: the scan reports a crawled resource that refused it
 and then served a representation to a request without Accept, or with one of
-the types served beneath its path.
+the types served beneath its path, and a start page that answered it 404 (or
+another 4xx) while ` + "`*/*`" + ` or no Accept got the page. A resource that exists
+must not say it does not for one Accept: it serves its default or answers
+406 (RFC 9110 §12.5.1). The scan then goes on from the page it got.
 
 **How to fix:** treat ` + "`*/*`" + ` as matching your default representation.`,
 	}
@@ -158,13 +162,17 @@ func (c Wildcard) Run(ctx context.Context, in *checks.Input) ([]finding.Finding,
 			parts = append(parts, "Accept: */* was answered "+status(wild))
 			evs = append(evs, refusedEvidence(wild))
 		}
+		why := "*/* means any media type is acceptable"
 		if crawl != nil {
 			parts = append(parts, fmt.Sprintf("Accept %q, which admits any type through */*, was answered %s", crawl.Request.Header.Get("Accept"), status(crawl)))
 			evs = append(evs, refusedEvidence(crawl))
 			proof = crawlProof
+			if st := crawl.Response.Status; st != http.StatusNotAcceptable && st != http.StatusUnsupportedMediaType {
+				why += fmt.Sprintf(", and a resource that exists serves its default or answers 406, not %d", st)
+			}
 		}
-		msg := fmt.Sprintf("%s, while %s got %d %s; */* means any media type is acceptable",
-			strings.Join(parts, "; "), describeAccept(proof), proof.Response.Status, proof.Response.MediaType())
+		msg := fmt.Sprintf("%s, while %s got %d %s; %s",
+			strings.Join(parts, "; "), describeAccept(proof), proof.Response.Status, proof.Response.MediaType(), why)
 		evs = append(evs, checks.Evidence(proof, []string{"Accept"}, []string{"Content-Type", "Vary"}))
 		out = append(out, checks.New(m, "", msg, evs...))
 	})

@@ -59,7 +59,12 @@ at the same weight, in both orders (` + "`text/html, text/markdown`" + ` and
 ` + "`text/markdown, text/html`" + `), and reports an answer that is neither: the type
 listed last, where the default is the other one. That is the mark of a router
 that serves Markdown whenever ` + "`text/markdown`" + ` appears anywhere in the
-header, which also hands it to clients that asked for HTML first.
+header, which also hands it to clients that asked for HTML first. A page
+that the crawl and a browser's ` + "`Accept`" + ` both get as HTML is HTML for people
+whatever a request without ` + "`Accept`" + ` gets, so it keeps HTML on a tie where
+HTML is listed first: the scan reports Markdown there even when Markdown is
+the default. An API whose HTML is only what browsers are shown keeps its
+default.
 
 **How to fix:** rank by weight, and keep your default (or the client's
 order) on a tie.`,
@@ -70,7 +75,7 @@ func (c TieBreak) Run(ctx context.Context, in *checks.Input) ([]finding.Finding,
 	listedLast := func(own, alt string) []avoided {
 		return []avoided{{conneg.PurposeTie, alt}, {conneg.PurposeTieReversed, own}}
 	}
-	return avoidProbe{listedLast, "the type listed last at the same weight"}.run(ctx, in, c.Meta())
+	return avoidProbe{listedLast, "the type listed last at the same weight", true}.run(ctx, in, c.Meta())
 }
 
 // MalformedRange checks that a range with a malformed weight does not win
@@ -99,7 +104,7 @@ representation is fine, and is not reported.
 
 func (c MalformedRange) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
 	malformed := func(_, alt string) []avoided { return []avoided{{conneg.PurposeMalformedRange, alt}} }
-	return avoidProbe{malformed, "the type whose range has a malformed weight, over a valid range"}.run(ctx, in, c.Meta())
+	return avoidProbe{malformed, "the type whose range has a malformed weight, over a valid range", false}.run(ctx, in, c.Meta())
 }
 
 // avoided is a probe and the type its answer must not be.
@@ -112,6 +117,11 @@ type avoided struct{ purpose, typ string }
 type avoidProbe struct {
 	avoid func(own, alt string) []avoided
 	what  string // the avoided type, for the message
+	// canonical lifts the default's exemption where the crawl and a
+	// browser's Accept both got the other type: a page people are served
+	// as HTML keeps HTML when the client listed it first, whatever a
+	// request without Accept gets.
+	canonical bool
 }
 
 func (p avoidProbe) run(ctx context.Context, in *checks.Input, m checks.Meta) ([]finding.Finding, error) {
@@ -129,11 +139,25 @@ func (p avoidProbe) run(ctx context.Context, in *checks.Input, m checks.Meta) ([
 				continue
 			}
 			judged++
-			if !conneg.Is2xx(x) || x.Response.MediaType() != a.typ || a.typ == def {
+			if !conneg.Is2xx(x) || x.Response.MediaType() != a.typ {
 				continue
 			}
 			msg := fmt.Sprintf("Accept %q was answered with %s, %s; without Accept the server serves %s",
 				x.Request.Header.Get("Accept"), a.typ, p.what, def)
+			if a.typ == def {
+				other := own
+				if a.typ == own {
+					other = alt
+				}
+				// The page's representation for people is the type both
+				// the crawl and a browser got; an API whose HTML is only
+				// a browser's view keeps its default.
+				if !p.canonical || other != own || browserType(in, s) != own {
+					continue
+				}
+				msg = fmt.Sprintf("Accept %q was answered with %s, %s; a browser's Accept gets %s, the page's representation for people, though without Accept the server serves %s",
+					x.Request.Header.Get("Accept"), a.typ, p.what, other, def)
+			}
 			out = append(out, checks.New(m, "", msg, evidence(x, a.typ, "not "+a.typ)))
 			return
 		}
@@ -151,6 +175,15 @@ func (p avoidProbe) run(ctx context.Context, in *checks.Input, m checks.Meta) ([
 // when that request failed.
 func defaultType(in *checks.Input, s *exchange.Exchange) string {
 	if x := in.Probe(conneg.PurposeNone, s.Request.URL); conneg.Is2xx(x) {
+		return x.Response.MediaType()
+	}
+	return ""
+}
+
+// browserType is the media type the resource served a browser's Accept, or
+// "" when it was not asked or failed.
+func browserType(in *checks.Input, s *exchange.Exchange) string {
+	if x := in.Probe(conneg.PurposeBrowser, s.Request.URL); conneg.Is2xx(x) {
 		return x.Response.MediaType()
 	}
 	return ""

@@ -6,6 +6,8 @@ package vary
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"slices"
 	"sort"
 	"strings"
 
@@ -26,12 +28,6 @@ func (probes) Plan(in *checks.PlanInput) []exchange.PlannedRequest { return conn
 // the family leaves unjudged.
 func (probes) PlanFollowUp(in *checks.PlanInput) []exchange.PlannedRequest {
 	return conneg.PlanSuspects(conneg.FollowUpView(in))
-}
-
-// acceptVariants are the GETs of one resource that differ only in Accept.
-var acceptVariants = []string{
-	conneg.PurposeNone, conneg.PurposeOwn, conneg.PurposeWildcard, conneg.PurposeAlt,
-	conneg.PurposeQOrder, conneg.PurposeQZero, conneg.PurposeSpecificity, conneg.PurposeUnsupported,
 }
 
 // Accept checks Vary: Accept on negotiated resources.
@@ -76,7 +72,7 @@ func (c Accept) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, e
 			continue
 		}
 		variants := acceptResponses(v, r)
-		types := distinctTypes(variants)
+		types := servedTypes(in, r)
 		if len(types) < 2 {
 			continue
 		}
@@ -91,9 +87,17 @@ func (c Accept) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, e
 	return out, nil
 }
 
+// acceptVariants are the GETs of one resource that differ only in Accept
+// and whose answers are judged: the negotiation probes that name the
+// resource's own types.
+var acceptVariants = []string{
+	conneg.PurposeNone, conneg.PurposeOwn, conneg.PurposeWildcard, conneg.PurposeAlt,
+	conneg.PurposeQOrder, conneg.PurposeQZero, conneg.PurposeSpecificity, conneg.PurposeUnsupported,
+}
+
 // acceptResponses are the cacheable answers of one resource to GETs that
-// differ only in Accept: the crawl's, the probes' and, for a resource that
-// refused the crawl, those to each type tried.
+// differ only in Accept: the crawl's, the probes' and those to each type the
+// resource was asked for alone.
 func acceptResponses(v *conneg.View, r conneg.Resource) []*exchange.Exchange {
 	var out []*exchange.Exchange
 	if conneg.Cacheable(r.Crawl) {
@@ -111,6 +115,43 @@ func acceptResponses(v *conneg.View, r conneg.Resource) []*exchange.Exchange {
 	}
 	return out
 }
+
+// servedTypes are the media types of every cacheable answer to a GET of the
+// resource's URL that differs from the others in Accept alone, whichever
+// family sent it (a Markdown twin's probe, a browser's Accept), so that the
+// check never calls a resource single-typed when the scan was served two of
+// its types.
+func servedTypes(in *checks.Input, r conneg.Resource) []string {
+	var xs []*exchange.Exchange
+	for _, x := range getsByURL(in)[r.URL()] {
+		if conneg.Cacheable(x) {
+			xs = append(xs, x)
+		}
+	}
+	return distinctTypes(xs)
+}
+
+// variantHeaders are request headers that select something besides the
+// media type; a GET that sets one is not an Accept variant.
+var variantHeaders = []string{"Prefer", "Range", "If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range"}
+
+// getsByURL groups the recording's first sends of GETs that may differ from
+// one another in Accept alone, by URL, in recording order.
+func getsByURL(in *checks.Input) map[string][]*exchange.Exchange {
+	return checks.Memo(in, getsByURLKey, func() map[string][]*exchange.Exchange {
+		out := map[string][]*exchange.Exchange{}
+		for _, x := range in.Recording.Exchanges {
+			if x.Request.Method != http.MethodGet || x.Response == nil || conneg.IsRepeat(x.Purpose) ||
+				slices.ContainsFunc(variantHeaders, func(h string) bool { return x.Request.Header.Get(h) != "" }) {
+				continue
+			}
+			out[x.Request.URL] = append(out[x.Request.URL], x)
+		}
+		return out
+	})
+}
+
+var getsByURLKey = checks.NewKey[map[string][]*exchange.Exchange]()
 
 func distinctTypes(xs []*exchange.Exchange) []string {
 	set := map[string]bool{}

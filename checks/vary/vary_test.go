@@ -106,6 +106,40 @@ func TestVaryChecks(t *testing.T) {
 	}
 }
 
+// TestEverySecondTypeTheScanSawIsAssessed: a second type served to any GET
+// of the resource's URL that differs only in Accept makes the resource
+// negotiated, whichever family sent it, so its default answer without
+// Vary: Accept is reported; a conditional GET does not.
+func TestEverySecondTypeTheScanSawIsAssessed(t *testing.T) {
+	for _, tt := range []struct {
+		what    string
+		purpose string
+		header  string
+		want    []string
+	}{
+		{"another family's GET asking for HTML", "discovery/markdown-html", "", []string{"vary-accept"}},
+		{"a conditional GET", "discovery/markdown-html", "If-None-Match", nil},
+	} {
+		t.Run(tt.what, func(t *testing.T) {
+			a := good()
+			delete(a, conneg.PurposeAlt)
+			a[conneg.PurposeNone] = answer{ctype: "application/hal+json", vary: "Prefer"}
+			b := checkstest.Exchange(tt.purpose, "GET", u).BasedOn(u).Status(200).Header("Content-Type", "text/html").Body("<p>").ReqHeader("Accept", "text/html")
+			if tt.header != "" {
+				b.ReqHeader(tt.header, `"v1"`)
+			}
+			in := checkstest.Input("http://api.test/", []string{u}, append(exchanges(a), b.Build())...)
+			fs, reason := checkstest.Run(t, vary.Accept{}, in)
+			if got := checkstest.IDs(fs); !slices.Equal(got, tt.want) {
+				t.Errorf("fired %v (%s), want %v", got, reason, tt.want)
+			}
+			if len(fs) > 0 && !strings.Contains(fs[0].Message, "application/hal+json, text/html") {
+				t.Errorf("message %q does not name both types", fs[0].Message)
+			}
+		})
+	}
+}
+
 func TestSingleRepresentationSkipsVaryAccept(t *testing.T) {
 	a := good()
 	delete(a, conneg.PurposeAlt)

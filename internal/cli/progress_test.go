@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"sync"
 	"testing"
@@ -84,7 +85,7 @@ func (h *progressHarness) tick() {
 func TestProgressOnATerminalRedrawsOneLine(t *testing.T) {
 	h := newProgressHarness(t, true, 100)
 	h.tick()
-	h.src.SetPhase(probe.PhaseCrawl)
+	h.src.SetPhase(context.Background(), probe.PhaseCrawl)
 	h.clock.advance(2500 * time.Millisecond)
 	h.tick()
 	h.line.stop()
@@ -155,7 +156,7 @@ func TestProgressPausesForAPrompt(t *testing.T) {
 // log) gets whole lines, no escape sequence, and nothing at the end.
 func TestProgressElsewhereIsPlainLines(t *testing.T) {
 	h := newProgressHarness(t, false, 100)
-	h.src.SetPhase(probe.PhaseProbe)
+	h.src.SetPhase(context.Background(), probe.PhaseProbe)
 	h.clock.advance(5 * time.Second)
 	h.tick()
 	h.clock.advance(5 * time.Second)

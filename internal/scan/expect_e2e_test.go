@@ -15,6 +15,7 @@ import (
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/checks/openapidoc"
 	"github.com/agentready/agentready/fixtures/activefix"
+	"github.com/agentready/agentready/fixtures/browsable"
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/fixtures/expect"
 	"github.com/agentready/agentready/fixtures/mcpfix"
@@ -29,7 +30,7 @@ import (
 // fixtureCases are the expectations of every fixture app that fires checks,
 // each declared in the fixture's own package.
 func fixtureCases() []expect.Case {
-	return slices.Concat(demo.Cases(), activefix.Cases(), mcpfix.RoleCases(), seedapp.Cases())
+	return slices.Concat(demo.Cases(), activefix.Cases(), mcpfix.RoleCases(), seedapp.Cases(), browsable.Cases())
 }
 
 // scanOptions sets a scan up as s says.

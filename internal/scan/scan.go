@@ -89,7 +89,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	in.Caller, in.Access = rec.Caller, opts.Access
 	in.Catalog = opts.Catalog
 	in.Baseline = opts.Policy.BaselineSnapshot()
-	opts.Probe.Progress.SetPhase(probe.PhaseChecks)
+	opts.Probe.Progress.SetPhase(ctx, probe.PhaseChecks)
 	checksCtx, checksDone := watch.checksContext()
 	defer checksDone()
 	results, findings := checks.Evaluate(checksCtx, in, opts.Checks)

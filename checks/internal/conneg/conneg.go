@@ -27,14 +27,21 @@ const (
 	PurposeHead        = "negotiation/head"
 	PurposeOptions     = "negotiation/options"
 	PurposePrefer      = "vary/prefer-minimal"
-	// The follow-up probes of resources shown to serve their alternate type
-	// (PlanRanking): a tie in both orders, wildcards of two levels at
-	// opposite weights, and a malformed weight.
+	// The follow-up probes of resources shown to serve a second type
+	// (PlanBattery): q-values, specificity, a tie in both orders, wildcards
+	// of two levels at opposite weights, and a malformed weight.
 	PurposeTie            = "negotiation/tie"
 	PurposeTieReversed    = "negotiation/tie-reversed"
 	PurposeMixedWildcards = "negotiation/mixed-wildcards"
 	PurposeMalformedRange = "negotiation/malformed-range"
+	// PurposeBrowser asks a resource that serves HTML beside another type
+	// with a browser's Accept: what it serves there is its canonical
+	// representation for people, which a tie must not take from them.
+	PurposeBrowser = "negotiation/browser"
 )
+
+// BrowserAccept is the Accept browsers send for a page.
+const BrowserAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 
 // UnsupportedType is a media type no API serves.
 const UnsupportedType = "application/vnd.agentready.unsupported"
@@ -61,6 +68,7 @@ func Plan(in *checks.PlanInput) []exchange.PlannedRequest {
 	for _, s := range in.Samples {
 		out = append(out, planFor(s)...)
 	}
+	out = append(out, planRepresentations(in)...)
 	refusedN, failedN := 0, 0
 	for _, x := range in.Crawled {
 		switch {
@@ -155,41 +163,43 @@ func planFor(s *exchange.Exchange) []exchange.PlannedRequest {
 		req(PurposePrefer, http.MethodGet, own, "Prefer", "return=minimal"),
 	}
 	if alt := Alternate(own); alt != "" {
-		out = append(out,
-			req(PurposeAlt, http.MethodGet, alt),
-			req(PurposeQZero, http.MethodGet, own+";q=0, "+alt+";q=0.5"),
-			req(PurposeQOrder, http.MethodGet, own+";q=0.4, "+alt),
-			// The specific range carries the lower weight; a server that takes
-			// the highest matching weight instead of the most specific range's
-			// picks own, which is what this probe exists to catch.
-			req(PurposeSpecificity, http.MethodGet, own+";q=0.2, "+majorType(alt)+"/*;q=0.9"),
-		)
+		out = append(out, req(PurposeAlt, http.MethodGet, alt))
 	}
 	return out
 }
 
-// PlanRanking plans, in the follow-up round, the probes that rank a
+// PlanBattery plans, in the follow-up round, the probes that rank a
 // resource's two types the way a sloppy parser gets wrong, for the
-// resources whose alternate probe proved a second representation: on any
-// other they could not be judged, and most APIs serve one.
-func PlanRanking(v *View) []exchange.PlannedRequest {
+// resources shown to serve a second representation (View.Alternate): on
+// any other they could not be judged, and most APIs serve one.
+func PlanBattery(v *View) []exchange.PlannedRequest {
 	var out []exchange.PlannedRequest
 	for _, r := range v.Resources {
-		alt := Alternate(r.Own)
-		if r.Refused() || alt == "" || !AltServed(v.Probe(PurposeAlt, r), alt) {
+		alt := v.Alternate(r)
+		if alt == "" {
 			continue
 		}
 		req := func(purpose, accept string) exchange.PlannedRequest {
 			return exchange.PlannedRequest{Purpose: purpose, Method: http.MethodGet, URL: r.URL(), Header: http.Header{"Accept": {accept}}, BasedOn: r.URL()}
 		}
 		out = append(out,
+			req(PurposeQZero, r.Own+";q=0, "+alt+";q=0.5"),
+			req(PurposeQOrder, r.Own+";q=0.4, "+alt),
 			req(PurposeTie, r.Own+", "+alt),
 			req(PurposeTieReversed, alt+", "+r.Own),
 			// The only valid range names own; a server that weighs the
 			// malformed range as q=1 picks alt.
 			req(PurposeMalformedRange, alt+";q=nope, "+r.Own+";q=0.5"),
 		)
+		if r.Own == "text/html" || alt == "text/html" {
+			out = append(out, req(PurposeBrowser, BrowserAccept))
+		}
 		if majorType(r.Own) == majorType(alt) {
+			// Both need a type/* range that matches both types. The
+			// specific range carries the lower weight; a server that takes
+			// the highest matching weight instead of the most specific
+			// range's picks own, which is what this probe exists to catch.
+			out = append(out, req(PurposeSpecificity, r.Own+";q=0.2, "+majorType(alt)+"/*;q=0.9"))
 			// type/* sets own's weight (0.1) and alt's exact range its own
 			// (0.5): a server that lets */* at 0.9 count for own picks it.
 			out = append(out, req(PurposeMixedWildcards, "*/*;q=0.9, "+majorType(alt)+"/*;q=0.1, "+alt+";q=0.5"))

@@ -30,8 +30,12 @@ func (r Resource) Refused() bool { return r.Own == "" }
 type View struct {
 	Index     *exchange.Index
 	Resources []Resource
-	// guesses are the per-type probes of refused resources, by resource.
+	// guesses are the per-type probes of refused resources and the
+	// representation probes of samples, by resource.
 	guesses map[string][]*exchange.Exchange
+	// guessed is the purpose each of guesses was sent for, which is not
+	// its own when another family's identical probe carried it.
+	guessed map[*exchange.Exchange]string
 	// failedCrawls are the crawl answers of 5xx that were repeated.
 	failedCrawls []*exchange.Exchange
 }
@@ -56,7 +60,7 @@ func FollowUpView(in *checks.PlanInput) *View {
 }
 
 func newView(ix *exchange.Index, samples, all []*exchange.Exchange) *View {
-	v := &View{Index: ix, guesses: map[string][]*exchange.Exchange{}}
+	v := &View{Index: ix, guesses: map[string][]*exchange.Exchange{}, guessed: map[*exchange.Exchange]string{}}
 	for _, s := range samples {
 		if s.Response != nil && s.Request.Method == http.MethodGet && s.Response.MediaType() != "" {
 			v.Resources = append(v.Resources, Resource{Crawl: s, Own: s.Response.MediaType()})
@@ -68,11 +72,22 @@ func newView(ix *exchange.Index, samples, all []*exchange.Exchange) *View {
 			v.Resources = append(v.Resources, Resource{Crawl: x})
 		case x.Purpose == exchange.PurposeCrawl && isServerError(x) && ix.Get(RepeatPurpose(x.Purpose, 2), x.Request.URL) != nil:
 			v.failedCrawls = append(v.failedCrawls, x)
-		case strings.HasPrefix(x.Purpose, purposeTypePrefix) && !IsRepeat(x.Purpose):
-			v.guesses[x.BasedOn] = append(v.guesses[x.BasedOn], x)
+		}
+		// A probe another family planned identically was sent once and
+		// carries this one's purpose among those it is shared with.
+		for _, u := range x.Uses() {
+			if strings.HasPrefix(u.Purpose, purposeTypePrefix) && !IsRepeat(u.Purpose) {
+				v.guesses[u.BasedOn] = append(v.guesses[u.BasedOn], x)
+				v.guessed[x] = u.Purpose
+			}
 		}
 	}
 	return v
+}
+
+// GuessedType is the type a probe of Guesses asked for alone.
+func (v *View) GuessedType(x *exchange.Exchange) string {
+	return strings.TrimPrefix(v.guessed[x], purposeTypePrefix)
 }
 
 // Probe returns the probe sent for purpose on r, or nil.
@@ -80,7 +95,8 @@ func (v *View) Probe(purpose string, r Resource) *exchange.Exchange {
 	return v.Index.Get(purpose, r.URL())
 }
 
-// Guesses are the per-type probes of a refused resource, in type order.
+// Guesses are the probes that asked r for one type alone: the types served
+// beneath a refused resource, or the representations a sample was asked for.
 func (v *View) Guesses(r Resource) []*exchange.Exchange { return v.guesses[r.URL()] }
 
 // Proof is an answer that shows the resource has a representation, which
