@@ -18,18 +18,18 @@ import (
 // Probe purposes. Every error probe is a GET of a URL the app did not
 // advertise; none changes state.
 const (
-	PurposePrefix        = "problem-json/"
-	PurposeNotFound      = PurposePrefix + "not-found-sibling"
+	PurposePrefix   = "problem-json/"
+	PurposeNotFound = PurposePrefix + "not-found-sibling"
 	// PurposeNotFoundChild asks a sampled collection for a member it does
 	// not have (/items/<missing> from /items), and PurposeNotFoundOperation
 	// a GET operation of the document whose last segment is its one path
 	// parameter, filled with a value typed by the parameter's schema.
 	PurposeNotFoundChild     = PurposePrefix + "not-found-child"
 	PurposeNotFoundOperation = PurposePrefix + "not-found-operation"
-	PurposeUnknownPath   = PurposePrefix + "unknown-path"
-	PurposeColonCursor   = PurposePrefix + "colon-cursor"
-	PurposeValuelessFlag = PurposePrefix + "valueless-param"
-	PurposeNegativeLimit = PurposePrefix + "negative-limit"
+	PurposeUnknownPath       = PurposePrefix + "unknown-path"
+	PurposeColonCursor       = PurposePrefix + "colon-cursor"
+	PurposeValuelessFlag     = PurposePrefix + "valueless-param"
+	PurposeNegativeLimit     = PurposePrefix + "negative-limit"
 	// The baselines of the colon cursor and the valueless flag: the same
 	// query decoded as a client library would write it.
 	PurposePlainColonCursor = PurposePrefix + "plain-colon-cursor"
