@@ -3,7 +3,6 @@ package problemjson
 import (
 	"math"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -33,13 +32,13 @@ func missingValue(p *spec.Parameter) (string, bool) {
 		// Every value of an enum names something that may exist; the first
 		// at least reaches the handler.
 		for _, v := range enum {
-			if text, ok := scalarText(v); ok {
+			if text, ok := spec.ScalarText(v); ok {
 				return text, true
 			}
 		}
 		return "", false
 	}
-	switch schemaType(s) {
+	switch spec.SchemaType(s) {
 	case "integer", "number":
 		return strconv.FormatInt(boundedInteger(s), 10), true
 	case "boolean", "array", "object":
@@ -62,22 +61,6 @@ func missingValue(p *spec.Parameter) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// schemaType is the schema's type, the first non-null one when OpenAPI 3.1
-// gives a list.
-func schemaType(s map[string]any) string {
-	switch t := s["type"].(type) {
-	case string:
-		return t
-	case []any:
-		for _, v := range t {
-			if name, ok := v.(string); ok && name != "null" {
-				return name
-			}
-		}
-	}
-	return ""
 }
 
 // boundedInteger is missingInteger moved inside the schema's minimum and
@@ -105,9 +88,8 @@ func number(v any) (float64, bool) {
 	return 0, false
 }
 
-// fitsString reports whether v meets the schema's length bounds and
-// pattern. A pattern Go cannot compile is taken as unmet: the probe would
-// otherwise guess.
+// fitsString reports whether v meets the schema's length bounds and, as
+// spec.Fits judges them, its type and pattern.
 func fitsString(s map[string]any, v string) bool {
 	n := float64(len([]rune(v)))
 	if minLen, ok := number(s["minLength"]); ok && n < minLen {
@@ -116,25 +98,7 @@ func fitsString(s map[string]any, v string) bool {
 	if maxLen, ok := number(s["maxLength"]); ok && n > maxLen {
 		return false
 	}
-	if pattern, ok := s["pattern"].(string); ok {
-		re, err := regexp.Compile(pattern)
-		return err == nil && re.MatchString(v)
-	}
-	return true
-}
-
-func scalarText(v any) (string, bool) {
-	switch x := v.(type) {
-	case string:
-		return x, x != ""
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64), true
-	case int:
-		return strconv.Itoa(x), true
-	case bool:
-		return strconv.FormatBool(x), true
-	}
-	return "", false
+	return spec.Fits(s, v)
 }
 
 // typedSibling is the not-found sibling of a sampled item whose URL the
