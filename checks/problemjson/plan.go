@@ -44,6 +44,12 @@ const MissingID = "agentready-missing-7f3c"
 // answer with problem details is asked for them.
 const problemAccept = "application/problem+json"
 
+// maxNotFoundHeads bounds the HEADs of not-found URLs, the first ones
+// planned: how a router answers HEAD for a missing resource shows on a few,
+// and on an API of hundreds of shapes one per shape would take the time
+// the negotiation probes of its resources need.
+const maxNotFoundHeads = 4
+
 // maxOperationProbes bounds the not-found probes the document's operations
 // add beside the sampled shapes'.
 const maxOperationProbes = 8
@@ -53,9 +59,9 @@ const maxOperationProbes = 8
 // query edge cases and the two requests they are compared with; one unknown
 // path under the target; and one missing item per GET operation of the
 // document with a path parameter as its last segment (at most
-// maxOperationProbes). Every not-found URL is asked with GET and with HEAD,
-// whose statuses must agree. At most 9 per shape, plus 2, plus 2 per
-// operation.
+// maxOperationProbes). The first not-found URLs (maxNotFoundHeads) are also
+// asked with HEAD, whose statuses must agree with GET's. At most 7 per
+// shape, plus 1, plus 1 per operation, plus the HEADs.
 func plan(in *checks.PlanInput) []exchange.PlannedRequest {
 	firsts := firstJSONSamplePerShape(in.Samples)
 	if len(firsts) == 0 {
@@ -63,6 +69,7 @@ func plan(in *checks.PlanInput) []exchange.PlannedRequest {
 	}
 	var out []exchange.PlannedRequest
 	seen := map[string]bool{}
+	heads := 0
 	add := func(purpose, rawURL string, s *exchange.Exchange) {
 		if rawURL == "" || seen[rawURL] {
 			return
@@ -71,7 +78,8 @@ func plan(in *checks.PlanInput) []exchange.PlannedRequest {
 		h := http.Header{}
 		h.Set("Accept", s.Response.MediaType()+", "+problemAccept)
 		out = append(out, exchange.PlannedRequest{Purpose: purpose, Method: http.MethodGet, URL: rawURL, Header: h, BasedOn: s.Request.URL})
-		if isNotFound(purpose) {
+		if isNotFound(purpose) && heads < maxNotFoundHeads {
+			heads++
 			out = append(out, exchange.PlannedRequest{Purpose: purposes.NotFoundHead, Method: http.MethodHead, URL: rawURL, Header: h.Clone(), BasedOn: s.Request.URL})
 		}
 	}
