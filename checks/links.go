@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/urlx"
 )
 
@@ -39,6 +40,16 @@ func Gone(x *exchange.Exchange) bool {
 	return x.Response.Status == http.StatusNotFound || x.Response.Status == http.StatusGone
 }
 
+// MaybeAction lowers a dead-link finding whose relation is not known to be
+// read (see ReadLink) to info, and says why: a custom relation may name a
+// POST-only resource, to which many routers answer GET with 404, so its
+// 404 is worth a look but is no broken promise.
+func MaybeAction(f finding.Finding) finding.Finding {
+	f.Severity = finding.SeverityInfo
+	f.Message += " (the relation is not known to be read: may be a POST-only target)"
+	return f
+}
+
 // readRels are the registered link relations (IANA Link Relations) whose
 // target is a resource to read: a client follows them with GET. A relation
 // outside this list may name an action (HAL APIs link "pay" or "cancel" to
@@ -56,18 +67,23 @@ var readRels = map[string]bool{
 
 // ReadLink reports whether a link of relation rel to target is meant to be
 // followed with GET, so that a 404 or 410 to GET says the link is dead. A
-// registered relation to read is; any other relation only when the OpenAPI
-// document declares a GET at the target's path, or no operation there at
-// all. A path with only unsafe operations is an action the link names.
+// registered relation to read is, and so is any link to a well-known URI
+// (RFC 8615 defines them for retrieval); any other relation only when the
+// OpenAPI document declares a GET at the target's path, or no operation
+// there at all. A path with only unsafe operations is an action the link
+// names.
 func (in *Input) ReadLink(rel, target string) bool {
 	if readRels[strings.ToLower(rel)] {
 		return true
 	}
-	if in.Spec == nil || in.Spec.Swagger2 {
-		return false
-	}
 	u, err := url.Parse(target)
 	if err != nil {
+		return false
+	}
+	if strings.HasPrefix(u.EscapedPath(), "/.well-known/") {
+		return true
+	}
+	if in.Spec == nil || in.Spec.Swagger2 {
 		return false
 	}
 	_, ops := in.Spec.Index().MatchPath(u.EscapedPath())

@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/agentready/agentready/internal/exchange"
@@ -233,7 +231,7 @@ func declaredValues(p *spec.Parameter) []string {
 		add(v)
 	}
 	s := p.Schema
-	if items, ok := s["items"].(map[string]any); ok && schemaType(s) == "array" {
+	if items, ok := s["items"].(map[string]any); ok && spec.SchemaType(s) == "array" {
 		// One element is a valid array, written as one value.
 		s = items
 	}
@@ -251,17 +249,11 @@ func declaredValues(p *spec.Parameter) []string {
 	return out
 }
 
-// urlScalar writes a scalar example as it goes into a URL.
+// urlScalar writes a scalar example as it goes into a URL, if it is short
+// enough to be one.
 func urlScalar(v any) (string, bool) {
-	switch t := v.(type) {
-	case string:
-		return t, t != "" && len(t) <= maxValueLength
-	case float64:
-		return strconv.FormatFloat(t, 'f', -1, 64), true
-	case bool:
-		return strconv.FormatBool(t), true
-	}
-	return "", false
+	t, ok := spec.ScalarText(v)
+	return t, ok && len(t) <= maxValueLength
 }
 
 // accepts reports whether a value fits the parameter's schema as far as a
@@ -271,60 +263,7 @@ func accepts(p *spec.Parameter, v string) bool {
 	if p == nil || p.Schema == nil {
 		return true
 	}
-	return fits(p.Schema, v)
-}
-
-// fits reports whether a value written in a URL fits schema s. An array
-// fits when each of its comma-separated elements fits the items schema: a
-// value seen under the name of an array of enums (a "type" of "user") is
-// not one of them.
-func fits(s map[string]any, v string) bool {
-	if items, ok := s["items"].(map[string]any); ok && schemaType(s) == "array" {
-		for _, elem := range strings.Split(v, ",") {
-			if !fits(items, elem) {
-				return false
-			}
-		}
-		return true
-	}
-	if enum, ok := s["enum"].([]any); ok && len(enum) > 0 {
-		return slices.ContainsFunc(enum, func(e any) bool { w, ok := urlScalar(e); return ok && w == v })
-	}
-	switch schemaType(s) {
-	case "integer":
-		if _, err := strconv.ParseInt(v, 10, 64); err != nil {
-			return false
-		}
-	case "number":
-		if _, err := strconv.ParseFloat(v, 64); err != nil {
-			return false
-		}
-	case "boolean":
-		if v != "true" && v != "false" {
-			return false
-		}
-	}
-	if pat, ok := s["pattern"].(string); ok && len(pat) <= 512 {
-		if re, err := regexp.Compile(pat); err == nil && !re.MatchString(v) {
-			return false
-		}
-	}
-	return true
-}
-
-// schemaType is the schema's type, the first non-null one of a 3.1 list.
-func schemaType(s map[string]any) string {
-	switch t := s["type"].(type) {
-	case string:
-		return t
-	case []any:
-		for _, e := range t {
-			if name, ok := e.(string); ok && name != "null" {
-				return name
-			}
-		}
-	}
-	return ""
+	return spec.Fits(p.Schema, v)
 }
 
 // fillURL writes op's URL under base with v, or "" when a value is missing.

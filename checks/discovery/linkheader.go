@@ -30,10 +30,12 @@ documentation. A target that answers 404 Not Found or 410 Gone (RFC 9110
 §15.5.5, §15.5.11) is a promise the API does not keep, and an agent that
 follows it loses a request and the information it went for. The crawl follows
 Link targets on the target's origin; each dead one is reported once, with the
-response that carried it and the relation. Only links meant to be read are
-judged: registered relations such as ` + "`next`" + ` or ` + "`describedby`" + `, and, with an
-OpenAPI document, any relation whose target path has a GET operation or no
-operation at all. The ` + "`service-desc`" + `, ` + "`service-doc`" + ` and ` + "`status`" + ` relations have
+response that carried it and the relation. Links meant to be read are
+reported at warning: registered relations such as ` + "`next`" + ` or ` + "`describedby`" + `,
+links to a ` + "`/.well-known/`" + ` URI, and, with an OpenAPI document, any relation whose
+target path has a GET operation or no operation at all. Any other relation
+may name a POST-only resource, to which many routers answer GET with 404:
+its dead target is reported at info, saying so. The ` + "`service-desc`" + `, ` + "`service-doc`" + ` and ` + "`status`" + ` relations have
 their own checks.
 
 **How to fix:** correct or remove the Link named in the finding; build Link
@@ -62,16 +64,20 @@ func (c LinkHeaderDeadLinks) Run(ctx context.Context, in *checks.Input) ([]findi
 				continue
 			}
 			t := in.CrawledTarget(x.Request.URL, l.Target)
-			if !checks.Gone(t) || reported[t.Request.URL] || !readLink(in, rels, t.Request.URL) {
+			if !checks.Gone(t) || reported[t.Request.URL] {
 				continue
 			}
 			reported[t.Request.URL] = true
 			rel := strings.Join(rels, " ")
 			ev := evidence(x, "Link")
 			ev.Header, ev.Expected, ev.Actual = "Link", "a target that answers", fmt.Sprintf("<%s>; rel=%q answered %d", l.Target, rel, t.Response.Status)
-			out = append(out, checks.New(c.Meta(), rel+" "+exchange.PathOf(t.Request.URL), fmt.Sprintf(
+			f := checks.New(c.Meta(), rel+" "+exchange.PathOf(t.Request.URL), fmt.Sprintf(
 				"Link rel=%q of %s points at %s, which answered %s", rel, exchange.PathOf(x.Request.URL), l.Target, statusText(t)),
-				ev, evidence(t)))
+				ev, evidence(t))
+			if !readLink(in, rels, t.Request.URL) {
+				f = checks.MaybeAction(f)
+			}
+			out = append(out, f)
 		}
 	}
 	if !linked {

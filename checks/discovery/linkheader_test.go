@@ -1,11 +1,38 @@
 package discovery_test
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentready/agentready/checks/checkstest"
 	"github.com/agentready/agentready/checks/discovery"
 )
+
+// TestLinkHeaderDeadLinkSeverity: a dead Link target of a relation not
+// known to be read may be a POST-only action, reported at info and saying
+// so; a registered relation and a .well-known target stay at warning.
+func TestLinkHeaderDeadLinkSeverity(t *testing.T) {
+	s := conformant()
+	s["root"].Header("Link", `</orders/1/payment>; rel="https://rels.example/pay"`).
+		Header("Link", `</schemas/order>; rel="describedby"`).
+		Header("Link", `</.well-known/agent.json>; rel="https://rels.example/agent"`)
+	s["crawl-pay"] = crawl("/orders/1/payment", 404)
+	s["crawl-schema"] = crawl("/schemas/order", 404)
+	s["crawl-agent"] = crawl("/.well-known/agent.json", 410)
+	fs, _ := checkstest.Run(t, discovery.LinkHeaderDeadLinks{}, s.input(false))
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Subject+" "+f.Severity.String())
+		if f.Severity.String() == "info" && !strings.Contains(f.Message, "may be a POST-only target") {
+			t.Errorf("info finding %q does not say why", f.Message)
+		}
+	}
+	want := []string{"https://rels.example/pay /orders/1/payment info", "describedby /schemas/order warning", "https://rels.example/agent /.well-known/agent.json warning"}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings %q, want %q", got, want)
+	}
+}
 
 // TestLinkHeader covers targets of Link header fields.
 func TestLinkHeader(t *testing.T) {
@@ -22,10 +49,11 @@ func TestLinkHeader(t *testing.T) {
 			s["root"].Header("Link", `</schemas/order>; rel="describedby"`)
 			s["crawl-schema"] = crawl("/schemas/order", 200)
 		}, nil},
+		// At info: see TestLinkHeaderDeadLinkSeverity.
 		{"Link target of an extension relation may be an action", func(s site) {
 			s["root"].Header("Link", `</orders/1/payment>; rel="https://rels.example/pay"`)
 			s["crawl-pay"] = crawl("/orders/1/payment", 404)
-		}, nil},
+		}, []string{"discovery-link-header-dead-links"}},
 		{"Link target 401 is there", func(s site) {
 			s["root"].Header("Link", `</schemas/order>; rel="describedby"`)
 			s["crawl-schema"] = crawl("/schemas/order", 401).Header("WWW-Authenticate", `Bearer realm="api"`)

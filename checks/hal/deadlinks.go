@@ -43,10 +43,12 @@ spends a request, and often its plan, on it. The crawl follows the links it
 finds; each dead target is reported once, with the document that links to it
 and the relation.
 
-Only links meant to be read are judged: registered relations such as ` + "`self`" + `,
-` + "`next`" + ` or ` + "`item`" + `, and, with an OpenAPI document, any relation whose target
-path has a GET operation or no operation at all. A relation such as ` + "`pay`" + ` may
-name a POST-only resource, to which many routers answer GET with 404.
+Links meant to be read are reported at warning: registered relations such as
+` + "`self`" + `, ` + "`next`" + ` or ` + "`item`" + `, links to a ` + "`/.well-known/`" + ` URI, and, with an
+OpenAPI document, any relation whose target path has a GET operation or no
+operation at all. Any other relation, such as ` + "`pay`" + `, may name a POST-only
+resource, to which many routers answer GET with 404: its dead target is
+reported at info, saying so.
 Templated links are not judged (the crawl fills them in with its own values),
 nor are ` + "`curies`" + ` and the ` + "`service-desc`" + `, ` + "`service-doc`" + ` and ` + "`status`" + `
 relations, which the discovery family checks.
@@ -80,11 +82,15 @@ func (c DeadLinks) Run(ctx context.Context, in *checks.Input) ([]finding.Finding
 						continue
 					}
 					t := in.CrawledTarget(d.X.Request.URL, l.Href)
-					if !checks.Gone(t) || reported[t.Request.URL] || !in.ReadLink(rel.Name, t.Request.URL) {
+					if !checks.Gone(t) || reported[t.Request.URL] {
 						continue
 					}
 					reported[t.Request.URL] = true
-					issues = append(issues, deadLink(d.X, rel.Name, l, t))
+					is := deadLink(d.X, rel.Name, l, t)
+					if !in.ReadLink(rel.Name, t.Request.URL) {
+						is.Adjust = checks.MaybeAction
+					}
+					issues = append(issues, is)
 				}
 			}
 		})

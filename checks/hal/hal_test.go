@@ -103,7 +103,8 @@ func TestHALRules(t *testing.T) {
 		{"dead link", []*exchange.Exchange{doc("/orders", conformant), crawled("/orders?page=2", 404)}, []string{"hal-dead-links"}, "/_links/next/href"},
 		{"gone link", []*exchange.Exchange{doc("/orders", conformant), crawled("/orders/123", 410)}, []string{"hal-dead-links"}, "/_embedded/orders/0/_links/self/href"},
 		{"link to a protected resource", []*exchange.Exchange{doc("/orders", conformant), crawled("/orders?page=2", 401)}, nil, ""},
-		{"unregistered relation may name an action", []*exchange.Exchange{doc("/orders", conformant), crawled("/customers/7809", 404), crawled("/widgets", 404)}, nil, ""},
+		// At info: see TestDeadLinksOfOtherRelationsAreJudgedWithTheDocument.
+		{"unregistered relation may name an action", []*exchange.Exchange{doc("/orders", conformant), crawled("/customers/7809", 404), crawled("/widgets", 404)}, []string{"hal-dead-links"}, ""},
 		{"templated link the crawl expanded", []*exchange.Exchange{doc("/orders", conformant), crawled("/orders", 200), crawled("/orders?id=", 404)}, nil, ""},
 		{"no templated link is judged", []*exchange.Exchange{
 			doc("/", `{"_links":{"self":{"href":"/"},"find":{"href":"/o{?id}","templated":true},"search":{"href":"/s?q={q}","templated":true}}}`),
@@ -128,26 +129,38 @@ func TestHALRules(t *testing.T) {
 	}
 }
 
+// TestDeadLinksOfOtherRelationsAreJudgedWithTheDocument: a dead link of a
+// relation not known to be read (no registered relation, no GET in the
+// document) is reported at info, since it may name a POST-only target; a
+// .well-known target and a relation whose target the document reads stay
+// at warning.
 func TestDeadLinksOfOtherRelationsAreJudgedWithTheDocument(t *testing.T) {
-	order := doc("/orders/1", `{"_links":{"self":{"href":"/orders/1"},"customer":{"href":"/customers/9"},"pay":{"href":"/orders/1/payment"}}}`)
-	xs := []*exchange.Exchange{order, crawled("/customers/9", 404), crawled("/orders/1/payment", 404)}
+	order := doc("/orders/1", `{"_links":{"self":{"href":"/orders/1"},"customer":{"href":"/customers/9"},"pay":{"href":"/orders/1/payment"},"acme:agent":{"href":"/.well-known/agent.json"}}}`)
+	xs := []*exchange.Exchange{order, crawled("/customers/9", 404), crawled("/orders/1/payment", 404), crawled("/.well-known/agent.json", 410)}
 	for _, tt := range []struct {
 		what string
 		ops  []*spec.Operation
 		want []string
 	}{
 		{"a GET at one target, only a POST at the other", []*spec.Operation{{Method: "GET", PathTemplate: "/customers/{id}"}, {Method: "POST", PathTemplate: "/orders/{id}/payment"}},
-			[]string{"customer /customers/9"}},
+			[]string{"customer /customers/9 warning", "pay /orders/1/payment info", "acme:agent /.well-known/agent.json warning"}},
 		{"no operation at either target", []*spec.Operation{{Method: "GET", PathTemplate: "/orders/{id}"}},
-			[]string{"customer /customers/9", "pay /orders/1/payment"}},
+			[]string{"customer /customers/9 warning", "pay /orders/1/payment warning", "acme:agent /.well-known/agent.json warning"}},
+		{"no document", nil,
+			[]string{"customer /customers/9 info", "pay /orders/1/payment info", "acme:agent /.well-known/agent.json warning"}},
 	} {
 		t.Run(tt.what, func(t *testing.T) {
 			in := checkstest.Input(base+"/", nil, xs...)
-			in.Spec = &spec.Document{Operations: tt.ops}
+			if tt.ops != nil {
+				in.Spec = &spec.Document{Operations: tt.ops}
+			}
 			fs, _ := checkstest.Run(t, hal.DeadLinks{}, in)
 			var got []string
 			for _, f := range fs {
-				got = append(got, f.Subject)
+				got = append(got, f.Subject+" "+f.Severity.String())
+				if f.Severity == finding.SeverityInfo && !strings.Contains(f.Message, "may be a POST-only target") {
+					t.Errorf("info finding %q does not say why", f.Message)
+				}
 			}
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("subjects %q, want %q", got, tt.want)

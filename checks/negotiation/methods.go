@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/internal/conneg"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 )
@@ -47,7 +48,59 @@ func (c HeadStatus) Run(ctx context.Context, in *checks.Input) ([]finding.Findin
 		ev.Header = ""
 		out = append(out, checks.New(m, "", msg, ev, checks.Evidence(get, []string{"Accept"}, []string{"Content-Type", "Content-Length"})))
 	})
+	missing, merr := missingHeadStatus(ctx, in, m)
+	if merr != nil {
+		return nil, merr
+	}
+	if _, skipped := checks.IsSkip(err); skipped && len(missing) > 0 {
+		err = nil
+	}
+	out = append(out, missing...)
 	return out, unconfirmed(in, out, err, headStatusCmp)
+}
+
+// missingHeadStatus judges the HEAD problem-json sent to each URL it asked
+// for a missing resource against the GET of that URL with the same Accept:
+// routers that register a route for GET alone answer HEAD to an unknown
+// item with 405 while GET says 404. A 5xx, 408 or 429 on either side says
+// nothing of the method and is left out.
+func missingHeadStatus(ctx context.Context, in *checks.Input, m checks.Meta) ([]finding.Finding, error) {
+	gets := map[[2]string]*exchange.Exchange{}
+	var heads []*exchange.Exchange
+	for _, x := range in.Recording.Exchanges {
+		if x.Response == nil || conneg.IsRepeat(x.Purpose) {
+			continue
+		}
+		key := [2]string{x.Request.URL, x.Request.Header.Get("Accept")}
+		switch {
+		case x.Purpose == purpose.NotFoundHead && x.Request.Method == http.MethodHead:
+			heads = append(heads, x)
+		case x.Request.Method == http.MethodGet && gets[key] == nil:
+			gets[key] = x
+		}
+	}
+	var out []finding.Finding
+	for _, head := range heads {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		get := gets[[2]string{head.Request.URL, head.Request.Header.Get("Accept")}]
+		if get == nil || get.Response.Status == head.Response.Status || transient(get) || transient(head) {
+			continue
+		}
+		msg := fmt.Sprintf("HEAD answered %d where GET with the same Accept answered %d, for a resource that does not exist", head.Response.Status, get.Response.Status)
+		ev := evidence(head, strconv.Itoa(head.Response.Status), strconv.Itoa(get.Response.Status))
+		ev.Header = ""
+		out = append(out, checks.New(m, "", msg, ev, checks.Evidence(get, []string{"Accept"}, []string{"Content-Type", "Content-Length"})))
+	}
+	return out, nil
+}
+
+// transient says whether an answer's status is about the server's state
+// rather than the request: a 5xx, a timeout or a throttle.
+func transient(x *exchange.Exchange) bool {
+	s := x.Response.Status
+	return s >= 500 || s == http.StatusRequestTimeout || s == http.StatusTooManyRequests
 }
 
 // HeadContentLength checks §8.6: a Content-Length on HEAD equals GET's.

@@ -17,7 +17,7 @@ func All() []checks.Check {
 	return []checks.Check{
 		PreferredType{}, QZero{}, Specificity{}, MixedWildcards{}, TieBreak{}, MalformedRange{}, Wildcard{}, Unsupported{},
 		MalformedAccept{}, HeadStatus{}, HeadContentLength{}, HeadHeaders{}, HeadBody{},
-		AllowOn405{}, OptionsAllow{}, OptionsCORSOnly{}, OptionsClientError{}, OptionsFailed{}, UnstableResource{},
+		AllowOn405{}, AllowDeclared{}, OptionsAllow{}, OptionsCORSOnly{}, OptionsClientError{}, OptionsFailed{}, UnstableResource{},
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/checkstest"
 	"github.com/agentready/agentready/checks/internal/conneg"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/checks/negotiation"
 	"github.com/agentready/agentready/internal/exchange"
 )
@@ -531,6 +532,45 @@ func TestConfirmedServerErrorIsSentUntilItCanBeTrusted(t *testing.T) {
 			}
 			if len(tt.want) > 0 && len(tt.want) != conneg.Confirmations {
 				t.Errorf("want lists %d sends, Confirmations is %d", len(tt.want), conneg.Confirmations)
+			}
+		})
+	}
+}
+
+// TestMissingItemHeadStatus: HEAD of a URL problem-json asked for a missing
+// item is judged against the GET of that URL with the same Accept; a
+// router that answers HEAD 405 where GET says 404 is reported, a HEAD that
+// agrees is not, and a throttled or failing answer says nothing.
+func TestMissingItemHeadStatus(t *testing.T) {
+	const missing = "http://api.test/orders/agentready-missing-7f3c"
+	pair := func(getStatus, headStatus int) []*exchange.Exchange {
+		get := checkstest.Exchange("problem-json/not-found-child", http.MethodGet, missing).ReqHeader("Accept", "application/json, application/problem+json").
+			Status(getStatus).Header("Content-Type", "text/plain").Body("404 page not found").Build()
+		head := checkstest.Exchange(purpose.NotFoundHead, http.MethodHead, missing).ReqHeader("Accept", "application/json, application/problem+json").
+			Status(headStatus).Header("Allow", "GET").Build()
+		return append(resource(u, conformant()), get, head)
+	}
+	for _, tt := range []struct {
+		what      string
+		get, head int
+		want      []string
+	}{
+		{"405 where GET says 404", 404, 405, []string{"HEAD answered 405 where GET with the same Accept answered 404, for a resource that does not exist"}},
+		{"agrees", 404, 404, nil},
+		{"throttled", 404, 429, nil},
+		{"server error", 500, 405, nil},
+	} {
+		t.Run(tt.what, func(t *testing.T) {
+			fs, reason := checkstest.Run(t, negotiation.HeadStatus{}, checkstest.Input("http://api.test/", []string{u}, pair(tt.get, tt.head)...))
+			var got []string
+			for _, f := range fs {
+				got = append(got, f.Message)
+			}
+			if !slices.Equal(got, tt.want) || reason != "" {
+				t.Errorf("messages %q (skip %q), want %q", got, reason, tt.want)
+			}
+			if len(fs) == 1 && (fs[0].Evidence[0].Method != http.MethodHead || fs[0].Evidence[1].Method != http.MethodGet) {
+				t.Errorf("evidence %+v, want the HEAD then the GET", fs[0].Evidence)
 			}
 		})
 	}

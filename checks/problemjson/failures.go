@@ -1,6 +1,7 @@
 package problemjson
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -157,12 +158,44 @@ func (probeNote) Annotate(in *checks.Input, rep *finding.Report) {
 	if s := probeSummary(in.Recording); s != "" {
 		rep.Notes = append(rep.Notes, s)
 	}
+	if s := refusedNotFound(in.Recording); s != "" {
+		rep.Notes = append(rep.Notes, s)
+	}
+}
+
+// maxRefusedListed bounds the paths refusedNotFound names.
+const maxRefusedListed = 3
+
+// refusedNotFound says which not-found probes the app refused as invalid
+// (400 or 422): a validator answered them, so the scan did not see what the
+// handler answers for a missing item, and their passing says nothing of
+// it. "" when none was.
+func refusedNotFound(rec *exchange.Recording) string {
+	var paths []string
+	for _, x := range rec.Exchanges {
+		if x.Response == nil || x.Request.Method != http.MethodGet || !isNotFound(x.Purpose) {
+			continue
+		}
+		if s := x.Response.Status; s == http.StatusBadRequest || s == http.StatusUnprocessableEntity {
+			paths = append(paths, fmt.Sprintf("%s (%d)", exchange.PathOf(x.Request.URL), s))
+		}
+	}
+	if len(paths) == 0 {
+		return ""
+	}
+	total, more := len(paths), ""
+	if len(paths) > maxRefusedListed {
+		more = fmt.Sprintf(" and %d more", len(paths)-maxRefusedListed)
+		paths = paths[:maxRefusedListed]
+	}
+	return fmt.Sprintf("problem-json: %d not-found probes were refused as invalid requests, so what the app answers for a missing item was not seen there: %s%s",
+		total, strings.Join(paths, ", "), more)
 }
 
 // probeSummary says how many error probes were sent and of which kinds, or
 // "" when none were.
 func probeSummary(rec *exchange.Recording) string {
-	kinds := map[string]int{}
+	kinds, methods := map[string]int{}, map[string]bool{}
 	total := 0
 	for _, x := range rec.Exchanges {
 		if strings.HasPrefix(x.Purpose, PurposePrefix) {
@@ -170,6 +203,7 @@ func probeSummary(rec *exchange.Recording) string {
 			kind, _, _ = strings.Cut(kind, "/")
 			kinds[kind]++
 			total++
+			methods[cmp.Or(x.Request.Method, http.MethodGet)] = true
 		}
 	}
 	if total == 0 {
@@ -179,7 +213,7 @@ func probeSummary(rec *exchange.Recording) string {
 	for _, k := range slices.Sorted(maps.Keys(kinds)) {
 		parts = append(parts, fmt.Sprintf("%d %s", kinds[k], k))
 	}
-	return fmt.Sprintf("problem-json: %d safe error probes sent (GET): %s", total, strings.Join(parts, ", "))
+	return fmt.Sprintf("problem-json: %d safe error probes sent (%s): %s", total, strings.Join(slices.Sorted(maps.Keys(methods)), ", "), strings.Join(parts, ", "))
 }
 
 // Leak checks that error bodies carry no implementation details, and name

@@ -32,34 +32,39 @@ func TestPlan(t *testing.T) {
 	page := crawled(base+"/items?cursor=abc&limit=2", "application/json", `{"items":[],"links":{"next":"/items?cursor=def&limit=2"}}`)
 	htmlPage := crawled(base+"/about", "text/html", `<p>x</p>`)
 
-	// Samples arrive sorted by URL, as the probe hands them over.
+	// Samples arrive sorted by URL, as the probe hands them over. The first
+	// four not-found URLs are asked with GET, then HEAD, the others with GET
+	// only; a collection is asked for a member it does not have.
 	got := planFor(base+"/", root, htmlPage, page, halList, halList2, item, item2, array)
 	var lines []string
 	for _, p := range got {
-		if p.Method != http.MethodGet {
-			t.Errorf("planned %s", p.Method)
-		}
-		lines = append(lines, p.Purpose+" "+p.URL+" <"+p.Header.Get("Accept")+"> from "+p.BasedOn)
+		lines = append(lines, p.Method+" "+p.Purpose+" "+p.URL+" <"+p.Header.Get("Accept")+"> from "+p.BasedOn)
 	}
 	want := []string{
-		"problem-json/unknown-path http://api.test/agentready-missing-7f3c <application/hal+json, application/problem+json> from http://api.test/",
-		"problem-json/colon-cursor http://api.test/items?cursor=a%3Ab <application/json, application/problem+json> from http://api.test/items?cursor=abc&limit=2",
-		"problem-json/plain-colon-cursor http://api.test/items?cursor=a:b <application/json, application/problem+json> from http://api.test/items?cursor=abc&limit=2",
-		"problem-json/valueless-param http://api.test/items?debug&limit=1 <application/json, application/problem+json> from http://api.test/items?cursor=abc&limit=2",
-		"problem-json/limit-only http://api.test/items?limit=1 <application/json, application/problem+json> from http://api.test/items?cursor=abc&limit=2",
-		"problem-json/negative-limit http://api.test/items?limit=-1 <application/json, application/problem+json> from http://api.test/items?cursor=abc&limit=2",
-		"problem-json/colon-cursor http://api.test/orders?page=a%3Ab <application/hal+json, application/problem+json> from http://api.test/orders",
-		"problem-json/plain-colon-cursor http://api.test/orders?page=a:b <application/hal+json, application/problem+json> from http://api.test/orders",
-		"problem-json/valueless-param http://api.test/orders?debug&limit=1 <application/hal+json, application/problem+json> from http://api.test/orders",
-		"problem-json/limit-only http://api.test/orders?limit=1 <application/hal+json, application/problem+json> from http://api.test/orders",
-		"problem-json/negative-limit http://api.test/orders?limit=-1 <application/hal+json, application/problem+json> from http://api.test/orders",
-		"problem-json/not-found-sibling http://api.test/orders/agentready-missing-7f3c <application/hal+json, application/problem+json> from http://api.test/orders/1",
-		"problem-json/not-found-sibling http://api.test/v1/agentready-missing-7f3c/ <application/json, application/problem+json> from http://api.test/v1/users/",
-		"problem-json/colon-cursor http://api.test/v1/users/?cursor=a%3Ab <application/json, application/problem+json> from http://api.test/v1/users/",
-		"problem-json/plain-colon-cursor http://api.test/v1/users/?cursor=a:b <application/json, application/problem+json> from http://api.test/v1/users/",
-		"problem-json/valueless-param http://api.test/v1/users/?debug&limit=1 <application/json, application/problem+json> from http://api.test/v1/users/",
-		"problem-json/limit-only http://api.test/v1/users/?limit=1 <application/json, application/problem+json> from http://api.test/v1/users/",
-		"problem-json/negative-limit http://api.test/v1/users/?limit=-1 <application/json, application/problem+json> from http://api.test/v1/users/",
+		"GET problem-json/unknown-path http://api.test/agentready-missing-7f3c <application/hal+json, application/problem+json> from http://api.test/",
+		"HEAD problem-json/not-found-head http://api.test/agentready-missing-7f3c <application/hal+json, application/problem+json> from http://api.test/",
+		"GET problem-json/not-found-child http://api.test/items/agentready-missing-7f3c <application/json, application/problem+json> from http://api.test/items?cursor=abc&limit=2",
+		"HEAD problem-json/not-found-head http://api.test/items/agentready-missing-7f3c <application/json, application/problem+json> from http://api.test/items?cursor=abc&limit=2",
+		"GET problem-json/colon-cursor http://api.test/items?cursor=a%3Ab <application/json, application/problem+json> from http://api.test/items?cursor=abc&limit=2",
+		"GET problem-json/plain-colon-cursor http://api.test/items?cursor=a:b <application/json, application/problem+json> from http://api.test/items?cursor=abc&limit=2",
+		"GET problem-json/valueless-param http://api.test/items?debug&limit=1 <application/json, application/problem+json> from http://api.test/items?cursor=abc&limit=2",
+		"GET problem-json/limit-only http://api.test/items?limit=1 <application/json, application/problem+json> from http://api.test/items?cursor=abc&limit=2",
+		"GET problem-json/negative-limit http://api.test/items?limit=-1 <application/json, application/problem+json> from http://api.test/items?cursor=abc&limit=2",
+		"GET problem-json/not-found-child http://api.test/orders/agentready-missing-7f3c <application/hal+json, application/problem+json> from http://api.test/orders",
+		"HEAD problem-json/not-found-head http://api.test/orders/agentready-missing-7f3c <application/hal+json, application/problem+json> from http://api.test/orders",
+		"GET problem-json/colon-cursor http://api.test/orders?page=a%3Ab <application/hal+json, application/problem+json> from http://api.test/orders",
+		"GET problem-json/plain-colon-cursor http://api.test/orders?page=a:b <application/hal+json, application/problem+json> from http://api.test/orders",
+		"GET problem-json/valueless-param http://api.test/orders?debug&limit=1 <application/hal+json, application/problem+json> from http://api.test/orders",
+		"GET problem-json/limit-only http://api.test/orders?limit=1 <application/hal+json, application/problem+json> from http://api.test/orders",
+		"GET problem-json/negative-limit http://api.test/orders?limit=-1 <application/hal+json, application/problem+json> from http://api.test/orders",
+		"GET problem-json/not-found-sibling http://api.test/v1/agentready-missing-7f3c/ <application/json, application/problem+json> from http://api.test/v1/users/",
+		"HEAD problem-json/not-found-head http://api.test/v1/agentready-missing-7f3c/ <application/json, application/problem+json> from http://api.test/v1/users/",
+		"GET problem-json/not-found-child http://api.test/v1/users/agentready-missing-7f3c/ <application/json, application/problem+json> from http://api.test/v1/users/",
+		"GET problem-json/colon-cursor http://api.test/v1/users/?cursor=a%3Ab <application/json, application/problem+json> from http://api.test/v1/users/",
+		"GET problem-json/plain-colon-cursor http://api.test/v1/users/?cursor=a:b <application/json, application/problem+json> from http://api.test/v1/users/",
+		"GET problem-json/valueless-param http://api.test/v1/users/?debug&limit=1 <application/json, application/problem+json> from http://api.test/v1/users/",
+		"GET problem-json/limit-only http://api.test/v1/users/?limit=1 <application/json, application/problem+json> from http://api.test/v1/users/",
+		"GET problem-json/negative-limit http://api.test/v1/users/?limit=-1 <application/json, application/problem+json> from http://api.test/v1/users/",
 	}
 	if !slices.Equal(lines, want) {
 		t.Errorf("plan:\n%s\nwant:\n%s", join(lines), join(want))
@@ -104,8 +109,10 @@ func TestPlanIsBoundedPerShape(t *testing.T) {
 	for _, id := range []string{"1", "2", "3", "4", "5"} {
 		samples = append(samples, crawled(base+"/orders/"+id, "application/json", `{"_embedded":{"lines":[]}}`))
 	}
-	if got := planFor(base+"/", samples...); len(got) != 7 { // unknown path, sibling, five query probes
-		t.Errorf("planned %d requests for one path shape, want 7", len(got))
+	// Unknown path, sibling and missing child, each with GET and HEAD; five
+	// query probes.
+	if got := planFor(base+"/", samples...); len(got) != 11 {
+		t.Errorf("planned %d requests for one path shape, want 11", len(got))
 	}
 }
 

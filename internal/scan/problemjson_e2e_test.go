@@ -33,12 +33,19 @@ func TestErrorProbesAreSentAndListed(t *testing.T) {
 			t.Errorf("no request %q", want)
 		}
 	}
+	// A missing resource is asked with GET, then with HEAD; nothing else.
 	for _, r := range reqs {
-		if strings.Contains(r, problemjson.MissingID) && !strings.HasPrefix(r, "GET ") {
+		if strings.Contains(r, problemjson.MissingID) && !strings.HasPrefix(r, "GET ") && !strings.HasPrefix(r, "HEAD ") {
 			t.Errorf("error probe sent as %q", r)
 		}
+		if path, ok := strings.CutPrefix(r, "HEAD "); ok && strings.Contains(r, problemjson.MissingID) && !slices.Contains(reqs, "GET "+path) {
+			t.Errorf("%q sent without its GET", r)
+		}
 	}
-	note := regexp.MustCompile(`^problem-json: (\d+) safe error probes sent \(GET\): .*not-found-sibling.*unknown-path`)
+	if !slices.Contains(reqs, "HEAD /orders/"+problemjson.MissingID) {
+		t.Errorf("no HEAD of the missing order")
+	}
+	note := regexp.MustCompile(`^problem-json: (\d+) safe error probes sent \(GET, HEAD\): .*not-found-child.*not-found-head.*unknown-path`)
 	found := false
 	for _, n := range rep.Notes {
 		found = found || note.MatchString(n)

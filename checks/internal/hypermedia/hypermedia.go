@@ -147,6 +147,9 @@ type Issue struct {
 	Expected, Actual string
 	// Related is a second exchange that proves the issue, when one does.
 	Related *exchange.Exchange
+	// Adjust, when set, rewrites the finding built from the issue (a lower
+	// severity, a qualified message).
+	Adjust func(finding.Finding) finding.Finding
 }
 
 // maxPerExchange bounds the findings one check raises on one response; a
@@ -175,7 +178,11 @@ func Findings(m checks.Meta, issues []Issue) []finding.Finding {
 		if subject == "" {
 			subject = is.Pointer
 		}
-		out = append(out, checks.New(m, subject, is.Message, evs...))
+		f := checks.New(m, subject, is.Message, evs...)
+		if is.Adjust != nil {
+			f = is.Adjust(f)
+		}
+		out = append(out, f)
 	}
 	return out
 }

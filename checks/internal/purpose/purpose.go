@@ -36,3 +36,10 @@ const (
 	ActiveStale  = "active/stale-version"
 	ActiveState  = "active/state-transition"
 )
+
+// NotFoundHead is a HEAD of a URL that problem-json's not-found probes GET
+// (a missing child, sibling or path): problem-json plans it beside the GET,
+// with the same Accept, and negotiation judges its status against that
+// GET's, since a missing item is where routers that register GET alone
+// answer HEAD with 405.
+const NotFoundHead = "problem-json/not-found-head"

@@ -301,6 +301,7 @@ def record_app(rec, start, spec, unsupported_method):
         rec.row("openapi", "", "GET", spec, "the server serves its own OpenAPI document", answer, line, None,
                 openapi=(doc or {}).get("openapi") or (doc or {}).get("swagger"),
                 paths=sorted((doc or {}).get("paths", {})))
+        allow_declared(rec, (doc or {}).get("paths", {}))
     # Every 5xx any request above met is a defect of its own.
     for r in list(rec.rows):
         obs = r["observed"]
@@ -308,6 +309,34 @@ def record_app(rec, start, spec, unsupported_method):
             rec.row("problem-json", "problem-json-server-error", r["method"], r["path"], "a safe request gets no 5xx",
                     obs, r["curl"], True, status=obs["status"])
     rec.rows = dedupe(rec.rows)
+
+
+HTTP_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+
+
+def template_matches(template, path):
+    """Whether an OpenAPI path template (/items/{id}) covers a concrete path."""
+    t, p = template.strip("/").split("/"), path.strip("/").split("/")
+    return len(t) == len(p) and all(a == b or (a.startswith("{") and a.endswith("}")) for a, b in zip(t, p))
+
+
+def allow_declared(rec, paths):
+    """Every 405 met above with an Allow, against the methods the document
+    declares on its path (RFC 9110 §15.5.6: Allow lists the resource's
+    supported methods). A literal template wins over a templated one."""
+    for r in list(rec.rows):
+        obs = r["observed"]
+        if not isinstance(obs, dict) or obs.get("status") != 405 or not obs.get("allow"):
+            continue
+        matches = sorted((t for t in paths if template_matches(t, r["path"])), key=lambda t: t.count("{"))
+        if not matches:
+            continue
+        declared = sorted(m.upper() for m in paths[matches[0]] if m in HTTP_METHODS)
+        allowed = {m.strip().upper() for m in obs["allow"].split(",")}
+        missing = [m for m in declared if m not in allowed]
+        rec.row("negotiation", "negotiation-allow-declared", r["method"], r["path"],
+                "a 405's Allow lists the methods the document declares on that path", obs, r["curl"],
+                bool(missing), declared=declared, template=matches[0])
 
 
 def dedupe(rows):
