@@ -29,6 +29,7 @@ func (AllowDeclared) Meta() checks.Meta {
 			{Doc: "OpenAPI 3.1.2", Section: "Path Item Object", URL: "https://spec.openapis.org/oas/v3.1.2#path-item-object"},
 		},
 		FiredBy: "405 leaves out a declared method",
+		Since:   checks.FirstRelease,
 		Help: `A 405 Method Not Allowed must carry ` + "`Allow`" + ` with the target resource's
 currently supported methods (RFC 9110 §15.5.6). When the API's own OpenAPI
 document declares a method on that path and ` + "`Allow`" + ` leaves it out, one of the two

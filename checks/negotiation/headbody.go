@@ -26,6 +26,7 @@ func (HeadBody) Meta() checks.Meta {
 		// net/http servers, which every fixture app is, drop a HEAD body
 		// themselves; a raw connection sends one in the probe's tests.
 		FiredBy: "content after a HEAD response",
+		Since:   checks.FirstRelease,
 		Help: `The server must not send content in a response to HEAD (RFC 9110 §9.3.2): a
 client reads the header and expects the next response to follow it. Bytes
 sent after a HEAD response on a kept-alive connection are read as the start
