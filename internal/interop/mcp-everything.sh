@@ -44,5 +44,6 @@ export AGENTREADY_CONFORMANCE=$cache/conformance/node_modules/@modelcontextproto
 export AGENTREADY_LOOPBACK_SHIM=$here/bind-loopback.cjs
 
 cd "$root"
-# The real-server tests need servers.sh; they run in a step of their own.
-go test -count=1 -tags interop -skip RealServers -v ./internal/interop/ "$@"
+# The real-server and matrix tests need servers.sh and matrix.sh; they run
+# in steps of their own.
+go test -count=1 -tags interop -skip 'RealServers|^TestMatrix$' -v ./internal/interop/ "$@"
