@@ -33,13 +33,8 @@ EVERYTHING_VERSION=2026.8.31
 HALSON_VERSION=3.2.0
 
 say() { echo "servers: $*" >&2; }
-
-# give_up reports a missing piece: fatal in CI, a skipped server elsewhere.
-give_up() {
-  say "$*"
-  if [ "${CI:-}" = true ]; then exit 1; fi
-  return 1
-}
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$here/lib.sh"
 
 install() { # install DIR PACKAGE@VERSION
   local dir=$cache/$1 pkg=$2
@@ -169,29 +164,8 @@ start_hal() {
   offer hal HAL_URL "http://127.0.0.1:$port"
 }
 
-stop() {
-  if [ ! -f "$pidfile" ]; then return; fi
-  local pid name
-  while read -r pid name _; do
-    # Each server leads its own process group (setsid): end the group.
-    if kill -- "-$pid" 2>/dev/null; then say "stopped $name ($pid)"; fi
-  done <"$pidfile"
-  rm -f "$pidfile"
-}
-
-# running reports whether every server of the last start still runs, so a
-# second start (another shell, another test run) reuses them instead of
-# killing them under its feet.
-running() {
-  [ -s "$pidfile" ] && [ -s "$envfile" ] || return 1
-  local pid
-  while read -r pid _; do
-    kill -0 "$pid" 2>/dev/null || return 1
-  done <"$pidfile"
-}
-
 start() {
-  if running; then
+  if running "$envfile"; then
     say "reusing the servers already running ($pidfile)"
     return 0
   fi

@@ -45,13 +45,8 @@ NPM_PACKAGES=(
 DEBIAN_PACKAGES=(python3-flask python3-aiohttp python3-falcon ruby-sinatra ruby-webrick)
 
 say() { echo "matrix: $*" >&2; }
-
-# give_up reports a missing piece: fatal in CI, a server left out elsewhere.
-give_up() {
-  say "$*"
-  if [ "${CI:-}" = true ]; then exit 1; fi
-  return 1
-}
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$here/../lib.sh"
 
 install_npm() { # install_npm DIR PACKAGE@VERSION...
   local dir=$cache/$1
@@ -177,28 +172,8 @@ start_debian() {
   serve rb-sinatra app /items - /usr/bin/ruby "$here/ruby/sinatra_app.rb"
 }
 
-stop() {
-  if [ ! -f "$pidfile" ]; then return; fi
-  local pid name
-  while read -r pid name _; do
-    # Each server leads its own process group (setsid): end the group.
-    if kill -- "-$pid" 2>/dev/null; then say "stopped $name ($pid)"; fi
-  done <"$pidfile"
-  rm -f "$pidfile"
-}
-
-# running reports whether every server of the last start still runs, so a
-# second start reuses them instead of killing them under another's feet.
-running() {
-  [ -s "$pidfile" ] && [ -s "$manifest" ] || return 1
-  local pid
-  while read -r pid _; do
-    kill -0 "$pid" 2>/dev/null || return 1
-  done <"$pidfile"
-}
-
 start() {
-  if running; then
+  if running "$manifest"; then
     say "reusing the servers already running ($pidfile)"
     return 0
   fi
