@@ -1,9 +1,13 @@
 package builtin_test
 
 import (
+	"go/token"
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/builtin"
 )
 
@@ -38,5 +42,32 @@ func TestEveryCheckSaysSinceWhen(t *testing.T) {
 	}
 	if len(without) > 0 {
 		t.Errorf("%d checks without Since, among them %v", len(without), without[:min(5, len(without))])
+	}
+}
+
+// TestEveryCheckIsATypeOfItsOwn holds the checks to CONTRIBUTING's one style:
+// each is a struct type of its own, exported by its family's package, whose
+// zero value is the check. A check told apart by a field (a kind, a closure,
+// metadata built elsewhere) would share its type with others, and reading
+// the type would no longer be reading the check.
+func TestEveryCheckIsATypeOfItsOwn(t *testing.T) {
+	const families = "github.com/agentready/agentready/checks/"
+	owner := map[reflect.Type]string{}
+	for _, c := range builtin.All() {
+		id, typ := c.Meta().ID, reflect.TypeOf(c)
+		if typ.Kind() != reflect.Struct || !token.IsExported(typ.Name()) {
+			t.Errorf("%s is a %s: a check is an exported struct type", id, typ)
+			continue
+		}
+		if pkg := strings.TrimPrefix(typ.PkgPath(), families); pkg == typ.PkgPath() || strings.Contains(pkg, "/") {
+			t.Errorf("%s is declared in %s, not in its family's package under checks/", id, typ.PkgPath())
+		}
+		if other, ok := owner[typ]; ok {
+			t.Errorf("%s and %s share the type %s", other, id, typ)
+		}
+		owner[typ] = id
+		if zero := reflect.Zero(typ).Interface().(checks.Check); !reflect.DeepEqual(zero.Meta(), c.Meta()) {
+			t.Errorf("%s: the zero %s is %q, another check; its metadata must be the type's, not a field's", id, typ, zero.Meta().ID)
+		}
 	}
 }

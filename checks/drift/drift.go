@@ -21,91 +21,15 @@ import (
 	"github.com/agentready/agentready/internal/surfacediff"
 )
 
-// All returns the family's checks.
+// All returns the family's checks, one per kind of change, in ID order.
 func All() []checks.Check {
-	out := make([]checks.Check, len(kinds))
-	for i, k := range kinds {
-		out[i] = Check{kind: k}
-	}
-	return out
+	return []checks.Check{Annotations{}, InputSchema{}, Relations{}, Removed{}, Renamed{}, Skills{}}
 }
 
 // contract is the clause every check rests on: the surface the app itself
 // published in the baseline, which agents were built against.
 var contract = finding.SpecRef{Doc: "agentready", Section: "the baseline surface", Level: "contract",
 	URL: "https://github.com/agentready/agentready/blob/main/docs/ci.md#gating-agent-surface-changes"}
-
-// kinds are the checks, one per kind of change, in ID order.
-var kinds = []surfacediff.Kind{surfacediff.KindAnnotations, surfacediff.KindInputSchema, surfacediff.KindRelations, surfacediff.KindRemoved, surfacediff.KindRenamed, surfacediff.KindSkills}
-
-// about is each check's metadata besides its ID; parts are the parts of a
-// snapshot it compares.
-var about = map[surfacediff.Kind]struct {
-	title, help string
-	parts       []string
-	firedBy     string
-}{
-	surfacediff.KindRemoved: {"No tool or operation of the baseline surface is gone",
-		`An agent, or a client generated from the OpenAPI document, calls tools and operations
-by name. A tool the catalog no longer lists, or an operation the document no longer
-declares, fails every agent built against the baseline, and no request of the scan shows
-it: the scan compares this surface with the one the baseline report recorded.
-A tool renamed with the same input schema, or an operation whose operationId or path
-alone changed, is reported by drift-renamed instead.
-
-**How to fix:** keep the tool or operation (deprecate it first: OpenAPI ` + "`deprecated: true`" + `,
-a description that says what replaces it), or, when the removal is intended, rewrite the
-baseline with ` + "`agentready baseline write`" + ` in the same change so reviewers see it.`,
-		[]string{surfacediff.PartMCP, surfacediff.PartOpenAPI}, ""},
-	surfacediff.KindRenamed: {"No tool or operation of the baseline surface is renamed",
-		`A tool listed under a new name with the same input schema and hints, an operation with
-a new operationId at the same method and path, or one moved to a new path under the same
-operationId, is one change: a rename. Agents call the old name and get an unknown-tool
-error (or a 404) although the capability is still there.
-
-**How to fix:** keep the old name as an alias until agents have moved (list both tools,
-keep the operationId), or rewrite the baseline with ` + "`agentready baseline write`" + ` when the
-rename is intended.`,
-		[]string{surfacediff.PartMCP, surfacediff.PartOpenAPI}, ""},
-	surfacediff.KindInputSchema: {"Tool and operation inputs accept what the baseline accepted",
-		`An agent fills a tool's input schema, or an operation's parameters and body, the way
-it learned from the baseline. Breaking (error): a property removed, a new required
-property, a property made required, a type narrowed, an enum shrunk or added. Any other
-change to the schema is compatible (info), and is listed so that a reviewer sees it.
-The evidence gives each change as a JSON pointer into the report's snapshot, with the
-value before (expected) and after (got).
-
-**How to fix:** add new inputs as optional properties with a default, widen rather than
-narrow, and rewrite the baseline with ` + "`agentready baseline write`" + ` once a breaking change
-is intended and announced.`,
-		[]string{surfacediff.PartMCP, surfacediff.PartOpenAPI}, ""},
-	surfacediff.KindAnnotations: {"Tool annotations keep the safety they declared in the baseline",
-		`Hosts decide from a tool's hints whether to ask the user first: a read-only,
-non-destructive tool often runs without confirmation. Turning readOnlyHint off, or
-destructiveHint on (dropping a hint counts, since MCP's defaults are the riskier reading),
-is breaking (error): agents were configured on the old promise. Any other change to the
-annotations is compatible (info).
-
-**How to fix:** keep the hints true to what the tool does; if the tool now changes state,
-give the changing behaviour a new tool and keep the read-only one.`,
-		[]string{surfacediff.PartMCP}, ""},
-	surfacediff.KindRelations: {"Relations of the baseline are still declared and offered",
-		`Hypermedia agents find operations by link relation: a relation dropped from an
-operation's x-hal-rel, or no longer offered in the _links of resources of a path shape
-the baseline saw offer it, breaks the agents that follow it. A path shape this scan did
-not reach is not compared.
-
-**How to fix:** keep offering the relation (deprecate it in the documentation first), or
-rewrite the baseline with ` + "`agentready baseline write`" + ` when its removal is intended.`,
-		[]string{surfacediff.PartOpenAPI, surfacediff.PartHypermedia}, "relation no longer offered"},
-	surfacediff.KindSkills: {"The agent card keeps the skills of the baseline",
-		`Other agents pick this one by the skills its A2A agent card lists; a skill that is
-gone makes them route tasks to an agent that no longer claims to do them.
-
-**How to fix:** keep the skill listed while it is served, or rewrite the baseline with
-` + "`agentready baseline write`" + ` when it is retired.`,
-		[]string{surfacediff.PartAgentCard}, "skill removed"},
-}
 
 // family is embedded in every check of the family: it brings the snapshot.
 type family struct{}
@@ -149,38 +73,177 @@ func uncompared(before, after *finding.Snapshot) []string {
 	return []string{"drift: the baseline records " + strings.Join(gone, ", ") + ", which this scan did not see; they were not compared"}
 }
 
-// Check reports the changes of one kind.
-type Check struct {
-	family
-	kind surfacediff.Kind
+// Annotations reports tool hints that no longer protect what the baseline's
+// did, and other changes to the annotations.
+type Annotations struct{ family }
+
+func (Annotations) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "drift-annotations", Family: checks.FamilyDrift, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
+		Title:    "Tool annotations keep the safety they declared in the baseline",
+		SpecRefs: []finding.SpecRef{contract},
+		Needs:    checks.NeedsMCP,
+		Help: `Hosts decide from a tool's hints whether to ask the user first: a read-only,
+non-destructive tool often runs without confirmation. Turning readOnlyHint off, or
+destructiveHint on (dropping a hint counts, since MCP's defaults are the riskier reading),
+is breaking (error): agents were configured on the old promise. Any other change to the
+annotations is compatible (info).
+
+**How to fix:** keep the hints true to what the tool does; if the tool now changes state,
+give the changing behaviour a new tool and keep the read-only one.`,
+	}
 }
 
-// Meta implements checks.Check.
-func (c Check) Meta() checks.Meta {
-	a := about[c.kind]
+func (c Annotations) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(in, c.Meta(), surfacediff.KindAnnotations, surfacediff.PartMCP)
+}
+
+// InputSchema reports changes to what tools and operations accept.
+type InputSchema struct{ family }
+
+func (InputSchema) Meta() checks.Meta {
 	return checks.Meta{
-		ID: "drift-" + string(c.kind), Family: checks.FamilyDrift, Title: a.title, Help: a.help,
+		ID: "drift-input-schema", Family: checks.FamilyDrift, Severity: finding.SeverityError,
 		Since:    checks.FirstRelease,
-		Severity: finding.SeverityError, SpecRefs: []finding.SpecRef{contract}, Needs: checks.NeedsMCP, FiredBy: a.firedBy,
+		Title:    "Tool and operation inputs accept what the baseline accepted",
+		SpecRefs: []finding.SpecRef{contract},
+		Needs:    checks.NeedsMCP,
+		Help: `An agent fills a tool's input schema, or an operation's parameters and body, the way
+it learned from the baseline. Breaking (error): a property removed, a new required
+property, a property made required, a type narrowed, an enum shrunk or added. Any other
+change to the schema is compatible (info), and is listed so that a reviewer sees it.
+The evidence gives each change as a JSON pointer into the report's snapshot, with the
+value before (expected) and after (got).
+
+**How to fix:** add new inputs as optional properties with a default, widen rather than
+narrow, and rewrite the baseline with ` + "`agentready baseline write`" + ` once a breaking change
+is intended and announced.`,
 	}
+}
+
+func (c InputSchema) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(in, c.Meta(), surfacediff.KindInputSchema, surfacediff.PartMCP, surfacediff.PartOpenAPI)
+}
+
+// Relations reports relations of the baseline no longer declared or offered.
+type Relations struct{ family }
+
+func (Relations) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "drift-relations", Family: checks.FamilyDrift, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
+		Title:    "Relations of the baseline are still declared and offered",
+		SpecRefs: []finding.SpecRef{contract},
+		Needs:    checks.NeedsMCP,
+		FiredBy:  "relation no longer offered",
+		Help: `Hypermedia agents find operations by link relation: a relation dropped from an
+operation's x-hal-rel, or no longer offered in the _links of resources of a path shape
+the baseline saw offer it, breaks the agents that follow it. A path shape this scan did
+not reach is not compared.
+
+**How to fix:** keep offering the relation (deprecate it in the documentation first), or
+rewrite the baseline with ` + "`agentready baseline write`" + ` when its removal is intended.`,
+	}
+}
+
+func (c Relations) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(in, c.Meta(), surfacediff.KindRelations, surfacediff.PartOpenAPI, surfacediff.PartHypermedia)
+}
+
+// Removed reports tools and operations of the baseline that are gone.
+type Removed struct{ family }
+
+func (Removed) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "drift-removed", Family: checks.FamilyDrift, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
+		Title:    "No tool or operation of the baseline surface is gone",
+		SpecRefs: []finding.SpecRef{contract},
+		Needs:    checks.NeedsMCP,
+		Help: `An agent, or a client generated from the OpenAPI document, calls tools and operations
+by name. A tool the catalog no longer lists, or an operation the document no longer
+declares, fails every agent built against the baseline, and no request of the scan shows
+it: the scan compares this surface with the one the baseline report recorded.
+A tool renamed with the same input schema, or an operation whose operationId or path
+alone changed, is reported by drift-renamed instead.
+
+**How to fix:** keep the tool or operation (deprecate it first: OpenAPI ` + "`deprecated: true`" + `,
+a description that says what replaces it), or, when the removal is intended, rewrite the
+baseline with ` + "`agentready baseline write`" + ` in the same change so reviewers see it.`,
+	}
+}
+
+func (c Removed) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(in, c.Meta(), surfacediff.KindRemoved, surfacediff.PartMCP, surfacediff.PartOpenAPI)
+}
+
+// Renamed reports tools and operations of the baseline under a new name.
+type Renamed struct{ family }
+
+func (Renamed) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "drift-renamed", Family: checks.FamilyDrift, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
+		Title:    "No tool or operation of the baseline surface is renamed",
+		SpecRefs: []finding.SpecRef{contract},
+		Needs:    checks.NeedsMCP,
+		Help: `A tool listed under a new name with the same input schema and hints, an operation with
+a new operationId at the same method and path, or one moved to a new path under the same
+operationId, is one change: a rename. Agents call the old name and get an unknown-tool
+error (or a 404) although the capability is still there.
+
+**How to fix:** keep the old name as an alias until agents have moved (list both tools,
+keep the operationId), or rewrite the baseline with ` + "`agentready baseline write`" + ` when the
+rename is intended.`,
+	}
+}
+
+func (c Renamed) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(in, c.Meta(), surfacediff.KindRenamed, surfacediff.PartMCP, surfacediff.PartOpenAPI)
+}
+
+// Skills reports skills the agent card no longer lists.
+type Skills struct{ family }
+
+func (Skills) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "drift-skills", Family: checks.FamilyDrift, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
+		Title:    "The agent card keeps the skills of the baseline",
+		SpecRefs: []finding.SpecRef{contract},
+		Needs:    checks.NeedsMCP,
+		FiredBy:  "skill removed",
+		Help: `Other agents pick this one by the skills its A2A agent card lists; a skill that is
+gone makes them route tasks to an agent that no longer claims to do them.
+
+**How to fix:** keep the skill listed while it is served, or rewrite the baseline with
+` + "`agentready baseline write`" + ` when it is retired.`,
+	}
+}
+
+func (c Skills) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(in, c.Meta(), surfacediff.KindSkills, surfacediff.PartAgentCard)
 }
 
 var changesKey = checks.NewKey[[]surfacediff.Change]()
 
-// Run implements checks.Check.
-func (c Check) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+// judge is the findings of check m: the changes of kind between the
+// baseline's surface and this scan's, when both saw one of the parts of the
+// surface that kind compares.
+func judge(in *checks.Input, m checks.Meta, kind surfacediff.Kind, parts ...string) ([]finding.Finding, error) {
 	if in.Baseline == nil {
 		return nil, checks.Skip("no baseline with a surface snapshot was given (--baseline)")
 	}
 	now := Snapshot(in)
-	if !compares(about[c.kind].parts, in.Baseline, now) {
-		return nil, checks.Skip("the baseline and this scan did not both see " + partNames(about[c.kind].parts))
+	if !compares(parts, in.Baseline, now) {
+		return nil, checks.Skip("the baseline and this scan did not both see " + partNames(parts))
 	}
 	changes := checks.Memo(in, changesKey, func() []surfacediff.Change { return surfacediff.Compare(in.Baseline, now) })
 	var out []finding.Finding
 	for _, ch := range changes {
-		if ch.Kind == c.kind {
-			out = append(out, c.finding(in, ch))
+		if ch.Kind == kind {
+			out = append(out, changeFinding(in, m, ch))
 		}
 	}
 	return out, nil
@@ -229,8 +292,7 @@ func judges(part string, before *finding.Snapshot) bool {
 	return part != surfacediff.PartAgentCard || len(before.AgentCard.Skills) > 0
 }
 
-func (c Check) finding(in *checks.Input, ch surfacediff.Change) finding.Finding {
-	m := c.Meta()
+func changeFinding(in *checks.Input, m checks.Meta, ch surfacediff.Change) finding.Finding {
 	msg := "breaking: " + ch.Summary
 	if !ch.Breaking {
 		m.Severity = finding.SeverityInfo

@@ -1,6 +1,7 @@
 package mcptools
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -14,27 +15,38 @@ import (
 	"github.com/agentready/agentready/internal/oauthmeta"
 )
 
-var authDiscoveryMeta = checks.Meta{
-	ID: "mcp-auth-discovery", Family: checks.FamilyMCP,
-	Since:    checks.FirstRelease,
-	Title:    "An MCP endpoint that answers 401 says where its protected resource metadata is",
-	Severity: finding.SeverityError,
-	SpecRefs: []finding.SpecRef{
-		mcpRef(mcp.Legacy, "basic/authorization §Protected Resource Metadata Discovery Requirements", "MUST", "basic/authorization"),
-		{Doc: "RFC 9728", Section: "§3.3 Protected Resource Metadata Validation", Level: "MUST", URL: "https://www.rfc-editor.org/rfc/rfc9728#section-3.3"},
-	},
-	Help: "An MCP server that requires authorization MUST implement OAuth 2.0 Protected Resource Metadata\n" +
-		"(RFC 9728) and MUST let clients find it: `resource_metadata` in the `WWW-Authenticate` header of\n" +
-		"its 401, or the document at the well-known URL built from the endpoint\n" +
-		"(`/.well-known/oauth-protected-resource/mcp` for `/mcp`) or at the root of its origin. Without\n" +
-		"either, an agent that meets the 401 cannot learn which authorization server to ask, and stops.\n" +
-		"When the scanner's requests get a 401, it does what an MCP client does: it reads the URL the\n" +
-		"challenge names (on the endpoint's origin only), else the two well-known URLs, and stops at the\n" +
-		"first 200. The document found must be a JSON object whose `resource` is the identifier it was\n" +
-		"fetched for (RFC 9728 §3.3: the endpoint's URL when the challenge named it); otherwise clients\n" +
-		"MUST NOT use it.\n\n" +
-		"**How to fix:** answer 401 with `WWW-Authenticate: Bearer resource_metadata=\"https://…/.well-known/oauth-protected-resource/mcp\"`\n" +
-		"and serve that document with `resource` set to the endpoint's URL and `authorization_servers`.",
+// AuthDiscovery reports a 401 after which no usable protected resource metadata
+// can be found.
+type AuthDiscovery struct{}
+
+func (AuthDiscovery) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-auth-discovery", Family: checks.FamilyMCP,
+		Since:    checks.FirstRelease,
+		Title:    "An MCP endpoint that answers 401 says where its protected resource metadata is",
+		Severity: finding.SeverityError,
+		SpecRefs: []finding.SpecRef{
+			mcpRef(mcp.Legacy, "basic/authorization §Protected Resource Metadata Discovery Requirements", "MUST", "basic/authorization"),
+			{Doc: "RFC 9728", Section: "§3.3 Protected Resource Metadata Validation", Level: "MUST", URL: "https://www.rfc-editor.org/rfc/rfc9728#section-3.3"},
+		},
+		Help: "An MCP server that requires authorization MUST implement OAuth 2.0 Protected Resource Metadata\n" +
+			"(RFC 9728) and MUST let clients find it: `resource_metadata` in the `WWW-Authenticate` header of\n" +
+			"its 401, or the document at the well-known URL built from the endpoint\n" +
+			"(`/.well-known/oauth-protected-resource/mcp` for `/mcp`) or at the root of its origin. Without\n" +
+			"either, an agent that meets the 401 cannot learn which authorization server to ask, and stops.\n" +
+			"When the scanner's requests get a 401, it does what an MCP client does: it reads the URL the\n" +
+			"challenge names (on the endpoint's origin only), else the two well-known URLs, and stops at the\n" +
+			"first 200. The document found must be a JSON object whose `resource` is the identifier it was\n" +
+			"fetched for (RFC 9728 §3.3: the endpoint's URL when the challenge named it); otherwise clients\n" +
+			"MUST NOT use it.\n\n" +
+			"**How to fix:** answer 401 with `WWW-Authenticate: Bearer resource_metadata=\"https://…/.well-known/oauth-protected-resource/mcp\"`\n" +
+			"and serve that document with `resource` set to the endpoint's URL and `authorization_servers`.",
+		Needs: checks.NeedsMCP,
+	}
+}
+
+func (c AuthDiscovery) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judgeAnyVerdict(ctx, in, c.Meta(), runAuthDiscovery)
 }
 
 func runAuthDiscovery(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {

@@ -1,6 +1,7 @@
 package mcptools
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"slices"
@@ -14,56 +15,84 @@ import (
 	"github.com/agentready/agentready/internal/sanitize"
 )
 
-func catalogChecks() []*check {
-	return []*check{
-		{meta: checks.Meta{
-			ID: "mcp-catalog-stable", Family: checks.FamilyMCP,
-			Since:    checks.FirstRelease,
-			Title:    "tools/list returns the same tools on every call",
-			Severity: finding.SeverityError,
-			SpecRefs: []finding.SpecRef{
-				mcpRef(mcp.Modern, "server/tools §Capabilities", "MUST", "server/tools"),
-				mcpRef(mcp.Legacy, "server/tools §List Changed Notification", "SHOULD", "server/tools"),
-			},
-			Help: "In 2026-07-28 the tool set MAY change over time but MUST NOT vary per connection or as a\n" +
-				"side effect of other requests; it MAY vary with the credentials presented. The scanner lists\n" +
-				"the tools twice with the same credentials (for a modern server over two separate connections)\n" +
-				"and compares. A catalog that shifts under an agent invalidates what the agent cached and\n" +
-				"planned with. For legacy servers the change is a `warning`: 2025-11-25 lets the list change,\n" +
-				"announced by `notifications/tools/list_changed`.\n\n" +
-				"**How to fix:** derive the catalog from a fixed declaration, not from request state.",
-		}, run: runStable},
-		{meta: checks.Meta{
-			ID: "mcp-catalog-order", Family: checks.FamilyMCP,
-			Since:    checks.FirstRelease,
-			Title:    "tools/list returns tools in a deterministic order",
-			Severity: finding.SeverityWarning,
-			SpecRefs: []finding.SpecRef{mcpRef(mcp.Modern, "server/tools §Listing Tools", "SHOULD", "server/tools")},
-			Help: "2026-07-28 servers SHOULD list tools in a deterministic order. Hosts place the catalog at\n" +
-				"the start of the model's context; a reordered catalog defeats prompt caching on every turn.\n\n" +
-				"**How to fix:** sort the catalog (for example by name) instead of iterating a map.",
-		}, run: runOrder},
-		{meta: checks.Meta{
-			ID: "mcp-context-cost", Family: checks.FamilyMCP,
-			Since:    checks.FirstRelease,
-			Title:    "A large catalog offers a search or discovery tool",
-			Severity: finding.SeverityWarning,
-			SpecRefs: []finding.SpecRef{
-				{Doc: "Kate et al., LongFuncEval (2025)", Level: "advice", URL: "https://arxiv.org/abs/2505.10570"},
-				{Doc: "Bluchet and Dunglas, Hydra-to-MCP gateway pilot", Level: "advice", URL: "https://hal.science/hal-05630480"},
-			},
-			Help: "A host places the whole catalog (names, descriptions, input schemas) in the model's context\n" +
-				"on every turn. LongFuncEval measured function-calling accuracy dropping by 7% to 85% as the\n" +
-				"number of tools grows; a static catalog took 77% of the context in one pilot, against 2% for a\n" +
-				"lazy one. The scanner counts the catalog's tokens with the o200k_base BPE (embedded; other\n" +
-				"tokenizers differ by some percent) and reports per tool and in total. Over 40 tools or 15,000\n" +
-				"tokens without a search or discovery tool is a `warning`; `limits: mcp-max-tools` and\n" +
-				"`mcp-max-tokens` in the configuration change both bounds (a host with a larger context, or a\n" +
-				"smaller model).\n\n" +
-				"**How to fix:** offer a search tool that returns definitions on demand, split the server by\n" +
-				"task, or trim schemas and descriptions.",
-		}, run: runContextCost},
+// CatalogStable reports a tool catalog that changes between two listings.
+type CatalogStable struct{}
+
+func (CatalogStable) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-catalog-stable", Family: checks.FamilyMCP,
+		Since:    checks.FirstRelease,
+		Title:    "tools/list returns the same tools on every call",
+		Severity: finding.SeverityError,
+		SpecRefs: []finding.SpecRef{
+			mcpRef(mcp.Modern, "server/tools §Capabilities", "MUST", "server/tools"),
+			mcpRef(mcp.Legacy, "server/tools §List Changed Notification", "SHOULD", "server/tools"),
+		},
+		Help: "In 2026-07-28 the tool set MAY change over time but MUST NOT vary per connection or as a\n" +
+			"side effect of other requests; it MAY vary with the credentials presented. The scanner lists\n" +
+			"the tools twice with the same credentials (for a modern server over two separate connections)\n" +
+			"and compares. A catalog that shifts under an agent invalidates what the agent cached and\n" +
+			"planned with. For legacy servers the change is a `warning`: 2025-11-25 lets the list change,\n" +
+			"announced by `notifications/tools/list_changed`.\n\n" +
+			"**How to fix:** derive the catalog from a fixed declaration, not from request state.",
+		Needs: checks.NeedsMCP,
 	}
+}
+
+func (c CatalogStable) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), runStable)
+}
+
+// CatalogOrder reports the same tools listed in another order.
+type CatalogOrder struct{}
+
+func (CatalogOrder) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-catalog-order", Family: checks.FamilyMCP,
+		Since:    checks.FirstRelease,
+		Title:    "tools/list returns tools in a deterministic order",
+		Severity: finding.SeverityWarning,
+		SpecRefs: []finding.SpecRef{mcpRef(mcp.Modern, "server/tools §Listing Tools", "SHOULD", "server/tools")},
+		Help: "2026-07-28 servers SHOULD list tools in a deterministic order. Hosts place the catalog at\n" +
+			"the start of the model's context; a reordered catalog defeats prompt caching on every turn.\n\n" +
+			"**How to fix:** sort the catalog (for example by name) instead of iterating a map.",
+		Needs: checks.NeedsMCP,
+	}
+}
+
+func (c CatalogOrder) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), runOrder)
+}
+
+// ContextCost reports a large catalog that offers no search or discovery tool.
+type ContextCost struct{}
+
+func (ContextCost) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-context-cost", Family: checks.FamilyMCP,
+		Since:    checks.FirstRelease,
+		Title:    "A large catalog offers a search or discovery tool",
+		Severity: finding.SeverityWarning,
+		SpecRefs: []finding.SpecRef{
+			{Doc: "Kate et al., LongFuncEval (2025)", Level: "advice", URL: "https://arxiv.org/abs/2505.10570"},
+			{Doc: "Bluchet and Dunglas, Hydra-to-MCP gateway pilot", Level: "advice", URL: "https://hal.science/hal-05630480"},
+		},
+		Help: "A host places the whole catalog (names, descriptions, input schemas) in the model's context\n" +
+			"on every turn. LongFuncEval measured function-calling accuracy dropping by 7% to 85% as the\n" +
+			"number of tools grows; a static catalog took 77% of the context in one pilot, against 2% for a\n" +
+			"lazy one. The scanner counts the catalog's tokens with the o200k_base BPE (embedded; other\n" +
+			"tokenizers differ by some percent) and reports per tool and in total. Over 40 tools or 15,000\n" +
+			"tokens without a search or discovery tool is a `warning`; `limits: mcp-max-tools` and\n" +
+			"`mcp-max-tokens` in the configuration change both bounds (a host with a larger context, or a\n" +
+			"smaller model).\n\n" +
+			"**How to fix:** offer a search tool that returns definitions on demand, split the server by\n" +
+			"task, or trim schemas and descriptions.",
+		Needs: checks.NeedsMCP,
+	}
+}
+
+func (c ContextCost) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), runContextCost)
 }
 
 func runStable(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {

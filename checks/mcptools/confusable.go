@@ -1,6 +1,7 @@
 package mcptools
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -24,23 +25,34 @@ const (
 	maxConfusableGroups = 20
 )
 
-var confusableMeta = checks.Meta{
-	ID: "mcp-tool-confusable", Family: checks.FamilyMCP,
-	Since:    checks.FirstRelease,
-	Title:    "Sibling tools are told apart by name and description",
-	Severity: finding.SeverityWarning,
-	SpecRefs: []finding.SpecRef{
-		mcpRef(mcp.Modern, "server/tools §Tool Names (names SHOULD be unique)", "SHOULD", "server/tools"),
-		{Doc: "Hasan et al., MCP Tool Descriptions Are Smelly! (2026)", Level: "advice", URL: "https://arxiv.org/abs/2602.14878"},
-	},
-	Help: "A model picks a tool by its name and description. Two tools whose names are within two edits of\n" +
-		"each other (`refund_only_not_shipped` and `refund_only_not_shiped`, `getOrder` and `get_order`), or\n" +
-		"that carry the same description, are one button to the model: it calls either, and a typo in\n" +
-		"its output calls the other. The scanner groups such siblings (names of at least 6 characters,\n" +
-		"compared with a bounded edit distance; descriptions compared after folding case and spaces)\n" +
-		"and reports each group once.\n\n" +
-		"**How to fix:** merge the tools, or rename and describe them so that the difference is the first\n" +
-		"thing the model reads (`refundUnshippedOrder` and `refundDeliveredOrder`).",
+// ToolConfusable reports groups of tools a model cannot tell apart by name or
+// description.
+type ToolConfusable struct{}
+
+func (ToolConfusable) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-tool-confusable", Family: checks.FamilyMCP,
+		Since:    checks.FirstRelease,
+		Title:    "Sibling tools are told apart by name and description",
+		Severity: finding.SeverityWarning,
+		SpecRefs: []finding.SpecRef{
+			mcpRef(mcp.Modern, "server/tools §Tool Names (names SHOULD be unique)", "SHOULD", "server/tools"),
+			{Doc: "Hasan et al., MCP Tool Descriptions Are Smelly! (2026)", Level: "advice", URL: "https://arxiv.org/abs/2602.14878"},
+		},
+		Help: "A model picks a tool by its name and description. Two tools whose names are within two edits of\n" +
+			"each other (`refund_only_not_shipped` and `refund_only_not_shiped`, `getOrder` and `get_order`), or\n" +
+			"that carry the same description, are one button to the model: it calls either, and a typo in\n" +
+			"its output calls the other. The scanner groups such siblings (names of at least 6 characters,\n" +
+			"compared with a bounded edit distance; descriptions compared after folding case and spaces)\n" +
+			"and reports each group once.\n\n" +
+			"**How to fix:** merge the tools, or rename and describe them so that the difference is the first\n" +
+			"thing the model reads (`refundUnshippedOrder` and `refundDeliveredOrder`).",
+		Needs: checks.NeedsMCP,
+	}
+}
+
+func (c ToolConfusable) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), runConfusable)
 }
 
 func runConfusable(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {

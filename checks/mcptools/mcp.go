@@ -17,36 +17,45 @@ import (
 
 // All returns the family's checks.
 func All() []checks.Check {
-	var all []checks.Check
-	for _, group := range [][]*check{revisionChecks(), toolChecks(), catalogChecks(), parityChecks()} {
-		for _, c := range group {
-			// Every check judges the snapshot of the MCP endpoint.
-			c.meta.Needs |= checks.NeedsMCP
-			all = append(all, c)
-		}
+	return []checks.Check{
+		RevisionUndetermined{}, LegacyOnly{}, RevisionDrift{}, ResultFields{}, UnknownMethod{}, LegacySession{},
+		ToolInputSchema{}, ToolOutputSchema{}, ToolName{}, ToolMCPHeader{}, ToolHintConflict{}, ToolDescription{},
+		HiddenInstructions{}, ToolConfusable{}, OriginValidated{}, AuthDiscovery{},
+		CatalogStable{}, CatalogOrder{}, ContextCost{},
+		ParityUnknownProperty{}, ParityMissingParameter{}, ParityType{}, ParityRequired{}, ParityReadOnlyUnsafe{},
+		ParityGetNotReadOnly{}, ParityDeleteNotDestructive{}, ParityIdempotent{}, ParityDescription{},
+		ParityUnmappedTool{}, ParityMissingTool{},
 	}
-	return all
 }
 
-// check is one rule: metadata plus a function over the snapshot.
-type check struct {
-	meta checks.Meta
-	run  func(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error)
-	// anyVerdict lets the check run when the revision was not determined.
-	anyVerdict bool
+// snapshotRule is one check's judgement of the snapshot of the MCP
+// endpoint. Every check of the family declares checks.NeedsMCP, and its Run
+// hands its rule to judge or judgeAnyVerdict, which give the family's one
+// set of skip reasons.
+type snapshotRule func(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error)
+
+// judge is the findings of check m by rule, once the endpoint answered and
+// its revision is known.
+func judge(ctx context.Context, in *checks.Input, m checks.Meta, rule snapshotRule) ([]finding.Finding, error) {
+	return judgeSnapshot(ctx, in, m, false, rule)
 }
 
-func (c *check) Meta() checks.Meta { return c.meta }
+// judgeAnyVerdict is judge for a check that also has something to say when
+// the revision was not determined: why not, what the other endpoints speak,
+// where the metadata of a 401 is.
+func judgeAnyVerdict(ctx context.Context, in *checks.Input, m checks.Meta, rule snapshotRule) ([]finding.Finding, error) {
+	return judgeSnapshot(ctx, in, m, true, rule)
+}
 
-func (c *check) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	s, err := snapshot(in, c.anyVerdict)
+func judgeSnapshot(ctx context.Context, in *checks.Input, m checks.Meta, anyVerdict bool, rule snapshotRule) ([]finding.Finding, error) {
+	s, err := snapshot(in, anyVerdict)
 	if err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return c.run(c.meta, in, s)
+	return rule(m, in, s)
 }
 
 // snapshot returns the MCP snapshot, or the skip reason that makes the

@@ -1,6 +1,7 @@
 package mcptools
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -24,93 +25,249 @@ var (
 	operationRef   = finding.SpecRef{Doc: "OpenAPI 3.1", Section: "4.8.10 Operation Object", Level: "MUST", URL: "https://spec.openapis.org/oas/v3.1.0#operation-object"}
 )
 
-func parityChecks() []*check {
-	meta := func(id, title string, sev finding.Severity, refs []finding.SpecRef, help string) checks.Meta {
-		return checks.Meta{ID: id, Since: checks.FirstRelease, Family: checks.FamilyMCP, Title: title, Severity: sev, SpecRefs: refs, Help: help + "\n\n" + mcpmap.MappingHelp}
+// deleteCase is the case of the family's tests that fires the rules about
+// DELETE and PUT: the demo declares no such operation.
+const deleteCase = "DELETE with destructiveHint false and no idempotentHint"
+
+// ParityUnknownProperty reports tool arguments the operation does not take.
+type ParityUnknownProperty struct{}
+
+func (ParityUnknownProperty) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-parity-unknown-property", Family: checks.FamilyMCP,
+		Since:    checks.FirstRelease,
+		Title:    "Tool arguments are operation parameters or body fields",
+		Severity: finding.SeverityError,
+		SpecRefs: []finding.SpecRef{operationRef, toolsRef},
+		Help: "Every property of a tool's `inputSchema` must be a parameter or a request-body field of the\n" +
+			"operation it projects. An extra property is an argument the API will not receive: the agent\n" +
+			"fills it, and the value is silently lost or, worse, sent somewhere unintended.\n\n" +
+			"**How to fix:** generate the tool's schema from the operation, or drop the property.\n\n" + mcpmap.MappingHelp,
+		Needs: checks.NeedsMCP,
 	}
-	// The demo declares no DELETE or PUT operation, so only a table case of
-	// the family's tests fires the rules about them.
-	firedByDeleteCase := func(m checks.Meta) checks.Meta {
-		m.FiredBy = "DELETE with destructiveHint false and no idempotentHint"
-		return m
+}
+
+func (c ParityUnknownProperty) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), parity(ruleUnknownProperty))
+}
+
+// ParityMissingParameter reports required operation parameters the tool lacks.
+type ParityMissingParameter struct{}
+
+func (ParityMissingParameter) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-parity-missing-parameter", Family: checks.FamilyMCP,
+		Since:    checks.FirstRelease,
+		Title:    "Required operation parameters are tool arguments",
+		Severity: finding.SeverityError,
+		SpecRefs: []finding.SpecRef{operationRef, toolsRef},
+		Help: "A required parameter of the operation (every path parameter is required) or a required body\n" +
+			"field that the tool's schema lacks cannot be supplied by any agent: every call fails, or the\n" +
+			"server fills a default the agent never chose.\n\n" +
+			"**How to fix:** add the parameter to the tool's `inputSchema`, with its type and description.\n\n" + mcpmap.MappingHelp,
+		Needs: checks.NeedsMCP,
 	}
-	return []*check{
-		{meta: meta("mcp-parity-unknown-property", "Tool arguments are operation parameters or body fields", finding.SeverityError,
-			[]finding.SpecRef{operationRef, toolsRef},
-			"Every property of a tool's `inputSchema` must be a parameter or a request-body field of the\n"+
-				"operation it projects. An extra property is an argument the API will not receive: the agent\n"+
-				"fills it, and the value is silently lost or, worse, sent somewhere unintended.\n\n"+
-				"**How to fix:** generate the tool's schema from the operation, or drop the property."),
-			run: parity(ruleUnknownProperty)},
-		{meta: meta("mcp-parity-missing-parameter", "Required operation parameters are tool arguments", finding.SeverityError,
-			[]finding.SpecRef{operationRef, toolsRef},
-			"A required parameter of the operation (every path parameter is required) or a required body\n"+
-				"field that the tool's schema lacks cannot be supplied by any agent: every call fails, or the\n"+
-				"server fills a default the agent never chose.\n\n"+
-				"**How to fix:** add the parameter to the tool's `inputSchema`, with its type and description."),
-			run: parity(ruleMissingParameter)},
-		{meta: meta("mcp-parity-type", "Tool argument types match the operation's", finding.SeverityError,
-			[]finding.SpecRef{operationRef, toolsRef},
-			"When a tool says `string` and the operation says `integer` (or the reverse), the agent sends\n"+
-				"values the API rejects. `integer` and `number` are treated as compatible.\n\n"+
-				"**How to fix:** derive both schemas from one declaration."),
-			run: parity(ruleType)},
-		{meta: meta("mcp-parity-required", "Tool and operation agree on what is required", finding.SeverityWarning,
-			[]finding.SpecRef{operationRef, toolsRef},
-			"A parameter that the operation requires and the tool marks optional lets agents omit it and\n"+
-				"fail; one that the tool requires and the operation does not forces agents to invent values.\n\n"+
-				"**How to fix:** align `required` in the tool's schema with the operation."),
-			run: parity(ruleRequired)},
-		{meta: checks.Meta{ID: "mcp-parity-readonly-unsafe", Since: checks.FirstRelease, Family: checks.FamilyMCP,
-			Title: "readOnlyHint is only on tools whose operation is GET or HEAD", Severity: finding.SeverityError, Security: true,
-			SpecRefs: []finding.SpecRef{annotationsRef, methodsRef},
-			Help: "Hosts auto-approve tools marked `readOnlyHint: true`: no confirmation is asked. On a tool that\n" +
-				"projects a POST, PUT, PATCH or DELETE, the hint lets an agent change state without the user's\n" +
-				"consent. This is a security problem, whatever the hint's \"untrusted\" status in the spec.\n\n" +
-				"**How to fix:** derive `readOnlyHint` from the HTTP method (true only for GET and HEAD).\n\n" + mcpmap.MappingHelp},
-			run: parity(ruleReadOnlyUnsafe)},
-		{meta: meta("mcp-parity-get-not-readonly", "Tools of GET operations say readOnlyHint: true", finding.SeverityWarning,
-			[]finding.SpecRef{annotationsRef, methodsRef},
-			"MCP's defaults presume a tool without annotations writes, destroys and reaches an open world.\n"+
-				"A tool that only reads (its operation is GET or HEAD) without `readOnlyHint: true` makes hosts\n"+
-				"ask for confirmation on every read, and teaches users to click through prompts.\n\n"+
-				"**How to fix:** set `readOnlyHint: true` (and `openWorldHint: false` when it stays in your API)."),
-			run: parity(ruleGetNotReadOnly)},
-		{meta: firedByDeleteCase(meta("mcp-parity-delete-not-destructive", "Tools of DELETE operations do not deny being destructive", finding.SeverityError,
-			[]finding.SpecRef{annotationsRef, methodsRef},
-			"A DELETE removes something. `destructiveHint: false` on its tool tells hosts it cannot, and\n"+
-				"they may skip the confirmation the user relies on. Leaving the hint at its default (true) is fine.\n\n"+
-				"**How to fix:** remove `destructiveHint: false` from tools that delete.")),
-			run: parity(ruleDeleteNotDestructive)},
-		{meta: firedByDeleteCase(meta("mcp-parity-idempotent", "Tools of PUT and DELETE operations say idempotentHint: true", finding.SeverityInfo,
-			[]finding.SpecRef{annotationsRef, {Doc: "RFC 9110", Section: "9.2.2 Idempotent Methods", Level: "definition", URL: "https://www.rfc-editor.org/rfc/rfc9110#section-9.2.2"}},
-			"PUT and DELETE are idempotent in HTTP: repeating them has no further effect. Saying so with\n"+
-				"`idempotentHint: true` tells agents they may retry after a timeout instead of checking state first.\n\n"+
-				"**How to fix:** set `idempotentHint: true` on those tools.")),
-			run: parity(ruleIdempotent)},
-		{meta: meta("mcp-parity-description", "Tool descriptions agree with the operation's summary", finding.SeverityInfo,
-			[]finding.SpecRef{toolsRef, operationRef},
-			"When the tool's description starts with a reading verb (get, list, find) and the operation's\n"+
-				"summary with a writing one (create, cancel, delete), or the reverse, one of them is wrong, and\n"+
-				"the model reads the tool's.\n\n"+
-				"**How to fix:** derive the description from the summary."),
-			run: parity(ruleDescription)},
-		{meta: meta("mcp-parity-unmapped-tool", "Every tool projects a declared operation", finding.SeverityWarning,
-			[]finding.SpecRef{operationRef, toolsRef},
-			"A tool that maps to no operation of the OpenAPI document is a verb outside the declared\n"+
-				"surface: it is not reviewed with the API, not covered by its security requirements, and drifts\n"+
-				"on its own.\n\n"+
-				"**How to fix:** name the operation (operationId, `x-mcp-tool` or the tool's `_meta`), or declare it."),
-			run: runUnmappedTool},
-		{meta: meta("mcp-parity-missing-tool", "Agent-facing operations have a tool", finding.SeverityInfo,
-			[]finding.SpecRef{operationRef, toolsRef},
-			"An operation with `x-hal-rel` is meant for agents: hypermedia clients reach it by relation.\n"+
-				"Without a tool, MCP clients cannot reach it at all. The catalog may rightly differ per\n"+
-				"caller: an operation the scanned caller may not call (by its OpenAPI security requirement or\n"+
-				"the configuration's `access` mapping) is not judged, and the check says so in its observations.\n\n"+
-				"**How to fix:** project the operation as a tool, or say in the description why it is not."),
-			run: runMissingTool},
+}
+
+func (c ParityMissingParameter) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), parity(ruleMissingParameter))
+}
+
+// ParityType reports tool arguments whose type differs from the operation's.
+type ParityType struct{}
+
+func (ParityType) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-parity-type", Family: checks.FamilyMCP,
+		Since:    checks.FirstRelease,
+		Title:    "Tool argument types match the operation's",
+		Severity: finding.SeverityError,
+		SpecRefs: []finding.SpecRef{operationRef, toolsRef},
+		Help: "When a tool says `string` and the operation says `integer` (or the reverse), the agent sends\n" +
+			"values the API rejects. `integer` and `number` are treated as compatible.\n\n" +
+			"**How to fix:** derive both schemas from one declaration.\n\n" + mcpmap.MappingHelp,
+		Needs: checks.NeedsMCP,
 	}
+}
+
+func (c ParityType) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), parity(ruleType))
+}
+
+// ParityRequired reports a tool and an operation that disagree on what is required.
+type ParityRequired struct{}
+
+func (ParityRequired) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-parity-required", Family: checks.FamilyMCP,
+		Since:    checks.FirstRelease,
+		Title:    "Tool and operation agree on what is required",
+		Severity: finding.SeverityWarning,
+		SpecRefs: []finding.SpecRef{operationRef, toolsRef},
+		Help: "A parameter that the operation requires and the tool marks optional lets agents omit it and\n" +
+			"fail; one that the tool requires and the operation does not forces agents to invent values.\n\n" +
+			"**How to fix:** align `required` in the tool's schema with the operation.\n\n" + mcpmap.MappingHelp,
+		Needs: checks.NeedsMCP,
+	}
+}
+
+func (c ParityRequired) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), parity(ruleRequired))
+}
+
+// ParityReadOnlyUnsafe reports readOnlyHint on a tool of an unsafe operation.
+type ParityReadOnlyUnsafe struct{}
+
+func (ParityReadOnlyUnsafe) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-parity-readonly-unsafe", Since: checks.FirstRelease, Family: checks.FamilyMCP,
+		Title: "readOnlyHint is only on tools whose operation is GET or HEAD", Severity: finding.SeverityError, Security: true,
+		SpecRefs: []finding.SpecRef{annotationsRef, methodsRef},
+		Help: "Hosts auto-approve tools marked `readOnlyHint: true`: no confirmation is asked. On a tool that\n" +
+			"projects a POST, PUT, PATCH or DELETE, the hint lets an agent change state without the user's\n" +
+			"consent. This is a security problem, whatever the hint's \"untrusted\" status in the spec.\n\n" +
+			"**How to fix:** derive `readOnlyHint` from the HTTP method (true only for GET and HEAD).\n\n" + mcpmap.MappingHelp,
+		Needs: checks.NeedsMCP,
+	}
+}
+
+func (c ParityReadOnlyUnsafe) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), parity(ruleReadOnlyUnsafe))
+}
+
+// ParityGetNotReadOnly reports a tool of a GET or HEAD operation without readOnlyHint.
+type ParityGetNotReadOnly struct{}
+
+func (ParityGetNotReadOnly) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-parity-get-not-readonly", Family: checks.FamilyMCP,
+		Since:    checks.FirstRelease,
+		Title:    "Tools of GET operations say readOnlyHint: true",
+		Severity: finding.SeverityWarning,
+		SpecRefs: []finding.SpecRef{annotationsRef, methodsRef},
+		Help: "MCP's defaults presume a tool without annotations writes, destroys and reaches an open world.\n" +
+			"A tool that only reads (its operation is GET or HEAD) without `readOnlyHint: true` makes hosts\n" +
+			"ask for confirmation on every read, and teaches users to click through prompts.\n\n" +
+			"**How to fix:** set `readOnlyHint: true` (and `openWorldHint: false` when it stays in your API).\n\n" + mcpmap.MappingHelp,
+		Needs: checks.NeedsMCP,
+	}
+}
+
+func (c ParityGetNotReadOnly) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), parity(ruleGetNotReadOnly))
+}
+
+// ParityDeleteNotDestructive reports a tool of a DELETE operation that denies being
+// destructive.
+type ParityDeleteNotDestructive struct{}
+
+func (ParityDeleteNotDestructive) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-parity-delete-not-destructive", Family: checks.FamilyMCP,
+		Since:    checks.FirstRelease,
+		Title:    "Tools of DELETE operations do not deny being destructive",
+		Severity: finding.SeverityError,
+		SpecRefs: []finding.SpecRef{annotationsRef, methodsRef},
+		Help: "A DELETE removes something. `destructiveHint: false` on its tool tells hosts it cannot, and\n" +
+			"they may skip the confirmation the user relies on. Leaving the hint at its default (true) is fine.\n\n" +
+			"**How to fix:** remove `destructiveHint: false` from tools that delete.\n\n" + mcpmap.MappingHelp,
+		Needs:   checks.NeedsMCP,
+		FiredBy: deleteCase,
+	}
+}
+
+func (c ParityDeleteNotDestructive) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), parity(ruleDeleteNotDestructive))
+}
+
+// ParityIdempotent reports a tool of a PUT or DELETE operation without idempotentHint.
+type ParityIdempotent struct{}
+
+func (ParityIdempotent) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-parity-idempotent", Family: checks.FamilyMCP,
+		Since:    checks.FirstRelease,
+		Title:    "Tools of PUT and DELETE operations say idempotentHint: true",
+		Severity: finding.SeverityInfo,
+		SpecRefs: []finding.SpecRef{annotationsRef, {Doc: "RFC 9110", Section: "9.2.2 Idempotent Methods", Level: "definition", URL: "https://www.rfc-editor.org/rfc/rfc9110#section-9.2.2"}},
+		Help: "PUT and DELETE are idempotent in HTTP: repeating them has no further effect. Saying so with\n" +
+			"`idempotentHint: true` tells agents they may retry after a timeout instead of checking state first.\n\n" +
+			"**How to fix:** set `idempotentHint: true` on those tools.\n\n" + mcpmap.MappingHelp,
+		Needs:   checks.NeedsMCP,
+		FiredBy: deleteCase,
+	}
+}
+
+func (c ParityIdempotent) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), parity(ruleIdempotent))
+}
+
+// ParityDescription reports a tool description that contradicts the operation's
+// summary.
+type ParityDescription struct{}
+
+func (ParityDescription) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-parity-description", Family: checks.FamilyMCP,
+		Since:    checks.FirstRelease,
+		Title:    "Tool descriptions agree with the operation's summary",
+		Severity: finding.SeverityInfo,
+		SpecRefs: []finding.SpecRef{toolsRef, operationRef},
+		Help: "When the tool's description starts with a reading verb (get, list, find) and the operation's\n" +
+			"summary with a writing one (create, cancel, delete), or the reverse, one of them is wrong, and\n" +
+			"the model reads the tool's.\n\n" +
+			"**How to fix:** derive the description from the summary.\n\n" + mcpmap.MappingHelp,
+		Needs: checks.NeedsMCP,
+	}
+}
+
+func (c ParityDescription) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), parity(ruleDescription))
+}
+
+// ParityUnmappedTool reports a tool that projects no declared operation.
+type ParityUnmappedTool struct{}
+
+func (ParityUnmappedTool) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-parity-unmapped-tool", Family: checks.FamilyMCP,
+		Since:    checks.FirstRelease,
+		Title:    "Every tool projects a declared operation",
+		Severity: finding.SeverityWarning,
+		SpecRefs: []finding.SpecRef{operationRef, toolsRef},
+		Help: "A tool that maps to no operation of the OpenAPI document is a verb outside the declared\n" +
+			"surface: it is not reviewed with the API, not covered by its security requirements, and drifts\n" +
+			"on its own.\n\n" +
+			"**How to fix:** name the operation (operationId, `x-mcp-tool` or the tool's `_meta`), or declare it.\n\n" + mcpmap.MappingHelp,
+		Needs: checks.NeedsMCP,
+	}
+}
+
+func (c ParityUnmappedTool) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), runUnmappedTool)
+}
+
+// ParityMissingTool reports an agent-facing operation without a tool.
+type ParityMissingTool struct{}
+
+func (ParityMissingTool) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-parity-missing-tool", Family: checks.FamilyMCP,
+		Since:    checks.FirstRelease,
+		Title:    "Agent-facing operations have a tool",
+		Severity: finding.SeverityInfo,
+		SpecRefs: []finding.SpecRef{operationRef, toolsRef},
+		Help: "An operation with `x-hal-rel` is meant for agents: hypermedia clients reach it by relation.\n" +
+			"Without a tool, MCP clients cannot reach it at all. The catalog may rightly differ per\n" +
+			"caller: an operation the scanned caller may not call (by its OpenAPI security requirement or\n" +
+			"the configuration's `access` mapping) is not judged, and the check says so in its observations.\n\n" +
+			"**How to fix:** project the operation as a tool, or say in the description why it is not.\n\n" + mcpmap.MappingHelp,
+		Needs: checks.NeedsMCP,
+	}
+}
+
+func (c ParityMissingTool) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), runMissingTool)
 }
 
 // pair is a tool and the operation it maps to.
@@ -124,10 +281,11 @@ type pair struct {
 	usable bool
 }
 
-type rule func(p pair) []string
+// pairRule is what one parity check finds wrong with a tool and its operation.
+type pairRule func(p pair) []string
 
 // parity adapts a per-pair rule to a check run.
-func parity(r rule) func(checks.Meta, *checks.Input, *mcp.Snapshot) ([]finding.Finding, error) {
+func parity(r pairRule) snapshotRule {
 	return func(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
 		pairs, _, err := mapped(in, s)
 		if err != nil {

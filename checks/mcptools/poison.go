@@ -1,6 +1,7 @@
 package mcptools
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -164,29 +165,41 @@ func toolTexts(t *mcp.Tool) []schemaText {
 	return out
 }
 
-var hiddenMeta = checks.Meta{
-	ID: "mcp-hidden-instructions", Family: checks.FamilyMCP, Security: true,
-	Since:    checks.FirstRelease,
-	Title:    "Tool definitions and server instructions hide no instructions to the model",
-	Severity: finding.SeverityError,
-	SpecRefs: []finding.SpecRef{
-		mcpRef(mcp.Legacy, "server/tools §Security Considerations (clients SHOULD show tool inputs and confirm)", "SHOULD", "server/tools"),
-		mcpRef(mcp.Legacy, "schema ToolAnnotations (clients MUST consider them untrusted)", "MUST", "schema#toolannotations"),
-		{Doc: "Invariant Labs, MCP Security Notification: Tool Poisoning Attacks (2025)", Level: "advice", URL: "https://invariantlabs.ai/blog/mcp-security-notification-tool-poisoning-attacks"},
-	},
-	Help: "A host places every tool's name, description and input schema, and the server's `instructions`,\n" +
-		"in the model's context; the user sees a name and a one-line summary at most. Text there that\n" +
-		"addresses the model behind the user's back is a tool-poisoning attack, or reads exactly like one:\n" +
-		"instruction tags (`<IMPORTANT>`, `<SYSTEM>`), \"do not tell the user\", \"ignore previous\n" +
-		"instructions\", \"call this tool first\", references to credential files (`~/.ssh/id_rsa`,\n" +
-		"`.aws/credentials`, `mcp.json`) or to secret environment variables (`$AWS_SECRET_ACCESS_KEY`),\n" +
-		"and zero-width, bidirectional or tag characters that make the reviewed text differ from the\n" +
-		"text the model reads. The scanner matches these deterministically in tool names, titles,\n" +
-		"descriptions, every string of `inputSchema` (property names, descriptions, defaults, enum\n" +
-		"values), prompt and resource descriptions, and `instructions`. Guidance for the model that is\n" +
-		"open about itself (\"prefer reading resources before calling mutating tools\") is not flagged.\n\n" +
-		"**How to fix:** say what the tool does and nothing to the model that the user should not read;\n" +
-		"remove invisible characters. If the text came from a dependency, treat the server as compromised.",
+// HiddenInstructions reports text that addresses the model behind the
+// user's back: in tool definitions, prompts, resources and the server's
+// instructions.
+type HiddenInstructions struct{}
+
+func (HiddenInstructions) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-hidden-instructions", Family: checks.FamilyMCP, Security: true,
+		Since:    checks.FirstRelease,
+		Title:    "Tool definitions and server instructions hide no instructions to the model",
+		Severity: finding.SeverityError,
+		SpecRefs: []finding.SpecRef{
+			mcpRef(mcp.Legacy, "server/tools §Security Considerations (clients SHOULD show tool inputs and confirm)", "SHOULD", "server/tools"),
+			mcpRef(mcp.Legacy, "schema ToolAnnotations (clients MUST consider them untrusted)", "MUST", "schema#toolannotations"),
+			{Doc: "Invariant Labs, MCP Security Notification: Tool Poisoning Attacks (2025)", Level: "advice", URL: "https://invariantlabs.ai/blog/mcp-security-notification-tool-poisoning-attacks"},
+		},
+		Help: "A host places every tool's name, description and input schema, and the server's `instructions`,\n" +
+			"in the model's context; the user sees a name and a one-line summary at most. Text there that\n" +
+			"addresses the model behind the user's back is a tool-poisoning attack, or reads exactly like one:\n" +
+			"instruction tags (`<IMPORTANT>`, `<SYSTEM>`), \"do not tell the user\", \"ignore previous\n" +
+			"instructions\", \"call this tool first\", references to credential files (`~/.ssh/id_rsa`,\n" +
+			"`.aws/credentials`, `mcp.json`) or to secret environment variables (`$AWS_SECRET_ACCESS_KEY`),\n" +
+			"and zero-width, bidirectional or tag characters that make the reviewed text differ from the\n" +
+			"text the model reads. The scanner matches these deterministically in tool names, titles,\n" +
+			"descriptions, every string of `inputSchema` (property names, descriptions, defaults, enum\n" +
+			"values), prompt and resource descriptions, and `instructions`. Guidance for the model that is\n" +
+			"open about itself (\"prefer reading resources before calling mutating tools\") is not flagged.\n\n" +
+			"**How to fix:** say what the tool does and nothing to the model that the user should not read;\n" +
+			"remove invisible characters. If the text came from a dependency, treat the server as compromised.",
+		Needs: checks.NeedsMCP,
+	}
+}
+
+func (c HiddenInstructions) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), runHidden)
 }
 
 func runHidden(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {

@@ -2,6 +2,7 @@ package mcptools
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -20,95 +21,154 @@ import (
 
 var toolsRef = mcpRef(mcp.Modern, "server/tools §Tool", "MUST", "server/tools")
 
-func toolChecks() []*check {
-	return []*check{
-		{meta: checks.Meta{
-			ID: "mcp-tool-input-schema", Family: checks.FamilyMCP,
-			Since:    checks.FirstRelease,
-			Title:    "Every tool has an inputSchema that is a valid object schema",
-			Severity: finding.SeverityError,
-			SpecRefs: []finding.SpecRef{toolsRef, mcpRef(mcp.Legacy, "server/tools §Tool", "MUST", "server/tools")},
-			Help: "`inputSchema` is required, MUST be a valid JSON Schema (2020-12 unless `$schema` says\n" +
-				"otherwise), MUST NOT be null, and its root is `type: \"object\"`. Agents build their arguments\n" +
-				"from it; a missing or broken schema makes the tool uncallable, or called with guesses. The\n" +
-				"scanner compiles each schema with a JSON Schema compiler, offline (remote `$ref`s are not\n" +
-				"fetched, so they fail to resolve).\n\n" +
-				"**How to fix:** give every tool `{\"type\":\"object\",\"properties\":{...}}`, even when it takes no\n" +
-				"arguments (`{\"type\":\"object\"}`).",
-		}, run: runInputSchema},
-		{meta: checks.Meta{
-			ID: "mcp-tool-output-schema", Family: checks.FamilyMCP,
-			Since:    checks.FirstRelease,
-			Title:    "Output schemas are valid (object roots in 2025-11-25)",
-			Severity: finding.SeverityError,
-			SpecRefs: []finding.SpecRef{mcpRef(mcp.Legacy, "server/tools §Output Schema", "MUST", "server/tools"), toolsRef},
-			Help: "An `outputSchema` is optional, but when present it MUST be a valid JSON Schema, and in\n" +
-				"2025-11-25 its root MUST be `type: \"object\"` (2026-07-28 allows any root). Clients validate\n" +
-				"`structuredContent` against it; an invalid one makes every structured result suspect.\n\n" +
-				"**How to fix:** fix the schema, or wrap a non-object result in an object for legacy clients.",
-		}, run: runOutputSchema},
-		{meta: checks.Meta{
-			ID: "mcp-tool-name", Family: checks.FamilyMCP,
-			Since:    checks.FirstRelease,
-			Title:    "Tool names are 1 to 128 of A-Z a-z 0-9 _ - . and unique",
-			Severity: finding.SeverityWarning,
-			SpecRefs: []finding.SpecRef{mcpRef(mcp.Modern, "server/tools §Tool Names", "SHOULD", "server/tools")},
-			Help: "Tool names SHOULD be 1 to 128 characters of `A-Z a-z 0-9 _ - .`, and unique within the\n" +
-				"server. Hosts prefix, route and display tools by name; spaces, slashes or duplicates make some\n" +
-				"hosts reject the whole server, and a duplicate shadows the other tool. A tool without a string\n" +
-				"`name` is an error: the member is required.\n\n" +
-				"**How to fix:** rename the tool, e.g. `getOrder`, `orders.cancel`, `DATA_EXPORT_v2`.",
-		}, run: runToolName},
-		{meta: checks.Meta{
-			ID: "mcp-tool-mcp-header", Family: checks.FamilyMCP,
-			Since:    checks.FirstRelease,
-			Title:    "x-mcp-header declarations are valid",
-			Severity: finding.SeverityError,
-			SpecRefs: []finding.SpecRef{mcpRef(mcp.Modern, "basic/transports/streamable-http §Custom Headers (x-mcp-header)", "MUST", "basic/transports/streamable-http")},
-			Help: "In 2026-07-28 a property of `inputSchema` can carry `x-mcp-header: Name` so that the client\n" +
-				"mirrors the argument into an `Mcp-Param-Name` header. The value MUST be a non-empty HTTP token,\n" +
-				"unique (case-insensitively) within the tool, on a `string`, `integer` or `boolean` property\n" +
-				"reached only through `properties`. Clients MUST drop a tool whose declaration is invalid: the\n" +
-				"tool is listed by the server and never seen by any agent. The SDKs drop it silently, which is\n" +
-				"why the scanner reads the raw `tools/list` pages.\n\n" +
-				"**How to fix:** correct the declaration, or remove it.",
-		}, run: runMCPHeader},
-		{meta: checks.Meta{
-			ID: "mcp-tool-hint-conflict", Family: checks.FamilyMCP,
-			Since:    checks.FirstRelease,
-			Title:    "A read-only tool does not also claim to be destructive",
-			Severity: finding.SeverityInfo,
-			SpecRefs: []finding.SpecRef{mcpRef(mcp.Modern, "schema ToolAnnotations (destructiveHint is meaningful only when readOnlyHint is false)", "definition", "schema#toolannotations")},
-			Help: "`destructiveHint` is meaningful only when `readOnlyHint` is false. A tool that says both\n" +
-				"`readOnlyHint: true` and `destructiveHint: true` contradicts itself, and hosts resolve the\n" +
-				"contradiction differently.\n\n" +
-				"**How to fix:** drop `destructiveHint` from read-only tools, or drop `readOnlyHint`.",
-		}, run: runHintConflict},
-		{meta: checks.Meta{
-			ID: "mcp-tool-description", Family: checks.FamilyMCP,
-			Since:    checks.FirstRelease,
-			Title:    "Tools and their parameters are described",
-			Severity: finding.SeverityInfo,
-			SpecRefs: []finding.SpecRef{
-				mcpRef(mcp.Modern, "server/tools §Tool", "SHOULD", "server/tools"),
-				{Doc: "Hasan et al., MCP Tool Descriptions Are Smelly! (2026)", Level: "advice", URL: "https://arxiv.org/abs/2602.14878"},
-			},
-			Help: "The model chooses a tool from its description and fills arguments from the parameter\n" +
-				"descriptions. A study of 856 tools on 103 MCP servers found description defects in 97%.\n" +
-				"The scanner reports the smells it can see without running anything: no stated purpose (an\n" +
-				"empty description, or one that only repeats the name), parameters without a description\n" +
-				"(unexplained parameters), and a tool that may change something but says nothing of its\n" +
-				"effects: no `readOnlyHint: true`, no `destructiveHint` either way, and no verb of reading or\n" +
-				"changing in its description, so that a host must presume it destructive. Each finding counts\n" +
-				"the smells of one tool.\n\n" +
-				"**How to fix:** say what the tool does, when to use it, what each parameter means, and what it\n" +
-				"changes (or set `readOnlyHint` / `destructiveHint`).",
-		}, run: runDescription},
-		{meta: hiddenMeta, run: runHidden},
-		{meta: confusableMeta, run: runConfusable},
-		{meta: originMeta, run: runOrigin},
-		{meta: authDiscoveryMeta, run: runAuthDiscovery, anyVerdict: true},
+// ToolInputSchema reports a tool without a valid object inputSchema.
+type ToolInputSchema struct{}
+
+func (ToolInputSchema) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-tool-input-schema", Family: checks.FamilyMCP,
+		Since:    checks.FirstRelease,
+		Title:    "Every tool has an inputSchema that is a valid object schema",
+		Severity: finding.SeverityError,
+		SpecRefs: []finding.SpecRef{toolsRef, mcpRef(mcp.Legacy, "server/tools §Tool", "MUST", "server/tools")},
+		Help: "`inputSchema` is required, MUST be a valid JSON Schema (2020-12 unless `$schema` says\n" +
+			"otherwise), MUST NOT be null, and its root is `type: \"object\"`. Agents build their arguments\n" +
+			"from it; a missing or broken schema makes the tool uncallable, or called with guesses. The\n" +
+			"scanner compiles each schema with a JSON Schema compiler, offline (remote `$ref`s are not\n" +
+			"fetched, so they fail to resolve).\n\n" +
+			"**How to fix:** give every tool `{\"type\":\"object\",\"properties\":{...}}`, even when it takes no\n" +
+			"arguments (`{\"type\":\"object\"}`).",
+		Needs: checks.NeedsMCP,
 	}
+}
+
+func (c ToolInputSchema) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), runInputSchema)
+}
+
+// ToolOutputSchema reports an outputSchema that is not a valid schema, or not an
+// object where 2025-11-25 requires one.
+type ToolOutputSchema struct{}
+
+func (ToolOutputSchema) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-tool-output-schema", Family: checks.FamilyMCP,
+		Since:    checks.FirstRelease,
+		Title:    "Output schemas are valid (object roots in 2025-11-25)",
+		Severity: finding.SeverityError,
+		SpecRefs: []finding.SpecRef{mcpRef(mcp.Legacy, "server/tools §Output Schema", "MUST", "server/tools"), toolsRef},
+		Help: "An `outputSchema` is optional, but when present it MUST be a valid JSON Schema, and in\n" +
+			"2025-11-25 its root MUST be `type: \"object\"` (2026-07-28 allows any root). Clients validate\n" +
+			"`structuredContent` against it; an invalid one makes every structured result suspect.\n\n" +
+			"**How to fix:** fix the schema, or wrap a non-object result in an object for legacy clients.",
+		Needs: checks.NeedsMCP,
+	}
+}
+
+func (c ToolOutputSchema) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), runOutputSchema)
+}
+
+// ToolName reports tool names that are missing, malformed or listed twice.
+type ToolName struct{}
+
+func (ToolName) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-tool-name", Family: checks.FamilyMCP,
+		Since:    checks.FirstRelease,
+		Title:    "Tool names are 1 to 128 of A-Z a-z 0-9 _ - . and unique",
+		Severity: finding.SeverityWarning,
+		SpecRefs: []finding.SpecRef{mcpRef(mcp.Modern, "server/tools §Tool Names", "SHOULD", "server/tools")},
+		Help: "Tool names SHOULD be 1 to 128 characters of `A-Z a-z 0-9 _ - .`, and unique within the\n" +
+			"server. Hosts prefix, route and display tools by name; spaces, slashes or duplicates make some\n" +
+			"hosts reject the whole server, and a duplicate shadows the other tool. A tool without a string\n" +
+			"`name` is an error: the member is required.\n\n" +
+			"**How to fix:** rename the tool, e.g. `getOrder`, `orders.cancel`, `DATA_EXPORT_v2`.",
+		Needs: checks.NeedsMCP,
+	}
+}
+
+func (c ToolName) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), runToolName)
+}
+
+// ToolMCPHeader reports invalid x-mcp-header declarations, for which clients drop
+// the tool.
+type ToolMCPHeader struct{}
+
+func (ToolMCPHeader) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-tool-mcp-header", Family: checks.FamilyMCP,
+		Since:    checks.FirstRelease,
+		Title:    "x-mcp-header declarations are valid",
+		Severity: finding.SeverityError,
+		SpecRefs: []finding.SpecRef{mcpRef(mcp.Modern, "basic/transports/streamable-http §Custom Headers (x-mcp-header)", "MUST", "basic/transports/streamable-http")},
+		Help: "In 2026-07-28 a property of `inputSchema` can carry `x-mcp-header: Name` so that the client\n" +
+			"mirrors the argument into an `Mcp-Param-Name` header. The value MUST be a non-empty HTTP token,\n" +
+			"unique (case-insensitively) within the tool, on a `string`, `integer` or `boolean` property\n" +
+			"reached only through `properties`. Clients MUST drop a tool whose declaration is invalid: the\n" +
+			"tool is listed by the server and never seen by any agent. The SDKs drop it silently, which is\n" +
+			"why the scanner reads the raw `tools/list` pages.\n\n" +
+			"**How to fix:** correct the declaration, or remove it.",
+		Needs: checks.NeedsMCP,
+	}
+}
+
+func (c ToolMCPHeader) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), runMCPHeader)
+}
+
+// ToolHintConflict reports a tool that says it is both read-only and destructive.
+type ToolHintConflict struct{}
+
+func (ToolHintConflict) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-tool-hint-conflict", Family: checks.FamilyMCP,
+		Since:    checks.FirstRelease,
+		Title:    "A read-only tool does not also claim to be destructive",
+		Severity: finding.SeverityInfo,
+		SpecRefs: []finding.SpecRef{mcpRef(mcp.Modern, "schema ToolAnnotations (destructiveHint is meaningful only when readOnlyHint is false)", "definition", "schema#toolannotations")},
+		Help: "`destructiveHint` is meaningful only when `readOnlyHint` is false. A tool that says both\n" +
+			"`readOnlyHint: true` and `destructiveHint: true` contradicts itself, and hosts resolve the\n" +
+			"contradiction differently.\n\n" +
+			"**How to fix:** drop `destructiveHint` from read-only tools, or drop `readOnlyHint`.",
+		Needs: checks.NeedsMCP,
+	}
+}
+
+func (c ToolHintConflict) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), runHintConflict)
+}
+
+// ToolDescription reports the description smells of each tool.
+type ToolDescription struct{}
+
+func (ToolDescription) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-tool-description", Family: checks.FamilyMCP,
+		Since:    checks.FirstRelease,
+		Title:    "Tools and their parameters are described",
+		Severity: finding.SeverityInfo,
+		SpecRefs: []finding.SpecRef{
+			mcpRef(mcp.Modern, "server/tools §Tool", "SHOULD", "server/tools"),
+			{Doc: "Hasan et al., MCP Tool Descriptions Are Smelly! (2026)", Level: "advice", URL: "https://arxiv.org/abs/2602.14878"},
+		},
+		Help: "The model chooses a tool from its description and fills arguments from the parameter\n" +
+			"descriptions. A study of 856 tools on 103 MCP servers found description defects in 97%.\n" +
+			"The scanner reports the smells it can see without running anything: no stated purpose (an\n" +
+			"empty description, or one that only repeats the name), parameters without a description\n" +
+			"(unexplained parameters), and a tool that may change something but says nothing of its\n" +
+			"effects: no `readOnlyHint: true`, no `destructiveHint` either way, and no verb of reading or\n" +
+			"changing in its description, so that a host must presume it destructive. Each finding counts\n" +
+			"the smells of one tool.\n\n" +
+			"**How to fix:** say what the tool does, when to use it, what each parameter means, and what it\n" +
+			"changes (or set `readOnlyHint` / `destructiveHint`).",
+		Needs: checks.NeedsMCP,
+	}
+}
+
+func (c ToolDescription) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), runDescription)
 }
 
 // compileSchema compiles a schema offline. Patterns use an ECMA-262 engine,
