@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 )
@@ -29,10 +28,10 @@ type card struct {
 // one; a skip when neither answered a JSON object.
 func agentCard(in *checks.Input) (*card, error) {
 	for _, loc := range []struct {
-		purpose, path string
-		legacy        bool
-	}{{purpose.AgentCard, agentCardPath, false}, {purpose.AgentCardLegacy, agentCardLegacyPath, true}} {
-		x := doc(in, loc.purpose, loc.path)
+		doc    document
+		legacy bool
+	}{{docAgentCard, false}, {docAgentCardLegacy, true}} {
+		x := loc.doc.fetched(in)
 		if !ok2xx(x) || isHTML(x) {
 			continue
 		}

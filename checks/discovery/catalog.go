@@ -18,7 +18,7 @@ func rfc9727(section, level string) finding.SpecRef {
 
 // catalogDoc is the API catalog exchange, when the site publishes one.
 func catalogDoc(in *checks.Input) (*exchange.Exchange, error) {
-	x := doc(in, PurposeCatalog, catalogPath)
+	x := docCatalog.fetched(in)
 	switch {
 	case x == nil || x.Response == nil:
 		return nil, checks.Skip("/.well-known/api-catalog was not fetched or got no response")
@@ -75,7 +75,7 @@ func (c CatalogHead) Run(_ context.Context, in *checks.Input) ([]finding.Finding
 	if _, err := catalogDoc(in); err != nil {
 		return nil, err
 	}
-	h := doc(in, PurposeCatalogHead, catalogPath)
+	h := docCatalogHead.fetched(in)
 	if h == nil {
 		return nil, checks.Skip("HEAD /.well-known/api-catalog was not sent")
 	}

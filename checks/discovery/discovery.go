@@ -12,7 +12,8 @@
 // target's origin, in two bounded rounds: the documents themselves, planned
 // from the crawl, and then a follow-up round that checks the links found
 // inside them (at most maxLinkChecks requests, HEAD only); plan.go holds
-// both. Each document's checks sit in a file named for it (robots.go,
+// both, and lists the documents at fixed paths once (documents). Each
+// document's checks sit in a file named for it (robots.go,
 // sitemap.go, llms.go, agentcard.go, catalog.go, markdown.go, …), and its
 // cases in the test file beside it, each a change to one conformant site
 // (discovery_test.go).
@@ -80,14 +81,6 @@ const (
 	agentCardPath       = "/.well-known/agent-card.json"
 	agentCardLegacyPath = "/.well-known/agent.json"
 )
-
-// doc returns the exchange of a well-known document, or nil.
-func doc(in *checks.Input, purpose, path string) *exchange.Exchange {
-	if in.Target == nil {
-		return nil
-	}
-	return in.Probe(purpose, wellKnown(in.Target, path))
-}
 
 // sent finds a request by purpose, or else by what was sent: another family
 // may have planned the very same request under its own purpose, and the

@@ -9,7 +9,6 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/internal/conneg"
 	"github.com/agentready/agentready/checks/internal/llmstxt"
-	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 )
@@ -21,7 +20,7 @@ var llmsKey = checks.NewKey[*llmstxt.File]()
 // llmsDoc is the llms.txt exchange and its parse, when there is a file: a
 // 2xx that is not an HTML catch-all page.
 func llmsDoc(in *checks.Input) (*exchange.Exchange, *llmstxt.File, error) {
-	x := doc(in, purpose.LLMs, llmsPath)
+	x := docLLMs.fetched(in)
 	switch {
 	case x == nil || x.Response == nil:
 		return nil, nil, checks.Skip("/llms.txt was not fetched or got no response")

@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 )
@@ -24,7 +23,7 @@ var llmsFullRef = ref("llms-full.txt convention (not in the llms.txt proposal)",
 // llmsFullDoc is the /llms-full.txt exchange when the site serves the file
 // or llms.txt links to it; linked says the latter.
 func llmsFullDoc(in *checks.Input) (x *exchange.Exchange, linked bool, err error) {
-	x = doc(in, PurposeLLMsFull, llmsFullPath)
+	x = docLLMsFull.fetched(in)
 	if x == nil || x.Response == nil {
 		return nil, false, checks.Skip("/llms-full.txt was not fetched or got no response")
 	}
@@ -40,8 +39,8 @@ func llmsFullDoc(in *checks.Input) (x *exchange.Exchange, linked bool, err error
 
 // linksLLMsFull reports an llms.txt that links to /llms-full.txt.
 func linksLLMsFull(in *checks.Input) bool {
-	x := doc(in, PurposeLLMsFull, llmsFullPath)
-	for _, l := range llmsLinks(in.Target, doc(in, purpose.LLMs, llmsPath)) {
+	x := docLLMsFull.fetched(in)
+	for _, l := range llmsLinks(in.Target, docLLMs.fetched(in)) {
 		if x != nil && l.url == x.Request.URL {
 			return true
 		}

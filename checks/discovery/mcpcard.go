@@ -154,7 +154,7 @@ func serverCards(in *checks.Input) []serverCard {
 			obj, _ := jsonObject(x)
 			out = append(out, serverCard{x: x, obj: obj})
 		}
-		if x := doc(in, PurposeAICatalog, aiCatalogPath); x != nil {
+		if x := docAICatalog.fetched(in); x != nil {
 			if obj, ok := jsonObject(x); ok {
 				for _, e := range aiCatalogEntries(obj) {
 					if data, ok := e.obj["data"].(map[string]any); ok && isServerCardEntry(e.obj) {
@@ -401,7 +401,7 @@ to, and fix the entries named in the finding.`,
 }
 
 func (c AICatalog) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
-	x := doc(in, PurposeAICatalog, aiCatalogPath)
+	x := docAICatalog.fetched(in)
 	if !ok2xx(x) || isHTML(x) {
 		return nil, checks.Skip("no AI catalog at " + aiCatalogPath)
 	}

@@ -34,6 +34,40 @@ const (
 	acceptOpenAPI  = "application/openapi+json, application/vnd.oai.openapi+json, application/json, application/openapi+yaml, application/yaml;q=0.9, */*;q=0.1"
 )
 
+// document is a discovery document at a fixed path of the target's origin:
+// the family asks for it on every scan, and its checks read the answer back
+// with fetched.
+type document struct {
+	purpose, method, path, accept string
+}
+
+// The documents at fixed paths, and the order they are asked for in.
+// A new document is one more value, listed in documents.
+var (
+	docRobots          = document{PurposeRobots, http.MethodGet, robotsPath, ""}
+	docLLMs            = document{purpose.LLMs, http.MethodGet, llmsPath, ""}
+	docCatalog         = document{PurposeCatalog, http.MethodGet, catalogPath, acceptLinkset}
+	docCatalogHead     = document{PurposeCatalogHead, http.MethodHead, catalogPath, acceptLinkset}
+	docAgentCard       = document{purpose.AgentCard, http.MethodGet, agentCardPath, ""}
+	docAgentCardLegacy = document{purpose.AgentCardLegacy, http.MethodGet, agentCardLegacyPath, ""}
+	docAICatalog       = document{PurposeAICatalog, http.MethodGet, aiCatalogPath, acceptAICatalog}
+	docSitemap         = document{purpose.Sitemap, http.MethodGet, sitemapPath, ""}
+	docLLMsFull        = document{PurposeLLMsFull, http.MethodGet, llmsFullPath, ""}
+	docWebBotAuth      = document{PurposeWebBotAuth, http.MethodGet, webbotauth.Path, ""}
+	docSkills          = document{purpose.SkillsIndex, http.MethodGet, agentskills.Path, ""}
+
+	documents = []document{docRobots, docLLMs, docCatalog, docCatalogHead, docAgentCard, docAgentCardLegacy,
+		docAICatalog, docSitemap, docLLMsFull, docWebBotAuth, docSkills}
+)
+
+// fetched is the exchange of d, or nil when it was not fetched.
+func (d document) fetched(in *checks.Input) *exchange.Exchange {
+	if in.Target == nil {
+		return nil
+	}
+	return in.Probe(d.purpose, wellKnown(in.Target, d.path))
+}
+
 // plans is embedded by every check of the family: they share one plan and
 // one follow-up, which the probe de-duplicates.
 type plans struct{}
@@ -44,21 +78,10 @@ func (plans) Plan(in *checks.PlanInput) []exchange.PlannedRequest {
 	if in.Target == nil {
 		return nil
 	}
-	get := func(purpose, path, accept string) exchange.PlannedRequest {
-		return request(purpose, http.MethodGet, wellKnown(in.Target, path), accept, wellKnown(in.Target, path))
-	}
-	out := []exchange.PlannedRequest{
-		get(PurposeRobots, robotsPath, ""),
-		get(purpose.LLMs, llmsPath, ""),
-		get(PurposeCatalog, catalogPath, acceptLinkset),
-		request(PurposeCatalogHead, http.MethodHead, wellKnown(in.Target, catalogPath), acceptLinkset, wellKnown(in.Target, catalogPath)),
-		get(purpose.AgentCard, agentCardPath, ""),
-		get(purpose.AgentCardLegacy, agentCardLegacyPath, ""),
-		get(PurposeAICatalog, aiCatalogPath, acceptAICatalog),
-		get(purpose.Sitemap, sitemapPath, ""),
-		get(PurposeLLMsFull, llmsFullPath, ""),
-		get(PurposeWebBotAuth, webbotauth.Path, ""),
-		get(purpose.SkillsIndex, agentskills.Path, ""),
+	var out []exchange.PlannedRequest
+	for _, d := range documents {
+		u := wellKnown(in.Target, d.path)
+		out = append(out, request(d.purpose, d.method, u, d.accept, u))
 	}
 	out = append(out, planAuthDocs(in.Target)...)
 	for _, ep := range cardEndpoints(in.Target, in.Crawled) {

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
-	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/robots"
@@ -27,7 +26,7 @@ var robotsKey = checks.NewKey[*robots.File]()
 // robotsDoc is the robots.txt exchange and its parse, when there is a file
 // to parse: a 2xx that is not an HTML catch-all page.
 func robotsDoc(in *checks.Input) (*exchange.Exchange, *robots.File, error) {
-	x := doc(in, PurposeRobots, robotsPath)
+	x := docRobots.fetched(in)
 	switch {
 	case x == nil:
 		return nil, nil, checks.Skip("/robots.txt was not fetched")
@@ -81,7 +80,7 @@ have none (a 4xx means "no restrictions"). Make sure the route never errors.`,
 }
 
 func (c RobotsUnreachable) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
-	x := doc(in, PurposeRobots, robotsPath)
+	x := docRobots.fetched(in)
 	if x == nil || x.Response == nil {
 		return nil, checks.Skip("/robots.txt was not fetched or got no response")
 	}
@@ -114,7 +113,7 @@ accident and expect the opposite, so whatever rules it holds are never applied.
 }
 
 func (c RobotsForbidden) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
-	x := doc(in, PurposeRobots, robotsPath)
+	x := docRobots.fetched(in)
 	if x == nil || x.Response == nil {
 		return nil, checks.Skip("/robots.txt was not fetched or got no response")
 	}
@@ -345,15 +344,15 @@ func advertisedPaths(in *checks.Input) map[advertised][]string {
 			add(base+concretePath(op.PathTemplate), "the OpenAPI document")
 		}
 	}
-	if x := doc(in, purpose.LLMs, llmsPath); x != nil {
+	if x := docLLMs.fetched(in); x != nil {
 		for _, l := range llmsLinks(in.Target, x) {
 			if l.sameOrigin {
 				add(exchange.PathOf(l.url), "llms.txt")
 			}
 		}
 	}
-	for _, loc := range []struct{ purpose, path string }{{purpose.AgentCard, agentCardPath}, {purpose.AgentCardLegacy, agentCardLegacyPath}} {
-		if x := doc(in, loc.purpose, loc.path); x != nil {
+	for _, card := range []document{docAgentCard, docAgentCardLegacy} {
+		if x := card.fetched(in); x != nil {
 			for _, l := range interfaceURLs(in.Target, x) {
 				if l.sameOrigin {
 					add(exchange.PathOf(l.url), "the agent card")
@@ -428,7 +427,7 @@ records.
 }
 
 func (c RobotsMediaType) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
-	x := doc(in, PurposeRobots, robotsPath)
+	x := docRobots.fetched(in)
 	switch {
 	case x == nil || x.Response == nil:
 		return nil, checks.Skip("/robots.txt was not fetched or got no response")

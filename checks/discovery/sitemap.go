@@ -202,7 +202,7 @@ var sitemapsKey = checks.NewKey[[]sitemapDoc]()
 func sitemaps(in *checks.Input) []sitemapDoc {
 	return checks.Memo(in, sitemapsKey, func() []sitemapDoc {
 		conventional := wellKnown(in.Target, sitemapPath)
-		docs := robotsSitemaps(in.Target, doc(in, PurposeRobots, robotsPath))
+		docs := robotsSitemaps(in.Target, docRobots.fetched(in))
 		if len(docs) == 0 {
 			if x := in.Probe(purpose.Sitemap, conventional); x != nil && servesSitemap(x) {
 				docs = []sitemapDoc{{url: conventional, via: sitemapPath + " (the conventional location)"}}
@@ -523,7 +523,7 @@ func advertisedPages(in *checks.Input) []advertisedPage {
 			out = append(out, advertisedPage{n, by})
 		}
 	}
-	if x := doc(in, purpose.LLMs, llmsPath); x != nil {
+	if x := docLLMs.fetched(in); x != nil {
 		for _, l := range llmsLinks(in.Target, x) {
 			if l.sameOrigin && livePage(in, l.url) {
 				add(l.url, "llms.txt")

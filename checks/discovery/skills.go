@@ -36,7 +36,7 @@ var skillsIndexKey = checks.NewKey[parsedSkillsIndex]()
 
 // skillsIndex is the index exchange and its parse, when the site serves one.
 func skillsIndex(in *checks.Input) (*exchange.Exchange, *agentskills.Index, error, error) {
-	x := doc(in, purpose.SkillsIndex, agentskills.Path)
+	x := docSkills.fetched(in)
 	switch {
 	case x == nil || x.Response == nil:
 		return nil, nil, nil, checks.Skip(agentskills.Path + " was not fetched or got no response")

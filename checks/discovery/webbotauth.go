@@ -58,7 +58,7 @@ be seen from it. The draft is an Internet-Draft, not yet a standard.
 }
 
 func (c WebBotAuthDirectory) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
-	x := doc(in, PurposeWebBotAuth, webbotauth.Path)
+	x := docWebBotAuth.fetched(in)
 	if x != nil && x.Response != nil {
 		if f := c.redirected(in, x); f != nil {
 			return []finding.Finding{*f}, nil
