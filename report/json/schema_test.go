@@ -35,7 +35,8 @@ func compileSchema(t *testing.T) *jsonschema.Schema {
 }
 
 // TestReportsConformToTheSchema validates every committed JSON report, the
-// demo's scans among them, and the sample that fills every field.
+// demo's scans among them, the sample that fills every field and the
+// hostile one.
 func TestReportsConformToTheSchema(t *testing.T) {
 	s := compileSchema(t)
 	reports, err := filepath.Glob(golden.Path("*", "report.json"))
@@ -58,6 +59,7 @@ func TestReportsConformToTheSchema(t *testing.T) {
 		}
 		validate(path, b)
 	}
+	validate("the full sample", write(t, sample.Full()))
 	validate("the hostile sample", write(t, sample.Hostile()))
 }
 
