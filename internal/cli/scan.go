@@ -312,7 +312,7 @@ func scanOptions(e *env, start *url.URL, lim *limitFlags, policy *pipeline.Polic
 	if err != nil {
 		return scan.Options{}, err
 	}
-	ids, err := lim.ids.resolve(e)
+	ids, err := lim.ids.resolve(e, cfg.Headers)
 	if err != nil {
 		return scan.Options{}, err
 	}

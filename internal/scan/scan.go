@@ -31,8 +31,9 @@ type Options struct {
 	MCPEndpoint string
 	// Policy tunes checks, severities, ignores and the baseline; nil is none.
 	Policy *pipeline.Policy
-	// Identities are the callers to scan as, least privileged first; with two
-	// or more the leakage family compares them. See identities.go.
+	// Identities are the callers to scan as, least privileged first, as
+	// probe.Describe made them; with two or more the leakage family compares
+	// them. See identities.go.
 	Identities []probe.Identity
 	// Access maps operations (operationId or "METHOD /path/template") to the
 	// roles that may call them, from the configuration.
@@ -85,8 +86,8 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	activeRun, activeInfo := activeReported(out.Active)
 	in := checks.NewInput(rec.Target, out.Recording)
 	in.Spec, in.MCP, in.Active = out.Spec, out.MCP, activeRun
-	in.Identities = identityViews(rec.Callers, out.Views)
-	in.Caller, in.Access = rec.Caller, opts.Access
+	in.Identities = identityViews(out.Views)
+	in.Caller, in.Access = out.Caller, opts.Access
 	in.Catalog = opts.Catalog
 	in.Baseline = opts.Policy.BaselineSnapshot()
 	opts.Probe.Progress.SetPhase(ctx, probe.PhaseChecks)
