@@ -74,11 +74,15 @@ type Session struct {
 	// identities, which a server may echo to this one (a shared cache, a
 	// debug page).
 	Secrets http.Header
+	// Progress, when set, counts the pages and requests as they happen and
+	// names the phase the session is in, for a progress line and for what
+	// an interruption stopped; see Progress.
+	Progress *Progress
 }
 
 // additions is cfg with what the session adds to it, for the runs.
 func (s Session) additions(cfg Config) Config {
-	cfg.followUp, cfg.shard, cfg.readEveryPage = s.FollowUp, s.Shard, s.ReadEveryPage
+	cfg.followUp, cfg.shard, cfg.readEveryPage, cfg.progress = s.FollowUp, s.Shard, s.ReadEveryPage, s.Progress
 	cfg.Spec.onLoad, cfg.Spec.keepRaw = s.OnSpec, s.KeepSpecText
 	if len(s.Secrets) > 0 {
 		secrets := cfg.Secrets.Clone()

@@ -51,13 +51,14 @@ func TestTheSessionCarriesWhatTheScanAdds(t *testing.T) {
 	cfg := probe.Config{Start: start, Budget: time.Minute, MaxPages: 50, Headers: http.Header{"Accept": {"application/json"}}}
 	sh := finding.Shard{Index: 2, Total: 3}
 	opts := Options{Probe: cfg, Shard: sh, Identities: probe.Describe([]probe.Identity{
-		{Caller: exchange.Caller{Name: "anonymous"}}, {Caller: exchange.Caller{Name: "user"}, Header: http.Header{"Authorization": {"Bearer user-token-1234"}}}}, cfg.Headers)}
+		{Caller: exchange.Caller{Name: "anonymous"}}, {Caller: exchange.Caller{Name: "user"}, Header: http.Header{"Authorization": {"Bearer user-token-1234"}}}}, cfg.Headers),
+		Progress: &probe.Progress{}}
 	s := session(opts, nil)
 	if !reflect.DeepEqual(s.Config, cfg) {
 		t.Errorf("the session's configuration %+v differs from the one given %+v", s.Config, cfg)
 	}
-	if !s.ReadEveryPage || s.Shard != sh || s.Secrets.Get("Authorization") != "Bearer user-token-1234" {
-		t.Errorf("session read every page %v, shard %v, secrets %v; want true, %v and the user's token", s.ReadEveryPage, s.Shard, s.Secrets, sh)
+	if !s.ReadEveryPage || s.Shard != sh || s.Secrets.Get("Authorization") != "Bearer user-token-1234" || s.Progress != opts.Progress {
+		t.Errorf("session read every page %v, shard %v, secrets %v, progress %p; want true, %v, the user's token and %p", s.ReadEveryPage, s.Shard, s.Secrets, s.Progress, sh, opts.Progress)
 	}
 	if !reflect.DeepEqual(s.Identities, opts.Identities) {
 		t.Errorf("the session's identities %+v differ from the ones given %+v", s.Identities, opts.Identities)

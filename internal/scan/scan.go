@@ -52,6 +52,10 @@ type Options struct {
 	// Shard, when split, scans one shard of the work (--shard i/n); see
 	// shard.go. The zero value scans it all.
 	Shard finding.Shard
+	// Progress, when set, follows the scan as it runs, for a progress line;
+	// nil has the scan keep its own, which names the phase an interruption
+	// stopped.
+	Progress *probe.Progress
 }
 
 // Run crawls, probes, checks and grades. opts.Probe.Budget bounds the whole
@@ -65,10 +69,10 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 		now = time.Now
 	}
 	started := now()
-	if opts.Probe.Progress == nil {
-		opts.Probe.Progress = &probe.Progress{}
+	if opts.Progress == nil {
+		opts.Progress = &probe.Progress{}
 	}
-	watch := watchInterruption(ctx, opts.Probe.Progress)
+	watch := watchInterruption(ctx, opts.Progress)
 	defer watch.stop()
 	var selectionNotes []string
 	opts.Checks, selectionNotes = opts.Policy.Select(opts.Checks)
@@ -90,7 +94,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	in.Caller, in.Access = out.Caller, opts.Access
 	in.Catalog = opts.Catalog
 	in.Baseline = opts.Policy.BaselineSnapshot()
-	opts.Probe.Progress.SetPhase(ctx, probe.PhaseChecks)
+	opts.Progress.SetPhase(ctx, probe.PhaseChecks)
 	checksCtx, checksDone := watch.checksContext()
 	defer checksDone()
 	results, findings := checks.Evaluate(checksCtx, in, opts.Checks)
