@@ -35,30 +35,6 @@ func (a Access) String() string {
 	return "unknown"
 }
 
-// Caller describes one identity for access decisions.
-type Caller struct {
-	Name string
-	// Credentials are the canonical names of the credential headers the
-	// identity sent (Authorization, Cookie, an API key header); none means
-	// anonymous.
-	Credentials []string
-	// Roles are the roles the configuration gives the identity; nil means
-	// not stated, which leaves role requirements undecided.
-	Roles []string
-}
-
-// label names the caller in messages; a scan as no named identity has an
-// unnamed one.
-func (c Caller) label() string {
-	if c.Name == "" {
-		return "this caller"
-	}
-	return fmt.Sprintf("%q", c.Name)
-}
-
-// Anonymous reports a caller that sent no credentials.
-func (c Caller) Anonymous() bool { return len(c.Credentials) == 0 }
-
 // SentCredentials reports whether a request carried a header that is a
 // credential by name (Authorization, Cookie, an API key header; see
 // exchange.IsSensitiveHeader). It does not know the identity's own
@@ -155,7 +131,7 @@ func routeKey(k string) string {
 // lets anyone in; an anonymous caller meets no scheme; a caller who sent the
 // header a scheme reads meets it when the scheme lists no roles or scopes,
 // or when its configured roles include them all.
-func (rules AccessRules) MayCall(doc *spec.Document, op *spec.Operation, who Caller) (Access, string) {
+func (rules AccessRules) MayCall(doc *spec.Document, op *spec.Operation, who exchange.Caller) (Access, string) {
 	if op == nil {
 		return AccessUnknown, "no OpenAPI operation matches"
 	}
@@ -183,7 +159,7 @@ func (rules AccessRules) MayCall(doc *spec.Document, op *spec.Operation, who Cal
 	return verdict, why
 }
 
-func byRoles(op *spec.Operation, roles []string, who Caller) (Access, string) {
+func byRoles(op *spec.Operation, roles []string, who exchange.Caller) (Access, string) {
 	if len(roles) == 0 {
 		return AccessAllowed, fmt.Sprintf("the configuration maps %s to no role: anyone may call it", opName(op))
 	}
@@ -192,15 +168,15 @@ func byRoles(op *spec.Operation, roles []string, who Caller) (Access, string) {
 	case who.Roles != nil && slices.ContainsFunc(roles, func(r string) bool { return slices.Contains(who.Roles, r) }):
 		return AccessAllowed, where
 	case who.Roles != nil:
-		return AccessRefused, fmt.Sprintf("%s and %s holds %s", where, who.label(), holds(who.Roles))
+		return AccessRefused, fmt.Sprintf("%s and %s holds %s", where, who.Label(), holds(who.Roles))
 	case who.Anonymous():
 		return AccessRefused, where + " and this caller sent no credentials"
 	}
-	return AccessUnknown, where + " and no roles are configured for " + who.label()
+	return AccessUnknown, where + " and no roles are configured for " + who.Label()
 }
 
 // meets judges one security alternative: every scheme in it must be met.
-func meets(doc *spec.Document, alt map[string][]string, who Caller) (Access, string) {
+func meets(doc *spec.Document, alt map[string][]string, who exchange.Caller) (Access, string) {
 	if len(alt) == 0 {
 		return AccessAllowed, "the operation may be called without credentials ({} alternative)"
 	}
@@ -221,13 +197,13 @@ func meets(doc *spec.Document, alt map[string][]string, who Caller) (Access, str
 			// the configuration gives an identity say nothing about them.
 			verdict, why = min(verdict, AccessUnknown), fmt.Sprintf("scheme %s needs the scopes %s, which only the token's grant can tell", name, strings.Join(need, ", "))
 		case len(need) > 0 && who.Roles != nil && !containsAll(who.Roles, need):
-			return AccessRefused, fmt.Sprintf("scheme %s needs %s and %s holds %s", name, strings.Join(need, ", "), who.label(), holds(who.Roles))
+			return AccessRefused, fmt.Sprintf("scheme %s needs %s and %s holds %s", name, strings.Join(need, ", "), who.Label(), holds(who.Roles))
 		case header == "":
 			// Credentials were sent, but whether they are the ones this
 			// scheme reads cannot be told.
 			verdict, why = min(verdict, AccessUnknown), fmt.Sprintf("scheme %s is not read from a request header this scan can see", name)
 		case len(need) > 0 && who.Roles == nil:
-			verdict, why = min(verdict, AccessUnknown), fmt.Sprintf("scheme %s needs %s and no roles are configured for %s", name, strings.Join(need, ", "), who.label())
+			verdict, why = min(verdict, AccessUnknown), fmt.Sprintf("scheme %s needs %s and no roles are configured for %s", name, strings.Join(need, ", "), who.Label())
 		}
 	}
 	return verdict, why

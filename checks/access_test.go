@@ -23,9 +23,9 @@ func TestMayCall(t *testing.T) {
 		return &spec.Operation{OperationID: "refundOrder", Method: "POST", PathTemplate: "/orders/{id}/refund", Security: security}
 	}
 	bearer := map[string][]string{"bearer": nil}
-	anonymous := checks.Caller{Name: "anonymous"}
-	token := checks.Caller{Name: "user", Credentials: []string{"Authorization"}}
-	withRoles := func(c checks.Caller, roles ...string) checks.Caller {
+	anonymous := exchange.Caller{Name: "anonymous"}
+	token := exchange.Caller{Name: "user", Credentials: []string{"Authorization"}}
+	withRoles := func(c exchange.Caller, roles ...string) exchange.Caller {
 		c.Roles = append([]string{}, roles...)
 		return c
 	}
@@ -33,7 +33,7 @@ func TestMayCall(t *testing.T) {
 		name  string
 		rules checks.AccessRules
 		op    *spec.Operation
-		who   checks.Caller
+		who   exchange.Caller
 		want  checks.Access
 		why   string // part of the reason
 	}{
@@ -41,10 +41,10 @@ func TestMayCall(t *testing.T) {
 		{"empty alternative", nil, op(bearer, map[string][]string{}), anonymous, checks.AccessAllowed, "{} alternative"},
 		{"anonymous against bearer", nil, op(bearer), anonymous, checks.AccessRefused, "requires bearer; this caller sent no credentials"},
 		{"bearer without roles, Authorization sent", nil, op(bearer), token, checks.AccessAllowed, "meet the declared scheme"},
-		{"credential header in another case", nil, op(bearer), checks.Caller{Name: "u", Credentials: []string{"authorization"}}, checks.AccessAllowed, ""},
+		{"credential header in another case", nil, op(bearer), exchange.Caller{Name: "u", Credentials: []string{"authorization"}}, checks.AccessAllowed, ""},
 		{"api key header not sent", nil, op(map[string][]string{"key": nil}), token, checks.AccessRefused, "scheme key reads X-Key, which this caller did not send"},
-		{"api key header sent", nil, op(map[string][]string{"key": nil}), checks.Caller{Name: "k", Credentials: []string{"X-Key"}}, checks.AccessAllowed, ""},
-		{"cookie scheme, cookie sent", nil, op(map[string][]string{"session": nil}), checks.Caller{Name: "c", Credentials: []string{"Cookie"}}, checks.AccessAllowed, ""},
+		{"api key header sent", nil, op(map[string][]string{"key": nil}), exchange.Caller{Name: "k", Credentials: []string{"X-Key"}}, checks.AccessAllowed, ""},
+		{"cookie scheme, cookie sent", nil, op(map[string][]string{"session": nil}), exchange.Caller{Name: "c", Credentials: []string{"Cookie"}}, checks.AccessAllowed, ""},
 		{"roles not configured", nil, op(map[string][]string{"bearer": {"admin"}}), token, checks.AccessUnknown, "needs admin and no roles are configured for \"user\""},
 		{"roles lack the one needed", nil, op(map[string][]string{"bearer": {"admin"}}), withRoles(token, "user"), checks.AccessRefused, "needs admin and \"user\" holds role user"},
 		{"roles hold the one needed", nil, op(map[string][]string{"bearer": {"admin"}}), withRoles(token, "admin"), checks.AccessAllowed, ""},
@@ -84,7 +84,7 @@ func TestMayCall(t *testing.T) {
 
 func TestMayCallWithoutDocument(t *testing.T) {
 	op := &spec.Operation{Method: "GET", PathTemplate: "/me", Security: []map[string][]string{{"bearer": nil}}}
-	if got, why := checks.AccessRules(nil).MayCall(nil, op, checks.Caller{Name: "u", Credentials: []string{"Authorization"}}); got != checks.AccessUnknown {
+	if got, why := checks.AccessRules(nil).MayCall(nil, op, exchange.Caller{Name: "u", Credentials: []string{"Authorization"}}); got != checks.AccessUnknown {
 		t.Errorf("MayCall = %v (%s), want unknown: the scheme cannot be looked up", got, why)
 	}
 }
@@ -119,27 +119,27 @@ func TestCredentialed(t *testing.T) {
 		return h
 	}
 	views := []checks.IdentityView{
-		{Caller: checks.Caller{Name: "anonymous"}},
-		{Caller: checks.Caller{Name: "tenant", Credentials: []string{"X-Tenant-Key"}}},
-		{Caller: checks.Caller{Name: "user", Credentials: []string{"Authorization"}}},
+		{Caller: exchange.Caller{Name: "anonymous"}},
+		{Caller: exchange.Caller{Name: "tenant", Credentials: []string{"X-Tenant-Key"}}},
+		{Caller: exchange.Caller{Name: "user", Credentials: []string{"Authorization"}}},
 	}
 	for _, tt := range []struct {
 		name     string
 		views    []checks.IdentityView
-		caller   checks.Caller
+		caller   exchange.Caller
 		identity string
 		header   http.Header
 		want     bool
 	}{
-		{"anonymous with a shared -H header", views, checks.Caller{}, "anonymous", redacted("X-Trace"), false},
-		{"anonymous with a shared sensitive header", views, checks.Caller{}, "anonymous", redacted("Cookie"), true},
-		{"the identity's own header", views, checks.Caller{}, "tenant", redacted("X-Tenant-Key", "X-Trace"), true},
-		{"the identity's header, not sent", views, checks.Caller{}, "tenant", redacted("X-Trace"), false},
-		{"another identity's header name", views, checks.Caller{}, "anonymous", redacted("X-Tenant-Key"), false},
-		{"authorization", views, checks.Caller{}, "user", redacted("Authorization"), true},
-		{"one identity: the judged caller's header", nil, checks.Caller{Name: "tenant", Credentials: []string{"x-tenant-key"}}, "", redacted("X-Tenant-Key"), true},
-		{"one identity, shared header only", nil, checks.Caller{Name: "tenant", Credentials: []string{"X-Tenant-Key"}}, "", redacted("X-Trace"), false},
-		{"no identity at all", nil, checks.Caller{}, "", redacted("X-Trace"), false},
+		{"anonymous with a shared -H header", views, exchange.Caller{}, "anonymous", redacted("X-Trace"), false},
+		{"anonymous with a shared sensitive header", views, exchange.Caller{}, "anonymous", redacted("Cookie"), true},
+		{"the identity's own header", views, exchange.Caller{}, "tenant", redacted("X-Tenant-Key", "X-Trace"), true},
+		{"the identity's header, not sent", views, exchange.Caller{}, "tenant", redacted("X-Trace"), false},
+		{"another identity's header name", views, exchange.Caller{}, "anonymous", redacted("X-Tenant-Key"), false},
+		{"authorization", views, exchange.Caller{}, "user", redacted("Authorization"), true},
+		{"one identity: the judged caller's header", nil, exchange.Caller{Name: "tenant", Credentials: []string{"x-tenant-key"}}, "", redacted("X-Tenant-Key"), true},
+		{"one identity, shared header only", nil, exchange.Caller{Name: "tenant", Credentials: []string{"X-Tenant-Key"}}, "", redacted("X-Trace"), false},
+		{"no identity at all", nil, exchange.Caller{}, "", redacted("X-Trace"), false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			in := checks.NewInput(nil, &exchange.Recording{})

@@ -210,7 +210,7 @@ type Input struct {
 	// Caller is the identity whose view Recording is; Access maps operations
 	// to roles from the configuration. Together they let a check tell an
 	// operation rightly absent from this caller's view (see MayCall).
-	Caller Caller
+	Caller exchange.Caller
 	Access AccessRules
 	// Active is set when the user enabled active probes (--active); nil
 	// leaves the checks that judge them not assessed.
@@ -344,11 +344,11 @@ func IsSkip(err error) (string, bool) {
 }
 
 // IdentityView is what one identity was shown: its own crawl and the probes
-// sent as it. Rank 0 is the least privileged. The identity itself is the
-// Caller, the same value the access decisions read, with no credential.
+// sent as it. The identity itself is the Caller the probe carried, with its
+// rank (0 the least privileged), the same value the access decisions read,
+// with no credential.
 type IdentityView struct {
-	Caller
-	Rank      int
+	exchange.Caller
 	Recording *exchange.Recording
 	// MCP is the MCP catalog the identity was shown: the revision decision
 	// and one tools/list walk, sent as it. It is nil when the scan found no
@@ -374,10 +374,7 @@ func (in *Input) NeedActive() error {
 	return nil
 }
 
-// AsCaller is the view's identity for access decisions.
-func (v IdentityView) AsCaller() Caller { return v.Caller }
-
 // MayCall is Access.MayCall with the scan's rules and document.
-func (in *Input) MayCall(op *spec.Operation, who Caller) (Access, string) {
+func (in *Input) MayCall(op *spec.Operation, who exchange.Caller) (Access, string) {
 	return in.Access.MayCall(in.Spec, op, who)
 }

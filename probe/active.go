@@ -17,7 +17,7 @@ import (
 // When ctx ends, the rest are not sent, and unsent says how many.
 func SendActive(ctx context.Context, cfg Config, reqs []exchange.PlannedRequest) (sent []*exchange.Exchange, unsent int, notes []string) {
 	cfg = cfg.withDefaults()
-	cfg.Progress.SetPhase(ctx, PhaseActive)
+	cfg.progress.SetPhase(ctx, PhaseActive)
 	start := normalize(cfg.Start)
 	c := newClient(cfg, start)
 	c.maxHops = 0

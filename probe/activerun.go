@@ -35,7 +35,7 @@ func (s Session) sendActive(ctx context.Context, sched *schedule, out *Outcome) 
 	if s.Active.Confirm == nil {
 		return errors.New("active probes need a confirmation step; none was given, so nothing was sent")
 	}
-	plan := s.Active.Plan(s.activeViews(out), out.Spec)
+	plan := s.Active.Plan(activeViews(out), out.Spec)
 	allow := s.Active.Allow
 	if allow == nil {
 		allow = []string{}
@@ -99,17 +99,13 @@ func activeCutNote(ctx context.Context, sched *schedule, identity string, unsent
 	return what + ": the scan was interrupted"
 }
 
-// activeViews are the views the active probes are planned from: one, named
-// after the single identity if there is one, for a session as one caller.
-func (s Session) activeViews(out *Outcome) []View {
+// activeViews are the views the active probes are planned from: for a
+// session as one caller, the one it was recorded as.
+func activeViews(out *Outcome) []View {
 	if len(out.Views) > 0 {
 		return out.Views
 	}
-	name := ""
-	if len(s.Identities) == 1 {
-		name = s.Identities[0].Name
-	}
-	return []View{{Name: name, Recording: out.Recording}}
+	return []View{{Caller: out.Caller, Recording: out.Recording}}
 }
 
 // byIdentity splits the plan into runs of one identity, keeping its order.
@@ -131,7 +127,7 @@ func (s Session) identityNamed(name string) Identity {
 			return id
 		}
 	}
-	return Identity{Name: name}
+	return Identity{Caller: exchange.Caller{Name: name}}
 }
 
 func whyOf(batch []exchange.ActiveRequest, x *exchange.Exchange) string {

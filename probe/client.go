@@ -82,7 +82,7 @@ func newClient(cfg Config, start *url.URL) *client {
 		limiter = rate.NewLimiter(rate.Limit(cfg.Rate), 1)
 	}
 	c.http = &http.Client{
-		Transport:     &countingTransport{next: base, head: head, limiter: limiter, count: &c.requests, progress: cfg.Progress},
+		Transport:     &countingTransport{next: base, head: head, limiter: limiter, count: &c.requests, progress: cfg.progress},
 		CheckRedirect: c.checkRedirect,
 	}
 	return c

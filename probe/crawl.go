@@ -141,7 +141,7 @@ func (cr *crawler) run(ctx context.Context) {
 // make to next.
 func (cr *crawler) visit(done job, p *page, next []job) []job {
 	cr.pages = append(cr.pages, p.x)
-	cr.cfg.Progress.addPage()
+	cr.cfg.progress.addPage()
 	cr.noteCut(p)
 	base := p.baseURL()
 	for _, cand := range p.cands {

@@ -48,7 +48,7 @@ func (s Session) collectMCP(ctx context.Context, sched *schedule, out *Outcome) 
 	if s.MCP == nil {
 		return
 	}
-	s.Config.Progress.SetPhase(ctx, PhaseMCP)
+	s.Config.progress.SetPhase(ctx, PhaseMCP)
 	ctx, cancel := sched.untilSent(ctx)
 	defer cancel()
 	examined, err := s.examineMCP(ctx, out)

@@ -123,7 +123,7 @@ func TestTokenEndpointFailureNamesTheCauseNotTheSecret(t *testing.T) {
 	base, _ := oauthServer(t, &oauthfix.Server{})
 	o := testGrant(base+oauthfix.TokenPath, nil)
 	o.ClientSecret = "wrong-secret-value"
-	s := Session{Config: Config{Start: mustParse(t, base+"/")}, Identities: []Identity{{Name: "svc", OAuth: o}}}
+	s := Session{Config: Config{Start: mustParse(t, base+"/")}, Identities: []Identity{{Caller: exchange.Caller{Name: "svc"}, OAuth: o}}}
 	_, err := RunSession(t.Context(), s)
 	if !errors.Is(err, ErrTokenEndpoint) {
 		t.Fatalf("err = %v, want ErrTokenEndpoint", err)
@@ -144,7 +144,7 @@ func TestTokenEndpointFailureNamesTheCauseNotTheSecret(t *testing.T) {
 func TestSessionWithOAuthIdentity(t *testing.T) {
 	fix := &oauthfix.Server{Uses: 8, Items: 20}
 	base, rec := oauthServer(t, fix)
-	s := Session{Config: Config{Start: mustParse(t, base+"/"), Concurrency: 2}, Identities: []Identity{{Name: "svc", OAuth: testGrant(base+oauthfix.TokenPath, nil)}}}
+	s := Session{Config: Config{Start: mustParse(t, base+"/"), Concurrency: 2}, Identities: []Identity{{Caller: exchange.Caller{Name: "svc"}, OAuth: testGrant(base+oauthfix.TokenPath, nil)}}}
 	out, err := RunSession(t.Context(), s)
 	if err != nil {
 		t.Fatal(err)
@@ -187,7 +187,7 @@ func TestTokenEndpointOnAnotherOrigin(t *testing.T) {
 	auth, authRec := oauthServer(t, fix)
 	target, targetRec := serve(t, fix)
 	s := Session{Config: Config{Start: mustParse(t, target.URL+"/"), Headers: http.Header{"X-Api-Key": {"target-only-key-123"}}, MaxPages: 5},
-		Identities: []Identity{{Name: "svc", OAuth: &OAuth{TokenURL: auth + oauthfix.TokenPath, ClientID: testClientID, ClientSecret: testClientSecret, SecretInBody: true}}}}
+		Identities: []Identity{{Caller: exchange.Caller{Name: "svc"}, OAuth: &OAuth{TokenURL: auth + oauthfix.TokenPath, ClientID: testClientID, ClientSecret: testClientSecret, SecretInBody: true}}}}
 	if _, err := RunSession(t.Context(), s); err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +276,7 @@ func TestTokenEndpointBounds(t *testing.T) {
 func TestTokenRenewalsAfter401AreCapped(t *testing.T) {
 	fix := &oauthfix.Server{Uses: 1, Items: 20}
 	base, rec := oauthServer(t, fix)
-	s := Session{Config: Config{Start: mustParse(t, base+"/"), Concurrency: 1}, Identities: []Identity{{Name: "svc", OAuth: testGrant(base+oauthfix.TokenPath, nil)}}}
+	s := Session{Config: Config{Start: mustParse(t, base+"/"), Concurrency: 1}, Identities: []Identity{{Caller: exchange.Caller{Name: "svc"}, OAuth: testGrant(base+oauthfix.TokenPath, nil)}}}
 	out, err := RunSession(t.Context(), s)
 	if err != nil {
 		t.Fatal(err)

@@ -102,9 +102,8 @@ type Config struct {
 	sleep func(context.Context, time.Duration) error
 	// Log receives progress lines when verbose; nil discards them.
 	Log io.Writer
-	// Progress, when set, counts the pages and requests as they happen, for
-	// a progress line; see Progress.
-	Progress *Progress
+	// progress is Session.Progress, which RunSession hands each run.
+	progress *Progress
 }
 
 // Planner turns what the crawl found into planned probes. The scan builds it

@@ -17,7 +17,7 @@ func TestProgressCountsWhatStatsCount(t *testing.T) {
 	if got := p.Snapshot(); got != (ProgressSnapshot{}) {
 		t.Fatalf("a new Progress reads %+v", got)
 	}
-	res := run(t, Config{Start: mustParse(t, srv.URL), Progress: &p}, probeEach)
+	res := run(t, Config{Start: mustParse(t, srv.URL), progress: &p}, probeEach)
 	got := p.Snapshot()
 	want := ProgressSnapshot{Phase: PhaseProbe, Pages: res.Stats.Pages, Requests: res.Stats.Requests}
 	if got != want || got.Pages != 3 || got.Requests <= 3 {

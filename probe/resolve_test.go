@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentready/agentready/fixtures/mcpfix"
 	"github.com/agentready/agentready/fixtures/oauthfix"
+	"github.com/agentready/agentready/internal/exchange"
 )
 
 // rebinder plays a name that answers with the user's server first and with
@@ -136,7 +137,7 @@ func TestPinnedCrawlAndTokenEndpoint(t *testing.T) {
 	s := Session{
 		Config: Config{Start: mustParse(t, rb.url("api.test", "/")), Concurrency: 4,
 			Headers: http.Header{"X-Api-Key": {"user-key"}}, Resolver: NewResolver(rb.lookup)},
-		Identities: []Identity{{Name: "svc", OAuth: testGrant(rb.url("api.test", oauthfix.TokenPath), nil)}},
+		Identities: []Identity{{Caller: exchange.Caller{Name: "svc"}, OAuth: testGrant(rb.url("api.test", oauthfix.TokenPath), nil)}},
 	}
 	out, err := RunSession(t.Context(), s)
 	if err != nil {

@@ -104,7 +104,7 @@ func runWithin(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 		return nil, fmt.Errorf("probe: include/exclude pattern %w", err)
 	}
 	cfg = cfg.withDefaults()
-	cfg.Progress.SetPhase(ctx, PhaseCrawl)
+	cfg.progress.SetPhase(ctx, PhaseCrawl)
 	begin := time.Now()
 	start := normalize(cfg.Start)
 	window, timed := windowOf(ctx, begin)
@@ -140,7 +140,7 @@ func runWithin(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 		sent.sent = append(sent.sent, cr.refusedStart)
 	}
 	if plan != nil && ctx.Err() == nil {
-		cfg.Progress.SetPhase(ctx, PhaseProbe)
+		cfg.progress.SetPhase(ctx, PhaseProbe)
 		s := sender{cfg: cfg, client: c, start: start, bodies: bodies, robots: cr.robots}
 		firstCtx, cancelFirst := reserveFollowUps(ctx, cfg.followUp != nil)
 		sent.add(s.planned(firstCtx, plan(crawled, samples)))

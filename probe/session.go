@@ -14,29 +14,11 @@ import (
 	"github.com/agentready/agentready/internal/spec"
 )
 
-// Identity is one caller a session runs as, from the configuration to the
-// probe: a name reports show, the roles the configuration gives it, and the
-// credential material sent as it (headers over Config.Headers, an OAuth
-// grant). It is the one type that holds an identity's credentials; what the
-// checks learn of it (checks.Caller) keeps only the names of the headers.
-// Header values are redacted in every recording, like Config.Headers.
-type Identity struct {
-	Name string
-	// Roles are the roles the configuration gives the identity, nil when
-	// not stated; the probe sends nothing by them (see checks.Caller).
-	Roles  []string
-	Header http.Header
-	// OAuth, when set, is the grant the identity's access token comes
-	// from; it is sent as "Authorization: Bearer <token>" over Header.
-	OAuth *OAuth
-	// source renews the OAuth token; RunSession sets it.
-	source *tokenSource
-}
-
 // View is what one identity was shown: its own crawl and the requests sent
-// as it, and the MCP catalog listed as it, if any.
+// as it, and the MCP catalog listed as it, if any. Its Caller is the
+// identity's, as Describe made it.
 type View struct {
-	Name      string
+	exchange.Caller
 	Recording *exchange.Recording
 	MCP       *mcp.Snapshot
 }
@@ -49,8 +31,9 @@ type Session struct {
 	// Config is the target and the bounds; its Headers are sent as every
 	// identity.
 	Config Config
-	// Identities are the callers to run as, least privileged first; with
-	// none, the session runs once with Config.Headers alone.
+	// Identities are the callers to run as, least privileged first, as
+	// Describe made them; with none, the session runs once with
+	// Config.Headers alone.
 	Identities []Identity
 	// Plan plans the probes of the most privileged identity.
 	Plan Planner
@@ -91,11 +74,15 @@ type Session struct {
 	// identities, which a server may echo to this one (a shared cache, a
 	// debug page).
 	Secrets http.Header
+	// Progress, when set, counts the pages and requests as they happen and
+	// names the phase the session is in, for a progress line and for what
+	// an interruption stopped; see Progress.
+	Progress *Progress
 }
 
 // additions is cfg with what the session adds to it, for the runs.
 func (s Session) additions(cfg Config) Config {
-	cfg.followUp, cfg.shard, cfg.readEveryPage = s.FollowUp, s.Shard, s.ReadEveryPage
+	cfg.followUp, cfg.shard, cfg.readEveryPage, cfg.progress = s.FollowUp, s.Shard, s.ReadEveryPage, s.Progress
 	cfg.Spec.onLoad, cfg.Spec.keepRaw = s.OnSpec, s.KeepSpecText
 	if len(s.Secrets) > 0 {
 		secrets := cfg.Secrets.Clone()
@@ -119,6 +106,10 @@ type Outcome struct {
 	// Views are the identities' recordings, least privileged first, when
 	// the session ran as two or more; the last is Result.Recording.
 	Views []View
+	// Caller is who Result.Recording was recorded as: the most privileged
+	// identity, or, in a session as none, an unnamed caller that sends
+	// Config.Headers alone.
+	Caller exchange.Caller
 	// MCP is the MCP endpoint examined, or nil when none speaks MCP.
 	MCP *mcp.Snapshot
 	// Active is what the active probes planned and sent, or nil when they
@@ -148,7 +139,7 @@ func RunSession(ctx context.Context, s Session) (*Outcome, error) {
 			Recording: &exchange.Recording{Target: normalize(s.Config.Start).String()},
 			Stats:     finding.Stats{Interrupted: true},
 			Notes:     []string{"scan interrupted while getting the identities' access tokens, before the crawl"},
-		}}, nil
+		}, Caller: s.judged()}, nil
 	}
 	if err != nil {
 		return nil, err
@@ -230,15 +221,6 @@ func (s Session) withCurrentTokens(ctx context.Context) Session {
 	return s
 }
 
-func withAuthorization(h http.Header, token string) http.Header {
-	out := h.Clone()
-	if out == nil {
-		out = http.Header{}
-	}
-	out.Set("Authorization", "Bearer "+token)
-	return out
-}
-
 // crawlAs runs the probe once per identity. With fewer than two identities
 // it is the single-identity scan of old (one identity only adds its headers).
 // With several, the most privileged identity (the last) gets the full scan
@@ -254,7 +236,7 @@ func (s Session) crawlAs(ctx context.Context, probing time.Duration) (*Outcome, 
 		if err != nil {
 			return nil, err
 		}
-		return &Outcome{Result: *res}, nil
+		return &Outcome{Result: *res, Caller: s.judged()}, nil
 	}
 	base := s.Config
 	n := len(ids)
@@ -265,13 +247,13 @@ func (s Session) crawlAs(ctx context.Context, probing time.Duration) (*Outcome, 
 	if err != nil {
 		return nil, err
 	}
-	out := &Outcome{Result: *res}
+	out := &Outcome{Result: *res, Caller: s.judged()}
 	if n == 1 {
 		return out, nil
 	}
 	label(out.Recording, primary.Name)
 	out.Views = make([]View, n)
-	out.Views[n-1] = View{Name: primary.Name, Recording: out.Recording}
+	out.Views[n-1] = View{Caller: primary.Caller, Recording: out.Recording}
 	next := len(out.Recording.Exchanges)
 	for i, id := range ids[:n-1] {
 		lower := asIdentity(base, id, pages)
@@ -284,14 +266,14 @@ func (s Session) crawlAs(ctx context.Context, probing time.Duration) (*Outcome, 
 			// Cancelled or out of time: Run would send nothing, and its
 			// notes would say the crawl was cut after 0 pages.
 			out.Notes = append(out.Notes, fmt.Sprintf("identity %q: not crawled: the scan ended first", id.Name))
-			out.Views[i] = View{Name: id.Name, Recording: &exchange.Recording{Target: out.Recording.Target}}
+			out.Views[i] = View{Caller: id.Caller, Recording: &exchange.Recording{Target: out.Recording.Target}}
 			cutShort(&out.Stats, ctx, finding.CutCrawl)
 			continue
 		}
 		lres, lerr := runFor(ctx, share, lower, plan)
 		if lerr != nil {
 			out.Notes = append(out.Notes, fmt.Sprintf("identity %q: crawl failed: %v", id.Name, lerr))
-			out.Views[i] = View{Name: id.Name, Recording: &exchange.Recording{Target: out.Recording.Target}}
+			out.Views[i] = View{Caller: id.Caller, Recording: &exchange.Recording{Target: out.Recording.Target}}
 			continue
 		}
 		label(lres.Recording, id.Name)
@@ -308,7 +290,7 @@ func (s Session) crawlAs(ctx context.Context, probing time.Duration) (*Outcome, 
 		for _, note := range lres.Notes {
 			out.Notes = append(out.Notes, fmt.Sprintf("identity %q: %s", id.Name, note))
 		}
-		out.Views[i] = View{Name: id.Name, Recording: lres.Recording}
+		out.Views[i] = View{Caller: id.Caller, Recording: lres.Recording}
 	}
 	out.Notes = append(out.Notes, fmt.Sprintf(
 		"scanned as %d identities (%s, least privileged first); each got %s of the budget to crawl and probe, and %d pages; families other than leakage judge %q",
@@ -324,21 +306,6 @@ func runFor(ctx context.Context, share time.Duration, cfg Config, plan Planner) 
 	return runWithin(ctx, cfg, plan)
 }
 
-// asIdentity is cfg with the identity's headers over the shared ones, and
-// its share of the page limit.
-func asIdentity(cfg Config, id Identity, pages int) Config {
-	h := cfg.Headers.Clone()
-	if h == nil {
-		h = http.Header{}
-	}
-	for k, vs := range id.Header {
-		h[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
-	}
-	cfg.Headers, cfg.MaxPages = h, pages
-	cfg.bearer = id.source
-	return cfg
-}
-
 // privileged is the configuration of the most privileged identity, whose
 // view every family but leakage judges.
 func (s Session) privileged() Config {
@@ -346,6 +313,15 @@ func (s Session) privileged() Config {
 		return asIdentity(s.Config, s.Identities[n-1], s.Config.MaxPages)
 	}
 	return s.Config
+}
+
+// judged is the caller whose recording every family but leakage judges
+// (Outcome.Caller).
+func (s Session) judged() exchange.Caller {
+	if n := len(s.Identities); n > 0 {
+		return s.Identities[n-1].Caller
+	}
+	return unnamedCaller(s.Config.Headers)
 }
 
 func label(rec *exchange.Recording, name string) {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -37,10 +38,10 @@ func TestSessionAsIdentitiesLabelsNumbersAndRedacts(t *testing.T) {
 	var planned []int
 	s := Session{
 		Config: Config{Start: start, Budget: 30 * time.Second, MaxPages: 10, Concurrency: 1},
-		Identities: []Identity{
-			{Name: "anon"},
-			{Name: "admin", Header: http.Header{"Authorization": {"Bearer top-secret"}}},
-		},
+		Identities: Describe([]Identity{
+			{Caller: exchange.Caller{Name: "anon"}},
+			{Caller: exchange.Caller{Name: "admin", Roles: []string{"admin"}}, Header: http.Header{"Authorization": {"Bearer top-secret"}}},
+		}, nil),
 		PlanAsIdentity: func(privileged *exchange.Recording, pages int) Planner {
 			planned = append(planned, len(privileged.Exchanges), pages)
 			return func(crawled, _ []*exchange.Exchange) []exchange.PlannedRequest {
@@ -55,6 +56,16 @@ func TestSessionAsIdentitiesLabelsNumbersAndRedacts(t *testing.T) {
 	views := out.Views
 	if len(views) != 2 || views[0].Name != "anon" || views[1].Name != "admin" || views[1].Recording != out.Recording {
 		t.Fatalf("views %+v", views)
+	}
+	// Each view carries its identity's Caller as Describe made it, and the
+	// most privileged one is the caller of the outcome's recording.
+	for i, v := range views {
+		if !reflect.DeepEqual(v.Caller, s.Identities[i].Caller) {
+			t.Errorf("view %d's caller %+v, want the identity's %+v", i, v.Caller, s.Identities[i].Caller)
+		}
+	}
+	if !reflect.DeepEqual(out.Caller, s.Identities[1].Caller) {
+		t.Errorf("the outcome's caller %+v, want admin's %+v", out.Caller, s.Identities[1].Caller)
 	}
 	if len(planned) != 2 || planned[0] != 2 || planned[1] != 5 {
 		t.Errorf("PlanAsIdentity saw %v, want the privileged 2 exchanges and 5 pages", planned)

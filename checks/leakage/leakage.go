@@ -76,8 +76,8 @@ func credentialHeaders(x *exchange.Exchange) []string {
 // recording is the better witness. A header redacted in the recording is
 // not a credential for that alone: every --header value is redacted, and
 // -H 'X-Trace: 1' does not make a caller privileged.
-func caller(v checks.IdentityView) checks.Caller {
-	c := v.AsCaller()
+func caller(v checks.IdentityView) exchange.Caller {
+	c := v.Caller
 	if !c.Anonymous() || v.Recording == nil {
 		return c
 	}

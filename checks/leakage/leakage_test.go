@@ -40,7 +40,7 @@ func input(vs ...view) *checks.Input {
 			rec.Exchanges = append(rec.Exchanges, x)
 			all = append(all, x)
 		}
-		views[i] = checks.IdentityView{Caller: checks.Caller{Name: v.name, Roles: v.roles}, Rank: i, Recording: rec, MCP: v.snap}
+		views[i] = checks.IdentityView{Caller: exchange.Caller{Name: v.name, Rank: i, Roles: v.roles}, Recording: rec, MCP: v.snap}
 		if v.auth {
 			views[i].Credentials = []string{"Authorization"}
 		}

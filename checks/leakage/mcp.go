@@ -153,7 +153,7 @@ func (c MCPPrivilegedToolAnonymous) Run(ctx context.Context, in *checks.Input) (
 
 // anonymousRefusal says why op refuses a caller that sent no credentials, or
 // "" when the declared rules do not refuse it.
-func anonymousRefusal(in *checks.Input, op *spec.Operation, who checks.Caller) string {
+func anonymousRefusal(in *checks.Input, op *spec.Operation, who exchange.Caller) string {
 	if a, why := in.MayCall(op, who); a == checks.AccessRefused {
 		return why
 	}
@@ -279,7 +279,7 @@ func toolOperation(in *checks.Input, t *mcp.Tool) (*spec.Operation, string) {
 
 // refusal says how op refuses who, with evidence: GETs of the operation's
 // path that the identity was refused first, then the declared rules.
-func (c catalog) refusal(in *checks.Input, op *spec.Operation, who checks.Caller) (string, []finding.Evidence, bool) {
+func (c catalog) refusal(in *checks.Input, op *spec.Operation, who exchange.Caller) (string, []finding.Evidence, bool) {
 	if x := c.refused[op.PathTemplate]; x != nil && op.PathTemplate != "" {
 		return fmt.Sprintf("GET of %s answered %d to this caller", exchange.PathOf(x.Request.URL), x.Response.Status),
 			[]finding.Evidence{checks.Evidence(x, nil, []string{"Content-Type", "WWW-Authenticate"})}, true

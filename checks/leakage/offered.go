@@ -192,7 +192,7 @@ func challenged(method string, got *exchange.Exchange) bool {
 // given first, when the most privileged identity was offered the same method
 // and target path, so that the control evidently unlocks something for a
 // higher caller, or when the declared access excludes this caller too.
-func refusal(in *checks.Input, op *spec.Operation, got *exchange.Exchange, who checks.Caller, higher bool) (string, []finding.Evidence, bool) {
+func refusal(in *checks.Input, op *spec.Operation, got *exchange.Exchange, who exchange.Caller, higher bool) (string, []finding.Evidence, bool) {
 	declared, why := checks.AccessUnknown, ""
 	if op != nil {
 		declared, why = in.MayCall(op, who)

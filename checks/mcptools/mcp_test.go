@@ -531,12 +531,12 @@ func TestMissingToolJudgesOnlyWhatTheCallerMayCall(t *testing.T) {
 	const id = "mcp-parity-missing-tool"
 	for _, tt := range []struct {
 		name   string
-		caller checks.Caller
+		caller exchange.Caller
 		want   []string
 	}{
-		{"anonymous", checks.Caller{}, nil},
-		{"another role", checks.Caller{Name: "user", Credentials: []string{"Authorization"}, Roles: []string{"user"}}, nil},
-		{"the required role", checks.Caller{Name: "staff", Credentials: []string{"Authorization"}, Roles: []string{"staff"}}, []string{id}},
+		{"anonymous", exchange.Caller{}, nil},
+		{"another role", exchange.Caller{Name: "user", Credentials: []string{"Authorization"}, Roles: []string{"user"}}, nil},
+		{"the required role", exchange.Caller{Name: "staff", Credentials: []string{"Authorization"}, Roles: []string{"staff"}}, []string{id}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			d := conformantSpec()

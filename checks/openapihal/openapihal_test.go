@@ -392,19 +392,19 @@ func TestNeverOfferedJudgesOnlyWhatTheCallerMayCall(t *testing.T) {
 	u := target + "orders/1"
 	refund := op(100, "POST", "/orders/{id}/refund", "order:refund", "refund")
 	refund.Security = []map[string][]string{{"bearer": {"admin"}}}
-	admin := checks.Caller{Name: "admin", Credentials: []string{"Authorization"}, Roles: []string{"admin"}}
+	admin := exchange.Caller{Name: "admin", Credentials: []string{"Authorization"}, Roles: []string{"admin"}}
 	tests := []struct {
 		name    string
-		caller  checks.Caller
+		caller  exchange.Caller
 		access  checks.AccessRules
 		judged  bool
 		observe string
 	}{
-		{"anonymous", checks.Caller{}, nil, false, "this caller sent no credentials"},
-		{"a role the requirement lacks", checks.Caller{Name: "user", Credentials: []string{"Authorization"}, Roles: []string{"user"}}, nil, false, `"user" holds role user`},
-		{"roles not configured", checks.Caller{Name: "someone", Credentials: []string{"Authorization"}}, nil, false, "no roles are configured"},
+		{"anonymous", exchange.Caller{}, nil, false, "this caller sent no credentials"},
+		{"a role the requirement lacks", exchange.Caller{Name: "user", Credentials: []string{"Authorization"}, Roles: []string{"user"}}, nil, false, `"user" holds role user`},
+		{"roles not configured", exchange.Caller{Name: "someone", Credentials: []string{"Authorization"}}, nil, false, "no roles are configured"},
 		{"the required role", admin, nil, true, ""},
-		{"mapped to everyone", checks.Caller{}, checks.AccessRules{"post/orders/{id}/refund": {}}, true, ""},
+		{"mapped to everyone", exchange.Caller{}, checks.AccessRules{"post/orders/{id}/refund": {}}, true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

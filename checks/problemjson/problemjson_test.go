@@ -286,19 +286,19 @@ func TestLeakNamesPolicyOnlyToCallersWithoutCredentials(t *testing.T) {
 		"the 403 to GET /orders/1/refund names an internal host (x.prod.internal:8443)",
 	}
 	hostOnly := both[1:]
-	tenant := checks.Caller{Name: "tenant", Credentials: []string{"X-Tenant-Key"}}
+	tenant := exchange.Caller{Name: "tenant", Credentials: []string{"X-Tenant-Key"}}
 	for _, tt := range []struct {
 		what string
 		// header is sent, redacted as the probe records it, as caller.
 		header string
-		caller checks.Caller
+		caller exchange.Caller
 		want   []string
 	}{
-		{"anonymous", "", checks.Caller{}, both},
-		{"with credentials", "Authorization", checks.Caller{}, hostOnly},
+		{"anonymous", "", exchange.Caller{}, both},
+		{"with credentials", "Authorization", exchange.Caller{}, hostOnly},
 		{"with the identity's own credential header", "X-Tenant-Key", tenant, hostOnly},
 		// Every -H value is redacted; that does not make it a credential.
-		{"with a shared header only", "X-Trace", checks.Caller{}, both},
+		{"with a shared header only", "X-Trace", exchange.Caller{}, both},
 	} {
 		t.Run(tt.what, func(t *testing.T) {
 			in := input(e(exchange.PurposeCrawl, base+"/orders/1/refund", 403, prob, body))
@@ -378,7 +378,7 @@ func TestLowerIdentityErrorsAreJudged(t *testing.T) {
 		crawl := checkstest.Exchange(exchange.PurposeCrawl, http.MethodGet, orders).Status(401).
 			Header("Content-Type", prob).Body(body).Build()
 		crawl.ID, crawl.Identity = "x0101", "anonymous"
-		return checks.IdentityView{Caller: checks.Caller{Name: "anonymous"}, Rank: 0, Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{x, crawl}}}
+		return checks.IdentityView{Caller: exchange.Caller{Name: "anonymous", Rank: 0}, Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{x, crawl}}}
 	}
 	for _, tt := range []struct {
 		what, status string
@@ -388,9 +388,9 @@ func TestLowerIdentityErrorsAreJudged(t *testing.T) {
 		{"conformant", `401`, nil},
 	} {
 		in := input()
-		in.Caller = checks.Caller{Name: "admin"}
+		in.Caller = exchange.Caller{Name: "admin", Rank: 1}
 		in.Identities = []checks.IdentityView{lower(`{"type":"about:blank","title":"Unauthorized","status":` + tt.status + `}`),
-			{Caller: in.Caller, Rank: 1, Recording: in.Recording}}
+			{Caller: in.Caller, Recording: in.Recording}}
 		fs, ids := runAll(t, in)
 		if !slices.Equal(ids, tt.want) {
 			t.Errorf("%s: fired %v, want %v", tt.what, ids, tt.want)

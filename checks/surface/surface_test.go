@@ -195,11 +195,11 @@ func TestMatrix(t *testing.T) {
 func TestMatrixMarksWhatTheCallerMayNotCall(t *testing.T) {
 	for _, tt := range []struct {
 		name   string
-		caller checks.Caller
+		caller exchange.Caller
 		want   string
 	}{
-		{"anonymous", checks.Caller{}, "this caller sent no credentials"},
-		{"the required role", checks.Caller{Name: "admin", Credentials: []string{"Authorization"}, Roles: []string{"admin"}}, ""},
+		{"anonymous", exchange.Caller{}, "this caller sent no credentials"},
+		{"the required role", exchange.Caller{Name: "admin", Credentials: []string{"Authorization"}, Roles: []string{"admin"}}, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			in := fixture{goodLLMs, goodCard, goodTools(), nil}.input(true)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/internal/config"
+	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/probe"
 )
 
@@ -38,8 +39,10 @@ func (f *identityFlags) register(fs *pflag.FlagSet) {
 }
 
 // resolve builds the identities from the flags, else from the configuration
-// file, else the fallback; nil means the single-identity scan.
-func (f *identityFlags) resolve(e *env) ([]probe.Identity, error) {
+// file, else the fallback, and describes each once for every later layer
+// (probe.Describe), with shared, the headers sent as every identity; nil
+// means the single-identity scan.
+func (f *identityFlags) resolve(e *env, shared http.Header) ([]probe.Identity, error) {
 	ids, err := f.fromFlags(e)
 	if err != nil {
 		return nil, err
@@ -57,7 +60,10 @@ func (f *identityFlags) resolve(e *env) ([]probe.Identity, error) {
 	if len(ids) == 0 {
 		ids = f.fallback
 	}
-	return rank(ids, f.leastPrivileged)
+	if ids, err = rank(ids, f.leastPrivileged); err != nil {
+		return nil, err
+	}
+	return probe.Describe(ids, shared), nil
 }
 
 func (f *identityFlags) fromFlags(e *env) ([]probe.Identity, error) {
@@ -72,7 +78,7 @@ func (f *identityFlags) fromFlags(e *env) ([]probe.Identity, error) {
 			return nil, usageError("--identity %s is given twice", name)
 		}
 		index[name] = len(ids)
-		ids = append(ids, probe.Identity{Name: name, Header: http.Header{}})
+		ids = append(ids, probe.Identity{Caller: exchange.Caller{Name: name}, Header: http.Header{}})
 	}
 	for _, raw := range f.headers {
 		name, header, ok := strings.Cut(raw, "=")
@@ -196,14 +202,14 @@ func fromConfig(ids []config.Identity, getenv func(string) string, resolvePath f
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, probe.Identity{Name: id.Name, Header: http.Header{}, Roles: id.Roles, OAuth: g})
+			out = append(out, probe.Identity{Caller: exchange.Caller{Name: id.Name, Roles: id.Roles}, Header: http.Header{}, OAuth: g})
 			continue
 		}
 		header, value, ok := id.Credential(getenv)
 		if !ok {
 			return nil, usageError("identity %s: environment variable %s is unset or empty", id.Name, id.Env)
 		}
-		out = append(out, probe.Identity{Name: id.Name, Header: http.Header{http.CanonicalHeaderKey(header): {value}}, Roles: id.Roles})
+		out = append(out, probe.Identity{Caller: exchange.Caller{Name: id.Name, Roles: id.Roles}, Header: http.Header{http.CanonicalHeaderKey(header): {value}}})
 	}
 	return out, nil
 }
@@ -226,7 +232,7 @@ func rank(ids []probe.Identity, least string) ([]probe.Identity, error) {
 // documented, non-secret token.
 func demoIdentities() []probe.Identity {
 	return []probe.Identity{
-		{Name: "anonymous", Roles: []string{}},
-		{Name: "user", Header: http.Header{"Authorization": {"Bearer " + demo.UserToken}}, Roles: []string{"user"}},
+		{Caller: exchange.Caller{Name: "anonymous", Roles: []string{}}},
+		{Caller: exchange.Caller{Name: "user", Roles: []string{"user"}}, Header: http.Header{"Authorization": {"Bearer " + demo.UserToken}}},
 	}
 }

@@ -2,16 +2,19 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/fixtures/hostile"
 	"github.com/agentready/agentready/internal/config"
+	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/probe"
 	"github.com/agentready/agentready/report"
@@ -129,7 +132,7 @@ func TestIdentityFlagErrors(t *testing.T) {
 }
 
 func TestRankAndConfigIdentities(t *testing.T) {
-	ids := []probe.Identity{{Name: "admin"}, {Name: "anon"}, {Name: "user"}}
+	ids := []probe.Identity{{Caller: exchange.Caller{Name: "admin"}}, {Caller: exchange.Caller{Name: "anon"}}, {Caller: exchange.Caller{Name: "user"}}}
 	got, err := rank(ids, "anon")
 	if err != nil {
 		t.Fatal(err)
@@ -148,6 +151,41 @@ func TestRankAndConfigIdentities(t *testing.T) {
 	}
 	if _, err := fromConfig([]config.Identity{{Name: "reader", Env: "UNSET"}}, func(string) string { return "" }, nil); err == nil || !strings.Contains(err.Error(), "UNSET is unset") {
 		t.Errorf("unset variable: %v", err)
+	}
+}
+
+// TestIdentitiesAreDescribedOnceWhereTheyAreBuilt: the identities the scan
+// gets carry their final rank (after --least-privileged) and the names,
+// never the values, of every credential header they send, shared ones
+// included.
+func TestIdentitiesAreDescribedOnceWhereTheyAreBuilt(t *testing.T) {
+	f := identityFlags{names: []string{"admin", "anon"}, headers: []string{"admin=X-Api-Key: env:ADMIN_KEY"}, leastPrivileged: "anon"}
+	e := &env{vars: map[string]string{"ADMIN_KEY": "k3y-value"}}
+	shared := http.Header{"Cookie": {"session=c00kie"}, "Accept": {"application/json"}}
+	ids, err := f.resolve(e, shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []exchange.Caller{
+		{Name: "anon", Rank: 0, Credentials: []string{"Cookie"}},
+		{Name: "admin", Rank: 1, Credentials: []string{"Cookie", "X-Api-Key"}},
+	}
+	if len(ids) != len(want) {
+		t.Fatalf("%d identities, want %d", len(ids), len(want))
+	}
+	for i, id := range ids {
+		if !reflect.DeepEqual(id.Caller, want[i]) {
+			t.Errorf("identity %d: %+v, want %+v", i, id.Caller, want[i])
+		}
+		if s := fmt.Sprintf("%#v", id.Caller); strings.Contains(s, "k3y-value") || strings.Contains(s, "c00kie") {
+			t.Errorf("the caller holds a credential: %s", s)
+		}
+	}
+	if ids[1].Header.Get("X-Api-Key") != "k3y-value" {
+		t.Errorf("admin sends %v, want its key", ids[1].Header)
+	}
+	if none, err := (&identityFlags{}).resolve(&env{vars: map[string]string{}}, shared); err != nil || none != nil {
+		t.Errorf("no identity: %v, %v; want nil, the single-identity scan", none, err)
 	}
 }
 

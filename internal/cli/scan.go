@@ -312,7 +312,7 @@ func scanOptions(e *env, start *url.URL, lim *limitFlags, policy *pipeline.Polic
 	if err != nil {
 		return scan.Options{}, err
 	}
-	ids, err := lim.ids.resolve(e)
+	ids, err := lim.ids.resolve(e, cfg.Headers)
 	if err != nil {
 		return scan.Options{}, err
 	}
@@ -378,8 +378,8 @@ func (p *scanPlan) run(ctx context.Context, e *env) error {
 // which is gone when it returns: what is written next starts on a clean
 // line. The -v log lines and the active probes' prompt make room for it.
 func runScan(ctx context.Context, e *env, opts scan.Options, quiet, verbose bool) (*finding.Report, error) {
-	opts.Probe.Progress = &probe.Progress{}
-	line := startProgress(e, opts.Probe.Progress, quiet, verbose)
+	opts.Progress = &probe.Progress{}
+	line := startProgress(e, opts.Progress, quiet, verbose)
 	defer line.stop()
 	if opts.Probe.Log != nil {
 		opts.Probe.Log = e.logVerbosely(line.logTo(opts.Probe.Log))

@@ -156,10 +156,10 @@ func TestReplayReproducesTheDemoGolden(t *testing.T) {
 func TestReplayAsSeveralIdentitiesWithMCP(t *testing.T) {
 	opts := scan.Options{
 		Probe: probe.Config{Spec: probe.SpecConfig{Discover: true}},
-		Identities: []probe.Identity{
-			{Name: "anonymous", Roles: []string{}},
-			{Name: "user", Header: http.Header{"Authorization": {"Bearer " + demo.UserToken}}, Roles: []string{"user"}},
-		},
+		Identities: probe.Describe([]probe.Identity{
+			{Caller: exchange.Caller{Name: "anonymous", Roles: []string{}}},
+			{Caller: exchange.Caller{Name: "user", Roles: []string{"user"}}, Header: http.Header{"Authorization": {"Bearer " + demo.UserToken}}},
+		}, nil),
 	}
 	live, doc, rec := recording(t, demo.New(demo.DefectNoVaryAccept), opts)
 	sameExchanges(t, rec, doc)
@@ -167,6 +167,20 @@ func TestReplayAsSeveralIdentitiesWithMCP(t *testing.T) {
 		t.Fatalf("the scan listed no MCP catalog as a lower identity or found no document: the replay would not be tested on them")
 	}
 	sameReport(t, live, replayed(t, doc, scan.Options{}))
+
+	// A view whose caller is another identity's is no recording of a scan.
+	var d map[string]any
+	if err := json.Unmarshal(doc, &d); err != nil {
+		t.Fatal(err)
+	}
+	d["log"].(map[string]any)["_agentready"].(map[string]any)["callers"].([]any)[0].(map[string]any)["name"] = "user"
+	edited, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := har.Read(bytes.NewReader(edited), har.DefaultMaxSize); err == nil || !strings.Contains(err.Error(), `view "anonymous": its caller is "user"`) {
+		t.Errorf("a view with another identity's caller: error %v", err)
+	}
 }
 
 // TestReplayOfActiveProbes: the state-changing requests are replayed from
@@ -279,12 +293,9 @@ func caseOptions(t *testing.T, s expect.Scan) scan.Options {
 	t.Helper()
 	opts := scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: s.Spec}}}
 	for _, id := range s.As {
-		identity := probe.Identity{Name: id.Name, Roles: id.Roles}
-		if id.Authorization != "" {
-			identity.Header = http.Header{"Authorization": {id.Authorization}}
-		}
-		opts.Identities = append(opts.Identities, identity)
+		opts.Identities = append(opts.Identities, probe.Identity{Caller: id.Caller, Header: id.Header()})
 	}
+	opts.Identities = probe.Describe(opts.Identities, opts.Probe.Headers)
 	if len(s.Allow) > 0 {
 		rules, err := builtin.ActiveAllowList(s.Allow)
 		if err != nil {
@@ -357,6 +368,15 @@ func sameExchanges(t *testing.T, rec *scan.Recording, doc []byte) {
 	want, got := rec.Outcome, arch.Recording.Outcome
 	if len(got.Views) != len(want.Views) {
 		t.Fatalf("%d views, want %d", len(got.Views), len(want.Views))
+	}
+	// The callers come back as the scan carried them, ranks included.
+	if !reflect.DeepEqual(got.Caller, want.Caller) {
+		t.Errorf("caller %+v, want %+v", got.Caller, want.Caller)
+	}
+	for i := range want.Views {
+		if !reflect.DeepEqual(got.Views[i].Caller, want.Views[i].Caller) {
+			t.Errorf("view %d's caller %+v, want %+v", i, got.Views[i].Caller, want.Views[i].Caller)
+		}
 	}
 	pairs := [][2]*exchange.Recording{{want.Recording, got.Recording}}
 	for i := range want.Views {

@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"unicode/utf8"
 
+	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/mcp"
 )
@@ -172,10 +173,12 @@ type scanData struct {
 	// MCP indexes Snapshots: the snapshot of the endpoint examined.
 	MCP       *int           `json:"mcp"`
 	Snapshots []snapshotData `json:"mcpSnapshots"`
-	Callers   []caller       `json:"callers"`
-	Caller    caller         `json:"caller"`
-	Active    *activeData    `json:"active"`
-	Stats     finding.Stats  `json:"stats"`
+	// Callers are the views' callers, in their order, which is their rank;
+	// Caller is the one the primary recording was recorded as.
+	Callers []exchange.Caller `json:"callers"`
+	Caller  exchange.Caller   `json:"caller"`
+	Active  *activeData       `json:"active"`
+	Stats   finding.Stats     `json:"stats"`
 	// Throttling is the probe's count of throttled requests, which the
 	// exchanges alone do not tell: a retried request keeps its last answer.
 	Throttling *finding.Throttling `json:"throttling,omitempty"`
@@ -196,12 +199,6 @@ type viewData struct {
 	Name      string `json:"name"`
 	Recording *int   `json:"recording"`
 	MCP       *int   `json:"mcp"`
-}
-
-type caller struct {
-	Name        string   `json:"name"`
-	Credentials []string `json:"credentials"`
-	Roles       []string `json:"roles"`
 }
 
 type activeData struct {

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/scan"
@@ -284,8 +283,17 @@ func (rd *reader) recording() (*scan.Recording, error) {
 	if out.MCP, err = pick(snaps, d.MCP); err != nil {
 		return nil, fmt.Errorf("MCP snapshot: %w", err)
 	}
-	for _, v := range d.Views {
-		view := probe.View{Name: v.Name}
+	if len(d.Callers) != len(d.Views) {
+		return nil, fmt.Errorf("%d callers for %d views", len(d.Callers), len(d.Views))
+	}
+	for i, v := range d.Views {
+		// The callers are listed in rank order, which the file keeps in
+		// place of the rank.
+		view := probe.View{Caller: d.Callers[i]}
+		view.Rank = i
+		if view.Name != v.Name {
+			return nil, fmt.Errorf("view %q: its caller is %q", v.Name, view.Name)
+		}
 		if view.Recording, err = pick(recs, v.Recording); err != nil {
 			return nil, fmt.Errorf("view %q: %w", v.Name, err)
 		}
@@ -293,9 +301,6 @@ func (rd *reader) recording() (*scan.Recording, error) {
 			return nil, fmt.Errorf("view %q: %w", v.Name, err)
 		}
 		out.Views = append(out.Views, view)
-	}
-	if len(d.Callers) != len(out.Views) {
-		return nil, fmt.Errorf("%d callers for %d views", len(d.Callers), len(out.Views))
 	}
 	if b := d.BasePath; b != nil {
 		out.BasePath = &probe.BasePath{Path: b.Path, How: b.How, Mismatch: b.Mismatch}
@@ -306,10 +311,9 @@ func (rd *reader) recording() (*scan.Recording, error) {
 	if d.OpenAPI != nil {
 		out.SpecDiscovery = d.OpenAPI.Discovery
 	}
-	rec := &scan.Recording{Target: target, Outcome: out, Caller: toCaller(d.Caller)}
-	for _, c := range d.Callers {
-		rec.Callers = append(rec.Callers, toCaller(c))
-	}
+	out.Caller = d.Caller
+	out.Caller.Rank = max(0, len(d.Callers)-1)
+	rec := &scan.Recording{Target: target, Outcome: out}
 	if a := d.Active; a != nil {
 		out.Active = &probe.ActiveOutcome{Allow: a.Allow, Confirmed: a.Confirmed, Planned: a.Planned, Sent: a.Sent}
 	}
@@ -325,10 +329,6 @@ func pick[T any](list []*T, at *int) (*T, error) {
 		return nil, fmt.Errorf("index %d of %d", *at, len(list))
 	}
 	return list[*at], nil
-}
-
-func toCaller(c caller) checks.Caller {
-	return checks.Caller{Name: c.Name, Credentials: c.Credentials, Roles: c.Roles}
 }
 
 // loadSpec loads the embedded document as the scan loaded it, after

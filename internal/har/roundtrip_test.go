@@ -22,6 +22,7 @@ import (
 // neither filled nor listed here.
 var notCarried = map[string]string{
 	"scan.Recording.plans": "what the checks judging resources planned, for a shard's second stage; nil in a replay, which judges a whole recording",
+	"exchange.Caller.Rank": "an identity's rank is its place among the callers, least privileged first, which the HAR keeps as their order; TestReplayAsSeveralIdentitiesWithMCP reads it back",
 	// Caches of what the header and body say, derived again on first use.
 	"exchange.Response.halOnce":   "cache of HAL(), derived from Body",
 	"exchange.Response.linksOnce": "cache of Links(), derived from Header",

@@ -15,7 +15,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/scan"
@@ -45,11 +44,8 @@ func Write(w io.Writer, rec *scan.Recording, opt Options) error {
 	ix := indexExchanges(out)
 	data := &scanData{
 		Format: Format, Target: rec.Target.String(),
-		Caller: callerData(rec.Caller), Stats: out.Stats, Throttling: out.Throttling, Notes: out.Notes,
+		Caller: out.Caller, Stats: out.Stats, Throttling: out.Throttling, Notes: out.Notes,
 		Unfilled: out.Unfilled,
-	}
-	for _, c := range rec.Callers {
-		data.Callers = append(data.Callers, callerData(c))
 	}
 	recs := recordingsOf(out)
 	for _, r := range recs {
@@ -63,6 +59,7 @@ func Write(w io.Writer, rec *scan.Recording, opt Options) error {
 	data.MCP = position(snaps, out.MCP)
 	for _, v := range out.Views {
 		data.Views = append(data.Views, viewData{Name: v.Name, Recording: position(recs, v.Recording), MCP: position(snaps, v.MCP)})
+		data.Callers = append(data.Callers, v.Caller)
 	}
 	if a := out.Active; a != nil {
 		data.Active = &activeData{Allow: a.Allow, Confirmed: a.Confirmed, Planned: a.Planned, Sent: a.Sent}
@@ -89,10 +86,6 @@ func Write(w io.Writer, rec *scan.Recording, opt Options) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
-}
-
-func callerData(c checks.Caller) caller {
-	return caller{Name: c.Name, Credentials: c.Credentials, Roles: c.Roles}
 }
 
 // recordingsOf lists the session's recordings once each: the views' in

@@ -32,11 +32,7 @@ func (a *ActiveOptions) activePlan(needs checks.Needs) *probe.ActivePlan {
 		if a.Allow == nil {
 			return nil
 		}
-		in := &checks.ActivePlanInput{Spec: doc, Needs: needs}
-		for _, v := range vs {
-			in.Views = append(in.Views, checks.IdentityView{Caller: checks.Caller{Name: v.Name}, Recording: v.Recording})
-		}
-		return a.Allow.PlanActive(in)
+		return a.Allow.PlanActive(&checks.ActivePlanInput{Views: identityViews(vs), Spec: doc, Needs: needs})
 	}
 	var allow []string
 	if a.Allow != nil {

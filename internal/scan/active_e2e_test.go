@@ -22,8 +22,8 @@ var activeChecks = []string{"affordance-stale-version-executed", "leakage-hidden
 
 // fixUsers are activefix's callers: anonymous, and the user offered closes.
 var fixUsers = []probe.Identity{
-	{Name: "anonymous"},
-	{Name: "user", Header: http.Header{"Authorization": {activefix.UserAuth}}},
+	{Caller: exchange.Caller{Name: "anonymous"}},
+	{Caller: exchange.Caller{Name: "user"}, Header: http.Header{"Authorization": {activefix.UserAuth}}},
 }
 
 func scanActive(t *testing.T, h http.Handler, act *scan.ActiveOptions) *finding.Report {
@@ -35,7 +35,7 @@ func scanActive(t *testing.T, h http.Handler, act *scan.ActiveOptions) *finding.
 // document discovered as the CLI does.
 func scanActiveAs(t *testing.T, h http.Handler, ids []probe.Identity, act *scan.ActiveOptions) *finding.Report {
 	t.Helper()
-	return mustScan(t, h, scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: true}}, Identities: ids, Active: act})
+	return mustScan(t, h, scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: true}}, Identities: probe.Describe(ids, nil), Active: act})
 }
 
 // allowRules is the allow-list of entries, confirmed without asking.
@@ -121,7 +121,7 @@ func TestDeclinedActiveProbesSendNothing(t *testing.T) {
 	declined := errors.New("declined")
 	opts := allowClose(t)
 	opts.Confirm = func([]exchange.ActiveRequest) error { return declined }
-	if _, err := runOn(t, h, scan.Options{Identities: fixUsers, Active: opts}); !errors.Is(err, declined) {
+	if _, err := runOn(t, h, scan.Options{Identities: probe.Describe(fixUsers, nil), Active: opts}); !errors.Is(err, declined) {
 		t.Errorf("err %v, want the confirmation's", err)
 	}
 	if got := unsafeRequests(log, nil); len(got) != 0 {
@@ -200,8 +200,8 @@ func TestConformantDemoRefusesEveryActiveProbe(t *testing.T) {
 		// shipped, delivered and cancelled orders get a transition probe.
 		{"cancel as anonymous and user", anonAndUser(userAuth), []string{"POST /orders/*/cancellation"}, "/cancellation", 4},
 		{"refund as user and admin", []probe.Identity{
-			{Name: "user", Header: http.Header{"Authorization": {userAuth}}, Roles: []string{"user"}},
-			{Name: "admin", Header: http.Header{"Authorization": {"Bearer " + demo.AdminToken}}, Roles: []string{"admin"}},
+			{Caller: exchange.Caller{Name: "user", Roles: []string{"user"}}, Header: http.Header{"Authorization": {userAuth}}},
+			{Caller: exchange.Caller{Name: "admin", Roles: []string{"admin"}}, Header: http.Header{"Authorization": {"Bearer " + demo.AdminToken}}},
 		}, []string{"refundOrder"}, "/refund", 4},
 	}
 	for _, tt := range tests {

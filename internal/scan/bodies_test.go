@@ -15,6 +15,7 @@ import (
 	"github.com/agentready/agentready/checks/custom"
 	"github.com/agentready/agentready/fixtures/large"
 	"github.com/agentready/agentready/internal/config"
+	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/golden"
 	"github.com/agentready/agentready/internal/scan"
@@ -88,7 +89,7 @@ func TestCallersCompareEveryPage(t *testing.T) {
 	defer srv.Close()
 	rep := scanPaginated(t, srv, func(o *scan.Options) {
 		o.Probe.MaxPages *= 2
-		o.Identities = []probe.Identity{{Name: "anonymous"}, {Name: "admin", Header: http.Header{"Authorization": {"Bearer admin"}}}}
+		o.Identities = probe.Describe([]probe.Identity{{Caller: exchange.Caller{Name: "anonymous"}}, {Caller: exchange.Caller{Name: "admin"}, Header: http.Header{"Authorization": {"Bearer admin"}}}}, o.Probe.Headers)
 	})
 	if slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "read for their links alone") }) {
 		t.Errorf("notes %q, want every page read as each caller", rep.Notes)

@@ -38,12 +38,9 @@ func scanOptions(t *testing.T, s expect.Scan) scan.Options {
 	t.Helper()
 	opts := scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: s.Spec}}}
 	for _, id := range s.As {
-		identity := probe.Identity{Name: id.Name, Roles: id.Roles}
-		if id.Authorization != "" {
-			identity.Header = http.Header{"Authorization": {id.Authorization}}
-		}
-		opts.Identities = append(opts.Identities, identity)
+		opts.Identities = append(opts.Identities, probe.Identity{Caller: id.Caller, Header: id.Header()})
 	}
+	opts.Identities = probe.Describe(opts.Identities, opts.Probe.Headers)
 	if len(s.Allow) > 0 {
 		opts.Active = allowRules(t, s.Allow...)
 	}

@@ -10,31 +10,34 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/probe"
 )
 
 // TestTheChecksSeeTheProbesIdentityWithoutItsCredentials: the identity the
-// configuration gives is the probe's, roles included, and the checks learn
-// of it its name, roles and the names of its credential headers, never a
-// value.
+// configuration gives is the probe's, roles included, and the checks read
+// the very Caller the probe carried onto its view: its name, rank, roles and
+// the names of its credential headers, never a value.
 func TestTheChecksSeeTheProbesIdentityWithoutItsCredentials(t *testing.T) {
 	const secret = "s3cret-token-value"
-	id := probe.Identity{Name: "user", Roles: []string{"reader"},
-		Header: http.Header{"X-Api-Key": {secret}},
-		OAuth:  &probe.OAuth{TokenURL: "https://auth.example/token", ClientID: "c", ClientSecret: secret}}
 	shared := http.Header{"Cookie": {"session=" + secret}, "Accept": {"application/json"}}
-	rec := &Recording{Callers: callers([]probe.Identity{{Name: "anonymous"}, id}, shared, 2), Caller: judgedCaller([]probe.Identity{id}, shared)}
-	views := identityViews(rec.Callers, []probe.View{{Name: "anonymous"}, {Name: "user"}})
+	ids := probe.Describe([]probe.Identity{{Caller: exchange.Caller{Name: "anonymous"}}, {Caller: exchange.Caller{Name: "user", Roles: []string{"reader"}},
+		Header: http.Header{"X-Api-Key": {secret}},
+		OAuth:  &probe.OAuth{TokenURL: "https://auth.example/token", ClientID: "c", ClientSecret: secret}}}, shared)
+	views := identityViews([]probe.View{{Caller: ids[0].Caller}, {Caller: ids[1].Caller}})
 	got := views[1]
 	if got.Name != "user" || got.Rank != 1 || !slices.Equal(got.Roles, []string{"reader"}) ||
 		!slices.Equal(got.Credentials, []string{"Authorization", "Cookie", "X-Api-Key"}) {
 		t.Errorf("view %+v; want user, rank 1, roles [reader], credentials Authorization, Cookie, X-Api-Key", got)
 	}
-	if got.Caller.Name != rec.Caller.Name || !slices.Equal(got.Caller.Credentials, rec.Caller.Credentials) {
-		t.Errorf("the view's caller %+v differs from the judged caller %+v", got.Caller, rec.Caller)
+	if !reflect.DeepEqual(got.Caller, ids[1].Caller) {
+		t.Errorf("the view's caller %+v differs from the identity's %+v", got.Caller, ids[1].Caller)
 	}
-	if s := fmt.Sprintf("%#v %#v", views, rec.Caller); strings.Contains(s, secret) {
+	if views[0].Rank != 0 || !slices.Equal(views[0].Credentials, []string{"Cookie"}) {
+		t.Errorf("view %+v; want rank 0 and the shared Cookie alone", views[0])
+	}
+	if s := fmt.Sprintf("%#v", views); strings.Contains(s, secret) {
 		t.Errorf("what the checks see holds a credential: %s", s)
 	}
 }
@@ -47,13 +50,17 @@ func TestTheSessionCarriesWhatTheScanAdds(t *testing.T) {
 	start, _ := url.Parse("http://127.0.0.1:1/")
 	cfg := probe.Config{Start: start, Budget: time.Minute, MaxPages: 50, Headers: http.Header{"Accept": {"application/json"}}}
 	sh := finding.Shard{Index: 2, Total: 3}
-	opts := Options{Probe: cfg, Shard: sh, Identities: []probe.Identity{
-		{Name: "anonymous"}, {Name: "user", Header: http.Header{"Authorization": {"Bearer user-token-1234"}}}}}
+	opts := Options{Probe: cfg, Shard: sh, Identities: probe.Describe([]probe.Identity{
+		{Caller: exchange.Caller{Name: "anonymous"}}, {Caller: exchange.Caller{Name: "user"}, Header: http.Header{"Authorization": {"Bearer user-token-1234"}}}}, cfg.Headers),
+		Progress: &probe.Progress{}}
 	s := session(opts, nil)
 	if !reflect.DeepEqual(s.Config, cfg) {
 		t.Errorf("the session's configuration %+v differs from the one given %+v", s.Config, cfg)
 	}
-	if !s.ReadEveryPage || s.Shard != sh || s.Secrets.Get("Authorization") != "Bearer user-token-1234" {
-		t.Errorf("session read every page %v, shard %v, secrets %v; want true, %v and the user's token", s.ReadEveryPage, s.Shard, s.Secrets, sh)
+	if !s.ReadEveryPage || s.Shard != sh || s.Secrets.Get("Authorization") != "Bearer user-token-1234" || s.Progress != opts.Progress {
+		t.Errorf("session read every page %v, shard %v, secrets %v, progress %p; want true, %v, the user's token and %p", s.ReadEveryPage, s.Shard, s.Secrets, s.Progress, sh, opts.Progress)
+	}
+	if !reflect.DeepEqual(s.Identities, opts.Identities) {
+		t.Errorf("the session's identities %+v differ from the ones given %+v", s.Identities, opts.Identities)
 	}
 }

@@ -26,8 +26,8 @@ const userAuth = "Bearer " + demo.UserToken
 
 func anonAndUser(auth string) []probe.Identity {
 	return []probe.Identity{
-		{Name: "anonymous"},
-		{Name: "user", Header: http.Header{"Authorization": {auth}}},
+		{Caller: exchange.Caller{Name: "anonymous"}},
+		{Caller: exchange.Caller{Name: "user"}, Header: http.Header{"Authorization": {auth}}},
 	}
 }
 
@@ -48,7 +48,7 @@ func scanIdentities(t *testing.T, h http.Handler, ids []probe.Identity, discover
 // scanShared is scanIdentities with shared headers, as -H sends them.
 func scanShared(t *testing.T, h http.Handler, ids []probe.Identity, discover bool, shared http.Header) *finding.Report {
 	t.Helper()
-	return mustScan(t, h, scan.Options{Probe: probe.Config{Headers: shared, Spec: probe.SpecConfig{Discover: discover}}, Identities: ids})
+	return mustScan(t, h, scan.Options{Probe: probe.Config{Headers: shared, Spec: probe.SpecConfig{Discover: discover}}, Identities: probe.Describe(ids, shared)})
 }
 
 func checkStatus(rep *finding.Report, id string) finding.CheckResult {
@@ -137,9 +137,9 @@ const canary = "s3cr3t-agentready-canary"
 // a standard and in a custom credential header and greps every format.
 func TestCredentialsNeverAppearInAnyReport(t *testing.T) {
 	ids := []probe.Identity{
-		{Name: "anonymous"},
-		{Name: "user", Header: http.Header{"Authorization": {"Bearer " + canary}}},
-		{Name: "custom", Header: http.Header{"Authorization": {"Bearer " + canary}, "X-Tenant-Secret": {canary + "-custom"}}},
+		{Caller: exchange.Caller{Name: "anonymous"}},
+		{Caller: exchange.Caller{Name: "user"}, Header: http.Header{"Authorization": {"Bearer " + canary}}},
+		{Caller: exchange.Caller{Name: "custom"}, Header: http.Header{"Authorization": {"Bearer " + canary}, "X-Tenant-Secret": {canary + "-custom"}}},
 	}
 	// The canary stands for the demo's user token, so that the views differ
 	// and findings quote requests of every kind (the privileged identity's
@@ -298,8 +298,8 @@ func TestDemoRefundIsNotJudgedForCallersWhoMayNotCallIt(t *testing.T) {
 	for name, ids := range map[string][]probe.Identity{
 		"anonymous": nil,
 		"anonymous and user": {
-			{Name: "anonymous", Roles: []string{}},
-			{Name: "user", Header: http.Header{"Authorization": {userAuth}}, Roles: []string{"user"}},
+			{Caller: exchange.Caller{Name: "anonymous", Roles: []string{}}},
+			{Caller: exchange.Caller{Name: "user", Roles: []string{"user"}}, Header: http.Header{"Authorization": {userAuth}}},
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -326,8 +326,8 @@ func TestDemoRefundIsNotJudgedForCallersWhoMayNotCallIt(t *testing.T) {
 // refunds that a user is not, and the demo keeps the two views apart.
 func TestDemoAsUserAndAdminGradesAWithNoLeak(t *testing.T) {
 	rep := scanIdentities(t, demo.New(), []probe.Identity{
-		{Name: "user", Header: http.Header{"Authorization": {userAuth}}, Roles: []string{"user"}},
-		{Name: "admin", Header: http.Header{"Authorization": {"Bearer " + demo.AdminToken}}, Roles: []string{"admin"}},
+		{Caller: exchange.Caller{Name: "user", Roles: []string{"user"}}, Header: http.Header{"Authorization": {userAuth}}},
+		{Caller: exchange.Caller{Name: "admin", Roles: []string{"admin"}}, Header: http.Header{"Authorization": {"Bearer " + demo.AdminToken}}},
 	}, true)
 	assertCleanDemo(t, rep)
 	observed, row := judgedRefund(t, rep)

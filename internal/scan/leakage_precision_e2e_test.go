@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/probe"
 )
 
@@ -88,8 +89,8 @@ func precisionApp() http.Handler {
 // unavailable operation never offered, are reported.
 func TestLeakageConformantPatternsAreNotLeaks(t *testing.T) {
 	rep := scanIdentities(t, precisionApp(), []probe.Identity{
-		{Name: "anonymous"},
-		{Name: "user", Header: http.Header{"Authorization": {precisionUser}}},
+		{Caller: exchange.Caller{Name: "anonymous"}},
+		{Caller: exchange.Caller{Name: "user"}, Header: http.Header{"Authorization": {precisionUser}}},
 	}, false)
 	var got []string
 	for _, f := range rep.Findings {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentready/agentready/fixtures/hostile"
 	"github.com/agentready/agentready/fixtures/mcpfix"
+	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/probe"
@@ -56,7 +57,7 @@ func (l *callerLog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func bearer(name, token string, roles ...string) probe.Identity {
-	return probe.Identity{Name: name, Header: http.Header{"Authorization": {"Bearer " + token}}, Roles: roles}
+	return probe.Identity{Caller: exchange.Caller{Name: name, Roles: roles}, Header: http.Header{"Authorization": {"Bearer " + token}}}
 }
 
 // scanRoles scans the role-aware app as ids, discovering its OpenAPI
@@ -64,12 +65,12 @@ func bearer(name, token string, roles ...string) probe.Identity {
 func scanRoles(t *testing.T, app http.Handler, ids []probe.Identity) (*finding.Report, *callerLog) {
 	t.Helper()
 	log := &callerLog{next: app}
-	rep := mustScan(t, log, scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: true}}, Identities: ids})
+	rep := mustScan(t, log, scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: true}}, Identities: probe.Describe(ids, nil)})
 	return rep, log
 }
 
 func TestMCPCatalogPerIdentity(t *testing.T) {
-	anonymous := probe.Identity{Name: "anonymous"}
+	anonymous := probe.Identity{Caller: exchange.Caller{Name: "anonymous"}}
 	user := bearer("user", mcpfix.UserToken, "user")
 	admin := bearer("admin", mcpfix.AdminToken, "admin")
 	tests := []struct {
@@ -179,7 +180,7 @@ func assertReadOnlyMCP(t *testing.T, log *callerLog, lower probe.Identity) {
 // identity's tools/list request, and greps every report format for it.
 func TestMCPIdentityCredentialsNeverPrinted(t *testing.T) {
 	ids := []probe.Identity{
-		{Name: "user", Header: http.Header{"Authorization": {"Bearer " + canary}, "X-Tenant-Secret": {canary + "-tenant"}}, Roles: []string{"user"}},
+		{Caller: exchange.Caller{Name: "user", Roles: []string{"user"}}, Header: http.Header{"Authorization": {"Bearer " + canary}, "X-Tenant-Secret": {canary + "-tenant"}}},
 		bearer("admin", mcpfix.AdminToken, "admin"),
 	}
 	// The server echoes the credentials it gets into every tool's

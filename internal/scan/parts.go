@@ -20,6 +20,7 @@ func session(opts Options, plan probe.Planner) probe.Session {
 		KeepSpecText:   needs.Has(checks.NeedsSpecText),
 		Shard:          opts.Shard,
 		Secrets:        secretHeaders(opts),
+		Progress:       opts.Progress,
 	}
 	// Comparing callers needs the same pages whole for each: the least URLs
 	// of a shape differ from one caller's crawl to another's. What active

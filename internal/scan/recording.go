@@ -4,23 +4,17 @@ import (
 	"context"
 	"net/url"
 
-	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/probe"
 )
 
-// Recording is a scan as sent and seen: the probe's outcome, with what the
-// checks learn of the callers and the active probes, and nothing of their
-// credentials. It is all a run of the checks reads besides the options that
-// judge (checks, policy, access rules), so a recording saved with --record
-// is judged again offline, to the same report, by Options.Replay.
+// Recording is a scan as sent and seen: the probe's outcome, with the
+// callers its views were recorded as and the active probes, and nothing of
+// their credentials. It is all a run of the checks reads besides the options
+// that judge (checks, policy, access rules), so a recording saved with
+// --record is judged again offline, to the same report, by Options.Replay.
 type Recording struct {
 	Target  *url.URL
 	Outcome *probe.Outcome
-	// Callers describe the identities of Outcome.Views, in their order
-	// (none when the scan ran as fewer than two); Caller is the one whose
-	// view the families other than leakage judge.
-	Callers []checks.Caller
-	Caller  checks.Caller
 	// plans are what the checks judging resources planned, for the shard
 	// stage; nil for a whole scan and for a replay.
 	plans *resourcePlans
@@ -39,11 +33,5 @@ func record(ctx context.Context, opts Options) (*Recording, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Recording{
-		Target:  opts.Probe.Start,
-		Outcome: out,
-		Callers: callers(opts.Identities, opts.Probe.Headers, len(out.Views)),
-		Caller:  judgedCaller(opts.Identities, opts.Probe.Headers),
-		plans:   plans,
-	}, nil
+	return &Recording{Target: opts.Probe.Start, Outcome: out, plans: plans}, nil
 }

@@ -31,8 +31,9 @@ type Options struct {
 	MCPEndpoint string
 	// Policy tunes checks, severities, ignores and the baseline; nil is none.
 	Policy *pipeline.Policy
-	// Identities are the callers to scan as, least privileged first; with two
-	// or more the leakage family compares them. See identities.go.
+	// Identities are the callers to scan as, least privileged first, as
+	// probe.Describe made them; with two or more the leakage family compares
+	// them. See identities.go.
 	Identities []probe.Identity
 	// Access maps operations (operationId or "METHOD /path/template") to the
 	// roles that may call them, from the configuration.
@@ -51,6 +52,10 @@ type Options struct {
 	// Shard, when split, scans one shard of the work (--shard i/n); see
 	// shard.go. The zero value scans it all.
 	Shard finding.Shard
+	// Progress, when set, follows the scan as it runs, for a progress line;
+	// nil has the scan keep its own, which names the phase an interruption
+	// stopped.
+	Progress *probe.Progress
 }
 
 // Run crawls, probes, checks and grades. opts.Probe.Budget bounds the whole
@@ -64,10 +69,10 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 		now = time.Now
 	}
 	started := now()
-	if opts.Probe.Progress == nil {
-		opts.Probe.Progress = &probe.Progress{}
+	if opts.Progress == nil {
+		opts.Progress = &probe.Progress{}
 	}
-	watch := watchInterruption(ctx, opts.Probe.Progress)
+	watch := watchInterruption(ctx, opts.Progress)
 	defer watch.stop()
 	var selectionNotes []string
 	opts.Checks, selectionNotes = opts.Policy.Select(opts.Checks)
@@ -85,11 +90,11 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	activeRun, activeInfo := activeReported(out.Active)
 	in := checks.NewInput(rec.Target, out.Recording)
 	in.Spec, in.MCP, in.Active = out.Spec, out.MCP, activeRun
-	in.Identities = identityViews(rec.Callers, out.Views)
-	in.Caller, in.Access = rec.Caller, opts.Access
+	in.Identities = identityViews(out.Views)
+	in.Caller, in.Access = out.Caller, opts.Access
 	in.Catalog = opts.Catalog
 	in.Baseline = opts.Policy.BaselineSnapshot()
-	opts.Probe.Progress.SetPhase(ctx, probe.PhaseChecks)
+	opts.Progress.SetPhase(ctx, probe.PhaseChecks)
 	checksCtx, checksDone := watch.checksContext()
 	defer checksDone()
 	results, findings := checks.Evaluate(checksCtx, in, opts.Checks)

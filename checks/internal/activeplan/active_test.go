@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/internal/hypermedia"
 	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
@@ -113,13 +114,13 @@ func TestPlan(t *testing.T) {
 			`"affordances":[{"operation":"closeT","method":"POST","target":"/t/` + id + `/close","validForVersion":"3"}],"_links":{"self":{"href":"/t/` + id + `"}}}`
 	}
 	bare := `{"_links":{"self":{"href":"/t/1"}}}`
-	top := View{Name: "user", Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{
+	top := checks.IdentityView{Caller: exchange.Caller{Name: "user"}, Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{
 		get("x1", "http://a/t/1", 200, `"v1"`, controls("1")), get("x2", "http://a/t/2", 200, `"v1"`, controls("2"))}}}
-	low := View{Name: "anon", Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{
+	low := checks.IdentityView{Caller: exchange.Caller{Name: "anon"}, Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{
 		get("x3", "http://a/t/1", 200, `"v1"`, bare), get("x4", "http://a/t/2", 200, `"v1"`, bare)}}}
 	rules, _ := ParseRules([]string{"POST /t/*/close"})
 	all := Kinds{Hidden: true, Stale: true}
-	plan := Plan([]View{low, top}, nil, rules, all)
+	plan := Plan([]checks.IdentityView{low, top}, nil, rules, all)
 	if len(plan) != 2 {
 		t.Fatalf("plan %+v, want a stale and a hidden request", plan)
 	}
@@ -129,34 +130,34 @@ func TestPlan(t *testing.T) {
 	if p := plan[1]; p.Purpose != purpose.ActiveHidden || p.Identity != "anon" || p.Header.Get("If-Match") != "" || p.Method != "POST" || p.URL != "http://a/t/1/close" {
 		t.Errorf("hidden %+v", p)
 	}
-	if got := Plan([]View{low, top}, nil, nil, all); len(got) != 0 {
+	if got := Plan([]checks.IdentityView{low, top}, nil, nil, all); len(got) != 0 {
 		t.Errorf("an empty allow-list planned %+v", got)
 	}
-	if got := Plan([]View{low, top}, nil, rules, Kinds{Stale: true}); len(got) != 1 || got[0].Purpose != purpose.ActiveStale || got[0].URL != "http://a/t/1/close" {
+	if got := Plan([]checks.IdentityView{low, top}, nil, rules, Kinds{Stale: true}); len(got) != 1 || got[0].Purpose != purpose.ActiveStale || got[0].URL != "http://a/t/1/close" {
 		t.Errorf("stale only: %+v", got)
 	}
-	if got := Plan([]View{low, top}, nil, rules, Kinds{}); len(got) != 0 {
+	if got := Plan([]checks.IdentityView{low, top}, nil, rules, Kinds{}); len(got) != 0 {
 		t.Errorf("no kind selected, planned %+v", got)
 	}
 	// An ETag on the resource does not govern a POST to another URL: without
 	// validForVersion, only controls on the resource itself are stale-probed.
 	delOnly, _ := ParseRules([]string{"POST /t/*/close", "DELETE /t/*"})
-	noVersion := View{Name: "user", Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{
+	noVersion := checks.IdentityView{Caller: exchange.Caller{Name: "user"}, Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{
 		get("x1", "http://a/t/1", 200, `"v1"`, `{"_templates":{"default":{"method":"POST","target":"/t/1/close"},"del":{"method":"DELETE","target":"/t/1"}}}`)}}}
-	got := Plan([]View{noVersion}, nil, delOnly, Kinds{Stale: true})
+	got := Plan([]checks.IdentityView{noVersion}, nil, delOnly, Kinds{Stale: true})
 	if len(got) != 1 || got[0].Method != "DELETE" {
 		t.Errorf("planned %+v, want only the DELETE of the resource itself", got)
 	}
 	// The lower identity was offered it too: nothing hidden.
 	low.Recording.Exchanges[0] = get("x3", "http://a/t/1", 200, "", controls("1"))
 	low.Recording.Exchanges[1] = get("x4", "http://a/t/2", 200, "", controls("2"))
-	if got := Plan([]View{low, top}, nil, rules, Kinds{Hidden: true}); len(got) != 0 {
+	if got := Plan([]checks.IdentityView{low, top}, nil, rules, Kinds{Hidden: true}); len(got) != 0 {
 		t.Errorf("planned %+v, want nothing hidden", got)
 	}
 	// The lower identity could not read the resources: nothing to compare.
 	low.Recording.Exchanges[0] = get("x3", "http://a/t/1", 404, "", `{}`)
 	low.Recording.Exchanges[1] = get("x4", "http://a/t/2", 404, "", `{}`)
-	if got := Plan([]View{low, top}, nil, rules, Kinds{Hidden: true}); len(got) != 0 {
+	if got := Plan([]checks.IdentityView{low, top}, nil, rules, Kinds{Hidden: true}); len(got) != 0 {
 		t.Errorf("planned %+v for unread resources", got)
 	}
 }
@@ -164,13 +165,13 @@ func TestPlan(t *testing.T) {
 func TestAffordanceMethodComesFromTheOperation(t *testing.T) {
 	doc := &spec.Document{Operations: []*spec.Operation{{Method: "DELETE", PathTemplate: "/t/{id}", OperationID: "deleteT"}}}
 	body := `{"affordances":[{"operation":"deleteT","target":"/t/1","validForVersion":"3","arguments":{"reason":"x"}},{"operation":"unknownOp","target":"/t/1/x","validForVersion":"3"}]}`
-	top := View{Name: "user", Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{get("x1", "http://a/t/1", 200, "", body)}}}
+	top := checks.IdentityView{Caller: exchange.Caller{Name: "user"}, Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{get("x1", "http://a/t/1", 200, "", body)}}}
 	rules, _ := ParseRules([]string{"DELETE /t/*", "POST /t/*/x"})
-	got := Plan([]View{top}, doc, rules, Kinds{Stale: true})
+	got := Plan([]checks.IdentityView{top}, doc, rules, Kinds{Stale: true})
 	if len(got) != 1 || got[0].Method != "DELETE" || string(got[0].Body) != `{"reason":"x"}` {
 		t.Errorf("planned %+v, want the DELETE with its arguments, and nothing for an operation of unknown method", got)
 	}
-	if got := Plan([]View{top}, nil, rules, Kinds{Stale: true}); len(got) != 0 {
+	if got := Plan([]checks.IdentityView{top}, nil, rules, Kinds{Stale: true}); len(got) != 0 {
 		t.Errorf("without a document the method cannot be told, yet planned %+v", got)
 	}
 }
@@ -193,13 +194,13 @@ func TestEachLowerIdentityProbesAnotherResource(t *testing.T) {
 		return `{"_templates":{"default":{"method":"POST","target":"/t/` + id + `/close"}},"_links":{"self":{"href":"/t/` + id + `"}}}`
 	}
 	bare := `{"_links":{"self":{"href":"/t/1"}}}`
-	view := func(name string, body func(string) string) View {
-		return View{Name: name, Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{
+	view := func(name string, body func(string) string) checks.IdentityView {
+		return checks.IdentityView{Caller: exchange.Caller{Name: name}, Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{
 			get(name+"1", "http://a/t/1", 200, "", body("1")), get(name+"2", "http://a/t/2", 200, "", body("2"))}}}
 	}
 	plain := func(string) string { return bare }
 	rules, _ := ParseRules([]string{"POST /t/*/close"})
-	plan := Plan([]View{view("anon", plain), view("user", plain), view("admin", controls)}, nil, rules, Kinds{Hidden: true})
+	plan := Plan([]checks.IdentityView{view("anon", plain), view("user", plain), view("admin", controls)}, nil, rules, Kinds{Hidden: true})
 	if len(plan) != 2 || plan[0].Identity != "anon" || plan[1].Identity != "user" || plan[0].URL == plan[1].URL {
 		t.Errorf("plan %+v, want anon and user on two resources", plan)
 	}
@@ -212,12 +213,12 @@ func TestStateTransitionProbes(t *testing.T) {
 			`"_embedded":{"part":{"state":"closed","_templates":{"default":{"method":"POST","target":"/t/` + id + `/reopen"}}}}}`
 	}
 	state := func(id, s string) string { return `{"state":"` + s + `","_links":{"self":{"href":"/t/` + id + `"}}}` }
-	view := View{Name: "user", Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{
+	view := checks.IdentityView{Caller: exchange.Caller{Name: "user"}, Recording: &exchange.Recording{Exchanges: []*exchange.Exchange{
 		get("x1", "http://a/t/1", 200, "", open("1")), get("x2", "http://a/t/2", 200, "", state("2", "closed")),
 		get("x3", "http://a/t/3", 200, "", state("3", "closed")), get("x4", "http://a/t/4", 200, "", state("4", "archived")),
 		get("x5", "http://a/t/5", 404, "", state("5", "gone"))}}}
 	rules, _ := ParseRules([]string{"POST /t/*/close", "POST /t/*/reopen", "POST /notes"})
-	got := Plan([]View{view}, nil, rules, Kinds{State: true})
+	got := Plan([]checks.IdentityView{view}, nil, rules, Kinds{State: true})
 	var urls []string
 	for _, r := range got {
 		if r.Purpose != purpose.ActiveState || r.Identity != "user" || r.Method != "POST" {
@@ -239,11 +240,11 @@ func TestStateTransitionProbes(t *testing.T) {
 	if len(moved) != 2 || moved[0].URL != "http://a/t/3/close" {
 		t.Errorf("with /t/2/close taken: %+v", moved)
 	}
-	if got := Plan([]View{view}, nil, rules, Kinds{Stale: true, Hidden: true}); len(got) != 0 {
+	if got := Plan([]checks.IdentityView{view}, nil, rules, Kinds{Stale: true, Hidden: true}); len(got) != 0 {
 		t.Errorf("state kind not selected, planned %+v", got)
 	}
 	closeOnly, _ := ParseRules([]string{"POST /t/*/reopen"})
-	if got := Plan([]View{view}, nil, closeOnly, Kinds{State: true}); len(got) != 0 {
+	if got := Plan([]checks.IdentityView{view}, nil, closeOnly, Kinds{State: true}); len(got) != 0 {
 		t.Errorf("allow-list names no offered transition, planned %+v", got)
 	}
 }

@@ -15,13 +15,6 @@ import (
 	"github.com/agentready/agentready/internal/spec"
 )
 
-// View is what one identity was shown, least privileged first in Plan's
-// argument; the last is the most privileged.
-type View struct {
-	Name      string
-	Recording *exchange.Recording
-}
-
 // Kinds selects the probes to plan; a kind whose check will not run is not
 // sent, since nothing would judge its answer.
 type Kinds struct{ Hidden, Stale, State bool }
@@ -29,21 +22,18 @@ type Kinds struct{ Hidden, Stale, State bool }
 // PlanActive implements checks.ActivePlanner: the allow-list plans the kinds
 // of probe the selected checks judge.
 func (rs Rules) PlanActive(in *checks.ActivePlanInput) []exchange.ActiveRequest {
-	views := make([]View, len(in.Views))
-	for i, v := range in.Views {
-		views[i] = View{Name: v.Name, Recording: v.Recording}
-	}
 	kinds := Kinds{Hidden: in.Needs.Has(checks.NeedsActiveHidden), Stale: in.Needs.Has(checks.NeedsActiveStale),
 		State: in.Needs.Has(checks.NeedsActiveState)}
-	return Plan(views, in.Spec, rs, kinds)
+	return Plan(in.Views, in.Spec, rs, kinds)
 }
 
-// Plan lists the active probes the recordings call for and the rules allow,
+// Plan lists the active probes the recordings of views (what each identity
+// was shown, least privileged first) call for and the rules allow,
 // stale-version probes first and state-transition probes last, in a stable
 // order, bounded by MaxPerKind each. No two kinds target the same URL, so
 // that a probe wrongly executed cannot turn another kind's answer into a
 // refusal for another reason.
-func Plan(views []View, doc *spec.Document, rules Rules, kinds Kinds) []exchange.ActiveRequest {
+func Plan(views []checks.IdentityView, doc *spec.Document, rules Rules, kinds Kinds) []exchange.ActiveRequest {
 	if len(views) == 0 || len(rules) == 0 {
 		return nil
 	}
@@ -146,7 +136,7 @@ func operationKey(identity string, o hypermedia.Offer) string {
 // stale plans, as the most privileged identity, one request per offered
 // operation on a resource that has an entity tag or a validForVersion,
 // conditional on StaleETag.
-func stale(top View, offers resourceOffers, allowed func(hypermedia.Offer) bool, taken map[string]bool) []exchange.ActiveRequest {
+func stale(top checks.IdentityView, offers resourceOffers, allowed func(hypermedia.Offer) bool, taken map[string]bool) []exchange.ActiveRequest {
 	var out []exchange.ActiveRequest
 	seen := map[string]bool{}
 	for _, u := range sortedURLs(offers) {
@@ -190,7 +180,7 @@ func sameResource(a, b string) bool {
 // taken holds the targets earlier identities probe: each identity gets
 // another resource where there is one, so that a request wrongly executed
 // for one caller does not turn the next caller's answer into a 409.
-func hidden(low View, topName string, topOffers, lowOffers resourceOffers, allowed func(hypermedia.Offer) bool, taken map[string]bool) []exchange.ActiveRequest {
+func hidden(low checks.IdentityView, topName string, topOffers, lowOffers resourceOffers, allowed func(hypermedia.Offer) bool, taken map[string]bool) []exchange.ActiveRequest {
 	var out []exchange.ActiveRequest
 	seen := map[string]bool{}
 	for _, u := range sortedURLs(topOffers) {

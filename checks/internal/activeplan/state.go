@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/internal/hypermedia"
 	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
@@ -83,7 +84,7 @@ func statefulResources(rec *exchange.Recording, doc *spec.Document) []stateful {
 // each control a kind of resource offered in some state, sent to a resource
 // of that kind in a state where no resource offered it: one per control and
 // state, on the first such resource whose target no other probe takes.
-func transitions(top View, doc *spec.Document, allowed func(hypermedia.Offer) bool, taken map[string]bool) []exchange.ActiveRequest {
+func transitions(top checks.IdentityView, doc *spec.Document, allowed func(hypermedia.Offer) bool, taken map[string]bool) []exchange.ActiveRequest {
 	if top.Recording == nil {
 		return nil
 	}
