@@ -184,3 +184,41 @@ func TestPinnedVersions(t *testing.T) {
 		t.Errorf("served %q", got)
 	}
 }
+
+// TestPageRefusesFilesThatDisagree: the page is not rendered over a
+// finding without its fix, a fix for a finding gone, an undecided finding
+// or a server frameworks.json does not describe.
+func TestPageRefusesFilesThatDisagree(t *testing.T) {
+	good := func() *Files {
+		return &Files{
+			Servers: []string{"s"},
+			Records: map[string]Record{"s": {Server: "s", Kind: "app"}},
+			Results: map[string]Results{"s": {Server: "s", Findings: []CheckOutcome{{Check: "c", Count: 1, True: 1}}}},
+			Frameworks: []Framework{{Server: "s", Name: "S", Language: "Go", App: "a.go", Packages: []string{"go"},
+				Fixes: map[string]string{"c": "do this"}}},
+			versions: map[string]string{"go": "1.26.0"},
+		}
+	}
+	if _, err := good().Page(); err != nil {
+		t.Fatalf("consistent files: %v", err)
+	}
+	for name, c := range map[string]struct {
+		spoil func(*Files)
+		want  string
+	}{
+		"no fix":        {func(f *Files) { f.Frameworks[0].Fixes = nil }, "add its one-line fix"},
+		"stale fix":     {func(f *Files) { f.Frameworks[0].Fixes["d"] = "x" }, "no longer gets"},
+		"undecided":     {func(f *Files) { f.Results["s"].Findings[0].Count = 2 }, "undecided"},
+		"two lines":     {func(f *Files) { f.Frameworks[0].Fixes["c"] = "a\nb" }, "more than one line"},
+		"undescribed":   {func(f *Files) { f.Servers = append(f.Servers, "t") }, "does not describe"},
+		"unpinned":      {func(f *Files) { f.Frameworks[0].Packages = []string{"npm:left-pad"} }, "pinned neither"},
+		"judged ghost":  {func(f *Files) { f.Judged = []Judged{{Server: "ghost"}} }, "does not start"},
+		"wrong results": {func(f *Files) { r := f.Results["s"]; r.Server = "t"; f.Results["s"] = r }, "names the server"},
+	} {
+		f := good()
+		c.spoil(f)
+		if _, err := f.Page(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error saying %q", name, err, c.want)
+		}
+	}
+}
