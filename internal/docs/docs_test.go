@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/internal/golden"
+	"github.com/agentready/agentready/internal/interop/matrix"
 )
 
 func TestChecksDocIsCurrent(t *testing.T) {
@@ -95,4 +96,19 @@ func TestContributingNamesWhatExists(t *testing.T) {
 			declared[name] = true // once is enough
 		}
 	}
+}
+
+// TestFrameworksDocIsCurrent holds docs/frameworks.md to what the interop
+// matrix's committed files (the oracle's records, the scan's results, the
+// hand verdicts and the fixes) make of it.
+func TestFrameworksDocIsCurrent(t *testing.T) {
+	files, err := matrix.Load(filepath.Join(golden.Root(), "internal", "interop", "matrix"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := files.Page()
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, filepath.Join(golden.Root(), matrix.PagePath), page)
 }

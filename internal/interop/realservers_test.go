@@ -32,6 +32,7 @@ import (
 	"time"
 
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/interop/matrix"
 )
 
 // scanned is one run of `agentready scan --format json -v`.
@@ -169,7 +170,7 @@ func (s *scanned) exactly(t *testing.T, checkID string, n int) {
 func (s *scanned) firesOn(t *testing.T, checkID, path string) {
 	t.Helper()
 	for _, f := range s.report.Findings {
-		if f.CheckID == checkID && requestPath(f.PrimaryURL()) == path {
+		if f.CheckID == checkID && matrix.RequestTarget(f.PrimaryURL()) == path {
 			return
 		}
 	}
@@ -181,19 +182,11 @@ func (s *scanned) requested(t *testing.T, method, path string) {
 	t.Helper()
 	for _, r := range s.requests {
 		m, u, _ := strings.Cut(r, " ")
-		if m == method && requestPath(u) == path {
+		if m == method && matrix.RequestTarget(u) == path {
 			return
 		}
 	}
 	t.Errorf("the scan never sent %s %s", method, path)
-}
-
-func requestPath(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return ""
-	}
-	return u.RequestURI()
 }
 
 // stayedOnOrigin fails when a request went anywhere but the target's origin.
@@ -269,7 +262,7 @@ func TestRealServersHTTPBin(t *testing.T) {
 		t.Errorf("negotiation-unstable-resource fired %d times, want at most once (/unstable)", n)
 	}
 	for _, f := range s.report.Findings {
-		if f.CheckID == "negotiation-unstable-resource" && requestPath(f.PrimaryURL()) != "/unstable" {
+		if f.CheckID == "negotiation-unstable-resource" && matrix.RequestTarget(f.PrimaryURL()) != "/unstable" {
 			t.Errorf("negotiation-unstable-resource fired on %s, which answers the same every time", f.PrimaryURL())
 		}
 	}

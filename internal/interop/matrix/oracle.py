@@ -27,6 +27,7 @@ import argparse
 import http.client
 import json
 import os
+import re
 import shlex
 import sys
 import urllib.parse
@@ -50,7 +51,12 @@ class Answer:
 
     def __init__(self, status, headers, body):
         self.status = status
-        self.headers = {k.lower(): v for k, v in headers}
+        # A header sent more than once is one list (RFC 9110 §5.3): Link,
+        # for one, may come in several fields.
+        self.headers = {}
+        for k, v in headers:
+            k = k.lower()
+            self.headers[k] = f"{self.headers[k]}, {v}" if k in self.headers else v
         self.body = body
 
     def header(self, name):
@@ -109,9 +115,14 @@ class Recorder:
     def __init__(self, name, kind, base):
         self.name, self.kind, self.base = name, kind, base
         self.rows = []
+        # Every request sent, in order, with its answer: the passes that
+        # judge every error met read them (error_rows, declared_statuses).
+        self.asked = []
 
     def ask(self, method, path, headers=None, body=None, stream=False):
-        return send(self.base, method, path, headers, body, stream), curl(method, path, headers, body)
+        answer, line = send(self.base, method, path, headers, body, stream), curl(method, path, headers, body)
+        self.asked.append((method, path, headers or {}, answer, line))
+        return answer, line
 
     def row(self, family, check, method, path, what, answer, line, defect, scope="resource", **extra):
         r = {
@@ -145,33 +156,46 @@ def json_object(answer):
     return value if isinstance(value, dict) else None
 
 
-def app_resources(rec, start):
-    """The collection the scan starts from, and an item of it, if any."""
-    paths = [start]
-    answer, _ = rec.ask("GET", start, {"Accept": "application/json"})
-    items = None
-    try:
-        items = json.loads(answer.body)
-    except ValueError:
-        pass
-    if isinstance(items, dict):
-        # HAL: follow the links the root or collection gives, as a client would.
-        links = items.get("_links", {})
-        for rel, link in links.items():
-            if rel != "self" and isinstance(link, dict) and link.get("href", "").startswith("/"):
-                paths.append(link["href"])
-        for embedded in items.get("_embedded", {}).values():
-            if isinstance(embedded, list) and embedded:
-                href = embedded[0].get("_links", {}).get("self", {}).get("href", "")
+def linked_paths(path, value):
+    """The same-origin paths a JSON answer at path leads a client to: an item
+    of a plain JSON list (by its "id"), the links of a HAL resource, and the
+    first resource it embeds."""
+    out = []
+    if isinstance(value, list) and value and isinstance(value[0], dict) and "id" in value[0]:
+        out.append(f"{path.rstrip('/')}/{value[0]['id']}")
+    elif isinstance(value, dict):
+        links = value.get("_links")
+        for rel, link in (links if isinstance(links, dict) else {}).items():
+            if rel != "self" and isinstance(link, dict) and str(link.get("href", "")).startswith("/"):
+                out.append(link["href"])
+        embedded = value.get("_embedded")
+        for group in (embedded if isinstance(embedded, dict) else {}).values():
+            if isinstance(group, list) and group and isinstance(group[0], dict):
+                href = str(((group[0].get("_links") or {}).get("self") or {}).get("href", ""))
                 if href.startswith("/"):
-                    paths.append(href)
-    elif isinstance(items, list) and items and isinstance(items[0], dict) and "id" in items[0]:
-        paths.append(f"{start.rstrip('/')}/{items[0]['id']}")
-    seen = []
-    for p in paths:
-        if p not in seen:
-            seen.append(p)
-    return seen
+                    out.append(href)
+    return out
+
+
+def app_resources(rec, start):
+    """The resource the scan starts from and those it leads to, two steps
+    deep, as a client following links would reach them: a collection and an
+    item of it, or a HAL root, its collection and an item."""
+    paths, frontier = [start], [start]
+    for _ in range(2):
+        found = []
+        for path in frontier:
+            answer, _ = rec.ask("GET", path, {"Accept": "application/json"})
+            try:
+                value = json.loads(answer.body)
+            except ValueError:
+                continue
+            for p in linked_paths(path, value):
+                if p not in paths:
+                    paths.append(p)
+                    found.append(p)
+        frontier = found
+    return paths
 
 
 def negotiation(rec, path):
@@ -265,24 +289,42 @@ def options(rec, path, unsupported_method):
     return answer
 
 
-def errors(rec, path, status_hint=""):
-    """The media type of an error, asked as an agent asks: JSON, or anything."""
+def errors(rec, path):
+    """Asks for a missing resource as an agent asks: JSON, or anything. The
+    rows come from error_rows, which judges every error met."""
     for accept in ("application/json", "*/*"):
         answer, line = rec.ask("GET", path, {"Accept": accept})
         if answer.status < 400:
             rec.row("problem-json", "", "GET", path, f"{path} answers {answer.status}", answer, line, None)
+
+
+# The query strings the scanner's safe error probes add to a collection: an
+# encoded colon in a cursor, a flag without a value, a negative limit.
+QUERY_PROBES = ["cursor=a%3Ab", "debug&limit=1", "limit=-1"]
+
+
+def query_probes(rec, path):
+    for query in QUERY_PROBES:
+        answer, line = rec.ask("GET", f"{path}?{query}", {"Accept": "application/json"})
+        rec.row("problem-json", "", "GET", f"{path}?{query}", f"the query ?{query} on {path}", answer, line, None)
+
+
+def error_rows(rec):
+    """The media type of every error answer met, whatever asked for it (a
+    missing resource, OPTIONS, an Accept): RFC 9457's problem details, or
+    not. HEAD has no body to judge."""
+    for method, path, headers, answer, line in rec.asked:
+        if answer.status < 400 or method == "HEAD":
             continue
+        accept = headers.get("Accept", "(none)")
         obj = json_object(answer)
         problem_shaped = obj is not None and ("title" in obj or "type" in obj) and "status" in obj
-        rec.row("problem-json", "problem-json-media-type", "GET", path,
-                f"the {answer.status} to Accept: {accept} is application/problem+json", answer, line,
+        rec.row("problem-json", "problem-json-media-type", method, path,
+                f"the {answer.status} to {method} with Accept: {accept} is application/problem+json", answer, line,
                 not is_problem(answer), status=answer.status, problemShaped=problem_shaped)
-        rec.row("problem-json", "problem-json-served-as-json", "GET", path,
+        rec.row("problem-json", "problem-json-served-as-json", method, path,
                 "a problem-shaped body is not served as plain JSON", answer, line,
                 problem_shaped and answer.media_type() == "application/json", status=answer.status)
-        if answer.status >= 500:
-            rec.row("problem-json", "problem-json-server-error", "GET", path, "a safe request gets no 5xx",
-                    answer, line, True, status=answer.status)
 
 
 def record_app(rec, start, spec, unsupported_method):
@@ -295,6 +337,8 @@ def record_app(rec, start, spec, unsupported_method):
     for path in (f"/{MISSING}", missing_item):
         errors(rec, path)
         head(rec, path)
+    query_probes(rec, start)
+    error_rows(rec)
     if spec != "-":
         answer, line = rec.ask("GET", spec, {"Accept": "application/json"})
         doc = json_object(answer)
@@ -302,6 +346,8 @@ def record_app(rec, start, spec, unsupported_method):
                 openapi=(doc or {}).get("openapi") or (doc or {}).get("swagger"),
                 paths=sorted((doc or {}).get("paths", {})))
         allow_declared(rec, (doc or {}).get("paths", {}))
+        declared_statuses(rec, (doc or {}).get("paths", {}))
+        service_desc(rec, start)
     # Every 5xx any request above met is a defect of its own.
     for r in list(rec.rows):
         obs = r["observed"]
@@ -337,6 +383,51 @@ def allow_declared(rec, paths):
         rec.row("negotiation", "negotiation-allow-declared", r["method"], r["path"],
                 "a 405's Allow lists the methods the document declares on that path", obs, r["curl"],
                 bool(missing), declared=declared, template=matches[0])
+
+
+def declared_statuses(rec, paths):
+    """Every 4xx met on an operation the document declares, against the
+    responses it declares there: the status, its range (4XX) or default
+    (OpenAPI 3.1 §4.8.16). A 5xx is a failure, not part of the contract, and
+    HEAD is the GET operation's, so neither is judged."""
+    for method, path, _, answer, line in rec.asked:
+        if not 400 <= answer.status < 500 or method == "HEAD":
+            continue
+        bare = path.split("?", 1)[0]
+        matches = sorted((t for t in paths if template_matches(t, bare)), key=lambda t: t.count("{"))
+        op = paths[matches[0]].get(method.lower()) if matches else None
+        if not isinstance(op, dict):
+            continue
+        responses = sorted(str(k).upper() for k in (op.get("responses") or {}))
+        declared = str(answer.status) in responses or f"{answer.status // 100}XX" in responses or "DEFAULT" in responses
+        rec.row("problem-json", "problem-json-undeclared-status", method, path,
+                f"the {answer.status} is declared by {method} {matches[0]} (the status, {answer.status // 100}XX or default)",
+                answer, line, not declared, status=answer.status, template=matches[0], declared=responses)
+
+
+def link_relations(value):
+    """The relation types of a Link header (RFC 8288 §3): every rel value of
+    every link, lower-cased."""
+    rels = set()
+    for m in re.finditer(r"<[^>]*>([^,<]*)", value):
+        for param in m.group(1).split(";"):
+            key, _, val = param.strip().partition("=")
+            if key.strip().lower() == "rel":
+                rels.update(val.strip().strip('"').lower().split())
+    return rels
+
+
+def service_desc(rec, start):
+    """Whether the resource a client starts from links the server's OpenAPI
+    document with rel="service-desc" (RFC 8631 §4.1), in a Link header or in
+    its HAL _links, the two places a client looks."""
+    answer, line = rec.ask("GET", start)
+    links = (json_object(answer) or {}).get("_links")
+    linked = "service-desc" in link_relations(answer.header("link")) or (
+        isinstance(links, dict) and "service-desc" in links)
+    rec.row("discovery", "discovery-service-desc-missing", "GET", start,
+            'the start resource links the OpenAPI document with rel="service-desc"', answer, line, not linked,
+            link=answer.header("link"))
 
 
 def dedupe(rows):
@@ -450,7 +541,8 @@ def record_mcp(rec, path):
             # nothing, since the check also weighs what a description says
             # (its smells), which a list of names cannot judge.
             rec.row("mcp", "mcp-tool-description", "POST", path, f"tool {t.get('name')!r} and its parameters are described",
-                    {"description": t.get("description", ""), "undescribed": undescribed}, line,
+                    {"description": t.get("description", ""), "undescribed": undescribed,
+                     "annotations": t.get("annotations") or {}}, line,
                     True if not t.get("description") or undescribed else None, scope="site", tool=t.get("name"))
             schema = t.get("inputSchema")
             rec.row("mcp", "mcp-tool-input-schema", "POST", path, f"tool {t.get('name')!r} has an object inputSchema",
