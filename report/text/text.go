@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/report/internal/view"
 )
 
 // Defaults for the zero Options.
@@ -66,16 +67,18 @@ func (rp *Reporter) Write(w io.Writer, r *finding.Report) error {
 		r = &finding.Report{}
 	}
 	p := &printer{opts: rp.opts, b: &strings.Builder{}}
+	groups := view.Groups(r)
 	p.header(r)
+	p.summary(r, groups)
 	p.families(r)
-	p.findings(r)
+	p.findings(groups)
 	p.checks(r)
 	p.unreached(r)
 	p.states(r)
 	p.interfaces(r)
 	p.surface(r)
 	p.stats(r)
-	p.gate(r)
+	p.verdict(r)
 
 	profile := colorprofile.NoTTY
 	if rp.opts.Color {

@@ -1,0 +1,85 @@
+package text
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/report/internal/view"
+)
+
+// checks summarises how every check ended. An errored check is always
+// named with its reason, since it says what the grade lacks; skipped checks
+// are counted by reason, most common first, and named one by one only with
+// Verbose (the JSON report and the document formats name each).
+func (p *printer) checks(r *finding.Report) {
+	if len(r.Checks) == 0 {
+		return
+	}
+	results := append([]finding.CheckResult(nil), r.Checks...)
+	sort.SliceStable(results, func(i, j int) bool { return results[i].ID < results[j].ID })
+
+	p.heading("Checks")
+	n := view.Summarize(r)
+	p.wrapped(2, 2, fmt.Sprintf("%d run: %d passed, %d failed, %d skipped, %d errored",
+		n.Total, n.Passed, n.Failed, n.Skipped, n.Errored))
+
+	var listed []finding.CheckResult
+	for _, c := range results {
+		if p.opts.Verbose || c.Status == finding.StatusError {
+			listed = append(listed, c)
+		}
+	}
+	if !p.opts.Verbose && n.Skipped > 0 {
+		p.skipReasons(results)
+	}
+	idWidth := 0
+	for _, c := range listed {
+		idWidth = max(idWidth, lipgloss.Width(clean(c.ID)))
+	}
+	for _, c := range listed {
+		line := pad(statusLabel(c.Status), 9) + pad(clean(c.ID), idWidth+2)
+		switch {
+		case c.Status == finding.StatusFail:
+			line += view.FailedDetail(c)
+		case c.Reason != "":
+			line += clean(c.Reason)
+		}
+		p.wrapped(2, 9+idWidth+2, strings.TrimRight(line, " "))
+	}
+}
+
+// skipReason is one reason checks were skipped for, and how many were.
+type skipReason struct {
+	reason string
+	count  int
+}
+
+// skipReasons counts the skipped checks by reason: a scan without an
+// OpenAPI document or an MCP endpoint skips dozens for one reason each.
+func (p *printer) skipReasons(results []finding.CheckResult) {
+	counts := map[string]int{}
+	for _, c := range results {
+		if c.Status == finding.StatusSkip {
+			counts[view.NonEmpty(clean(c.Reason), "no reason given")]++
+		}
+	}
+	reasons := make([]skipReason, 0, len(counts))
+	for reason, n := range counts {
+		reasons = append(reasons, skipReason{reason, n})
+	}
+	slices.SortFunc(reasons, func(a, b skipReason) int {
+		return cmp.Or(cmp.Compare(b.count, a.count), strings.Compare(a.reason, b.reason))
+	})
+	p.wrapped(2, 2, "skipped, by reason (-v names each check):")
+	rows := make([][]string, len(reasons))
+	for i, r := range reasons {
+		rows[i] = []string{fmt.Sprint(r.count), styleDim.Render(r.reason)}
+	}
+	p.grid(4, grid{rows: rows, right: map[int]bool{0: true}})
+}
