@@ -476,7 +476,7 @@ func writeOutputs(e *env, sinks []sink, rep *finding.Report) error {
 func writeOne(e *env, s sink, rep *finding.Report) error {
 	render := func(w io.Writer) error { return s.rep.Write(w, rep) }
 	if s.path == "-" {
-		return e.writeAs(s.stdout, s.format, render)
+		return e.page(s.format, render)
 	}
 	return writeFile(e, s.path, s.format, render)
 }

@@ -79,12 +79,17 @@ func (rp *Reporter) Write(w io.Writer, r *finding.Report) error {
 	p.surface(r)
 	p.stats(r)
 	p.verdict(r)
+	return rp.emit(w, p.b.String())
+}
 
+// emit writes what a printer rendered through a colorprofile.Writer, which
+// drops every escape sequence unless Color is set.
+func (rp *Reporter) emit(w io.Writer, s string) error {
 	profile := colorprofile.NoTTY
 	if rp.opts.Color {
 		profile = colorprofile.ANSI256
 	}
 	cw := &colorprofile.Writer{Forward: w, Profile: profile}
-	_, err := io.WriteString(cw, p.b.String())
+	_, err := io.WriteString(cw, s)
 	return err
 }
