@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"charm.land/lipgloss/v2"
-
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/report/internal/view"
 )
@@ -38,19 +36,22 @@ func (p *printer) checks(r *finding.Report) {
 	if !p.opts.Verbose && n.Skipped > 0 {
 		p.skipReasons(results)
 	}
-	idWidth := 0
-	for _, c := range listed {
-		idWidth = max(idWidth, lipgloss.Width(clean(c.ID)))
-	}
-	for _, c := range listed {
-		line := pad(statusLabel(c.Status), 9) + pad(clean(c.ID), idWidth+2)
-		switch {
-		case c.Status == finding.StatusFail:
-			line += view.FailedDetail(c)
-		case c.Reason != "":
-			line += clean(c.Reason)
+	rows := make([][]string, len(listed))
+	for i, c := range listed {
+		detail := clean(c.Reason)
+		if c.Status == finding.StatusFail {
+			detail = view.FailedDetail(c)
 		}
-		p.wrapped(2, 9+idWidth+2, strings.TrimRight(line, " "))
+		rows[i] = []string{statusLabel(c.Status), clean(c.ID), detail}
+	}
+	if !p.grid(2, grid{rows: rows}) {
+		// Too narrow for a reason beside the longest ID: each below its ID.
+		for _, row := range rows {
+			p.wrapped(2, 2, row[0]+"  "+row[1])
+			if row[2] != "" {
+				p.wrapped(4, 2, row[2])
+			}
+		}
 	}
 }
 

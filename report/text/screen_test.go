@@ -135,6 +135,14 @@ func TestSkippedChecksCountedByReason(t *testing.T) {
 	if strings.Contains(out, "by reason") {
 		t.Errorf("verbose counts by reason as well as naming each:\n%s", out)
 	}
+
+	// Too narrow for the reason beside the longest ID: it goes below.
+	out = render(t, Options{Width: 40, Verbose: true}, r)
+	for _, want := range []string{"  errored  problem-json-type-uri\n    problem body is not a JSON object\n", "  passed  negotiation-not-acceptable\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("at 40 columns, missing %q in:\n%s", want, out)
+		}
+	}
 }
 
 // TestFamilyNotesFollowTheTableWhenNarrow: the notes are the table's last
