@@ -55,6 +55,10 @@ func (p *printer) checks(r *finding.Report) {
 	}
 }
 
+// maxSkipReasons is how many reasons for skipping are counted without -v:
+// a scan of a plain web server skips most checks, for dozens of reasons.
+const maxSkipReasons = 8
+
 // skipReason is one reason checks were skipped for, and how many were.
 type skipReason struct {
 	reason string
@@ -78,9 +82,17 @@ func (p *printer) skipReasons(results []finding.CheckResult) {
 		return cmp.Or(cmp.Compare(b.count, a.count), strings.Compare(a.reason, b.reason))
 	})
 	p.wrapped(2, 2, "skipped, by reason (-v names each check):")
-	rows := make([][]string, len(reasons))
-	for i, r := range reasons {
+	shown := reasons[:min(len(reasons), maxSkipReasons)]
+	rows := make([][]string, len(shown))
+	for i, r := range shown {
 		rows[i] = []string{fmt.Sprint(r.count), styleDim.Render(r.reason)}
 	}
 	p.grid(4, grid{rows: rows, right: map[int]bool{0: true}})
+	if rest := reasons[len(shown):]; len(rest) > 0 {
+		n := 0
+		for _, r := range rest {
+			n += r.count
+		}
+		p.wrapped(4, 2, fmt.Sprintf("… and %d more for %d other %s", n, len(rest), view.Plural(len(rest), "reason", "reasons")))
+	}
 }

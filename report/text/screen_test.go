@@ -136,6 +136,15 @@ func TestSkippedChecksCountedByReason(t *testing.T) {
 		t.Errorf("verbose counts by reason as well as naming each:\n%s", out)
 	}
 
+	// The eight most common reasons are counted, and the rest summed.
+	for i := range 9 {
+		r.Checks = append(r.Checks, finding.CheckResult{ID: fmt.Sprintf("mcp-x%d", i), Family: "mcp", Status: finding.StatusSkip, Reason: fmt.Sprintf("reason %d", i)})
+	}
+	out = render(t, Options{Width: 100}, r)
+	if want := "    1  reason 5\n    … and 3 more for 3 other reasons\n"; !strings.Contains(out, want) || strings.Contains(out, "reason 6") {
+		t.Errorf("missing %q, or a ninth reason, in:\n%s", want, out)
+	}
+
 	// Too narrow for the reason beside the longest ID: it goes below.
 	out = render(t, Options{Width: 40, Verbose: true}, r)
 	for _, want := range []string{"  errored  problem-json-type-uri\n    problem body is not a JSON object\n", "  passed  negotiation-not-acceptable\n"} {
