@@ -30,9 +30,10 @@ type grid struct {
 // columnGap separates table columns.
 const columnGap = 2
 
-// render writes the grid at indent and reports whether it fits the width:
-// when the columns before the last leave it less than minText, nothing is
-// written, and the caller says the same in lines of its own.
+// grid writes g at indent and reports whether it fits the width: when the
+// columns before the last leave that one less than minText (or, for a
+// whole grid, less than its widest cell), nothing is written, and the
+// caller says the same in lines of its own.
 func (p *printer) grid(indent int, g grid) bool {
 	all := g.rows
 	if g.header != nil {
@@ -68,6 +69,11 @@ func (p *printer) grid(indent int, g grid) bool {
 			rows[i][last] = cutTo(row[last], room)
 		}
 	}
+	if g.header != nil {
+		// The header is a row like the others: lipgloss keeps a header
+		// cell to one line, and a column's header may take two.
+		rows = append([][]string{g.header}, rows...)
+	}
 	t := table.New().
 		BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).
 		BorderColumn(false).BorderHeader(false).BorderRow(false).
@@ -86,9 +92,7 @@ func (p *printer) grid(indent int, g grid) bool {
 			}
 			return st
 		}).
-		// The header is a row like the others: lipgloss keeps a header
-		// cell to one line, and a column's header may take two.
-		Rows(append(all[:len(all)-len(g.rows)], rows...)...)
+		Rows(rows...)
 	for _, line := range strings.Split(t.Render(), "\n") {
 		p.raw(indent, trimEnd(line))
 	}
