@@ -152,6 +152,7 @@ func (t *countingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	}
 	t.count.Add(1)
 	t.progress.addRequest()
+	defer t.progress.Begin(req.Method, req.URL.Path, time.Now())()
 	if req.Method == http.MethodHead && t.head != nil {
 		return t.head.RoundTrip(req)
 	}
@@ -302,7 +303,7 @@ func (c *client) attempt(ctx context.Context, method, rawURL string, header http
 	resp, err := c.http.Do(req)
 	if err != nil {
 		x.Err = err.Error()
-		c.logf("%s %s: %s", method, rawURL, x.Err)
+		c.logf("%s %s: %s (after %s)", method, rawURL, x.Err, latency(begin))
 		return x, nil
 	}
 	defer resp.Body.Close()
@@ -323,9 +324,13 @@ func (c *client) attempt(ctx context.Context, method, rawURL string, header http
 			x.AfterHead = &exchange.AfterHead{Bytes: after, Size: size}
 		}
 	}
-	c.logf("%s %s: %d", method, rawURL, resp.StatusCode)
+	c.logf("%s %s: %d in %s", method, rawURL, resp.StatusCode, latency(begin))
 	return x, resp.Request.URL
 }
+
+// latency is the time since begin as the -v log shows it, to the
+// millisecond: the body read included, since a slow body slows the scan.
+func latency(begin time.Time) time.Duration { return time.Since(begin).Round(time.Millisecond) }
 
 // protoOf is the response's protocol, one shared string for the usual ones:
 // each response's own is cut from its status line, which it would keep.

@@ -61,13 +61,14 @@ func TestREADMEExcerptIsRealOutput(t *testing.T) {
 	}
 }
 
-// readmeExcerpt picks what the README shows of a demo run: the grade, the
+// readmeExcerpt picks what the README shows of a demo run: the first
+// screen (the grade, the gate and the checks that found something), the
 // first four families, and the first finding up to its first curl line.
 func readmeExcerpt(out string) (string, error) {
 	lines := strings.Split(out, "\n")
 	grade := indexOf(lines, 0, func(l string) bool { return strings.HasPrefix(l, "  Grade ") })
 	families := indexOf(lines, grade, func(l string) bool { return strings.HasPrefix(l, "  Family ") })
-	findings := indexOf(lines, families, func(l string) bool { return l == "Findings" })
+	findings := indexOf(lines, families, func(l string) bool { return l == "Findings by check" })
 	curl := indexOf(lines, findings, func(l string) bool { return strings.HasPrefix(l, "    $ curl ") })
 	if grade < 0 || families < 0 || findings < 0 || curl < 0 || families+5 > findings {
 		return "", fmt.Errorf("the demo's output lacks a grade, a family table, a finding or a curl line:\n%s", out)

@@ -165,7 +165,7 @@ func scanOnly(ctx context.Context, e *env, raw string, lim *limitFlags, policy *
 	if err != nil {
 		return nil, err
 	}
-	rep, err := runScan(ctx, e, opts, false, false)
+	rep, err := runScan(ctx, e, opts, false)
 	if err != nil {
 		return nil, &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("scan failed: %w", err)}
 	}

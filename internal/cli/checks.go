@@ -3,12 +3,13 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
-	"text/tabwriter"
+	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/report/text"
 )
 
 func newChecksCmd(e *env) *cobra.Command {
@@ -38,14 +39,29 @@ func newChecksCmd(e *env) *cobra.Command {
 	return cmd
 }
 
+// listChecksText lists the checks by family, fitted to the terminal, or to
+// 80 columns elsewhere.
 func listChecksText(e *env, reg *checks.Registry) error {
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tFAMILY\tSEVERITY\tTITLE")
+	var rules []finding.RuleInfo
 	for _, c := range reg.All() {
-		m := c.Meta()
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", m.ID, m.Family, m.Severity, m.Title)
+		rules = append(rules, checks.RuleInfo(c.Meta()))
 	}
-	return tw.Flush()
+	return e.page("text", func(w io.Writer) error { return terminalText(e, fitWidth(e)).WriteRules(w, rules) })
+}
+
+// fitWidth is the width checks and explain fit: the terminal's when stdout
+// is one, else helpColumns, the width help is written for.
+func fitWidth(e *env) int {
+	if isTerminal(e.stdout) {
+		return termWidth(e.stdout)
+	}
+	return helpColumns
+}
+
+// terminalText is the terminal reporter for what a command prints on
+// stdout, in colour when stdout is a terminal and NO_COLOR is not set.
+func terminalText(e *env, width int) *text.Reporter {
+	return text.New(text.Options{Color: e.get("NO_COLOR") == "" && isTerminal(e.stdout), Width: width})
 }
 
 func listChecksJSON(e *env, reg *checks.Registry) error {
@@ -70,48 +86,32 @@ func newExplainCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			text, err := explain(reg, args[0])
+			rule, preface, err := explain(reg, args[0])
 			if err != nil {
 				return err
 			}
-			_, err = fmt.Fprint(e.stdout, text)
-			return err
+			// Prose reads best at most helpColumns wide, however wide the
+			// terminal.
+			return e.page("text", func(w io.Writer) error {
+				return terminalText(e, min(fitWidth(e), helpColumns)).WriteRule(w, rule, preface)
+			})
 		},
 	}
 }
 
-// explain is the explanation of the check id names: its ID, or a former
-// one, which leads to the check as renamed and says so.
-func explain(reg *checks.Registry, id string) (string, error) {
+// explain finds the check id names: by its ID, or by a former one, which
+// leads to the check as renamed, and a preface that says so.
+func explain(reg *checks.Registry, id string) (rule finding.RuleInfo, preface string, err error) {
 	if c, ok := reg.Get(id); ok {
-		return explainText(c.Meta()), nil
+		return checks.RuleInfo(c.Meta()), "", nil
 	}
 	if c, ok := reg.Renamed(id); ok {
 		m := c.Meta()
-		return fmt.Sprintf("%s was renamed %s; overrides, ignores and baselines that name %s apply to it.\n\n", id, m.ID, id) + explainText(m), nil
+		return checks.RuleInfo(m), fmt.Sprintf("%s was renamed %s; overrides, ignores and baselines that name %s apply to it.", id, m.ID, id), nil
 	}
 	hint := ""
 	if s := reg.Suggest(id); s != "" {
 		hint = fmt.Sprintf("; did you mean %q?", s)
 	}
-	return "", usageError("unknown check %q%s (see 'agentready checks')", id, hint)
-}
-
-func explainText(m checks.Meta) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s — %s\n\n", m.ID, m.Title)
-	fmt.Fprintf(&b, "Family:   %s\nSeverity: %s\n", m.Family, m.Severity)
-	if m.Security {
-		b.WriteString("Security: yes\n")
-	}
-	b.WriteString("Clauses:\n")
-	for _, r := range m.SpecRefs {
-		level := ""
-		if r.Level != "" {
-			level = " (" + r.Level + ")"
-		}
-		fmt.Fprintf(&b, "  - %s%s  %s\n", r, level, r.URL)
-	}
-	fmt.Fprintf(&b, "\n%s\n\nDocs: %s\n", strings.TrimSpace(m.Help), m.DocsURL())
-	return b.String()
+	return finding.RuleInfo{}, "", usageError("unknown check %q%s (see 'agentready checks')", id, hint)
 }

@@ -81,6 +81,8 @@ type env struct {
 	// libraryLog is what the libraries log during the run: dropped unless
 	// the command logs verbosely (see logVerbosely).
 	libraryLog *libraryLog
+	// noPager is --no-pager (see page).
+	noPager bool
 }
 
 func (e *env) get(name string) string { return e.vars[name] }
@@ -215,6 +217,7 @@ Exit codes:
 	root.AddCommand(newReportCmd(e))
 	root.AddCommand(newBaselineCmd(e), newInitCmd(e), newConfigCmd(e))
 	withConfig(root, e)
+	withPager(root, e)
 	completeTree(root, e)
 	return root
 }

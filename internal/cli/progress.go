@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"bytes"
+	"cmp"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -18,26 +21,34 @@ import (
 // terminal, and its tests drive it with a fake clock and ticker.
 
 // How often the line is redrawn on a terminal, and how often a plain line is
-// printed elsewhere (with -v).
+// printed elsewhere (a CI log).
 const (
 	progressRedraw = 250 * time.Millisecond
-	progressPeriod = 5 * time.Second
+	progressPeriod = 10 * time.Second
 )
+
+// slowRequest is how long a request must have been in flight for the line
+// to name it: the one a scan that seems stuck waits on.
+const slowRequest = time.Second
+
+// maxShownPath bounds the path of that request on the line.
+const maxShownPath = 60
 
 // clearLine returns to the start of the line and erases it.
 const clearLine = "\r\x1b[K"
 
 // progressLine tells, on stderr, what a running scan is doing: on a
-// terminal one line redrawn in place, elsewhere a plain line per period.
-// It never writes to stdout, where the reports go. A nil *progressLine
-// shows nothing and takes every call.
+// terminal one line redrawn in place, elsewhere a timestamped line per
+// period. It never writes to stdout, where the reports go. A nil
+// *progressLine shows nothing and takes every call.
 type progressLine struct {
-	w     io.Writer
-	src   *probe.Progress
-	tty   bool
-	width int // of the terminal; the line is cut to fit, or it would wrap and never be erased
-	now   func() time.Time
-	began time.Time
+	w      io.Writer
+	src    *probe.Progress
+	limits progressLimits
+	tty    bool
+	width  int // of the terminal; the line is cut to fit, or it would wrap and never be erased
+	now    func() time.Time
+	began  time.Time
 
 	mu     sync.Mutex
 	drawn  bool // a partial line is on the terminal
@@ -50,24 +61,29 @@ type progressLine struct {
 	once     sync.Once
 }
 
-// startProgress shows the progress of src on e.stderr until stop: on a
-// terminal unless quiet, elsewhere only when verbose. It returns nil when
-// nothing is to be shown.
-func startProgress(e *env, src *probe.Progress, quiet, verbose bool) *progressLine {
-	tty := isTerminal(e.stderr)
-	if quiet || (!tty && !verbose) {
+// progressLimits are the scan's bounds the line measures it against.
+type progressLimits struct {
+	maxPages int
+	budget   time.Duration
+}
+
+// startProgress shows the progress of src on e.stderr until stop, unless
+// quiet. It returns nil when nothing is to be shown.
+func startProgress(e *env, src *probe.Progress, limits progressLimits, quiet bool) *progressLine {
+	if quiet {
 		return nil
 	}
+	tty := isTerminal(e.stderr)
 	period := progressPeriod
 	if tty {
 		period = progressRedraw
 	}
 	t := time.NewTicker(period)
-	return newProgressLine(e.stderr, src, tty, termWidth(e.stderr), time.Now, t.C, t.Stop)
+	return newProgressLine(e.stderr, src, limits, tty, termWidth(e.stderr), time.Now, t.C, t.Stop)
 }
 
-func newProgressLine(w io.Writer, src *probe.Progress, tty bool, width int, now func() time.Time, ticks <-chan time.Time, stopTick func()) *progressLine {
-	p := &progressLine{w: w, src: src, tty: tty, width: width, now: now, began: now(),
+func newProgressLine(w io.Writer, src *probe.Progress, limits progressLimits, tty bool, width int, now func() time.Time, ticks <-chan time.Time, stopTick func()) *progressLine {
+	p := &progressLine{w: w, src: src, limits: limits, tty: tty, width: width, now: now, began: now(),
 		ticks: ticks, stopTick: stopTick, done: make(chan struct{}), exited: make(chan struct{})}
 	go p.loop()
 	return p
@@ -87,15 +103,31 @@ func (p *progressLine) loop() {
 	}
 }
 
-// text is the line: phase, pages, requests and time so far.
+// text is the line: the phase, the pages against --max-pages, the
+// requests, the time so far and the budget left, and the request in flight
+// longest when it is slow.
 func (p *progressLine) text() string {
 	s := p.src.Snapshot()
-	phase := s.Phase
-	if phase == "" {
-		phase = "starting"
+	now := p.now()
+	elapsed := now.Sub(p.began)
+	pages := count(s.Pages, "page")
+	if p.limits.maxPages > 0 {
+		pages = fmt.Sprintf("%d/%d pages", s.Pages, p.limits.maxPages)
 	}
-	elapsed := p.now().Sub(p.began).Truncate(time.Second)
-	return fmt.Sprintf("agentready: %s · %s · %s · %s", phase, count(s.Pages, "page"), count(s.Requests, "request"), elapsed)
+	clock := elapsed.Truncate(time.Second).String()
+	if b := p.limits.budget; b > 0 {
+		if left := (b - elapsed).Truncate(time.Second); left > 0 {
+			clock += ", " + left.String() + " of the budget left"
+		} else {
+			clock += ", the budget spent"
+		}
+	}
+	parts := []string{cmp.Or(s.Phase, "starting"), pages, count(s.Requests, "request"), clock}
+	if o := s.Oldest; !o.Since.IsZero() && now.Sub(o.Since) >= slowRequest {
+		parts = append(parts, fmt.Sprintf("waiting %s on %s %s", now.Sub(o.Since).Truncate(time.Second),
+			sanitize.Line(o.Method), sanitize.Truncate(sanitize.Line(o.Path), maxShownPath)))
+	}
+	return "agentready: " + strings.Join(parts, " · ")
 }
 
 func count(n int, noun string) string {
@@ -111,7 +143,7 @@ func (p *progressLine) draw() {
 		return
 	}
 	if !p.tty {
-		fmt.Fprintln(p.w, p.text())
+		fmt.Fprintln(p.w, stamp(p.now())+p.text())
 		return
 	}
 	fmt.Fprint(p.w, "\r"+sanitize.Truncate(p.text(), max(p.width-1, 20))+"\x1b[K")
@@ -192,3 +224,48 @@ func (l progressLog) Write(b []byte) (int, error) {
 	}
 	return n, err
 }
+
+// stamp is the time a line of stderr begins with off a terminal, and on
+// every -v log line.
+func stamp(t time.Time) string { return t.Format(time.TimeOnly) + " " }
+
+// stampedLog writes each line it is given after the time it is written
+// at, for the -v log: a slow answer shows in the times between lines.
+type stampedLog struct {
+	w   io.Writer
+	now func() time.Time
+
+	mu      sync.Mutex
+	midLine bool // the last write ended within a line
+}
+
+func newStampedLog(w io.Writer, now func() time.Time) *stampedLog {
+	return &stampedLog{w: w, now: now}
+}
+
+func (l *stampedLog) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := len(b)
+	var out bytes.Buffer
+	prefix := stamp(l.now())
+	for len(b) > 0 {
+		if !l.midLine {
+			out.WriteString(prefix)
+		}
+		line, rest, found := bytes.Cut(b, []byte("\n"))
+		out.Write(line)
+		if found {
+			out.WriteByte('\n')
+		}
+		l.midLine = !found
+		b = rest
+	}
+	if _, err := l.w.Write(out.Bytes()); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// Unwrap is the writer behind, for isTerminal.
+func (l *stampedLog) Unwrap() io.Writer { return l.w }

@@ -65,9 +65,16 @@ type progressHarness struct {
 }
 
 func newProgressHarness(t *testing.T, tty bool, width int) *progressHarness {
-	h := &progressHarness{t: t, term: newFakeTerminal(), clock: &fakeClock{now: time.Unix(1e9, 0)},
+	return newLimitedProgressHarness(t, tty, width, progressLimits{})
+}
+
+// newLimitedProgressHarness is newProgressHarness for a scan of the given
+// bounds. Its clock is in UTC, so that the times it prints are the same
+// wherever the test runs.
+func newLimitedProgressHarness(t *testing.T, tty bool, width int, limits progressLimits) *progressHarness {
+	h := &progressHarness{t: t, term: newFakeTerminal(), clock: &fakeClock{now: time.Unix(1e9, 0).UTC()},
 		ticks: make(chan time.Time), src: &probe.Progress{}}
-	h.line = newProgressLine(h.term, h.src, tty, width, h.clock.Now, h.ticks, func() { h.stopped = true })
+	h.line = newProgressLine(h.term, h.src, limits, tty, width, h.clock.Now, h.ticks, func() { h.stopped = true })
 	return h
 }
 
@@ -153,16 +160,17 @@ func TestProgressPausesForAPrompt(t *testing.T) {
 }
 
 // TestProgressElsewhereIsPlainLines: stderr that is not a terminal (a CI
-// log) gets whole lines, no escape sequence, and nothing at the end.
+// log) gets whole lines, each after its time, no escape sequence, and
+// nothing at the end.
 func TestProgressElsewhereIsPlainLines(t *testing.T) {
 	h := newProgressHarness(t, false, 100)
 	h.src.SetPhase(context.Background(), probe.PhaseProbe)
-	h.clock.advance(5 * time.Second)
+	h.clock.advance(10 * time.Second)
 	h.tick()
-	h.clock.advance(5 * time.Second)
+	h.clock.advance(10 * time.Second)
 	h.tick()
 	h.line.stop()
-	want := "agentready: probing · 0 pages · 0 requests · 5s\nagentready: probing · 0 pages · 0 requests · 10s\n"
+	want := "01:46:50 agentready: probing · 0 pages · 0 requests · 10s\n01:47:00 agentready: probing · 0 pages · 0 requests · 20s\n"
 	if got := h.term.String(); got != want {
 		t.Errorf("log got\n%q\nwant\n%q", got, want)
 	}
@@ -171,18 +179,56 @@ func TestProgressElsewhereIsPlainLines(t *testing.T) {
 	}
 }
 
-func TestProgressShownOnlyWhenWanted(t *testing.T) {
+// TestProgressMeasuresAgainstTheLimits: the line counts the pages against
+// --max-pages, says how much of the budget is left, and names the request
+// the scan has waited on for a second or more.
+func TestProgressMeasuresAgainstTheLimits(t *testing.T) {
+	h := newLimitedProgressHarness(t, true, 200, progressLimits{maxPages: 200, budget: 2 * time.Minute})
+	h.src.SetPhase(context.Background(), probe.PhaseCrawl)
+	sent := h.clock.Now()
+	end := h.src.Begin("GET", "/orders/7\x1b[2J", sent)
+	fast := h.src.Begin("HEAD", "/fast", sent.Add(27500*time.Millisecond))
+	h.clock.advance(28 * time.Second)
+	h.tick()
+	fast()
+	end()
+	h.tick()
+	h.clock.advance(2 * time.Minute)
+	h.tick()
+	h.line.stop()
+	want := "\ragentready: crawling · 0/200 pages · 0 requests · 28s, 1m32s of the budget left · waiting 28s on GET /orders/7\x1b[K" +
+		"\ragentready: crawling · 0/200 pages · 0 requests · 28s, 1m32s of the budget left\x1b[K" +
+		"\ragentready: crawling · 0/200 pages · 0 requests · 2m28s, the budget spent\x1b[K" + clearLine
+	if got := h.term.String(); got != want {
+		t.Errorf("terminal got\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestVerboseLogLinesCarryTheirTime: each line of the -v log starts with
+// the time it was written at, however the writes split it.
+func TestVerboseLogLinesCarryTheirTime(t *testing.T) {
+	var b bytes.Buffer
+	clock := &fakeClock{now: time.Date(2026, 3, 1, 12, 0, 3, 0, time.UTC)}
+	log := newStampedLog(&b, clock.Now)
+	for _, w := range []string{"GET http://x/: 200 in 4ms\nGET http://x/a: ", "404 in 12ms\n"} {
+		if n, err := log.Write([]byte(w)); n != len(w) || err != nil {
+			t.Fatalf("Write(%q) = %d, %v", w, n, err)
+		}
+		clock.advance(time.Second)
+	}
+	if got, want := b.String(), "12:00:03 GET http://x/: 200 in 4ms\n12:00:03 GET http://x/a: 404 in 12ms\n"; got != want {
+		t.Errorf("log got\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestProgressShownUnlessQuiet: on a terminal or not, the progress shows
+// unless -q silences it.
+func TestProgressShownUnlessQuiet(t *testing.T) {
 	e := &env{stderr: &bytes.Buffer{}, vars: map[string]string{}}
-	for _, tt := range []struct {
-		quiet, verbose, shown bool
-	}{
-		{false, false, false}, // not a terminal, no -v
-		{false, true, true},
-		{true, true, false},
-	} {
-		line := startProgress(e, &probe.Progress{}, tt.quiet, tt.verbose)
-		if (line != nil) != tt.shown {
-			t.Errorf("quiet %v, verbose %v: shown %v", tt.quiet, tt.verbose, line != nil)
+	for _, quiet := range []bool{false, true} {
+		line := startProgress(e, &probe.Progress{}, progressLimits{}, quiet)
+		if (line != nil) == quiet {
+			t.Errorf("quiet %v: shown %v", quiet, line != nil)
 		}
 		line.stop()
 	}

@@ -125,7 +125,7 @@ func planReplay(cmd *cobra.Command, e *env, args []string, out *outputFlags, rf 
 	rec := arch.Recording
 	opts := scan.Options{Probe: probe.Config{Start: rec.Target}, Checks: reg.All(), Version: version(),
 		Policy: policy, Access: e.configFile().Access, Replay: rec}
-	return &scanPlan{opts: opts, sinks: sinks, failOn: failOn, gate: &out.gate, quiet: out.quiet, verbose: out.verbose}, nil
+	return &scanPlan{opts: opts, sinks: sinks, failOn: failOn, gate: &out.gate, quiet: out.quiet}, nil
 }
 
 // readRecording reads a HAR file written with --record; a missing,

@@ -98,7 +98,7 @@ old one, 0 otherwise, and 2 on a usage error.`,
 			d := diff.Compare(before, after)
 			render := func(w io.Writer) error { return diff.Write(w, d, format) }
 			if output == "" || output == "-" {
-				err = e.writeAs(e.stdout, format, render)
+				err = e.page(format, render)
 			} else {
 				err = writeFile(e, output, format, render)
 			}

@@ -47,8 +47,8 @@ func (o *outputFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVarP(&o.outputs, "output", "o", nil, "also write FORMAT=PATH (repeatable; PATH - is stdout)")
 	fs.StringVar(&o.failOn, "fail-on", "error", "fail (exit 1) on findings of this severity or worse: error, warning, info or none")
 	fs.BoolVar(&o.noColor, "no-color", false, "never colour the terminal report (NO_COLOR is honoured too)")
-	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print no report on stdout and no progress line; -o outputs are still written")
-	fs.BoolVarP(&o.verbose, "verbose", "v", false, "log every request on stderr (progress every 5s when it is not a terminal) and list every occurrence")
+	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print no report on stdout and no progress on stderr; -o outputs are still written")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "log every request on stderr, with its time and latency, and list every occurrence and every check")
 	o.sarif.register(fs)
 }
 
@@ -263,11 +263,11 @@ func parseTarget(raw string) (*url.URL, error) {
 // scanPlan is a scan whose flags have all been checked: every usage error
 // is found before an app is started or a request is sent.
 type scanPlan struct {
-	opts           scan.Options
-	sinks          []sink
-	failOn         finding.Severity
-	gate           *gateFlags
-	quiet, verbose bool
+	opts   scan.Options
+	sinks  []sink
+	failOn finding.Severity
+	gate   *gateFlags
+	quiet  bool
 	// record is the HAR file the recording goes to (--record), or "".
 	record string
 }
@@ -296,7 +296,7 @@ func planScan(e *env, start *url.URL, out *outputFlags, lim *limitFlags) (*scanP
 	if opts.Active, err = lim.act.options(e); err != nil {
 		return nil, err
 	}
-	return &scanPlan{opts: opts, sinks: sinks, failOn: failOn, gate: &out.gate, quiet: out.quiet, verbose: out.verbose}, nil
+	return &scanPlan{opts: opts, sinks: sinks, failOn: failOn, gate: &out.gate, quiet: out.quiet}, nil
 }
 
 // scanOptions checks the flags that decide what a scan sends, as whom, and
@@ -353,7 +353,7 @@ func (p *scanPlan) run(ctx context.Context, e *env) error {
 	if p.record != "" {
 		p.opts.Record = func(r *scan.Recording) { rec = r }
 	}
-	rep, err := runScan(ctx, e, p.opts, p.quiet, p.verbose)
+	rep, err := runScan(ctx, e, p.opts, p.quiet)
 	if errors.Is(err, errActiveDeclined) {
 		return err
 	}
@@ -376,13 +376,14 @@ func (p *scanPlan) run(ctx context.Context, e *env) error {
 
 // runScan is scan.Run under a progress line on stderr (see progressLine),
 // which is gone when it returns: what is written next starts on a clean
-// line. The -v log lines and the active probes' prompt make room for it.
-func runScan(ctx context.Context, e *env, opts scan.Options, quiet, verbose bool) (*finding.Report, error) {
+// line. The -v log lines, each after the time it is written at, and the
+// active probes' prompt make room for it.
+func runScan(ctx context.Context, e *env, opts scan.Options, quiet bool) (*finding.Report, error) {
 	opts.Progress = &probe.Progress{}
-	line := startProgress(e, opts.Progress, quiet, verbose)
+	line := startProgress(e, opts.Progress, progressLimits{maxPages: opts.Probe.MaxPages, budget: opts.Probe.Budget}, quiet)
 	defer line.stop()
 	if opts.Probe.Log != nil {
-		opts.Probe.Log = e.logVerbosely(line.logTo(opts.Probe.Log))
+		opts.Probe.Log = e.logVerbosely(line.logTo(newStampedLog(opts.Probe.Log, time.Now)))
 	}
 	if a := opts.Active; a != nil && a.Confirm != nil && line != nil {
 		withPrompt, confirm := *a, a.Confirm
@@ -476,7 +477,7 @@ func writeOutputs(e *env, sinks []sink, rep *finding.Report) error {
 func writeOne(e *env, s sink, rep *finding.Report) error {
 	render := func(w io.Writer) error { return s.rep.Write(w, rep) }
 	if s.path == "-" {
-		return e.writeAs(s.stdout, s.format, render)
+		return e.page(s.format, render)
 	}
 	return writeFile(e, s.path, s.format, render)
 }

@@ -257,7 +257,7 @@ func scanTarget(ctx context.Context, e *env, p targetPlan, i, n int, out *output
 	if !out.quiet {
 		fmt.Fprintf(e.stderr, "agentready: target %d of %d: %s\n", i+1, n, p.name)
 	}
-	rep, err := runScan(ctx, e, p.plan.opts, out.quiet, out.verbose)
+	rep, err := runScan(ctx, e, p.plan.opts, out.quiet)
 	if err != nil {
 		if !errors.Is(err, probe.ErrUnreachable) {
 			err = fmt.Errorf("scan failed: %w", err)

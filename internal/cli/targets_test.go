@@ -54,7 +54,7 @@ func TestTwoTargetsGiveTwoReportsAndTheWorstGate(t *testing.T) {
 	if r.code != ExitGateFailed {
 		t.Fatalf("exit %d, want %d\nstderr: %s", r.code, ExitGateFailed, r.stderr)
 	}
-	order := []string{"=== Target 1 of 2: clean", "Gate passed", "=== Target 2 of 2: broken", "vary-accept", "Gate FAILED",
+	order := []string{"=== Target 1 of 2: clean", "Gate passed", "=== Target 2 of 2: broken", "Gate FAILED", "vary-accept",
 		"=== Summary of 2 targets: 1 passed, 1 gate failed ===", "Exit 1: the gate failed for broken"}
 	at := 0
 	for _, want := range order {

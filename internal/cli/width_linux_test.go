@@ -15,10 +15,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// openPTY opens a pseudo-terminal of the given width and returns its two
-// ends: what the program writes to the terminal side can be read from the
-// controller side.
+// openPTY opens a pseudo-terminal of the given width, 40 rows high, and
+// returns its two ends: what the program writes to the terminal side can be
+// read from the controller side.
 func openPTY(t *testing.T, cols uint16) (controller, terminal *os.File) {
+	t.Helper()
+	return openPTYSized(t, cols, 40)
+}
+
+// openPTYSized is openPTY of the given height.
+func openPTYSized(t *testing.T, cols, rows uint16) (controller, terminal *os.File) {
 	t.Helper()
 	controller, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
 	if err != nil {
@@ -38,7 +44,7 @@ func openPTY(t *testing.T, cols uint16) (controller, terminal *os.File) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { terminal.Close() })
-	if err := unix.IoctlSetWinsize(int(terminal.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Col: cols, Row: 40}); err != nil {
+	if err := unix.IoctlSetWinsize(int(terminal.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Col: cols, Row: rows}); err != nil {
 		t.Fatal(err)
 	}
 	return controller, terminal
@@ -80,7 +86,7 @@ func TestTextWrapsToTheTerminal(t *testing.T) {
 		io.Copy(&shown, controller) // ends with EIO once the terminal side is closed
 	}()
 	var errb strings.Builder
-	code := Run(t.Context(), []string{"report", "convert", "--from", from, "--format", "text", "--no-color"},
+	code := Run(t.Context(), []string{"report", "convert", "--from", from, "--format", "text", "--no-color", "--no-pager"},
 		strings.NewReader(""), tty, &errb, []string{"NO_COLOR=1"})
 	tty.Close()
 	wg.Wait()

@@ -94,8 +94,9 @@ func behind(proxyURL string) []string {
 		"https_proxy="+proxyURL, "NO_PROXY=", "no_proxy=")
 }
 
-// logLine is a request line of -v: "GET http://host/path (purpose): 200".
-var logLine = regexp.MustCompile(`^([A-Z]+) (\S+)(?: \([^)]*\))?: `)
+// logLine is a request line of -v: "12:00:03 GET http://host/path
+// (purpose): 200 in 4ms".
+var logLine = regexp.MustCompile(`^\d\d:\d\d:\d\d ([A-Z]+) (\S+)(?: \([^)]*\))?: `)
 
 // scanReal runs `agentready scan TARGET --format json -v ARGS...` behind a trap
 // proxy.

@@ -18,13 +18,49 @@ const (
 	severityWidth    = 8
 )
 
-func (p *printer) findings(r *finding.Report) {
-	groups := view.Groups(r)
-	p.heading("Findings")
+// maxSummarized is how many checks with findings the first screen names;
+// the details name them all.
+const maxSummarized = 8
+
+// summary is the first screen's account of the findings: their count by
+// severity, then the checks that found them, most severe first, one line
+// each (the title cut to fit), so that the gravest show above the fold.
+func (p *printer) summary(r *finding.Report, groups []*view.Group) {
+	p.blank()
+	line := styleHeading.Render("Findings") + ": none"
+	if len(groups) > 0 {
+		line = styleHeading.Render("Findings") + fmt.Sprintf(": %d (%s) in %d %s, most severe first",
+			len(r.Findings), severityCounts(r), len(groups), view.Plural(len(groups), "check", "checks"))
+	}
+	p.wrapped(0, 2, line)
+	shown := groups[:min(len(groups), maxSummarized)]
+	rows := make([][]string, len(shown))
+	for i, g := range shown {
+		title := ""
+		if g.Rule != nil {
+			title = clean(g.Rule.Title)
+		}
+		rows[i] = []string{severityLabel(g.Severity), fmt.Sprint(len(g.Findings)), styleStrong.Render(clean(g.CheckID)), title}
+	}
+	if !p.grid(2, grid{rows: rows, right: map[int]bool{1: true}, cut: true}) {
+		// Too narrow for even a cut title: the check IDs say enough.
+		for i := range rows {
+			rows[i] = rows[i][:3]
+		}
+		p.grid(2, grid{rows: rows, right: map[int]bool{1: true}})
+	}
+	if rest := len(groups) - len(shown); rest > 0 {
+		p.wrapped(2, 2, fmt.Sprintf("… and %d more %s, in the details below", rest, view.Plural(rest, "check", "checks")))
+	}
+}
+
+// findings prints each check's occurrences with their evidence, in the
+// order of the summary.
+func (p *printer) findings(groups []*view.Group) {
 	if len(groups) == 0 {
-		p.wrapped(2, 2, "no findings")
 		return
 	}
+	p.heading("Findings by check")
 	for _, g := range groups {
 		p.blank()
 		p.checkHeader(g)

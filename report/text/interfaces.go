@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/lipgloss/v2"
+
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/report/internal/view"
 )
@@ -17,27 +19,41 @@ func (p *printer) interfaces(r *finding.Report) {
 	}
 	p.heading("Interfaces")
 	p.wrapped(2, 4, fmt.Sprintf("catalog: %s; tokens: %s; medians over %d %s with an operation to choose",
-		cmp(clean(s.Catalog), "none"), cmp(clean(s.Tokenizer), "not counted"), s.Resources, view.Plural(s.Resources, "resource", "resources")))
-	rows := [][]string{append([]string{"interface"}, finding.InterfaceColumns...)}
+		view.NonEmpty(clean(s.Catalog), "none"), view.NonEmpty(clean(s.Tokenizer), "not counted"), s.Resources, view.Plural(s.Resources, "resource", "resources")))
+	// Each header breaks after its first word or slash, so that the table
+	// fits 80 columns.
+	header := []string{"interface"}
+	for _, h := range finding.InterfaceColumns {
+		h = strings.Replace(h, " ", "\n", 1)
+		header = append(header, strings.Replace(h, "/", "/\n", 1))
+	}
+	var rows, notOffered [][]string
+	nameWidth := len(header[0])
 	for _, c := range s.Entries {
-		rows = append(rows, append([]string{finding.InterfaceLetter(c.Interface) + " " + c.Interface}, finding.InterfaceRow(c)...))
-	}
-	widths := make([]int, len(rows[0]))
-	for _, row := range rows {
-		// A row saying "not offered" has two cells; its last is not aligned.
-		for i, cell := range row[:len(row)-1] {
-			widths[i] = max(widths[i], len([]rune(cell)))
+		name := finding.InterfaceLetter(c.Interface) + " " + clean(c.Interface)
+		nameWidth = max(nameWidth, lipgloss.Width(name))
+		if !c.Offered {
+			notOffered = append(notOffered, []string{name, clean(finding.InterfaceRow(c)[0])})
+			continue
 		}
+		rows = append(rows, append([]string{name}, finding.InterfaceRow(c)...))
 	}
 	for _, row := range rows {
-		var b strings.Builder
-		for i, cell := range row {
-			if i < len(row)-1 {
-				cell += strings.Repeat(" ", widths[i]-len([]rune(cell))+2)
+		row[0] = pad(row[0], nameWidth) // aligned with the lines below
+	}
+	if len(rows) > 0 && !p.grid(4, grid{header: header, rows: rows, whole: true}) {
+		for _, row := range rows {
+			var cells []string
+			for i, cell := range row[1:] {
+				cells = append(cells, finding.InterfaceColumns[i]+" "+cell)
 			}
-			b.WriteString(cell)
+			p.wrapped(4, 4, strings.TrimRight(row[0], " ")+": "+strings.Join(cells, ", "))
 		}
-		p.wrapped(4, 4, strings.TrimRight(b.String(), " "))
+	}
+	// An interface not offered says why under the table, the reason where
+	// the figures would be.
+	for _, row := range notOffered {
+		p.wrapped(4, nameWidth+columnGap, pad(row[0], nameWidth+columnGap)+row[1])
 	}
 	for _, k := range s.Kinds {
 		var parts []string
@@ -50,12 +66,4 @@ func (p *printer) interfaces(r *finding.Report) {
 		}
 		p.wrapped(2, 4, fmt.Sprintf("%s%s (%d): %s", clean(k.Kind), state, k.Resources, strings.Join(parts, "; ")))
 	}
-}
-
-// cmp is s, or the fallback when s is empty.
-func cmp(s, fallback string) string {
-	if s == "" {
-		return fallback
-	}
-	return s
 }

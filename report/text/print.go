@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/sanitize"
@@ -22,11 +22,15 @@ type printer struct {
 }
 
 // minText is the narrowest column wrapped text is given, however deep the
-// indentation; minChunk is the least room worth starting a broken word in.
-const (
-	minText  = 20
-	minChunk = 10
-)
+// indentation.
+const minText = 20
+
+// breakAfter are the characters, besides spaces and hyphens, after which
+// ansi.Wrap may break a line: none, since a slash would then end a line
+// that had room for the whole path. A word longer than a whole line (a
+// URL, a hostile 100 KB header) is still cut, at its last hyphen that fits
+// or at the edge.
+const breakAfter = ""
 
 // wrapped writes s starting at column indent; continuation lines start hang
 // columns further in.
@@ -48,72 +52,32 @@ func (p *printer) wrapped(indent, hang int, s string) {
 	}
 }
 
-// wrapLines fills lines greedily, breaking at spaces: the first line holds
-// first columns, the others rest. Runs of spaces inside a line are kept, so
-// padded columns survive. A word longer than a whole line (a long URL, a
-// hostile 100 KB header) is cut, preferably after a slash or hyphen.
-// Widths are measured with lipgloss.Width, so styled words count for what
-// they show.
+// wrapLines fills lines with ansi.Wrap, which measures what styled text
+// shows and keeps runs of spaces inside a line (padded columns survive):
+// the first line holds first columns, the others rest.
 func wrapLines(s string, first, rest int) []string {
-	var lines []string
-	var cur strings.Builder
-	curWidth, words, avail := 0, 0, first
-	flush := func() {
-		lines = append(lines, strings.TrimRight(cur.String(), " "))
-		cur.Reset()
-		curWidth, words, avail = 0, 0, rest
+	head, _, _ := strings.Cut(ansi.Wrap(s, first, breakAfter), "\n")
+	if !strings.HasPrefix(s, head) {
+		// ansi.Wrap drops only the spaces where it breaks a line, so its
+		// first line is where s starts; were that to change, the first
+		// line would lose its extra room rather than a character.
+		return lines(ansi.Wrap(s, rest, breakAfter))
 	}
-	add := func(word string, w int) {
-		if words > 0 {
-			cur.WriteByte(' ')
-			curWidth++
-		}
-		cur.WriteString(word)
-		curWidth += w
-		words++
+	out := []string{strings.TrimRight(head, " ")}
+	if tail := strings.TrimLeft(s[len(head):], " "); tail != "" {
+		out = append(out, lines(ansi.Wrap(tail, rest, breakAfter))...)
 	}
-	for _, word := range strings.Split(s, " ") {
-		w := lipgloss.Width(word)
-		if word == "" && words == 0 && len(lines) > 0 {
-			continue // spaces where a line was broken
-		}
-		sep := min(words, 1)
-		switch {
-		case curWidth+sep+w <= avail:
-			add(word, w)
-		case w <= rest:
-			flush()
-			if word != "" {
-				add(word, w)
-			}
-		default:
-			if avail-curWidth-sep < minChunk {
-				flush()
-			}
-			chunks := cutWord(word, avail-curWidth-min(words, 1), rest)
-			for _, c := range chunks[:len(chunks)-1] {
-				add(c, lipgloss.Width(c))
-				flush()
-			}
-			last := chunks[len(chunks)-1]
-			add(last, lipgloss.Width(last))
-		}
-	}
-	if cur.Len() > 0 || len(lines) == 0 {
-		flush()
-	}
-	return lines
+	return out
 }
 
-// cutWord splits a word that fits on no line: the first piece into room
-// columns, the others into rest.
-func cutWord(word string, room, rest int) []string {
-	head, tail, _ := strings.Cut(lipgloss.Wrap(word, room, "/"), "\n")
-	pieces := []string{head}
-	if tail != "" {
-		pieces = append(pieces, strings.Split(lipgloss.Wrap(strings.ReplaceAll(tail, "\n", ""), rest, "/"), "\n")...)
+// lines splits wrapped text into its lines, without the spaces that end
+// them.
+func lines(s string) []string {
+	out := strings.Split(s, "\n")
+	for i, line := range out {
+		out[i] = strings.TrimRight(line, " ")
 	}
-	return pieces
+	return out
 }
 
 // raw writes s at indent without wrapping, for text that must survive a
@@ -167,6 +131,13 @@ func (p *printer) header(r *finding.Report) {
 	if cause := clean(view.Cause(r)); cause != "" {
 		p.wrapped(2, 4, styleStrong.Render("Cause: ")+cause)
 	}
+	if g := r.Gate; g != nil {
+		verdict := styleGood.Render("passed")
+		if !g.Passed {
+			verdict = styleBad.Render("FAILED")
+		}
+		p.wrapped(2, 4, styleStrong.Render("Gate ")+verdict+gateDetail(g))
+	}
 	p.wrapped(2, 2, styleDim.Render(coverage(r)))
 	for _, line := range []string{view.CoverageLine(r), view.OperationsLine(r), view.ThrottlingLine(r)} {
 		if line = clean(line); line != "" {
@@ -176,6 +147,34 @@ func (p *printer) header(r *finding.Report) {
 	if line := clean(view.PartialLine(r)); line != "" {
 		p.wrapped(2, 4, styleBad.Render(line))
 	}
+}
+
+// gateDetail is why the gate decided as it did, then the flags it judged
+// by: ": 7 finding(s) at or above error (--fail-on error)".
+func gateDetail(g *finding.Gate) string {
+	s := ""
+	if reason := clean(g.Reason); reason != "" {
+		s = ": " + reason
+	}
+	if flags := gateFlags(g); flags != "" {
+		s += " (" + flags + ")"
+	}
+	return s
+}
+
+// gateFlags names the flags the gate judged by: "--fail-on error".
+func gateFlags(g *finding.Gate) string {
+	var flags []string
+	if g.FailOn != finding.SeverityNone {
+		flags = append(flags, "--fail-on "+g.FailOn.String())
+	}
+	if u := clean(g.FailUnder); u != "" {
+		flags = append(flags, "--fail-under "+u)
+	}
+	if g.MinCoverage > 0 {
+		flags = append(flags, fmt.Sprintf("--min-coverage %d", g.MinCoverage))
+	}
+	return strings.Join(flags, ", ")
 }
 
 // coverage says how much of the scan the grade rests on, so a good grade
@@ -199,92 +198,54 @@ func coverage(r *finding.Report) string {
 	return s
 }
 
-var familyColumns = []string{"Grade", "Score", "Passed", "Failed", "Skipped", "Errored"}
-
-// columnGap separates table columns.
-const columnGap = 2
-
-// families prints the per-family table. Rows are never wrapped, since a
-// wrapped row no longer reads as a table; the reason a family was not
-// assessed follows its row when it fits and goes below it otherwise.
+// families prints the per-family table. A family's note (on how many of
+// its checks its letter rests, or why it has none) is the last column,
+// wrapped within it; on a terminal too narrow for that, the notes follow
+// the table.
 func (p *printer) families(r *finding.Report) {
 	fams := r.Score.Families
 	if len(fams) == 0 {
 		return
 	}
-	nameWidth := len("Family")
-	for _, f := range fams {
-		nameWidth = max(nameWidth, lipgloss.Width(clean(f.Family)))
+	// Errored checks are rare; their column is shown when one is.
+	errored := slices.ContainsFunc(fams, func(f finding.FamilyScore) bool { return f.Errored > 0 })
+	header := []string{"Family", "Grade", "Score", "Passed", "Failed", "Skipped"}
+	if errored {
+		header = append(header, "Errored")
 	}
-	nameWidth += columnGap
-
-	cells := func(name string, values []string) string {
-		row := pad(name, nameWidth)
-		for i, v := range values {
-			row += pad(v, len(familyColumns[i])+columnGap)
-		}
-		return row
-	}
-
-	p.blank()
-	p.raw(2, styleHeading.Render(strings.TrimRight(cells("Family", familyColumns), " ")))
+	var rows [][]string
+	var notes []string
 	for _, f := range fams {
 		grade, score := "-", "-"
 		if view.Graded(f) {
 			grade, score = gradeLabel(clean(f.Grade)), fmt.Sprint(f.Value)
 		}
-		row := cells(clean(f.Family), []string{grade, score,
-			fmt.Sprint(f.Passed), fmt.Sprint(f.Failed), fmt.Sprint(f.Skipped), fmt.Sprint(f.Errored)})
+		row := []string{clean(f.Family), grade, score, fmt.Sprint(f.Passed), fmt.Sprint(f.Failed), fmt.Sprint(f.Skipped)}
+		if errored {
+			row = append(row, fmt.Sprint(f.Errored))
+		}
 		note := view.StateLabel(f) + " — " + clean(f.Reason)
 		if view.Graded(f) {
 			// A letter resting on part of the family says on how much.
 			note = view.PartlyJudged(f)
 		}
-		if note == "" {
-			p.raw(2, strings.TrimRight(row, " "))
-			continue
-		}
-		reason := styleDim.Render(note)
-		if 2+lipgloss.Width(row)+lipgloss.Width(reason) <= p.opts.Width {
-			p.raw(2, row+reason)
-			continue
-		}
-		p.raw(2, strings.TrimRight(row, " "))
-		p.wrapped(2+nameWidth, 2, reason)
+		rows = append(rows, row)
+		notes = append(notes, note)
 	}
-}
 
-// checks summarises how every check ended. Skip and error reasons are always
-// shown: they say what the grade does not cover.
-func (p *printer) checks(r *finding.Report) {
-	if len(r.Checks) == 0 {
+	p.blank()
+	noted := make([][]string, len(rows))
+	for i, row := range rows {
+		noted[i] = append(slices.Clip(row), styleDim.Render(notes[i]))
+	}
+	if p.grid(2, grid{header: append(slices.Clip(header), ""), rows: noted}) {
 		return
 	}
-	results := append([]finding.CheckResult(nil), r.Checks...)
-	sort.SliceStable(results, func(i, j int) bool { return results[i].ID < results[j].ID })
-
-	var listed []finding.CheckResult
-	idWidth := 0
-	for _, c := range results {
-		if p.opts.Verbose || c.Status == finding.StatusSkip || c.Status == finding.StatusError {
-			listed = append(listed, c)
-			idWidth = max(idWidth, lipgloss.Width(clean(c.ID)))
+	p.grid(2, grid{header: header, rows: rows})
+	for i, f := range fams {
+		if notes[i] != "" {
+			p.wrapped(2, 4, clean(f.Family)+": "+styleDim.Render(notes[i]))
 		}
-	}
-	p.heading("Checks")
-	n := view.Summarize(r)
-	p.wrapped(2, 2, fmt.Sprintf("%d run: %d passed, %d failed, %d skipped, %d errored",
-		n.Total, n.Passed, n.Failed, n.Skipped, n.Errored))
-
-	for _, c := range listed {
-		line := pad(statusLabel(c.Status), 9) + pad(clean(c.ID), idWidth+2)
-		switch {
-		case c.Status == finding.StatusFail:
-			line += view.FailedDetail(c)
-		case c.Reason != "":
-			line += clean(c.Reason)
-		}
-		p.wrapped(2, 9+idWidth+2, strings.TrimRight(line, " "))
 	}
 }
 
@@ -369,21 +330,42 @@ func (p *printer) addresses(byHost map[string][]string) {
 	}
 }
 
-func (p *printer) gate(r *finding.Report) {
-	g := r.Gate
-	if g == nil {
-		return
+// verdict ends the report with one line that repeats what the first
+// screen said, for a terminal that scrolled it away: the grade, the gate
+// and the findings by severity. The gate's reason is on the first screen;
+// here its flags stand for it, so that the line fits 80 columns.
+func (p *printer) verdict(r *finding.Report) {
+	parts := []string{"grade " + gradeLabel(view.Grade(r))}
+	if view.Grade(r) != finding.GradeNotAssessed {
+		parts[0] += fmt.Sprintf(" (%d)", r.Score.Value)
+	}
+	if g := r.Gate; g != nil {
+		verdict := styleGood.Render("gate passed")
+		if !g.Passed {
+			verdict = styleBad.Render("gate failed")
+		}
+		if flags := gateFlags(g); flags != "" {
+			verdict += " (" + flags + ")"
+		}
+		parts = append(parts, verdict)
+	}
+	if n := len(r.Findings); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s: %s", n, view.Plural(n, "finding", "findings"), severityCounts(r)))
+	} else {
+		parts = append(parts, "no findings")
 	}
 	p.blank()
-	verdict := styleGood.Render("passed")
-	if !g.Passed {
-		verdict = styleBad.Render("FAILED")
+	p.wrapped(0, 2, strings.Join(parts, " · "))
+}
+
+// severityCounts is "7 error, 16 warning".
+func severityCounts(r *finding.Report) string {
+	counts := view.SeverityCounts(r)
+	parts := make([]string, len(counts))
+	for i, c := range counts {
+		parts[i] = fmt.Sprintf("%d %s", c.Count, c.Severity)
 	}
-	line := styleStrong.Render("Gate ") + verdict + " (fail on " + g.FailOn.String() + ")"
-	if reason := clean(g.Reason); reason != "" {
-		line += ": " + reason
-	}
-	p.wrapped(0, 2, line)
+	return strings.Join(parts, ", ")
 }
 
 // curl bounds a curl line without folding it.

@@ -2,9 +2,8 @@ package text
 
 import (
 	"fmt"
+	"slices"
 	"strings"
-
-	"charm.land/lipgloss/v2"
 
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/report/internal/view"
@@ -32,10 +31,7 @@ func (p *printer) states(r *finding.Report) {
 			p.wrapped(4, 2, styleDim.Render("no controls offered in "+cleanJoin(m.States)))
 			continue
 		}
-		if rows, ok := p.stateTable(m); ok {
-			for _, row := range rows {
-				p.raw(4, row)
-			}
+		if p.stateTable(m) {
 			continue
 		}
 		for _, c := range m.Controls {
@@ -48,47 +44,24 @@ func (p *printer) states(r *finding.Report) {
 	}
 }
 
-// stateTable renders the matrix, or reports that it does not fit.
-func (p *printer) stateTable(m finding.StateMatrix) ([]string, bool) {
-	labels := make([]string, len(m.Controls))
-	labelWidth := 0
+// stateTable prints the matrix, or reports that it does not fit.
+func (p *printer) stateTable(m finding.StateMatrix) bool {
+	header := []string{""}
+	for _, s := range m.States {
+		header = append(header, clean(s))
+	}
+	rows := make([][]string, len(m.Controls))
 	for i, c := range m.Controls {
-		labels[i] = clean(c.Type) + " " + clean(c.Name)
-		labelWidth = max(labelWidth, lipgloss.Width(labels[i]))
-	}
-	labelWidth += columnGap
-	states := make([]string, len(m.States))
-	widths := make([]int, len(m.States))
-	total := 4 + labelWidth
-	for i, s := range m.States {
-		states[i] = clean(s)
-		widths[i] = max(lipgloss.Width(states[i]), 1) + columnGap
-		total += widths[i]
-	}
-	if total > p.opts.Width {
-		return nil, false
-	}
-	header := pad("", labelWidth)
-	for i, s := range states {
-		header += pad(s, widths[i])
-	}
-	rows := []string{styleHeading.Render(strings.TrimRight(header, " "))}
-	for i, c := range m.Controls {
-		offered := map[string]bool{}
-		for _, s := range c.OfferedIn {
-			offered[s] = true
-		}
-		row := pad(labels[i], labelWidth)
-		for j, s := range m.States {
+		rows[i] = []string{clean(c.Type) + " " + clean(c.Name)}
+		for _, s := range m.States {
 			mark := markAbsent
-			if offered[s] {
+			if slices.Contains(c.OfferedIn, s) {
 				mark = styleGood.Render(markOffered)
 			}
-			row += pad(mark, widths[j])
+			rows[i] = append(rows[i], mark)
 		}
-		rows = append(rows, strings.TrimRight(row, " "))
 	}
-	return rows, true
+	return p.grid(4, grid{header: header, rows: rows, whole: true})
 }
 
 func cleanJoin(ss []string) string {

@@ -24,6 +24,9 @@ var (
 	styleDim     = lipgloss.NewStyle().Faint(true)
 	styleGood    = lipgloss.NewStyle().Foreground(lipgloss.Color("10"))
 	styleBad     = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("9"))
+	// Help text's code spans and emphasis.
+	styleCode     = lipgloss.NewStyle().Foreground(lipgloss.Color("6"))
+	styleEmphasis = lipgloss.NewStyle().Italic(true)
 )
 
 var severityStyles = map[finding.Severity]lipgloss.Style{

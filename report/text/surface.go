@@ -3,8 +3,6 @@ package text
 import (
 	"strings"
 
-	"charm.land/lipgloss/v2"
-
 	"github.com/agentready/agentready/internal/finding"
 )
 
@@ -27,11 +25,7 @@ func (p *printer) surface(r *finding.Report) {
 		}
 		p.wrapped(2, 4, styleDim.Render(clean(proj.Name)+" not compared: "+clean(proj.Reason)))
 	}
-	if rows, ok := p.surfaceTable(m, cols); ok {
-		for _, row := range rows {
-			p.raw(2, row)
-		}
-	} else {
+	if !p.surfaceTable(m, cols) {
 		for _, row := range m.Rows {
 			var parts []string
 			for _, c := range cols {
@@ -69,34 +63,18 @@ func cell(m *finding.SurfaceMatrix, row finding.SurfaceRow, col int) string {
 	return cleanJoin(row.Names[col])
 }
 
-func (p *printer) surfaceTable(m *finding.SurfaceMatrix, cols []int) ([]string, bool) {
-	labelWidth := len("operation")
-	for _, row := range m.Rows {
-		labelWidth = max(labelWidth, lipgloss.Width(surfaceLabel(row)))
+// surfaceTable prints the matrix, or reports that it does not fit.
+func (p *printer) surfaceTable(m *finding.SurfaceMatrix, cols []int) bool {
+	header := []string{"operation"}
+	for _, c := range cols {
+		header = append(header, clean(m.Projections[c].Name))
 	}
-	widths := make([]int, len(cols))
-	total := 2 + labelWidth + columnGap
-	for i, c := range cols {
-		widths[i] = lipgloss.Width(clean(m.Projections[c].Name))
-		for _, row := range m.Rows {
-			widths[i] = max(widths[i], lipgloss.Width(cell(m, row, c)))
+	rows := make([][]string, len(m.Rows))
+	for i, row := range m.Rows {
+		rows[i] = []string{surfaceLabel(row)}
+		for _, c := range cols {
+			rows[i] = append(rows[i], cell(m, row, c))
 		}
-		total += widths[i] + columnGap
 	}
-	if total > p.opts.Width {
-		return nil, false
-	}
-	header := pad("operation", labelWidth+columnGap)
-	for i, c := range cols {
-		header += pad(clean(m.Projections[c].Name), widths[i]+columnGap)
-	}
-	rows := []string{strings.TrimRight(styleDim.Render(header), " ")}
-	for _, row := range m.Rows {
-		line := pad(surfaceLabel(row), labelWidth+columnGap)
-		for i, c := range cols {
-			line += pad(cell(m, row, c), widths[i]+columnGap)
-		}
-		rows = append(rows, strings.TrimRight(line, " "))
-	}
-	return rows, true
+	return p.grid(2, grid{header: header, rows: rows, whole: true})
 }

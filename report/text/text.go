@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/report/internal/view"
 )
 
 // Defaults for the zero Options.
@@ -66,22 +67,29 @@ func (rp *Reporter) Write(w io.Writer, r *finding.Report) error {
 		r = &finding.Report{}
 	}
 	p := &printer{opts: rp.opts, b: &strings.Builder{}}
+	groups := view.Groups(r)
 	p.header(r)
+	p.summary(r, groups)
 	p.families(r)
-	p.findings(r)
+	p.findings(groups)
 	p.checks(r)
 	p.unreached(r)
 	p.states(r)
 	p.interfaces(r)
 	p.surface(r)
 	p.stats(r)
-	p.gate(r)
+	p.verdict(r)
+	return rp.emit(w, p.b.String())
+}
 
+// emit writes what a printer rendered through a colorprofile.Writer, which
+// drops every escape sequence unless Color is set.
+func (rp *Reporter) emit(w io.Writer, s string) error {
 	profile := colorprofile.NoTTY
 	if rp.opts.Color {
 		profile = colorprofile.ANSI256
 	}
 	cw := &colorprofile.Writer{Forward: w, Profile: profile}
-	_, err := io.WriteString(cw, p.b.String())
+	_, err := io.WriteString(cw, s)
 	return err
 }

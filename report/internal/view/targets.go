@@ -158,12 +158,12 @@ func TargetRowOf(t Target) TargetRow {
 }
 
 func errorsAndWarnings(rep *finding.Report) (errors, warnings int) {
-	for _, f := range rep.Findings {
-		switch f.Severity {
+	for _, c := range SeverityCounts(rep) {
+		switch c.Severity {
 		case finding.SeverityError:
-			errors++
+			errors = c.Count
 		case finding.SeverityWarning:
-			warnings++
+			warnings = c.Count
 		}
 	}
 	return errors, warnings

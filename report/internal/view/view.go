@@ -222,6 +222,28 @@ func Summarize(r *finding.Report) Summary {
 	return s
 }
 
+// SeverityCount is how many of a report's findings have one severity.
+type SeverityCount struct {
+	Severity finding.Severity
+	Count    int
+}
+
+// SeverityCounts counts the report's findings by severity, most severe
+// first, leaving out the severities none has.
+func SeverityCounts(r *finding.Report) []SeverityCount {
+	n := map[finding.Severity]int{}
+	for _, f := range r.Findings {
+		n[f.Severity]++
+	}
+	var out []SeverityCount
+	for s := finding.SeverityError; s > finding.SeverityNone; s-- {
+		if n[s] > 0 {
+			out = append(out, SeverityCount{s, n[s]})
+		}
+	}
+	return out
+}
+
 // Grade is the report's grade, printable, or finding.GradeNotAssessed when
 // there is none. A report read back may carry anything there.
 func Grade(r *finding.Report) string {
