@@ -263,22 +263,16 @@ func (d *doc) findings(r *finding.Report) {
 		if len(b.rest) == 0 {
 			continue
 		}
-		cost := len(b.open) + len(closeDetails)
-		for _, o := range b.rest {
-			if cost+len(o) > room {
-				break
-			}
-			cost += len(o)
+		if cost := b.foldedCost(len(b.rest)); cost <= room {
+			folded[i] = len(b.rest)
+			room -= cost
+			continue
+		}
+		for folded[i] < len(b.rest) && b.foldedCost(folded[i]+1) <= room {
 			folded[i]++
 		}
-		if folded[i] < len(b.rest) {
-			// Never skip ahead to a later check's folded list.
-			if folded[i] > 0 {
-				room -= cost
-			}
-			break
-		}
-		room -= cost
+		// Never skip ahead to a later check's folded list.
+		break
 	}
 	// The room was measured above: what is written here fits.
 	for i, b := range blocks {
@@ -290,7 +284,7 @@ func (d *doc) findings(r *finding.Report) {
 		}
 		d.b.WriteString(b.head)
 		if n := folded[i]; n > 0 {
-			d.b.WriteString(b.open + strings.Join(b.rest[:n], "") + closeDetails)
+			d.b.WriteString(b.folded(n))
 		}
 		if left := len(b.rest) - folded[i]; left > 0 {
 			d.cut = true
@@ -302,8 +296,30 @@ func (d *doc) findings(r *finding.Report) {
 // block is one check's part of the findings: its heading with the first
 // occurrences, then the rest folded in <details>.
 type block struct {
-	head, open string
-	rest       []string
+	head string
+	rest []string
+	// restBytes[n] is the length of the first n of rest.
+	restBytes []int
+}
+
+// folded is the <details> block of the first n folded occurrences.
+func (b *block) folded(n int) string {
+	return b.summary(n) + strings.Join(b.rest[:n], "") + closeDetails
+}
+
+func (b *block) foldedCost(n int) int {
+	return len(b.summary(n)) + b.restBytes[n] + len(closeDetails)
+}
+
+// summary says how many occurrences are folded, and how many of them
+// are shown when the budget cut the list.
+func (b *block) summary(n int) string {
+	all := len(b.rest)
+	more := view.Plural(all, "occurrence", "occurrences")
+	if n < all {
+		return fmt.Sprintf("<details><summary>%d of %d more %s</summary>\n\n", n, all, more)
+	}
+	return fmt.Sprintf("<details><summary>%d more %s</summary>\n\n", all, more)
 }
 
 const closeDetails = "\n</details>\n\n"
@@ -333,14 +349,12 @@ func (d *doc) block(g *view.Group) block {
 		head.WriteString(occurrence(g, &g.Findings[i]))
 	}
 	head.WriteString("\n")
-	b := block{head: head.String()}
+	b := block{head: head.String(), restBytes: []int{0}}
 	rest := g.Findings[shown:]
-	if len(rest) == 0 {
-		return b
-	}
-	b.open = fmt.Sprintf("<details><summary>%d more %s</summary>\n\n", len(rest), view.Plural(len(rest), "occurrence", "occurrences"))
 	for i := range rest {
-		b.rest = append(b.rest, occurrence(g, &rest[i]))
+		o := occurrence(g, &rest[i])
+		b.rest = append(b.rest, o)
+		b.restBytes = append(b.restBytes, b.restBytes[i]+len(o))
 	}
 	return b
 }

@@ -151,9 +151,9 @@ func TestACutDocumentNamesEveryFailingCheckFirst(t *testing.T) {
 		last = i
 	}
 	// The folded occurrences fill what the headings leave, from the most
-	// severe check on.
-	if !strings.Contains(out, "<details><summary>2002 more occurrences</summary>") || strings.Count(out, "<details>") != strings.Count(out, "</details>") {
-		t.Errorf("the error check's folded occurrences are missing or unbalanced:\n%s", out)
+	// severe check on, and the summary says how many of them are shown.
+	if !regexp.MustCompile(`<details><summary>\d+ of 2002 more occurrences</summary>`).MatchString(out) || strings.Count(out, "<details>") != strings.Count(out, "</details>") {
+		t.Errorf("the error check's folded occurrences are missing or unbalanced:\n%s", out[:min(len(out), 4000)])
 	}
 	if strings.Contains(out, "problem-json-status-member/10`") {
 		t.Error("a folded occurrence of the info check was written before the error check's were all shown")
