@@ -59,6 +59,10 @@ type Options struct {
 	SARIFAnchor, SARIFCategory string
 	// BaseDir is the repository root that SARIF paths are made relative to.
 	BaseDir string
+	// MarkdownMaxBytes bounds a Markdown document (a pull-request comment),
+	// and MarkdownFullReport is where a cut one links: see markdown.Options.
+	MarkdownMaxBytes   int
+	MarkdownFullReport string
 }
 
 // formats is the one list of output formats. A new format adds its line here.
@@ -70,9 +74,11 @@ var formats = map[string]func(Options) Reporter{
 	"sarif": func(o Options) Reporter {
 		return sarif.New(sarif.Options{Anchor: o.SARIFAnchor, Category: o.SARIFCategory, BaseDir: o.BaseDir})
 	},
-	"markdown": func(o Options) Reporter { return markdown.New(markdown.Options{MaxURLs: o.MaxURLs}) },
-	"html":     func(Options) Reporter { return html.New(html.Options{}) },
-	"junit":    func(Options) Reporter { return junit.New() },
+	"markdown": func(o Options) Reporter {
+		return markdown.New(markdown.Options{MaxURLs: o.MaxURLs, MaxBytes: o.MarkdownMaxBytes, FullReport: o.MarkdownFullReport})
+	},
+	"html":  func(Options) Reporter { return html.New(html.Options{}) },
+	"junit": func(Options) Reporter { return junit.New() },
 }
 
 // New returns the reporter for format.

@@ -14,7 +14,11 @@ import (
 	"github.com/agentready/agentready/internal/harness/harnesstest"
 )
 
-func TestMain(m *testing.M) { os.Exit(harnesstest.Main(m)) }
+func TestMain(m *testing.M) {
+	code := harnesstest.Main(m)
+	removeBuiltAgentready()
+	os.Exit(code)
+}
 
 // TestActionMetadata checks what actionlint does not: no input reaches a
 // script except through env:, every uses: is pinned by commit, and the
@@ -41,7 +45,7 @@ func TestActionMetadata(t *testing.T) {
 			t.Errorf("%s is not pinned by commit SHA with its tag in a comment", s.Uses)
 		}
 	}
-	for _, in := range []string{"url", "start", "ready", "openapi", "mcp", "config", "baseline", "identities", "fail-on", "fail-under", "min-coverage", "sarif", "category", "comment", "version"} {
+	for _, in := range []string{"url", "start", "ready", "openapi", "mcp", "config", "baseline", "identities", "fail-on", "fail-under", "min-coverage", "sarif", "category", "sarif-anchor", "comment", "install", "version"} {
 		if _, ok := a.Inputs[in]; !ok {
 			t.Errorf("no input %q", in)
 		}
@@ -49,7 +53,10 @@ func TestActionMetadata(t *testing.T) {
 	if a.Inputs["sarif"].Default != "agentready.sarif" {
 		t.Errorf("sarif defaults to %q", a.Inputs["sarif"].Default)
 	}
-	for _, out := range []string{"grade", "score", "sarif", "report-json", "new-findings", "har"} {
+	if a.Inputs["install"].Default != "release" {
+		t.Errorf("install defaults to %q", a.Inputs["install"].Default)
+	}
+	for _, out := range []string{"grade", "score", "sarif", "report-json", "new-findings", "har", "markdown", "diff", "exit-code"} {
 		if a.Outputs[out].Value == "" {
 			t.Errorf("no output %q", out)
 		}
@@ -96,7 +103,7 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 		for _, d := range defects {
 			cmd += " -defect " + d
 		}
-		return map[string]string{"url": "http://" + addr + "/", "start": cmd, "ready": "listening on"}
+		return map[string]string{"install": "source", "url": "http://" + addr + "/", "start": cmd, "ready": "listening on"}
 	}
 	with := func(base map[string]string, kv ...string) map[string]string {
 		for i := 0; i+1 < len(kv); i += 2 {
@@ -125,7 +132,7 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 		if r.code != 0 {
 			t.Fatalf("exit %d\n%s", r.code, r.log)
 		}
-		bin := filepath.Join(r.steps["key"]["dir"], "agentready")
+		bin := r.steps["key"]["bin"]
 		if out, err := exec.Command(bin, "version").Output(); err != nil || strings.TrimSpace(string(out)) != "agentready v1.2.3-rc.1" {
 			t.Errorf("the built binary reports %q (%v), want the version input", out, err)
 		}
@@ -228,7 +235,7 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 
 	t.Run("every single-value input must be one line", func(t *testing.T) {
 		for _, name := range []string{"url", "ready", "openapi", "mcp", "config", "baseline", "fail-on", "fail-under", "min-coverage", "category"} {
-			r := runAction(t, a, root, temp, map[string]string{"url": unreachable, name: "x\r\nexit-code=0"})
+			r := runAction(t, a, root, temp, map[string]string{"install": "source", "url": unreachable, name: "x\r\nexit-code=0"})
 			if r.code != 2 || !strings.Contains(r.log, "::error title=agentready::"+name+": must be a single line") {
 				t.Errorf("%s with a line break: exit %d\n%s", name, r.code, r.log)
 			}
@@ -237,7 +244,7 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 
 	t.Run("a URL that starts with a dash is the target, not a flag", func(t *testing.T) {
 		for _, url := range []string{"--help", "-o json=/dev/null --fail-on none"} {
-			r := runAction(t, a, root, temp, map[string]string{"url": url})
+			r := runAction(t, a, root, temp, map[string]string{"install": "source", "url": url})
 			if r.code != 2 || !strings.Contains(r.log, "target "+strconv.Quote(url)+": want an absolute http or https URL") {
 				t.Errorf("url %q: exit %d\n%s", url, r.code, r.log)
 			}
@@ -248,7 +255,7 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 		// URL-encoded text in a credential must reach the runner's masker
 		// as written: unescaped, %25 and %0A would mask other strings.
 		secret := "-----BEGIN KEY-----\nline-two\n\n   \nline-three\r\ntok%25en%0Aend%0D\n100%\n-----END KEY-----\n"
-		r := runAction(t, a, root, temp, map[string]string{"url": unreachable, "identities": "AGENTREADY_TEST_PEM"}, "AGENTREADY_TEST_PEM="+secret)
+		r := runAction(t, a, root, temp, map[string]string{"install": "source", "url": unreachable, "identities": "AGENTREADY_TEST_PEM"}, "AGENTREADY_TEST_PEM="+secret)
 		if r.code != 3 {
 			t.Fatalf("exit %d, want 3 (unreachable)\n%s", r.code, r.log)
 		}
@@ -271,7 +278,7 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 
 	t.Run("versions that name a tag, branch or commit are built", func(t *testing.T) {
 		for _, v := range []string{"v1.2.3", "1.0.0-rc.1+build.5", "main", "release/2.x", "dev", "0123456789abcdef0123456789abcdef01234567"} {
-			r := runAction(t, a, root, temp, map[string]string{"url": unreachable, "version": v})
+			r := runAction(t, a, root, temp, map[string]string{"install": "source", "url": unreachable, "version": v})
 			if r.code != 3 || r.steps["key"]["version"] != v {
 				t.Errorf("version %q: exit %d, key step version %q, want exit 3 (unreachable) with the version\n%s", v, r.code, r.steps["key"]["version"], r.log)
 			}
@@ -339,9 +346,9 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 const unreachable = "http://127.0.0.1:1/"
 
 // TestActionVersionIsNeverAFlag gives the version input values that would
-// be read as linker flags or would add outputs. Each run has a fresh
-// RUNNER_TEMP, so nothing is cached and the build would run if the value
-// got that far.
+// be read as linker flags, would add outputs, or would name another path
+// of the release server. Each run has a fresh RUNNER_TEMP, so nothing is
+// cached and the build or download would run if the value got that far.
 func TestActionVersionIsNeverAFlag(t *testing.T) {
 	a, root := loadAction(t)
 	pwned := filepath.Join(t.TempDir(), "pwned")
@@ -355,16 +362,23 @@ func TestActionVersionIsNeverAFlag(t *testing.T) {
 		"-linkmode=external",
 		`v1"-extld=` + extld,
 		"v1.2.3 ",
+		"1.2.3/../../evil/v9.9.9",
 	} {
-		r := runAction(t, a, root, t.TempDir(), map[string]string{"url": unreachable, "version": v})
-		if _, err := os.Stat(pwned); err == nil {
-			t.Fatalf("version %q made the linker run a program", v)
-		}
-		if r.code != 2 || !strings.Contains(r.log, "::error title=agentready::version: ") {
-			t.Errorf("version %q: exit %d, want 2 with an error about the version\n%s", v, r.code, r.log)
-		}
-		if len(r.steps["key"]) != 0 {
-			t.Errorf("version %q: the key step wrote outputs %q", v, r.steps["key"])
+		for _, install := range []string{"source", "release"} {
+			if strings.Contains(v, "..") && install == "source" {
+				continue // a version to build is only a name, never a path
+			}
+			r := runAction(t, a, root, t.TempDir(), map[string]string{"install": install, "url": unreachable, "version": v},
+				"AGENTREADY_RELEASE_BASE_URL=http://127.0.0.1:1/")
+			if _, err := os.Stat(pwned); err == nil {
+				t.Fatalf("version %q made the linker run a program", v)
+			}
+			if r.code != 2 || !strings.Contains(r.log, "::error title=agentready::version: ") {
+				t.Errorf("install %s, version %q: exit %d, want 2 with an error about the version\n%s", install, v, r.code, r.log)
+			}
+			if len(r.steps["key"]) != 0 {
+				t.Errorf("install %s, version %q: the key step wrote outputs %q", install, v, r.steps["key"])
+			}
 		}
 	}
 }
@@ -379,8 +393,10 @@ type stubGH struct {
 // stubGHScript answers GET user with the user file and the GraphQL viewer
 // query with the viewer file (either absent: refused, with the error body
 // on stdout like gh), GET of the comments with page-N.json one page after
-// another (through --jq per page when given, as gh does), and records every
-// call as "METHOD ENDPOINT"; a GraphQL query is recorded as "QUERY graphql".
+// another (through --jq per page when given, as gh does), a comment's POST
+// or PATCH with {} (refused as for a read-only token when the file
+// refuse-writes exists), and records every call as "METHOD ENDPOINT"; a
+// GraphQL query is recorded as "QUERY graphql".
 const stubGHScript = `#!/usr/bin/env bash
 set -euo pipefail
 method=GET endpoint= filter= query=
@@ -415,6 +431,7 @@ case "$method $endpoint" in
   "GET repos/agentready/agentready/issues/7/comments")
     for page in "$GH_STUB"/page-*.json; do answer < "$page"; done ;;
   "PATCH repos/agentready/agentready/issues/comments/"*|"POST repos/agentready/agentready/issues/7/comments")
+    [ -f "$GH_STUB/refuse-writes" ] && refuse
     echo '{}' ;;
   *) echo "gh stub: unexpected $method $endpoint" >&2; exit 1 ;;
 esac
@@ -444,6 +461,14 @@ func newStubGH(t *testing.T, who ghIdentity, pages ...string) *stubGH {
 		}
 	}
 	return g
+}
+
+// refuseWrites makes GitHub refuse to post or edit a comment, as it does
+// for the read-only token of a pull request from a fork.
+func (g *stubGH) refuseWrites() {
+	if err := os.WriteFile(filepath.Join(g.dir, "refuse-writes"), nil, 0o644); err != nil {
+		g.t.Fatal(err)
+	}
 }
 
 func (g *stubGH) env() []string {

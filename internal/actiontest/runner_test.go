@@ -43,7 +43,7 @@ type step struct {
 	Run   string            `yaml:"run"`
 }
 
-func loadAction(t *testing.T) (*action, string) {
+func loadAction(t testing.TB) (*action, string) {
 	t.Helper()
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -62,7 +62,7 @@ func loadAction(t *testing.T) (*action, string) {
 
 // runner holds one run of the action.
 type runner struct {
-	t       *testing.T
+	t       testing.TB
 	a       *action
 	root    string
 	temp    string
@@ -73,6 +73,8 @@ type runner struct {
 	failed  bool
 	code    int      // exit status of the first failed step
 	env     []string // what the test adds to the runner's environment
+	// workspace is the working directory of every step, GITHUB_WORKSPACE.
+	workspace string
 }
 
 // result is what a workflow would see, and the outputs of each step.
@@ -88,9 +90,16 @@ type result struct {
 // RUNNER_TEMP, shared between runs so the cached build is reused. env
 // ("NAME=value") overrides the runner's environment: a stub on PATH, an
 // event file.
-func runAction(t *testing.T, a *action, root, temp string, inputs map[string]string, env ...string) result {
+func runAction(t testing.TB, a *action, root, temp string, inputs map[string]string, env ...string) result {
 	t.Helper()
-	r := &runner{t: t, a: a, root: root, temp: temp, inputs: map[string]string{}, outputs: map[string]map[string]string{}, env: env}
+	return runActionIn(t, a, root, temp, t.TempDir(), inputs, env...)
+}
+
+// runActionIn is runAction with the steps run in workspace, where a
+// workflow has checked out its repository.
+func runActionIn(t testing.TB, a *action, root, temp, workspace string, inputs map[string]string, env ...string) result {
+	t.Helper()
+	r := &runner{t: t, a: a, root: root, temp: temp, inputs: map[string]string{}, outputs: map[string]map[string]string{}, env: env, workspace: workspace}
 	for name, in := range a.Inputs {
 		r.inputs[name] = in.Default
 	}
@@ -187,6 +196,7 @@ func (r *runner) shim(s step) {
 	for k, v := range s.With {
 		with[k] = r.expand(v)
 	}
+	fmt.Fprintf(&r.log, "##[step] %s\n", s.Name)
 	name, _, _ := strings.Cut(s.Uses, "@")
 	switch name {
 	case "actions/setup-go":
@@ -196,15 +206,19 @@ func (r *runner) shim(s step) {
 		if out, err := exec.Command("go", "version").CombinedOutput(); err != nil {
 			r.t.Fatalf("setup-go shim: no go on PATH: %v %s", err, out)
 		}
-	case "actions/cache":
+	case "actions/cache/restore":
 		hit := "false"
 		if entries, err := os.ReadDir(with["path"]); err == nil && len(entries) > 0 {
 			hit = "true"
 		}
 		if with["key"] == "" {
-			r.t.Fatal("actions/cache without a key")
+			r.t.Fatal("actions/cache/restore without a key")
 		}
 		r.setOutputs(s.ID, map[string]string{"cache-hit": hit})
+	case "actions/cache/save":
+		if entries, err := os.ReadDir(with["path"]); err != nil || len(entries) == 0 || with["key"] == "" {
+			r.t.Fatalf("actions/cache/save of %q (key %q), which holds nothing: %v", with["path"], with["key"], err)
+		}
 	default:
 		r.t.Fatalf("no shim for uses: %s", s.Uses)
 	}
@@ -222,6 +236,13 @@ func (r *runner) setOutputs(id string, kv map[string]string) {
 	}
 }
 
+// runID is the run every test run of the action is: its page is
+// runURL, which a cut pull-request comment links.
+const (
+	runID  = "4242"
+	runURL = "https://github.com/agentready/agentready/actions/runs/" + runID
+)
+
 // baseEnv is the process environment minus anything a runner would set,
 // plus what it sets.
 func (r *runner) baseEnv(outputFile string) []string {
@@ -237,8 +258,10 @@ func (r *runner) baseEnv(outputFile string) []string {
 	return append(append(env,
 		"GITHUB_ACTIONS=true", "CI=true",
 		"GITHUB_OUTPUT="+outputFile, "GITHUB_STEP_SUMMARY="+r.summary,
-		"GITHUB_ACTION_PATH="+r.root, "GITHUB_EVENT_PATH="+event,
+		"GITHUB_ACTION_PATH="+r.root, "GITHUB_EVENT_PATH="+event, "GITHUB_WORKSPACE="+r.workspace,
 		"GITHUB_REPOSITORY=agentready/agentready", "GITHUB_ACTION_REF=",
+		"GITHUB_SERVER_URL=https://github.com", "GITHUB_RUN_ID="+runID,
+		"GITHUB_WORKFLOW_REF=agentready/agentready/.github/workflows/ci.yml@refs/pull/7/merge",
 		"RUNNER_TEMP="+r.temp, "RUNNER_OS=Linux", "RUNNER_ARCH=X64",
 	), r.env...) // later entries win in exec.Cmd.Env
 }
@@ -255,7 +278,7 @@ func (r *runner) runStep(i int, s step) {
 	outputFile := filepath.Join(dir, "output")
 	os.WriteFile(outputFile, nil, 0o644)
 	cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", script)
-	cmd.Dir = r.t.TempDir() // the workspace
+	cmd.Dir = r.workspace
 	cmd.Env = r.baseEnv(outputFile)
 	for k, v := range s.Env {
 		cmd.Env = append(cmd.Env, k+"="+r.expand(v))

@@ -14,6 +14,7 @@ import (
 	"github.com/agentready/agentready/report"
 	"github.com/agentready/agentready/report/diff"
 	"github.com/agentready/agentready/report/json"
+	"github.com/agentready/agentready/report/markdown"
 	"github.com/agentready/agentready/report/sarif"
 )
 
@@ -168,8 +169,8 @@ func writeFile(e *env, path, format string, render func(io.Writer) error) error 
 }
 
 func newReportConvertCmd(e *env) *cobra.Command {
-	var from, format, output string
-	var maxURLs int
+	var from, format, output, fullReport string
+	var maxURLs, maxBytes int
 	var noColor bool
 	var sf sarifFlags
 	cmd := &cobra.Command{
@@ -178,7 +179,9 @@ func newReportConvertCmd(e *env) *cobra.Command {
 		Example: `  agentready scan https://api.example.com/ -q -o json=report.json
   agentready report convert --from report.json --format html -o report.html
   agentready report convert --from report.json --format sarif \
-    --sarif-anchor api/openapi.yaml -o agentready.sarif`,
+    --sarif-anchor api/openapi.yaml -o agentready.sarif
+  agentready report convert --from report.json --format markdown \
+    --markdown-max-bytes 60000 --markdown-full-report "$RUN_URL" -o comment.md`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if from == "" {
@@ -187,13 +190,22 @@ func newReportConvertCmd(e *env) *cobra.Command {
 			if err := sf.check(); err != nil {
 				return err
 			}
+			if maxBytes != 0 && maxBytes < markdown.MinMaxBytes {
+				return usageError("--markdown-max-bytes %d: want at least %d (or 0, the step summary's bound)", maxBytes, markdown.MinMaxBytes)
+			}
+			if fullReport != "" {
+				if err := markdown.ValidFullReport(fullReport); err != nil {
+					return usageError("--markdown-full-report: %v", err)
+				}
+			}
 			toStdout := output == "" || output == "-"
 			color := toStdout && !noColor && e.get("NO_COLOR") == "" && isTerminal(e.stdout) && format == "text"
 			width := 100
 			if toStdout {
 				width = termWidth(e.stdout)
 			}
-			rep, err := report.New(format, sf.options(report.Options{Color: color, Width: width, MaxURLs: maxURLs}))
+			rep, err := report.New(format, sf.options(report.Options{Color: color, Width: width, MaxURLs: maxURLs,
+				MarkdownMaxBytes: maxBytes, MarkdownFullReport: fullReport}))
 			if err != nil {
 				return usageError("--format: %v", err)
 			}
@@ -217,6 +229,9 @@ func newReportConvertCmd(e *env) *cobra.Command {
 	fs.StringVarP(&output, "output", "o", "", "file to write (default: stdout)")
 	fs.IntVar(&maxURLs, "max-urls", 0, "occurrences shown per check in text and Markdown (default 3)")
 	fs.BoolVar(&noColor, "no-color", false, "never colour the terminal report (NO_COLOR is honoured too)")
+	fs.IntVar(&maxBytes, "markdown-max-bytes", 0,
+		"bytes the Markdown document may have; it is cut to fit, keeping the grade, the gate and the most severe findings (default: GitHub's 1 MiB step-summary bound)")
+	fs.StringVar(&fullReport, "markdown-full-report", "", "URL where the whole report can be read, linked from a Markdown document that was cut")
 	sf.register(fs)
 	return cmd
 }

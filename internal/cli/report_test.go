@@ -105,6 +105,8 @@ func TestReportConvertErrors(t *testing.T) {
 		{"not a report", []string{"report", "convert", "--from", notJSON}, "no schemaVersion"},
 		{"unknown format", []string{"report", "convert", "--from", from, "--format", "pdf"}, "unknown report format"},
 		{"anchor outside the repository", []string{"report", "convert", "--from", from, "--format", "sarif", "--sarif-anchor", "../x.yaml"}, "--sarif-anchor"},
+		{"a Markdown bound too small for the verdict", []string{"report", "convert", "--from", from, "--format", "markdown", "--markdown-max-bytes", "1000"}, "--markdown-max-bytes 1000: want at least 8192"},
+		{"a full report that is not a web URL", []string{"report", "convert", "--from", from, "--format", "markdown", "--markdown-full-report", "javascript:alert(1)"}, "--markdown-full-report: want an absolute http or https URL"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -113,6 +115,29 @@ func TestReportConvertErrors(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want %d and %q", r.code, r.stderr, ExitUsage, tt.stderrHas)
 			}
 		})
+	}
+}
+
+// TestReportConvertCutsMarkdownToABound is what the GitHub Action's
+// pull-request comment rests on: the document stays within the bound and
+// keeps the verdict and the findings, and says where the rest is.
+func TestReportConvertCutsMarkdownToABound(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "comment.md")
+	r := run(t, "report", "convert", "--from", savedReport(t), "--format", "markdown",
+		"--markdown-max-bytes", "8192", "--markdown-full-report", "https://github.com/acme/api/actions/runs/42", "-o", out)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(b)
+	if len(md) > 8192 || !strings.HasPrefix(md, "## agentready: grade **") || !strings.Contains(md, "`vary-accept`") {
+		t.Errorf("%d bytes, want at most 8192 with the grade and the finding:\n%s", len(md), md)
+	}
+	if !strings.HasSuffix(md, "[The full report](https://github.com/acme/api/actions/runs/42) has everything.\n") {
+		t.Errorf("the cut document does not link the full report:\n%s", md[max(0, len(md)-300):])
 	}
 }
 

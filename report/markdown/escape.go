@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/agentready/agentready/internal/sanitize"
@@ -44,8 +45,22 @@ func code(s string, limit int, inTable bool) string {
 // link renders [label](url) when url is a plain web URL, else the label
 // alone: a report may carry javascript: URLs planted by the app.
 func link(label, url string) string {
-	if !view.IsWebURL(url) || len(url) > 2000 {
+	if !linkable(url) {
 		return label
 	}
 	return "[" + label + "](" + strings.NewReplacer("(", "%28", ")", "%29").Replace(url) + ")"
+}
+
+// maxLink bounds the URL of a link.
+const maxLink = 2000
+
+func linkable(url string) bool { return view.IsWebURL(url) && len(url) <= maxLink }
+
+// ValidFullReport reports whether url can be Options.FullReport, which is
+// otherwise left out: a plain http or https URL of at most 2000 bytes.
+func ValidFullReport(url string) error {
+	if !linkable(url) {
+		return errors.New("want an absolute http or https URL of at most 2000 bytes, without spaces or quotes")
+	}
+	return nil
 }

@@ -4,8 +4,8 @@
 // first few URLs and the rest folded in <details>.
 //
 // The output is stable (no clock, no durations), so it diffs cleanly between
-// runs, and it stays under GitHub's 1 MiB step-summary limit by cutting with
-// a note. Every string that may come from the scanned app is escaped: it can
+// runs, and it stays under GitHub's 1 MiB step-summary limit, or a smaller
+// bound such as a pull-request comment's, by cutting with a note. Every string that may come from the scanned app is escaped: it can
 // neither break a table, open a link or code span, inject HTML, nor mention
 // anyone.
 package markdown
@@ -43,9 +43,18 @@ type Options struct {
 	// MaxURLs is how many occurrences of a check are shown before the
 	// collapsed rest; 0 means DefaultMaxURLs.
 	MaxURLs int
-	// MaxBytes bounds the document; 0 means DefaultMaxBytes.
+	// MaxBytes bounds the document; 0 means DefaultMaxBytes, and less than
+	// MinMaxBytes means MinMaxBytes.
 	MaxBytes int
+	// FullReport is where the whole report can be read (a CI run's page); a
+	// document that had to be cut links it from its note. Anything but a
+	// plain web URL is left out.
+	FullReport string
 }
+
+// MinMaxBytes is the least MaxBytes: room for the grade, the families and
+// the gate of any report, and the closing note.
+const MinMaxBytes = 8 * reserve
 
 // Reporter writes Markdown.
 type Reporter struct{ opts Options }
@@ -58,7 +67,7 @@ func New(opts Options) *Reporter {
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = DefaultMaxBytes
 	}
-	opts.MaxBytes = max(opts.MaxBytes, 8*reserve)
+	opts.MaxBytes = max(opts.MaxBytes, MinMaxBytes)
 	return &Reporter{opts: opts}
 }
 
@@ -67,7 +76,13 @@ func (rp *Reporter) Write(w io.Writer, r *finding.Report) error {
 	if r == nil {
 		return errors.New("markdown report: nil report")
 	}
-	d := &doc{limit: rp.opts.MaxBytes - reserve, maxURLs: rp.opts.MaxURLs}
+	d := &doc{maxURLs: rp.opts.MaxURLs, maxBytes: rp.opts.MaxBytes}
+	if l := link("The full report", rp.opts.FullReport); l != "The full report" {
+		d.fullReport = l
+	}
+	// The link is written in the closing note, from the reserve: the body
+	// gives up its length.
+	d.limit = rp.opts.MaxBytes - reserve - len(d.fullReport)
 	d.header(r)
 	d.families(r)
 	d.gate(r)
@@ -83,9 +98,12 @@ func (rp *Reporter) Write(w io.Writer, r *finding.Report) error {
 
 // doc accumulates the document within a byte budget.
 type doc struct {
-	b       strings.Builder
-	limit   int
-	maxURLs int
+	b        strings.Builder
+	limit    int
+	maxURLs  int
+	maxBytes int
+	// fullReport is the Markdown link to the whole report, if any.
+	fullReport string
 	// omitted counts what the budget left out.
 	omittedChecks, omittedOccurrences int
 	cut                               bool
@@ -218,20 +236,95 @@ func (d *doc) findings(r *finding.Report) {
 	}
 	d.add(fmt.Sprintf("%d %s failed, %d %s in all.\n\n",
 		len(groups), view.Plural(len(groups), "check", "checks"), len(r.Findings), view.Plural(len(r.Findings), "occurrence", "occurrences")))
+	blocks := make([]block, len(groups))
 	for i, g := range groups {
-		if !d.group(g) {
-			d.omittedChecks += len(groups) - i
-			for _, rest := range groups[i:] {
-				d.omittedOccurrences += len(rest.Findings)
-			}
-			return
+		blocks[i] = d.block(g)
+	}
+	room := 0
+	if !d.cut {
+		room = d.limit - d.b.Len()
+	}
+	// What does not fit is left out from the end, in two rounds: first the
+	// folded occurrences, then whole checks. So a document that is cut
+	// (a pull-request comment far smaller than the report) still names
+	// every failing check it can, the most severe first, with its first
+	// occurrences, rather than spend itself on the first check's long list.
+	heads := 0
+	for _, b := range blocks {
+		if len(b.head) > room {
+			break
+		}
+		room -= len(b.head)
+		heads++
+	}
+	folded := make([]int, heads)
+	for i := range folded {
+		b := &blocks[i]
+		if len(b.rest) == 0 {
+			continue
+		}
+		if cost := b.foldedCost(len(b.rest)); cost <= room {
+			folded[i] = len(b.rest)
+			room -= cost
+			continue
+		}
+		for folded[i] < len(b.rest) && b.foldedCost(folded[i]+1) <= room {
+			folded[i]++
+		}
+		// Never skip ahead to a later check's folded list.
+		break
+	}
+	// The room was measured above: what is written here fits.
+	for i, b := range blocks {
+		if i >= heads {
+			d.cut = true
+			d.omittedChecks++
+			d.omittedOccurrences += len(groups[i].Findings)
+			continue
+		}
+		d.b.WriteString(b.head)
+		if n := folded[i]; n > 0 {
+			d.b.WriteString(b.folded(n))
+		}
+		if left := len(b.rest) - folded[i]; left > 0 {
+			d.cut = true
+			d.omittedOccurrences += left
 		}
 	}
 }
 
-// group writes one check's block; it reports false when not even the
-// check's heading and first occurrences fit.
-func (d *doc) group(g *view.Group) bool {
+// block is one check's part of the findings: its heading with the first
+// occurrences, then the rest folded in <details>.
+type block struct {
+	head string
+	rest []string
+	// restBytes[n] is the length of the first n of rest.
+	restBytes []int
+}
+
+// folded is the <details> block of the first n folded occurrences.
+func (b *block) folded(n int) string {
+	return b.summary(n) + strings.Join(b.rest[:n], "") + closeDetails
+}
+
+func (b *block) foldedCost(n int) int {
+	return len(b.summary(n)) + b.restBytes[n] + len(closeDetails)
+}
+
+// summary says how many occurrences are folded, and how many of them
+// are shown when the budget cut the list.
+func (b *block) summary(n int) string {
+	all := len(b.rest)
+	more := view.Plural(all, "occurrence", "occurrences")
+	if n < all {
+		return fmt.Sprintf("<details><summary>%d of %d more %s</summary>\n\n", n, all, more)
+	}
+	return fmt.Sprintf("<details><summary>%d more %s</summary>\n\n", all, more)
+}
+
+const closeDetails = "\n</details>\n\n"
+
+func (d *doc) block(g *view.Group) block {
 	n := len(g.Findings)
 	mark := severityMark[g.Severity]
 	if mark == "" {
@@ -256,25 +349,14 @@ func (d *doc) group(g *view.Group) bool {
 		head.WriteString(occurrence(g, &g.Findings[i]))
 	}
 	head.WriteString("\n")
+	b := block{head: head.String(), restBytes: []int{0}}
 	rest := g.Findings[shown:]
-	open := ""
-	if len(rest) > 0 {
-		open = fmt.Sprintf("<details><summary>%d more %s</summary>\n\n", len(rest), view.Plural(len(rest), "occurrence", "occurrences"))
-	}
-	if !d.add(head.String() + open) {
-		return false
-	}
-	if len(rest) == 0 {
-		return true
-	}
 	for i := range rest {
-		if !d.add(occurrence(g, &rest[i])) {
-			d.omittedOccurrences += len(rest) - i
-			break
-		}
+		o := occurrence(g, &rest[i])
+		b.rest = append(b.rest, o)
+		b.restBytes = append(b.restBytes, b.restBytes[i]+len(o))
 	}
-	d.must("\n</details>\n\n")
-	return true
+	return b
 }
 
 // occurrence is one list item: the exchange, then the message.
@@ -410,9 +492,17 @@ func (d *doc) truncationNote() {
 		return
 	}
 	note := "> **Cut to stay under GitHub's 1 MiB summary limit.**"
+	if d.maxBytes != DefaultMaxBytes {
+		note = fmt.Sprintf("> **Cut to stay under %d bytes.**", d.maxBytes)
+	}
 	if d.omittedChecks > 0 || d.omittedOccurrences > 0 {
 		note += fmt.Sprintf(" Not shown: %d %s and %d %s.", d.omittedChecks, view.Plural(d.omittedChecks, "check", "checks"),
 			d.omittedOccurrences, view.Plural(d.omittedOccurrences, "occurrence", "occurrences"))
 	}
-	d.must(note + " The JSON and HTML reports have everything.\n")
+	if d.fullReport != "" {
+		note += " " + d.fullReport + " has everything.\n"
+	} else {
+		note += " The JSON and HTML reports have everything.\n"
+	}
+	d.must(note)
 }

@@ -110,6 +110,86 @@ func TestSizeLimitCutsWithANote(t *testing.T) {
 	}
 }
 
+// manyOccurrences is the sample report with n more occurrences of its
+// error check and of its info check, the first and the last check shown.
+func manyOccurrences(n int) *finding.Report {
+	r := sample.Report()
+	var more []finding.Finding
+	base := map[string]bool{}
+	for _, f := range r.Findings {
+		if (f.CheckID != "negotiation-head-content-length" && f.CheckID != "problem-json-status-member") || base[f.CheckID] {
+			continue
+		}
+		base[f.CheckID] = true
+		for i := range n {
+			g := f
+			g.Evidence = []finding.Evidence{f.Evidence[0]}
+			g.Evidence[0].URL = fmt.Sprintf("https://api.example.com/%s/%d", f.CheckID, i)
+			more = append(more, g)
+		}
+	}
+	r.Findings = append(r.Findings, more...)
+	return r
+}
+
+func TestACutDocumentNamesEveryFailingCheckFirst(t *testing.T) {
+	out := render(t, markdown.Options{MaxBytes: 20 << 10}, manyOccurrences(2000))
+	if len(out) > 20<<10 {
+		t.Fatalf("%d bytes, over MaxBytes", len(out))
+	}
+	last := -1
+	for _, heading := range []string{
+		"#### 🔴 error: `negotiation-head-content-length` HEAD Content-Length differs from GET (2005)",
+		"#### 🟡 warning: `negotiation-json-default`",
+		"#### 🟡 warning: `problem-json-media-type`",
+		"#### 🔵 info: `problem-json-status-member` Problem status matches the response (2001)",
+	} {
+		i := strings.Index(out, heading)
+		if i < 0 || i < last {
+			t.Errorf("%q is missing or out of order:\n%s", heading, out)
+		}
+		last = i
+	}
+	// The folded occurrences fill what the headings leave, from the most
+	// severe check on, and the summary says how many of them are shown.
+	if !regexp.MustCompile(`<details><summary>\d+ of 2002 more occurrences</summary>`).MatchString(out) || strings.Count(out, "<details>") != strings.Count(out, "</details>") {
+		t.Errorf("the error check's folded occurrences are missing or unbalanced:\n%s", out[:min(len(out), 4000)])
+	}
+	if strings.Contains(out, "problem-json-status-member/10`") {
+		t.Error("a folded occurrence of the info check was written before the error check's were all shown")
+	}
+	if !regexp.MustCompile(`Not shown: 0 checks and \d+ occurrences\.`).MatchString(out) {
+		t.Errorf("the note does not count what was left out:\n%s", out[max(0, len(out)-400):])
+	}
+}
+
+func TestACutDocumentLinksTheFullReport(t *testing.T) {
+	runs := "https://github.com/acme/api/actions/runs/42"
+	for _, c := range []struct {
+		name, fullReport, want string
+	}{
+		{"a web URL", runs, "> **Cut to stay under 10240 bytes.** Not shown: "},
+		{"a long web URL", "https://github.com/" + strings.Repeat("a", 1900), "[The full report](https://github.com/aaaa"},
+		{"a script URL", "javascript:alert(1)", "The JSON and HTML reports have everything.\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := render(t, markdown.Options{MaxBytes: 10 << 10, FullReport: c.fullReport}, manyOccurrences(500))
+			if len(out) > 10<<10 {
+				t.Fatalf("%d bytes, over MaxBytes", len(out))
+			}
+			if !strings.Contains(out, c.want) {
+				t.Errorf("no %q in the note:\n%s", c.want, out[max(0, len(out)-600):])
+			}
+			if linked := strings.HasSuffix(out, "("+c.fullReport+") has everything.\n"); linked != strings.HasPrefix(c.fullReport, "https:") {
+				t.Errorf("the full report linked: %v, want %v:\n%s", linked, !linked, out[max(0, len(out)-600):])
+			}
+		})
+	}
+	if out := render(t, markdown.Options{MaxBytes: 10 << 10, FullReport: runs}, sample.Report()); strings.Contains(out, runs) {
+		t.Error("a document that was not cut links the full report")
+	}
+}
+
 // unescaped finds Markdown or HTML syntax that an escaped string never
 // produces: a tag, an HTML comment, a link, or a pipe that is not escaped.
 var unescaped = []*regexp.Regexp{
