@@ -113,7 +113,7 @@ func refusedAny(x, proof *exchange.Exchange) string {
 var wildcardCmp = comparison{againstProof(conneg.PurposeWildcard), refusedAny}
 
 // crawlAcceptCmp judges the crawl's own answer: its Accept ends in
-// */*;q=0.5, so a 406 or 415 to it, or the 4xx a start page gave it before
+// */*;q=0.5, so a 406 or 415 to it, or the 4xx a crawled page gave it before
 // Accept */* or none got the page (exchange.PurposeCrawlRefused), refused a
 // client that accepts anything.
 var crawlAcceptCmp = comparison{
