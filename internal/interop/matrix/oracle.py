@@ -145,15 +145,31 @@ def json_object(answer):
     return value if isinstance(value, dict) else None
 
 
+# The items of a plain collection whose HEAD is recorded besides the first,
+# which is recorded fully.
+MORE_ITEMS = 2
+
+
+def collection(rec, start):
+    """The start page's JSON, or None."""
+    answer, _ = rec.ask("GET", start, {"Accept": "application/json"})
+    try:
+        return json.loads(answer.body)
+    except ValueError:
+        return None
+
+
+def item_paths(start, items):
+    """The paths of a bare array's items that have an id, as <start>/<id>."""
+    if not isinstance(items, list):
+        return []
+    return [f"{start.rstrip('/')}/{it['id']}" for it in items if isinstance(it, dict) and "id" in it]
+
+
 def app_resources(rec, start):
     """The collection the scan starts from, and an item of it, if any."""
     paths = [start]
-    answer, _ = rec.ask("GET", start, {"Accept": "application/json"})
-    items = None
-    try:
-        items = json.loads(answer.body)
-    except ValueError:
-        pass
+    items = collection(rec, start)
     if isinstance(items, dict):
         # HAL: follow the links the root or collection gives, as a client would.
         links = items.get("_links", {})
@@ -166,7 +182,7 @@ def app_resources(rec, start):
                 if href.startswith("/"):
                     paths.append(href)
     elif isinstance(items, list) and items and isinstance(items[0], dict) and "id" in items[0]:
-        paths.append(f"{start.rstrip('/')}/{items[0]['id']}")
+        paths.append(item_paths(start, items)[0])
     seen = []
     for p in paths:
         if p not in seen:
@@ -239,6 +255,19 @@ def head(rec, path):
     return answer
 
 
+def error_media_type(rec, method, path, answer, line, what):
+    """Whether an error answer is application/problem+json, or a problem
+    served as plain JSON."""
+    obj = json_object(answer)
+    problem_shaped = obj is not None and ("title" in obj or "type" in obj) and "status" in obj
+    rec.row("problem-json", "problem-json-media-type", method, path,
+            f"the {answer.status} to {what} is application/problem+json", answer, line,
+            not is_problem(answer), status=answer.status, problemShaped=problem_shaped)
+    rec.row("problem-json", "problem-json-served-as-json", method, path,
+            "a problem-shaped body is not served as plain JSON", answer, line,
+            problem_shaped and answer.media_type() == "application/json", status=answer.status)
+
+
 def options(rec, path, unsupported_method):
     answer, line = rec.ask("OPTIONS", path)
     allow = answer.header("allow")
@@ -254,6 +283,8 @@ def options(rec, path, unsupported_method):
             400 <= answer.status < 500 and answer.status != 405)
     rec.row("negotiation", "negotiation-options-failed", "OPTIONS", path,
             "OPTIONS does not fail with a server error", answer, line, answer.status >= 500)
+    if answer.status >= 400:
+        error_media_type(rec, "OPTIONS", path, answer, line, "OPTIONS")
     tried = [("OPTIONS", answer, line)]
     if unsupported_method:
         tried.append((unsupported_method, *rec.ask(unsupported_method, path)))
@@ -272,14 +303,7 @@ def errors(rec, path, status_hint=""):
         if answer.status < 400:
             rec.row("problem-json", "", "GET", path, f"{path} answers {answer.status}", answer, line, None)
             continue
-        obj = json_object(answer)
-        problem_shaped = obj is not None and ("title" in obj or "type" in obj) and "status" in obj
-        rec.row("problem-json", "problem-json-media-type", "GET", path,
-                f"the {answer.status} to Accept: {accept} is application/problem+json", answer, line,
-                not is_problem(answer), status=answer.status, problemShaped=problem_shaped)
-        rec.row("problem-json", "problem-json-served-as-json", "GET", path,
-                "a problem-shaped body is not served as plain JSON", answer, line,
-                problem_shaped and answer.media_type() == "application/json", status=answer.status)
+        error_media_type(rec, "GET", path, answer, line, f"Accept: {accept}")
         if answer.status >= 500:
             rec.row("problem-json", "problem-json-server-error", "GET", path, "a safe request gets no 5xx",
                     answer, line, True, status=answer.status)
@@ -291,6 +315,11 @@ def record_app(rec, start, spec, unsupported_method):
         negotiation(rec, path)
         head(rec, path)
         options(rec, path, unsupported_method)
+    # HEAD on the next items of a plain collection: HEAD is judged item by
+    # item. OPTIONS, whose answer a router gives every item alike, is
+    # judged once per path shape, on the first item above.
+    for path in item_paths(start, collection(rec, start))[1:1 + MORE_ITEMS]:
+        head(rec, path)
     missing_item = f"{resources[-1].rsplit('/', 1)[0]}/{MISSING}" if len(resources) > 1 else f"/items/{MISSING}"
     for path in (f"/{MISSING}", missing_item):
         errors(rec, path)
