@@ -39,6 +39,10 @@ type job struct {
 	// op is the document's GET operation the URL matches, once the
 	// exploration has looked (see explorer.track).
 	op *spec.Operation
+	// guessed marks an item URL made up from a collection's identifiers
+	// (see collectionIDs); retryAccept marks a URL asked again with other
+	// Accept values when it refuses the crawl's (see retryAccept).
+	guessed, retryAccept bool
 }
 
 type page struct {
@@ -51,8 +55,14 @@ type page struct {
 	redirected *url.URL
 	cands      []candidate
 	found      int // links offered, of which cands holds the first MaxLinksPerPage
+	// ids are the identifiers of the page's members when it is a plain
+	// collection whose members link nowhere, for guessing their URLs.
+	ids memberIDs
 	// harvest is what the page gives the OpenAPI exploration, or nil.
 	harvest *harvest
+	// dropped marks the answer to a guessed URL that is not an item: it is
+	// neither recorded nor followed.
+	dropped bool
 }
 
 // crawler walks breadth-first one depth level at a time. Each level is
@@ -79,9 +89,18 @@ type crawler struct {
 	// startLinks counts the links the start page offered.
 	startLinks int
 	robots     *robotsRules // nil unless Config.RespectRobots; see robots.go
-	// refusedStart is the start page's answer to the crawl's Accept when
-	// only another Accept got it (see retryStart), or nil.
-	refusedStart *exchange.Exchange
+	// retryShapes counts, per path shape, the URLs queued that may be
+	// asked again with other Accept values (see retryAccept).
+	retryShapes map[string]int
+	// refused are the answers to the crawl's Accept of the pages that only
+	// another Accept got (see retryAccept), in no order; mu guards them,
+	// since pages are fetched concurrently.
+	mu      sync.Mutex
+	refused []*exchange.Exchange
+	// guessedFrom are the collection paths whose items' URLs were guessed,
+	// each once whatever its query; guesses counts them for the note.
+	guessedFrom map[string]bool
+	guesses     guessTally
 }
 
 // linkCut remembers the pages whose links the per-page bound cut, for the
@@ -100,15 +119,17 @@ func newCrawler(cfg Config, c *client, start *url.URL, bodies *bodyKeeper) *craw
 		h[http.CanonicalHeaderKey(name)] = append([]string(nil), vs...)
 	}
 	return &crawler{
-		cfg:      cfg,
-		client:   c,
-		start:    start,
-		headers:  h,
-		sampler:  newSampler(cfg.SamplesPerShape, cfg.BodiesPerShape, bodies, unreadHeader(c.respHdrs)),
-		decided:  map[string]bool{},
-		variants: map[string]int{},
-		skipped:  map[string]int{},
-		spec:     &specState{cfg: cfg.Spec},
+		cfg:         cfg,
+		client:      c,
+		start:       start,
+		headers:     h,
+		sampler:     newSampler(cfg.SamplesPerShape, cfg.BodiesPerShape, bodies, unreadHeader(c.respHdrs)),
+		decided:     map[string]bool{},
+		variants:    map[string]int{},
+		skipped:     map[string]int{},
+		spec:        &specState{cfg: cfg.Spec},
+		retryShapes: map[string]int{},
+		guessedFrom: map[string]bool{},
 	}
 }
 
@@ -116,7 +137,7 @@ func (cr *crawler) run(ctx context.Context) {
 	startURL := cr.start.String()
 	cr.decided[startURL] = true
 	cr.queued = 1
-	level := []job{{url: startURL, source: exchange.SourceStart}}
+	level := []job{{url: startURL, source: exchange.SourceStart, retryAccept: cr.mayRetry(startURL)}}
 	for len(level) > 0 && ctx.Err() == nil {
 		var next []job
 		if cr.spec.settled() {
@@ -138,8 +159,15 @@ func (cr *crawler) run(ctx context.Context) {
 }
 
 // visit records the page fetched for done and appends the jobs its links
-// make to next.
+// make to next, then those of the item URLs its identifiers give.
 func (cr *crawler) visit(done job, p *page, next []job) []job {
+	if done.guessed {
+		cr.guesses.sent++
+		if p.dropped {
+			return next
+		}
+		cr.guesses.kept++
+	}
 	cr.pages = append(cr.pages, p.x)
 	cr.cfg.progress.addPage()
 	cr.noteCut(p)
@@ -148,6 +176,32 @@ func (cr *crawler) visit(done job, p *page, next []job) []job {
 		if j, ok := cr.consider(cand, base, done.depth+1, p.x.Request.URL); ok {
 			next = append(next, j)
 		}
+	}
+	return cr.guessItems(p, base, done.depth+1, next)
+}
+
+// guessItems appends the jobs of the item URLs guessed from p's
+// identifiers, once per collection path: the pages of one collection
+// (?page=2) list members of the same kind, and its first few tell whether
+// the guess is right. A guess is subject to every bound a link is, and
+// counts against the page limit.
+func (cr *crawler) guessItems(p *page, base *url.URL, depth int, next []job) []job {
+	guesses := itemGuesses(base, p.ids)
+	if len(guesses) == 0 || cr.guessedFrom[base.EscapedPath()] {
+		return next
+	}
+	cr.guessedFrom[base.EscapedPath()] = true
+	queued := false
+	for _, cand := range guesses {
+		if j, ok := cr.consider(cand, base, depth, p.x.Request.URL); ok {
+			next, queued = append(next, j), true
+		}
+	}
+	if queued {
+		if cr.guesses.collections == 0 {
+			cr.guesses.first = p.x.Request.Method + " " + exchange.PathOf(p.x.Request.URL)
+		}
+		cr.guesses.collections++
 	}
 	return next
 }
@@ -226,8 +280,11 @@ func (cr *crawler) fetchPage(ctx context.Context, j job) *page {
 	if x.Err != "" && ctx.Err() != nil {
 		return nil
 	}
-	if j.source == exchange.SourceStart {
-		x, final = cr.retryStart(ctx, j.url, x, final)
+	if j.guessed && !answersGuess(x) {
+		return &page{x: x, url: j.url, dropped: true}
+	}
+	if j.retryAccept {
+		x, final = cr.retryAccept(ctx, j.url, x, final)
 	}
 	x.Purpose, x.Depth, x.Source = exchange.PurposeCrawl, j.depth, j.source
 	p := &page{x: x, url: j.url}
@@ -235,7 +292,13 @@ func (cr *crawler) fetchPage(ctx context.Context, j job) *page {
 		p.redirected = final
 	}
 	if x.Response != nil {
-		p.cands, p.found = discover(x.Response, cr.cfg.MaxLinksPerPage)
+		var doc jsonDocument
+		p.cands, p.found, doc = discover(x.Response, cr.cfg.MaxLinksPerPage)
+		// A guess is not guessed from: an item's list of parts is not a
+		// collection the server named.
+		if base := p.baseURL(); !j.guessed && base != nil && x.Response.Status/100 == 2 {
+			p.ids = collectionIDs(doc, pageNoun(base.EscapedPath(), nil), cr.cfg.SamplesPerShape)
+		}
 	}
 	cr.client.scrub(x)
 	if x.Response != nil {
@@ -247,20 +310,39 @@ func (cr *crawler) fetchPage(ctx context.Context, j job) *page {
 	return p
 }
 
-// retryAccepts are the Accept values the start page is asked with again
-// when it refuses the crawl's: any type, then none ("" removes the field),
-// which RFC 9110 §12.5.1 says get the default representation.
+// retryAccepts are the Accept values a page is asked with again when it
+// refuses the crawl's: any type, then none ("" removes the field), which
+// RFC 9110 §12.5.1 says get the default representation.
 var retryAccepts = []string{"*/*", ""}
 
-// retryStart sends the start page again with each of retryAccepts when it
-// answered the crawl's Accept with a 4xx that is not about access,
-// throttling or the Accept itself (406 and 415, which the negotiation
-// probes follow up), and the user set no Accept of their own. The first 2xx
-// is the page the crawl goes on from, and the refused answer is kept as
-// refusedStart: a resource that exists for one Accept and not for another
+// maxRetriesPerShape bounds the URLs of one path shape that are asked
+// again when they refuse the crawl's Accept: the first ones queued, as
+// many as the crawl samples of a shape. Resources of one shape come from
+// one handler; a shape of a thousand missing pages costs six requests
+// more, not two thousand.
+const maxRetriesPerShape = 3
+
+// mayRetry reports whether a URL queued now may be asked again with other
+// Accept values, and counts it against its shape's bound. It runs as jobs
+// are queued, in queue order, so which URLs may be retried does not depend
+// on which answers first.
+func (cr *crawler) mayRetry(rawURL string) bool {
+	shape := exchange.PathShape(exchange.PathOf(rawURL))
+	if cr.retryShapes[shape] >= maxRetriesPerShape {
+		return false
+	}
+	cr.retryShapes[shape]++
+	return true
+}
+
+// retryAccept sends a page again with each of retryAccepts when it
+// answered the crawl's Accept with a 4xx that Accept may explain
+// (acceptMayExplain), and the user set no Accept of their own. The first
+// 2xx is the page the crawl goes on from, and the refused answer is kept
+// among refused: a resource that exists for one Accept and not for another
 // is a finding, not a reason to stop. Otherwise x stands, and the retries
 // are not recorded.
-func (cr *crawler) retryStart(ctx context.Context, rawURL string, x *exchange.Exchange, final *url.URL) (*exchange.Exchange, *url.URL) {
+func (cr *crawler) retryAccept(ctx context.Context, rawURL string, x *exchange.Exchange, final *url.URL) (*exchange.Exchange, *url.URL) {
 	if x.Response == nil || !acceptMayExplain(x.Response.Status) || cr.headers.Get("Accept") != CrawlAccept {
 		return x, final
 	}
@@ -278,22 +360,26 @@ func (cr *crawler) retryStart(ctx context.Context, rawURL string, x *exchange.Ex
 		cr.client.scrub(x)
 		cr.retain(x, false)
 		x.Purpose, x.BasedOn = exchange.PurposeCrawlRefused, rawURL
-		cr.refusedStart = x
+		cr.mu.Lock()
+		cr.refused = append(cr.refused, x)
+		cr.mu.Unlock()
 		return rx, rfinal
 	}
 	return x, final
 }
 
-// acceptMayExplain reports a 4xx that may depend on Accept alone: not 401,
-// 403 or 407 (access), 406 or 415 (Accept, judged by the negotiation
-// probes) or 429 (throttling).
+// acceptMayExplain reports a 4xx that may depend on Accept alone: 406 and
+// 415 are about Accept itself, and a 404 or a 400 may be, from a router
+// that matches on Accept before it matches the path, or a handler that
+// rejects a header it cannot parse. Every other 4xx says why it refused
+// (access, payment, the method, throttling), and another Accept changes
+// none of it.
 func acceptMayExplain(status int) bool {
 	switch status {
-	case http.StatusUnauthorized, http.StatusForbidden, http.StatusProxyAuthRequired,
-		http.StatusNotAcceptable, http.StatusUnsupportedMediaType, http.StatusTooManyRequests:
-		return false
+	case http.StatusBadRequest, http.StatusNotFound, http.StatusNotAcceptable, http.StatusUnsupportedMediaType:
+		return true
 	}
-	return status >= 400 && status < 500
+	return false
 }
 
 // noteCut counts the links of p that the per-page bound left out.
@@ -402,7 +488,8 @@ func (cr *crawler) consider(c candidate, base *url.URL, depth int, from string) 
 	} else {
 		cr.queued++
 	}
-	return job{url: key, depth: depth, source: cr.sourceOf(c.source, from)}, true
+	// A guess is never asked again: a miss is dropped, whatever Accept.
+	return job{url: key, depth: depth, source: cr.sourceOf(c.source, from), guessed: c.guessed, retryAccept: !c.guessed && cr.mayRetry(key)}, true
 }
 
 type sourceText struct{ how, from, text string }

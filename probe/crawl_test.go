@@ -3,6 +3,7 @@ package probe
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -184,7 +185,13 @@ func TestMaxPages(t *testing.T) {
 	for i := range 50 {
 		links = append(links, fmt.Sprintf(`{"href": "/items/%02d"}`, i))
 	}
-	srv, rec := serve(t, routes{"/": halBody(`{"_links": {"item": [` + strings.Join(links, ",") + `]}}`)})
+	srv, rec := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/" {
+			halBody(`{"_links": {"item": [`+strings.Join(links, ",")+`]}}`)(w, r)
+			return
+		}
+		halBody(`{}`)(w, r)
+	}))
 	res := run(t, Config{Start: mustParse(t, srv.URL), MaxPages: 10, Concurrency: 8}, nil)
 	if res.Stats.Pages != 10 || len(rec.requests()) != 10 {
 		t.Errorf("pages = %d, server saw %d, want 10", res.Stats.Pages, len(rec.requests()))
@@ -492,5 +499,65 @@ func TestStartPageThatRefusesTheCrawlsAcceptIsRetried(t *testing.T) {
 				t.Errorf("the start page was requested %d times, want %d", starts, tt.requests)
 			}
 		})
+	}
+}
+
+// A linked page that answers 404 or 406 to the crawl's Accept and 2xx to
+// another is crawled from that answer, its refusal kept BasedOn its URL as
+// the start page's is; one missing for every Accept stays as it was, its
+// retries unrecorded; and only the first URLs queued of a path shape are
+// asked again, so that a shape of many missing pages costs a few requests.
+func TestLinkedPageThatRefusesTheCrawlsAcceptIsRetried(t *testing.T) {
+	// refusing answers status to the crawl's Accept and serves body to any
+	// other.
+	refusing := func(status int, body string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Accept") == CrawlAccept {
+				w.WriteHeader(status)
+				return
+			}
+			halBody(body)(w, r)
+		}
+	}
+	rt := routes{
+		"/": halBody(`{"_links": {"item": [{"href": "/orders/1"}, {"href": "/orders/2"}, {"href": "/gone/1"}, {"href": "/gone/2"},
+			{"href": "/gone/3"}, {"href": "/gone/4"}, {"href": "/gone/5"}, {"href": "/forbidden"}]}}`),
+		"/orders/1":       refusing(http.StatusNotFound, `{"_links": {"next": {"href": "/orders/1/lines"}}}`),
+		"/orders/2":       refusing(http.StatusNotAcceptable, `{}`),
+		"/forbidden":      refusing(http.StatusForbidden, `{}`),
+		"/orders/1/lines": halBody(`{}`),
+	}
+	srv, rec := serve(t, rt)
+	res := run(t, Config{Start: mustParse(t, srv.URL)}, nil)
+
+	want := []string{"/", "/forbidden", "/gone/1", "/gone/2", "/gone/3", "/gone/4", "/gone/5", "/orders/1", "/orders/1/lines", "/orders/2"}
+	if got := crawledPaths(res); !slices.Equal(got, want) {
+		t.Errorf("crawled %v, want %v", got, want)
+	}
+	for path, accept := range map[string]string{"/orders/1": "*/*", "/orders/2": "*/*", "/gone/1": CrawlAccept, "/forbidden": CrawlAccept} {
+		if got := crawlOf(res, path).Request.Header.Get("Accept"); got != accept {
+			t.Errorf("%s was crawled with Accept %q, want %q", path, got, accept)
+		}
+	}
+	refused := map[string]int{}
+	for x := range res.Recording.WithPurpose(exchange.PurposeCrawlRefused) {
+		if x.BasedOn != x.Request.URL || x.Request.Header.Get("Accept") != CrawlAccept {
+			t.Errorf("refused answer to %q based on %q", x.Request.Header.Get("Accept"), x.BasedOn)
+		}
+		refused[exchange.PathOf(x.Request.URL)] = x.Response.Status
+	}
+	if want := map[string]int{"/orders/1": 404, "/orders/2": 406}; !maps.Equal(refused, want) {
+		t.Errorf("refused answers kept %v, want %v", refused, want)
+	}
+	sent := map[string]int{}
+	for _, r := range rec.requests() {
+		sent[r.Path]++
+	}
+	// /gone/{id}: the first three queued are asked three times, the rest
+	// once; a 403 is about access, and is not asked again.
+	for path, n := range map[string]int{"/gone/1": 3, "/gone/3": 3, "/gone/4": 1, "/gone/5": 1, "/forbidden": 1, "/orders/1": 2} {
+		if sent[path] != n {
+			t.Errorf("%s was requested %d times, want %d", path, sent[path], n)
+		}
 	}
 }

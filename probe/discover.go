@@ -21,6 +21,9 @@ type candidate struct {
 	source string
 	// templated marks RFC 6570 templates, which need expanding first.
 	templated bool
+	// guessed marks an item URL the crawl made up from a collection's
+	// identifiers (see collectionIDs), which no page offered.
+	guessed bool
 }
 
 // maxEmbeddedDepth bounds recursion into _embedded; hostile documents can nest
@@ -45,27 +48,37 @@ func (s *linkSink) add(c candidate) {
 
 func (s *linkSink) room() bool { return len(s.kept) < s.limit }
 
+// jsonDocument is a JSON body as link extraction read it: its first value,
+// valid, and that value's members when it is an object.
+type jsonDocument struct {
+	root    json.RawMessage
+	members map[string]json.RawMessage
+}
+
 // discover extracts link candidates from a response in a stable order:
 // headers first, then the body. It keeps the first limit of them and returns
-// how many it found in all.
-func discover(resp *exchange.Response, limit int) (kept []candidate, found int) {
+// how many it found in all, and the JSON document it read them from (empty
+// for any other body), which the crawl reads again for a plain collection's
+// identifiers (collectionIDs).
+func discover(resp *exchange.Response, limit int) (kept []candidate, found int, doc jsonDocument) {
 	sink := &linkSink{limit: limit}
 	fromHeaders(resp.Header, sink)
 	if len(resp.Body) == 0 {
-		return sink.kept, sink.found
+		return sink.kept, sink.found, doc
 	}
 	// A truncated JSON body fails to parse and yields nothing; the links of a
 	// truncated HTML page are still real links, so both go through.
 	mt := resp.MediaType()
 	switch {
 	case exchange.IsJSONMediaType(mt):
-		doc := documentMembers(resp.Body)
-		walkHAL(doc, "", 0, sink)
+		doc.root = documentRoot(resp.Body)
+		doc.members = validMembers(doc.root)
+		walkHAL(doc.members, "", 0, sink)
 		fromJSON(doc, sink)
 	case mt == "text/html" || mt == "application/xhtml+xml":
 		fromHTML(resp.Body, sink)
 	}
-	return sink.kept, sink.found
+	return sink.kept, sink.found, doc
 }
 
 func fromHeaders(h http.Header, sink *linkSink) {
@@ -85,17 +98,17 @@ func fromHeaders(h http.Header, sink *linkSink) {
 // a document of a hundred thousand links never becomes a tree of as many
 // maps: only the links themselves are read.
 
-// documentMembers decodes the first JSON value of body one level deep: nil
-// unless it is an object. What follows that value is ignored.
-func documentMembers(body []byte) map[string]json.RawMessage {
+// documentRoot is the first JSON value of body, valid, or nil when there
+// is none. What follows that value is ignored.
+func documentRoot(body []byte) json.RawMessage {
 	if json.Valid(body) {
-		return validMembers(body)
+		return body
 	}
 	var first json.RawMessage
 	if json.NewDecoder(bytes.NewReader(body)).Decode(&first) != nil {
 		return nil
 	}
-	return validMembers(first)
+	return first
 }
 
 func walkHAL(obj map[string]json.RawMessage, prefix string, depth int, sink *linkSink) {
@@ -212,31 +225,40 @@ var envelopeItemArrays = []string{"items", "data", "results"}
 
 // fromJSON reads the links plain JSON carries: a links object (JSON:API
 // §7.6, and the links.next of many paginated APIs), an envelope's next,
-// prev, first and last, and the links (or self) of its items. A member
-// that is not a URL or a path (an opaque cursor) is not a link.
-func fromJSON(doc map[string]json.RawMessage, sink *linkSink) {
-	linksObject(doc["links"], "json links.", sink)
+// prev, first and last, and the links (or self) of its items, or of the
+// items of a document that is a bare array. A member that is not a URL or
+// a path (an opaque cursor) is not a link.
+func fromJSON(doc jsonDocument, sink *linkSink) {
+	if firstByte(doc.root) == '[' {
+		itemLinks(doc.root, "json [].", sink)
+		return
+	}
+	linksObject(doc.members["links"], "json links.", sink)
 	for _, rel := range envelopeRels {
-		if ref := stringMember(doc, rel); isReference(ref) {
+		if ref := stringMember(doc.members, rel); isReference(ref) {
 			sink.add(candidate{ref: ref, source: "json " + rel})
 		}
 	}
 	for _, name := range envelopeItemArrays {
-		if firstByte(doc[name]) != '[' {
-			continue
+		if firstByte(doc.members[name]) == '[' {
+			itemLinks(doc.members[name], "json "+name+"[].", sink)
 		}
-		prefix := "json " + name + "[]."
-		eachObject(doc[name], func(raw json.RawMessage) {
-			if !sink.room() {
-				return
-			}
-			item := members(raw)
-			linksObject(item["links"], prefix+"links.", sink)
-			if ref := stringMember(item, "self"); isReference(ref) {
-				sink.add(candidate{ref: ref, source: prefix + "self"})
-			}
-		})
 	}
+}
+
+// itemLinks reads the links object and the self link of each object of
+// arr, an array of a collection's items.
+func itemLinks(arr json.RawMessage, prefix string, sink *linkSink) {
+	eachObject(arr, func(raw json.RawMessage) {
+		if !sink.room() {
+			return
+		}
+		item := members(raw)
+		linksObject(item["links"], prefix+"links.", sink)
+		if ref := stringMember(item, "self"); isReference(ref) {
+			sink.add(candidate{ref: ref, source: prefix + "self"})
+		}
+	})
 }
 
 // linksObject reads a links object: each member a URL, or an object with

@@ -69,10 +69,15 @@ func newExplorer(doc *spec.Document, given http.Header, perOp int) *explorer {
 	return e
 }
 
-// track notes the operation each queued job requests.
+// track notes the operation each queued job requests. A guessed item URL
+// is not the exploration's request: one that misses is dropped unrecorded,
+// and must not count as the operation's attempt.
 func (e *explorer) track(jobs []job) {
 	ix := e.doc.Index()
 	for i := range jobs {
+		if jobs[i].guessed {
+			continue
+		}
 		if op := ix.Match(http.MethodGet, jobs[i].url); op != nil {
 			jobs[i].op = op
 			e.pending[op]++

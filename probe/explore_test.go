@@ -199,7 +199,7 @@ func TestPlainJSONLinks(t *testing.T) {
 func TestJSONLinksAreReferencesOnly(t *testing.T) {
 	body := `{"next": "c2Vjb25k", "prev": "/p?page=0", "links": {"self": {"href": "/s"}, "related": "javascript:x", "first": "https://h/f"},
 		"items": [{"self": "/i/1", "links": {"next": "not a url"}}], "data": {"links": {"self": "/not-an-array"}}}`
-	kept, found := discover(&exchange.Response{Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(body)}, 100)
+	kept, found, _ := discover(&exchange.Response{Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(body)}, 100)
 	var got []string
 	for _, c := range kept {
 		got = append(got, c.source+"="+c.ref)
@@ -251,7 +251,7 @@ func TestLinkExpressions(t *testing.T) {
 // link, so the per-page bound cut nothing (GitHub's /feeds has one).
 func TestHALLinkWithoutHrefIsNotOffered(t *testing.T) {
 	body := `{"_links": {"self": {"href": "/feeds"}, "security_advisories": {"type": "application/atom+xml"}}}`
-	kept, found := discover(&exchange.Response{Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(body)}, 100)
+	kept, found, _ := discover(&exchange.Response{Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(body)}, 100)
 	if len(kept) != 1 || found != 1 {
 		t.Errorf("kept %v, found %d; want the one link with an href", kept, found)
 	}

@@ -58,6 +58,28 @@ func validElements(valid []byte) []json.RawMessage {
 	return out
 }
 
+// eachElement calls fn with each element of valid, a valid JSON array, in
+// order, at most limit of them, and stops at the first call that returns
+// false. Unlike validElements it splits no more of a large array than it
+// reads.
+func eachElement(valid []byte, limit int, fn func(json.RawMessage) bool) {
+	i := skipSpace(valid, 0)
+	if i >= len(valid) || valid[i] != '[' {
+		return
+	}
+	i = skipSpace(valid, i+1)
+	for n := 0; n < limit && i < len(valid) && valid[i] != ']'; n++ {
+		end := skipValue(valid, i)
+		if !fn(valid[i:end:end]) {
+			return
+		}
+		i = skipSpace(valid, end)
+		if i < len(valid) && valid[i] == ',' {
+			i = skipSpace(valid, i+1)
+		}
+	}
+}
+
 // validString decodes a valid JSON string token. One without escapes in
 // valid UTF-8 is its bytes; anything else goes through encoding/json, which
 // replaces invalid UTF-8 as json.Unmarshal always has.

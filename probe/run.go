@@ -133,12 +133,11 @@ func runWithin(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 	res.Notes = appendNotes(res.Notes, startRedirectNote(cr.pages, start), cr.cut.note(), cr.sampler.note(), cr.sampler.streamNote(), cr.sampler.unreadNote())
 	samples, sampling := cr.sampler.result()
 	crawled := sortedExchanges(cr.pages)
-	// The start page's refused answer joins the probes, so that the
-	// follow-up planners see it and send it again to confirm it.
+	// The refused answers of the pages another Accept got join the probes,
+	// so that the follow-up planners see them and send them again to
+	// confirm them.
 	var sent round
-	if cr.refusedStart != nil {
-		sent.sent = append(sent.sent, cr.refusedStart)
-	}
+	sent.sent = append(sent.sent, sortedExchanges(cr.refused)...)
 	if plan != nil && ctx.Err() == nil {
 		cfg.progress.SetPhase(ctx, PhaseProbe)
 		s := sender{cfg: cfg, client: c, start: start, bodies: bodies, robots: cr.robots}
@@ -158,7 +157,7 @@ func runWithin(ctx context.Context, cfg Config, plan Planner) (*Result, error) {
 	probes := sent.sent
 
 	res.Spec, res.SpecDiscovery, res.Notes = cr.spec.doc, cr.spec.discovery, append(res.Notes, cr.spec.notes...)
-	res.Notes = appendNotes(res.Notes, cr.startNote(), cr.spec.ex.note())
+	res.Notes = appendNotes(res.Notes, cr.startNote(), cr.guesses.note(), cr.spec.ex.note())
 	cr.spec.reached(res)
 	res.Notes = appendNotes(res.Notes, bodies.note())
 	res.Recording = freeze(start.String(), crawled, append(probes, cr.spec.exchanges...), samples)

@@ -117,6 +117,9 @@ func (cr *crawler) specJobs(ctx context.Context, level []job, pages []*page) []j
 		if p == nil {
 			continue
 		}
+		if p.dropped {
+			continue // a guess that missed: nothing to read, nothing tracked
+		}
 		s.ex.settle(level[i].op, p.x)
 		if p.x.Response != nil && p.x.Response.Status/100 == 2 {
 			s.ex.absorb(p.harvest, level[i].depth)

@@ -113,7 +113,7 @@ func refusedAny(x, proof *exchange.Exchange) string {
 var wildcardCmp = comparison{againstProof(conneg.PurposeWildcard), refusedAny}
 
 // crawlAcceptCmp judges the crawl's own answer: its Accept ends in
-// */*;q=0.5, so a 406 or 415 to it, or the 4xx a start page gave it before
+// */*;q=0.5, so a 406 or 415 to it, or the 4xx a crawled page gave it before
 // Accept */* or none got the page (exchange.PurposeCrawlRefused), refused a
 // client that accepts anything.
 var crawlAcceptCmp = comparison{
@@ -151,13 +151,14 @@ var malformedCmp = comparison{
 var followUpKey = checks.NewKey[[]exchange.PlannedRequest]()
 
 // planFollowUp is the family's follow-up round: the ranking probes of the
-// resources with two representations (conneg.PlanBattery), the repeats of
-// every pair whose first answers a comparison would report, and those that
-// tell a resource failing at random (conneg.PlanSuspects).
+// resources with two representations (conneg.PlanBattery), the types their
+// answers to OPTIONS list (conneg.PlanRendered), the repeats of every pair
+// whose first answers a comparison would report, and those that tell a
+// resource failing at random (conneg.PlanSuspects).
 func planFollowUp(in *checks.PlanInput) []exchange.PlannedRequest {
 	return checks.Memo(in, followUpKey, func() []exchange.PlannedRequest {
 		v := conneg.FollowUpView(in)
-		out := append(conneg.PlanBattery(v), conneg.PlanSuspects(v)...)
+		out := slices.Concat(conneg.PlanBattery(v), conneg.PlanRendered(v, in.Samples), conneg.PlanSuspects(v))
 		for _, r := range v.Resources {
 			for _, c := range comparisons {
 				a, b := c.pair(v, r)

@@ -138,10 +138,10 @@ where another Accept gets a representation, turns away clients that expressed
 no preference at all. The same holds for any Accept that lists ` + "`*/*`" + `, such as
 the one the crawl sends: the scan reports a crawled resource that refused it
 and then served a representation to a request without Accept, or with one of
-the types served beneath its path, and a start page that answered it 404 (or
-another 4xx) while ` + "`*/*`" + ` or no Accept got the page. A resource that exists
-must not say it does not for one Accept: it serves its default or answers
-406 (RFC 9110 §12.5.1). The scan then goes on from the page it got.
+the types served beneath its path, and a crawled page that answered it 404
+(or 400, 406 or 415) while ` + "`*/*`" + ` or no Accept got the page. A resource that
+exists must not say it does not for one Accept: it serves its default or
+answers 406 (RFC 9110 §12.5.1). The scan then goes on from the page it got.
 
 **How to fix:** treat ` + "`*/*`" + ` as matching your default representation.`,
 	}

@@ -24,10 +24,12 @@ type probes struct{}
 
 func (probes) Plan(in *checks.PlanInput) []exchange.PlannedRequest { return conneg.Plan(in) }
 
-// PlanFollowUp sends again what tells a resource failing at random, which
-// the family leaves unjudged.
+// PlanFollowUp asks each resource for the types its answer to OPTIONS
+// lists, whose answers Vary: Accept must cover too, and sends again what
+// tells a resource failing at random, which the family leaves unjudged.
 func (probes) PlanFollowUp(in *checks.PlanInput) []exchange.PlannedRequest {
-	return conneg.PlanSuspects(conneg.FollowUpView(in))
+	v := conneg.FollowUpView(in)
+	return append(conneg.PlanRendered(v, in.Samples), conneg.PlanSuspects(v)...)
 }
 
 // Accept checks Vary: Accept on negotiated resources.

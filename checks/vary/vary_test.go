@@ -148,3 +148,28 @@ func TestSingleRepresentationSkipsVaryAccept(t *testing.T) {
 		t.Error("vary-accept judged a resource with one representation")
 	}
 }
+
+// TestTypesOptionsListedAreVariants: the answer to a type the resource's
+// OPTIONS listed (conneg.PlanRendered) is one of its Accept variants, so
+// that one without Vary: Accept is reported, where every other has it.
+func TestTypesOptionsListedAreVariants(t *testing.T) {
+	for _, tt := range []struct {
+		what string
+		csv  answer
+		want []string
+	}{
+		{"the CSV renderer leaves Vary out", answer{ctype: "text/csv"}, []string{"vary-accept"}},
+		{"the CSV renderer sets it", answer{ctype: "text/csv", vary: "Accept"}, nil},
+	} {
+		t.Run(tt.what, func(t *testing.T) {
+			a := good()
+			delete(a, conneg.PurposeAlt)
+			a[conneg.RenderedPurpose("text/csv")] = tt.csv
+			in := checkstest.Input("http://api.test/", []string{u}, exchanges(a)...)
+			fs, reason := checkstest.Run(t, vary.Accept{}, in)
+			if got := checkstest.IDs(fs); !slices.Equal(got, tt.want) {
+				t.Errorf("fired %v (%s), want %v", got, reason, tt.want)
+			}
+		})
+	}
+}

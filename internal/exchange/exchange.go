@@ -28,10 +28,10 @@ const PurposeCrawl = "crawl"
 // SourceStart is the Source of the crawl's start page.
 const SourceStart = "start"
 
-// PurposeCrawlRefused is the crawl's first request to the start page when it
+// PurposeCrawlRefused is the crawl's first request to a page when it
 // answered a 4xx that a request with Accept */*, or without Accept, did not:
-// the crawl went on from that answer, which is the start page's crawl
-// exchange, and keeps this one, BasedOn the same URL, for the checks.
+// the crawl went on from that answer, which is the page's crawl exchange,
+// and keeps this one, BasedOn the same URL, for the checks.
 const PurposeCrawlRefused = "crawl/refused"
 
 // Exchange is one request and what came back.

@@ -20,6 +20,7 @@ import (
 	"github.com/agentready/agentready/fixtures/expect"
 	"github.com/agentready/agentready/fixtures/mcpfix"
 	"github.com/agentready/agentready/fixtures/methodlog"
+	"github.com/agentready/agentready/fixtures/plainjson"
 	"github.com/agentready/agentready/fixtures/seedapp"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/pipeline"
@@ -30,7 +31,7 @@ import (
 // fixtureCases are the expectations of every fixture app that fires checks,
 // each declared in the fixture's own package.
 func fixtureCases() []expect.Case {
-	return slices.Concat(demo.Cases(), activefix.Cases(), mcpfix.RoleCases(), seedapp.Cases(), browsable.Cases())
+	return slices.Concat(demo.Cases(), activefix.Cases(), mcpfix.RoleCases(), seedapp.Cases(), browsable.Cases(), plainjson.Cases())
 }
 
 // scanOptions sets a scan up as s says.

@@ -1,6 +1,7 @@
 package conneg
 
 import (
+	"encoding/json"
 	"maps"
 	"net/http"
 	"slices"
@@ -33,22 +34,116 @@ const (
 func planRepresentations(in *checks.PlanInput) []exchange.PlannedRequest {
 	site := siteTypes(in.Crawled)
 	var out []exchange.PlannedRequest
+	for _, s := range representedSamples(in.Samples) {
+		for _, mt := range representationTypes(in, s, site) {
+			out = append(out, askFor(s.Request.URL, TypePurpose(mt), mt))
+		}
+	}
+	return out
+}
+
+// representedSamples are the samples whose representations are asked for:
+// the first of each path shape that answered a GET with a media type.
+func representedSamples(samples []*exchange.Exchange) []*exchange.Exchange {
+	var out []*exchange.Exchange
 	seen := map[string]bool{}
-	for _, s := range in.Samples {
+	for _, s := range samples {
 		if s.Response == nil || s.Request.Method != http.MethodGet || s.Response.MediaType() == "" {
 			continue
 		}
 		shape := exchange.PathShape(exchange.PathOf(s.Request.URL))
-		if seen[shape] {
+		if !seen[shape] {
+			seen[shape] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// askFor is a GET of u that asks for mt alone.
+func askFor(u, purpose, mt string) exchange.PlannedRequest {
+	return exchange.PlannedRequest{Purpose: purpose, Method: http.MethodGet, URL: u, Header: http.Header{"Accept": {mt}}, BasedOn: u}
+}
+
+// purposeRenderedPrefix names the probes that ask a resource for a type its
+// answer to OPTIONS listed among those it renders (renderedTypes).
+const purposeRenderedPrefix = "negotiation/renders/"
+
+// RenderedPurpose is the purpose of the probe that asks a resource for mt,
+// a type its OPTIONS answer listed.
+func RenderedPurpose(mt string) string { return purposeRenderedPrefix + mt }
+
+// Bounds on what an OPTIONS body gives: the body read, the list entries
+// read, and the types asked for beyond those already asked.
+const (
+	maxOptionsBody   = 64 << 10
+	maxListedTypes   = 32
+	maxRenderedTypes = 4
+)
+
+// renderedKeys are the members of an OPTIONS body that list the media types
+// a resource produces: Django REST framework's renders (beside parses, what
+// it accepts), and the produces of other frameworks' metadata.
+var renderedKeys = []string{"renders", "produces"}
+
+// PlanRendered asks, in the follow-up round, each resource whose
+// representations were asked for (representedSamples) for the types its
+// answer to OPTIONS lists as those it renders and the first round did not
+// ask for: the OPTIONS probe is sent in the first round, so what its body
+// says is known only now. The battery that ranks two types is planned from
+// the first round's types alone (View.Alternate), and there is no third
+// round: a type learned here counts as one the resource serves (vary-accept
+// judges its answer) but is not ranked against its own.
+func PlanRendered(v *View, samples []*exchange.Exchange) []exchange.PlannedRequest {
+	var out []exchange.PlannedRequest
+	for _, s := range representedSamples(samples) {
+		r := Resource{Crawl: s, Own: s.Response.MediaType()}
+		asked := map[string]bool{r.Own: true, Alternate(r.Own): true}
+		for _, x := range v.Guesses(r) {
+			asked[v.GuessedType(x)] = true
+		}
+		n := 0
+		for _, mt := range renderedTypes(v.Probe(PurposeOptions, r)) {
+			if n == maxRenderedTypes {
+				break
+			}
+			if !asked[mt] {
+				n++
+				out = append(out, askFor(r.URL(), RenderedPurpose(mt), mt))
+			}
+		}
+	}
+	return out
+}
+
+// renderedTypes are the media types a successful answer to OPTIONS lists in
+// its JSON body as those the resource renders (renderedKeys), valid and
+// concrete, in order, without repeats; none for any other body. The body is
+// the server's and may be anything: it is read only when small, and a
+// member that is not a list of strings gives nothing.
+func renderedTypes(x *exchange.Exchange) []string {
+	if !Is2xx(x) || !x.Response.Whole() || len(x.Response.Body) > maxOptionsBody || !exchange.IsJSONMediaType(x.Response.MediaType()) {
+		return nil
+	}
+	var doc map[string]json.RawMessage
+	if json.Unmarshal(x.Response.Body, &doc) != nil {
+		return nil
+	}
+	var out []string
+	for _, key := range renderedKeys {
+		var list []json.RawMessage
+		if json.Unmarshal(doc[key], &list) != nil {
 			continue
 		}
-		seen[shape] = true
-		u := s.Request.URL
-		for _, mt := range representationTypes(in, s, site) {
-			out = append(out, exchange.PlannedRequest{
-				Purpose: TypePurpose(mt), Method: http.MethodGet, URL: u,
-				Header: http.Header{"Accept": {mt}}, BasedOn: u,
-			})
+		for _, raw := range list[:min(len(list), maxListedTypes)] {
+			var listed string
+			if json.Unmarshal(raw, &listed) != nil {
+				continue
+			}
+			mt, _ := exchange.MediaTypeOf(listed)
+			if concreteType(mt) && !slices.Contains(out, mt) {
+				out = append(out, mt)
+			}
 		}
 	}
 	return out
@@ -97,14 +192,17 @@ func representationTypes(in *checks.PlanInput, s *exchange.Exchange, site []stri
 	return out
 }
 
-// concreteType reports a type/subtype a server can answer with: no
-// wildcard, and not an error format, which no resource is a representation
-// in.
+// concreteType reports a type/subtype a server can answer with: both
+// tokens (RFC 9110 §8.3.1), no wildcard, and not an error format, which no
+// resource is a representation in.
 func concreteType(mt string) bool {
 	major, minor, ok := strings.Cut(mt, "/")
 	return ok && major != "" && minor != "" && !strings.Contains(mt, "*") &&
-		!strings.ContainsAny(mt, " \t,;\"") && !strings.Contains(minor, "problem+")
+		strings.Trim(major, tokenChars) == "" && strings.Trim(minor, tokenChars) == "" && !strings.Contains(minor, "problem+")
 }
+
+// tokenChars are the characters of a token (RFC 9110 §5.6.2).
+const tokenChars = "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 // siteTypes are the media types of the crawl's 2xx GET answers, the first
 // maxSiteTypes in order.
@@ -134,6 +232,11 @@ func (v *View) Alternate(r Resource) string {
 	}
 	var served []string
 	for _, x := range v.Guesses(r) {
+		if v.rendered(x) {
+			// Asked in the follow-up round, with no battery planned
+			// against it (PlanRendered).
+			continue
+		}
 		mt := v.GuessedType(x)
 		if mt != r.Own && AltServed(x, mt) {
 			served = append(served, mt)

@@ -31,7 +31,8 @@ type View struct {
 	Index     *exchange.Index
 	Resources []Resource
 	// guesses are the per-type probes of refused resources and the
-	// representation probes of samples, by resource.
+	// representation probes of samples (those OPTIONS listed included), by
+	// resource.
 	guesses map[string][]*exchange.Exchange
 	// guessed is the purpose each of guesses was sent for, which is not
 	// its own when another family's identical probe carried it.
@@ -76,7 +77,7 @@ func newView(ix *exchange.Index, samples, all []*exchange.Exchange) *View {
 		// A probe another family planned identically was sent once and
 		// carries this one's purpose among those it is shared with.
 		for _, u := range x.Uses() {
-			if strings.HasPrefix(u.Purpose, purposeTypePrefix) && !IsRepeat(u.Purpose) {
+			if (strings.HasPrefix(u.Purpose, purposeTypePrefix) || strings.HasPrefix(u.Purpose, purposeRenderedPrefix)) && !IsRepeat(u.Purpose) {
 				v.guesses[u.BasedOn] = append(v.guesses[u.BasedOn], x)
 				v.guessed[x] = u.Purpose
 			}
@@ -87,7 +88,16 @@ func newView(ix *exchange.Index, samples, all []*exchange.Exchange) *View {
 
 // GuessedType is the type a probe of Guesses asked for alone.
 func (v *View) GuessedType(x *exchange.Exchange) string {
+	if mt, ok := strings.CutPrefix(v.guessed[x], purposeRenderedPrefix); ok {
+		return mt
+	}
 	return strings.TrimPrefix(v.guessed[x], purposeTypePrefix)
+}
+
+// rendered reports a probe of Guesses that asked for a type the resource's
+// OPTIONS answer listed (PlanRendered).
+func (v *View) rendered(x *exchange.Exchange) bool {
+	return strings.HasPrefix(v.guessed[x], purposeRenderedPrefix)
 }
 
 // Probe returns the probe sent for purpose on r, or nil.

@@ -177,6 +177,24 @@ def linked_paths(path, value):
     return out
 
 
+# The items of a plain collection whose HEAD is recorded besides the first,
+# which is recorded fully.
+MORE_ITEMS = 2
+
+
+def plain_items(rec, start):
+    """The paths of the start page's items when it is a bare JSON array of
+    objects with an id, as <start>/<id>."""
+    answer, _ = rec.ask("GET", start, {"Accept": "application/json"})
+    try:
+        items = json.loads(answer.body)
+    except ValueError:
+        return []
+    if not isinstance(items, list):
+        return []
+    return [f"{start.rstrip('/')}/{it['id']}" for it in items if isinstance(it, dict) and "id" in it]
+
+
 def app_resources(rec, start):
     """The resource the scan starts from and those it leads to, two steps
     deep, as a client following links would reach them: a collection and an
@@ -333,6 +351,11 @@ def record_app(rec, start, spec, unsupported_method):
         negotiation(rec, path)
         head(rec, path)
         options(rec, path, unsupported_method)
+    # HEAD on the next items of a plain collection: HEAD is judged item by
+    # item. OPTIONS, whose answer a router gives every item alike, is
+    # judged once per path shape, on the first item above.
+    for path in plain_items(rec, start)[1:1 + MORE_ITEMS]:
+        head(rec, path)
     missing_item = f"{resources[-1].rsplit('/', 1)[0]}/{MISSING}" if len(resources) > 1 else f"/items/{MISSING}"
     for path in (f"/{MISSING}", missing_item):
         errors(rec, path)
