@@ -69,6 +69,7 @@ type limitFlags struct {
 	spec             specFlags     // --openapi and friends; see openapi.go
 	ids              identityFlags // --identity and friends; see identities.go
 	act              activeFlags   // --active and friends; see active.go
+	tls              tlsFlags      // --cacert, --cert, --key, --insecure; see tls.go
 }
 
 func (l *limitFlags) register(fs *pflag.FlagSet) {
@@ -88,6 +89,7 @@ func (l *limitFlags) register(fs *pflag.FlagSet) {
 	l.spec.register(fs)
 	l.ids.register(fs)
 	l.act.register(fs)
+	l.tls.register(fs)
 	fs.StringVar(&l.mcpEndpoint, "mcp", "", "MCP endpoint to examine (default: the one the target advertises, else /mcp on its origin)")
 }
 
@@ -120,6 +122,11 @@ func (l *limitFlags) config(start *url.URL) (probe.Config, error) {
 		Version:   version(),
 		UserAgent: "agentready/" + version() + " (+https://github.com/agentready/agentready)",
 	}
+	tlsConfig, err := l.tls.config()
+	if err != nil {
+		return probe.Config{}, err
+	}
+	cfg.TLS = tlsConfig
 	sendUserinfo(start, &cfg)
 	if err := l.spec.apply(&cfg); err != nil {
 		return probe.Config{}, err
@@ -359,9 +366,9 @@ func (p *scanPlan) run(ctx context.Context, e *env) error {
 	}
 	if err != nil {
 		if errors.Is(err, probe.ErrUnreachable) {
-			return &ExitError{Code: ExitIncomplete, Err: err}
+			return &ExitError{Code: ExitIncomplete, Err: withTLSHint(err)}
 		}
-		return &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("scan failed: %w", err)}
+		return &ExitError{Code: ExitIncomplete, Err: withTLSHint(fmt.Errorf("scan failed: %w", err))}
 	}
 	attachApp(rep, e)
 	rep.Gate = score.Gate(rep, p.gate.options(p.failOn))
