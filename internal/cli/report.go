@@ -170,7 +170,7 @@ func writeFile(e *env, path, format string, render func(io.Writer) error) error 
 func newReportConvertCmd(e *env) *cobra.Command {
 	var from, format, output string
 	var maxURLs int
-	var noColor bool
+	var colors colorFlags
 	var sf sarifFlags
 	cmd := &cobra.Command{
 		Use:   "convert --from report.json --format FORMAT [-o PATH]",
@@ -188,7 +188,11 @@ func newReportConvertCmd(e *env) *cobra.Command {
 				return err
 			}
 			toStdout := output == "" || output == "-"
-			color := toStdout && !noColor && e.get("NO_COLOR") == "" && isTerminal(e.stdout) && format == "text"
+			color, err := colors.enabled(e, e.stdout)
+			if err != nil {
+				return err
+			}
+			color = color && toStdout && format == "text"
 			width := 100
 			if toStdout {
 				width = termWidth(e.stdout)
@@ -216,7 +220,7 @@ func newReportConvertCmd(e *env) *cobra.Command {
 	fs.StringVar(&format, "format", "text", "format to write: "+strings.Join(report.Formats(), ", "))
 	fs.StringVarP(&output, "output", "o", "", "file to write (default: stdout)")
 	fs.IntVar(&maxURLs, "max-urls", 0, "occurrences shown per check in text and Markdown (default 3)")
-	fs.BoolVar(&noColor, "no-color", false, "never colour the terminal report (NO_COLOR is honoured too)")
+	colors.register(fs)
 	sf.register(fs)
 	return cmd
 }

@@ -35,7 +35,7 @@ type outputFlags struct {
 	format  string
 	outputs []string
 	failOn  string
-	noColor bool
+	color   colorFlags // --color, --no-color; see color.go
 	quiet   bool
 	verbose bool
 	sarif   sarifFlags // --sarif-anchor, --sarif-category; see report.go
@@ -46,7 +46,7 @@ func (o *outputFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.format, "format", "text", "format of the report on stdout: "+strings.Join(report.Formats(), ", "))
 	fs.StringArrayVarP(&o.outputs, "output", "o", nil, "also write FORMAT=PATH (repeatable; PATH - is stdout)")
 	fs.StringVar(&o.failOn, "fail-on", "error", "fail (exit 1) on findings of this severity or worse: error, warning, info or none")
-	fs.BoolVar(&o.noColor, "no-color", false, "never colour the terminal report (NO_COLOR is honoured too)")
+	o.color.register(fs)
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print no report on stdout and no progress line; -o outputs are still written")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "log every request on stderr (progress every 5s when it is not a terminal) and list every occurrence")
 	o.sarif.register(fs)
@@ -436,7 +436,10 @@ func planOutputs(e *env, out *outputFlags) ([]sink, error) {
 	if err := out.sarif.check(); err != nil {
 		return nil, err
 	}
-	color := !out.noColor && e.get("NO_COLOR") == "" && isTerminal(e.stdout)
+	color, err := out.color.enabled(e, e.stdout)
+	if err != nil {
+		return nil, err
+	}
 	var sinks []sink
 	// --format is checked with -q too, which only leaves stdout unused.
 	stdoutOpts := out.sarif.options(report.Options{Color: color && out.format == "text", Width: termWidth(e.stdout), Verbose: out.verbose})
