@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // allCommands walks the command tree as a user meets it, cobra's own help
@@ -115,5 +116,21 @@ func TestFitHelpWrapsOnlyWideLines(t *testing.T) {
 	}
 	if len(lines) != 4 {
 		t.Errorf("%d lines, want the wide one in two:\n%s", len(lines), got)
+	}
+}
+
+// TestNoFlagHelpStopsMidSentence: a flag's description does not end on a
+// word that leaves the sentence open, as --oauth-for's once ended on "must
+// be".
+func TestNoFlagHelpStopsMidSentence(t *testing.T) {
+	open := map[string]bool{"a": true, "an": true, "and": true, "be": true, "by": true, "for": true, "is": true,
+		"must": true, "of": true, "or": true, "the": true, "to": true, "with": true}
+	for _, c := range allCommands() {
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			words := strings.Fields(f.Usage)
+			if len(words) == 0 || open[strings.ToLower(words[len(words)-1])] {
+				t.Errorf("%s --%s: the description stops mid-sentence: %q", c.CommandPath(), f.Name, f.Usage)
+			}
+		})
 	}
 }
