@@ -217,6 +217,7 @@ Exit codes:
 	root.SetFlagErrorFunc(suggestFlag)
 	withConfig(root, e)
 	completeTree(root, e)
+	completeValues(root)
 	return root
 }
 
