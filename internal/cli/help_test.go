@@ -134,3 +134,40 @@ func TestNoFlagHelpStopsMidSentence(t *testing.T) {
 		})
 	}
 }
+
+// TestScanHelpIsGrouped: scan --help lists its flags under the groups'
+// headings, each flag once, and only --help and --trust-config under
+// "Other flags"; every flag a group names is a flag of a crawling command.
+func TestScanHelpIsGrouped(t *testing.T) {
+	r := run(t, "scan", "--help")
+	if r.code != ExitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, g := range flagGroups {
+		if !strings.Contains(r.stdout, "\n"+g.title+":\n") {
+			t.Errorf("scan --help has no %q section", g.title)
+		}
+	}
+	other := r.stdout[strings.Index(r.stdout, "\n"+otherFlags+":\n"):]
+	other = other[:strings.Index(other, "\nGlobal Flags:")]
+	for _, line := range strings.Split(other, "\n") {
+		if f := strings.Fields(line); len(f) > 0 && strings.HasPrefix(f[0], "-") && !strings.Contains(line, "--help") && !strings.Contains(line, "--trust-config") {
+			t.Errorf("ungrouped flag in scan --help: %s", line)
+		}
+	}
+	known := map[string]bool{}
+	for _, c := range allCommands() {
+		if c.Flags().Lookup("max-pages") != nil {
+			c.Flags().VisitAll(func(f *pflag.Flag) { known[f.Name] = true })
+		}
+	}
+	seen := map[string]bool{}
+	for _, g := range flagGroups {
+		for _, name := range g.flags {
+			if !known[name] || seen[name] {
+				t.Errorf("group %q names --%s, which no crawling command has or another group names", g.title, name)
+			}
+			seen[name] = true
+		}
+	}
+}
