@@ -13,8 +13,6 @@ const (
 	colorNever  = "never"
 )
 
-var colorModes = []string{colorAuto, colorAlways, colorNever}
-
 // colorFlags decide whether the terminal report is coloured: --color, and
 // --no-color, its older spelling, which workflows and the Action still
 // give.

@@ -62,10 +62,6 @@ func (t *tlsFlags) config() (*tls.Config, error) {
 	return cfg, nil
 }
 
-// insecureWarning is the note every report of a scan with --insecure
-// starts with.
-const insecureWarning = "--insecure: the servers' TLS certificates were not verified; whoever answered may not be the target, and the credentials given were sent to it all the same"
-
 // withTLSHint adds to a failed connection's error the option that fixes
 // it. The error reaches here as text (a recorded exchange keeps only its
 // message), so it is told by Go's own wording.
