@@ -3,6 +3,7 @@ package probe
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -74,7 +75,7 @@ func newClient(cfg Config, start *url.URL) *client {
 	base := cfg.Transport
 	var head http.RoundTripper
 	if base == nil {
-		t := newTransport(cfg.Concurrency, cfg.Resolver)
+		t := newTransport(cfg.Concurrency, cfg.Resolver, cfg.TLS)
 		base, head = t, newHeadTransport(t)
 	}
 	var limiter *rate.Limiter
@@ -92,9 +93,11 @@ func newClient(cfg Config, start *url.URL) *client {
 // HTTP/2 when the server offers it. Compression stays off so that the request
 // on the wire is exactly the recorded one, and a curl line reproduces it. It
 // dials through the scan's resolver, which reaches each host name at the
-// addresses of its first lookup only.
-func newTransport(concurrency int, resolver *Resolver) *http.Transport {
+// addresses of its first lookup only, and shakes hands with tlsConfig
+// (nil is Go's default).
+func newTransport(concurrency int, resolver *Resolver, tlsConfig *tls.Config) *http.Transport {
 	return &http.Transport{
+		TLSClientConfig:        tlsConfig.Clone(),
 		Proxy:                  http.ProxyFromEnvironment,
 		DialContext:            resolver.DialContext,
 		ForceAttemptHTTP2:      true,

@@ -228,7 +228,7 @@ func MCPConfig(p Config, version string) mcpclient.Config {
 	return mcpclient.Config{
 		Headers: p.Headers, Secrets: p.Secrets, Timeout: p.Timeout, MaxBody: p.MaxBody, UserAgent: ua,
 		ClientName: "agentready", ClientVersion: version, Transport: p.Transport, Log: p.Log, Rate: p.Rate,
-		DialContext: p.Resolver.DialContext,
+		DialContext: p.Resolver.DialContext, TLS: p.TLS,
 	}
 }
 

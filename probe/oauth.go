@@ -158,7 +158,7 @@ func newTokenSource(name string, o OAuth, cfg Config, book *SecretBook) *tokenSo
 	}
 	base := cfg.Transport
 	if base == nil {
-		base = newTransport(1, cfg.Resolver)
+		base = newTransport(1, cfg.Resolver, cfg.TLS)
 	}
 	now := o.Now
 	if now == nil {

@@ -5,6 +5,7 @@ package probe
 
 import (
 	"context"
+	"crypto/tls"
 	"io"
 	"net/http"
 	"net/url"
@@ -97,6 +98,11 @@ type Config struct {
 	// Transport replaces the default transport, for tests; it dials as it
 	// will, without Resolver.
 	Transport http.RoundTripper
+	// TLS is the client side of every TLS connection of the scan: the
+	// crawl's, the MCP client's and the OAuth token endpoint's (a private
+	// CA, a client certificate, or verification turned off). Nil is Go's
+	// default, which honours SSL_CERT_FILE and SSL_CERT_DIR.
+	TLS *tls.Config
 	// sleep replaces the wait before a throttled request is sent again
 	// (see throttle), for tests; nil waits for real.
 	sleep func(context.Context, time.Duration) error

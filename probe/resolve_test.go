@@ -204,7 +204,7 @@ func TestResolverDialsTheNextAddress(t *testing.T) {
 		}
 		return []netip.Addr{netip.MustParseAddr("127.0.0.3"), netip.MustParseAddr("::ffff:127.0.0.1")}, nil
 	})
-	client := &http.Client{Transport: newTransport(1, r)}
+	client := &http.Client{Transport: newTransport(1, r, nil)}
 	get := func(host string) error {
 		resp, err := client.Get("http://" + net.JoinHostPort(host, port) + "/")
 		if err == nil {

@@ -32,6 +32,7 @@ var sections = []section{
 	{"Checks", "html json junit markdown text", ""},
 	{"Findings", "html json junit markdown sarif text", ""},
 	{"Stats", "html json junit markdown text", ""},
+	{"TLSUnverified", "html json junit markdown sarif text", ""},
 	{"Notes", "html json markdown sarif text", ""},
 	{"States", "html json text", ""},
 	{"Interfaces", "html json markdown text", ""},

@@ -216,9 +216,12 @@ Exit codes:
 	root.AddCommand(newLintCmd(e))
 	root.AddCommand(newReportCmd(e))
 	root.AddCommand(newBaselineCmd(e), newInitCmd(e), newConfigCmd(e))
+	root.AddCommand(newManCmd(e))
+	root.SetFlagErrorFunc(suggestFlag)
 	withConfig(root, e)
 	withPager(root, e)
 	completeTree(root, e)
+	completeValues(root)
 	return root
 }
 

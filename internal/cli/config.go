@@ -143,7 +143,7 @@ func loadConfig(path string) (*loadedConfig, error) {
 	f := &config.File{}
 	if path != "" {
 		var err error
-		if f, err = config.Load(path); err != nil {
+		if f, err = config.LoadChecked(path, knownNames()); err != nil {
 			return nil, usageError("configuration: %v", err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // allCommands walks the command tree as a user meets it, cobra's own help
@@ -115,5 +116,58 @@ func TestFitHelpWrapsOnlyWideLines(t *testing.T) {
 	}
 	if len(lines) != 4 {
 		t.Errorf("%d lines, want the wide one in two:\n%s", len(lines), got)
+	}
+}
+
+// TestNoFlagHelpStopsMidSentence: a flag's description does not end on a
+// word that leaves the sentence open, as --oauth-for's once ended on "must
+// be".
+func TestNoFlagHelpStopsMidSentence(t *testing.T) {
+	open := map[string]bool{"a": true, "an": true, "and": true, "be": true, "by": true, "for": true, "is": true,
+		"must": true, "of": true, "or": true, "the": true, "to": true, "with": true}
+	for _, c := range allCommands() {
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			words := strings.Fields(f.Usage)
+			if len(words) == 0 || open[strings.ToLower(words[len(words)-1])] {
+				t.Errorf("%s --%s: the description stops mid-sentence: %q", c.CommandPath(), f.Name, f.Usage)
+			}
+		})
+	}
+}
+
+// TestScanHelpIsGrouped: scan --help lists its flags under the groups'
+// headings, each flag once, and only --help and --trust-config under
+// "Other flags"; every flag a group names is a flag of a crawling command.
+func TestScanHelpIsGrouped(t *testing.T) {
+	r := run(t, "scan", "--help")
+	if r.code != ExitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, g := range flagGroups {
+		if !strings.Contains(r.stdout, "\n"+g.title+":\n") {
+			t.Errorf("scan --help has no %q section", g.title)
+		}
+	}
+	other := r.stdout[strings.Index(r.stdout, "\n"+otherFlags+":\n"):]
+	other = other[:strings.Index(other, "\nGlobal Flags:")]
+	for _, line := range strings.Split(other, "\n") {
+		if f := strings.Fields(line); len(f) > 0 && strings.HasPrefix(f[0], "-") && !strings.Contains(line, "--help") && !strings.Contains(line, "--trust-config") {
+			t.Errorf("ungrouped flag in scan --help: %s", line)
+		}
+	}
+	known := map[string]bool{}
+	for _, c := range allCommands() {
+		if c.Flags().Lookup("max-pages") != nil {
+			c.Flags().VisitAll(func(f *pflag.Flag) { known[f.Name] = true })
+		}
+	}
+	seen := map[string]bool{}
+	for _, g := range flagGroups {
+		for _, name := range g.flags {
+			if !known[name] || seen[name] {
+				t.Errorf("group %q names --%s, which no crawling command has or another group names", g.title, name)
+			}
+			seen[name] = true
+		}
 	}
 }

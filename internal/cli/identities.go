@@ -34,7 +34,7 @@ type identityFlags struct {
 func (f *identityFlags) register(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&f.names, "identity", nil, "scan as this caller too (repeatable; the order given is the rank, least privileged first); with two or more the leakage family compares them")
 	fs.StringArrayVar(&f.headers, "header-for", nil, "'NAME=Header: value' sent only as identity NAME (repeatable); the value may be env:VAR or file:PATH, also after a scheme ('Authorization: Bearer env:USER_TOKEN') or a cookie name ('Cookie: session=env:SESSION')")
-	fs.StringArrayVar(&f.oauth, "oauth-for", nil, "'NAME=token-url=URL, client-id=ID, client-secret=env:VAR', optionally with scope=, audience= and auth=client_secret_post: identity NAME sends a Bearer token from this OAuth token endpoint (client credentials grant), renewed as it expires (repeatable); client-id may be env:VAR or file:PATH, client-secret must be")
+	fs.StringArrayVar(&f.oauth, "oauth-for", nil, "'NAME=token-url=URL, client-id=ID, client-secret=env:VAR', optionally with scope=, audience= and auth=client_secret_post: identity NAME sends a Bearer token from this OAuth token endpoint (client credentials grant), renewed as it expires (repeatable); client-id may be env:VAR or file:PATH, client-secret must be one of them, never the secret itself")
 	fs.StringVar(&f.leastPrivileged, "least-privileged", "", "the identity ranked lowest, whatever the order given")
 }
 

@@ -25,6 +25,7 @@ func newMCPCmd(e *env) *cobra.Command {
 	var headers []string
 	var timeout time.Duration
 	var verbose bool
+	var tlsOpts tlsFlags
 	cmd := &cobra.Command{
 		Use:   "mcp URL",
 		Short: "Detect an MCP endpoint's revision and print its tool catalog",
@@ -60,7 +61,11 @@ endpoint could not be reached, refused the probe, or is not an MCP endpoint.`,
 			if err != nil {
 				return err
 			}
-			pc := probe.Config{Headers: h, Timeout: timeout}
+			tlsConfig, err := tlsOpts.config()
+			if err != nil {
+				return err
+			}
+			pc := probe.Config{Headers: h, Timeout: timeout, TLS: tlsConfig}
 			sendUserinfo(u, &pc)
 			e.scrubbing(scan.Scrubber(scan.Options{Probe: pc}))
 			if verbose {
@@ -69,7 +74,7 @@ endpoint could not be reached, refused the probe, or is not an MCP endpoint.`,
 			cfg := probe.MCPConfig(pc, version())
 			s, err := mcpclient.Collect(cmd.Context(), cfg, mcp.Endpoint{URL: u.String(), Source: "command line"})
 			if err != nil {
-				return &ExitError{Code: ExitIncomplete, Err: err}
+				return &ExitError{Code: ExitIncomplete, Err: withTLSHint(err)}
 			}
 			if err := e.writeAs(e.stdout, format, func(w io.Writer) error { return writeMCP(w, format, s) }); err != nil {
 				return &ExitError{Code: ExitIncomplete, Err: err}
@@ -81,6 +86,7 @@ endpoint could not be reached, refused the probe, or is not an MCP endpoint.`,
 	cmd.Flags().StringArrayVarP(&headers, "header", "H", nil, "send 'Name: value' on every request (repeatable; redacted in the output unless the field carries no credential, like Accept)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "timeout per request")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "log every request on stderr")
+	tlsOpts.register(cmd.Flags())
 	return cmd
 }
 

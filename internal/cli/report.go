@@ -171,7 +171,7 @@ func writeFile(e *env, path, format string, render func(io.Writer) error) error 
 func newReportConvertCmd(e *env) *cobra.Command {
 	var from, format, output, fullReport string
 	var maxURLs, maxBytes int
-	var noColor bool
+	var colors colorFlags
 	var sf sarifFlags
 	cmd := &cobra.Command{
 		Use:   "convert --from report.json --format FORMAT [-o PATH]",
@@ -199,7 +199,11 @@ func newReportConvertCmd(e *env) *cobra.Command {
 				}
 			}
 			toStdout := output == "" || output == "-"
-			color := toStdout && !noColor && e.get("NO_COLOR") == "" && isTerminal(e.stdout) && format == "text"
+			color, err := colors.enabled(e, e.stdout)
+			if err != nil {
+				return err
+			}
+			color = color && toStdout && format == "text"
 			width := 100
 			if toStdout {
 				width = termWidth(e.stdout)
@@ -228,7 +232,7 @@ func newReportConvertCmd(e *env) *cobra.Command {
 	fs.StringVar(&format, "format", "text", "format to write: "+strings.Join(report.Formats(), ", "))
 	fs.StringVarP(&output, "output", "o", "", "file to write (default: stdout)")
 	fs.IntVar(&maxURLs, "max-urls", 0, "occurrences shown per check in text and Markdown (default 3)")
-	fs.BoolVar(&noColor, "no-color", false, "never colour the terminal report (NO_COLOR is honoured too)")
+	colors.register(fs)
 	fs.IntVar(&maxBytes, "markdown-max-bytes", 0,
 		"bytes the Markdown document may have; it is cut to fit, keeping the grade, the gate and the most severe findings (default: GitHub's 1 MiB step-summary bound)")
 	fs.StringVar(&fullReport, "markdown-full-report", "", "URL where the whole report can be read, linked from a Markdown document that was cut")

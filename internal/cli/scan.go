@@ -35,7 +35,7 @@ type outputFlags struct {
 	format  string
 	outputs []string
 	failOn  string
-	noColor bool
+	color   colorFlags // --color, --no-color; see color.go
 	quiet   bool
 	verbose bool
 	sarif   sarifFlags // --sarif-anchor, --sarif-category; see report.go
@@ -46,7 +46,7 @@ func (o *outputFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.format, "format", "text", "format of the report on stdout: "+strings.Join(report.Formats(), ", "))
 	fs.StringArrayVarP(&o.outputs, "output", "o", nil, "also write FORMAT=PATH (repeatable; PATH - is stdout)")
 	fs.StringVar(&o.failOn, "fail-on", "error", "fail (exit 1) on findings of this severity or worse: error, warning, info or none")
-	fs.BoolVar(&o.noColor, "no-color", false, "never colour the terminal report (NO_COLOR is honoured too)")
+	o.color.register(fs)
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print no report on stdout and no progress on stderr; -o outputs are still written")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "log every request on stderr, with its time and latency, and list every occurrence and every check")
 	o.sarif.register(fs)
@@ -69,6 +69,7 @@ type limitFlags struct {
 	spec             specFlags     // --openapi and friends; see openapi.go
 	ids              identityFlags // --identity and friends; see identities.go
 	act              activeFlags   // --active and friends; see active.go
+	tls              tlsFlags      // --cacert, --cert, --key, --insecure; see tls.go
 }
 
 func (l *limitFlags) register(fs *pflag.FlagSet) {
@@ -88,6 +89,7 @@ func (l *limitFlags) register(fs *pflag.FlagSet) {
 	l.spec.register(fs)
 	l.ids.register(fs)
 	l.act.register(fs)
+	l.tls.register(fs)
 	fs.StringVar(&l.mcpEndpoint, "mcp", "", "MCP endpoint to examine (default: the one the target advertises, else /mcp on its origin)")
 }
 
@@ -120,6 +122,11 @@ func (l *limitFlags) config(start *url.URL) (probe.Config, error) {
 		Version:   version(),
 		UserAgent: "agentready/" + version() + " (+https://github.com/agentready/agentready)",
 	}
+	tlsConfig, err := l.tls.config()
+	if err != nil {
+		return probe.Config{}, err
+	}
+	cfg.TLS = tlsConfig
 	sendUserinfo(start, &cfg)
 	if err := l.spec.apply(&cfg); err != nil {
 		return probe.Config{}, err
@@ -359,9 +366,9 @@ func (p *scanPlan) run(ctx context.Context, e *env) error {
 	}
 	if err != nil {
 		if errors.Is(err, probe.ErrUnreachable) {
-			return &ExitError{Code: ExitIncomplete, Err: err}
+			return &ExitError{Code: ExitIncomplete, Err: withTLSHint(err)}
 		}
-		return &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("scan failed: %w", err)}
+		return &ExitError{Code: ExitIncomplete, Err: withTLSHint(fmt.Errorf("scan failed: %w", err))}
 	}
 	attachApp(rep, e)
 	rep.Gate = score.Gate(rep, p.gate.options(p.failOn))
@@ -430,7 +437,10 @@ func planOutputs(e *env, out *outputFlags) ([]sink, error) {
 	if err := out.sarif.check(); err != nil {
 		return nil, err
 	}
-	color := !out.noColor && e.get("NO_COLOR") == "" && isTerminal(e.stdout)
+	color, err := out.color.enabled(e, e.stdout)
+	if err != nil {
+		return nil, err
+	}
 	var sinks []sink
 	// --format is checked with -q too, which only leaves stdout unused.
 	stdoutOpts := out.sarif.options(report.Options{Color: color && out.format == "text", Width: termWidth(e.stdout), Verbose: out.verbose})

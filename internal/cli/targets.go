@@ -262,7 +262,7 @@ func scanTarget(ctx context.Context, e *env, p targetPlan, i, n int, out *output
 		if !errors.Is(err, probe.ErrUnreachable) {
 			err = fmt.Errorf("scan failed: %w", err)
 		}
-		r.Error = err.Error()
+		r.Error = withTLSHint(err).Error()
 		return r
 	}
 	rep.Gate = score.Gate(rep, p.plan.gate.options(p.plan.failOn))

@@ -50,6 +50,7 @@ type File struct {
 	Include    []string            `yaml:"include,omitempty" flag:"include" doc:"Crawl only paths matching these patterns (path.Match syntax; a trailing * or /** matches any suffix)."`
 	Exclude    []string            `yaml:"exclude,omitempty" flag:"exclude" doc:"Never crawl paths matching these patterns."`
 	Robots     *bool               `yaml:"respect-robots,omitempty" flag:"respect-robots" doc:"Read /robots.txt first and skip the paths it disallows for agentready (or *). Off by default: the scanner is meant for your own API, staging included."`
+	TLS        TLS                 `yaml:"tls,omitempty" secrets:"true" doc:"TLS of every connection the scan opens (the target, its MCP endpoint, the OAuth token endpoint): a private CA, a client certificate, or no verification. A file found in a parent directory applies it only with --trust-config."`
 	Families   map[string]bool     `yaml:"families,omitempty" names:"families" doc:"Check families to run (true) or leave out (false); families not listed run."`
 	Checks     map[string]string   `yaml:"checks,omitempty" names:"checks" enum:"error,warning,info,off" doc:"Per-check severity override: error, warning, info, or off to not run the check."`
 	Ignores    []Ignore            `yaml:"ignores,omitempty" doc:"Findings to leave out of the report and the gate, each with a reason and optionally an expiry date."`
@@ -108,6 +109,15 @@ type OAuth struct {
 // file:PATH, rather than holding it.
 func IsSecretRef(s string) bool {
 	return strings.HasPrefix(s, "env:") || strings.HasPrefix(s, "file:")
+}
+
+// TLS is the client side of the scan's TLS connections. The system's CAs
+// (or those of SSL_CERT_FILE and SSL_CERT_DIR) stay trusted.
+type TLS struct {
+	CACert   string `yaml:"cacert,omitempty" flag:"cacert" path:"true" doc:"PEM file of CA certificates trusted besides the system's, e.g. a staging server's private CA (relative to this file)."`
+	Cert     string `yaml:"cert,omitempty" flag:"cert" path:"true" doc:"PEM file of the client certificate presented to servers that ask for one; with key (relative to this file)."`
+	Key      string `yaml:"key,omitempty" flag:"key" path:"true" doc:"PEM file of the client certificate's private key (relative to this file)."`
+	Insecure *bool  `yaml:"insecure,omitempty" flag:"insecure" doc:"Do not verify the servers' certificates. Every report warns; the credentials given are still sent."`
 }
 
 // Active configures active probes. They change state on the target, so

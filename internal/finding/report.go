@@ -20,6 +20,10 @@ type Report struct {
 	Checks        []CheckResult `json:"checks"`
 	Findings      []Finding     `json:"findings"`
 	Stats         Stats         `json:"stats"`
+	// TLSUnverified is set when the scan did not verify the servers' TLS
+	// certificates (--insecure): whoever answered may not have been the
+	// target, and every reporter says so on its first screen.
+	TLSUnverified bool `json:"tlsUnverified,omitempty"`
 	// Notes are scan-level facts a reader should know: interruptions, budget
 	// exhaustion, what was not assessed and why.
 	Notes []string `json:"notes,omitempty"`

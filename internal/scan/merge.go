@@ -89,6 +89,8 @@ func Merge(ctx context.Context, reps []*finding.Report, cs []checks.Check, allow
 			}
 			notes.add(n, n)
 		}
+		// One shard that did not verify the servers makes the whole unverified.
+		out.TLSUnverified = out.TLSUnverified || r.TLSUnverified
 		out.States = firstNonEmpty(out.States, r.States)
 		out.Surface = firstNonNil(out.Surface, r.Surface)
 		out.MCP = firstNonNil(out.MCP, r.MCP)

@@ -113,6 +113,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 		Ignored:       post.Ignored,
 		Baseline:      post.Baseline,
 		Stats:         ownedStats(opts.Shard, out.Stats, in.Recording),
+		TLSUnverified: opts.Probe.TLS != nil && opts.Probe.TLS.InsecureSkipVerify,
 		Notes:         out.Notes,
 		MCP:           out.MCPInfo(),
 		Active:        activeInfo,

@@ -10,6 +10,7 @@ package mcpclient
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -82,6 +83,9 @@ type Config struct {
 	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
 	// Log receives one line per request when set.
 	Log io.Writer
+	// TLS is the client side of the default transports' TLS connections;
+	// nil is Go's default.
+	TLS *tls.Config
 	// Rate is the scan's --rate in requests per second; 0 is unlimited.
 	Rate float64
 }
@@ -165,6 +169,7 @@ func (c *client) conn(label string) *http.Client {
 			DialContext:            dial,
 			ForceAttemptHTTP2:      true,
 			DisableCompression:     true,
+			TLSClientConfig:        c.cfg.TLS.Clone(),
 			TLSHandshakeTimeout:    10 * time.Second,
 			MaxResponseHeaderBytes: 1 << 20,
 		}

@@ -184,7 +184,7 @@ func verdict(d *data, r *finding.Report) {
 	if d.Graded {
 		d.Basis = line(view.Basis(r))
 	}
-	for _, l := range []string{view.CoverageLine(r), view.OperationsLine(r), view.ThrottlingLine(r), view.PartialLine(r)} {
+	for _, l := range []string{view.TLSUnverifiedLine(r), view.CoverageLine(r), view.OperationsLine(r), view.ThrottlingLine(r), view.PartialLine(r)} {
 		if l != "" {
 			d.Reach = append(d.Reach, line(l))
 		}

@@ -158,6 +158,7 @@ func suiteProperties(r *finding.Report, fam string) []property {
 		{Name: "grade.basis", Value: view.Basis(r)}, {Name: "shard", Value: view.ShardLabel(r)}, {Name: "coverage.cause", Value: view.Cause(r)},
 		{Name: "coverage", Value: view.CoverageLine(r)}, {Name: "coverage.fraction", Value: view.FractionLabel(r)},
 		{Name: "coverage.operations", Value: view.OperationsLine(r)}, {Name: "coverage.partial", Value: view.PartialLine(r)},
+		{Name: "tls.unverified", Value: view.TLSUnverifiedLine(r)},
 	} {
 		if p.Value != "" {
 			props = append(props, property{Name: p.Name, Value: clean(p.Value)})

@@ -145,6 +145,9 @@ func (d *doc) header(r *finding.Report) {
 	if cause := view.Cause(r); cause != "" {
 		d.add("> **Cause:** " + text(cause, 2*maxField) + "\n\n")
 	}
+	if warning := view.TLSUnverifiedLine(r); warning != "" {
+		d.add("> **Warning:** " + text(warning, 2*maxField) + "\n\n")
+	}
 	var reach []string
 	for _, l := range []string{view.CoverageLine(r), view.OperationsLine(r), view.ThrottlingLine(r), view.PartialLine(r)} {
 		if l != "" {

@@ -221,6 +221,9 @@ func invocation(r *finding.Report, total, kept int) Invocation {
 		}
 		inv.Notifications = append(inv.Notifications, Notification{Level: level, Message: Message{Text: partial}})
 	}
+	if warning := view.TLSUnverifiedLine(r); warning != "" {
+		inv.Notifications = append(inv.Notifications, Notification{Level: "warning", Message: Message{Text: warning}})
+	}
 	for _, n := range r.Notes {
 		inv.Notifications = append(inv.Notifications, Notification{Level: "note", Message: Message{Text: view.NonEmpty(view.Line(n, maxMessage), "note")}})
 	}

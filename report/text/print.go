@@ -144,8 +144,10 @@ func (p *printer) header(r *finding.Report) {
 			p.wrapped(2, 4, styleDim.Render(line))
 		}
 	}
-	if line := clean(view.PartialLine(r)); line != "" {
-		p.wrapped(2, 4, styleBad.Render(line))
+	for _, line := range []string{view.PartialLine(r), view.TLSUnverifiedLine(r)} {
+		if line = clean(line); line != "" {
+			p.wrapped(2, 4, styleBad.Render(line))
+		}
 	}
 }
 

@@ -107,6 +107,15 @@ func NoGrade(r *finding.Report) string {
 	return "nothing could be assessed"
 }
 
+// TLSUnverifiedLine warns, on the first screen, that the scan did not
+// verify the servers' certificates (--insecure); "" when it did.
+func TLSUnverifiedLine(r *finding.Report) string {
+	if !r.TLSUnverified {
+		return ""
+	}
+	return "TLS not verified (--insecure): the servers' certificates were not checked, so whoever answered may not be the target; the credentials given were sent to it all the same"
+}
+
 // PartialLine says, on the first screen, that the scan did not run to its
 // end, so that its results are not read as a whole scan's: what stopped it
 // and what it had recorded, or which phases its budget cut; "" for a scan

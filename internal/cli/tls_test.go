@@ -1,0 +1,211 @@
+package cli
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/fixtures/oauthfix"
+)
+
+// tlsTarget serves h over TLS with httptest's own certificate, which no
+// system trusts, and returns its root URL and a PEM file of that
+// certificate, the CA to give --cacert. A non-nil clientCA makes the server
+// require a client certificate it signed.
+func tlsTarget(t *testing.T, h http.Handler, clientCA *x509.Certificate) (root, caFile string) {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(h)
+	if clientCA != nil {
+		pool := x509.NewCertPool()
+		pool.AddCert(clientCA)
+		srv.TLS = &tls.Config{ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: pool}
+	}
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	caFile = filepath.Join(t.TempDir(), "ca.pem")
+	writePEM(t, caFile, "CERTIFICATE", srv.Certificate().Raw)
+	return srv.URL, caFile
+}
+
+func writePEM(t *testing.T, path, kind string, der []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: kind, Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// clientCertificate makes a self-signed client certificate and writes it
+// and its key as PEM files.
+func clientCertificate(t *testing.T) (cert *x509.Certificate, certFile, keyFile string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "scanner"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
+		BasicConstraintsValid: true, IsCA: true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cert, err = x509.ParseCertificate(der); err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	certFile, keyFile = filepath.Join(dir, "client.pem"), filepath.Join(dir, "client.key")
+	writePEM(t, certFile, "CERTIFICATE", der)
+	writePEM(t, keyFile, "EC PRIVATE KEY", keyDER)
+	return cert, certFile, keyFile
+}
+
+// TestPrivateCAFailsWithAHintAndPassesWithCACert: a server whose CA the
+// machine does not trust is unreachable (exit 3) with the option to use
+// named; with --cacert the same scan completes.
+func TestPrivateCAFailsWithAHintAndPassesWithCACert(t *testing.T) {
+	root, ca := tlsTarget(t, demo.New(), nil)
+	r := run(t, "scan", root+"/", "-q", "--max-pages", "5")
+	if r.code != ExitIncomplete || !strings.Contains(r.stderr, "x509") || !strings.Contains(r.stderr, "--cacert FILE") {
+		t.Fatalf("without --cacert: exit %d, want %d with a hint naming --cacert: %s", r.code, ExitIncomplete, r.stderr)
+	}
+	r = run(t, "scan", root+"/", "-q", "--max-pages", "5", "--fail-on", "none", "--cacert", ca)
+	if r.code != ExitOK {
+		t.Fatalf("with --cacert: exit %d: %s", r.code, r.stderr)
+	}
+}
+
+// TestInsecureWarnsInEveryFormat: --insecure reaches the untrusted server,
+// and every report says the certificates were not verified.
+func TestInsecureWarnsInEveryFormat(t *testing.T) {
+	root, _ := tlsTarget(t, demo.New(), nil)
+	dir := t.TempDir()
+	args := []string{"scan", root + "/", "--max-pages", "5", "--fail-on", "none", "--insecure", "--format", "json"}
+	formats := []string{"text", "markdown", "html", "sarif", "junit"}
+	for _, f := range formats {
+		args = append(args, "-o", f+"="+filepath.Join(dir, "r."+f))
+	}
+	r := run(t, args...)
+	if r.code != ExitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, `"tlsUnverified": true`) {
+		t.Error("the JSON report does not say TLS was not verified")
+	}
+	for _, f := range formats {
+		b, err := os.ReadFile(filepath.Join(dir, "r."+f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), "TLS not verified (--insecure)") {
+			t.Errorf("the %s report does not warn that TLS was not verified", f)
+		}
+	}
+	// Without --insecure, a verified scan says nothing of it.
+	plain := serve(t)
+	r = run(t, "scan", plain, "--max-pages", "5", "--fail-on", "none", "--format", "json")
+	if r.code != ExitOK || strings.Contains(r.stdout, "tlsUnverified") {
+		t.Errorf("exit %d; a verified scan's report mentions tlsUnverified: %v", r.code, strings.Contains(r.stdout, "tlsUnverified"))
+	}
+}
+
+// TestClientCertificate: a server that requires a client certificate
+// refuses the scan without --cert and --key (the hint names them) and
+// completes with them.
+func TestClientCertificate(t *testing.T) {
+	cert, certFile, keyFile := clientCertificate(t)
+	root, ca := tlsTarget(t, demo.New(), cert)
+	r := run(t, "scan", root+"/", "-q", "--max-pages", "5", "--cacert", ca)
+	if r.code != ExitIncomplete || !strings.Contains(r.stderr, "--cert FILE --key FILE") {
+		t.Fatalf("without a client certificate: exit %d, want %d with a hint naming --cert: %s", r.code, ExitIncomplete, r.stderr)
+	}
+	r = run(t, "scan", root+"/", "-q", "--max-pages", "5", "--fail-on", "none", "--cacert", ca, "--cert", certFile, "--key", keyFile)
+	if r.code != ExitOK {
+		t.Fatalf("with --cert and --key: exit %d: %s", r.code, r.stderr)
+	}
+}
+
+// TestOAuthTokenEndpointOverPrivateCA: the token endpoint is reached with
+// the scan's TLS settings.
+func TestOAuthTokenEndpointOverPrivateCA(t *testing.T) {
+	fix := &oauthfix.Server{Items: 3, ClientID: oauthClientID, ClientSecret: oauthClientSecret}
+	root, ca := tlsTarget(t, fix, nil)
+	r := runEnv(t, []string{"OAUTH_SECRET=" + oauthClientSecret}, "scan", root+"/", "-q", "--fail-on", "none", "--cacert", ca,
+		"--identity", "svc", "--oauth-for", "svc=token-url="+root+oauthfix.TokenPath+",client-id="+oauthClientID+",client-secret=env:OAUTH_SECRET")
+	if r.code != ExitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if len(fix.Issued()) == 0 {
+		t.Error("no token was issued over TLS")
+	}
+}
+
+// TestTLSFlagUsageErrors: files that give no certificate, and a
+// certificate without its key, are usage errors.
+func TestTLSFlagUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	notPEM := filepath.Join(dir, "not.pem")
+	if err := os.WriteFile(notPEM, []byte("hello"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, certFile, _ := clientCertificate(t)
+	for _, args := range [][]string{
+		{"--cacert", notPEM},
+		{"--cacert", filepath.Join(dir, "missing.pem")},
+		{"--cert", certFile},
+		{"--cert", certFile, "--key", notPEM},
+	} {
+		r := run(t, append([]string{"scan", "https://127.0.0.1:1/"}, args...)...)
+		if r.code != ExitUsage {
+			t.Errorf("%v: exit %d, want %d: %s", args, r.code, ExitUsage, r.stderr)
+		}
+	}
+}
+
+func TestTLSHint(t *testing.T) {
+	for msg, want := range map[string]string{
+		"Get \"https://x/\": tls: failed to verify certificate: x509: certificate signed by unknown authority": "--cacert FILE",
+		"x509: certificate is valid for a.example, not b.example":                                              "--insecure",
+		"remote error: tls: certificate required":                                                              "--cert FILE --key FILE",
+		"dial tcp 127.0.0.1:1: connect: connection refused":                                                    "",
+	} {
+		got := tlsHint(msg)
+		if (want == "") != (got == "") || !strings.Contains(got, want) {
+			t.Errorf("tlsHint(%q) = %q, want one naming %q", msg, got, want)
+		}
+	}
+}
+
+// TestTLSFromConfigFile: tls.cacert, relative to the file, trusts the
+// private CA as --cacert does.
+func TestTLSFromConfigFile(t *testing.T) {
+	root, ca := tlsTarget(t, demo.New(), nil)
+	dir := filepath.Dir(ca)
+	cfg := filepath.Join(dir, ".agentready.yaml")
+	if err := os.WriteFile(cfg, []byte("version: 1\ntls:\n  cacert: ca.pem\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "scan", "--config", cfg, root+"/", "-q", "--max-pages", "5", "--fail-on", "none")
+	if r.code != ExitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+}
