@@ -1,6 +1,7 @@
 package negotiation_test
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -65,5 +66,30 @@ func TestOptionsRenderersArePlanned(t *testing.T) {
 				t.Errorf("asked for %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestTypesServedBeneathAreAskedFirst: a resource is asked for the types
+// the crawl was served beneath it (/image/jpeg beneath /image) before the
+// fixed set of common types fills the bound, so that an image resource is
+// asked for other images, not only for JSON, HTML and text.
+func TestTypesServedBeneathAreAskedFirst(t *testing.T) {
+	base := "http://api.test/image"
+	crawled := []*exchange.Exchange{
+		answer(base, exchange.PurposeCrawl, resp{200, "image/png", nil, "png"}),
+		answer(base+"/jpeg", exchange.PurposeCrawl, resp{200, "image/jpeg", nil, "jpeg"}),
+		answer(base+"/webp", exchange.PurposeCrawl, resp{200, "image/webp", nil, "webp"}),
+	}
+	in := &checks.PlanInput{Crawled: crawled, Samples: crawled[:1]}
+	asked := map[string]bool{}
+	for _, p := range conneg.Plan(in) {
+		if p.URL == base {
+			asked[p.Purpose] = true
+		}
+	}
+	for _, mt := range []string{"image/jpeg", "image/webp"} {
+		if !asked[conneg.TypePurpose(mt)] {
+			t.Errorf("%s was not asked for %s, served beneath it; asked: %v", base, mt, slices.Sorted(maps.Keys(asked)))
+		}
 	}
 }

@@ -255,6 +255,10 @@ func TestRealServersHTTPBin(t *testing.T) {
 	s.firesOn(t, "negotiation-wildcard", "/image")
 	s.firesOn(t, "negotiation-unsupported-type", "/image")
 	s.firesOn(t, "vary-accept", "/image")
+	// Asked for the image types served beneath it, /image serves PNG to
+	// any Accept that names PNG: at q=0 too (curl -H 'Accept:
+	// image/png;q=0, image/avif;q=0.5' gets image/png).
+	s.firesOn(t, "negotiation-q-zero", "/image")
 	// Errors are text/plain or application/json, never problem details.
 	s.atLeast(t, "problem-json-media-type", 15)
 	s.firesOn(t, "problem-json-media-type", "/bearer")

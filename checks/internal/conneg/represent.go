@@ -183,6 +183,12 @@ func representationTypes(in *checks.PlanInput, s *exchange.Exchange, site []stri
 			add(l.Params["type"])
 		}
 	}
+	// The types served beneath the resource (/image/png beneath /image)
+	// are the likeliest it chooses among, and come before the fixed set
+	// that would otherwise fill the bound.
+	for _, mt := range servedBeneath(in.Crawled, s.Request.URL) {
+		add(mt)
+	}
 	for _, mt := range probedTypes {
 		add(mt)
 	}
