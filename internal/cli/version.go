@@ -123,8 +123,6 @@ func writeBuild(w io.Writer, format versionFormat, b build) error {
 	return err
 }
 
-const versionFlagUsage = "print the version, commit, build date, Go version and platform"
-
 func init() {
 	// The root's --version is cobra's: it prints the root's version template
 	// before any command runs. The template calls this with the root.
@@ -145,7 +143,7 @@ func init() {
 func withVersionFlag(root *cobra.Command) {
 	root.Version = version()
 	root.SetVersionTemplate("{{describeBuild .}}")
-	root.Flags().Bool("version", false, versionFlagUsage)
+	root.Flags().Bool("version", false, "print the version, commit, build date, Go version and platform")
 	format := versionFormat("text")
 	root.Flags().Var(&format, "format", "format of --version: text or json")
 }
