@@ -133,7 +133,7 @@ if $image; then
     # The image's binary is the released one, taken from its archive.
     tar -xzf "$dist/agentready_${version}_linux_$arch.tar.gz" -C "$ctx" agentready
     cp "$CA_BUNDLE" "$ctx/ca-certificates.crt"
-    podman build --quiet --platform "linux/$arch" --timestamp "$SOURCE_DATE_EPOCH" \
+    podman build --quiet --layers=false --platform "linux/$arch" --timestamp "$SOURCE_DATE_EPOCH" \
       --build-arg VERSION="$version" --build-arg COMMIT="$commit" --build-arg CREATED="$date" \
       -f .ci/Containerfile -t "agentready:$version-$arch" "$ctx" >/dev/null
     podman manifest add "agentready:$version" "containers-storage:localhost/agentready:$version-$arch" >/dev/null
