@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -30,9 +31,9 @@ func runCLI(t *testing.T, args ...string) run {
 	return run{args: args, code: code, stdout: stdout.String(), stderr: stderr.String()}
 }
 
-// The version is pinned, since a test binary's own is whatever the build
-// stamped.
-func init() { cli.Version = "test" }
+// The version, commit and date are pinned, since a test binary's own are
+// whatever the build stamped.
+func init() { cli.Version, cli.Commit, cli.Date = "test", "test", "test" }
 
 var (
 	duration  = regexp.MustCompile(`( probes? in )[0-9][0-9.]*(ns|µs|ms|s|m[0-9.]*s?|h[0-9.ms]*)`)
@@ -43,14 +44,19 @@ var (
 	// progress is a line of the progress off a terminal, printed every
 	// 10 s: a scan on a loaded machine may last long enough for one.
 	progress = regexp.MustCompile(`(?m)^\d\d:\d\d:\d\d agentready: .*\n`)
+	// toolchain is what `version` says of the Go that built the test and of
+	// the machine it runs on.
+	toolchain = strings.NewReplacer(runtime.Version(), "GOVERSION", runtime.GOOS+"/"+runtime.GOARCH, "OS/ARCH")
 )
 
 // normalize replaces what changes from run to run: the demo's port, the
-// scan's duration and its timestamps; and it drops the progress lines.
-// Everything else is the CLI's output byte for byte.
+// scan's duration and its timestamps, and from machine to machine: the Go
+// version and the platform; and it drops the progress lines. Everything
+// else is the CLI's output byte for byte.
 func normalize(s string) string {
 	s = progress.ReplaceAllString(s, "")
 	s = string(golden.NormalizePorts([]byte(s)))
+	s = toolchain.Replace(s)
 	s = duration.ReplaceAllString(s, "${1}DURATION")
 	s = durationJ.ReplaceAllString(s, "${1}0")
 	s = portName.ReplaceAllString(s, "127.0.0.1-PORT")
@@ -77,6 +83,7 @@ func TestCLISnapshots(t *testing.T) {
 	}{
 		{"help", []string{"--help"}, cli.ExitOK},
 		{"version", []string{"version"}, cli.ExitOK},
+		{"version-json", []string{"--version", "--format", "json"}, cli.ExitOK},
 		{"checks", []string{"checks"}, cli.ExitOK},
 		{"checks-json", []string{"checks", "--format", "json"}, cli.ExitOK},
 		{"explain", []string{"explain", "vary-accept"}, cli.ExitOK},

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -46,20 +45,6 @@ func (e *ExitError) Unwrap() error { return e.Err }
 
 func usageError(format string, a ...any) error {
 	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, a...)}
-}
-
-// Version is set at build time with -ldflags "-X ...cli.Version=v1.2.3";
-// otherwise the module version from the build info is used.
-var Version = ""
-
-func version() string {
-	if Version != "" {
-		return Version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
 }
 
 // env is the process environment as given to Main, so tests need not touch
@@ -218,22 +203,10 @@ Exit codes:
 	root.AddCommand(newBaselineCmd(e), newInitCmd(e), newConfigCmd(e))
 	root.AddCommand(newManCmd(e))
 	root.SetFlagErrorFunc(suggestFlag)
+	withVersionFlag(root)
 	withConfig(root, e)
 	withPager(root, e)
 	completeTree(root, e)
 	completeValues(root)
 	return root
-}
-
-func newVersionCmd(e *env) *cobra.Command {
-	return &cobra.Command{
-		Use:     "version",
-		Short:   "Print the version",
-		Example: "  agentready version",
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := fmt.Fprintln(e.stdout, "agentready", version())
-			return err
-		},
-	}
 }

@@ -19,10 +19,10 @@ import (
 	"net/url"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/report/internal/view"
@@ -175,23 +175,28 @@ func toolName(r *finding.Report) string {
 	return "agentready"
 }
 
-// semver returns v without a leading "v" when it looks like a semantic
-// version, which GitHub prefers over the free-form version.
+// semanticVersionPattern is Semantic Versioning 2.0.0's own regular
+// expression (semver.org, "Is there a suggested regular expression"):
+// MAJOR.MINOR.PATCH without leading zeros, then an optional pre-release and
+// build metadata.
+var semanticVersionPattern = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)` +
+	`(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?` +
+	`(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
+
+// maxSemanticVersion bounds what is copied from the report: a longer
+// version is left out rather than cut, which could leave an invalid one.
+const maxSemanticVersion = 100
+
+// semver returns v without a Go-style leading "v" when the rest is a
+// semantic version, which GitHub prefers over the free-form version, and ""
+// otherwise: SARIF 2.1.0 §3.19.9 requires semanticVersion to be one, so a
+// "dev" build writes none.
 func semver(v string) string {
-	v = strings.TrimPrefix(strings.TrimSpace(v), "v")
-	parts := strings.SplitN(v, ".", 3)
-	if len(parts) != 3 {
+	v = strings.TrimPrefix(v, "v")
+	if len(v) > maxSemanticVersion || !semanticVersionPattern.MatchString(v) {
 		return ""
 	}
-	for _, p := range parts[:2] {
-		if p == "" || strings.IndexFunc(p, func(r rune) bool { return !unicode.IsDigit(r) }) >= 0 {
-			return ""
-		}
-	}
-	if parts[2] == "" || !unicode.IsDigit(rune(parts[2][0])) || strings.ContainsAny(parts[2], " \t") {
-		return ""
-	}
-	return view.Line(v, 100)
+	return v
 }
 
 // automationID makes the category GitHub derives from the id (everything up

@@ -449,3 +449,40 @@ func TestHouseRuleHelpIsLiteral(t *testing.T) {
 		t.Errorf("house rule help lost its text or paragraphs:\n%s", md)
 	}
 }
+
+// SARIF 2.1.0 §3.19.9: semanticVersion is a Semantic Versioning 2.0.0
+// version or absent; the free-form version is copied (up to 100 bytes).
+func TestSemanticVersionOnlyWhenValid(t *testing.T) {
+	tests := []struct{ version, semantic string }{
+		{"0.1.0", "0.1.0"},
+		{"v1.2.3", "1.2.3"},
+		{"1.2.3-rc.1", "1.2.3-rc.1"},
+		{"0.0.0-SNAPSHOT-1b79576", "0.0.0-SNAPSHOT-1b79576"},
+		{"0.0.0-SNAPSHOT-0123456", "0.0.0-SNAPSHOT-0123456"},
+		{"v0.0.0-20260102030405-0123456789ab+dirty", "0.0.0-20260102030405-0123456789ab+dirty"},
+		{"1.2.3+build.7", "1.2.3+build.7"},
+		{"dev", ""},
+		{"test", ""},
+		{"", ""},
+		{"1.2", ""},
+		{"1.2.3garbage", ""},
+		{"01.2.3", ""},
+		{"1.2.3-01", ""}, // a numeric pre-release identifier has no leading zero
+		{"1.2.3-", ""},
+		{"1.2.3+", ""},
+		{"1.2.3 ", ""},
+		{"1.2.٣", ""}, // a digit, but not an ASCII one
+		{"1.2.3-" + strings.Repeat("a", 100), ""},
+	}
+	for _, tt := range tests {
+		r := sample.Report()
+		r.Tool.Version = tt.version
+		driver := decode(t, render(t, sarif.Options{}, r)).Runs[0].Tool.Driver
+		if driver.SemanticVersion != tt.semantic {
+			t.Errorf("version %q: semanticVersion %q, want %q", tt.version, driver.SemanticVersion, tt.semantic)
+		}
+		if tt.version != "" && len(tt.version) <= 100 && driver.Version != tt.version {
+			t.Errorf("version %q: the free-form version is %q", tt.version, driver.Version)
+		}
+	}
+}
