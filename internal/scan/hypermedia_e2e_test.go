@@ -61,9 +61,8 @@ func TestTerminalFindingNamesTheState(t *testing.T) {
 // The demo's orders go through every state; the matrix must show that
 // cancellation is offered only before shipment, in every form of control.
 func TestStateMatrixOfTheDemo(t *testing.T) {
-	srv := httptest.NewServer(demo.New())
-	defer srv.Close()
-	rep := scanApp(t, srv)
+	t.Parallel()
+	rep := shared(t, conformantScanned).rep
 	var orders *finding.StateMatrix
 	for i := range rep.States {
 		if rep.States[i].Kind == "/orders/{id}" {
@@ -182,9 +181,8 @@ func TestSpringHATEOASOutputs(t *testing.T) {
 // discovered, the checks that compare templates and affordances with it
 // run, so the conformant demo's silence is a verdict.
 func TestDemoHypermediaIsJudgedAgainstItsSpec(t *testing.T) {
-	srv := httptest.NewServer(demo.New())
-	defer srv.Close()
-	rep := scanDiscovering(t, srv)
+	t.Parallel()
+	rep := shared(t, conformantDiscovered).rep
 	for _, c := range rep.Checks {
 		if (c.ID == "hal-forms-template-operation" || c.ID == "affordance-operation-unresolved") && c.Status != finding.StatusPass {
 			t.Errorf("%s with the spec discovered: %s %s", c.ID, c.Status, c.Reason)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
@@ -84,9 +83,8 @@ func TestDemoAsTwoIdentitiesGradesAWithNoLeak(t *testing.T) {
 }
 
 func TestOneIdentityLeavesLeakageNotAssessed(t *testing.T) {
-	srv := httptest.NewServer(demo.New())
-	defer srv.Close()
-	rep := scanApp(t, srv)
+	t.Parallel()
+	rep := shared(t, conformantScanned).rep
 	for _, c := range leakage.All() {
 		if st := checkStatus(rep, c.Meta().ID); st.Status != finding.StatusSkip || !strings.HasPrefix(st.Reason, "not assessed") {
 			t.Errorf("%s: %s %q, want skip not assessed", c.Meta().ID, st.Status, st.Reason)

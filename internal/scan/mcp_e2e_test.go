@@ -37,9 +37,8 @@ func mcpFired(rep *finding.Report) []string {
 // TestDemoMCPIsAssessedAndClean proves that the conformant demo passes the
 // family because its MCP face was examined, parity included.
 func TestDemoMCPIsAssessedAndClean(t *testing.T) {
-	srv := httptest.NewServer(demo.New())
-	defer srv.Close()
-	rep := scanMCPApp(t, srv, "")
+	t.Parallel()
+	rep := shared(t, conformantDiscovered).rep
 	if got := mcpFired(rep); len(got) != 0 {
 		t.Errorf("the conformant demo fired %v", got)
 	}

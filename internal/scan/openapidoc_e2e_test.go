@@ -34,15 +34,15 @@ func scanForDocument(t *testing.T, srv *httptest.Server, sc probe.SpecConfig) *f
 // with rel="service-desc"; the scan loads it, names it in the report, and
 // the document checks pass on it rather than skip.
 func TestDemoSpecIsFoundAndReported(t *testing.T) {
-	srv := httptest.NewServer(demo.New())
-	defer srv.Close()
-	rep := scanForDocument(t, srv, probe.SpecConfig{Discover: true})
+	t.Parallel()
+	scanned := shared(t, conformantDiscovered)
+	rep := scanned.rep
 	for _, f := range rep.Findings {
 		if f.Severity >= finding.SeverityWarning {
 			t.Errorf("demo with its document has %s %s: %s", f.Severity, f.CheckID, f.Message)
 		}
 	}
-	if rep.Spec == nil || rep.Spec.Source != srv.URL+"/openapi.json" || rep.Spec.Discovery != probe.SpecLinkHeader || rep.Spec.Operations == 0 {
+	if rep.Spec == nil || rep.Spec.Source != scanned.url+"/openapi.json" || rep.Spec.Discovery != probe.SpecLinkHeader || rep.Spec.Operations == 0 {
 		t.Fatalf("report spec %+v", rep.Spec)
 	}
 	for _, c := range rep.Checks {
