@@ -51,6 +51,10 @@ type Options struct {
 	// Shard, when split, scans one shard of the work (--shard i/n); see
 	// shard.go. The zero value scans it all.
 	Shard finding.Shard
+
+	// checksGrace replaces checksGrace when set, for the tests of an
+	// interruption, which would otherwise wait the whole of it.
+	checksGrace time.Duration
 }
 
 // Run crawls, probes, checks and grades. opts.Probe.Budget bounds the whole
@@ -67,7 +71,11 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	if opts.Probe.Progress == nil {
 		opts.Probe.Progress = &probe.Progress{}
 	}
-	watch := watchInterruption(ctx, opts.Probe.Progress)
+	grace := checksGrace
+	if opts.checksGrace > 0 {
+		grace = opts.checksGrace
+	}
+	watch := watchInterruption(ctx, opts.Probe.Progress, grace)
 	defer watch.stop()
 	var selectionNotes []string
 	opts.Checks, selectionNotes = opts.Policy.Select(opts.Checks)
