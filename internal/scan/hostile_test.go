@@ -63,6 +63,7 @@ func renderAll(t *testing.T, rep *finding.Report) map[string][]byte {
 }
 
 func TestHostileServerGivesAClearReport(t *testing.T) {
+	t.Parallel()
 	rep := scanHostile(t, hostile.New())
 	if rep.Stats.Pages == 0 {
 		t.Fatal("nothing was crawled")
