@@ -81,6 +81,7 @@ func TestHostileServerGivesAClearReport(t *testing.T) {
 }
 
 func TestAll500ServerGivesAClearReport(t *testing.T) {
+	t.Parallel()
 	rep := scanHostile(t, hostile.NewAll500())
 	if rep.Stats.Pages != 1 {
 		t.Errorf("pages = %d, want the one start page", rep.Stats.Pages)

@@ -28,6 +28,7 @@ func hypermediaFindings(rep *finding.Report) []finding.Finding {
 }
 
 func TestHypermediaFindingsPointAtTheMember(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(demo.New(demo.DefectHALTemplatedString, demo.DefectFormsBadRegex, demo.DefectAffordanceStaleVersion))
 	defer srv.Close()
 	want := map[string]string{
@@ -50,6 +51,7 @@ func TestHypermediaFindingsPointAtTheMember(t *testing.T) {
 }
 
 func TestTerminalFindingNamesTheState(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(demo.New(demo.DefectNextActionsTerminal))
 	defer srv.Close()
 	fs := hypermediaFindings(scanApp(t, srv))
@@ -145,6 +147,7 @@ const spring1Forms = `{"name":"Frodo Baggins","role":"ring bearer",
   "partiallyUpdateEmployee":{"method":"patch","properties":[{"name":"name"},{"name":"role"}]}}}`
 
 func TestSpringHATEOASOutputs(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name  string
 		forms string

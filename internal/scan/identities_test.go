@@ -19,6 +19,7 @@ import (
 // of it its name, roles and the names of its credential headers, never a
 // value.
 func TestTheChecksSeeTheProbesIdentityWithoutItsCredentials(t *testing.T) {
+	t.Parallel()
 	const secret = "s3cret-token-value"
 	id := probe.Identity{Name: "user", Roles: []string{"reader"},
 		Header: http.Header{"X-Api-Key": {secret}},
@@ -44,6 +45,7 @@ func TestTheChecksSeeTheProbesIdentityWithoutItsCredentials(t *testing.T) {
 // its checks (reading every page to compare callers, the shard, the other
 // identities' credentials to scrub) on the session.
 func TestTheSessionCarriesWhatTheScanAdds(t *testing.T) {
+	t.Parallel()
 	start, _ := url.Parse("http://127.0.0.1:1/")
 	cfg := probe.Config{Start: start, Budget: time.Minute, MaxPages: 50, Headers: http.Header{"Accept": {"application/json"}}}
 	sh := finding.Shard{Index: 2, Total: 3}

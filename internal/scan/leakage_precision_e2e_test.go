@@ -87,6 +87,7 @@ func precisionApp() http.Handler {
 // and user: only the settings link, and the info-level note on an
 // unavailable operation never offered, are reported.
 func TestLeakageConformantPatternsAreNotLeaks(t *testing.T) {
+	t.Parallel()
 	rep := scanIdentities(t, precisionApp(), []probe.Identity{
 		{Name: "anonymous"},
 		{Name: "user", Header: http.Header{"Authorization": {precisionUser}}},

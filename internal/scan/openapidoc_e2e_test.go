@@ -58,6 +58,7 @@ func TestDemoSpecIsFoundAndReported(t *testing.T) {
 // on the operation its request matches, with file, line and column, when
 // the document is given as a file.
 func TestFindingsLocatedOnOperations(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(demo.New(demo.DefectNoVaryAccept))
 	defer srv.Close()
 	resp, err := http.Get(srv.URL + "/openapi.json")
@@ -99,6 +100,7 @@ func TestFindingsLocatedOnOperations(t *testing.T) {
 // TestScanWithoutSpecSaysSo: an app that publishes no document gets a note,
 // and the openapi-hal checks skip instead of failing.
 func TestScanWithoutSpecSaysSo(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
 			http.NotFound(w, r)

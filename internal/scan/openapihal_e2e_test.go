@@ -34,6 +34,7 @@ func TestHDTCDemoIsCleanWithItsSpec(t *testing.T) {
 
 // TestHDTCGoldenJSON pins the whole JSON report of one broken variant.
 func TestHDTCGoldenJSON(t *testing.T) {
+	t.Parallel()
 	const variant = demo.DefectRelWrongCoordinate
 	srv := httptest.NewServer(demo.New(variant))
 	defer srv.Close()

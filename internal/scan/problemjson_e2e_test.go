@@ -133,6 +133,7 @@ func TestProblemJSONWithSpec(t *testing.T) {
 // TestErrorFindingsCarryTheRequest checks a finding on a probe names the
 // probe's request and a curl line that reproduces it.
 func TestErrorFindingsCarryTheRequest(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(demo.New(demo.DefectValuelessParam500))
 	defer srv.Close()
 	rep := scanApp(t, srv)

@@ -178,6 +178,7 @@ func TestScannerSendsOnlySafeMethods(t *testing.T) {
 }
 
 func TestReportIsDeterministic(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(demo.New(demo.DefectNoVaryAccept))
 	defer srv.Close()
 	a, b := renderJSON(t, scanApp(t, srv), srv), renderJSON(t, scanApp(t, srv), srv)
@@ -203,6 +204,7 @@ func renderJSON(t *testing.T, rep *finding.Report, srv *httptest.Server) []byte 
 }
 
 func TestGoldenJSON(t *testing.T) {
+	t.Parallel()
 	for name, defects := range map[string][]demo.Defect{
 		"demo":                nil,
 		"demo-no-vary-accept": {demo.DefectNoVaryAccept},
