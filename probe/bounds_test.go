@@ -52,6 +52,7 @@ func TestLinksPerPageKeepsTheFirstInReadingOrder(t *testing.T) {
 }
 
 func TestLinkFloodIsCutPerPage(t *testing.T) {
+	t.Parallel()
 	for name, h := range map[string]http.Handler{"hal": hostile.LinkFlood(), "html": hostile.HTMLLinkFlood()} {
 		t.Run(name, func(t *testing.T) {
 			srv, _ := serve(t, h)
@@ -278,6 +279,7 @@ func TestLargeBodiesKeptWithinTheirBound(t *testing.T) {
 // TestPlannedProbesKeepTheirShare: a crawl that never ends on its own stops
 // at its share of the budget, and the planned probes are still sent.
 func TestPlannedProbesKeepTheirShare(t *testing.T) {
+	t.Parallel()
 	srv, rec := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodHead {
 			return
@@ -305,6 +307,7 @@ func TestPlannedProbesKeepTheirShare(t *testing.T) {
 // TestActiveProbesCutByTheEnd: a request cut by the end of the scan is not
 // recorded as the app's answer, and the rest are counted as not sent.
 func TestActiveProbesCutByTheEnd(t *testing.T) {
+	t.Parallel()
 	srv, _ := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/slow" {
 			<-r.Context().Done()

@@ -64,6 +64,7 @@ func TestFollowUpRoundSeesFirstRoundAndRunsOnce(t *testing.T) {
 // the budget leaves the follow-up round time of its own, since the repeats
 // that confirm a comparison are sent only then.
 func TestFollowUpRoundKeepsTimeWhenTheFirstRunsOut(t *testing.T) {
+	t.Parallel()
 	srv, rec := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Has("slow") {
 			time.Sleep(50 * time.Millisecond)

@@ -505,6 +505,7 @@ func TestHeaderValuesAreScrubbed(t *testing.T) {
 }
 
 func TestHostileServer(t *testing.T) {
+	t.Parallel()
 	srv, _ := serve(t, hostile.New())
 	cfg := Config{Start: mustParse(t, srv.URL), Budget: 5 * time.Second, Timeout: 2 * time.Second, MaxBody: 1 << 20, Rate: 1000}
 	res, err := Run(t.Context(), cfg, func(crawled, samples []*exchange.Exchange) []exchange.PlannedRequest {

@@ -147,6 +147,7 @@ func TestThrottleRealWaitIsCancelled(t *testing.T) {
 // TestThrottleRateLimitApplies: the retries go through the scan's rate
 // limit like every request.
 func TestThrottleRateLimitApplies(t *testing.T) {
+	t.Parallel()
 	srv, rec := serve(t, throttledSite("0", 1))
 	begin := time.Now()
 	run(t, Config{Start: mustParse(t, srv.URL), Rate: 10, sleep: (&sleeps{}).sleep}, nil)

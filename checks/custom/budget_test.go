@@ -106,6 +106,7 @@ func TestPathologicalQueriesStopAtTheBudget(t *testing.T) {
 // A rule the budget stopped keeps the violations it found, and says that
 // its verdict covers what it evaluated.
 func TestStoppedRuleKeepsItsFindings(t *testing.T) {
+	longtest.Skip(t, "walks a document of 262,144 leaves until the rule's budget ends")
 	body, _ := json.Marshal(deepDocument(9, 4))
 	in := checkstest.Input("http://api.test/", nil, jsonPage(string(body)))
 	c := compileRules(t, "rules:\n  r:\n    target: exchange\n    given: \"$..*..*\"\n    then: {function: pattern, functionOptions: {notMatch: leaf}}\n")["custom-r"]
@@ -125,6 +126,7 @@ func TestStoppedRuleKeepsItsFindings(t *testing.T) {
 // A rule that reads the document once or a few times runs whole on the
 // same document: every violation counted, nothing stopped.
 func TestOrdinaryRuleRunsWhole(t *testing.T) {
+	longtest.Skip(t, "evaluates three rules over a document of 262,144 leaves")
 	body, _ := json.Marshal(deepDocument(9, 4))
 	for _, given := range []string{"$..k3", "$.body..[?@.k0 && @.k1].k2", "$..*"} {
 		in := checkstest.Input("http://api.test/", nil, jsonPage(string(body)))

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -28,9 +31,56 @@ func run(t *testing.T, args ...string) result {
 
 func runCtx(t *testing.T, ctx context.Context, args ...string) result {
 	t.Helper()
+	return invoke(ctx, args...)
+}
+
+// invoke runs the CLI with args, nothing on stdin and NO_COLOR set empty.
+func invoke(ctx context.Context, args ...string) result {
 	var out, errb bytes.Buffer
 	code := Run(ctx, args, strings.NewReader(""), &out, &errb, []string{"NO_COLOR="})
 	return result{code, out.String(), errb.String()}
+}
+
+// onceWritten runs the CLI once, on first use, with args, which name the file
+// it writes as {file}, and keeps the bytes written there: a scan that
+// several tests only read is made once for all of them. app, when set, is
+// served for the run, its URL the last argument.
+func onceWritten(app http.Handler, args ...string) func() ([]byte, error) {
+	return sync.OnceValues(func() ([]byte, error) {
+		dir, err := os.MkdirTemp("", "agentready-cli-test-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+		file := filepath.Join(dir, "written")
+		args = slices.Clone(args)
+		for i := range args {
+			args[i] = strings.ReplaceAll(args[i], "{file}", file)
+		}
+		if app != nil {
+			srv := httptest.NewServer(app)
+			defer srv.Close()
+			args = append(args, srv.URL+"/")
+		}
+		if r := invoke(context.Background(), args...); r.code != ExitOK {
+			return nil, fmt.Errorf("%s: exit %d: %s", strings.Join(args, " "), r.code, r.stderr)
+		}
+		return os.ReadFile(file)
+	})
+}
+
+// copyOf writes what onceWritten made to name in a directory of t's.
+func copyOf(t *testing.T, made func() ([]byte, error), name string) string {
+	t.Helper()
+	b, err := made()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // serveHandler serves h for the test and returns its root URL.

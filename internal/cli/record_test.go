@@ -111,12 +111,13 @@ func recordPaginated(t *testing.T, recording string, flags ...string) result {
 	return run(t, append(args, flags...)...)
 }
 
+// demoRecording is a recording of agentready demo, for the tests that
+// only read or edit a copy of it.
+var demoRecording = onceWritten(nil, "demo", "-q", "--record", "{file}")
+
 func TestReplayFlags(t *testing.T) {
-	dir := t.TempDir()
-	recording := filepath.Join(dir, "scan.har")
-	if r := run(t, "demo", "-q", "--record", recording); r.code != ExitOK {
-		t.Fatalf("demo: code %d: %s", r.code, r.stderr)
-	}
+	recording := copyOf(t, demoRecording, "scan.har")
+	dir := filepath.Dir(recording)
 	notHAR := filepath.Join(dir, "report.json")
 	if err := os.WriteFile(notHAR, []byte(`{"schemaVersion": 1}`), 0o644); err != nil {
 		t.Fatal(err)
@@ -187,11 +188,8 @@ func TestReplayWithAnOpenAPIFile(t *testing.T) {
 // so that the test writes nothing) is refused by its size before it is
 // read.
 func TestReplayRefusesARecordingOverTheCap(t *testing.T) {
-	dir := t.TempDir()
-	recording := filepath.Join(dir, "scan.har")
-	if r := run(t, "demo", "-q", "--record", recording); r.code != ExitOK {
-		t.Fatalf("demo: code %d: %s", r.code, r.stderr)
-	}
+	recording := copyOf(t, demoRecording, "scan.har")
+	dir := filepath.Dir(recording)
 	st, err := os.Stat(recording)
 	if err != nil {
 		t.Fatal(err)
@@ -274,10 +272,7 @@ func editRecording(t *testing.T, path string, edit func(log map[string]any)) str
 // errors of the exchanges), reach neither the report nor stderr raw; nor do
 // they through the reasons a recording is refused.
 func TestReplayPrintsNoEscapeFromTheRecording(t *testing.T) {
-	recording := filepath.Join(t.TempDir(), "scan.har")
-	if r := run(t, "demo", "-q", "--record", recording); r.code != ExitOK {
-		t.Fatalf("demo: code %d: %s", r.code, r.stderr)
-	}
+	recording := copyOf(t, demoRecording, "scan.har")
 	data := func(log map[string]any) map[string]any { return log["_agentready"].(map[string]any) }
 	edited := editRecording(t, recording, func(log map[string]any) {
 		log["creator"] = map[string]any{"name": "agentready" + hostileString, "version": hostileString}

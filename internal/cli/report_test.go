@@ -12,15 +12,13 @@ import (
 	"github.com/agentready/agentready/fixtures/demo"
 )
 
-// savedReport scans the broken demo once and saves its JSON report.
+// noVaryAcceptReport is the JSON report of a scan of the broken demo.
+var noVaryAcceptReport = onceWritten(demo.New(demo.DefectNoVaryAccept), "scan", "-q", "--fail-on", "none", "-o", "json={file}")
+
+// savedReport saves the broken demo's JSON report in a directory of t's.
 func savedReport(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "report.json")
-	r := run(t, "scan", "-q", "--fail-on", "none", "-o", "json="+path, serve(t, demo.DefectNoVaryAccept))
-	if r.code != ExitOK {
-		t.Fatalf("scan exit %d: %s", r.code, r.stderr)
-	}
-	return path
+	return copyOf(t, noVaryAcceptReport, "report.json")
 }
 
 func TestReportConvertEveryFormat(t *testing.T) {

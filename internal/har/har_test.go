@@ -54,11 +54,19 @@ func recorded(t *testing.T, h http.Handler, opts scan.Options) (*finding.Report,
 // recording is recorded with the recording itself.
 func recording(t *testing.T, h http.Handler, opts scan.Options) (*finding.Report, []byte, *scan.Recording) {
 	t.Helper()
+	rep, doc, rec, err := record(h, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep, doc, rec
+}
+
+func record(h http.Handler, opts scan.Options) (*finding.Report, []byte, *scan.Recording, error) {
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	reg, err := builtin.Registry()
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, nil, err
 	}
 	opts.Probe.Start, _ = url.Parse(srv.URL + "/")
 	if opts.Probe.Budget == 0 {
@@ -69,13 +77,35 @@ func recording(t *testing.T, h http.Handler, opts scan.Options) (*finding.Report
 	opts.Record = func(r *scan.Recording) { rec = r }
 	rep, err := scan.Run(context.Background(), opts)
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, nil, err
 	}
 	var buf bytes.Buffer
 	if err := har.Write(&buf, rec, har.Options{Version: "test", Secrets: scan.Scrubber(opts)}); err != nil {
+		return nil, nil, nil, err
+	}
+	return rep, buf.Bytes(), rec, nil
+}
+
+// demoRecorded is the conformant demo recorded as the scan's golden test
+// scans it, once for the tests that only read the report or the document.
+var demoRecorded = sync.OnceValues(func() (recordedScan, error) {
+	rep, doc, _, err := record(demo.New(), scan.Options{})
+	return recordedScan{rep, doc}, err
+})
+
+type recordedScan struct {
+	rep *finding.Report
+	doc []byte
+}
+
+// recordedDemo returns demoRecorded's report and document.
+func recordedDemo(t *testing.T) (*finding.Report, []byte) {
+	t.Helper()
+	r, err := demoRecorded()
+	if err != nil {
 		t.Fatal(err)
 	}
-	return rep, buf.Bytes(), rec
+	return r.rep, r.doc
 }
 
 // replayed judges the HAR again, with every transport failing the test.
@@ -143,7 +173,7 @@ func firstDiff(a, b []byte) string {
 // TestReplayReproducesTheDemoGolden records the demo as the scan's own
 // golden test scans it, and replays it to that same committed report.
 func TestReplayReproducesTheDemoGolden(t *testing.T) {
-	live, doc := recorded(t, demo.New(), scan.Options{})
+	live, doc := recordedDemo(t)
 	replay := replayed(t, doc, scan.Options{})
 	sameReport(t, live, replay)
 	replay.Stats.DurationMS = 0
@@ -473,7 +503,7 @@ func TestReadRefuses(t *testing.T) {
 // viewer would: every member HAR 1.2 requires is there with its type, and
 // entries are in the order they were sent.
 func TestEntriesHaveWhatHAR12Requires(t *testing.T) {
-	_, doc := recorded(t, demo.New(), scan.Options{})
+	_, doc := recordedDemo(t)
 	var d struct {
 		Log map[string]any `json:"log"`
 	}

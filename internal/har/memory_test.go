@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/har"
 	"github.com/agentready/agentready/internal/scan"
@@ -150,7 +149,7 @@ func TestReadStreamsTheEntries(t *testing.T) {
 // TestReadRefusesAStreamOverTheCap: a stream whose size is not known
 // beforehand is cut at the cap, and refused with a *TooLargeError.
 func TestReadRefusesAStreamOverTheCap(t *testing.T) {
-	_, doc := recorded(t, demo.New(), scan.Options{})
+	_, doc := recordedDemo(t)
 	var tooLarge *har.TooLargeError
 	if _, err := har.Read(bytes.NewReader(doc), int64(len(doc))-1); !errors.As(err, &tooLarge) {
 		t.Errorf("a recording a byte over the cap: %v, want a *TooLargeError", err)

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,20 +22,38 @@ import (
 
 func scanDemo(t *testing.T, p *pipeline.Policy, defects ...demo.Defect) *finding.Report {
 	t.Helper()
-	srv := httptest.NewServer(demo.New(defects...))
-	t.Cleanup(srv.Close)
-	reg, err := builtin.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, _ := url.Parse(srv.URL + "/")
-	rep, err := scan.Run(context.Background(), scan.Options{
-		Probe: probe.Config{Start: start, Budget: time.Minute}, Checks: reg.All(), Version: "test", Policy: p,
-	})
+	rep, err := runDemo(p, defects...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return rep
+}
+
+func runDemo(p *pipeline.Policy, defects ...demo.Defect) (*finding.Report, error) {
+	srv := httptest.NewServer(demo.New(defects...))
+	defer srv.Close()
+	reg, err := builtin.Registry()
+	if err != nil {
+		return nil, err
+	}
+	start, _ := url.Parse(srv.URL + "/")
+	return scan.Run(context.Background(), scan.Options{
+		Probe: probe.Config{Start: start, Budget: time.Minute}, Checks: reg.All(), Version: "test", Policy: p,
+	})
+}
+
+// noVaryAccept is the scan most tests here take their baseline from, made
+// once for them all: they only read it.
+var noVaryAccept = sync.OnceValues(func() (*finding.Report, error) { return runDemo(nil, demo.DefectNoVaryAccept) })
+
+// noVaryAcceptBaseline is the baseline written from noVaryAccept.
+func noVaryAcceptBaseline(t *testing.T) *pipeline.Baseline {
+	t.Helper()
+	rep, err := noVaryAccept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return written(t, rep)
 }
 
 // written round-trips a scan through Write and Read, as a committed
@@ -62,7 +81,7 @@ func states(rep *finding.Report) map[string]int {
 }
 
 func TestExistingFindingsAreMarkedAndNothingIsNew(t *testing.T) {
-	base := written(t, scanDemo(t, nil, demo.DefectNoVaryAccept))
+	base := noVaryAcceptBaseline(t)
 	rep := scanDemo(t, &pipeline.Policy{Baseline: base}, demo.DefectNoVaryAccept)
 	if len(rep.Findings) == 0 {
 		t.Fatal("fixture has no findings")
@@ -76,7 +95,7 @@ func TestExistingFindingsAreMarkedAndNothingIsNew(t *testing.T) {
 }
 
 func TestNewFindingsAreNewAndOldOnesExisting(t *testing.T) {
-	base := written(t, scanDemo(t, nil, demo.DefectNoVaryAccept))
+	base := noVaryAcceptBaseline(t)
 	rep := scanDemo(t, &pipeline.Policy{Baseline: base}, demo.DefectNoVaryAccept, demo.Defect405WithoutAllow)
 	for _, f := range rep.Findings {
 		want := finding.BaselineNew
@@ -93,8 +112,7 @@ func TestNewFindingsAreNewAndOldOnesExisting(t *testing.T) {
 }
 
 func TestFixedFindingsMakeTheBaselineStale(t *testing.T) {
-	before := scanDemo(t, nil, demo.DefectNoVaryAccept)
-	base := written(t, before)
+	base := noVaryAcceptBaseline(t)
 	rep := scanDemo(t, &pipeline.Policy{Baseline: base})
 	b := rep.Baseline
 	if len(b.Fixed) != len(base.Entries) || !b.Stale || b.New != 0 || len(b.Unverified) != 0 {
@@ -111,7 +129,7 @@ func TestFixedFindingsMakeTheBaselineStale(t *testing.T) {
 }
 
 func TestEntriesOfChecksThatDidNotRunAreUnverifiedNotFixed(t *testing.T) {
-	base := written(t, scanDemo(t, nil, demo.DefectNoVaryAccept))
+	base := noVaryAcceptBaseline(t)
 	rep := scanDemo(t, &pipeline.Policy{Baseline: base, Families: map[string]bool{"vary": false}})
 	if b := rep.Baseline; len(b.Fixed) != 0 || b.Stale || len(b.Unverified) != len(base.Entries) {
 		t.Fatalf("summary %+v", b)
@@ -119,7 +137,7 @@ func TestEntriesOfChecksThatDidNotRunAreUnverifiedNotFixed(t *testing.T) {
 }
 
 func TestIgnoredFindingsAreNeitherNewNorFixed(t *testing.T) {
-	base := written(t, scanDemo(t, nil, demo.DefectNoVaryAccept))
+	base := noVaryAcceptBaseline(t)
 	ignore := []config.Ignore{{Check: "vary-accept", Reason: "accepted"}}
 	rep := scanDemo(t, &pipeline.Policy{Baseline: base, Ignores: ignore}, demo.DefectNoVaryAccept)
 	if b := rep.Baseline; len(b.Fixed) != 0 || b.Stale || b.New != 0 {

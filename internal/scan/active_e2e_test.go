@@ -54,6 +54,7 @@ func allowClose(t *testing.T) *scan.ActiveOptions { return allowRules(t, "POST /
 // both probes were sent and every active check judged them, so that what
 // fires or stays silent there (its expectations) is a verdict.
 func TestActiveProbesAreAssessedOnEveryMode(t *testing.T) {
+	t.Parallel()
 	for _, c := range activefix.Cases() {
 		rep := mustScan(t, c.App(), scanOptions(t, c.Scan))
 		for _, id := range activeChecks {
@@ -70,6 +71,7 @@ func TestActiveProbesAreAssessedOnEveryMode(t *testing.T) {
 // Without --active only safe methods reach the app; with it, exactly the
 // planned requests the allow-list names, and nothing else unsafe.
 func TestActiveModeSendsExactlyTheAllowedRequests(t *testing.T) {
+	t.Parallel()
 	log, h := methodlog.Wrap(activefix.New(activefix.Conformant))
 	rep := scanActive(t, h, nil)
 	if got := unsafeRequests(log, rep); len(got) != 0 {
@@ -105,6 +107,7 @@ func TestActiveModeSendsExactlyTheAllowedRequests(t *testing.T) {
 }
 
 func TestActiveRequestsOutsideTheAllowListAreNotSent(t *testing.T) {
+	t.Parallel()
 	log, h := methodlog.Wrap(activefix.New(activefix.HiddenAccepted))
 	rules, _ := builtin.ActiveAllowList([]string{"POST /other/*"})
 	rep := scanActive(t, h, &scan.ActiveOptions{Allow: rules, Confirm: func([]exchange.ActiveRequest) error { return nil }})
@@ -117,6 +120,7 @@ func TestActiveRequestsOutsideTheAllowListAreNotSent(t *testing.T) {
 }
 
 func TestDeclinedActiveProbesSendNothing(t *testing.T) {
+	t.Parallel()
 	log, h := methodlog.Wrap(activefix.New(activefix.Conformant))
 	declined := errors.New("declined")
 	opts := allowClose(t)
@@ -246,6 +250,7 @@ func TestConformantDemoRefusesEveryActiveProbe(t *testing.T) {
 // the app and the check is not assessed; with it, exactly the listed probes
 // do, and the shipped order's is the one judged executed.
 func TestStateTransitionProbeNeedsActive(t *testing.T) {
+	t.Parallel()
 	const id = "affordance-state-transition-executed"
 	log, h := methodlog.Wrap(demo.New(demo.DefectActiveCancelShipped))
 	rep := scanActiveAs(t, h, anonAndUser(userAuth), nil)

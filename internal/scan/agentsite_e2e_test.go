@@ -29,6 +29,7 @@ func declarationChecks(rep *finding.Report) []string {
 // declarations wrong, which those scanners would still count as present,
 // fails exactly the checks for them.
 func TestSiteThatPassesPresenceScannersPassesUnlessItsDeclarationsAreWrong(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name  string
 		wrong bool

@@ -29,6 +29,7 @@ import (
 // states, so the report is the same, but for the note that counts the
 // pages left unread.
 func TestUnreadPagesOfAUniformAPIChangeOnlyTheNotes(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(large.Paginated(600))
 	defer srv.Close()
 	every := scanPaginated(t, srv, func(o *scan.Options) { o.Probe.BodiesPerShape = 1 << 30 })
@@ -51,6 +52,7 @@ func TestUnreadPagesOfAUniformAPIChangeOnlyTheNotes(t *testing.T) {
 // name any header, or the body, so a scan with one leaves no page unread:
 // a rule that every page sends Cache-Control holds on every page.
 func TestHouseRulesOnExchangesReadEveryPage(t *testing.T) {
+	t.Parallel()
 	paginated := large.Paginated(600)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "max-age=60")
@@ -85,6 +87,7 @@ func TestHouseRulesOnExchangesReadEveryPage(t *testing.T) {
 // caller's crawl to another's, and comparing callers needs the same pages
 // whole for each, so a scan as two callers leaves no page unread.
 func TestCallersCompareEveryPage(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(large.Paginated(600))
 	defer srv.Close()
 	rep := scanPaginated(t, srv, func(o *scan.Options) {

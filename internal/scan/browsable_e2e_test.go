@@ -14,6 +14,7 @@ import (
 // negotiation's preference checks and vary-accept judge the resources
 // rather than skip them as having one media type.
 func TestBrowsableAPIIsNegotiated(t *testing.T) {
+	t.Parallel()
 	rep := mustScan(t, browsable.New(browsable.Conformant), scan.Options{})
 	for _, id := range []string{"negotiation-q-zero", "negotiation-preferred-type", "negotiation-tie-break", "negotiation-malformed-range", "vary-accept"} {
 		i := slices.IndexFunc(rep.Checks, func(c finding.CheckResult) bool { return c.ID == id })
@@ -30,6 +31,7 @@ func TestBrowsableAPIIsNegotiated(t *testing.T) {
 // to the crawl's Accept and 200 to */* is the start of the crawl all the
 // same, so the order it links to is reached and sampled.
 func TestRootThatRefusesTheCrawlsAcceptIsCrawledFrom(t *testing.T) {
+	t.Parallel()
 	rep, err := runOn(t, browsable.New(browsable.RootNeedsDefault), scan.Options{})
 	if err != nil {
 		t.Fatalf("the scan failed: %v", err)

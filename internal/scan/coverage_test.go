@@ -9,6 +9,7 @@ import (
 )
 
 func TestOperationsNeedAnOpenAPI3Document(t *testing.T) {
+	t.Parallel()
 	rec := &exchange.Recording{}
 	if ops := operationsOf(&probe.Result{Recording: rec}); ops != nil {
 		t.Errorf("operations without a document: %+v", ops)

@@ -1,20 +1,17 @@
 package scan_test
 
 import (
-	"net/http/httptest"
 	"strings"
 	"testing"
 
-	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/internal/finding"
 )
 
 // TestDemoDiscoveryIsAssessed proves the conformant demo is clean because
 // its documents were read and found right, not because they were skipped.
 func TestDemoDiscoveryIsAssessed(t *testing.T) {
-	srv := httptest.NewServer(demo.New())
-	defer srv.Close()
-	rep := scanApp(t, srv)
+	t.Parallel()
+	rep := shared(t, conformantScanned).rep
 	skipped := map[string]string{}
 	for _, c := range rep.Checks {
 		if strings.HasPrefix(c.ID, "discovery-") && c.Status == finding.StatusSkip {
@@ -38,9 +35,8 @@ func TestDemoDiscoveryIsAssessed(t *testing.T) {
 // TestDemoWithSpecHasNoDiscoveryWarnings repeats the conformance test with
 // the OpenAPI document discovered, which the spec-driven rules need.
 func TestDemoWithSpecHasNoDiscoveryWarnings(t *testing.T) {
-	srv := httptest.NewServer(demo.New())
-	defer srv.Close()
-	rep := scanDiscovering(t, srv)
+	t.Parallel()
+	rep := shared(t, conformantDiscovered).rep
 	for _, f := range rep.Findings {
 		if f.Family == "discovery" || f.Family == "surface" {
 			t.Errorf("demo has %s %s: %s", f.Severity, f.CheckID, f.Message)
@@ -58,9 +54,8 @@ func TestDemoWithSpecHasNoDiscoveryWarnings(t *testing.T) {
 // TestDemoSurfaceMatrix checks that the demo's projections, derived from one
 // operation table, name every agent-facing operation alike.
 func TestDemoSurfaceMatrix(t *testing.T) {
-	srv := httptest.NewServer(demo.New())
-	defer srv.Close()
-	rep := scanDiscovering(t, srv)
+	t.Parallel()
+	rep := shared(t, conformantDiscovered).rep
 	m := rep.Surface
 	if m == nil {
 		t.Fatal("no surface matrix in the report")

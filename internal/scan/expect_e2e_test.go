@@ -49,6 +49,7 @@ func scanOptions(t *testing.T, s expect.Scan) scan.Options {
 }
 
 func TestEachFixtureFiresExactlyItsChecks(t *testing.T) {
+	t.Parallel()
 	for _, c := range fixtureCases() {
 		t.Run(c.Name, func(t *testing.T) {
 			t.Parallel()
@@ -138,6 +139,7 @@ func allowedBy(rule, req string) bool {
 }
 
 func TestEveryCheckFiresSomewhere(t *testing.T) {
+	t.Parallel()
 	reg, err := builtin.Registry()
 	if err != nil {
 		t.Fatal(err)
@@ -228,6 +230,7 @@ func (c withoutFiredBy) Meta() checks.Meta {
 // TestGuardNoticesAMissingExpectation: dropping one check from every
 // case's Fires, or one check's FiredBy, leaves that check unfired.
 func TestGuardNoticesAMissingExpectation(t *testing.T) {
+	t.Parallel()
 	reg, err := builtin.Registry()
 	if err != nil {
 		t.Fatal(err)
@@ -260,6 +263,7 @@ func TestGuardNoticesAMissingExpectation(t *testing.T) {
 // random: every scan must report the same findings and grade, the order once
 // as unstable, and no verdict drawn from its unlucky draws.
 func TestFlakyResourceGetsTheSameVerdict(t *testing.T) {
+	t.Parallel()
 	var first []string
 	var grade string
 	for i := range 3 {

@@ -33,6 +33,7 @@ func headBodyApp() http.Handler {
 }
 
 func TestAHeadResponseWithContentIsReported(t *testing.T) {
+	t.Parallel()
 	const secret = "s3cr3t-head-token-0123456789"
 	rep, err := runOn(t, headBodyApp(), scan.Options{Probe: probe.Config{Headers: http.Header{"Authorization": {"Bearer " + secret}}}})
 	if err != nil {

@@ -63,6 +63,7 @@ func renderAll(t *testing.T, rep *finding.Report) map[string][]byte {
 }
 
 func TestHostileServerGivesAClearReport(t *testing.T) {
+	t.Parallel()
 	rep := scanHostile(t, hostile.New())
 	if rep.Stats.Pages == 0 {
 		t.Fatal("nothing was crawled")
@@ -80,6 +81,7 @@ func TestHostileServerGivesAClearReport(t *testing.T) {
 }
 
 func TestAll500ServerGivesAClearReport(t *testing.T) {
+	t.Parallel()
 	rep := scanHostile(t, hostile.NewAll500())
 	if rep.Stats.Pages != 1 {
 		t.Errorf("pages = %d, want the one start page", rep.Stats.Pages)

@@ -28,6 +28,7 @@ func hypermediaFindings(rep *finding.Report) []finding.Finding {
 }
 
 func TestHypermediaFindingsPointAtTheMember(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(demo.New(demo.DefectHALTemplatedString, demo.DefectFormsBadRegex, demo.DefectAffordanceStaleVersion))
 	defer srv.Close()
 	want := map[string]string{
@@ -50,6 +51,7 @@ func TestHypermediaFindingsPointAtTheMember(t *testing.T) {
 }
 
 func TestTerminalFindingNamesTheState(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(demo.New(demo.DefectNextActionsTerminal))
 	defer srv.Close()
 	fs := hypermediaFindings(scanApp(t, srv))
@@ -61,9 +63,8 @@ func TestTerminalFindingNamesTheState(t *testing.T) {
 // The demo's orders go through every state; the matrix must show that
 // cancellation is offered only before shipment, in every form of control.
 func TestStateMatrixOfTheDemo(t *testing.T) {
-	srv := httptest.NewServer(demo.New())
-	defer srv.Close()
-	rep := scanApp(t, srv)
+	t.Parallel()
+	rep := shared(t, conformantScanned).rep
 	var orders *finding.StateMatrix
 	for i := range rep.States {
 		if rep.States[i].Kind == "/orders/{id}" {
@@ -146,6 +147,7 @@ const spring1Forms = `{"name":"Frodo Baggins","role":"ring bearer",
   "partiallyUpdateEmployee":{"method":"patch","properties":[{"name":"name"},{"name":"role"}]}}}`
 
 func TestSpringHATEOASOutputs(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name  string
 		forms string
@@ -182,9 +184,8 @@ func TestSpringHATEOASOutputs(t *testing.T) {
 // discovered, the checks that compare templates and affordances with it
 // run, so the conformant demo's silence is a verdict.
 func TestDemoHypermediaIsJudgedAgainstItsSpec(t *testing.T) {
-	srv := httptest.NewServer(demo.New())
-	defer srv.Close()
-	rep := scanDiscovering(t, srv)
+	t.Parallel()
+	rep := shared(t, conformantDiscovered).rep
 	for _, c := range rep.Checks {
 		if (c.ID == "hal-forms-template-operation" || c.ID == "affordance-operation-unresolved") && c.Status != finding.StatusPass {
 			t.Errorf("%s with the spec discovered: %s %s", c.ID, c.Status, c.Reason)

@@ -20,6 +20,7 @@ import (
 // the very Caller the probe carried onto its view: its name, rank, roles and
 // the names of its credential headers, never a value.
 func TestTheChecksSeeTheProbesIdentityWithoutItsCredentials(t *testing.T) {
+	t.Parallel()
 	const secret = "s3cret-token-value"
 	shared := http.Header{"Cookie": {"session=" + secret}, "Accept": {"application/json"}}
 	ids := probe.Describe([]probe.Identity{{Caller: exchange.Caller{Name: "anonymous"}}, {Caller: exchange.Caller{Name: "user", Roles: []string{"reader"}},
@@ -47,6 +48,7 @@ func TestTheChecksSeeTheProbesIdentityWithoutItsCredentials(t *testing.T) {
 // its checks (reading every page to compare callers, the shard, the other
 // identities' credentials to scrub) on the session.
 func TestTheSessionCarriesWhatTheScanAdds(t *testing.T) {
+	t.Parallel()
 	start, _ := url.Parse("http://127.0.0.1:1/")
 	cfg := probe.Config{Start: start, Budget: time.Minute, MaxPages: 50, Headers: http.Header{"Accept": {"application/json"}}}
 	sh := finding.Shard{Index: 2, Total: 3}

@@ -18,11 +18,13 @@ type interruptWatch struct {
 	at       time.Time     // when ctx was cancelled
 	noted    chan struct{} // closed once phase and at are set
 	stop     func() bool
+	grace    time.Duration // checksGrace, unless a test shortens it
 }
 
-// watchInterruption starts watching ctx.
-func watchInterruption(ctx context.Context, progress *probe.Progress) *interruptWatch {
-	w := &interruptWatch{ctx: ctx, progress: progress, noted: make(chan struct{})}
+// watchInterruption starts watching ctx; the checks may run for grace
+// once it is cancelled.
+func watchInterruption(ctx context.Context, progress *probe.Progress, grace time.Duration) *interruptWatch {
+	w := &interruptWatch{ctx: ctx, progress: progress, noted: make(chan struct{}), grace: grace}
 	w.stop = context.AfterFunc(ctx, func() {
 		w.at, w.phase = time.Now(), progress.Snapshot().Phase
 		close(w.noted)
@@ -36,12 +38,12 @@ func watchInterruption(ctx context.Context, progress *probe.Progress) *interrupt
 const checksGrace = 3 * time.Second
 
 // errInterrupted is why a check was not judged: context.Cause of the
-// checks' context once checksGrace has passed.
+// checks' context once the grace has passed.
 var errInterrupted = errors.New("the scan was interrupted")
 
 // checksContext is the context the checks run in. It is not cancelled with
 // the scan's, so that what was crawled is still judged, but it is done
-// checksGrace after the scan's was cancelled; its cancel is to be called
+// the grace after the scan's was cancelled; its cancel is to be called
 // once the checks have run, before reason.
 func (w *interruptWatch) checksContext() (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(context.WithoutCancel(w.ctx))
@@ -52,7 +54,7 @@ func (w *interruptWatch) checksContext() (context.Context, context.CancelFunc) {
 			// The checks are over: reason may have ended the watch.
 			return
 		}
-		timer := time.AfterFunc(time.Until(w.at.Add(checksGrace)), func() { cancel(errInterrupted) })
+		timer := time.AfterFunc(time.Until(w.at.Add(w.grace)), func() { cancel(errInterrupted) })
 		context.AfterFunc(ctx, func() { timer.Stop() })
 	})
 	return ctx, func() {

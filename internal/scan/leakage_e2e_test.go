@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
@@ -61,6 +60,7 @@ func checkStatus(rep *finding.Report, id string) finding.CheckResult {
 }
 
 func TestDemoAsTwoIdentitiesGradesAWithNoLeak(t *testing.T) {
+	t.Parallel()
 	rep := scanAs(t, demo.New(), anonAndUser(userAuth))
 	if rep.Score.Grade != "A+" && rep.Score.Grade != "A" {
 		t.Errorf("grade %s (%d), want A or better", rep.Score.Grade, rep.Score.Value)
@@ -84,9 +84,8 @@ func TestDemoAsTwoIdentitiesGradesAWithNoLeak(t *testing.T) {
 }
 
 func TestOneIdentityLeavesLeakageNotAssessed(t *testing.T) {
-	srv := httptest.NewServer(demo.New())
-	defer srv.Close()
-	rep := scanApp(t, srv)
+	t.Parallel()
+	rep := shared(t, conformantScanned).rep
 	for _, c := range leakage.All() {
 		if st := checkStatus(rep, c.Meta().ID); st.Status != finding.StatusSkip || !strings.HasPrefix(st.Reason, "not assessed") {
 			t.Errorf("%s: %s %q, want skip not assessed", c.Meta().ID, st.Status, st.Reason)
@@ -98,6 +97,7 @@ func TestOneIdentityLeavesLeakageNotAssessed(t *testing.T) {
 // value, and leaves an identity without credentials anonymous: the checks
 // that need an anonymous caller still judge it.
 func TestSharedHeaderKeepsAnonymousAnonymous(t *testing.T) {
+	t.Parallel()
 	for _, shared := range []http.Header{nil, {"X-Trace": {"1"}}} {
 		rep := scanShared(t, demo.New(demo.DefectLeakMCPAdminTool), anonAndUser(userAuth), true, shared)
 		if got, want := firedChecks(rep), []string{"leakage-mcp-privileged-tool-anonymous"}; !slices.Equal(got, want) {
@@ -110,6 +110,7 @@ func TestSharedHeaderKeepsAnonymousAnonymous(t *testing.T) {
 // A credential echoed in a body is replaced, but the size received is what
 // HEAD's Content-Length is compared with: scrubbing makes no finding.
 func TestScrubbedEchoKeepsHeadLengthConsistent(t *testing.T) {
+	t.Parallel()
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
 			http.NotFound(w, r)
@@ -136,6 +137,7 @@ const canary = "s3cr3t-agentready-canary"
 // TestCredentialsNeverAppearInAnyReport scans with a recognizable secret in
 // a standard and in a custom credential header and greps every format.
 func TestCredentialsNeverAppearInAnyReport(t *testing.T) {
+	t.Parallel()
 	ids := []probe.Identity{
 		{Caller: exchange.Caller{Name: "anonymous"}},
 		{Caller: exchange.Caller{Name: "user"}, Header: http.Header{"Authorization": {"Bearer " + canary}}},
@@ -215,6 +217,7 @@ func assertNoSecret(t *testing.T, rep *finding.Report, secret string) {
 }
 
 func TestIdentityScanSendsOnlySafeMethods(t *testing.T) {
+	t.Parallel()
 	log, h := methodlog.Wrap(demo.New())
 	scanAs(t, h, anonAndUser(userAuth))
 	for _, req := range log.Requests() {
@@ -325,6 +328,7 @@ func TestDemoRefundIsNotJudgedForCallersWhoMayNotCallIt(t *testing.T) {
 // TestDemoAsUserAndAdminGradesAWithNoLeak: an administrator is offered
 // refunds that a user is not, and the demo keeps the two views apart.
 func TestDemoAsUserAndAdminGradesAWithNoLeak(t *testing.T) {
+	t.Parallel()
 	rep := scanIdentities(t, demo.New(), []probe.Identity{
 		{Caller: exchange.Caller{Name: "user", Roles: []string{"user"}}, Header: http.Header{"Authorization": {userAuth}}},
 		{Caller: exchange.Caller{Name: "admin", Roles: []string{"admin"}}, Header: http.Header{"Authorization": {"Bearer " + demo.AdminToken}}},

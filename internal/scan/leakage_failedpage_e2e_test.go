@@ -15,6 +15,7 @@ import (
 // operations, yet the page that would have did not answer: the scan must not
 // say the user is never offered them.
 func TestAFailedPageIsNoEvidenceOfANeverOfferedOperation(t *testing.T) {
+	t.Parallel()
 	app := demo.New(demo.DefectFlakyOrder)
 	failing := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/orders/3" && r.Header.Get("Authorization") == userAuth {

@@ -88,6 +88,7 @@ func precisionApp() http.Handler {
 // and user: only the settings link, and the info-level note on an
 // unavailable operation never offered, are reported.
 func TestLeakageConformantPatternsAreNotLeaks(t *testing.T) {
+	t.Parallel()
 	rep := scanIdentities(t, precisionApp(), []probe.Identity{
 		{Caller: exchange.Caller{Name: "anonymous"}},
 		{Caller: exchange.Caller{Name: "user"}, Header: http.Header{"Authorization": {precisionUser}}},

@@ -37,9 +37,8 @@ func mcpFired(rep *finding.Report) []string {
 // TestDemoMCPIsAssessedAndClean proves that the conformant demo passes the
 // family because its MCP face was examined, parity included.
 func TestDemoMCPIsAssessedAndClean(t *testing.T) {
-	srv := httptest.NewServer(demo.New())
-	defer srv.Close()
-	rep := scanMCPApp(t, srv, "")
+	t.Parallel()
+	rep := shared(t, conformantDiscovered).rep
 	if got := mcpFired(rep); len(got) != 0 {
 		t.Errorf("the conformant demo fired %v", got)
 	}
@@ -73,6 +72,7 @@ func TestDemoMCPIsAssessedAndClean(t *testing.T) {
 // fingerprints, and a changed definition changes its tool's fingerprint and
 // the catalog's, and nothing else.
 func TestMCPFingerprintsAreStable(t *testing.T) {
+	t.Parallel()
 	scanOnce := func(d ...demo.Defect) *finding.MCPInfo {
 		srv := httptest.NewServer(demo.New(d...))
 		defer srv.Close()
@@ -122,6 +122,7 @@ func (l *rpcLog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // over full demo scans, modern and legacy, and finds none outside the
 // read-only list; POST and DELETE go to the MCP endpoints only.
 func TestScanSendsOnlyReadOnlyMCPMethods(t *testing.T) {
+	t.Parallel()
 	for _, d := range [][]demo.Defect{nil, {demo.DefectMCPLegacyEndpoint}, {demo.DefectMCPDiscoverEmpty}} {
 		log := &rpcLog{next: demo.New(d...)}
 		srv := httptest.NewServer(log)
@@ -154,6 +155,7 @@ func TestScanSendsOnlyReadOnlyMCPMethods(t *testing.T) {
 // TestDiscover401NeverDowngrades: the probe met a 401, and no initialize
 // followed, although the endpoint would have answered it.
 func TestDiscover401NeverDowngrades(t *testing.T) {
+	t.Parallel()
 	log := &rpcLog{next: demo.New(demo.DefectMCPDiscover401)}
 	srv := httptest.NewServer(log)
 	defer srv.Close()
@@ -167,6 +169,7 @@ func TestDiscover401NeverDowngrades(t *testing.T) {
 }
 
 func TestNamedMCPEndpoint(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(demo.New())
 	defer srv.Close()
 	rep := scanMCPApp(t, srv, srv.URL+"/mcp")
@@ -176,6 +179,7 @@ func TestNamedMCPEndpoint(t *testing.T) {
 }
 
 func TestNoMCPEndpointIsNotAssessed(t *testing.T) {
+	t.Parallel()
 	rep := mustScan(t, http.NotFoundHandler(), scan.Options{})
 	if rep.MCP != nil {
 		t.Errorf("MCP section on an app without MCP: %+v", rep.MCP)

@@ -1,19 +1,16 @@
 package scan_test
 
 import (
-	"net/http/httptest"
 	"testing"
 
-	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/internal/finding"
 )
 
 // TestDemoMCPCardIsReconciled proves the conformant demo's card is clean
 // because it was read and reconciled with the MCP endpoint, not skipped.
 func TestDemoMCPCardIsReconciled(t *testing.T) {
-	srv := httptest.NewServer(demo.New())
-	defer srv.Close()
-	rep := scanDiscovering(t, srv)
+	t.Parallel()
+	rep := shared(t, conformantDiscovered).rep
 	for _, c := range rep.Checks {
 		switch c.ID {
 		case "discovery-mcp-card-format", "discovery-mcp-card-remotes", "discovery-ai-catalog":

@@ -179,6 +179,7 @@ func assertReadOnlyMCP(t *testing.T, log *callerLog, lower probe.Identity) {
 // recognizable secret as the lower identity, so that a finding quotes that
 // identity's tools/list request, and greps every report format for it.
 func TestMCPIdentityCredentialsNeverPrinted(t *testing.T) {
+	t.Parallel()
 	ids := []probe.Identity{
 		{Caller: exchange.Caller{Name: "user", Roles: []string{"user"}}, Header: http.Header{"Authorization": {"Bearer " + canary}, "X-Tenant-Secret": {canary + "-tenant"}}},
 		bearer("admin", mcpfix.AdminToken, "admin"),

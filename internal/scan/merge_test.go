@@ -11,6 +11,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/longtest"
 )
 
 func registry(t testing.TB) []checks.Check {
@@ -62,6 +63,7 @@ func bigShards(n int) []*finding.Report {
 // second. This test holds the counts; BenchmarkMerge shows the cost per
 // item staying flat.
 func TestMergeIsLinear(t *testing.T) {
+	longtest.Skip(t, "merges two shards of 100,000 findings each, so that a quadratic merge shows as minutes")
 	const n = 100_000
 	out, err := Merge(context.Background(), bigShards(n), registry(t), false)
 	if err != nil {
@@ -95,6 +97,7 @@ func BenchmarkMerge(b *testing.B) {
 }
 
 func TestMergeHonoursACancelledContext(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Merge(ctx, bigShards(10), registry(t), false); !errors.Is(err, context.Canceled) {
@@ -120,6 +123,7 @@ func TestMergeHonoursACancelledContext(t *testing.T) {
 // check's rule is dropped, and a house rule keeps its own help (which the
 // reporters escape) with this build's documentation link.
 func TestMergeTakesRulesFromTheRegistry(t *testing.T) {
+	t.Parallel()
 	planted := "![x](http://evil/i.png) [link](http://evil) @team"
 	rep := &finding.Report{
 		SchemaVersion: finding.SchemaVersion,
@@ -160,6 +164,7 @@ func TestMergeTakesRulesFromTheRegistry(t *testing.T) {
 // report names, for each host, every address any shard connected to, in
 // shard order, once each.
 func TestJoinStatsAddresses(t *testing.T) {
+	t.Parallel()
 	reps := []*finding.Report{
 		{Stats: finding.Stats{Addresses: map[string][]string{"api.test": {"127.0.0.1", "::1"}}}},
 		{Stats: finding.Stats{}},

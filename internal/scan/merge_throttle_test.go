@@ -12,6 +12,7 @@ import (
 // are the most throttled shard's, and a merged crawl throttled too much
 // keeps its cause.
 func TestJoinedThrottling(t *testing.T) {
+	t.Parallel()
 	shard := func(crawlThrottled int) *finding.Report {
 		return &finding.Report{Coverage: &finding.Coverage{APIResources: 1,
 			Throttling: &finding.Throttling{Requests: 10, Throttled: 4, StillThrottled: crawlThrottled, CrawlGETs: 6, CrawlThrottled: crawlThrottled}}}

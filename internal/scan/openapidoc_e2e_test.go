@@ -34,15 +34,15 @@ func scanForDocument(t *testing.T, srv *httptest.Server, sc probe.SpecConfig) *f
 // with rel="service-desc"; the scan loads it, names it in the report, and
 // the document checks pass on it rather than skip.
 func TestDemoSpecIsFoundAndReported(t *testing.T) {
-	srv := httptest.NewServer(demo.New())
-	defer srv.Close()
-	rep := scanForDocument(t, srv, probe.SpecConfig{Discover: true})
+	t.Parallel()
+	scanned := shared(t, conformantDiscovered)
+	rep := scanned.rep
 	for _, f := range rep.Findings {
 		if f.Severity >= finding.SeverityWarning {
 			t.Errorf("demo with its document has %s %s: %s", f.Severity, f.CheckID, f.Message)
 		}
 	}
-	if rep.Spec == nil || rep.Spec.Source != srv.URL+"/openapi.json" || rep.Spec.Discovery != probe.SpecLinkHeader || rep.Spec.Operations == 0 {
+	if rep.Spec == nil || rep.Spec.Source != scanned.url+"/openapi.json" || rep.Spec.Discovery != probe.SpecLinkHeader || rep.Spec.Operations == 0 {
 		t.Fatalf("report spec %+v", rep.Spec)
 	}
 	for _, c := range rep.Checks {
@@ -58,6 +58,7 @@ func TestDemoSpecIsFoundAndReported(t *testing.T) {
 // on the operation its request matches, with file, line and column, when
 // the document is given as a file.
 func TestFindingsLocatedOnOperations(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(demo.New(demo.DefectNoVaryAccept))
 	defer srv.Close()
 	resp, err := http.Get(srv.URL + "/openapi.json")
@@ -99,6 +100,7 @@ func TestFindingsLocatedOnOperations(t *testing.T) {
 // TestScanWithoutSpecSaysSo: an app that publishes no document gets a note,
 // and the openapi-hal checks skip instead of failing.
 func TestScanWithoutSpecSaysSo(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
 			http.NotFound(w, r)

@@ -11,9 +11,8 @@ import (
 )
 
 func TestHDTCDemoIsCleanWithItsSpec(t *testing.T) {
-	srv := httptest.NewServer(demo.New())
-	defer srv.Close()
-	rep := scanDiscovering(t, srv)
+	t.Parallel()
+	rep := shared(t, conformantDiscovered).rep
 	if rep.Score.Grade != "A+" && rep.Score.Grade != "A" {
 		t.Errorf("grade %s (%d), want A or better", rep.Score.Grade, rep.Score.Value)
 	}
@@ -35,6 +34,7 @@ func TestHDTCDemoIsCleanWithItsSpec(t *testing.T) {
 
 // TestHDTCGoldenJSON pins the whole JSON report of one broken variant.
 func TestHDTCGoldenJSON(t *testing.T) {
+	t.Parallel()
 	const variant = demo.DefectRelWrongCoordinate
 	srv := httptest.NewServer(demo.New(variant))
 	defer srv.Close()

@@ -34,6 +34,7 @@ func hasNote(rep *finding.Report, sub string) bool {
 }
 
 func TestSeverityOverrideChangesFindingsRuleAndGrade(t *testing.T) {
+	t.Parallel()
 	plain := scanWithPolicy(t, nil, demo.DefectNoVaryAccept)
 	rep := scanWithPolicy(t, &pipeline.Policy{Severity: map[string]finding.Severity{"vary-accept": finding.SeverityInfo}}, demo.DefectNoVaryAccept)
 	if len(rep.Findings) == 0 {
@@ -55,6 +56,7 @@ func TestSeverityOverrideChangesFindingsRuleAndGrade(t *testing.T) {
 }
 
 func TestOffChecksAndFamiliesDoNotRun(t *testing.T) {
+	t.Parallel()
 	rep := scanWithPolicy(t, &pipeline.Policy{
 		Severity: map[string]finding.Severity{"vary-accept": finding.SeverityNone},
 		Families: map[string]bool{"mcp": false},
@@ -70,6 +72,7 @@ func TestOffChecksAndFamiliesDoNotRun(t *testing.T) {
 }
 
 func TestIgnoresNarrowByURLOperationAndTool(t *testing.T) {
+	t.Parallel()
 	plain := scanWithPolicy(t, nil, demo.DefectNoVaryAccept, demo.DefectMCPNoDescription)
 	count := func(rep *finding.Report, id string) int {
 		n := 0
@@ -124,6 +127,7 @@ func TestIgnoresNarrowByURLOperationAndTool(t *testing.T) {
 }
 
 func TestIgnoringEveryFindingPassesTheCheckAndRestoresTheGrade(t *testing.T) {
+	t.Parallel()
 	clean := scanWithPolicy(t, nil)
 	rep := scanWithPolicy(t, &pipeline.Policy{Ignores: []config.Ignore{{Check: "vary-accept", Reason: "accepted"}}}, demo.DefectNoVaryAccept)
 	r := result(rep, "vary-accept")
@@ -136,6 +140,7 @@ func TestIgnoringEveryFindingPassesTheCheckAndRestoresTheGrade(t *testing.T) {
 }
 
 func TestExpiredIgnoreStopsApplyingWithANotice(t *testing.T) {
+	t.Parallel()
 	now := func() time.Time { return time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC) }
 	ig := config.Ignore{Check: "vary-accept", Reason: "legacy", Expires: "2026-05-31"}
 	rep := scanWithPolicy(t, &pipeline.Policy{Ignores: []config.Ignore{ig}, Now: now}, demo.DefectNoVaryAccept)
@@ -153,6 +158,7 @@ func TestExpiredIgnoreStopsApplyingWithANotice(t *testing.T) {
 }
 
 func TestPolicyFromConfig(t *testing.T) {
+	t.Parallel()
 	p, err := pipeline.PolicyFromConfig(&config.File{Checks: map[string]string{"vary-accept": "off", "vary-prefer": "warn"}})
 	if err != nil {
 		t.Fatal(err)

@@ -11,7 +11,6 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/problemjson"
 	"github.com/agentready/agentready/fixtures/demo"
-	"github.com/agentready/agentready/fixtures/methodlog"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/internal/spec"
@@ -19,11 +18,9 @@ import (
 )
 
 func TestErrorProbesAreSentAndListed(t *testing.T) {
-	log, h := methodlog.Wrap(demo.New())
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	rep := scanApp(t, srv)
-	reqs := log.Requests()
+	t.Parallel()
+	scanned := shared(t, conformantScanned)
+	rep, reqs := scanned.rep, scanned.requests
 	for _, want := range []string{
 		"GET /" + problemjson.MissingID,
 		"GET /orders/" + problemjson.MissingID,
@@ -136,6 +133,7 @@ func TestProblemJSONWithSpec(t *testing.T) {
 // TestErrorFindingsCarryTheRequest checks a finding on a probe names the
 // probe's request and a curl line that reproduces it.
 func TestErrorFindingsCarryTheRequest(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(demo.New(demo.DefectValuelessParam500))
 	defer srv.Close()
 	rep := scanApp(t, srv)

@@ -88,6 +88,7 @@ func rawParam(raw, name string, stopAtFlag bool) string {
 // TestQueryDecodersThatDisagree: the items/next_cursor collection is probed
 // like a HAL one, and each decoder defect is reported once.
 func TestQueryDecodersThatDisagree(t *testing.T) {
+	t.Parallel()
 	clean := mustScan(t, streamAPI{}, scan.Options{})
 	if c := checkResult(clean, "problem-json-query-decoding"); c == nil || c.Status != "pass" {
 		t.Fatalf("a conformant collection: %+v", c)

@@ -38,6 +38,7 @@ func reasons(rep *finding.Report) map[string]string {
 // TestReachCoverage reads, in the report, what the scan reached of each
 // fixture's document and why not the rest.
 func TestReachCoverage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		h       http.Handler

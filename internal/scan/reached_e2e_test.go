@@ -39,6 +39,7 @@ func noGrade(t *testing.T, rep *finding.Report, causeHas ...string) {
 }
 
 func TestEveryPage404UnderADeclaredBasePathHasNoGrade(t *testing.T) {
+	t.Parallel()
 	doc, err := spec.Load(unreached.BasePathSpec, "openapi.json", "openapi.json")
 	if err != nil {
 		t.Fatal(err)
@@ -56,11 +57,13 @@ func TestEveryPage404UnderADeclaredBasePathHasNoGrade(t *testing.T) {
 }
 
 func TestCredentialsOnlyHasNoGrade(t *testing.T) {
+	t.Parallel()
 	rep := scanHandler(t, unreached.CredentialsOnly(), scan.Options{})
 	noGrade(t, rep, "answered 401 or 403", "needs credentials", "-H")
 }
 
 func TestHTMLStartPageWithoutLinksHasNoGrade(t *testing.T) {
+	t.Parallel()
 	rep := scanHandler(t, unreached.HTMLStart(), scan.Options{})
 	noGrade(t, rep, "start page is HTML", "start the scan at an API resource", "--openapi")
 	if rep.Coverage.Pages["2xx"] == 0 {
@@ -69,6 +72,7 @@ func TestHTMLStartPageWithoutLinksHasNoGrade(t *testing.T) {
 }
 
 func TestReachedAPIIsGradedWithAbsentFamiliesNotPresent(t *testing.T) {
+	t.Parallel()
 	rep := scanHandler(t, unreached.Partly(), scan.Options{})
 	if rep.Score.Grade == finding.GradeNotAssessed || !strings.HasPrefix(rep.Score.Basis, "overall = the lowest of") {
 		t.Fatalf("grade %s %q, want a letter", rep.Score.Grade, rep.Score.Basis)

@@ -56,6 +56,10 @@ type Options struct {
 	// nil has the scan keep its own, which names the phase an interruption
 	// stopped.
 	Progress *probe.Progress
+
+	// checksGrace replaces checksGrace when set, for the tests of an
+	// interruption, which would otherwise wait the whole of it.
+	checksGrace time.Duration
 }
 
 // Run crawls, probes, checks and grades. opts.Probe.Budget bounds the whole
@@ -72,7 +76,11 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	if opts.Progress == nil {
 		opts.Progress = &probe.Progress{}
 	}
-	watch := watchInterruption(ctx, opts.Progress)
+	grace := checksGrace
+	if opts.checksGrace > 0 {
+		grace = opts.checksGrace
+	}
+	watch := watchInterruption(ctx, opts.Progress, grace)
 	defer watch.stop()
 	var selectionNotes []string
 	opts.Checks, selectionNotes = opts.Policy.Select(opts.Checks)

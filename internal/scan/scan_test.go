@@ -8,9 +8,11 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/fixtures/methodlog"
@@ -36,21 +38,69 @@ func runOn(t *testing.T, h http.Handler, opts scan.Options) (*finding.Report, er
 	return runServer(t, srv, opts)
 }
 
-// runServer scans srv with opts, filling in what every test scan shares:
-// the start URL, a one-minute budget unless set, every check, the test
-// version and the fixed clock.
+// runServer scans srv with opts, filling in what every test scan shares
+// (see runWith).
 func runServer(t *testing.T, srv *httptest.Server, opts scan.Options) (*finding.Report, error) {
 	t.Helper()
 	reg, err := builtin.Registry()
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts.Probe.Start, _ = url.Parse(srv.URL + "/")
+	return runWith(reg, srv.URL, opts)
+}
+
+// runWith scans the server at base with opts, filling in what every test
+// scan shares: the start URL, a one-minute budget unless set, every check
+// of reg, the test version and the fixed clock.
+func runWith(reg *checks.Registry, base string, opts scan.Options) (*finding.Report, error) {
+	opts.Probe.Start, _ = url.Parse(base + "/")
 	if opts.Probe.Budget == 0 {
 		opts.Probe.Budget = time.Minute
 	}
 	opts.Checks, opts.Version, opts.Now = reg.All(), "test", fixedClock
 	return scan.Run(context.Background(), opts)
+}
+
+// conformantDemo is a scan of the conformant demo that several tests read
+// and none changes: scanning the demo again for each of them cost more than
+// everything else they do.
+type conformantDemo struct {
+	rep      *finding.Report
+	url      string   // the root the demo was served at, without its slash
+	requests []string // what the demo was sent (methodlog)
+}
+
+// sharedConformant scans the conformant demo with opts once, on first use,
+// for every test of the binary that asks.
+func sharedConformant(opts scan.Options) func() (conformantDemo, error) {
+	return sync.OnceValues(func() (conformantDemo, error) {
+		reg, err := builtin.Registry()
+		if err != nil {
+			return conformantDemo{}, err
+		}
+		log, h := methodlog.Wrap(demo.New())
+		srv := httptest.NewServer(h)
+		defer srv.Close()
+		rep, err := runWith(reg, srv.URL, opts)
+		return conformantDemo{rep: rep, url: srv.URL, requests: log.Requests()}, err
+	})
+}
+
+var (
+	// conformantScanned is scanApp's scan of the demo.
+	conformantScanned = sharedConformant(scan.Options{})
+	// conformantDiscovered is scanDiscovering's.
+	conformantDiscovered = sharedConformant(scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: true}}})
+)
+
+// shared returns the scan scanned gives, failing t if it failed.
+func shared(t *testing.T, scanned func() (conformantDemo, error)) conformantDemo {
+	t.Helper()
+	d, err := scanned()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
 
 // scanServer is runServer for scans that must complete.
@@ -91,9 +141,8 @@ func firedChecks(rep *finding.Report) []string {
 }
 
 func TestDemoGradesAWithNoErrorOrWarning(t *testing.T) {
-	srv := httptest.NewServer(demo.New())
-	defer srv.Close()
-	rep := scanApp(t, srv)
+	t.Parallel()
+	rep := shared(t, conformantScanned).rep
 	if rep.Score.Grade != "A+" && rep.Score.Grade != "A" {
 		t.Errorf("grade %s (%d), want A or better", rep.Score.Grade, rep.Score.Value)
 	}
@@ -110,11 +159,9 @@ func TestDemoGradesAWithNoErrorOrWarning(t *testing.T) {
 }
 
 func TestScannerSendsOnlySafeMethods(t *testing.T) {
-	log, h := methodlog.Wrap(demo.New())
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	scanApp(t, srv)
-	for _, req := range log.Requests() {
+	t.Parallel()
+	requests := shared(t, conformantScanned).requests
+	for _, req := range requests {
 		switch req[:strings.IndexByte(req, ' ')] {
 		case "GET", "HEAD", "OPTIONS":
 		default:
@@ -125,12 +172,13 @@ func TestScannerSendsOnlySafeMethods(t *testing.T) {
 			}
 		}
 	}
-	if len(log.Requests()) == 0 {
+	if len(requests) == 0 {
 		t.Fatal("no request recorded")
 	}
 }
 
 func TestReportIsDeterministic(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(demo.New(demo.DefectNoVaryAccept))
 	defer srv.Close()
 	a, b := renderJSON(t, scanApp(t, srv), srv), renderJSON(t, scanApp(t, srv), srv)
@@ -156,6 +204,7 @@ func renderJSON(t *testing.T, rep *finding.Report, srv *httptest.Server) []byte 
 }
 
 func TestGoldenJSON(t *testing.T) {
+	t.Parallel()
 	for name, defects := range map[string][]demo.Defect{
 		"demo":                nil,
 		"demo-no-vary-accept": {demo.DefectNoVaryAccept},

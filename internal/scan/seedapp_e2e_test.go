@@ -15,6 +15,7 @@ import (
 // charge and its pending order without next steps sit in a collection's
 // items only, so the stateful findings prove the embedded items are judged.
 func TestSeedDefectsAreEachReported(t *testing.T) {
+	t.Parallel()
 	rep := mustScan(t, seedapp.New(), scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: true}}})
 	byCheck := map[string][]finding.Finding{}
 	for _, f := range rep.Findings {

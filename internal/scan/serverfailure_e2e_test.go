@@ -50,6 +50,7 @@ func serverErrorMessages(rep *finding.Report) []string {
 }
 
 func TestEveryProbeIsJudgedForServerErrors(t *testing.T) {
+	t.Parallel()
 	rep, err := runOn(t, htmlFailingApp(1<<30), scan.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -63,6 +64,7 @@ func TestEveryProbeIsJudgedForServerErrors(t *testing.T) {
 }
 
 func TestOneFailureAtRandomIsNotAServerError(t *testing.T) {
+	t.Parallel()
 	rep, err := runOn(t, htmlFailingApp(1), scan.Options{})
 	if err != nil {
 		t.Fatal(err)

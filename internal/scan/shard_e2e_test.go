@@ -42,6 +42,7 @@ func fingerprints(fs []finding.Finding) []string {
 }
 
 func TestMergedShardsFindWhatOneScanFinds(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(demo.New(shardedDemo...))
 	t.Cleanup(srv.Close)
 	opts := scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: true}}}
@@ -104,6 +105,7 @@ func uniqueInts(m map[string]int) []int {
 }
 
 func TestShardScanIsStableAcrossRuns(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(demo.New(shardedDemo...))
 	t.Cleanup(srv.Close)
 	opts := scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: true}}, Shard: finding.Shard{Index: 2, Total: 2}}
@@ -126,6 +128,7 @@ func TestShardScanIsStableAcrossRuns(t *testing.T) {
 }
 
 func TestOtherShardsSkipSiteWideChecks(t *testing.T) {
+	t.Parallel()
 	log, h := methodlog.Wrap(demo.New(shardedDemo...))
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)

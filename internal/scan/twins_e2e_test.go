@@ -12,6 +12,7 @@ import (
 // HTML page for Markdown is the discovery family's twin request too; sent
 // once, it must still count for both, or every preference check skips.
 func TestPreferenceIsJudgedOnMarkdownTwins(t *testing.T) {
+	t.Parallel()
 	rep := mustScan(t, seedapp.TwinSite{}, scan.Options{})
 	for _, id := range []string{"negotiation-preferred-type", "negotiation-q-zero", "negotiation-specificity", "discovery-markdown-twin",
 		"negotiation-tie-break", "negotiation-mixed-wildcards", "negotiation-malformed-range"} {
@@ -40,6 +41,7 @@ func checkResult(rep *finding.Report, id string) *finding.CheckResult {
 // whenever Accept names it gives Markdown to "text/html, text/markdown",
 // although it serves HTML by default and the client listed HTML first.
 func TestMarkdownNamedAnywhereLosesTheTie(t *testing.T) {
+	t.Parallel()
 	rep := mustScan(t, seedapp.TwinSite{MarkdownIfNamed: true}, scan.Options{})
 	var msgs []string
 	for _, f := range rep.Findings {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/longtest"
 )
 
 const specDir = "../../testdata/specs/"
@@ -275,9 +276,7 @@ func TestLoadHostileShapes(t *testing.T) {
 // TestLoadLargeFile loads a generated 20 MB description: it must load, keep
 // every operation and report nothing, and release the library's document.
 func TestLoadLargeFile(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates a 20 MB file")
-	}
+	longtest.Skip(t, "generates and loads a 20 MB description")
 	path := filepath.Join(t.TempDir(), "large.yaml")
 	f, err := os.Create(path)
 	if err != nil {

@@ -3,6 +3,8 @@ package agentskills
 import (
 	"strings"
 	"testing"
+
+	"github.com/agentready/agentready/internal/longtest"
 )
 
 const digest = "sha256:" + "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -56,6 +58,7 @@ func TestFrontmatter(t *testing.T) {
 }
 
 func TestBounds(t *testing.T) {
+	longtest.Skip(t, "parses a skills index and a frontmatter of 10 MB")
 	e := entry("Bad", "x", "d", "/s", "x") + ","
 	ix, err := ParseIndex([]byte(`{"skills":[` + strings.Repeat(e, 10<<20/len(e)) + `{}]}`))
 	if err != nil || len(ix.Skills) != MaxSkills || len(ix.Problems.Items) != MaxProblems || ix.Count <= MaxSkills {

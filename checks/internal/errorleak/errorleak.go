@@ -201,11 +201,11 @@ var detectors = []detector{
 // least min times (weak frame shapes need two to rule out prose).
 type pattern struct {
 	what string
-	re   *regexp.Regexp
+	re   filtered
 	min  int
 }
 
-func p(what, expr string) pattern { return pattern{what, regexp.MustCompile(expr), 1} }
+func p(what, expr string) pattern { return pattern{what, mustCompile(expr), 1} }
 
 func findPatterns(ps []pattern) func(string, request) (string, string, bool) {
 	return func(s string, _ request) (string, string, bool) {
@@ -237,7 +237,7 @@ var stackPatterns = []pattern{
 	// at Orders.Api.Find(Int32 id) in C:\src\Orders.cs:line 42
 	p(".NET stack trace", `\bat (?:[A-Za-z_][\w\x60]*\.)+[\w<>\x60|]+\([^()\n]{0,300}\) in [^\n]{1,300}:line \d+`),
 	p(".NET stack trace", `--- End of stack trace from previous location`),
-	{".NET stack trace", regexp.MustCompile(`\bat (?:[A-Za-z_][\w\x60]*\.){2,}[\w<>\x60|]+\([^()\n]{0,300}\)`), 2},
+	{".NET stack trace", mustCompile(`\bat (?:[A-Za-z_][\w\x60]*\.){2,}[\w<>\x60|]+\([^()\n]{0,300}\)`), 2},
 	p("Ruby backtrace", `\.rb:\d+:in [\x60']`),
 }
 
@@ -277,8 +277,8 @@ var debugPatterns = []pattern{
 // container root plus a source or config file; a path in a URL (preceded by
 // a host or another path character) never counts.
 var (
-	unixPath = regexp.MustCompile(`(?:^|[\s"'(=\[,;<>])((?:/[\w.@+~-]+){2,})`)
-	winPath  = regexp.MustCompile(`\b[A-Za-z]:\\(?:[^\\/:*?"<>|\r\n]{1,100}\\)+[^\\/:*?"<>|\r\n\s]*`)
+	unixPath = mustCompile(`(?:^|[\s"'(=\[,;<>])((?:/[\w.@+~-]+){2,})`)
+	winPath  = mustCompile(`\b[A-Za-z]:\\(?:[^\\/:*?"<>|\r\n]{1,100}\\)+[^\\/:*?"<>|\r\n\s]*`)
 )
 
 var systemRoots = map[string]bool{

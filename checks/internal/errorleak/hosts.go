@@ -8,10 +8,10 @@ import (
 )
 
 var (
-	ipv4Candidate = regexp.MustCompile(`\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}`)
-	ipv6Candidate = regexp.MustCompile(`[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}`)
-	hostCandidate = regexp.MustCompile(`(?i)\b(?:[a-z0-9][a-z0-9-]*\.)+(?:localdomain|intranet|internal|local|corp|lan|svc)\b`)
-	localhostPort = regexp.MustCompile(`(?i)\blocalhost:\d{1,5}\b`)
+	ipv4Candidate = mustCompile(`\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}`)
+	ipv6Candidate = mustCompile(`[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}`)
+	hostCandidate = mustCompile(`(?i)\b(?:[a-z0-9][a-z0-9-]*\.)+(?:localdomain|intranet|internal|local|corp|lan|svc)\b`)
+	localhostPort = mustCompile(`(?i)\blocalhost:\d{1,5}\b`)
 	portAfter     = regexp.MustCompile(`^:(\d{1,5})\b`)
 	// Words that make a nearby address or name a host rather than a version
 	// or a module name. "address", "remote" and "peer" are left out: they

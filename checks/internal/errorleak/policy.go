@@ -1,7 +1,9 @@
 package errorleak
 
 import (
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -56,17 +58,17 @@ var genericWords = map[string]bool{
 
 var (
 	// Spring Security authorities: ROLE_ADMIN, SCOPE_orders:write.
-	springAuthority = regexp.MustCompile(`\b(ROLE|SCOPE)_([A-Za-z0-9][\w:.-]{0,63})`)
+	springAuthority = mustCompile(`\b(ROLE|SCOPE)_([A-Za-z0-9][\w:.-]{0,63})`)
 	// hasRole('ADMIN'), hasAnyAuthority("orders:refund").
-	springExpression = regexp.MustCompile(`\bhas(?:Any)?(Role|Authority|Permission|Scope)s?\(\s*['"]([^'"\n]{1,64})['"]`)
+	springExpression = mustCompile(`\bhas(?:Any)?(Role|Authority|Permission|Scope)s?\(\s*['"]([^'"\n]{1,64})['"]`)
 	// A policy word, then on the same line, after blanks or a colon, a
 	// name: quoted, with an inner separator, or PascalCase. An equals sign
 	// does not count: role="alert" and scope="col" are HTML attributes.
-	policyThenName = regexp.MustCompile(`(?:^|[^\w.:-])(?i:(roles?|permissions?|privileges?|authorit(?:y|ies)|entitlements?|scopes?|polic(?:y|ies)))(?:[ \t]*:[ \t]*|[ \t]+)` +
+	policyThenName = mustCompile(`(?:^|[^\w.:-])(?i:(roles?|permissions?|privileges?|authorit(?:y|ies)|entitlements?|scopes?|polic(?:y|ies)))(?:[ \t]*:[ \t]*|[ \t]+)` +
 		`(?:'([A-Za-z][\w.:*-]{0,63})'|"([A-Za-z][\w.:*-]{0,63})"|\x60([A-Za-z][\w.:*-]{0,63})\x60|` +
 		`([A-Za-z][A-Za-z0-9]*(?:[._:-][A-Za-z0-9]+){1,8})|([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+){1,8}))`)
 	// permission denied: orders.refund; the name needs a separator.
-	deniedThenName = regexp.MustCompile(`(?i:\b(?:permission|authori[sz]ation) denied)(?:[ \t]*:[ \t]*|[ \t]+(?:for|to|on)[ \t]+)` +
+	deniedThenName = mustCompile(`(?i:\b(?:permission|authori[sz]ation) denied)(?:[ \t]*:[ \t]*|[ \t]+(?:for|to|on)[ \t]+)` +
 		`(?:'([A-Za-z][\w.:*-]{0,63})'|"([A-Za-z][\w.:*-]{0,63})"|([A-Za-z][A-Za-z0-9]*(?:[._:-][A-Za-z0-9]+){1,8}))`)
 	// Identifiers in snake, kebab, SCREAMING or camel case.
 	identifier = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+){1,8}\b|\b[a-z]+(?:[A-Z][a-z0-9]*){1,8}\b|\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*){1,8}\b`)
@@ -151,10 +153,26 @@ func plausibleName(s, name string, end int) bool {
 	return true
 }
 
+// identifierPolicyWords holds the policy words policyIdentifier takes: an
+// identifier is ASCII, so one that holds such a word puts it in the text
+// in some case, and a text without any holds no policy identifier.
+var identifierPolicyWords = func() clause {
+	var words []string
+	for _, w := range slices.Sorted(maps.Keys(policyNouns)) {
+		if w != "policy" && w != "policies" {
+			words = append(words, w)
+		}
+	}
+	return foldedClause(words...)
+}()
+
 // policyIdentifier finds an identifier that joins a policy word, a word
 // saying it is lacking and a word naming what: requires_role_admin,
 // missingRefundPermission, refund-permission-required.
 func policyIdentifier(s string) (string, string, bool) {
+	if !identifierPolicyWords.metBy(s) {
+		return "", "", false
+	}
 	for _, id := range identifier.FindAllString(s, 1000) {
 		ws := words(id)
 		what, required := "", false

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/agentready/agentready/internal/longtest"
 )
 
 const good = `# Demo API
@@ -74,6 +76,7 @@ func TestInlineLinks(t *testing.T) {
 }
 
 func TestBounds(t *testing.T) {
+	longtest.Skip(t, "parses llms.txt files of 10 MB")
 	many := "# T\n## S\n" + strings.Repeat("- [a](/a)\n- bad\n", 5000)
 	f := Parse([]byte(many))
 	if len(f.Links()) != MaxLinks || len(f.Sections[0].BadItems) != MaxBadItems {

@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"strings"
 	"testing"
+
+	"github.com/agentready/agentready/internal/longtest"
 )
 
 // specV2 is the PaymentRequired example of specs/transports-v2/http.md,
@@ -82,6 +84,7 @@ func TestClaims(t *testing.T) {
 }
 
 func TestBounds(t *testing.T) {
+	longtest.Skip(t, "parses a payment challenge of 10 MB")
 	item := `{"scheme":1},`
 	body := `{"x402Version":2,"resource":{"url":"/r"},"accepts":[` + strings.Repeat(item, 10<<20/len(item)) + `{}]}`
 	c, err := Parse([]byte(body))
