@@ -14,26 +14,20 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
 
-// builtBinary is agentready built once for the tests that signal it: a
-// signal must reach a process of its own, as a user's Ctrl-C does.
-var builtBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "agentready-signal-")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "agentready")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		return "", errors.New(string(out))
-	}
-	return bin, nil
-})
+// agentready is a command that runs agentready in a process of its own, as
+// a user's shell does: a signal must reach that process, as a user's
+// Ctrl-C does. It is this test binary, running main (see runMain), with
+// env as its whole environment.
+func agentready(env []string, args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(env, runMain+"=1")
+	return cmd
+}
 
 // hangingAt serves a small HAL API and never answers the requests hang
 // picks, until the client gives up; hung is sent each one's path.
@@ -73,10 +67,6 @@ func hangingAt(hang func(*http.Request) bool, hung chan<- string) http.Handler {
 // is written within 5 s, says what stopped the scan and when, has no grade,
 // and the exit code is 3.
 func TestSignalWritesThePartialReport(t *testing.T) {
-	bin, err := builtBinary()
-	if err != nil {
-		t.Fatalf("build: %v", err)
-	}
 	cases := []struct {
 		name   string
 		hang   func(*http.Request) bool
@@ -108,9 +98,9 @@ func TestSignalWritesThePartialReport(t *testing.T) {
 				}
 				args = append(args, f)
 			}
-			cmd := exec.Command(bin, append(args, srv.URL+"/")...)
+			cmd := agentready([]string{"NO_COLOR=1", "HOME=" + dir, "SIGNAL_TEST_SECRET=client-secret-1"}, append(args, srv.URL+"/")...)
 			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr, cmd.Env = &stdout, &stderr, []string{"NO_COLOR=1", "HOME=" + dir, "SIGNAL_TEST_SECRET=client-secret-1"}
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -166,19 +156,15 @@ func TestSignalWritesThePartialReport(t *testing.T) {
 // is given its grace (far longer than the test) to stop; a second SIGINT
 // makes agentready exit at once, and its process group is gone by then.
 func TestSecondSignalKillsTheStartedApp(t *testing.T) {
-	bin, err := builtBinary()
-	if err != nil {
-		t.Fatalf("build: %v", err)
-	}
 	hung := make(chan string, 1)
 	srv := httptest.NewServer(hangingAt(func(r *http.Request) bool { return r.URL.Path == "/slow" }, hung))
 	defer srv.Close()
 	dir := t.TempDir()
 	jsonPath, appLog := filepath.Join(dir, "r.json"), filepath.Join(dir, "app.log")
-	cmd := exec.Command(bin, "scan", "-q", "--budget", "10m", "--timeout", "10m", "-o", "json="+jsonPath,
+	cmd := agentready([]string{"HOME=" + dir}, "scan", "-q", "--budget", "10m", "--timeout", "10m", "-o", "json="+jsonPath,
 		"--start", "trap '' TERM; echo ready $$; exec sleep 600", "--ready", "ready", "--start-log", appLog, "--stop-grace", "10m", srv.URL+"/")
 	var stderr bytes.Buffer
-	cmd.Stderr, cmd.Env = &stderr, []string{"HOME=" + dir}
+	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -1,3 +1,11 @@
+//go:build browser
+
+// The browser test is built only with -tags browser, as .ci/run and
+// .ci/regenerate build it: its DevTools client (chromedp and its 60-odd
+// packages of protocol bindings) and the demo scan it renders would
+// otherwise be compiled and linked by every go test ./..., on machines
+// where, without Chromium, it only skips.
+
 package html_test
 
 import (
@@ -24,7 +32,7 @@ import (
 
 // findChrome looks for a Chromium to drive. In CI a missing browser fails
 // the test, since the HTML report would then ship untested; on a developer
-// machine the test is skipped with a hint.
+// machine that builds it with -tags browser the test is skipped with a hint.
 func findChrome(t *testing.T) string {
 	t.Helper()
 	candidates := []string{os.Getenv("AGENTREADY_CHROME"), "chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"}

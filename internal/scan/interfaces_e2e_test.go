@@ -1,9 +1,11 @@
-package demoscan
+package scan_test
 
 import (
+	"net/http/httptest"
 	"reflect"
 	"testing"
 
+	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/internal/finding"
 )
 
@@ -11,11 +13,8 @@ import (
 // and the templates leave fewer operations to choose among than the catalog;
 // a second scan gives the same figures.
 func TestDemoInterfacesNarrowTheOrderChoices(t *testing.T) {
-	first, err := Scan()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := first.Interfaces
+	t.Parallel()
+	s := shared(t, conformantScanned).rep.Interfaces
 	if s == nil {
 		t.Fatal("the demo's report has no interfaces section")
 	}
@@ -43,11 +42,9 @@ func TestDemoInterfacesNarrowTheOrderChoices(t *testing.T) {
 	if orders == 0 {
 		t.Error("no order in a state with transitions was priced")
 	}
-	second, err := Scan()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(s, second.Interfaces) {
+	srv := httptest.NewServer(demo.New())
+	defer srv.Close()
+	if second := scanApp(t, srv); !reflect.DeepEqual(s, second.Interfaces) {
 		t.Errorf("two scans differ:\n%+v\n%+v", s, second.Interfaces)
 	}
 	if s.Tokenizer != "o200k_base" || s.Catalog != "mcp" || *s.Interface(finding.InterfaceStatic).ChoicesPerStep <= *s.Interface(finding.InterfaceReferenced).ChoicesPerStep {
