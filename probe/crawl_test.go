@@ -342,7 +342,6 @@ func TestCancellationReturnsPartialResult(t *testing.T) {
 // time. A session hands each identity's run such a context and leaves the
 // field as the user gave it.
 func TestRunTakesItsTimeFromTheContext(t *testing.T) {
-	t.Parallel()
 	srv, _ := serve(t, routes{
 		"/":     halBody(`{"_links": {"slow": {"href": "/slow"}}}`),
 		"/slow": func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() },
@@ -360,7 +359,6 @@ func TestRunTakesItsTimeFromTheContext(t *testing.T) {
 }
 
 func TestBudgetExhaustion(t *testing.T) {
-	t.Parallel()
 	srv, _ := serve(t, routes{
 		"/":     halBody(`{"_links": {"slow": {"href": "/slow"}}}`),
 		"/slow": func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() },
