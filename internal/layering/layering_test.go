@@ -99,7 +99,8 @@ var rules = []rule{
 // rules of their folder do not bind them, since no package of the binary
 // imports them (TestTestOnlyHelpersStayInTests).
 var testOnly = []string{
-	"report/internal/demoscan", // scans the demo for the reporters' goldens
+	"report/internal/demoscan",   // scans the demo for the reporters' goldens
+	"fixtures/expect/expecttest", // scans fixture cases for the tests that hold them to their expectations
 }
 
 func TestImportsFlowOneWay(t *testing.T) {
