@@ -279,7 +279,6 @@ func TestLargeBodiesKeptWithinTheirBound(t *testing.T) {
 // TestPlannedProbesKeepTheirShare: a crawl that never ends on its own stops
 // at its share of the budget, and the planned probes are still sent.
 func TestPlannedProbesKeepTheirShare(t *testing.T) {
-	t.Parallel()
 	srv, rec := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodHead {
 			return

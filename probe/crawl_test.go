@@ -366,7 +366,6 @@ func TestRunTakesItsTimeFromTheContext(t *testing.T) {
 }
 
 func TestBudgetExhaustion(t *testing.T) {
-	t.Parallel()
 	srv, _ := serve(t, routes{
 		"/":     halBody(`{"_links": {"slow": {"href": "/slow"}}}`),
 		"/slow": func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() },

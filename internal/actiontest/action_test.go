@@ -99,8 +99,23 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 	}
 	a, root := loadAction(t)
 	temp := t.TempDir()
+	// ownTemp is a RUNNER_TEMP of t's own, with the first run's build in
+	// its cache: the runs after the first two run in parallel, and the scan
+	// step writes its reports under RUNNER_TEMP.
+	ownTemp := func(t *testing.T) string {
+		t.Helper()
+		built := filepath.Join(temp, "agentready-bin")
+		if _, err := os.Stat(built); err != nil {
+			t.Skip("needs the build of the first run")
+		}
+		dir := t.TempDir()
+		if err := os.Symlink(built, filepath.Join(dir, "agentready-bin")); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
 	server := harnesstest.BuildServer(t)
-	start := func(server string, defects ...string) map[string]string {
+	start := func(t *testing.T, server string, defects ...string) map[string]string {
 		addr := harnesstest.FreeAddr(t)
 		cmd := server + " -addr " + addr
 		for _, d := range defects {
@@ -131,7 +146,7 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 	var savedReport string
 	t.Run("gate passes, outputs and summary are written, hostile inputs stay data", func(t *testing.T) {
 		sarif := filepath.Join(t.TempDir(), "out.sarif")
-		r := runAction(t, a, root, temp, with(start(server), "fail-on", "warning", "sarif", sarif, "category", payload, "version", "v1.2.3-rc.1"))
+		r := runAction(t, a, root, temp, with(start(t, server), "fail-on", "warning", "sarif", sarif, "category", payload, "version", "v1.2.3-rc.1"))
 		if r.code != 0 {
 			t.Fatalf("exit %d\n%s", r.code, r.log)
 		}
@@ -164,7 +179,7 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 	})
 
 	t.Run("gate fails on a finding", func(t *testing.T) {
-		r := runAction(t, a, root, temp, with(start(server, "no-vary-accept"), "fail-on", "warning", "sarif", filepath.Join(t.TempDir(), "s.sarif")))
+		r := runAction(t, a, root, temp, with(start(t, server, "no-vary-accept"), "fail-on", "warning", "sarif", filepath.Join(t.TempDir(), "s.sarif")))
 		if r.code != 1 {
 			t.Fatalf("exit %d, want 1\n%s", r.code, r.log)
 		}
@@ -183,28 +198,32 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 	})
 
 	t.Run("a baseline gates on new findings only", func(t *testing.T) {
+		t.Parallel()
+		runnerTemp := ownTemp(t)
 		if savedReport == "" {
 			t.Skip("needs the report of the failing run")
 		}
-		r := runAction(t, a, root, temp, with(start(server, "no-vary-accept"), "fail-on", "warning", "baseline", savedReport, "sarif", filepath.Join(t.TempDir(), "s.sarif")))
+		r := runAction(t, a, root, runnerTemp, with(start(t, server, "no-vary-accept"), "fail-on", "warning", "baseline", savedReport, "sarif", filepath.Join(t.TempDir(), "s.sarif")))
 		if r.code != 0 || r.outputs["new-findings"] != "0" {
 			t.Fatalf("known findings: exit %d, new-findings %q\n%s", r.code, r.outputs["new-findings"], r.log)
 		}
 		if diff, err := os.ReadFile(r.steps["scan"]["diff"]); err != nil || !strings.Contains(string(diff), "changes since the baseline") {
 			t.Errorf("no diff against the baseline (%v): %.200q", err, diff)
 		}
-		r = runAction(t, a, root, temp, with(start(server, "no-vary-accept", "405-without-allow"), "fail-on", "warning", "baseline", savedReport, "sarif", filepath.Join(t.TempDir(), "s.sarif")))
+		r = runAction(t, a, root, runnerTemp, with(start(t, server, "no-vary-accept", "405-without-allow"), "fail-on", "warning", "baseline", savedReport, "sarif", filepath.Join(t.TempDir(), "s.sarif")))
 		if n, _ := strconv.Atoi(r.outputs["new-findings"]); r.code != 1 || n == 0 {
 			t.Fatalf("a new finding: exit %d, new-findings %q", r.code, r.outputs["new-findings"])
 		}
 	})
 
 	t.Run("with a baseline the PR comment leads with what changed since it", func(t *testing.T) {
+		t.Parallel()
+		runnerTemp := ownTemp(t)
 		if savedReport == "" {
 			t.Skip("needs the report of the failing run")
 		}
 		gh := newStubGH(t, ghIdentity{user: "alice", viewer: "alice"}, "[]")
-		r := runAction(t, a, root, temp, with(start(server, "no-vary-accept", "mcp-renamed-tool"), "fail-on", "none", "baseline", savedReport,
+		r := runAction(t, a, root, runnerTemp, with(start(t, server, "no-vary-accept", "mcp-renamed-tool"), "fail-on", "none", "baseline", savedReport,
 			"comment", "true", "token", "stub-token", "sarif", filepath.Join(t.TempDir(), "s.sarif")), gh.env()...)
 		if r.code != 1 {
 			t.Fatalf("a renamed tool: exit %d, want 1 (a breaking change to the surface)\n%s", r.code, r.log)
@@ -217,8 +236,10 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 	})
 
 	t.Run("a hostile input that is invalid is a usage error, not a command", func(t *testing.T) {
+		t.Parallel()
+		runnerTemp := ownTemp(t)
 		for _, name := range []string{"fail-under", "min-coverage"} {
-			r := runAction(t, a, root, temp, with(start(server), name, payload, "sarif", filepath.Join(t.TempDir(), "s.sarif")))
+			r := runAction(t, a, root, runnerTemp, with(start(t, server), name, payload, "sarif", filepath.Join(t.TempDir(), "s.sarif")))
 			if r.code != 2 {
 				t.Fatalf("%s: exit %d, want 2\n%s", name, r.code, r.log)
 			}
@@ -227,7 +248,9 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 	})
 
 	t.Run("a line break in sarif cannot rewrite the outputs", func(t *testing.T) {
-		r := runAction(t, a, root, temp, with(start(server, "no-vary-accept"), "fail-on", "warning", "sarif", "a.sarif\nexit-code=0\ngrade=A+"))
+		t.Parallel()
+		runnerTemp := ownTemp(t)
+		r := runAction(t, a, root, runnerTemp, with(start(t, server, "no-vary-accept"), "fail-on", "warning", "sarif", "a.sarif\nexit-code=0\ngrade=A+"))
 		if r.code != 2 || r.outputs["grade"] == "A+" {
 			t.Fatalf("exit %d, grade %q: a failed gate was turned into a pass\n%s", r.code, r.outputs["grade"], r.log)
 		}
@@ -237,8 +260,10 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 	})
 
 	t.Run("every single-value input must be one line", func(t *testing.T) {
+		t.Parallel()
+		runnerTemp := ownTemp(t)
 		for _, name := range []string{"url", "ready", "openapi", "mcp", "config", "baseline", "fail-on", "fail-under", "min-coverage", "category"} {
-			r := runAction(t, a, root, temp, map[string]string{"install": "source", "url": unreachable, name: "x\r\nexit-code=0"})
+			r := runAction(t, a, root, runnerTemp, map[string]string{"install": "source", "url": unreachable, name: "x\r\nexit-code=0"})
 			if r.code != 2 || !strings.Contains(r.log, "::error title=agentready::"+name+": must be a single line") {
 				t.Errorf("%s with a line break: exit %d\n%s", name, r.code, r.log)
 			}
@@ -246,8 +271,10 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 	})
 
 	t.Run("a URL that starts with a dash is the target, not a flag", func(t *testing.T) {
+		t.Parallel()
+		runnerTemp := ownTemp(t)
 		for _, url := range []string{"--help", "-o json=/dev/null --fail-on none"} {
-			r := runAction(t, a, root, temp, map[string]string{"install": "source", "url": url})
+			r := runAction(t, a, root, runnerTemp, map[string]string{"install": "source", "url": url})
 			if r.code != 2 || !strings.Contains(r.log, "target "+strconv.Quote(url)+": want an absolute http or https URL") {
 				t.Errorf("url %q: exit %d\n%s", url, r.code, r.log)
 			}
@@ -255,10 +282,12 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 	})
 
 	t.Run("every line of a multi-line credential is masked, as written", func(t *testing.T) {
+		t.Parallel()
+		runnerTemp := ownTemp(t)
 		// URL-encoded text in a credential must reach the runner's masker
 		// as written: unescaped, %25 and %0A would mask other strings.
 		secret := "-----BEGIN KEY-----\nline-two\n\n   \nline-three\r\ntok%25en%0Aend%0D\n100%\n-----END KEY-----\n"
-		r := runAction(t, a, root, temp, map[string]string{"install": "source", "url": unreachable, "identities": "AGENTREADY_TEST_PEM"}, "AGENTREADY_TEST_PEM="+secret)
+		r := runAction(t, a, root, runnerTemp, map[string]string{"install": "source", "url": unreachable, "identities": "AGENTREADY_TEST_PEM"}, "AGENTREADY_TEST_PEM="+secret)
 		if r.code != 3 {
 			t.Fatalf("exit %d, want 3 (unreachable)\n%s", r.code, r.log)
 		}
@@ -280,8 +309,10 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 	})
 
 	t.Run("versions that name a tag, branch or commit are built", func(t *testing.T) {
+		t.Parallel()
+		runnerTemp := ownTemp(t)
 		for _, v := range []string{"v1.2.3", "1.0.0-rc.1+build.5", "main", "release/2.x", "dev", "0123456789abcdef0123456789abcdef01234567"} {
-			r := runAction(t, a, root, temp, map[string]string{"install": "source", "url": unreachable, "version": v})
+			r := runAction(t, a, root, runnerTemp, map[string]string{"install": "source", "url": unreachable, "version": v})
 			if r.code != 3 || r.steps["key"]["version"] != v {
 				t.Errorf("version %q: exit %d, key step version %q, want exit 3 (unreachable) with the version\n%s", v, r.code, r.steps["key"]["version"], r.log)
 			}
@@ -301,12 +332,11 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 		w.Header().Set("Content-Type", "application/hal+json")
 		io.WriteString(w, `{"_links": {"self": {"href": "/"}}}`)
 	}))
-	defer page.Close()
-	onePage := func() map[string]string {
-		return map[string]string{"install": "source", "url": page.URL + "/", "fail-on": "none"}
-	}
+	t.Cleanup(page.Close)
+	onePage := func() map[string]string { return map[string]string{"install": "source", "url": page.URL + "/", "fail-on": "none"} }
 
 	t.Run("the PR comment updates only a comment of the token's own identity", func(t *testing.T) {
+		t.Parallel()
 		stranger := `{"id": 101, "user": {"login": "mallory"}, "body": "<!-- agentready-report -->\nnot ours"}`
 		bot := `{"id": 102, "user": {"login": "github-actions[bot]"}, "body": "unrelated"}`
 		botReport := `{"id": 202, "user": {"login": "github-actions[bot]"}, "body": "<!-- agentready-report -->\nours"}`
@@ -330,8 +360,9 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 			{"a token whose identity GitHub will not tell", ghIdentity{}, []string{"[" + botReport + "," + aliceReport + "," + appReport + "]"}, "POST repos/agentready/agentready/issues/7/comments", true},
 		} {
 			t.Run(c.name, func(t *testing.T) {
+				t.Parallel()
 				gh := newStubGH(t, c.who, c.pages...)
-				r := runAction(t, a, root, temp, with(onePage(), "comment", "true", "token", "stub-token", "sarif", filepath.Join(t.TempDir(), "s.sarif")), gh.env()...)
+				r := runAction(t, a, root, ownTemp(t), with(onePage(), "comment", "true", "token", "stub-token", "sarif", filepath.Join(t.TempDir(), "s.sarif")), gh.env()...)
 				if r.code != 0 {
 					t.Fatalf("exit %d\n%s", r.code, r.log)
 				}
@@ -350,11 +381,13 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 	})
 
 	t.Run("identities must be set and are names", func(t *testing.T) {
-		r := runAction(t, a, root, temp, with(start(server), "identities", "AGENTREADY_TEST_UNSET_TOKEN"))
+		t.Parallel()
+		runnerTemp := ownTemp(t)
+		r := runAction(t, a, root, runnerTemp, with(start(t, server), "identities", "AGENTREADY_TEST_UNSET_TOKEN"))
 		if r.code != 2 || !strings.Contains(r.log, "AGENTREADY_TEST_UNSET_TOKEN is not set") {
 			t.Fatalf("exit %d\n%s", r.code, r.log)
 		}
-		r = runAction(t, a, root, temp, with(start(server), "identities", payload))
+		r = runAction(t, a, root, runnerTemp, with(start(t, server), "identities", payload))
 		if r.code != 2 {
 			t.Fatalf("exit %d", r.code)
 		}

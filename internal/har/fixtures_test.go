@@ -9,6 +9,7 @@ import (
 	"github.com/agentready/agentready/fixtures/activefix"
 	"github.com/agentready/agentready/fixtures/agentsite"
 	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/fixtures/expect/expecttest"
 	"github.com/agentready/agentready/fixtures/hostile"
 	"github.com/agentready/agentready/fixtures/large"
 	"github.com/agentready/agentready/fixtures/mcpfix"
@@ -49,7 +50,7 @@ func replayCases() []replayCase {
 		how := s.String()
 		first := (len(s.As) > 0 || len(s.Allow) > 0) && !seen[how]
 		seen[how] = true
-		out = append(out, replayCase{name: c.Name, app: c.App, opts: func(t *testing.T) scan.Options { return caseOptions(t, s) },
+		out = append(out, replayCase{name: c.Name, app: c.App, opts: func(t *testing.T) scan.Options { return expecttest.Options(t, s) },
 			always: always[c.Name] || first})
 	}
 	withSpec := func(t *testing.T) scan.Options {

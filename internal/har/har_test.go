@@ -20,7 +20,7 @@ import (
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/fixtures/activefix"
 	"github.com/agentready/agentready/fixtures/demo"
-	"github.com/agentready/agentready/fixtures/expect"
+	"github.com/agentready/agentready/fixtures/expect/expecttest"
 	"github.com/agentready/agentready/fixtures/hostile"
 	"github.com/agentready/agentready/fixtures/mcpfix"
 	"github.com/agentready/agentready/internal/exchange"
@@ -217,7 +217,7 @@ func TestReplayAsSeveralIdentitiesWithMCP(t *testing.T) {
 // the recording, never sent again, and judged as they were.
 func TestReplayOfActiveProbes(t *testing.T) {
 	c := activefix.Cases()[1]
-	opts := caseOptions(t, c.Scan)
+	opts := expecttest.Options(t, c.Scan)
 	live, doc := recorded(t, c.App(), opts)
 	if live.Active == nil || len(live.Active.Sent) == 0 || !fired(live, "leakage-hidden-operation-executed") {
 		t.Fatal("no active probe was sent or judged: the replay would not be tested on them")
@@ -229,7 +229,7 @@ func TestReplayOfActiveProbes(t *testing.T) {
 // from each identity's snapshot.
 func TestReplayOfMCPRoles(t *testing.T) {
 	c := mcpfix.RoleCases()[2]
-	live, doc := recorded(t, c.App(), caseOptions(t, c.Scan))
+	live, doc := recorded(t, c.App(), expecttest.Options(t, c.Scan))
 	if !fired(live, "leakage-mcp-privileged-tool-anonymous") {
 		t.Fatal("the privileged tool did not fire: the replay would not be tested on it")
 	}
@@ -317,23 +317,6 @@ func TestReplaySendsNothing(t *testing.T) {
 		t.Errorf("the replay sent %d request(s)", n)
 	}
 	sameReport(t, live, replay)
-}
-
-func caseOptions(t *testing.T, s expect.Scan) scan.Options {
-	t.Helper()
-	opts := scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: s.Spec}}}
-	for _, id := range s.As {
-		opts.Identities = append(opts.Identities, probe.Identity{Caller: id.Caller, Header: id.Header()})
-	}
-	opts.Identities = probe.Describe(opts.Identities, opts.Probe.Headers)
-	if len(s.Allow) > 0 {
-		rules, err := builtin.ActiveAllowList(s.Allow)
-		if err != nil {
-			t.Fatal(err)
-		}
-		opts.Active = &scan.ActiveOptions{Allow: rules, Confirmed: "--yes", Confirm: func([]exchange.ActiveRequest) error { return nil }}
-	}
-	return opts
 }
 
 func fired(rep *finding.Report, id string) bool {

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -27,14 +28,24 @@ type pkg struct {
 // transitive dependencies, test files left out.
 func packages(t *testing.T) map[string]pkg {
 	t.Helper()
+	all, err := listed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all
+}
+
+// listed is what go list says of the module, asked once for every test
+// here: each listing loads the whole module again.
+var listed = sync.OnceValues(func() (map[string]pkg, error) {
 	cmd := exec.Command("go", "list", "-json", "-deps=false", module+"...")
 	cmd.Dir = "../.."
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	all := map[string]pkg{}
 	dec := json.NewDecoder(out)
@@ -43,15 +54,12 @@ func packages(t *testing.T) map[string]pkg {
 		if err := dec.Decode(&p); err == io.EOF {
 			break
 		} else if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		all[strings.TrimPrefix(p.ImportPath, module)] = p
 	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatal(err)
-	}
-	return all
-}
+	return all, cmd.Wait()
+})
 
 // own is the module's packages among paths, relative to the module.
 func own(paths []string) []string {
@@ -91,7 +99,8 @@ var rules = []rule{
 // rules of their folder do not bind them, since no package of the binary
 // imports them (TestTestOnlyHelpersStayInTests).
 var testOnly = []string{
-	"report/internal/demoscan", // scans the demo for the reporters' goldens
+	"report/internal/demoscan",   // scans the demo for the reporters' goldens
+	"fixtures/expect/expecttest", // scans fixture cases for the tests that hold them to their expectations
 }
 
 func TestImportsFlowOneWay(t *testing.T) {

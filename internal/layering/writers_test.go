@@ -24,9 +24,9 @@ import (
 // the configuration a probe runs with is the user's, as the CLI built it.
 var configWriters = []string{"internal/cli", "probe"}
 
-// listed is what go list says of a package, with its export data for the
+// exported is what go list says of a package, with its export data for the
 // type checker.
-type listed struct {
+type exported struct {
 	ImportPath string
 	Dir        string
 	Export     string
@@ -90,7 +90,7 @@ func TestProbeConfigHasOneWriter(t *testing.T) {
 
 // listExported lists the module's packages and their dependencies, each
 // with its export data.
-func listExported(t *testing.T) []listed {
+func listExported(t *testing.T) []exported {
 	t.Helper()
 	cmd := exec.Command("go", "list", "-export", "-deps", "-json=ImportPath,Dir,Export,GoFiles,Deps", module+"...")
 	cmd.Dir = "../.."
@@ -98,10 +98,10 @@ func listExported(t *testing.T) []listed {
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
-	var all []listed
+	var all []exported
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for {
-		var p listed
+		var p exported
 		if err := dec.Decode(&p); err == io.EOF {
 			break
 		} else if err != nil {

@@ -3,7 +3,6 @@ package scan_test
 import (
 	"errors"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/fixtures/activefix"
 	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/fixtures/expect/expecttest"
 	"github.com/agentready/agentready/fixtures/methodlog"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
@@ -38,17 +38,7 @@ func scanActiveAs(t *testing.T, h http.Handler, ids []probe.Identity, act *scan.
 	return mustScan(t, h, scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: true}}, Identities: probe.Describe(ids, nil), Active: act})
 }
 
-// allowRules is the allow-list of entries, confirmed without asking.
-func allowRules(t *testing.T, entries ...string) *scan.ActiveOptions {
-	t.Helper()
-	rules, err := builtin.ActiveAllowList(entries)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &scan.ActiveOptions{Allow: rules, Confirmed: "--yes", Confirm: func([]exchange.ActiveRequest) error { return nil }}
-}
-
-func allowClose(t *testing.T) *scan.ActiveOptions { return allowRules(t, "POST /things/*/close") }
+func allowClose(t *testing.T) *scan.ActiveOptions { return expecttest.Allow(t, "POST /things/*/close") }
 
 // TestActiveProbesAreAssessedOnEveryMode: on each of activefix's modes,
 // both probes were sent and every active check judged them, so that what
@@ -56,7 +46,7 @@ func allowClose(t *testing.T) *scan.ActiveOptions { return allowRules(t, "POST /
 func TestActiveProbesAreAssessedOnEveryMode(t *testing.T) {
 	t.Parallel()
 	for _, c := range activefix.Cases() {
-		rep := mustScan(t, c.App(), scanOptions(t, c.Scan))
+		rep := mustScan(t, c.App(), expecttest.Options(t, c.Scan))
 		for _, id := range activeChecks {
 			if st := checkStatus(rep, id); st.Status == finding.StatusSkip {
 				t.Errorf("%s: %s skipped: %s", c.Name, id, st.Reason)
@@ -74,7 +64,7 @@ func TestActiveModeSendsExactlyTheAllowedRequests(t *testing.T) {
 	t.Parallel()
 	log, h := methodlog.Wrap(activefix.New(activefix.Conformant))
 	rep := scanActive(t, h, nil)
-	if got := unsafeRequests(log, rep); len(got) != 0 {
+	if got := expecttest.UnsafeRequests(log, rep); len(got) != 0 {
 		t.Errorf("without --active the scan sent %v", got)
 	}
 	if rep.Active != nil {
@@ -92,7 +82,7 @@ func TestActiveModeSendsExactlyTheAllowedRequests(t *testing.T) {
 	opts.Confirm = func(p []exchange.ActiveRequest) error { planned = p; return nil }
 	rep = scanActive(t, h, opts)
 	want := []string{"POST /things/2/close", "POST /things/1/close"}
-	if got := unsafeRequests(log, rep); !slices.Equal(got, want) {
+	if got := expecttest.UnsafeRequests(log, rep); !slices.Equal(got, want) {
 		t.Errorf("with --active the scan sent %v, want %v", got, want)
 	}
 	if len(planned) != 2 || planned[0].Purpose != "active/stale-version" || planned[0].Identity != "user" ||
@@ -111,7 +101,7 @@ func TestActiveRequestsOutsideTheAllowListAreNotSent(t *testing.T) {
 	log, h := methodlog.Wrap(activefix.New(activefix.HiddenAccepted))
 	rules, _ := builtin.ActiveAllowList([]string{"POST /other/*"})
 	rep := scanActive(t, h, &scan.ActiveOptions{Allow: rules, Confirm: func([]exchange.ActiveRequest) error { return nil }})
-	if got := unsafeRequests(log, rep); len(got) != 0 {
+	if got := expecttest.UnsafeRequests(log, rep); len(got) != 0 {
 		t.Errorf("sent %v though the allow-list names nothing offered", got)
 	}
 	if rep.Active == nil || len(rep.Active.Sent) != 0 {
@@ -128,65 +118,9 @@ func TestDeclinedActiveProbesSendNothing(t *testing.T) {
 	if _, err := runOn(t, h, scan.Options{Identities: probe.Describe(fixUsers, nil), Active: opts}); !errors.Is(err, declined) {
 		t.Errorf("err %v, want the confirmation's", err)
 	}
-	if got := unsafeRequests(log, nil); len(got) != 0 {
+	if got := expecttest.UnsafeRequests(log, nil); len(got) != 0 {
 		t.Errorf("sent %v after the user declined", got)
 	}
-}
-
-// unsafeRequests lists the requests the app received with a method that is
-// not safe, apart from JSON-RPC to the MCP endpoints: the conventional /mcp,
-// which the scan tries when nothing advertises one, and those rep names (rep
-// may be nil: the scan did not complete).
-func unsafeRequests(log *methodlog.Log, rep *finding.Report) []string {
-	mcpPaths := mcpEndpointPaths(rep)
-	var out []string
-	for _, req := range log.Requests() {
-		method, p, _ := strings.Cut(req, " ")
-		switch {
-		case method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions:
-		case (method == http.MethodPost || method == http.MethodDelete) && slices.Contains(mcpPaths, p):
-		default:
-			out = append(out, req)
-		}
-	}
-	return out
-}
-
-func mcpEndpointPaths(rep *finding.Report) []string {
-	paths := []string{"/mcp"}
-	if rep == nil || rep.MCP == nil {
-		return paths
-	}
-	endpoints := []string{rep.MCP.Endpoint}
-	for _, o := range rep.MCP.Others {
-		endpoints = append(endpoints, o.Endpoint)
-	}
-	for _, e := range endpoints {
-		if u, err := url.Parse(e); err == nil {
-			paths = append(paths, u.Path)
-		}
-	}
-	return paths
-}
-
-// assertSentAsListed: the unsafe requests the app received are exactly the
-// active probes the report lists as sent. It returns them.
-func assertSentAsListed(t *testing.T, log *methodlog.Log, rep *finding.Report) []string {
-	t.Helper()
-	var listed []string
-	if rep.Active != nil {
-		for _, s := range rep.Active.Sent {
-			u, _ := url.Parse(s.URL)
-			listed = append(listed, s.Method+" "+u.Path)
-		}
-	}
-	received := unsafeRequests(log, rep)
-	slices.Sort(received)
-	slices.Sort(listed)
-	if !slices.Equal(received, listed) {
-		t.Errorf("the app received %v, the report lists %v as sent", received, listed)
-	}
-	return received
 }
 
 // The conformant demo re-checks on execution: the same probes, a user
@@ -212,7 +146,7 @@ func TestConformantDemoRefusesEveryActiveProbe(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			log, h := methodlog.Wrap(demo.New())
-			rep := scanActiveAs(t, h, tt.ids, allowRules(t, tt.allow...))
+			rep := scanActiveAs(t, h, tt.ids, expecttest.Allow(t, tt.allow...))
 			for _, f := range rep.Findings {
 				if f.Severity >= finding.SeverityWarning {
 					t.Errorf("%s %s: %s", f.Severity, f.CheckID, f.Message)
@@ -236,7 +170,7 @@ func TestConformantDemoRefusesEveryActiveProbe(t *testing.T) {
 					t.Errorf("%s %s as %s answered %d, want 404, 409 or 412", s.Method, s.URL, s.Identity, s.Status)
 				}
 			}
-			for _, r := range assertSentAsListed(t, log, rep) {
+			for _, r := range expecttest.SentAsListed(t, log, rep) {
 				if !strings.HasSuffix(r, tt.suffix) {
 					t.Errorf("sent %s, outside the allow-list", r)
 				}
@@ -254,7 +188,7 @@ func TestStateTransitionProbeNeedsActive(t *testing.T) {
 	const id = "affordance-state-transition-executed"
 	log, h := methodlog.Wrap(demo.New(demo.DefectActiveCancelShipped))
 	rep := scanActiveAs(t, h, anonAndUser(userAuth), nil)
-	if got := unsafeRequests(log, rep); len(got) != 0 {
+	if got := expecttest.UnsafeRequests(log, rep); len(got) != 0 {
 		t.Errorf("without --active the scan sent %v", got)
 	}
 	if st := checkStatus(rep, id); st.Status != finding.StatusSkip || !strings.HasPrefix(st.Reason, "not assessed") {
@@ -262,8 +196,8 @@ func TestStateTransitionProbeNeedsActive(t *testing.T) {
 	}
 
 	log, h = methodlog.Wrap(demo.New(demo.DefectActiveCancelShipped))
-	rep = scanActiveAs(t, h, anonAndUser(userAuth), allowRules(t, "POST /orders/*/cancellation"))
-	assertSentAsListed(t, log, rep)
+	rep = scanActiveAs(t, h, anonAndUser(userAuth), expecttest.Allow(t, "POST /orders/*/cancellation"))
+	expecttest.SentAsListed(t, log, rep)
 	var fired []string
 	for _, f := range rep.Findings {
 		if f.CheckID == id {

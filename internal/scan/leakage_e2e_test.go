@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentready/agentready/checks/leakage"
 	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/fixtures/expect/expecttest"
 	"github.com/agentready/agentready/fixtures/hostile"
 	"github.com/agentready/agentready/fixtures/methodlog"
 	"github.com/agentready/agentready/internal/exchange"
@@ -100,7 +101,7 @@ func TestSharedHeaderKeepsAnonymousAnonymous(t *testing.T) {
 	t.Parallel()
 	for _, shared := range []http.Header{nil, {"X-Trace": {"1"}}} {
 		rep := scanShared(t, demo.New(demo.DefectLeakMCPAdminTool), anonAndUser(userAuth), true, shared)
-		if got, want := firedChecks(rep), []string{"leakage-mcp-privileged-tool-anonymous"}; !slices.Equal(got, want) {
+		if got, want := expecttest.Fired(rep), []string{"leakage-mcp-privileged-tool-anonymous"}; !slices.Equal(got, want) {
 			st := checkStatus(rep, want[0])
 			t.Errorf("with -H %v: fired %v (%s: %s %s), want %v", shared, got, want[0], st.Status, st.Reason, want)
 		}
@@ -245,7 +246,7 @@ func TestActiveDefectsDisturbNoPassiveScan(t *testing.T) {
 		t.Run(string(d), func(t *testing.T) {
 			t.Parallel()
 			for _, ids := range [][]probe.Identity{nil, anonAndUser(userAuth)} {
-				if got := firedChecks(scanIdentities(t, demo.New(d), ids, true)); len(got) != 0 {
+				if got := expecttest.Fired(scanIdentities(t, demo.New(d), ids, true)); len(got) != 0 {
 					t.Errorf("as %d identities: fired %v", len(ids), got)
 				}
 			}

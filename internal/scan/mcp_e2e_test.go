@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/fixtures/expect/expecttest"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/probe"
@@ -26,7 +27,7 @@ func scanMCPApp(t *testing.T, srv *httptest.Server, mcpEndpoint string) *finding
 
 func mcpFired(rep *finding.Report) []string {
 	var ids []string
-	for _, id := range firedChecks(rep) {
+	for _, id := range expecttest.Fired(rep) {
 		if strings.HasPrefix(id, "mcp-") {
 			ids = append(ids, id)
 		}

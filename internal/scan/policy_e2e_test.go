@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/fixtures/expect/expecttest"
 	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/pipeline"
@@ -90,7 +91,7 @@ func TestIgnoresNarrowByURLOperationAndTool(t *testing.T) {
 		}
 	}
 	if onOrders == 0 || count(plain, "mcp-tool-description") == 0 {
-		t.Fatalf("fixture lost its findings: %v", firedChecks(plain))
+		t.Fatalf("fixture lost its findings: %v", expecttest.Fired(plain))
 	}
 	tests := []struct {
 		name    string
@@ -144,7 +145,7 @@ func TestExpiredIgnoreStopsApplyingWithANotice(t *testing.T) {
 	now := func() time.Time { return time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC) }
 	ig := config.Ignore{Check: "vary-accept", Reason: "legacy", Expires: "2026-05-31"}
 	rep := scanWithPolicy(t, &pipeline.Policy{Ignores: []config.Ignore{ig}, Now: now}, demo.DefectNoVaryAccept)
-	if len(rep.Ignored) != 0 || !slices.Contains(firedChecks(rep), "vary-accept") {
+	if len(rep.Ignored) != 0 || !slices.Contains(expecttest.Fired(rep), "vary-accept") {
 		t.Fatalf("an expired ignore still applies: %d ignored", len(rep.Ignored))
 	}
 	if !hasNote(rep, "the ignore of vary-accept expired on 2026-05-31") {

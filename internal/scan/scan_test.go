@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -127,17 +126,6 @@ func mustScan(t *testing.T, h http.Handler, opts scan.Options) *finding.Report {
 		t.Fatal(err)
 	}
 	return rep
-}
-
-func firedChecks(rep *finding.Report) []string {
-	var ids []string
-	for _, f := range rep.Findings {
-		if !slices.Contains(ids, f.CheckID) {
-			ids = append(ids, f.CheckID)
-		}
-	}
-	slices.Sort(ids)
-	return ids
 }
 
 func TestDemoGradesAWithNoErrorOrWarning(t *testing.T) {

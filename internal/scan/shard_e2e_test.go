@@ -14,6 +14,7 @@ import (
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/checks/problemjson"
 	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/fixtures/expect/expecttest"
 	"github.com/agentready/agentready/fixtures/methodlog"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
@@ -47,8 +48,8 @@ func TestMergedShardsFindWhatOneScanFinds(t *testing.T) {
 	t.Cleanup(srv.Close)
 	opts := scan.Options{Probe: probe.Config{Spec: probe.SpecConfig{Discover: true}}}
 	whole := scanServer(t, srv, opts)
-	if len(firedChecks(whole)) < 6 {
-		t.Fatalf("the unsharded scan fired %v: too few families to test a split", firedChecks(whole))
+	if len(expecttest.Fired(whole)) < 6 {
+		t.Fatalf("the unsharded scan fired %v: too few families to test a split", expecttest.Fired(whole))
 	}
 	for _, n := range []int{2, 3} {
 		t.Run(fmt.Sprintf("%d shards", n), func(t *testing.T) {
