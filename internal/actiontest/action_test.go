@@ -333,7 +333,9 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 		io.WriteString(w, `{"_links": {"self": {"href": "/"}}}`)
 	}))
 	t.Cleanup(page.Close)
-	onePage := func() map[string]string { return map[string]string{"install": "source", "url": page.URL + "/", "fail-on": "none"} }
+	onePage := func() map[string]string {
+		return map[string]string{"install": "source", "url": page.URL + "/", "fail-on": "none"}
+	}
 
 	t.Run("the PR comment updates only a comment of the token's own identity", func(t *testing.T) {
 		t.Parallel()
