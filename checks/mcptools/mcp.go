@@ -19,7 +19,7 @@ import (
 func All() []checks.Check {
 	return []checks.Check{
 		RevisionUndetermined{}, LegacyOnly{}, RevisionDrift{}, ResultFields{}, UnknownMethod{}, LegacySession{},
-		ToolInputSchema{}, ToolOutputSchema{}, ToolName{}, ToolMCPHeader{}, ToolHintConflict{}, ToolDescription{},
+		ToolInputSchema{}, ToolOutputSchema{}, ToolName{}, ToolMCPHeader{}, ToolHintConflict{}, ToolDescription{}, ToolClientCompat{},
 		HiddenInstructions{}, ToolConfusable{}, OriginValidated{}, AuthDiscovery{},
 		CatalogStable{}, CatalogOrder{}, ContextCost{},
 		ParityUnknownProperty{}, ParityMissingParameter{}, ParityType{}, ParityRequired{}, ParityReadOnlyUnsafe{},

@@ -249,7 +249,7 @@ var checkCases = []checkCase{
 	// "get order" is also two edits from getOrder.
 	{"bad tool name", func() *mcp.Snapshot {
 		return modern(append(slices.Clone(goodTools), `{"name":"get order","description":"Returns x","inputSchema":{"type":"object"}}`))
-	}, nil, []string{"mcp-tool-confusable", "mcp-tool-name"}},
+	}, nil, []string{"mcp-tool-client-compat", "mcp-tool-confusable", "mcp-tool-name"}},
 	{"duplicate tool name", func() *mcp.Snapshot {
 		return modern(append(slices.Clone(goodTools), goodTools[1]))
 	}, nil, []string{"mcp-tool-name"}},
@@ -268,6 +268,18 @@ var checkCases = []checkCase{
 	{"valid x-mcp-header", func() *mcp.Snapshot {
 		return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Returns x","inputSchema":{"type":"object","properties":{"a":{"type":"string","description":"A","x-mcp-header":"Region"},"n":{"type":"object","description":"N","properties":{"b":{"type":"integer","description":"B","x-mcp-header":"Tenant"}}}}}}`))
 	}, nil, nil},
+	{"names some hosts refuse", func() *mcp.Snapshot {
+		return modern(append(slices.Clone(goodTools), `{"name":"orders.archive","description":"Archives an order","inputSchema":{"type":"object"}}`))
+	}, nil, []string{"mcp-tool-client-compat"}},
+	{"type array and boolean subschema", func() *mcp.Snapshot {
+		return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Returns x","inputSchema":{"type":"object","properties":{"a":{"type":["string","null"],"description":"A"},"b":{"type":"array","description":"B","items":true}}}}`))
+	}, nil, []string{"mcp-tool-client-compat"}},
+	{"nullable as anyOf and an empty schema", func() *mcp.Snapshot {
+		return modern(append(slices.Clone(goodTools), `{"name":"x","description":"Returns x","inputSchema":{"type":"object","additionalProperties":false,"properties":{"a":{"anyOf":[{"type":"string"},{"type":"null"}],"description":"A"},"b":{"type":"array","description":"B","items":{}}}}}`))
+	}, nil, nil},
+	{"more tools than one OpenAI request takes", func() *mcp.Snapshot {
+		return modern(append(manyTools(129, "tool"), `{"name":"searchTools","description":"Find tools by keyword","inputSchema":{"type":"object"}}`))
+	}, nil, []string{"mcp-tool-client-compat", "mcp-tool-confusable"}},
 	{"read-only and destructive", func() *mcp.Snapshot {
 		return modern(replace(goodTools, "getOrder", `{"name":"getOrder","description":"Order with its state","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"}},"required":["id"]},"annotations":{"readOnlyHint":true,"destructiveHint":true}}`))
 	}, conformantSpec(), []string{"mcp-tool-hint-conflict"}},
@@ -416,7 +428,7 @@ var checkCases = []checkCase{
 		d := conformantSpec()
 		d.Operations[0].MCPTool = "orders.find"
 		return d
-	}(), nil},
+	}(), []string{"mcp-tool-client-compat"}},
 	{"agent-facing operation without a tool", func() *mcp.Snapshot {
 		return modern(goodTools[1:])
 	}, conformantSpec(), []string{"mcp-parity-missing-tool"}},
