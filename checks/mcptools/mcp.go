@@ -23,7 +23,7 @@ func All() []checks.Check {
 		HiddenInstructions{}, ToolConfusable{}, OriginValidated{}, AuthDiscovery{},
 		CatalogStable{}, CatalogOrder{}, ContextCost{},
 		ParityUnknownProperty{}, ParityMissingParameter{}, ParityType{}, ParityRequired{}, ParityReadOnlyUnsafe{},
-		ParityGetNotReadOnly{}, ParityDeleteNotDestructive{}, ParityIdempotent{}, ParityDescription{},
+		ParityGetNotReadOnly{}, ParityDeleteNotDestructive{}, ParityIdempotent{}, ParityDescription{}, ParityOutputSchema{},
 		ParityUnmappedTool{}, ParityMissingTool{},
 	}
 }

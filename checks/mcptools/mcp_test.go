@@ -41,7 +41,7 @@ func listing(label string, era mcp.Era, tools []string) mcp.Listing {
 // The conformant tools project the operations of conformantSpec.
 var goodTools = []string{
 	`{"name":"listOrders","description":"Find orders, newest first","inputSchema":{"type":"object","properties":{"state":{"type":"string","description":"Order state"}}},"annotations":{"readOnlyHint":true,"openWorldHint":false}}`,
-	`{"name":"getOrder","description":"Order with its state and links","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"}},"required":["id"]},"annotations":{"readOnlyHint":true}}`,
+	`{"name":"getOrder","description":"Order with its state and links","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"}},"required":["id"]},"outputSchema":{"type":"object","properties":{"id":{"type":"integer"},"state":{"type":"string"}}},"annotations":{"readOnlyHint":true}}`,
 	`{"name":"payOrder","description":"Pay a pending order","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"},"reference":{"type":"string","description":"Payment reference"}},"required":["id","reference"]},"annotations":{"readOnlyHint":false,"destructiveHint":false}}`,
 	`{"name":"deleteOrder","description":"Delete an order","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"}},"required":["id"]},"annotations":{"idempotentHint":true}}`,
 }
@@ -51,7 +51,10 @@ func conformantSpec() *spec.Document {
 	return &spec.Document{Operations: []*spec.Operation{
 		{Method: "GET", PathTemplate: "/orders", OperationID: "listOrders", Summary: "Find orders", HALRels: []string{"order:find"},
 			Parameters: []spec.Parameter{{Name: "state", In: "query", Schema: map[string]any{"type": "string"}}}},
-		{Method: "GET", PathTemplate: "/orders/{id}", OperationID: "getOrder", Summary: "Order", Parameters: []spec.Parameter{id}},
+		{Method: "GET", PathTemplate: "/orders/{id}", OperationID: "getOrder", Summary: "Order", Parameters: []spec.Parameter{id},
+			Responses: map[string]spec.Response{"200": {Content: map[string]map[string]any{"application/hal+json": {"type": "object",
+				"properties": map[string]any{"id": map[string]any{"type": "integer"}, "state": map[string]any{"type": "string"}, "_links": map[string]any{"type": "object"}},
+				"required":   []any{"id", "state"}}}}}},
 		{Method: "POST", PathTemplate: "/orders/{id}/payment", OperationID: "payOrder", Summary: "Pay order", HALRels: []string{"order:pay"},
 			Parameters: []spec.Parameter{id}, RequestBodyRequired: true,
 			RequestBody: map[string]any{"application/json": map[string]any{"type": "object",
@@ -415,6 +418,16 @@ var checkCases = []checkCase{
 	{"description contradicts summary", func() *mcp.Snapshot {
 		return modern(replace(goodTools, "payOrder", strings.Replace(goodTools[2], "Pay a pending order", "Get the payment of an order", 1)))
 	}, conformantSpec(), []string{"mcp-parity-description"}},
+	{"outputSchema disagrees with the 2xx response", func() *mcp.Snapshot {
+		return modern(replace(goodTools, "getOrder", strings.Replace(goodTools[1], `"outputSchema":{"type":"object","properties":{"id":{"type":"integer"},"state":{"type":"string"}}}`,
+			`"outputSchema":{"type":"object","properties":{"id":{"type":"integer"},"state":{"type":"integer"},"total":{"type":"number"}},"additionalProperties":false}`, 1)))
+	}, conformantSpec(), []string{"mcp-parity-output-schema"}},
+	{"outputSchema with fewer properties than the response", func() *mcp.Snapshot {
+		return modern(replace(goodTools, "getOrder", strings.Replace(goodTools[1], `"properties":{"id":{"type":"integer"},"state":{"type":"string"}}}`, `"properties":{"state":{"type":"string","enum":["open","paid"]}},"required":["state"]}`, 1)))
+	}, conformantSpec(), nil},
+	{"outputSchema of another root type", func() *mcp.Snapshot {
+		return modern(replace(goodTools, "getOrder", strings.Replace(goodTools[1], `"outputSchema":{"type":"object",`, `"outputSchema":{"type":"array",`, 1)))
+	}, conformantSpec(), []string{"mcp-parity-output-schema"}},
 	{"tool outside the declared surface", func() *mcp.Snapshot {
 		return modern(append(slices.Clone(goodTools), `{"name":"exportAll","description":"Export all orders","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`))
 	}, conformantSpec(), []string{"mcp-parity-unmapped-tool"}},

@@ -23,6 +23,7 @@ var (
 	annotationsRef = mcpRef(mcp.Modern, "schema ToolAnnotations (hint meanings and defaults)", "definition", "schema#toolannotations")
 	methodsRef     = finding.SpecRef{Doc: "RFC 9110", Section: "9.2.1 Safe Methods", Level: "definition", URL: "https://www.rfc-editor.org/rfc/rfc9110#section-9.2.1"}
 	operationRef   = finding.SpecRef{Doc: "OpenAPI 3.1", Section: "4.8.10 Operation Object", Level: "MUST", URL: "https://spec.openapis.org/oas/v3.1.0#operation-object"}
+	responsesRef   = finding.SpecRef{Doc: "OpenAPI 3.1", Section: "4.8.16 Responses Object", Level: "definition", URL: "https://spec.openapis.org/oas/v3.1.0#responses-object"}
 )
 
 // deleteCase is the case of the family's tests that fires the rules about
@@ -225,6 +226,36 @@ func (c ParityDescription) Run(ctx context.Context, in *checks.Input) ([]finding
 	return judge(ctx, in, c.Meta(), parity(ruleDescription))
 }
 
+// ParityOutputSchema reports a tool whose outputSchema disagrees with the
+// 2xx response schema of its operation.
+type ParityOutputSchema struct{}
+
+func (ParityOutputSchema) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "mcp-parity-output-schema", Family: checks.FamilyMCP,
+		Since:    checks.FirstRelease,
+		Title:    "A tool's outputSchema agrees with its operation's 2xx response schema",
+		Severity: finding.SeverityWarning,
+		SpecRefs: []finding.SpecRef{mcpRef(mcp.Legacy, "server/tools §Output Schema", "MUST", "server/tools"), responsesRef},
+		Help: "When a tool declares an `outputSchema`, servers MUST return structured results that conform\n" +
+			"to it, and clients validate them against it. A tool that projects an operation returns what\n" +
+			"the operation answers, so the two schemas must agree: a root of another type, a property the\n" +
+			"response does not declare (when the response lists its properties), a property whose type\n" +
+			"differs, or a property the response requires that the `outputSchema` forbids\n" +
+			"(`additionalProperties: false`) means results that fail the client's validation, or a schema\n" +
+			"that describes something the API never sends. The scanner compares with the JSON schema of\n" +
+			"the operation's first 2xx response (by code, then media type); `integer` and `number` are\n" +
+			"compatible, and properties the `outputSchema` leaves out are not reported.\n\n" +
+			"**How to fix:** derive the `outputSchema` from the response schema, or drop it.\n\n" + mcpmap.MappingHelp,
+		FiredBy: "outputSchema disagrees with the 2xx response",
+		Needs:   checks.NeedsMCP,
+	}
+}
+
+func (c ParityOutputSchema) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), parityOn("outputSchema", ruleOutputSchema))
+}
+
 // ParityUnmappedTool reports a tool that projects no declared operation.
 type ParityUnmappedTool struct{}
 
@@ -284,8 +315,12 @@ type pair struct {
 // pairRule is what one parity check finds wrong with a tool and its operation.
 type pairRule func(p pair) []string
 
-// parity adapts a per-pair rule to a check run.
-func parity(r pairRule) snapshotRule {
+// parity adapts a per-pair rule about the tool's arguments to a check run.
+func parity(r pairRule) snapshotRule { return parityOn("inputSchema", r) }
+
+// parityOn adapts a per-pair rule to a check run, its evidence pointing at
+// member of the tool.
+func parityOn(member string, r pairRule) snapshotRule {
 	return func(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
 		pairs, _, err := mapped(in, s)
 		if err != nil {
@@ -295,7 +330,7 @@ func parity(r pairRule) snapshotRule {
 		for _, p := range pairs {
 			for _, msg := range r(p) {
 				f := checks.New(m, p.tool.Name+"|"+p.op.Key()+"|"+msg, fmt.Sprintf("%s (%s, mapped by %s): %s", toolLabel(p.tool), p.op.Key(), p.how, msg),
-					mcpmap.ToolEvidence(p.listing, p.tool, "inputSchema"))
+					mcpmap.ToolEvidence(p.listing, p.tool, member))
 				if p.op.Location.File != "" {
 					loc := p.op.Location
 					f.Location = &loc
@@ -658,4 +693,66 @@ func runMissingTool(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// successSchema is the JSON schema of the operation's first 2xx response,
+// by code ("2XX" after the explicit ones) then media type, with where it
+// was found; nil when the operation declares none.
+func successSchema(op *spec.Operation) (map[string]any, string) {
+	for _, code := range slices.Sorted(maps.Keys(op.Responses)) {
+		if len(code) != 3 || code[0] != '2' {
+			continue
+		}
+		content := op.Responses[code].Content
+		for _, mt := range slices.Sorted(maps.Keys(content)) {
+			if sch := content[mt]; sch != nil && (mt == "application/json" || strings.HasSuffix(mt, "+json")) {
+				return sch, code + " " + mt
+			}
+		}
+	}
+	return nil, ""
+}
+
+func ruleOutputSchema(p pair) []string {
+	if len(p.tool.OutputSchema) == 0 || compileSchema(p.tool.OutputSchema) != nil {
+		// An absent schema promises nothing; a broken one is reported by
+		// mcp-tool-output-schema alone.
+		return nil
+	}
+	var out map[string]any
+	if json.Unmarshal(p.tool.OutputSchema, &out) != nil || out == nil {
+		return nil
+	}
+	resp, where := successSchema(p.op)
+	if resp == nil {
+		return nil
+	}
+	if ot, rt := typeSet(out), typeSet(resp); len(ot) > 0 && len(rt) > 0 && !compatible(ot, rt) {
+		return []string{fmt.Sprintf("the outputSchema's root is %s and the %s response's is %s", typeList(ot), where, typeList(rt))}
+	}
+	outProps, _ := out["properties"].(map[string]any)
+	respProps, _ := resp["properties"].(map[string]any)
+	var msgs []string
+	for _, name := range slices.Sorted(maps.Keys(outProps)) {
+		rs, declared := respProps[name]
+		if !declared {
+			if len(respProps) > 0 {
+				msgs = append(msgs, fmt.Sprintf("outputSchema property %q is not a property of the %s response", name, where))
+			}
+			continue
+		}
+		os, _ := outProps[name].(map[string]any)
+		rsm, _ := rs.(map[string]any)
+		if ot, rt := typeSet(os), typeSet(rsm); len(ot) > 0 && len(rt) > 0 && !compatible(ot, rt) {
+			msgs = append(msgs, fmt.Sprintf("property %q is %s in the outputSchema and %s in the %s response", name, typeList(ot), typeList(rt), where))
+		}
+	}
+	if open, isBool := out["additionalProperties"].(bool); isBool && !open {
+		for _, name := range slices.Sorted(maps.Keys(requiredSet(resp))) {
+			if _, ok := outProps[name]; !ok {
+				msgs = append(msgs, fmt.Sprintf("the %s response requires %q, which the outputSchema forbids (additionalProperties: false)", where, name))
+			}
+		}
+	}
+	return msgs
 }
