@@ -30,10 +30,12 @@ func (CatalogStable) Meta() checks.Meta {
 		},
 		Help: "In 2026-07-28 the tool set MAY change over time but MUST NOT vary per connection or as a\n" +
 			"side effect of other requests; it MAY vary with the credentials presented. The scanner lists\n" +
-			"the tools twice with the same credentials (for a modern server over two separate connections)\n" +
-			"and compares. A catalog that shifts under an agent invalidates what the agent cached and\n" +
-			"planned with. For legacy servers the change is a `warning`: 2025-11-25 lets the list change,\n" +
-			"announced by `notifications/tools/list_changed`.\n\n" +
+			"the tools twice with the same credentials (for a modern server over two separate connections),\n" +
+			"then once more after every other request of its examination (the other lists, the `ui://`\n" +
+			"resources read), and compares each later listing with the first. A catalog that shifts under\n" +
+			"an agent invalidates what the agent cached and planned with. For legacy servers the change is\n" +
+			"a `warning`: 2025-11-25 lets the list change, announced by `notifications/tools/list_changed`\n" +
+			"(see `mcp-list-changed-declared`).\n\n" +
 			"**How to fix:** derive the catalog from a fixed declaration, not from request state.",
 		Needs: checks.NeedsMCP,
 	}
@@ -96,20 +98,52 @@ func (c ContextCost) Run(ctx context.Context, in *checks.Input) ([]finding.Findi
 }
 
 func runStable(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
+	changes, err := catalogChanges(s)
+	if err != nil {
+		return nil, err
+	}
+	var out []finding.Finding
+	for _, c := range changes {
+		// The second walk keeps the subject it always had, so that
+		// baselines and ignores that name it still apply.
+		subject := "tools"
+		if c.later.Label == mcp.LabelAfterRequests {
+			subject = "tools|after-requests"
+		}
+		f := checks.New(m, subject, fmt.Sprintf("tools/list (%s) returned %d tools, then (%s) %d: %s",
+			c.first.Label, len(c.first.Tools), c.later.Label, len(c.later.Tools), c.diff), mcpmap.CallEvidence(c.first.Pages[0].Call), mcpmap.CallEvidence(c.later.Pages[0].Call))
+		if s.Verdict.Era != mcp.EraModern {
+			f.Severity = finding.SeverityWarning
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// catalogChange is a later walk of tools/list that differs from the first.
+type catalogChange struct {
+	first, later *mcp.Listing
+	diff         string
+}
+
+// catalogChanges compares every later complete walk (the second, and the
+// one after the other requests) with the first.
+func catalogChanges(s *mcp.Snapshot) ([]catalogChange, error) {
 	if len(s.Listings) < 2 || !s.Listings[0].Complete || !s.Listings[1].Complete {
 		return nil, checks.Skip("tools/list could not be walked completely twice")
 	}
-	a, b := &s.Listings[0], &s.Listings[1]
-	diff := catalogDiff(a.Tools, b.Tools)
-	if diff == "" {
-		return nil, nil
+	first := &s.Listings[0]
+	var out []catalogChange
+	for i := 1; i < len(s.Listings); i++ {
+		later := &s.Listings[i]
+		if !later.Complete {
+			continue
+		}
+		if diff := catalogDiff(first.Tools, later.Tools); diff != "" {
+			out = append(out, catalogChange{first, later, diff})
+		}
 	}
-	f := checks.New(m, "tools", fmt.Sprintf("tools/list (%s) returned %d tools, then (%s) %d: %s",
-		a.Label, len(a.Tools), b.Label, len(b.Tools), diff), mcpmap.CallEvidence(a.Pages[0].Call), mcpmap.CallEvidence(b.Pages[0].Call))
-	if s.Verdict.Era != mcp.EraModern {
-		f.Severity = finding.SeverityWarning
-	}
-	return []finding.Finding{f}, nil
+	return out, nil
 }
 
 // catalogDiff describes how two listings differ as sets: tools added,

@@ -21,7 +21,7 @@ func All() []checks.Check {
 		RevisionUndetermined{}, LegacyOnly{}, RevisionDrift{}, ResultFields{}, UnknownMethod{}, LegacySession{},
 		ToolInputSchema{}, ToolOutputSchema{}, ToolName{}, ToolMCPHeader{}, ToolHintConflict{}, ToolDescription{}, ToolClientCompat{},
 		HiddenInstructions{}, ToolConfusable{}, OriginValidated{}, AuthDiscovery{},
-		CatalogStable{}, CatalogOrder{}, ContextCost{},
+		CatalogStable{}, CatalogOrder{}, ContextCost{}, ListChangedDeclared{}, CapabilitiesConsistent{},
 		ParityUnknownProperty{}, ParityMissingParameter{}, ParityType{}, ParityRequired{}, ParityReadOnlyUnsafe{},
 		ParityGetNotReadOnly{}, ParityDeleteNotDestructive{}, ParityIdempotent{}, ParityDescription{}, ParityOutputSchema{},
 		ParityUnmappedTool{}, ParityMissingTool{},

@@ -368,7 +368,51 @@ var checkCases = []checkCase{
 		s := modern(goodTools)
 		s.Listings[1] = listing("second, new connection", mcp.EraModern, goodTools[:3])
 		return s
-	}, nil, []string{"mcp-catalog-stable"}},
+	}, nil, []string{"mcp-catalog-stable", "mcp-list-changed-declared"}},
+	{"tool set changes after the other requests", func() *mcp.Snapshot {
+		s := modern(goodTools)
+		s.Capabilities = json.RawMessage(`{"tools":{}}`)
+		s.Listings = append(s.Listings, listing(mcp.LabelAfterRequests, mcp.EraModern, append(slices.Clone(goodTools), `{"name":"refundOrder","description":"Refunds an order","inputSchema":{"type":"object"}}`)))
+		return s
+	}, nil, []string{"mcp-catalog-stable", "mcp-list-changed-declared"}},
+	{"legacy tool set changes with listChanged declared", func() *mcp.Snapshot {
+		s := legacy(goodTools)
+		s.Capabilities = json.RawMessage(`{"tools":{"listChanged":true}}`)
+		s.Listings = append(s.Listings, listing(mcp.LabelAfterRequests, mcp.EraLegacy, goodTools[:3]))
+		return s
+	}, nil, []string{"mcp-catalog-stable", "mcp-legacy-only"}},
+	{"tool set unchanged after the other requests", func() *mcp.Snapshot {
+		s := modern(goodTools)
+		s.Listings = append(s.Listings, listing(mcp.LabelAfterRequests, mcp.EraModern, goodTools))
+		return s
+	}, nil, nil},
+	{"task support without the tasks capability", func() *mcp.Snapshot {
+		s := legacy(append(slices.Clone(goodTools), `{"name":"exportOrders","description":"Exports all orders","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}`))
+		s.Capabilities = json.RawMessage(`{"tools":{}}`)
+		return s
+	}, nil, []string{"mcp-capabilities-consistent", "mcp-legacy-only"}},
+	{"task support with the tasks capability", func() *mcp.Snapshot {
+		s := legacy(append(slices.Clone(goodTools), `{"name":"exportOrders","description":"Exports all orders","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}}`))
+		s.Capabilities = json.RawMessage(`{"tools":{},"tasks":{"requests":{"tools":{"call":{}}}}}`)
+		return s
+	}, nil, []string{"mcp-legacy-only"}},
+	{"interface without the resources capability", func() *mcp.Snapshot {
+		s := modern(append(slices.Clone(goodTools), uiTool))
+		s.Capabilities = json.RawMessage(`{"tools":{}}`)
+		return s
+	}, nil, []string{"mcp-capabilities-consistent"}},
+	{"interface listed and not readable", func() *mcp.Snapshot {
+		s := modern(append(slices.Clone(goodTools), uiTool))
+		s.Capabilities = json.RawMessage(`{"tools":{},"resources":{}}`)
+		s.Calls = append(s.Calls, readCall(`{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Resource not found"}}`))
+		return s
+	}, nil, []string{"mcp-capabilities-consistent"}},
+	{"interface listed and readable", func() *mcp.Snapshot {
+		s := modern(append(slices.Clone(goodTools), uiTool))
+		s.Capabilities = json.RawMessage(`{"tools":{},"resources":{}}`)
+		s.Calls = append(s.Calls, readCall(`{"jsonrpc":"2.0","id":7,"result":{`+caching+`,"contents":[{"uri":"ui://orders/board","mimeType":"text/html;profile=mcp-app","text":"<p>board</p>"}]}}`))
+		return s
+	}, nil, nil},
 	{"tool order changes between calls", func() *mcp.Snapshot {
 		s := modern(goodTools)
 		rev := slices.Clone(goodTools)
@@ -445,6 +489,16 @@ var checkCases = []checkCase{
 	{"agent-facing operation without a tool", func() *mcp.Snapshot {
 		return modern(goodTools[1:])
 	}, conformantSpec(), []string{"mcp-parity-missing-tool"}},
+}
+
+// uiTool names an MCP Apps interface.
+const uiTool = `{"name":"showBoard","description":"Shows the order board","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true},"_meta":{"ui":{"resourceUri":"ui://orders/board"}}}`
+
+// readCall is a resources/read of the interface uiTool names.
+func readCall(answer string) *mcp.Call {
+	c := call("resources/read", mcp.EraModern, 200, answer)
+	c.Exchange.Request.Body = `{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"ui://orders/board"}}`
+	return c
 }
 
 // poisonedTool is the attack Invariant Labs published, on a tool of its own.

@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -39,13 +40,17 @@ var allowedMethods = map[string]bool{
 	"prompts/list":              true,
 	"resources/list":            true,
 	"resources/templates/list":  true,
+	// resources/read is sent only for the ui:// resources a resources/list
+	// answer names, as a host reads them before showing a tool's interface;
+	// rpc refuses it for any other URI.
+	"resources/read": true,
 }
 
 // AllowedMethods lists the JSON-RPC methods the client may send, sorted.
 func AllowedMethods() []string {
 	return []string{
 		"initialize", "notifications/initialized", "prompts/list", "resources/list",
-		"resources/templates/list", "server/discover", "tools/list",
+		"resources/read", "resources/templates/list", "server/discover", "tools/list",
 	}
 }
 
@@ -225,13 +230,16 @@ type request struct {
 	// origin is an Origin header to send, "" for none: only the probe of
 	// Origin validation sends one.
 	origin string
+	// name is the URI a resources/read names in its params, sent as the
+	// Mcp-Name header in the modern era.
+	name string
 }
 
 // rpc sends one JSON-RPC request or notification, after checking the method
 // against the read-only list. It never returns nil.
 func (c *client) rpc(ctx context.Context, r request) *mcp.Call {
 	call := &mcp.Call{Method: r.method, Era: r.era, Connection: r.conn}
-	if !allowedMethods[r.method] {
+	if !allowedMethods[r.method] || (r.method == "resources/read" && !strings.HasPrefix(strings.ToLower(r.name), mcp.UIScheme)) {
 		call.ParseError = fmt.Sprintf("%v: %s", ErrMethodNotAllowed, r.method)
 		return call
 	}
@@ -264,6 +272,9 @@ func (c *client) rpc(ctx context.Context, r request) *mcp.Call {
 	}
 	if r.era == mcp.EraModern {
 		h.Set("Mcp-Method", r.method)
+		if r.name != "" {
+			h.Set("Mcp-Name", r.name)
+		}
 	}
 	if r.session != "" {
 		h.Set("Mcp-Session-Id", r.session)

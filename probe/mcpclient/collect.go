@@ -121,7 +121,8 @@ func validSessionID(s string) bool {
 }
 
 // Collect examines one endpoint: the revision decision, then, if it speaks
-// MCP, two walks through tools/list and the other read-only list methods.
+// MCP, two walks through tools/list, the other read-only list methods and
+// the ui:// resources listed, and a last walk after all of them.
 func Collect(ctx context.Context, cfg Config, ep mcp.Endpoint) (*mcp.Snapshot, error) {
 	return examine(ctx, cfg, ep, "default", true)
 }
@@ -191,9 +192,37 @@ func (c *client) collectModern(ctx context.Context, s *mcp.Snapshot, h handshake
 		return
 	}
 	s.Listings = append(s.Listings, c.walk(ctx, "second, new connection", withConn(req, "2"), h.capabilities))
+	var resources *mcp.Call
 	for _, method := range []string{"prompts/list", "resources/list", "resources/templates/list"} {
 		r := withConn(req, "1")
 		r.method, r.params = method, c.modernParams(h.capabilities, nil)
+		if call := c.rpc(ctx, r); method == "resources/list" {
+			resources = call
+		}
+	}
+	c.readUIResources(ctx, resources, withConn(req, "1"), h.capabilities)
+	s.Listings = append(s.Listings, c.walk(ctx, mcp.LabelAfterRequests, withConn(req, "1"), h.capabilities))
+}
+
+// maxUIReads bounds the ui:// resources read from one server.
+const maxUIReads = 4
+
+// readUIResources reads the first ui:// resources a resources/list answer
+// names (MCP Apps interfaces), as a host does before showing them.
+func (c *client) readUIResources(ctx context.Context, list *mcp.Call, base request, capabilities json.RawMessage) {
+	uris := mcp.UIResourceURIs(list)
+	for _, uri := range uris[:min(len(uris), maxUIReads)] {
+		if exchange.HoldsRedaction(uri) {
+			// Read from a scrubbed answer: the real URI is not known.
+			continue
+		}
+		r := base
+		r.method = "resources/read"
+		params := map[string]any{"uri": uri}
+		r.name, r.params = uri, params
+		if r.era == mcp.EraModern {
+			r.params = c.modernParams(capabilities, params)
+		}
 		c.rpc(ctx, r)
 	}
 }
@@ -218,6 +247,12 @@ func (c *client) collectLegacy(ctx context.Context, s *mcp.Snapshot, h handshake
 	}
 	if s.SessionDemanded == nil && full {
 		s.Listings = append(s.Listings, c.walk(ctx, "second, same session", req, nil))
+		if mcp.Declares(s.Capabilities, "resources") {
+			r := req
+			r.method = "resources/list"
+			c.readUIResources(ctx, c.rpc(ctx, r), req, nil)
+		}
+		s.Listings = append(s.Listings, c.walk(ctx, mcp.LabelAfterRequests, req, nil))
 	}
 	if h.session != "" {
 		if _, err := c.deleteSession(ctx, h.session, h.verdict.Version); err != nil {

@@ -76,14 +76,14 @@ func toolNames(l mcp.Listing) []string {
 	return out
 }
 
-func TestDemoIsModernAndListedTwice(t *testing.T) {
+func TestDemoIsModernAndListedThreeTimes(t *testing.T) {
 	srv, rec := serve(t, demo.New())
 	s := collect(t, srv.URL+"/mcp")
 	if s.Verdict.Era != mcp.EraModern || s.Verdict.Version != mcp.Modern || s.Verdict.FellBack {
 		t.Fatalf("verdict %+v", s.Verdict)
 	}
-	if len(s.Listings) != 2 || !s.Listings[0].Complete || !s.Listings[1].Complete {
-		t.Fatalf("listings %+v", s.Listings)
+	if len(s.Listings) != 3 || !s.Listings[0].Complete || !s.Listings[1].Complete || !s.Listings[2].Complete {
+		t.Fatalf("%d listings", len(s.Listings))
 	}
 	names := toolNames(s.Listings[0])
 	for _, want := range []string{"getRoot", "listOrders", "createOrder", "getOrder", "payOrder", "cancelOrder"} {
@@ -141,7 +141,7 @@ func TestLegacySDKServerSessionIsDeleted(t *testing.T) {
 	}
 	// The SDK's default server serves a foreign Origin, and the session
 	// that opened is closed too.
-	want := []string{"server/discover", "initialize", "notifications/initialized", "tools/list", "tools/list", "DELETE", "initialize", "DELETE"}
+	want := []string{"server/discover", "initialize", "notifications/initialized", "tools/list", "tools/list", "tools/list", "DELETE", "initialize", "DELETE"}
 	if got := rec.seen(); !slices.Equal(got, want) {
 		t.Errorf("methods %v, want %v", got, want)
 	}
@@ -221,7 +221,7 @@ func TestFallsBackOnPositiveLegacyEvidence(t *testing.T) {
 			if len(s.Verdict.Steps) != 2 || s.Verdict.Steps[1].Method != "initialize" {
 				t.Errorf("steps %+v", s.Verdict.Steps)
 			}
-			want := []string{"server/discover", "initialize", "notifications/initialized", "tools/list", "tools/list", "DELETE", "refused Origin"}
+			want := []string{"server/discover", "initialize", "notifications/initialized", "tools/list", "tools/list", "tools/list", "DELETE", "refused Origin"}
 			if got := fix.Methods(); !slices.Equal(got, want) {
 				t.Errorf("methods %v, want %v", got, want)
 			}
@@ -312,6 +312,13 @@ func TestAllowListIsEnforcedInCode(t *testing.T) {
 		call := c.rpc(context.Background(), request{method: method, era: mcp.EraModern, version: mcp.Modern})
 		if call.Exchange != nil || !strings.Contains(call.ParseError, ErrMethodNotAllowed.Error()) {
 			t.Errorf("%s was not refused: %+v", method, call)
+		}
+	}
+	// resources/read is allowed for MCP Apps interfaces only.
+	for _, uri := range []string{"file:///etc/passwd", "https://api.test/orders", ""} {
+		call := c.rpc(context.Background(), request{method: "resources/read", name: uri, params: map[string]any{"uri": uri}, era: mcp.EraLegacy})
+		if call.Exchange != nil || !strings.Contains(call.ParseError, ErrMethodNotAllowed.Error()) {
+			t.Errorf("resources/read of %q was not refused: %+v", uri, call)
 		}
 	}
 	if _, err := c.deleteSession(context.Background(), "someone-elses", mcp.Legacy); !errors.Is(err, ErrMethodNotAllowed) {
