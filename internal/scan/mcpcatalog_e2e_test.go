@@ -57,3 +57,20 @@ func TestCatalogListedAgainAfterTheOtherRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestHostLimitsOnAStub runs mcp-tool-client-compat through a whole scan: a
+// dotted name and a nullable written as a type array fire it, the same tools
+// written within every host's limits do not.
+func TestHostLimitsOnAStub(t *testing.T) {
+	t.Parallel()
+	refused := &mcpfix.Server{Tools: []json.RawMessage{json.RawMessage(
+		`{"name":"orders.list","description":"Lists the orders","inputSchema":{"type":"object","properties":{"state":{"type":["string","null"],"description":"State"}}},"annotations":{"readOnlyHint":true}}`)}}
+	if got := scanStub(t, refused); !slices.Contains(got, "mcp-tool-client-compat") {
+		t.Errorf("mcp-tool-client-compat did not fire: %v", got)
+	}
+	accepted := &mcpfix.Server{Tools: []json.RawMessage{json.RawMessage(
+		`{"name":"orders_list","description":"Lists the orders","inputSchema":{"type":"object","properties":{"state":{"anyOf":[{"type":"string"},{"type":"null"}],"description":"State"}}},"annotations":{"readOnlyHint":true}}`)}}
+	if got := scanStub(t, accepted); slices.Contains(got, "mcp-tool-client-compat") {
+		t.Errorf("mcp-tool-client-compat fired on tools within the limits: %v", got)
+	}
+}
