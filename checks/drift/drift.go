@@ -265,7 +265,7 @@ responses are not compared.
 }
 
 func (c ResponseSchema) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
-	return judgeRecorded(in, c.Meta(), surfacediff.KindResponseSchema, responsesRecorded)
+	return judgeRecorded(in, c.Meta(), surfacediff.KindResponseSchema, surfacediff.PartOpenAPI, responsesRecorded)
 }
 
 // ProblemTypes reports error responses of the baseline that are gone or
@@ -292,7 +292,7 @@ narrowed included. Compatible (info): an error status added, a problem type adde
 }
 
 func (c ProblemTypes) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
-	return judgeRecorded(in, c.Meta(), surfacediff.KindProblemTypes, responsesRecorded)
+	return judgeRecorded(in, c.Meta(), surfacediff.KindProblemTypes, surfacediff.PartOpenAPI, responsesRecorded)
 }
 
 // OutputSchema reports tool output schemas that promise less than the
@@ -320,7 +320,7 @@ recorded output schemas is not compared.
 }
 
 func (c OutputSchema) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
-	return judgeRecorded(in, c.Meta(), surfacediff.KindOutputSchema, func(s *finding.Snapshot) bool {
+	return judgeRecorded(in, c.Meta(), surfacediff.KindOutputSchema, surfacediff.PartMCP, func(s *finding.Snapshot) bool {
 		return s.MCP != nil && s.MCP.OutputSchemas
 	})
 }
@@ -348,7 +348,7 @@ prompt's text reaches the model. A prompt added is not a change.
 }
 
 func (c Prompts) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
-	return judgeRecorded(in, c.Meta(), surfacediff.KindPrompts, func(s *finding.Snapshot) bool {
+	return judgeRecorded(in, c.Meta(), surfacediff.KindPrompts, surfacediff.PartMCP, func(s *finding.Snapshot) bool {
 		return s.MCP != nil && s.MCP.Prompts != nil
 	})
 }
@@ -375,7 +375,7 @@ not a change.
 }
 
 func (c Resources) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
-	return judgeRecorded(in, c.Meta(), surfacediff.KindResources, func(s *finding.Snapshot) bool {
+	return judgeRecorded(in, c.Meta(), surfacediff.KindResources, surfacediff.PartMCP, func(s *finding.Snapshot) bool {
 		return s.MCP != nil && s.MCP.Resources != nil
 	})
 }
@@ -397,9 +397,12 @@ func responsesRecorded(s *finding.Snapshot) bool {
 // judgeRecorded is judge for a kind of change that only snapshots recording
 // it can show: both must, or the check skips (an older baseline, a server
 // that did not answer the listing) rather than see everything as gone.
-func judgeRecorded(in *checks.Input, m checks.Meta, kind surfacediff.Kind, recorded func(*finding.Snapshot) bool) ([]finding.Finding, error) {
+func judgeRecorded(in *checks.Input, m checks.Meta, kind surfacediff.Kind, part string, recorded func(*finding.Snapshot) bool) ([]finding.Finding, error) {
 	if in.Baseline == nil {
 		return nil, checks.Skip("no baseline with a surface snapshot was given (--baseline)")
+	}
+	if !compares([]string{part}, in.Baseline, Snapshot(in)) {
+		return nil, checks.Skip("the baseline and this scan did not both see " + partNames([]string{part}))
 	}
 	if !recorded(in.Baseline) {
 		return nil, checks.Skip("the baseline does not record this part of the surface (it may predate this check: rewrite it with this release)")
