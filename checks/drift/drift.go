@@ -51,6 +51,24 @@ func (snapshotSection) Annotate(in *checks.Input, rep *finding.Report) {
 	if in.Baseline != nil {
 		rep.Notes = append(rep.Notes, uncompared(in.Baseline, now)...)
 	}
+	if n := unrecordedResponses(now); n > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("drift: the responses of %d operation(s) were not recorded: the document's response schemas pass the %d MiB a snapshot keeps; they are not compared", n, maxResponseBytes>>20))
+	}
+}
+
+// unrecordedResponses counts the operations whose responses the snapshot
+// left unknown (past maxResponseBytes).
+func unrecordedResponses(s *finding.Snapshot) int {
+	if s.OpenAPI == nil {
+		return 0
+	}
+	n := 0
+	for _, op := range s.OpenAPI.Operations {
+		if op.Responses == nil {
+			n++
+		}
+	}
+	return n
 }
 
 // uncompared says which parts of the baseline's surface this scan did not

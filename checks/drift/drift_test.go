@@ -527,3 +527,49 @@ func TestOlderBaselineIsNotOutputDrift(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeResponsesAreUnknownPastTheBound: past the bytes of response
+// schemas a snapshot keeps, operations have unknown responses, which a note
+// names, and are not compared, rather than seen to lose them.
+func TestLargeResponsesAreUnknownPastTheBound(t *testing.T) {
+	values := make([]string, 150000)
+	for i := range values {
+		values[i] = fmt.Sprintf("value-%012d", i)
+	}
+	paths := map[string]any{}
+	for _, p := range []string{"/a", "/b", "/c"} {
+		paths[p] = map[string]any{"get": map[string]any{"responses": map[string]any{"200": map[string]any{
+			"description": "ok", "content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Big"}}},
+		}}}}
+	}
+	raw, err := json.Marshal(map[string]any{"openapi": "3.1.0", "info": map[string]any{"title": "big", "version": "1"}, "paths": paths,
+		"components": map[string]any{"schemas": map[string]any{"Big": map[string]any{"type": "string", "enum": values}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := spec.Load(raw, target+"openapi.json", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := checkstest.Input(target, nil)
+	in.Spec = doc
+	ops := drift.Snapshot(in).OpenAPI.Operations
+	var known []string
+	for _, key := range []string{"GET /a", "GET /b", "GET /c"} {
+		if ops[key].Responses != nil {
+			known = append(known, key)
+		}
+	}
+	if !slices.Equal(known, []string{"GET /a"}) {
+		t.Errorf("operations with known responses %v, want the first only", known)
+	}
+	rep := &finding.Report{}
+	for _, p := range checks.PartsOf(drift.All()) {
+		if a, ok := p.(checks.Annotator); ok {
+			a.Annotate(in, rep)
+		}
+	}
+	if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "responses of 2 operation(s) were not recorded") {
+		t.Errorf("notes %q", rep.Notes)
+	}
+}
