@@ -1,6 +1,8 @@
 // Package drift checks the agent surface against the one a baseline report
 // recorded (--baseline): tools and operations removed or renamed, inputs
-// narrowed, tool hints that no longer protect, relations and skills gone.
+// narrowed, tool hints that no longer protect, relations and skills gone,
+// and on the output side, responses, error responses, tool output schemas,
+// prompts and resources that promise clients less than they did.
 // Agents are built against a surface; changing it under them breaks them
 // without a single failed request, so this family compares declarations,
 // not behaviour. Breaking changes are errors and compatible ones info; the
@@ -23,7 +25,8 @@ import (
 
 // All returns the family's checks, one per kind of change, in ID order.
 func All() []checks.Check {
-	return []checks.Check{Annotations{}, InputSchema{}, Relations{}, Removed{}, Renamed{}, Skills{}}
+	return []checks.Check{Annotations{}, InputSchema{}, OutputSchema{}, ProblemTypes{}, Prompts{}, Relations{}, Removed{}, Renamed{},
+		Resources{}, ResponseSchema{}, Skills{}}
 }
 
 // contract is the clause every check rests on: the surface the app itself
@@ -48,6 +51,24 @@ func (snapshotSection) Annotate(in *checks.Input, rep *finding.Report) {
 	if in.Baseline != nil {
 		rep.Notes = append(rep.Notes, uncompared(in.Baseline, now)...)
 	}
+	if n := unrecordedResponses(now); n > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("drift: the responses of %d operation(s) were not recorded: the document's response schemas pass the %d MiB a snapshot keeps; they are not compared", n, maxResponseBytes>>20))
+	}
+}
+
+// unrecordedResponses counts the operations whose responses the snapshot
+// left unknown (past maxResponseBytes).
+func unrecordedResponses(s *finding.Snapshot) int {
+	if s.OpenAPI == nil {
+		return 0
+	}
+	n := 0
+	for _, op := range s.OpenAPI.Operations {
+		if op.Responses == nil {
+			n++
+		}
+	}
+	return n
 }
 
 // uncompared says which parts of the baseline's surface this scan did not
@@ -226,6 +247,190 @@ func (c Skills) Run(_ context.Context, in *checks.Input) ([]finding.Finding, err
 	return judge(in, c.Meta(), surfacediff.KindSkills, surfacediff.PartAgentCard)
 }
 
+// outputs is the clause of the output-side checks, besides the baseline:
+// a client generated from the document reads what its responses declare.
+var outputs = finding.SpecRef{Doc: "OpenAPI 3.1", Section: "4.8.17", Level: "contract", URL: "https://spec.openapis.org/oas/v3.1.0#responses-object"}
+
+// howToVersion is the fix every output-side check gives.
+const howToVersion = `**How to fix:** deprecate first: keep what clients read, mark it ` + "`deprecated: true`" + ` and say
+in its description what replaces it, and serve the new shape beside it (a new operation,
+tool or media type version) until clients have moved. When the break is intended and
+announced, rewrite the baseline with ` + "`agentready baseline write`" + ` (or
+` + "`agentready lint --write-baseline`" + `) in the same change, so that reviewers see it.`
+
+// ResponseSchema reports success responses that promise less than the
+// baseline's.
+type ResponseSchema struct{ family }
+
+func (ResponseSchema) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "drift-response-schema", Family: checks.FamilyDrift, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
+		Title:    "Operation responses still carry what the baseline declared",
+		SpecRefs: []finding.SpecRef{contract, outputs},
+		Needs:    checks.NeedsMCP,
+		Help: `Agents and generated clients read an operation's responses the way the baseline declared
+them: the status, the media type, the properties of the body. Breaking (error): a success
+or redirect status no longer declared, a media type dropped, a property removed or no
+longer required (it may be absent now), a type changed to admit values it did not (or
+null), an enum narrowed (a value an agent waits for never comes) or added where any value
+went. Compatible (info): a property added, required or not, an enum grown, a type
+narrowed, a status or media type added. Absent from an older baseline is unknown: its
+responses are not compared.
+
+` + howToVersion,
+	}
+}
+
+func (c ResponseSchema) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judgeRecorded(in, c.Meta(), surfacediff.KindResponseSchema, surfacediff.PartOpenAPI, responsesRecorded)
+}
+
+// ProblemTypes reports error responses of the baseline that are gone or
+// changed.
+type ProblemTypes struct{ family }
+
+func (ProblemTypes) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "drift-problem-types", Family: checks.FamilyDrift, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
+		Title:    "Operations still declare the error responses and problem types of the baseline",
+		SpecRefs: []finding.SpecRef{contract, outputs, {Doc: "RFC 9457", Section: "4", Level: "contract", URL: "https://www.rfc-editor.org/rfc/rfc9457#section-4"}},
+		Needs:    checks.NeedsMCP,
+		Help: `An error response an operation declares (4xx, 5xx, a range or default), with its problem
+schema, tells an agent which failures to expect and how to recover: a documented 409
+means "reload and retry", a pinned problem type selects a handler (RFC 9457 §4: a problem
+type is defined by its URI, title and status). Breaking (error): an error status no
+longer declared (also when only a range or default covers it now), its media type
+dropped, or its schema changed as drift-response-schema says, a pinned type enum
+narrowed included. Compatible (info): an error status added, a problem type added.
+
+` + howToVersion,
+	}
+}
+
+func (c ProblemTypes) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judgeRecorded(in, c.Meta(), surfacediff.KindProblemTypes, surfacediff.PartOpenAPI, responsesRecorded)
+}
+
+// OutputSchema reports tool output schemas that promise less than the
+// baseline's.
+type OutputSchema struct{ family }
+
+func (OutputSchema) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "drift-output-schema", Family: checks.FamilyDrift, Severity: finding.SeverityError,
+		Since:   checks.FirstRelease,
+		Title:   "Tool output schemas still promise what the baseline's did",
+		Needs:   checks.NeedsMCP,
+		FiredBy: "output schema property removed",
+		SpecRefs: []finding.SpecRef{contract, {Doc: "MCP 2025-06-18", Section: "server/tools#output-schema", Level: "MUST",
+			URL: "https://modelcontextprotocol.io/specification/2025-06-18/server/tools#output-schema"}},
+		Help: `A tool's outputSchema is the shape of the structuredContent it returns; servers MUST
+conform to it, and clients validate and parse what they receive by it. Breaking (error):
+the schema no longer declared, a property removed or no longer required, a type changed
+to admit values it did not, an enum narrowed. Compatible (info): a schema declared where
+there was none, a property added, an enum grown. A baseline written before snapshots
+recorded output schemas is not compared.
+
+` + howToVersion,
+	}
+}
+
+func (c OutputSchema) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judgeRecorded(in, c.Meta(), surfacediff.KindOutputSchema, surfacediff.PartMCP, func(s *finding.Snapshot) bool {
+		return s.MCP != nil && s.MCP.OutputSchemas
+	})
+}
+
+// Prompts reports prompts of the baseline that are gone or changed.
+type Prompts struct{ family }
+
+func (Prompts) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "drift-prompts", Family: checks.FamilyDrift, Severity: finding.SeverityError,
+		Since:   checks.FirstRelease,
+		Title:   "MCP prompts of the baseline are still listed with the arguments they took",
+		Needs:   checks.NeedsMCP,
+		FiredBy: "prompt removed",
+		SpecRefs: []finding.SpecRef{contract, {Doc: "MCP 2025-06-18", Section: "server/prompts", Level: "contract",
+			URL: "https://modelcontextprotocol.io/specification/2025-06-18/server/prompts"}},
+		Help: `Hosts offer a server's prompts to users by name (slash commands) and fill their arguments.
+Breaking (error): a prompt no longer listed, an argument removed, a new required argument,
+an argument made required. Compatible (info): an optional argument added, an argument no
+longer required, and a rewritten description or title, which is listed because the
+prompt's text reaches the model. A prompt added is not a change.
+
+` + howToVersion,
+	}
+}
+
+func (c Prompts) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judgeRecorded(in, c.Meta(), surfacediff.KindPrompts, surfacediff.PartMCP, func(s *finding.Snapshot) bool {
+		return s.MCP != nil && s.MCP.Prompts != nil
+	})
+}
+
+// Resources reports resources of the baseline that are gone or changed.
+type Resources struct{ family }
+
+func (Resources) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "drift-resources", Family: checks.FamilyDrift, Severity: finding.SeverityError,
+		Since:   checks.FirstRelease,
+		Title:   "MCP resources of the baseline are still listed with their media type",
+		Needs:   checks.NeedsMCP,
+		FiredBy: "resource media type changed",
+		SpecRefs: []finding.SpecRef{contract, {Doc: "MCP 2025-06-18", Section: "server/resources", Level: "contract",
+			URL: "https://modelcontextprotocol.io/specification/2025-06-18/server/resources"}},
+		Help: `Clients read a server's resources by URI (templates by their URI template) and parse the
+contents by their mimeType. Breaking (error): a resource or template no longer listed, its
+mimeType changed. Compatible (info): a new name, title or description. A resource added is
+not a change.
+
+` + howToVersion,
+	}
+}
+
+func (c Resources) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judgeRecorded(in, c.Meta(), surfacediff.KindResources, surfacediff.PartMCP, func(s *finding.Snapshot) bool {
+		return s.MCP != nil && s.MCP.Resources != nil
+	})
+}
+
+// responsesRecorded reports a snapshot that records the responses of at
+// least one operation: one written before snapshots did records none.
+func responsesRecorded(s *finding.Snapshot) bool {
+	if s.OpenAPI == nil {
+		return false
+	}
+	for _, op := range s.OpenAPI.Operations {
+		if op.Responses != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// judgeRecorded is judge for a kind of change that only snapshots recording
+// it can show: both must, or the check skips (an older baseline, a server
+// that did not answer the listing) rather than see everything as gone.
+func judgeRecorded(in *checks.Input, m checks.Meta, kind surfacediff.Kind, part string, recorded func(*finding.Snapshot) bool) ([]finding.Finding, error) {
+	if in.Baseline == nil {
+		return nil, checks.Skip("no baseline with a surface snapshot was given (--baseline)")
+	}
+	if !compares([]string{part}, in.Baseline, Snapshot(in)) {
+		return nil, checks.Skip("the baseline and this scan did not both see " + partNames([]string{part}))
+	}
+	if !recorded(in.Baseline) {
+		return nil, checks.Skip("the baseline does not record this part of the surface (it may predate this check: rewrite it with this release)")
+	}
+	if !recorded(Snapshot(in)) {
+		return nil, checks.Skip("this scan did not see this part of the surface")
+	}
+	return findingsOf(in, m, kind), nil
+}
+
 var changesKey = checks.NewKey[[]surfacediff.Change]()
 
 // judge is the findings of check m: the changes of kind between the
@@ -239,14 +444,19 @@ func judge(in *checks.Input, m checks.Meta, kind surfacediff.Kind, parts ...stri
 	if !compares(parts, in.Baseline, now) {
 		return nil, checks.Skip("the baseline and this scan did not both see " + partNames(parts))
 	}
-	changes := checks.Memo(in, changesKey, func() []surfacediff.Change { return surfacediff.Compare(in.Baseline, now) })
+	return findingsOf(in, m, kind), nil
+}
+
+// findingsOf is a finding per change of kind since the baseline.
+func findingsOf(in *checks.Input, m checks.Meta, kind surfacediff.Kind) []finding.Finding {
+	changes := checks.Memo(in, changesKey, func() []surfacediff.Change { return surfacediff.Compare(in.Baseline, Snapshot(in)) })
 	var out []finding.Finding
 	for _, ch := range changes {
 		if ch.Kind == kind {
 			out = append(out, changeFinding(in, m, ch))
 		}
 	}
-	return out, nil
+	return out
 }
 
 var partLabels = map[string]string{

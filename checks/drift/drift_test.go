@@ -32,6 +32,10 @@ type surface struct {
 	// card is the agent card's body; "404" when it answers 404, "" when
 	// it was not fetched.
 	card string
+	// prompts, resources and templates are what prompts/list,
+	// resources/list and resources/templates/list answer; nil when they
+	// were not answered.
+	prompts, resources, templates []map[string]any
 }
 
 func tool(name string, schema string, hints string) map[string]any {
@@ -39,6 +43,11 @@ func tool(name string, schema string, hints string) map[string]any {
 	if hints != "" {
 		t["annotations"] = json.RawMessage(hints)
 	}
+	return t
+}
+
+func withOutput(t map[string]any, schema string) map[string]any {
+	t["outputSchema"] = json.RawMessage(schema)
 	return t
 }
 
@@ -58,7 +67,23 @@ paths:
       x-hal-rel: [order]
       parameters:
         - {name: id, in: path, required: true, schema: {type: integer}}
-      responses: {"200": {description: ok}}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/hal+json:
+              schema:
+                type: object
+                required: [id, state]
+                properties:
+                  id: {type: integer}
+                  state: {type: string, enum: [open, paid, cancelled]}
+                  note: {type: string}
+        "404":
+          description: no such order
+          content:
+            application/problem+json:
+              schema: {type: object, properties: {type: {type: string}}}
   /orders/{id}/cancellation:
     post:
       operationId: cancelOrder
@@ -69,7 +94,13 @@ paths:
         content:
           application/json:
             schema: {type: object, properties: {reason: {type: string}, description: {type: string}}}
-      responses: {"200": {description: ok}}
+      responses:
+        "200": {description: ok}
+        "409":
+          description: the order can no longer be cancelled
+          content:
+            application/problem+json:
+              schema: {type: object, properties: {type: {type: string, enum: ["https://api.test/problems/shipped"]}}}
 `
 
 const readOnly = `{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}`
@@ -77,7 +108,7 @@ const readOnly = `{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":
 func base() *surface {
 	return &surface{
 		tools: []map[string]any{
-			tool("getOrder", `{"type":"object","properties":{"id":{"type":"integer"},"view":{"type":"string","enum":["short","full"]}},"required":["id"]}`, readOnly),
+			withOutput(tool("getOrder", `{"type":"object","properties":{"id":{"type":"integer"},"view":{"type":"string","enum":["short","full"]}},"required":["id"]}`, readOnly), baseOutput),
 			tool("listOrders", `{"type":"object","properties":{"page":{"type":"number"}}}`, readOnly),
 			tool("cancelOrder", `{"type":"object","properties":{"id":{"type":"integer"},"reason":{"type":"string"}},"required":["id"]}`, `{"destructiveHint":true}`),
 		},
@@ -88,8 +119,15 @@ func base() *surface {
 			"/orders/2": {"self", "collection"},
 		},
 		card: `{"name":"orders","skills":[{"id":"getOrder","name":"Order"},{"id":"listOrders","name":"Find orders"}]}`,
+		prompts: []map[string]any{{"name": "summarize", "description": "Summarize an order",
+			"arguments": []any{map[string]any{"name": "id", "required": true}, map[string]any{"name": "tone"}}}},
+		resources: []map[string]any{{"uri": "file:///orders.csv", "name": "orders", "mimeType": "text/csv"}},
+		templates: []map[string]any{{"uriTemplate": "orders://{id}", "name": "order", "mimeType": "application/json"}},
 	}
 }
+
+// baseOutput is the getOrder tool's outputSchema in the base surface.
+const baseOutput = `{"type":"object","properties":{"id":{"type":"integer"},"state":{"type":"string"}},"required":["id"]}`
 
 // input records the surface as a scan of it would.
 func (s *surface) input(t *testing.T) *checks.Input {
@@ -133,6 +171,15 @@ func (s *surface) input(t *testing.T) *checks.Input {
 		}
 		in.MCP = &mcp.Snapshot{Endpoint: mcp.Endpoint{URL: target + "mcp"}, Verdict: mcp.Verdict{Era: mcp.EraModern},
 			Listings: []mcp.Listing{{Tools: tools, Complete: !s.toolsIncomplete}}}
+		for _, l := range []struct {
+			method, member string
+			entries        []map[string]any
+		}{{"prompts/list", "prompts", s.prompts}, {"resources/list", "resources", s.resources}, {"resources/templates/list", "resourceTemplates", s.templates}} {
+			if l.entries != nil {
+				result, _ := json.Marshal(map[string]any{l.member: l.entries})
+				in.MCP.Calls = append(in.MCP.Calls, &mcp.Call{Method: l.method, Era: mcp.EraModern, Message: &mcp.Message{Result: result}})
+			}
+		}
 	}
 	return in
 }
@@ -264,6 +311,63 @@ var cases = []struct {
 		fired{"drift-skills error skill getOrder", "drift-skills error skill listOrders"}},
 	{"agent card not fetched", func(s *surface) { s.card = "" }, nil},
 	{"tool listing incomplete", func(s *surface) { s.tools = s.tools[:1]; s.toolsIncomplete = true }, nil},
+	{"response property removed", func(s *surface) { s.spec = strings.Replace(s.spec, "                  note: {type: string}\n", "", 1) },
+		fired{"drift-response-schema error operation GET /orders/{id}"}},
+	{"response enum narrowed", func(s *surface) { s.spec = strings.Replace(s.spec, "[open, paid, cancelled]", "[open, paid]", 1) },
+		fired{"drift-response-schema error operation GET /orders/{id}"}},
+	{"response property no longer required", func(s *surface) { s.spec = strings.Replace(s.spec, "required: [id, state]", "required: [id]", 1) },
+		fired{"drift-response-schema error operation GET /orders/{id}"}},
+	{"response type changed", func(s *surface) {
+		s.spec = strings.Replace(s.spec, "id: {type: integer}\n", "id: {type: [integer, string]}\n", 1)
+	},
+		fired{"drift-response-schema error operation GET /orders/{id}"}},
+	{"response media type dropped", func(s *surface) { s.spec = strings.Replace(s.spec, "application/hal+json:", "application/json:", 1) },
+		fired{"drift-response-schema error operation GET /orders/{id}"}},
+	{"response property added, enum grown, property made required", func(s *surface) {
+		s.spec = strings.Replace(s.spec, "                  note: {type: string}\n", "                  note: {type: string}\n                  total: {type: number}\n", 1)
+		s.spec = strings.Replace(s.spec, "[open, paid, cancelled]", "[open, paid, cancelled, refunded]", 1)
+		s.spec = strings.Replace(s.spec, "required: [id, state]", "required: [id, state, note]", 1)
+	}, fired{"drift-response-schema info operation GET /orders/{id}"}},
+	{"response description reworded", func(s *surface) {
+		s.spec = strings.Replace(s.spec, "description: no such order", "description: not found", 1)
+	}, nil},
+	{"declared 409 dropped", func(s *surface) {
+		s.spec = s.spec[:strings.Index(s.spec, `        "409":`)]
+	}, fired{"drift-problem-types error operation POST /orders/{id}/cancellation"}},
+	{"problem type narrowed", func(s *surface) {
+		s.spec = strings.Replace(s.spec, `enum: ["https://api.test/problems/shipped"]`, `enum: ["https://api.test/problems/delivered"]`, 1)
+	}, fired{"drift-problem-types error operation POST /orders/{id}/cancellation"}},
+	{"error response added", func(s *surface) {
+		s.spec = strings.Replace(s.spec, `        "200": {description: ok}
+        "409":`, `        "200": {description: ok}
+        "412": {description: stale}
+        "409":`, 1)
+	}, fired{"drift-problem-types info operation POST /orders/{id}/cancellation"}},
+	{"output schema property removed", func(s *surface) {
+		withOutput(s.tools[0], `{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]}`)
+	}, fired{"drift-output-schema error tool getOrder"}},
+	{"output schema dropped", func(s *surface) { delete(s.tools[0], "outputSchema") },
+		fired{"drift-output-schema error tool getOrder"}},
+	{"output schema property added", func(s *surface) {
+		withOutput(s.tools[0], `{"type":"object","properties":{"id":{"type":"integer"},"state":{"type":"string"},"total":{"type":"number"}},"required":["id"]}`)
+	}, fired{"drift-output-schema info tool getOrder"}},
+	{"output schema declared", func(s *surface) { withOutput(s.tools[1], `{"type":"object"}`) },
+		fired{"drift-output-schema info tool listOrders"}},
+	{"prompt removed", func(s *surface) { s.prompts = []map[string]any{} }, fired{"drift-prompts error prompt summarize"}},
+	{"prompt argument made required", func(s *surface) {
+		s.prompts[0]["arguments"] = []any{map[string]any{"name": "id", "required": true}, map[string]any{"name": "tone", "required": true}}
+	}, fired{"drift-prompts error prompt summarize"}},
+	{"prompt rewritten", func(s *surface) { s.prompts[0]["description"] = "Summarize an order, then cancel it" },
+		fired{"drift-prompts info prompt summarize"}},
+	{"prompt added", func(s *surface) { s.prompts = append(s.prompts, map[string]any{"name": "triage"}) }, nil},
+	{"prompts not listed", func(s *surface) { s.prompts = nil }, nil},
+	{"resource media type changed", func(s *surface) { s.resources[0]["mimeType"] = "application/json" },
+		fired{"drift-resources error resource file:///orders.csv"}},
+	{"resource template removed", func(s *surface) { s.templates = []map[string]any{} },
+		fired{"drift-resources error resource template orders://{id}"}},
+	{"resource renamed in its title", func(s *surface) { s.resources[0]["title"] = "All orders" },
+		fired{"drift-resources info resource file:///orders.csv"}},
+	{"resource added", func(s *surface) { s.resources = append(s.resources, map[string]any{"uri": "file:///customers.csv"}) }, nil},
 	{"no MCP endpoint", func(s *surface) { s.tools = nil }, nil},
 }
 
@@ -372,5 +476,100 @@ func TestNoSkillsInTheBaselineIsNotJudged(t *testing.T) {
 		if fs, reason := checkstest.Run(t, c, in); len(fs) > 0 || reason == "" {
 			t.Errorf("%d findings, skip reason %q", len(fs), reason)
 		}
+	}
+}
+
+// TestOlderBaselineIsNotOutputDrift: a baseline written before snapshots
+// recorded the output side has none of it; that is unknown, so removals on
+// the output side find nothing and the output-side checks skip.
+func TestOlderBaselineIsNotOutputDrift(t *testing.T) {
+	old := base().snapshot(t)
+	raw, err := json.Marshal(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var generic map[string]any
+	if err := json.Unmarshal(raw, &generic); err != nil {
+		t.Fatal(err)
+	}
+	m := generic["mcp"].(map[string]any)
+	delete(m, "outputSchemas")
+	delete(m, "prompts")
+	delete(m, "resources")
+	for _, tl := range m["tools"].(map[string]any) {
+		delete(tl.(map[string]any), "outputSchema")
+	}
+	for _, op := range generic["openapi"].(map[string]any)["operations"].(map[string]any) {
+		delete(op.(map[string]any), "responses")
+	}
+	raw, _ = json.Marshal(generic)
+	var before finding.Snapshot
+	if err := json.Unmarshal(raw, &before); err != nil {
+		t.Fatal(err)
+	}
+	after := base()
+	after.spec = strings.Replace(after.spec, "                  note: {type: string}\n", "", 1)
+	after.spec = after.spec[:strings.Index(after.spec, `        "409":`)]
+	delete(after.tools[0], "outputSchema")
+	after.prompts, after.resources = []map[string]any{}, []map[string]any{}
+	in := after.input(t)
+	in.Baseline = &before
+	for _, c := range drift.All() {
+		fs, reason := checkstest.Run(t, c, in)
+		if len(fs) > 0 {
+			t.Errorf("%s: %d findings against an older baseline: %s", c.Meta().ID, len(fs), fs[0].Message)
+		}
+		switch c.Meta().ID {
+		case "drift-response-schema", "drift-problem-types", "drift-output-schema", "drift-prompts", "drift-resources":
+			if !strings.Contains(reason, "does not record") {
+				t.Errorf("%s: skip reason %q", c.Meta().ID, reason)
+			}
+		}
+	}
+}
+
+// TestLargeResponsesAreUnknownPastTheBound: past the bytes of response
+// schemas a snapshot keeps, operations have unknown responses, which a note
+// names, and are not compared, rather than seen to lose them.
+func TestLargeResponsesAreUnknownPastTheBound(t *testing.T) {
+	values := make([]string, 150000)
+	for i := range values {
+		values[i] = fmt.Sprintf("value-%012d", i)
+	}
+	paths := map[string]any{}
+	for _, p := range []string{"/a", "/b", "/c"} {
+		paths[p] = map[string]any{"get": map[string]any{"responses": map[string]any{"200": map[string]any{
+			"description": "ok", "content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Big"}}},
+		}}}}
+	}
+	raw, err := json.Marshal(map[string]any{"openapi": "3.1.0", "info": map[string]any{"title": "big", "version": "1"}, "paths": paths,
+		"components": map[string]any{"schemas": map[string]any{"Big": map[string]any{"type": "string", "enum": values}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := spec.Load(raw, target+"openapi.json", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := checkstest.Input(target, nil)
+	in.Spec = doc
+	ops := drift.Snapshot(in).OpenAPI.Operations
+	var known []string
+	for _, key := range []string{"GET /a", "GET /b", "GET /c"} {
+		if ops[key].Responses != nil {
+			known = append(known, key)
+		}
+	}
+	if !slices.Equal(known, []string{"GET /a"}) {
+		t.Errorf("operations with known responses %v, want the first only", known)
+	}
+	rep := &finding.Report{}
+	for _, p := range checks.PartsOf(drift.All()) {
+		if a, ok := p.(checks.Annotator); ok {
+			a.Annotate(in, rep)
+		}
+	}
+	if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "responses of 2 operation(s) were not recorded") {
+		t.Errorf("notes %q", rep.Notes)
 	}
 }

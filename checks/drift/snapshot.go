@@ -29,6 +29,12 @@ const (
 	// document, whose resolved $refs may nest without end.
 	maxSchemaDepth = 8
 	maxSkills      = 500
+	// maxResponseBytes bounds the response schemas a snapshot records, over
+	// the whole document: past it, an operation's responses are left
+	// unknown (and not compared) rather than bloat every report.
+	maxResponseBytes = 4 << 20
+	// maxEntries bounds the prompts and resources kept.
+	maxEntries = 2000
 )
 
 var snapshotKey = checks.NewKey[*finding.Snapshot]()
@@ -49,19 +55,102 @@ func toolsOf(s *mcp.Snapshot) *finding.SnapshotMCP {
 	if !s.Assessed() || len(s.Listings) == 0 || !s.Listings[0].Complete {
 		return nil
 	}
-	out := &finding.SnapshotMCP{Endpoint: s.Endpoint.URL, Tools: map[string]finding.SnapshotTool{}}
+	out := &finding.SnapshotMCP{Endpoint: s.Endpoint.URL, Tools: map[string]finding.SnapshotTool{}, OutputSchemas: true,
+		Prompts: promptsOf(s), Resources: resourcesOf(s)}
 	for i := range s.Listings[0].Tools {
 		t := &s.Listings[0].Tools[i]
 		if _, dup := out.Tools[t.Name]; dup || !t.NameValid {
 			continue
 		}
-		st := finding.SnapshotTool{Fingerprint: t.Fingerprint(), InputSchema: mcp.Canonical(t.InputSchema)}
+		st := finding.SnapshotTool{Fingerprint: t.Fingerprint(), InputSchema: mcp.Canonical(t.InputSchema), OutputSchema: mcp.Canonical(t.OutputSchema)}
 		if a := t.Annotations; a != nil {
 			st.Annotations = &finding.ToolAnnotations{Title: a.Title, ReadOnlyHint: a.ReadOnlyHint,
 				DestructiveHint: a.DestructiveHint, IdempotentHint: a.IdempotentHint, OpenWorldHint: a.OpenWorldHint}
 		}
 		out.Tools[t.Name] = st
 	}
+	return out
+}
+
+// listed is the entries under member of the first answer to an MCP listing
+// method, nil when none was answered or the listing has a further page: a
+// listing read in part would show the rest as removed.
+func listed(s *mcp.Snapshot, method, member string) []json.RawMessage {
+	for _, c := range s.CallsTo(method) {
+		if c.Message == nil || c.Message.Result == nil {
+			continue
+		}
+		var entries []json.RawMessage
+		var cursor string
+		if !mcp.ResultMember(c.Message.Result, member, &entries) ||
+			mcp.ResultMember(c.Message.Result, "nextCursor", &cursor) && cursor != "" {
+			return nil
+		}
+		if entries == nil {
+			entries = []json.RawMessage{}
+		}
+		return entries
+	}
+	return nil
+}
+
+// promptsOf is prompts/list by name, with each prompt's arguments.
+func promptsOf(s *mcp.Snapshot) map[string]finding.SnapshotPrompt {
+	entries := listed(s, "prompts/list", "prompts")
+	if entries == nil {
+		return nil
+	}
+	out := map[string]finding.SnapshotPrompt{}
+	for _, raw := range entries {
+		var p struct {
+			Name      string `json:"name"`
+			Arguments []struct {
+				Name     string `json:"name"`
+				Required bool   `json:"required"`
+			} `json:"arguments"`
+		}
+		if json.Unmarshal(raw, &p) != nil || p.Name == "" || len(out) >= maxEntries {
+			continue
+		}
+		if _, dup := out[p.Name]; dup {
+			continue
+		}
+		args := map[string]bool{}
+		for _, a := range p.Arguments {
+			if a.Name != "" {
+				args[a.Name] = args[a.Name] || a.Required
+			}
+		}
+		out[p.Name] = finding.SnapshotPrompt{Fingerprint: mcp.EntryFingerprint(raw), Arguments: args}
+	}
+	return out
+}
+
+// resourcesOf is resources/list by URI and resources/templates/list by URI
+// template, known only when both were answered in full.
+func resourcesOf(s *mcp.Snapshot) map[string]finding.SnapshotResource {
+	plain := listed(s, "resources/list", "resources")
+	templates := listed(s, "resources/templates/list", "resourceTemplates")
+	if plain == nil || templates == nil {
+		return nil
+	}
+	out := map[string]finding.SnapshotResource{}
+	add := func(entries []json.RawMessage, key string, template bool) {
+		for _, raw := range entries {
+			var r map[string]any
+			if json.Unmarshal(raw, &r) != nil || len(out) >= maxEntries {
+				continue
+			}
+			id, _ := r[key].(string)
+			mime, _ := r["mimeType"].(string)
+			if _, dup := out[id]; id == "" || dup {
+				continue
+			}
+			out[id] = finding.SnapshotResource{Fingerprint: mcp.EntryFingerprint(raw), Template: template, MimeType: mime}
+		}
+	}
+	add(plain, "uri", false)
+	add(templates, "uriTemplate", true)
 	return out
 }
 
@@ -72,6 +161,7 @@ func operationsOf(doc *spec.Document) *finding.SnapshotOpenAPI {
 		return nil
 	}
 	out := &finding.SnapshotOpenAPI{Source: doc.Source, Operations: map[string]finding.SnapshotOperation{}}
+	budget := maxResponseBytes
 	for _, op := range doc.Operations {
 		if len(out.Operations) >= maxOperations {
 			break
@@ -79,7 +169,40 @@ func operationsOf(doc *spec.Document) *finding.SnapshotOpenAPI {
 		if _, dup := out.Operations[op.Key()]; dup {
 			continue
 		}
-		out.Operations[op.Key()] = finding.SnapshotOperation{OperationID: op.OperationID, InputSchema: inputSchema(op), HALRels: halRels(op)}
+		out.Operations[op.Key()] = finding.SnapshotOperation{OperationID: op.OperationID, InputSchema: inputSchema(op), HALRels: halRels(op),
+			Responses: responsesOf(op, &budget)}
+	}
+	return out
+}
+
+// responsesOf is what the operation declares it answers, status by status;
+// nil (unknown) once the document's responses have used up budget, so that
+// the operations past it are not compared rather than seen to lose them.
+func responsesOf(op *spec.Operation, budget *int) map[string]finding.SnapshotResponse {
+	if *budget <= 0 {
+		return nil
+	}
+	out := map[string]finding.SnapshotResponse{}
+	for status, r := range op.Responses {
+		sr := finding.SnapshotResponse{MediaTypes: slices.Sorted(maps.Keys(r.Content))}
+		if sr.MediaTypes == nil {
+			sr.MediaTypes = []string{}
+		}
+		content := make(map[string]any, len(r.Content))
+		for mt, schema := range r.Content {
+			content[mt] = schema
+		}
+		if body, ok := jsonBody(content); ok {
+			raw, err := json.Marshal(prune(schemaOrAny(body), maxSchemaDepth))
+			if err == nil {
+				sr.Schema = raw
+				*budget -= len(raw)
+			}
+		}
+		out[status] = sr
+	}
+	if *budget < 0 {
+		return nil
 	}
 	return out
 }

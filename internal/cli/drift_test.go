@@ -29,6 +29,8 @@ func TestDriftGate(t *testing.T) {
 		{"tool renamed", []demo.Defect{demo.DefectMCPRenamedTool}, nil, ExitGateFailed, "drift-renamed"},
 		{"required argument added", []demo.Defect{demo.DefectMCPRequiredArgument}, nil, ExitGateFailed, "drift-input-schema"},
 		{"read-only hint turned off", []demo.Defect{demo.DefectMCPGetNotReadOnly}, nil, ExitGateFailed, "drift-annotations"},
+		{"response property undeclared", []demo.Defect{demo.DefectResponsePropertyUndeclared}, nil, ExitGateFailed, "drift-response-schema"},
+		{"declared 409 dropped", []demo.Defect{demo.DefectConflictUndeclared}, nil, ExitGateFailed, "drift-problem-types"},
 		{"drift reported, not gated", []demo.Defect{demo.DefectMCPRenamedTool}, []string{"--fail-on-drift", "none"}, ExitOK, "drift-renamed"},
 	}
 	for _, tt := range tests {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -22,6 +23,7 @@ import (
 func newLintCmd(e *env) *cobra.Command {
 	var out outputFlags
 	var maxSize int64
+	var base lintBaselineFlags
 	cmd := &cobra.Command{
 		Use:   "lint SPEC",
 		Short: "Check an OpenAPI document offline (fast enough for pre-commit)",
@@ -33,15 +35,16 @@ the file, line and column. Reports and exit codes are those of scan.`,
   agentready lint --format sarif openapi.yaml > agentready.sarif`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runLint(cmd.Context(), e, args[0], maxSize, &out)
+			return runLint(cmd.Context(), e, args[0], maxSize, &out, &base)
 		},
 	}
 	out.register(cmd.Flags())
+	base.register(cmd.Flags())
 	registerMaxSpecSize(cmd.Flags(), &maxSize)
 	return cmd
 }
 
-func runLint(ctx context.Context, e *env, path string, maxSize int64, out *outputFlags) error {
+func runLint(ctx context.Context, e *env, path string, maxSize int64, out *outputFlags, base *lintBaselineFlags) error {
 	failOn, err := finding.ParseSeverity(out.failOn)
 	if err != nil {
 		return usageError("--fail-on: %v", err)
@@ -54,6 +57,10 @@ func runLint(ctx context.Context, e *env, path string, maxSize int64, out *outpu
 		return err
 	}
 	reg, err := e.registry()
+	if err != nil {
+		return err
+	}
+	surface, err := base.surface(maxSize)
 	if err != nil {
 		return err
 	}
@@ -78,23 +85,28 @@ func runLint(ctx context.Context, e *env, path string, maxSize int64, out *outpu
 		}
 		return &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("lint %s: %w", path, err)}
 	}
-	rep := Lint(ctx, doc, reg.All(), version())
+	rep := Lint(ctx, doc, reg.All(), version(), surface)
 	rep.StartedAt = started.UTC()
 	rep.Gate = score.Gate(rep, score.GateOptions{FailOn: failOn})
 	if err := writeOutputs(e, sinks, rep); err != nil {
 		return &ExitError{Code: ExitIncomplete, Err: err}
 	}
+	if err := base.writeIfAsked(e, rep); err != nil {
+		return &ExitError{Code: ExitIncomplete, Err: err}
+	}
 	return exitFor(ctx, rep)
 }
 
-// Lint evaluates the static checks among cs over a loaded document and
-// returns the report, graded like a scan's.
-func Lint(ctx context.Context, doc *spec.Document, cs []checks.Check, toolVersion string) *finding.Report {
-	static := checks.StaticOnly(cs)
+// Lint evaluates the static checks among cs over a loaded document, and
+// what surface asks of its agent surface, and returns the report, graded
+// like a scan's.
+func Lint(ctx context.Context, doc *spec.Document, cs []checks.Check, toolVersion string, surface LintSurface) *finding.Report {
+	static := append(checks.StaticOnly(cs), surface.checks(cs)...)
 	target := documentURL(doc.Source)
 	in := checks.NewStaticInput(target, doc)
+	in.Baseline = surface.snapshot()
 	results, findings := checks.Evaluate(context.WithoutCancel(ctx), in, static)
-	post := &pipeline.Pipeline{Doc: doc, Results: results, Rules: scan.RuleInfos(static)}
+	post := &pipeline.Pipeline{Doc: doc, Policy: surface.policy(), Results: results, Rules: scan.RuleInfos(static)}
 	findings = post.Run(findings)
 	now := time.Now().UTC()
 	rep := &finding.Report{
@@ -106,9 +118,11 @@ func Lint(ctx context.Context, doc *spec.Document, cs []checks.Check, toolVersio
 		Rules:         post.Rules,
 		Checks:        post.Results,
 		Findings:      findings,
-		Notes:         append([]string(nil), doc.Notices...),
+		Baseline:      post.Baseline,
+		Notes:         slices.Concat(doc.Notices, post.Notes),
 		Spec:          doc.Info(finding.SpecLint),
 	}
+	surface.annotate(in, rep, cs)
 	rep.Score = scan.Grade(rep)
 	return rep
 }

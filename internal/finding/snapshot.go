@@ -23,6 +23,34 @@ type SnapshotMCP struct {
 	Endpoint string `json:"endpoint"`
 	// Tools are keyed by name.
 	Tools map[string]SnapshotTool `json:"tools"`
+	// OutputSchemas is set when Tools record each tool's outputSchema.
+	// Snapshots written by earlier releases did not: there a tool without
+	// one is not known to have none, and outputs are not compared.
+	OutputSchemas bool `json:"outputSchemas,omitempty"`
+	// Prompts (keyed by name) and Resources (keyed by URI, a template by
+	// its URI template) are nil when prompts/list or resources/list was not
+	// answered in full, or the snapshot predates them: unknown, which is
+	// never compared, as opposed to an empty listing.
+	Prompts   map[string]SnapshotPrompt   `json:"prompts,omitzero"`
+	Resources map[string]SnapshotResource `json:"resources,omitzero"`
+}
+
+// SnapshotPrompt is one prompt of prompts/list.
+type SnapshotPrompt struct {
+	// Fingerprint changes when anything of the entry does (name, title,
+	// description, arguments).
+	Fingerprint string `json:"fingerprint"`
+	// Arguments maps each argument's name to whether it is required.
+	Arguments map[string]bool `json:"arguments"`
+}
+
+// SnapshotResource is one resource, or resource template, an MCP server
+// lists.
+type SnapshotResource struct {
+	// Fingerprint changes when anything of the entry does.
+	Fingerprint string `json:"fingerprint"`
+	Template    bool   `json:"template,omitempty"`
+	MimeType    string `json:"mimeType,omitempty"`
 }
 
 // SnapshotTool is one tool as an agent was built against it.
@@ -35,6 +63,9 @@ type SnapshotTool struct {
 	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
 	// Annotations are the hints as declared: an absent hint is not false.
 	Annotations *ToolAnnotations `json:"annotations,omitempty"`
+	// OutputSchema is canonical JSON, absent when the tool declares none
+	// (see SnapshotMCP.OutputSchemas).
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 }
 
 // ToolAnnotations are an MCP tool's hints, each tri-state.
@@ -74,6 +105,21 @@ type SnapshotOperation struct {
 	InputSchema json.RawMessage `json:"inputSchema"`
 	// HALRels is x-hal-rel, sorted.
 	HALRels []string `json:"halRels,omitempty"`
+	// Responses are keyed by status as written ("200", "4XX", "default").
+	// Nil when the snapshot predates them or the document was too large to
+	// record every response: unknown, which is never compared.
+	Responses map[string]SnapshotResponse `json:"responses,omitzero"`
+}
+
+// SnapshotResponse is one declared response of an operation: what a client
+// reads.
+type SnapshotResponse struct {
+	// MediaTypes are the declared media types, sorted.
+	MediaTypes []string `json:"mediaTypes"`
+	// Schema is the JSON body's schema (application/json, else the first
+	// JSON media type by name), cut as the input schema is; absent when no
+	// JSON body is declared.
+	Schema json.RawMessage `json:"schema,omitempty"`
 }
 
 // SnapshotHypermedia is what the crawled HAL resources offered in _links,

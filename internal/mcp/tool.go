@@ -142,6 +142,11 @@ func digest(parts ...string) string {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
+// EntryFingerprint identifies one entry of a listing other than tools/list
+// (a prompt, a resource): a SHA-256 over its canonical JSON, so that member
+// order does not count and any change to a member does.
+func EntryFingerprint(raw json.RawMessage) string { return digest(canonical(raw)) }
+
 // Canonical is raw re-encoded with sorted keys and no insignificant space,
 // numbers in their literal form; nil when raw is empty or not JSON.
 func Canonical(raw json.RawMessage) json.RawMessage {

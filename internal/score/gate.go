@@ -91,7 +91,12 @@ func severityReason(rep *finding.Report, failOn finding.Severity) finding.GateRe
 }
 
 // driftCompared reports a scan whose surface was compared with a baseline's.
+// A report without coverage (lint's) compared it when it was given a
+// baseline and recorded its own surface.
 func driftCompared(rep *finding.Report) bool {
+	if rep.Coverage == nil {
+		return rep.Baseline != nil && rep.Snapshot != nil
+	}
 	return rep.Coverage.Has(finding.SurfaceBaseline)
 }
 

@@ -8,8 +8,14 @@
 // input that is no longer accepted (a property removed, a new required one,
 // a type narrowed, an enum shrunk), a tool that stopped saying it is
 // read-only or started saying it is destructive, a relation or skill that is
-// gone. Every other change is compatible. Additions are not changes: they
-// break nothing an agent relies on.
+// gone. On the output side, it is breaking when a client reads less than it
+// was promised: a response property removed or no longer required, a type
+// changed, an enum narrowed, a declared response or error (problem) status
+// gone, a tool's outputSchema changed so, a prompt or resource removed or
+// changed in what a client passes or reads. Every other change is
+// compatible. Additions of whole items are not changes: they break nothing
+// an agent relies on. What one snapshot does not record (an older release
+// wrote it, a listing was not answered) is unknown and not compared.
 package surfacediff
 
 import (
@@ -35,6 +41,12 @@ const (
 	KindAnnotations Kind = "annotations"
 	KindRelations   Kind = "relations"
 	KindSkills      Kind = "skills"
+	// The output side: what clients and agents read.
+	KindResponseSchema Kind = "response-schema"
+	KindProblemTypes   Kind = "problem-types"
+	KindOutputSchema   Kind = "output-schema"
+	KindPrompts        Kind = "prompts"
+	KindResources      Kind = "resources"
 )
 
 // Parts of a snapshot, as named in pointers and changes.
@@ -79,7 +91,14 @@ func Compare(before, after *finding.Snapshot) []Change {
 	}
 	var out []Change
 	if before.MCP != nil && after.MCP != nil {
-		out = append(out, compareTools(before.MCP.Tools, after.MCP.Tools)...)
+		outputs := before.MCP.OutputSchemas && after.MCP.OutputSchemas
+		out = append(out, compareTools(before.MCP.Tools, after.MCP.Tools, outputs)...)
+		if before.MCP.Prompts != nil && after.MCP.Prompts != nil {
+			out = append(out, comparePrompts(before.MCP.Prompts, after.MCP.Prompts)...)
+		}
+		if before.MCP.Resources != nil && after.MCP.Resources != nil {
+			out = append(out, compareResources(before.MCP.Resources, after.MCP.Resources)...)
+		}
 	}
 	if before.OpenAPI != nil && after.OpenAPI != nil {
 		out = append(out, compareOperations(before.OpenAPI.Operations, after.OpenAPI.Operations)...)

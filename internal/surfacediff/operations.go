@@ -82,6 +82,9 @@ func compareOperation(key string, b, a finding.SnapshotOperation) []Change {
 	if diffs := compareSchema(pointer(PartOpenAPI, "operations", key, "inputSchema"), decode(b.InputSchema), decode(a.InputSchema)); len(diffs) > 0 {
 		out = append(out, change(KindInputSchema, PartOpenAPI, subject, key, diffs, summarize("inputs of operation "+key, diffs)))
 	}
+	if b.Responses != nil && a.Responses != nil {
+		out = append(out, compareResponses(key, b.Responses, a.Responses)...)
+	}
 	if gone := missing(b.HALRels, a.HALRels); len(gone) > 0 {
 		out = append(out, change(KindRelations, PartOpenAPI, subject, key, []Diff{{
 			Pointer: pointer(PartOpenAPI, "operations", key, "halRels"), Before: jsonText(b.HALRels), After: jsonText(nonNil(a.HALRels)),
@@ -139,4 +142,84 @@ func compareSkills(before, after map[string]finding.SnapshotSkill) []Change {
 		}}, "the agent card no longer lists the skill "+id))
 	}
 	return out
+}
+
+// isError reports a status of an error response: 4xx and 5xx, their
+// ranges, and default, which is where a document declares its problems.
+func isError(status string) bool {
+	return status == "default" || strings.HasPrefix(status, "4") || strings.HasPrefix(status, "5")
+}
+
+// compareResponses compares the responses an operation declares, as
+// clients read them: the success and redirect responses give one change
+// (drift-response-schema), the error responses another
+// (drift-problem-types). A status no longer declared, a media type dropped
+// and a schema changed as compareOutputSchema says are breaking; a status
+// or media type added is compatible.
+func compareResponses(key string, before, after map[string]finding.SnapshotResponse) []Change {
+	var success, problems []Diff
+	for _, status := range slices.Sorted(maps.Keys(unionResponses(before, after))) {
+		b, inB := before[status]
+		a, inA := after[status]
+		ptr := pointer(PartOpenAPI, "operations", key, "responses", status)
+		var diffs []Diff
+		switch {
+		case inB && !inA:
+			why := "response " + status + " no longer declared"
+			if isError(status) {
+				why = "error response " + status + " no longer declared" + coveredBy(status, after)
+			}
+			diffs = append(diffs, Diff{Pointer: ptr, Before: jsonText(b), Breaking: true, Why: why})
+		case !inB:
+			diffs = append(diffs, Diff{Pointer: ptr, After: jsonText(a), Why: "response " + status + " declared"})
+		default:
+			for _, mt := range missing(b.MediaTypes, a.MediaTypes) {
+				diffs = append(diffs, Diff{Pointer: ptr + "/mediaTypes", Before: jsonText(b.MediaTypes), After: jsonText(nonNil(a.MediaTypes)),
+					Breaking: true, Why: mt + " no longer declared for " + status})
+			}
+			for _, mt := range missing(a.MediaTypes, b.MediaTypes) {
+				diffs = append(diffs, Diff{Pointer: ptr + "/mediaTypes", Before: jsonText(nonNil(b.MediaTypes)), After: jsonText(a.MediaTypes),
+					Why: mt + " declared for " + status})
+			}
+			for _, d := range compareOutput(ptr+"/schema", b.Schema, a.Schema) {
+				d.Why = status + ": " + d.Why
+				diffs = append(diffs, d)
+			}
+		}
+		if isError(status) {
+			problems = append(problems, diffs...)
+		} else {
+			success = append(success, diffs...)
+		}
+	}
+	var out []Change
+	subject := "operation " + key
+	if len(success) > 0 {
+		out = append(out, change(KindResponseSchema, PartOpenAPI, subject, key, success, summarize("responses of operation "+key, success)))
+	}
+	if len(problems) > 0 {
+		out = append(out, change(KindProblemTypes, PartOpenAPI, subject, key, problems, summarize("error responses of operation "+key, problems)))
+	}
+	return out
+}
+
+func unionResponses(a, b map[string]finding.SnapshotResponse) map[string]finding.SnapshotResponse {
+	out := maps.Clone(a)
+	maps.Copy(out, b)
+	return out
+}
+
+// coveredBy says which range or default still covers a status no longer
+// declared on its own: the client still gets a documented error, but no
+// longer the problem it was told to expect for this status.
+func coveredBy(status string, after map[string]finding.SnapshotResponse) string {
+	if r := status[:1] + "XX"; len(status) == 3 && status != "default" {
+		if _, ok := after[r]; ok {
+			return " (only " + r + " now)"
+		}
+	}
+	if _, ok := after["default"]; ok && status != "default" {
+		return " (only default now)"
+	}
+	return ""
 }

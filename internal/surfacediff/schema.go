@@ -21,12 +21,28 @@ var handled = map[string]bool{"type": true, "enum": true, "properties": true, "r
 // narrowed, an enum shrunk (or one added where any value went). Everything
 // else is compatible.
 func compareSchema(base string, b, a any) []Diff {
-	return schemaDiff{base}.compare("", b, a, 0)
+	return schemaDiff{base: base}.compare("", b, a, 0)
+}
+
+// compareOutputSchema compares a schema of what the server sends (a
+// response body, a tool's structured output); base is its pointer in the
+// snapshot. What a client reads is the other way round from what it sends:
+// breaking is a property removed, a property no longer required (it may be
+// absent now), a type changed to admit values of a type it did not (or a
+// null, with OpenAPI 3.0's nullable), and, as for inputs, an enum shrunk or
+// added (a value a client waited for never comes again). A property added,
+// required or not, an enum grown and a type narrowed are compatible.
+func compareOutputSchema(base string, b, a any) []Diff {
+	return schemaDiff{base: base, output: true}.compare("", b, a, 0)
 }
 
 // schemaDiff compares schemas under one base pointer; rel is a pointer
-// relative to it, which messages use.
-type schemaDiff struct{ base string }
+// relative to it, which messages use. output says the schemas describe what
+// the server sends rather than what it accepts.
+type schemaDiff struct {
+	base   string
+	output bool
+}
 
 // diff is a change at rel; where is the schema it is said to be in, for
 // the message ("" for the root).
@@ -60,7 +76,11 @@ func (s schemaDiff) compare(rel string, b, a any, depth int) []Diff {
 			out = append(out, s.compare(rel+"/items", vb, va, depth+1)...)
 			continue
 		}
-		out = append(out, s.diff(jsonorder.Join(rel, k), rel, present(vb, inB), present(va, inA), false, k+" changed"))
+		breaking, why := false, k+" changed"
+		if k == "nullable" && s.output && va == true {
+			breaking, why = true, "may now be null"
+		}
+		out = append(out, s.diff(jsonorder.Join(rel, k), rel, present(vb, inB), present(va, inA), breaking, why))
 	}
 	return out
 }
@@ -117,11 +137,21 @@ func (s schemaDiff) compareType(rel string, b, a map[string]any) []Diff {
 	vb, inB := b["type"]
 	va, inA := a["type"]
 	narrowed := ta != nil && (tb == nil || slices.ContainsFunc(tb, func(t string) bool { return !admits(ta, t) }))
+	widened := tb != nil && (ta == nil || slices.ContainsFunc(ta, func(t string) bool { return !admits(tb, t) }))
 	why := "type widened"
 	if narrowed {
 		why = "type narrowed"
 	}
-	return []Diff{s.diff(rel+"/type", rel, present(vb, inB), present(va, inA), narrowed, why)}
+	breaking := narrowed
+	if s.output {
+		// A client reads every type the schema admitted; one it did not
+		// is a value its code was not written for.
+		breaking = widened
+		if widened {
+			why = "type changed"
+		}
+	}
+	return []Diff{s.diff(rel+"/type", rel, present(vb, inB), present(va, inA), breaking, why)}
 }
 
 func (s schemaDiff) compareEnum(rel string, b, a map[string]any) []Diff {
@@ -161,6 +191,8 @@ func (s schemaDiff) compareProperties(rel string, b, a map[string]any, depth int
 		switch {
 		case inB && !inA:
 			out = append(out, s.diff(p, rel, jsonText(vb), "", true, "property "+name+" removed"))
+		case !inB && inA && s.output:
+			out = append(out, s.diff(p, rel, "", jsonText(va), false, "property "+name+" added"))
 		case !inB && inA && ra[name]:
 			out = append(out, s.diff(p, rel, "", jsonText(va), true, "new required property "+name))
 		case !inB && inA:
@@ -168,10 +200,12 @@ func (s schemaDiff) compareProperties(rel string, b, a map[string]any, depth int
 		default:
 			out = append(out, s.compare(p, vb, va, depth+1)...)
 			before, after := jsonText(sortedKeys(rb)), jsonText(sortedKeys(ra))
+			// An input newly required breaks the senders; an output no
+			// longer required breaks the readers.
 			if ra[name] && !rb[name] {
-				out = append(out, s.diff(rel+"/required", rel, before, after, true, "property "+name+" now required"))
+				out = append(out, s.diff(rel+"/required", rel, before, after, !s.output, "property "+name+" now required"))
 			} else if rb[name] && !ra[name] {
-				out = append(out, s.diff(rel+"/required", rel, before, after, false, "property "+name+" no longer required"))
+				out = append(out, s.diff(rel+"/required", rel, before, after, s.output, "property "+name+" no longer required"))
 			}
 		}
 	}
