@@ -209,3 +209,40 @@ func TestTLSFromConfigFile(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 }
+
+// TestInsecureScanReplaysWithItsWarning: a recording of a scan that did not
+// verify TLS says so, and its replay warns in every report as the scan
+// did, with the same JSON report but for the timestamps.
+func TestInsecureScanReplaysWithItsWarning(t *testing.T) {
+	root, _ := tlsTarget(t, demo.New(), nil)
+	dir := t.TempDir()
+	recording := filepath.Join(dir, "scan.har")
+	formats := []string{"text", "markdown", "html", "sarif", "junit"}
+	outputs := func(prefix string) []string {
+		var args []string
+		for _, f := range formats {
+			args = append(args, "-o", f+"="+filepath.Join(dir, prefix+"."+f))
+		}
+		return append(args, "-o", "json="+filepath.Join(dir, prefix+".json"))
+	}
+	r := run(t, append([]string{"scan", root + "/", "-q", "--max-pages", "5", "--fail-on", "none", "--insecure", "--record", recording}, outputs("scan")...)...)
+	if r.code != ExitOK {
+		t.Fatalf("scan: exit %d: %s", r.code, r.stderr)
+	}
+	again := run(t, append([]string{"scan", "--replay", recording, "-q", "--fail-on", "none"}, outputs("replay")...)...)
+	if again.code != ExitOK || again.stderr != "" {
+		t.Fatalf("replay: exit %d: %s", again.code, again.stderr)
+	}
+	for _, f := range formats {
+		if got := readOutput(t, filepath.Join(dir, "replay."+f)); !strings.Contains(got, "TLS not verified (--insecure)") {
+			t.Errorf("the replay's %s report does not warn that TLS was not verified", f)
+		}
+	}
+	want, got := readOutput(t, filepath.Join(dir, "scan.json")), readOutput(t, filepath.Join(dir, "replay.json"))
+	if !strings.Contains(got, `"tlsUnverified": true`) {
+		t.Error("the replay's JSON report does not say TLS was not verified")
+	}
+	if timestamps.ReplaceAllString(got, "") != timestamps.ReplaceAllString(want, "") {
+		t.Error("the replay's JSON report differs from the scan's beyond startedAt and finishedAt")
+	}
+}
