@@ -63,7 +63,7 @@ func (p *printer) surfaceCounts(m *finding.SurfaceMatrix, cols []int) {
 	if outside > 0 {
 		lead += fmt.Sprintf(" (%d outside OpenAPI)", outside)
 	}
-	p.wrapped(2, 4, lead+" named by each projection; -v lists them")
+	p.wrapped(2, 4, lead+"; how many each projection names (-v: which)")
 	rows := make([][]string, 0, len(cols))
 	for _, c := range cols {
 		named, notAssessed := 0, 0

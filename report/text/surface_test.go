@@ -56,7 +56,7 @@ func TestSurfaceCounts(t *testing.T) {
 		if width == 80 {
 			counts = []string{"OpenAPI 2 of 3", "llms.txt 3 of 3", "hypermedia 0 of 3 1 not assessed for this caller"}
 		}
-		for _, want := range append(counts, "3 operations (1 outside OpenAPI) named by each projection", "MCP tools not compared: no MCP endpoint") {
+		for _, want := range append(counts, "3 operations (1 outside OpenAPI); how many each projection names (-v: which)", "MCP tools not compared: no MCP endpoint") {
 			if !strings.Contains(out, want) {
 				t.Errorf("width %d: output lacks %q:\n%s", width, want, b.String())
 			}
