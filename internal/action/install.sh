@@ -121,24 +121,47 @@ fetch() {
     --retry 3 --connect-timeout 20 --max-time 300 --max-filesize "$3" -o "$2" -- "$1"
 }
 
-# install_release BIN downloads the release archive for this runner and its
-# checksums.txt, refuses the archive unless its SHA-256 is the one listed,
-# then unpacks only the executable to BIN. release_version, release_asset
-# and release_base must be set.
+# install_release BIN KEPT RESTORED KEY checks the release archive for this
+# runner against the release's checksums.txt, fetched anew each time, then
+# unpacks only the executable to BIN. The archive is the one the directory
+# KEPT holds when RESTORED is true (the runner cache restored it, under
+# KEY), else a download, which is moved into KEPT once it has passed, for
+# the cache to save. The cache keeps the archive rather than the
+# executable, so that what it restores is checked again as a download is:
+# an entry someone altered is refused. release_version, release_asset and
+# release_base must be set.
 install_release() {
-  local bin=$1 exe work url got
+  local bin=$1 kept=$2 restored=$3 key=$4 exe work url got archive
   exe=${bin##*/}
   work=$(mktemp -d "${RUNNER_TEMP:-/tmp}/agentready-download.XXXXXX")
   url="$release_base/v$release_version"
-  echo "agentready: downloading $release_asset of v$release_version"
-  if ! fetch "$url/checksums.txt" "$work/checksums.txt" 1048576 || ! fetch "$url/$release_asset" "$work/$release_asset" 268435456; then
-    echo "::error title=agentready::could not download $release_asset or checksums.txt of release v$release_version"
+  if ! fetch "$url/checksums.txt" "$work/checksums.txt" 1048576; then
+    echo "::error title=agentready::could not download checksums.txt of release v$release_version"
     return 3
   fi
   release_checksum "$work/checksums.txt" "$release_asset" || return
-  got=$(sha256_of "$work/$release_asset")
+  if [ "$restored" = true ]; then
+    archive="$kept/$release_asset"
+    echo "agentready: checking $release_asset of v$release_version from the runner cache"
+    if [ ! -f "$archive" ]; then
+      echo "::error title=agentready::the runner cache entry $key holds no $release_asset; refusing it: delete the entry (gh cache delete $key) and run again"
+      return 3
+    fi
+  else
+    archive="$work/$release_asset"
+    echo "agentready: downloading $release_asset of v$release_version"
+    if ! fetch "$url/$release_asset" "$archive" 268435456; then
+      echo "::error title=agentready::could not download $release_asset of release v$release_version"
+      return 3
+    fi
+  fi
+  got=$(sha256_of "$archive")
   if [ "$got" != "$release_checksum" ]; then
-    echo "::error title=agentready::$release_asset has SHA-256 $got, but checksums.txt of release v$release_version gives $release_checksum; refusing to install it"
+    if [ "$restored" = true ]; then
+      echo "::error title=agentready::$release_asset from the runner cache entry $key has SHA-256 $got, but checksums.txt of release v$release_version gives $release_checksum; refusing it: delete the entry (gh cache delete $key) and run again"
+    else
+      echo "::error title=agentready::$release_asset has SHA-256 $got, but checksums.txt of release v$release_version gives $release_checksum; refusing to install it"
+    fi
     return 3
   fi
   echo "agentready: SHA-256 $got matches checksums.txt"
@@ -146,12 +169,12 @@ install_release() {
   case "$release_asset" in
     *.zip)
       if command -v unzip > /dev/null; then
-        unzip -q "$work/$release_asset" "$exe" -d "$work/unpacked" || true
+        unzip -q "$archive" "$exe" -d "$work/unpacked" || true
       else
-        7z e -y -bd "-o$work/unpacked" "$work/$release_asset" "$exe" > /dev/null || true
+        7z e -y -bd "-o$work/unpacked" "$archive" "$exe" > /dev/null || true
       fi
       ;;
-    *) tar -xzf "$work/$release_asset" -C "$work/unpacked" "$exe" || true ;;
+    *) tar -xzf "$archive" -C "$work/unpacked" "$exe" || true ;;
   esac
   if [ ! -f "$work/unpacked/$exe" ] || [ -L "$work/unpacked/$exe" ]; then
     echo "::error title=agentready::$release_asset holds no file $exe"
@@ -160,5 +183,9 @@ install_release() {
   mkdir -p "${bin%/*}"
   mv "$work/unpacked/$exe" "$bin"
   chmod +x "$bin"
+  if [ "$restored" != true ]; then
+    mkdir -p "$kept"
+    mv "$archive" "$kept/$release_asset"
+  fi
   rm -rf "$work"
 }

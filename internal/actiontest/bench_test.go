@@ -11,8 +11,9 @@ import (
 // action scans an unreachable target, which fails at once, so the time is
 // that of its install steps. The release is the stub server's, its
 // executable padded with a real agentready build so that the archive has a
-// release's size. cold starts from an empty runner cache; warm finds the
-// binary in it; source/cold also empties GOCACHE, as on a fresh runner
+// release's size. cold starts from an empty runner cache; warm finds in it
+// the release's archive (checked and unpacked again) or the source build;
+// source/cold also empties GOCACHE, as on a fresh runner
 // (the module cache stays warm, where a runner downloads the modules too).
 // source/cold compiles everything at each iteration: give it -benchtime 1x.
 //

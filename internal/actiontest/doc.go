@@ -24,8 +24,9 @@
 //     exactly when the cached path already exists (an earlier run in the
 //     same RUNNER_TEMP built or downloaded it), which is what a warm cache
 //     looks like to later steps;
-//   - actions/cache/save checks that the path it would save holds the
-//     binary, so that no step saves an empty or failed install.
+//   - actions/cache/save checks that the path it would save holds
+//     something (the release's archive, or the source build), so that no
+//     step saves an empty or failed install.
 //
 // Any other uses: fails the test.
 package actiontest

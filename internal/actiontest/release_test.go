@@ -190,13 +190,19 @@ func TestActionInstallsAVerifiedRelease(t *testing.T) {
 				t.Error("the downloaded binary was not saved to the cache before the scan")
 			}
 
-			// A warm cache: the binary is there; nothing is fetched.
-			r = runAction(t, a, root, temp, inputs, env...)
-			if r.code != 3 || strings.Contains(r.log, "##[step] Download the agentready release") || strings.Contains(r.log, "##[step] Save agentready") {
-				t.Fatalf("warm: exit %d, want 3 without a download\n%s", r.code, r.log)
+			if entries, _ := os.ReadDir(r.steps["key"]["dir"]); len(entries) != 1 || entries[0].Name() != c.asset {
+				t.Errorf("the cached directory holds %v, want the archive alone", entries)
 			}
-			if again := srv.fetched(); again[c.asset] != got[c.asset] || again["checksums.txt"] != got["checksums.txt"] {
-				t.Errorf("a cache hit fetched again: %v after %v", again, got)
+
+			// A warm cache: the archive is there, checked again against a
+			// fresh checksums.txt, and not downloaded.
+			r = runAction(t, a, root, temp, inputs, env...)
+			if r.code != 3 || strings.Contains(r.log, "##[step] Save agentready") || !strings.Contains(r.log, "from the runner cache") ||
+				!strings.Contains(r.log, "matches checksums.txt") || !strings.Contains(r.log, "agentready: installed agentready v0.2.0") {
+				t.Fatalf("warm: exit %d, want 3 after the cached archive was checked\n%s", r.code, r.log)
+			}
+			if again := srv.fetched(); again[c.asset] != got[c.asset] || again["checksums.txt"] != got["checksums.txt"]+1 {
+				t.Errorf("a cache hit fetched %v after %v, want checksums.txt alone", again, got)
 			}
 		})
 	}
@@ -308,7 +314,10 @@ func TestActionRefusesAReleaseThatIsNotTheOneListed(t *testing.T) {
 		}, "::error title=agentready::checksums.txt of the release does not give one SHA-256 for " + asset},
 		{"no checksums.txt", func(files map[string][]byte) {
 			delete(files, "checksums.txt")
-		}, "::error title=agentready::could not download " + asset + " or checksums.txt of release v0.2.0"},
+		}, "::error title=agentready::could not download checksums.txt of release v0.2.0"},
+		{"no archive", func(files map[string][]byte) {
+			delete(files, asset)
+		}, "::error title=agentready::could not download " + asset + " of release v0.2.0"},
 		{"an archive whose agentready is a symbolic link", func(files map[string][]byte) {
 			sum := sha256.Sum256(symlink.Bytes())
 			files[asset] = symlink.Bytes()
@@ -333,6 +342,64 @@ func TestActionRefusesAReleaseThatIsNotTheOneListed(t *testing.T) {
 			}
 			if entries, _ := os.ReadDir(r.steps["key"]["dir"]); len(entries) != 0 {
 				t.Errorf("the cached directory holds %v: the cache would keep a refused install", entries)
+			}
+		})
+	}
+}
+
+// TestActionRefusesATamperedCacheEntry: what the runner cache restores is
+// checked against the release's checksums.txt again before it runs; an
+// archive altered in the cache, or an entry without it, is refused and
+// nothing of it runs.
+func TestActionRefusesATamperedCacheEntry(t *testing.T) {
+	a, root := loadAction(t)
+	const asset = "agentready_0.2.0_linux_amd64.tar.gz"
+	pwned := filepath.Join(t.TempDir(), "pwned")
+	_, tampered := archive(t, "linux", []byte("#!/bin/sh\ntouch "+pwned+"\n"))
+	srv := newReleaseServer(t, []byte(fakeAgentready), nil)
+	for _, c := range []struct {
+		name  string
+		alter func(dir string) error
+		want  string
+	}{
+		{"an archive replaced", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, asset), tampered, 0o644)
+		}, "::error title=agentready::" + asset + " from the runner cache entry agentready-release-0.2.0-linux-amd64 has SHA-256 "},
+		{"the archive gone, an executable in its place", func(dir string) error {
+			if err := os.Remove(filepath.Join(dir, asset)); err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dir, "agentready"), []byte("#!/bin/sh\ntouch "+pwned+"\n"), 0o755)
+		}, "::error title=agentready::the runner cache entry agentready-release-0.2.0-linux-amd64 holds no " + asset},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			temp := t.TempDir()
+			inputs := map[string]string{"url": unreachable, "version": fakeVersion}
+			log := filepath.Join(t.TempDir(), "fake.log")
+			r := runAction(t, a, root, temp, inputs, srv.env(log)...)
+			if r.code != 3 || !strings.Contains(r.log, "matches checksums.txt") {
+				t.Fatalf("cold: exit %d\n%s", r.code, r.log)
+			}
+			if err := c.alter(r.steps["key"]["dir"]); err != nil {
+				t.Fatal(err)
+			}
+			os.Remove(log)
+			before := srv.fetched()
+			r = runAction(t, a, root, temp, inputs, srv.env(log)...)
+			if r.code != 3 || !strings.Contains(r.log, c.want) || !strings.Contains(r.log, "gh cache delete agentready-release-0.2.0-linux-amd64") {
+				t.Fatalf("exit %d, want 3 and %q with how to delete the entry\n%s", r.code, c.want, r.log)
+			}
+			if strings.Contains(r.log, "##[step] Scan") {
+				t.Error("the scan ran after the cache entry was refused")
+			}
+			if _, err := os.Stat(pwned); err == nil {
+				t.Error("the tampered binary ran")
+			}
+			if _, err := os.Stat(log); err == nil {
+				t.Error("an agentready ran")
+			}
+			if got := srv.fetched(); got[asset] != before[asset] || got["checksums.txt"] != before["checksums.txt"]+1 {
+				t.Errorf("fetched %v after %v, want checksums.txt alone", got, before)
 			}
 		})
 	}

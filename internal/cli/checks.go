@@ -4,20 +4,25 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/report/text"
 )
 
 func newChecksCmd(e *env) *cobra.Command {
 	var format string
+	var families []string
 	cmd := &cobra.Command{
 		Use:   "checks",
 		Short: "List every check: ID, family, severity, title",
 		Example: `  agentready checks
+  agentready checks --family vary --family problem-json
   agentready checks --format json`,
 		Args:        cobra.NoArgs,
 		Annotations: map[string]string{usesConfig: "true"},
@@ -26,27 +31,49 @@ func newChecksCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			rules, err := rulesOf(reg, families)
+			if err != nil {
+				return err
+			}
 			switch format {
 			case "text":
-				return listChecksText(e, reg)
+				return e.page("text", func(w io.Writer) error { return terminalText(e, fitWidth(e)).WriteRules(w, rules) })
 			case "json":
-				return listChecksJSON(e, reg)
+				enc := json.NewEncoder(e.stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(rules)
 			}
 			return usageError("unknown --format %q for checks (want text or json)", format)
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().StringArrayVar(&families, "family", nil, "list only the checks of this family (repeatable)")
 	return cmd
 }
 
-// listChecksText lists the checks by family, fitted to the terminal, or to
-// 80 columns elsewhere.
-func listChecksText(e *env, reg *checks.Registry) error {
-	var rules []finding.RuleInfo
-	for _, c := range reg.All() {
-		rules = append(rules, checks.RuleInfo(c.Meta()))
+// rulesOf is the metadata of the registry's checks, in its order, of the
+// families named, or of all when none is; a family no check belongs to is
+// a usage error, with the nearest name.
+func rulesOf(reg *checks.Registry, families []string) ([]finding.RuleInfo, error) {
+	known := checks.FamilyNames()
+	for _, f := range families {
+		if slices.Contains(known, f) {
+			continue
+		}
+		hint := ""
+		if s := config.Suggest(f, known); s != "" {
+			hint = fmt.Sprintf("; did you mean %q?", s)
+		}
+		return nil, usageError("--family: unknown family %q%s (want one of %s)", f, hint, strings.Join(known, ", "))
 	}
-	return e.page("text", func(w io.Writer) error { return terminalText(e, fitWidth(e)).WriteRules(w, rules) })
+	rules := []finding.RuleInfo{}
+	for _, c := range reg.All() {
+		m := c.Meta()
+		if len(families) == 0 || slices.Contains(families, string(m.Family)) {
+			rules = append(rules, checks.RuleInfo(m))
+		}
+	}
+	return rules, nil
 }
 
 // fitWidth is the width checks and explain fit: the terminal's when stdout
@@ -62,16 +89,6 @@ func fitWidth(e *env) int {
 // stdout, in colour when stdout is a terminal and NO_COLOR is not set.
 func terminalText(e *env, width int) *text.Reporter {
 	return text.New(text.Options{Color: e.get("NO_COLOR") == "" && isTerminal(e.stdout), Width: width})
-}
-
-func listChecksJSON(e *env, reg *checks.Registry) error {
-	var rules []any
-	for _, c := range reg.All() {
-		rules = append(rules, checks.RuleInfo(c.Meta()))
-	}
-	enc := json.NewEncoder(e.stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rules)
 }
 
 func newExplainCmd(e *env) *cobra.Command {

@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/internal/finding"
@@ -23,6 +25,7 @@ func completeValues(root *cobra.Command) {
 		"fail-on-drift": {finding.DriftBreaking + "\tfail on breaking changes to the agent surface", finding.DriftAny + "\tfail on any change to it",
 			finding.DriftNone + "\tnever fail on drift"},
 		"defect": defectCompletions(),
+		"family": familyCompletions(),
 	}
 	var walk func(*cobra.Command)
 	walk = func(c *cobra.Command) {
@@ -102,6 +105,24 @@ func checkCompletions() []string {
 	for _, c := range builtin.All() {
 		m := c.Meta()
 		out = append(out, m.ID+"\t"+m.Title)
+	}
+	return out
+}
+
+// familyCompletions are the check families, each with how many built-in
+// checks it holds.
+func familyCompletions() []string {
+	count := map[checks.Family]int{}
+	for _, c := range builtin.All() {
+		count[c.Meta().Family]++
+	}
+	var out []string
+	for _, f := range checks.Families {
+		n := fmt.Sprintf("%d checks", count[f])
+		if count[f] == 0 {
+			n = "the configuration's rules"
+		}
+		out = append(out, string(f)+"\t"+n)
 	}
 	return out
 }

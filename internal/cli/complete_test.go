@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentready/agentready/internal/finding"
 )
 
 // completions runs cobra's hidden __complete command as a shell's script
@@ -42,6 +45,8 @@ func TestCompletion(t *testing.T) {
 		{args: []string{"scan", "--fail-on-drift", ""}, want: []string{"breaking", "any", "none"}},
 		{args: []string{"demo", "--defect", "no-vary"}, want: []string{"no-vary-accept", "no-vary-prefer"}, not: []string{"flaky-order"}},
 		{args: []string{"explain", "vary-"}, want: []string{"vary-accept", "vary-prefer"}, not: []string{"negotiation-wildcard"}},
+		{args: []string{"checks", "--family", ""}, want: []string{"negotiation", "vary", "problem-json", "drift", "custom"}},
+		{args: []string{"checks", "--family", "hal"}, want: []string{"hal", "hal-forms"}, not: []string{"vary", "openapi-hal"}},
 	} {
 		got, directive := completions(t, c.args...)
 		for _, w := range c.want {
@@ -62,5 +67,34 @@ func TestCompletion(t *testing.T) {
 	// completion takes over.
 	if got, directive := completions(t, "scan", "-o", "json="); len(got) != 0 || directive != ":0" {
 		t.Errorf("-o json=: %v %s, want the shell's file completion (:0)", got, directive)
+	}
+}
+
+// TestChecksFamily: --family lists the checks of the families named, in
+// text and JSON; a family that does not exist is a usage error naming the
+// nearest one.
+func TestChecksFamily(t *testing.T) {
+	r := run(t, "checks", "--family", "vary", "--family", "surface", "--format", "json")
+	if r.code != ExitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var rules []finding.RuleInfo
+	if err := json.Unmarshal([]byte(r.stdout), &rules); err != nil {
+		t.Fatal(err)
+	}
+	families := map[string]int{}
+	for _, rule := range rules {
+		families[rule.Family]++
+	}
+	if len(families) != 2 || families["vary"] != 2 || families["surface"] == 0 {
+		t.Errorf("--family vary --family surface listed %v", families)
+	}
+	text := run(t, "checks", "--family", "vary")
+	if text.code != ExitOK || !strings.Contains(text.stdout, "vary-accept") || strings.Contains(text.stdout, "negotiation-") {
+		t.Errorf("text: exit %d, want vary's checks alone:\n%s", text.code, text.stdout)
+	}
+	bad := run(t, "checks", "--family", "vray")
+	if bad.code != ExitUsage || !strings.Contains(bad.stderr, `did you mean "vary"`) {
+		t.Errorf("--family vray: exit %d: %s", bad.code, bad.stderr)
 	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 )
 
@@ -45,54 +46,30 @@ Use "{{.CommandPath}} [command] --help" for more about a command.{{end}}
 // continuation indented like its line. The commands' own texts are written
 // to fit; this catches what cobra adds (the completion commands' help).
 func fitHelp(s string) string {
-	var b strings.Builder
-	for i, line := range strings.Split(s, "\n") {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(fitLine(line))
+	lines := strings.Split(s, "\n")
+	for i, line := range lines {
+		lines[i] = fitLine(line)
 	}
-	return b.String()
+	return strings.Join(lines, "\n")
 }
 
+// fitLine wraps one line with ansi.Wordwrap, which measures the columns a
+// line shows and never cuts a word: a URL wider than a line stays whole.
 func fitLine(line string) string {
 	// A tab indents cobra's commands by 8 columns; 2, as everywhere else in
 	// help, leave them whole.
 	body := strings.TrimLeft(line, "\t")
 	line = strings.Repeat("  ", len(line)-len(body)) + body
-	if columns(line) <= helpColumns {
+	if ansi.StringWidth(line) <= helpColumns {
 		return line
 	}
-	indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
-	var b strings.Builder
-	width := 0
-	for i, word := range strings.Fields(line) {
-		switch {
-		case i == 0:
-			b.WriteString(indent + word)
-			width = columns(indent + word)
-		case width+1+columns(word) > helpColumns:
-			b.WriteString("\n" + indent + word)
-			width = columns(indent + word)
-		default:
-			b.WriteString(" " + word)
-			width += 1 + columns(word)
-		}
+	text := strings.TrimLeft(line, " ")
+	indent := line[:len(line)-len(text)]
+	wrapped := strings.Split(ansi.Wordwrap(text, helpColumns-len(indent), ""), "\n")
+	for i, l := range wrapped {
+		wrapped[i] = indent + strings.TrimRight(l, " ")
 	}
-	return b.String()
-}
-
-// columns counts a tab as the stop it moves to, and a rune as one column.
-func columns(s string) int {
-	n := 0
-	for _, r := range s {
-		if r == '\t' {
-			n += 8 - n%8
-			continue
-		}
-		n++
-	}
-	return n
+	return strings.Join(wrapped, "\n")
 }
 
 // completeTree adds cobra's help and completion commands now rather than

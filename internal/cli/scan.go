@@ -48,7 +48,7 @@ func (o *outputFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&o.failOn, "fail-on", "error", "fail (exit 1) on findings of this severity or worse: error, warning, info or none")
 	o.color.register(fs)
 	fs.BoolVarP(&o.quiet, "quiet", "q", false, "print no report on stdout and no progress on stderr; -o outputs are still written")
-	fs.BoolVarP(&o.verbose, "verbose", "v", false, "log every request on stderr, with its time and latency, and list every occurrence and every check")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "log every request on stderr, with its time and latency, and list every occurrence, every check and the surface matrix")
 	o.sarif.register(fs)
 }
 

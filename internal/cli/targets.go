@@ -212,6 +212,22 @@ func (t targetSpec) override(lim *limitFlags, f *config.File) {
 		lim.exclude = ft.Exclude
 	}
 	lim.ids.ofTarget = ft.Identities
+	t.overrideTLS(&lim.tls, f)
+}
+
+// overrideTLS puts the target's tls: keys in place of the shared ones, key
+// by key; the client certificate and its key are one setting.
+func (t targetSpec) overrideTLS(shared *tlsFlags, f *config.File) {
+	own := t.file.TLS
+	if own.CACert != "" {
+		shared.caCert = f.Resolve(own.CACert)
+	}
+	if own.Cert != "" {
+		shared.cert, shared.key = f.Resolve(own.Cert), f.Resolve(own.Key)
+	}
+	if own.Insecure != nil {
+		shared.insecure = *own.Insecure
+	}
 }
 
 // inheritedOnOrigin refuses a shared MCP endpoint or OpenAPI URL on another

@@ -9,6 +9,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"math/big"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -207,5 +208,132 @@ func TestTLSFromConfigFile(t *testing.T) {
 	r := run(t, "scan", "--config", cfg, root+"/", "-q", "--max-pages", "5", "--fail-on", "none")
 	if r.code != ExitOK {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+}
+
+// TestInsecureScanReplaysWithItsWarning: a recording of a scan that did not
+// verify TLS says so, and its replay warns in every report as the scan
+// did, with the same JSON report but for the timestamps.
+func TestInsecureScanReplaysWithItsWarning(t *testing.T) {
+	root, _ := tlsTarget(t, demo.New(), nil)
+	dir := t.TempDir()
+	recording := filepath.Join(dir, "scan.har")
+	formats := []string{"text", "markdown", "html", "sarif", "junit"}
+	outputs := func(prefix string) []string {
+		var args []string
+		for _, f := range formats {
+			args = append(args, "-o", f+"="+filepath.Join(dir, prefix+"."+f))
+		}
+		return append(args, "-o", "json="+filepath.Join(dir, prefix+".json"))
+	}
+	r := run(t, append([]string{"scan", root + "/", "-q", "--max-pages", "5", "--fail-on", "none", "--insecure", "--record", recording}, outputs("scan")...)...)
+	if r.code != ExitOK {
+		t.Fatalf("scan: exit %d: %s", r.code, r.stderr)
+	}
+	again := run(t, append([]string{"scan", "--replay", recording, "-q", "--fail-on", "none"}, outputs("replay")...)...)
+	if again.code != ExitOK || again.stderr != "" {
+		t.Fatalf("replay: exit %d: %s", again.code, again.stderr)
+	}
+	for _, f := range formats {
+		if got := readOutput(t, filepath.Join(dir, "replay."+f)); !strings.Contains(got, "TLS not verified (--insecure)") {
+			t.Errorf("the replay's %s report does not warn that TLS was not verified", f)
+		}
+	}
+	want, got := readOutput(t, filepath.Join(dir, "scan.json")), readOutput(t, filepath.Join(dir, "replay.json"))
+	if !strings.Contains(got, `"tlsUnverified": true`) {
+		t.Error("the replay's JSON report does not say TLS was not verified")
+	}
+	if timestamps.ReplaceAllString(got, "") != timestamps.ReplaceAllString(want, "") {
+		t.Error("the replay's JSON report differs from the scan's beyond startedAt and finishedAt")
+	}
+}
+
+// ownCATarget serves h over TLS with a certificate of its own for
+// 127.0.0.1, self-signed, so that two such servers have different CAs
+// (httptest's servers all share one), and returns its root URL and the
+// PEM file of that certificate.
+func ownCATarget(t *testing.T, h http.Handler) (root, caFile string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serial, err := rand.Int(rand.Reader, big.NewInt(1<<62))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: serial, Subject: pkix.Name{CommonName: "staging CA " + serial.String()},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		KeyUsage:    x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}, IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)},
+		BasicConstraintsValid: true, IsCA: true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(h)
+	srv.TLS = &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	caFile = filepath.Join(t.TempDir(), "ca.pem")
+	writePEM(t, caFile, "CERTIFICATE", der)
+	return srv.URL, caFile
+}
+
+// TestTLSPerTarget: two targets behind two private CAs, each trusted by
+// its own tls.cacert or by the top-level one it inherits, both verify; a
+// target left with the other's CA does not.
+func TestTLSPerTarget(t *testing.T) {
+	rootA, caA := ownCATarget(t, demo.New())
+	rootB, caB := ownCATarget(t, demo.New())
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, ".agentready.yaml")
+	write := func(body string) {
+		t.Helper()
+		if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scan := func() result {
+		return run(t, "scan", "--config", cfg, "-q", "--max-pages", "5", "--fail-on", "none")
+	}
+	write("version: 1\ntls:\n  cacert: " + caA + "\ntargets:\n  - name: a\n    url: " + rootA + "/\n  - name: b\n    url: " + rootB + "/\n    tls:\n      cacert: " + caB + "\n")
+	if r := scan(); r.code != ExitOK {
+		t.Fatalf("each target with its CA: exit %d: %s", r.code, r.stderr)
+	}
+	write("version: 1\ntls:\n  cacert: " + caA + "\ntargets:\n  - name: a\n    url: " + rootA + "/\n  - name: b\n    url: " + rootB + "/\n")
+	if r := scan(); r.code != ExitIncomplete || !strings.Contains(r.stderr, "target b:") || strings.Contains(r.stderr, "target a:") {
+		t.Errorf("target b with target a's CA: exit %d, want %d with b alone failing: %s", r.code, ExitIncomplete, r.stderr)
+	}
+	// A target's tls: wins over the flag of the same setting, as its other
+	// keys do.
+	write("version: 1\ntargets:\n  - name: a\n    url: " + rootA + "/\n    tls: {cacert: " + caA + "}\n  - name: b\n    url: " + rootB + "/\n    tls: {cacert: " + caB + "}\n")
+	if r := run(t, "scan", "--config", cfg, "-q", "--max-pages", "5", "--fail-on", "none", "--cacert", caB); r.code != ExitOK {
+		t.Errorf("targets' own CAs over --cacert: exit %d: %s", r.code, r.stderr)
+	}
+}
+
+// TestTLSConfigCheck: a client certificate without its key, at the top
+// level or in a target, is refused where it is written.
+func TestTLSConfigCheck(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, ".agentready.yaml")
+	body := "version: 1\ntls:\n  cert: client.pem\ntargets:\n  - url: https://a.example/\n    tls:\n      key: client.key\n  - url: https://b.example/\n    tls:\n      cert: b.pem\n      key: b.key\n"
+	if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "--config", cfg, "config", "check")
+	if r.code != ExitUsage {
+		t.Fatalf("exit %d, want %d: %s", r.code, ExitUsage, r.stderr)
+	}
+	for _, want := range []string{"tls: cert and key go together", "targets[0]: tls: cert and key go together"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("config check does not say %q: %s", want, r.stderr)
+		}
+	}
+	if strings.Contains(r.stderr, "targets[1]") {
+		t.Errorf("a target with both cert and key is refused: %s", r.stderr)
 	}
 }

@@ -79,6 +79,7 @@ type Target struct {
 	Include       []string   `yaml:"include,omitempty" doc:"Crawl only paths of this target matching these patterns."`
 	Exclude       []string   `yaml:"exclude,omitempty" doc:"Never crawl paths of this target matching these patterns."`
 	SARIFCategory string     `yaml:"sarif-category,omitempty" doc:"SARIF category (automationDetails.id) of this target's run (default: agentready/NAME), so that GitHub code scanning keeps the targets apart."`
+	TLS           TLS        `yaml:"tls,omitempty" doc:"TLS of this target's connections: each key set here replaces the top-level one (and its flag) for this target; cert and key go together. A file found in a parent directory applies it only with --trust-config."`
 }
 
 // Identity is a credential the scan may present. Only the name of the

@@ -145,7 +145,9 @@ func (f *File) SecretKeys() []string {
 		}
 	}
 	for _, t := range f.Targets {
-		if len(t.Identities) > 0 {
+		// A target's tls: presents a client certificate or turns
+		// verification off, as the top-level one does.
+		if len(t.Identities) > 0 || t.TLS != (TLS{}) {
 			return append(out, "targets")
 		}
 	}

@@ -102,6 +102,9 @@ func (f *File) validateTargets() []error {
 		if c := t.SARIFCategory; c != "" && (strings.TrimSpace(c) == "" || strings.ContainsAny(c, "\r\n")) {
 			add("sarif-category %q: want one line of text", c)
 		}
+		if msg := t.TLS.problem(); msg != "" {
+			add("tls: %s", msg)
+		}
 		errs = append(errs, validateIdentities(t.Identities, where+".identities")...)
 	}
 	return errs

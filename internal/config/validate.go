@@ -80,6 +80,9 @@ func (f *File) Validate(k Known) error {
 	}
 	errs = append(errs, f.validateRuleIDs()...)
 	errs = append(errs, validateIdentities(f.Identities, "identities")...)
+	if msg := f.TLS.problem(); msg != "" {
+		add("tls: %s", msg)
+	}
 	errs = append(errs, f.validateTargets()...)
 	errs = append(errs, f.validateScalars()...)
 	return errors.Join(errs...)
@@ -284,4 +287,14 @@ func unknownName(kind, name string, known []string) string {
 		msg += " (run 'agentready checks' for the list)"
 	}
 	return msg
+}
+
+// problem says what is wrong with a tls: section, or "": a client
+// certificate is of no use without its key, and a target's key alone would
+// be paired with another target's certificate.
+func (t TLS) problem() string {
+	if (t.Cert == "") != (t.Key == "") {
+		return "cert and key go together: give both the client certificate and its key"
+	}
+	return ""
 }

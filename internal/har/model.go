@@ -187,6 +187,9 @@ type scanData struct {
 	BasePath   *basePath           `json:"basePath"`
 	// Unfilled maps GET operations the exploration had no URL for to why.
 	Unfilled map[string]string `json:"unfilled"`
+	// TLSUnverified records that the servers' certificates were not
+	// verified (--insecure), which every report of a replay says again.
+	TLSUnverified bool `json:"tlsUnverified,omitempty"`
 }
 
 type recordingData struct {

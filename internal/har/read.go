@@ -313,7 +313,7 @@ func (rd *reader) recording() (*scan.Recording, error) {
 	}
 	out.Caller = d.Caller
 	out.Caller.Rank = max(0, len(d.Callers)-1)
-	rec := &scan.Recording{Target: target, Outcome: out}
+	rec := &scan.Recording{Target: target, Outcome: out, TLSUnverified: d.TLSUnverified}
 	if a := d.Active; a != nil {
 		out.Active = &probe.ActiveOutcome{Allow: a.Allow, Confirmed: a.Confirmed, Planned: a.Planned, Sent: a.Sent}
 	}

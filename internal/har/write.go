@@ -45,7 +45,7 @@ func Write(w io.Writer, rec *scan.Recording, opt Options) error {
 	data := &scanData{
 		Format: Format, Target: rec.Target.String(),
 		Caller: out.Caller, Stats: out.Stats, Throttling: out.Throttling, Notes: out.Notes,
-		Unfilled: out.Unfilled,
+		Unfilled: out.Unfilled, TLSUnverified: rec.TLSUnverified,
 	}
 	recs := recordingsOf(out)
 	for _, r := range recs {

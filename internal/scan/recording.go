@@ -15,6 +15,10 @@ import (
 type Recording struct {
 	Target  *url.URL
 	Outcome *probe.Outcome
+	// TLSUnverified is set when the servers' certificates were not
+	// verified (--insecure): a replay warns as the scan did, since what was
+	// recorded may not have come from the target.
+	TLSUnverified bool
 	// plans are what the checks judging resources planned, for the shard
 	// stage; nil for a whole scan and for a replay.
 	plans *resourcePlans
@@ -33,5 +37,6 @@ func record(ctx context.Context, opts Options) (*Recording, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Recording{Target: opts.Probe.Start, Outcome: out, plans: plans}, nil
+	return &Recording{Target: opts.Probe.Start, Outcome: out, plans: plans,
+		TLSUnverified: opts.Probe.TLS != nil && opts.Probe.TLS.InsecureSkipVerify}, nil
 }

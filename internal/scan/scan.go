@@ -121,7 +121,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 		Ignored:       post.Ignored,
 		Baseline:      post.Baseline,
 		Stats:         ownedStats(opts.Shard, out.Stats, in.Recording),
-		TLSUnverified: opts.Probe.TLS != nil && opts.Probe.TLS.InsecureSkipVerify,
+		TLSUnverified: rec.TLSUnverified,
 		Notes:         out.Notes,
 		MCP:           out.MCPInfo(),
 		Active:        activeInfo,

@@ -1,16 +1,20 @@
 package text
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/agentready/agentready/internal/finding"
 )
 
-// surface prints the operation × projection matrix: a table when it fits
-// the width, else one wrapped line per operation. Projections that were not
-// assessed are listed with their reason instead of as empty columns, and
-// operations the scanned caller may not call are listed with theirs under
-// the table, their per-caller cells reading notForCaller instead of "—".
+// surface prints the operation × projection matrix. Without Verbose it is
+// one line per projection, counting the operations it names, since the
+// matrix of an API of any size fills screens (the JSON and HTML reports
+// hold it whole); with Verbose, a table when it fits the width, else one
+// wrapped line per operation. Projections that were not assessed are
+// listed with their reason instead of as empty columns, and operations the
+// scanned caller may not call are listed with theirs, their per-caller
+// cells reading notForCaller instead of "—".
 func (p *printer) surface(r *finding.Report) {
 	m := r.Surface
 	if m == nil || len(m.Rows) == 0 {
@@ -25,6 +29,10 @@ func (p *printer) surface(r *finding.Report) {
 		}
 		p.wrapped(2, 4, styleDim.Render(clean(proj.Name)+" not compared: "+clean(proj.Reason)))
 	}
+	if !p.opts.Verbose {
+		p.surfaceCounts(m, cols)
+		return
+	}
 	if !p.surfaceTable(m, cols) {
 		for _, row := range m.Rows {
 			var parts []string
@@ -37,6 +45,45 @@ func (p *printer) surface(r *finding.Report) {
 	for _, row := range m.Rows {
 		if row.NotForCaller != "" {
 			p.wrapped(2, 4, styleDim.Render(surfaceLabel(row)+": "+notForCaller+" ("+clean(row.NotForCaller)+")"))
+		}
+	}
+}
+
+// surfaceCounts prints, for each assessed projection, how many of the
+// matrix's operations it names, and how many it could not be judged on
+// because the scanned caller may not call them.
+func (p *printer) surfaceCounts(m *finding.SurfaceMatrix, cols []int) {
+	outside := 0
+	for _, row := range m.Rows {
+		if !row.InOpenAPI {
+			outside++
+		}
+	}
+	lead := fmt.Sprintf("%d operations", len(m.Rows))
+	if outside > 0 {
+		lead += fmt.Sprintf(" (%d outside OpenAPI)", outside)
+	}
+	p.wrapped(2, 4, lead+"; how many each projection names (-v: which)")
+	rows := make([][]string, 0, len(cols))
+	for _, c := range cols {
+		named, notAssessed := 0, 0
+		for _, row := range m.Rows {
+			switch {
+			case m.NotAssessedForCaller(row, c):
+				notAssessed++
+			case c < len(row.Names) && len(row.Names[c]) > 0:
+				named++
+			}
+		}
+		detail := ""
+		if notAssessed > 0 {
+			detail = fmt.Sprintf("%d %s", notAssessed, notForCaller)
+		}
+		rows = append(rows, []string{clean(m.Projections[c].Name), fmt.Sprintf("%d of %d", named, len(m.Rows)), detail})
+	}
+	if !p.grid(4, grid{rows: rows}) {
+		for _, row := range rows {
+			p.wrapped(4, 4, strings.TrimSuffix(row[0]+": "+row[1]+"; "+row[2], "; "))
 		}
 	}
 }

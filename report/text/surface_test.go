@@ -21,10 +21,12 @@ func surfaceReport() *finding.Report {
 	}}
 }
 
+// TestSurfaceTableAndFallback: with -v, the whole matrix, as a table or
+// one line per operation.
 func TestSurfaceTableAndFallback(t *testing.T) {
 	for _, width := range []int{100, 30} {
 		var b strings.Builder
-		if err := New(Options{Width: width}).Write(&b, surfaceReport()); err != nil {
+		if err := New(Options{Width: width, Verbose: true}).Write(&b, surfaceReport()); err != nil {
 			t.Fatal(err)
 		}
 		out := b.String()
@@ -36,6 +38,33 @@ func TestSurfaceTableAndFallback(t *testing.T) {
 		}
 		if strings.Contains(out, "\x1b[31m") {
 			t.Errorf("width %d: control sequence from the report reached the terminal", width)
+		}
+	}
+}
+
+// TestSurfaceCounts: without -v, one line per projection counts the
+// operations it names, with those not assessed for the caller apart, at a
+// width that fits the counts beside the names and at one that does not.
+func TestSurfaceCounts(t *testing.T) {
+	for _, width := range []int{80, 24} {
+		var b strings.Builder
+		if err := New(Options{Width: width}).Write(&b, surfaceReport()); err != nil {
+			t.Fatal(err)
+		}
+		out := strings.Join(strings.Fields(b.String()), " ")
+		counts := []string{"OpenAPI: 2 of 3", "llms.txt: 3 of 3", "hypermedia: 0 of 3; 1 not assessed for this caller"}
+		if width == 80 {
+			counts = []string{"OpenAPI 2 of 3", "llms.txt 3 of 3", "hypermedia 0 of 3 1 not assessed for this caller"}
+		}
+		for _, want := range append(counts, "3 operations (1 outside OpenAPI); how many each projection names (-v: which)", "MCP tools not compared: no MCP endpoint") {
+			if !strings.Contains(out, want) {
+				t.Errorf("width %d: output lacks %q:\n%s", width, want, b.String())
+			}
+		}
+		for _, detail := range []string{"payOrders", "needs admin", "POST /r"} {
+			if strings.Contains(out, detail) {
+				t.Errorf("width %d: without -v the section names %q:\n%s", width, detail, b.String())
+			}
 		}
 	}
 }
