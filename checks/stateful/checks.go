@@ -191,8 +191,10 @@ func (ConfirmWhileInvalid) Meta() checks.Meta {
 cannot be delivered to), the server stops at the failing node: ` + "`applied`" + ` lists
 what took effect, ` + "`validation_errors`" + ` says why the rest did not, and
 ` + "`next_actions`" + ` offers only the way to fix it; the confirm step does not
-appear. An entry whose tool or operation name says confirm, or which is
-marked ` + "`requires_user_approval`" + `, offered beside a non-empty
+appear. An entry whose tool or operation name says confirm, which is marked
+` + "`requires_user_approval`" + ` or ` + "`requires_confirmation`" + `, or whose description
+names a high-risk action (a charge, a deletion, a permission change, an
+export), offered beside a non-empty
 ` + "`validation_errors`" + ` invites the model to submit an order the server has just
 said is wrong.
 

@@ -28,6 +28,10 @@ func (n *node) confirmWhileInvalid(entries []entry) {
 			why = "a confirm step"
 		case e.v.Get("requires_user_approval").IsTrue():
 			why = "marked requires_user_approval"
+		case e.v.Get("requires_confirmation").IsTrue():
+			why = "marked requires_confirmation"
+		case namesSideEffect(e.text):
+			why = "its description names a high-risk action"
 		default:
 			continue
 		}
