@@ -24,7 +24,7 @@ func All() []checks.Check {
 	return []checks.Check{
 		MediaType{}, DeclaredMediaType{}, ServedAsJSON{}, InvalidJSON{},
 		StatusMismatch{}, MemberType{}, TypeURI{}, TitleReasonPhrase{}, TitleVaries{},
-		ExtensionNames{}, ServerError{}, Leak{}, DeclaredType{}, UndeclaredStatus{},
+		ExtensionNames{}, ServerError{}, Leak{}, DeclaredType{}, UndeclaredStatus{}, RetryAfter{},
 		SuccessLabelled{}, SuccessDeclared{}, QueryDecoding{},
 	}
 }

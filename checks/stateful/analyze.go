@@ -197,6 +197,9 @@ func (n *node) check() {
 		n.confirmation(e)
 		n.idempotency(e)
 	}
+	n.confirmWhileInvalid(entries)
+	n.undescribed(entries)
+	n.resultShapes()
 	n.verify(list, entries)
 	n.patchFields(entries)
 	n.patchVersion()
@@ -213,7 +216,7 @@ func entriesOf(list *jsonorder.Value) []entry {
 			}
 		}
 		for _, k := range []string{"description", "title"} {
-			if s, ok := it.Get(k).Str(); ok {
+			if s, ok := it.Get(k).Str(); ok && strings.TrimSpace(s) != "" {
 				e.text = s
 				break
 			}
@@ -255,7 +258,7 @@ func (n *node) confirmation(e entry) {
 	case e.v.Get("requires_user_approval").IsTrue():
 		why = "it is marked requires_user_approval"
 	case namesSideEffect(e.text):
-		why = fmt.Sprintf("its description (%q) names a payment, refund or deletion", e.text)
+		why = fmt.Sprintf("its description (%q) names a high-risk action (a payment, refund, deletion, permission change, export or sending)", e.text)
 	case n.a.catalog.irreversible(e.name):
 		why = "its MCP tool is declared destructive and not idempotent"
 	default:

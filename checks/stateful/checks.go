@@ -44,23 +44,24 @@ func (c NextActionsMissing) Run(ctx context.Context, in *checks.Input) ([]findin
 	return judge(ctx, in, c.Meta())
 }
 
-// ConfirmationSkipped checks that payments, refunds, deletions and approvals sit behind requires_confirmation.
+// ConfirmationSkipped checks that high-risk actions sit behind requires_confirmation.
 type ConfirmationSkipped struct{}
 
 func (ConfirmationSkipped) Meta() checks.Meta {
 	return checks.Meta{
 		ID: idConfirmation, Family: checks.FamilyStateful, Severity: finding.SeverityError, Security: true,
 		Since:    checks.FirstRelease,
-		Title:    "Payments, refunds, deletions and approvals sit behind requires_confirmation",
+		Title:    "Payments, deletions, permission changes, exports and approvals sit behind requires_confirmation",
 		SpecRefs: []finding.SpecRef{ref("the-confirmation-node-is-never-skipped", "MUST"), refMCPAnnotations},
 		Help: `The confirmation node is a hard boundary: no matter how much the model already
-knows, an action that moves money, deletes data or needs a human's approval is
-offered only where ` + "`requires_confirmation`" + ` is true (on the entry or on the node
-that lists it), so that the agent stops and asks. An entry is held to this when
-it is marked ` + "`requires_user_approval`" + `, when its description says it charges,
-pays, refunds or deletes (descriptions that only check, verify, request or
-start something are not), or when the MCP tool it names is declared
-destructive and not idempotent.
+knows, an action that moves money, deletes data, changes permissions, sends
+data outside or needs a human's approval is offered only where
+` + "`requires_confirmation`" + ` is true (on the entry or on the node that lists it), so
+that the agent stops and asks. An entry is held to this when it is marked
+` + "`requires_user_approval`" + `, when its description says it charges, pays, refunds,
+deletes, grants, revokes, changes a role, exports, shares or sends
+(descriptions that only check, verify, request or start something are not),
+or when the MCP tool it names is declared destructive and not idempotent.
 
 **How to fix:** set ` + "`requires_confirmation: true`" + ` on the node that offers the
 action (or on the entry), and keep the action off the list until the flow
@@ -174,5 +175,88 @@ patch.`,
 }
 
 func (c PatchVersion) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta())
+}
+
+// ConfirmWhileInvalid checks that a node whose validation failed offers no confirm step.
+type ConfirmWhileInvalid struct{}
+
+func (ConfirmWhileInvalid) Meta() checks.Meta {
+	return checks.Meta{
+		ID: idConfirmInvalid, Family: checks.FamilyStateful, Severity: finding.SeverityError,
+		Since:    checks.FirstRelease,
+		Title:    "A node whose validation failed offers no confirm step",
+		SpecRefs: []finding.SpecRef{ref("no-confirmation-while-validation-fails", "MUST")},
+		Help: `When a field of the patch fails validation (inventory runs short, an address
+cannot be delivered to), the server stops at the failing node: ` + "`applied`" + ` lists
+what took effect, ` + "`validation_errors`" + ` says why the rest did not, and
+` + "`next_actions`" + ` offers only the way to fix it; the confirm step does not
+appear. An entry whose tool or operation name says confirm, which is marked
+` + "`requires_user_approval`" + ` or ` + "`requires_confirmation`" + `, or whose description
+names a high-risk action (a charge, a deletion, a permission change, an
+export), offered beside a non-empty
+` + "`validation_errors`" + ` invites the model to submit an order the server has just
+said is wrong.
+
+**How to fix:** compute ` + "`next_actions`" + ` after validation, and leave the confirm step
+off the list while ` + "`validation_errors`" + ` has entries.`,
+	}
+}
+
+func (c ConfirmWhileInvalid) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta())
+}
+
+// NextActionUndescribed checks that every next_actions entry says what it does.
+type NextActionUndescribed struct{}
+
+func (NextActionUndescribed) Meta() checks.Meta {
+	return checks.Meta{
+		ID: idUndescribed, Family: checks.FamilyStateful, Severity: finding.SeverityInfo,
+		Since:    checks.FirstRelease,
+		Title:    "Every next_actions entry says what it does",
+		SpecRefs: []finding.SpecRef{ref("each-next-action-says-what-it-does", "advice")},
+		Help: `` + "`next_actions`" + ` "tells the model explicitly which tools it may call next and
+what each one does": each entry carries a ` + "`description`" + ` (or a ` + "`title`" + `) such as
+"Apply a coupon or change order details" or "Check with the payment gateway
+first; do not resubmit". A bare tool name leaves the model to guess the
+difference between two entries that call the same tool with other arguments,
+and hides the advice a description carries. The design states this as what
+the list is for, not with a MUST or SHOULD of its own, so this is advice.
+
+**How to fix:** give each entry a ` + "`description`" + ` saying what it does in this state,
+from the same flow definition that computes the list.`,
+	}
+}
+
+func (c NextActionUndescribed) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta())
+}
+
+// ResultShape checks that applied and validation_errors have the shapes the design gives them.
+type ResultShape struct{}
+
+func (ResultShape) Meta() checks.Meta {
+	return checks.Meta{
+		ID: idResultShape, Family: checks.FamilyStateful, Severity: finding.SeverityWarning,
+		Since:    checks.FirstRelease,
+		Title:    "applied and validation_errors have the shapes agents read",
+		SpecRefs: []finding.SpecRef{ref("applied-and-validation-errors-have-shapes", "readiness")},
+		Help: `After a patch, "` + "`applied`" + ` lists the fields that took effect,
+` + "`validation_errors`" + ` explains why" the others did not. An agent reads them to tell
+the user what changed and to fix what failed, so their shapes are part of the
+contract: ` + "`applied`" + ` is an array of field names (` + "`[\"items\", \"address_id\"]`" + `), or an
+object keyed by them; ` + "`validation_errors`" + ` is an array of objects, each naming
+its field (` + "`field`" + `, ` + "`pointer`" + ` or ` + "`path`" + `) and why it failed (` + "`message`" + `, ` + "`reason`" + ` or
+` + "`detail`" + `). A string, a number, or a failure without its field or message
+leaves the model unable to say which field to fix. A ` + "`null`" + ` is read as an empty
+list.
+
+**How to fix:** return the fields by name and each failure as
+` + "`{\"field\": \"items[].quantity\", \"message\": \"only 1 in stock\"}`" + `.`,
+	}
+}
+
+func (c ResultShape) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
 	return judge(ctx, in, c.Meta())
 }

@@ -4,8 +4,10 @@
 // ("requires_confirmation"). The rules come from the stateful-action design
 // (seed 003): every response of a flow says what comes next, the
 // confirmation node is never skipped, submissions and retries carry an
-// idempotency key, an unresolved submission offers a verification, and the
-// patch vocabulary agrees with itself and with the patch schema.
+// idempotency key, an unresolved submission offers a verification, the
+// patch vocabulary agrees with itself and with the patch schema, a node
+// whose validation failed offers no confirmation, every next action says
+// what it does, and applied and validation_errors have their shapes.
 //
 // Whether a next_actions entry names an operation that exists is judged by
 // the affordance family (affordance-next-action-unknown); this family judges
@@ -22,18 +24,22 @@ import (
 
 // Check IDs.
 const (
-	idMissing      = "stateful-next-actions-missing"
-	idConfirmation = "stateful-confirmation-skipped"
-	idIdempotency  = "stateful-idempotency-key"
-	idVerify       = "stateful-verify-missing"
-	idPatchFields  = "stateful-patch-fields"
-	idPatchVersion = "stateful-patch-version"
+	idMissing        = "stateful-next-actions-missing"
+	idConfirmation   = "stateful-confirmation-skipped"
+	idIdempotency    = "stateful-idempotency-key"
+	idVerify         = "stateful-verify-missing"
+	idPatchFields    = "stateful-patch-fields"
+	idPatchVersion   = "stateful-patch-version"
+	idConfirmInvalid = "stateful-confirm-while-invalid"
+	idUndescribed    = "stateful-next-action-undescribed"
+	idResultShape    = "stateful-result-shape"
 )
 
 // All returns the family's checks.
 func All() []checks.Check {
 	return []checks.Check{
 		NextActionsMissing{}, ConfirmationSkipped{}, IdempotencyKey{}, VerifyMissing{}, PatchFields{}, PatchVersion{},
+		ConfirmWhileInvalid{}, NextActionUndescribed{}, ResultShape{},
 	}
 }
 

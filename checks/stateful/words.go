@@ -40,15 +40,26 @@ func isStep(name string, words ...string) bool {
 	return slices.ContainsFunc(tokens(name), func(t string) bool { return slices.Contains(words, t) })
 }
 
-// sideEffectWords are the words by which a description says the action moves
-// money or deletes data. Nouns that verify and recover steps use too
-// ("check that the payment went through") are deliberately absent.
+// sideEffectWords are the words by which a description says the action is
+// one of the highest-risk operations the stateful design lists: it moves
+// money, deletes data, changes permissions (grants, revokes, assigns a
+// role) or sends data outside (exports, shares, sends). Nouns that verify
+// and recover steps use too ("check that the payment went through") are
+// deliberately absent; "role" is the exception, since a description that
+// names a role without a harmless lead ("Make Ada an admin role") changes
+// one.
 var sideEffectWords = map[string]bool{
 	"charge": true, "charges": true, "charging": true,
 	"pay": true, "pays": true, "paying": true,
 	"refund": true, "refunds": true, "refunding": true,
 	"delete": true, "deletes": true, "deleting": true, "deletion": true,
 	"erase": true, "erases": true, "purge": true, "purges": true,
+	"grant": true, "grants": true, "granting": true,
+	"revoke": true, "revokes": true, "revoking": true,
+	"role": true, "roles": true,
+	"export": true, "exports": true, "exporting": true,
+	"share": true, "shares": true, "sharing": true,
+	"send": true, "sends": true, "sending": true,
 }
 
 // harmlessLeads are the first words of descriptions that only look, check
@@ -62,7 +73,7 @@ var harmlessLeads = map[string]bool{
 }
 
 // namesSideEffect reports a description that says the action charges,
-// pays, refunds or deletes.
+// pays, refunds, deletes, changes permissions or sends data outside.
 func namesSideEffect(text string) bool {
 	ws := tokens(text)
 	if len(ws) == 0 || harmlessLeads[ws[0]] {

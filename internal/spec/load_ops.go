@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 
@@ -318,9 +319,25 @@ func (l *loader) bodies(o *Operation, opNode *yaml.Node) {
 			o.Responses = map[string]Response{}
 		}
 		o.Responses[code] = Response{Content: l.content(r),
-			SchemaLocations: l.schemaLocations(r, jsonorder.Join(o.Location.Pointer+"/responses", code))}
+			SchemaLocations: l.schemaLocations(r, jsonorder.Join(o.Location.Pointer+"/responses", code)),
+			Headers:         l.headerNames(r)}
 		o.Links = append(o.Links, l.links(code, r)...)
 	}
+}
+
+// headerNames are the names of the headers a response declares, in
+// canonical form: header names are case-insensitive (RFC 9110 §5.1), and
+// OpenAPI keys them as written.
+func (l *loader) headerNames(response *yaml.Node) []string {
+	hs := l.deref(mapValue(response, "headers"))
+	if hs == nil || hs.Kind != yaml.MappingNode {
+		return nil
+	}
+	var out []string
+	for i := 0; i+1 < len(hs.Content); i += 2 {
+		out = append(out, http.CanonicalHeaderKey(hs.Content[i].Value))
+	}
+	return out
 }
 
 // links reads the link objects of one response, in document order.

@@ -408,3 +408,44 @@ components:
 		t.Errorf("200 schema at %+v", got)
 	}
 }
+
+func TestLoadResponseHeaderNames(t *testing.T) {
+	src := `openapi: 3.1.0
+info: {title: t, version: "1"}
+paths:
+  /orders:
+    get:
+      responses:
+        "200": {description: ok}
+        "429":
+          $ref: '#/components/responses/Throttled'
+        "503":
+          description: down
+          headers:
+            retry-after: {schema: {type: integer}}
+            X-RateLimit-Reset: {schema: {type: integer}}
+components:
+  responses:
+    Throttled:
+      description: slow down
+      headers:
+        Retry-After:
+          $ref: '#/components/headers/RetryAfter'
+  headers:
+    RetryAfter: {schema: {type: integer}}
+`
+	d, err := Load([]byte(src), "t.yaml", "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := d.Operations[0].Responses
+	if got := rs["503"].Headers; !slices.Equal(got, []string{"Retry-After", "X-Ratelimit-Reset"}) {
+		t.Errorf("503 headers %v", got)
+	}
+	if got := rs["429"].Headers; !slices.Equal(got, []string{"Retry-After"}) {
+		t.Errorf("429 headers, by $ref, %v", got)
+	}
+	if got := rs["200"].Headers; got != nil {
+		t.Errorf("200 declares no header, got %v", got)
+	}
+}

@@ -148,6 +148,9 @@ type Response struct {
 	// SchemaLocations maps the same media types to where each schema is
 	// written, for findings about a body that does not fit it.
 	SchemaLocations map[string]finding.SourceLocation
+	// Headers are the names of the headers the response declares, in
+	// canonical form (Retry-After), in document order.
+	Headers []string
 }
 
 // SecurityScheme is a declared security scheme.
