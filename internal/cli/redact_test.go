@@ -316,11 +316,17 @@ func TestExposedCredentialNeverPrinted(t *testing.T) {
 		if !strings.Contains(sent.String(), secret) {
 			t.Errorf("the server never sent the %s credential", rule)
 		}
-		// The end of a credential is what a prefix never shows.
+		// The end of a credential is what a prefix never shows; nor may an
+		// output encode the whole (a URL, an HTML attribute, a HAR body).
 		tail := secret[len(secret)-16:]
 		for where, out := range outputs {
 			if strings.Contains(out, tail) {
 				t.Errorf("%s holds the %s credential", where, rule)
+			}
+			for label, form := range hostile.EchoForms(secret) {
+				if strings.Contains(out, form) {
+					t.Errorf("%s holds the %s credential as %s", where, rule, label)
+				}
 			}
 		}
 		if !strings.Contains(outputs["json"], `"subject": "`+rule+` `) {
