@@ -78,7 +78,7 @@ func (c SecretExposed) Run(ctx context.Context, in *checks.Input) ([]finding.Fin
 			}
 			seen[x] = true
 			for _, e := range exposures(x) {
-				if e.cred.Rule == "jwt" && (started == 0 || e.cred.Expires <= started) {
+				if e.cred.Expires != 0 && (started == 0 || e.cred.Expires <= started) {
 					// A token that had expired when the scan began opens
 					// nothing; one whose expiry cannot be compared with the
 					// scan's start is not judged, so that a replay agrees.

@@ -11,15 +11,15 @@ import (
 	"strings"
 )
 
-// A credential format is a secret wherever it appears: a live payment key,
-// a cloud access key or a repository token in a response is exposed to
-// whoever reads it, an agent's context and its logs included. Unlike
-// Secrets, which are the values the scan itself sends, these are found by
-// their format, in what the server says, and the recording keeps in their
-// place a placeholder (see CredentialPlaceholder) that names the format,
-// the first characters that say which kind of key it is, and the length:
-// enough for a check to report the exposure again from the recording,
-// nothing that could be replayed against the issuer.
+// CredentialRule is a format of credential that is a secret wherever it
+// appears: a live payment key, a cloud access key or a repository token in
+// a response is exposed to whoever reads it, an agent's context and its
+// logs included. Unlike Secrets, the values the scan itself sends, these
+// are found by their format in what the server says, and the recording
+// keeps in their place a placeholder (see RedactCredentials) that names
+// the format, the first characters that say which kind of key it is, and
+// the length: enough for a check to report the exposure again from the
+// recording, nothing that could be replayed against the issuer.
 //
 // The formats follow the rules of the same IDs in gitleaks' rule file
 // (config/gitleaks.toml of github.com/gitleaks/gitleaks, v8.x, MIT
@@ -148,9 +148,6 @@ var credentialRules = []CredentialRule{
 		valid: func(m string) bool { _, ok := jwtExpiry(m); return ok }},
 }
 
-// CredentialRules are the formats searched for, in a fixed order.
-func CredentialRules() []CredentialRule { return slices.Clone(credentialRules) }
-
 // CredentialRuleByID is the rule of that ID, for a placeholder read back.
 func CredentialRuleByID(id string) (CredentialRule, bool) {
 	for _, r := range credentialRules {
@@ -178,7 +175,7 @@ type Credential struct {
 // placeholderTag begins every placeholder.
 const placeholderTag = "agentready-redacted:"
 
-// Placeholder is what replaces c in a recording:
+// placeholder is what replaces c in a recording:
 // "agentready-redacted:RULE:PREFIX:LENGTH", with ":exp=UNIX" for a JWT.
 // It matches no rule, so scrubbing it again changes nothing.
 func (c Credential) placeholder() string {
