@@ -177,12 +177,16 @@ func (c *client) send(ctx context.Context, method, rawURL string, header http.He
 	return x, final
 }
 
-// scrub replaces the secrets in x, and remembers the URL requested when its
-// recorded URL changed. The response header is final then, and shared with
-// the exchanges that received the same one.
+// scrub replaces the secrets and the exposed credentials in x, and
+// remembers the URL requested when its recorded URL changed. The response
+// header is final then, and shared with the exchanges that received the
+// same one.
 func (c *client) scrub(x *exchange.Exchange) {
 	requested := x.Request.URL
 	c.secrets.Scrub(x)
+	// Credentials the server exposes are kept out of the recording too,
+	// before the header is shared; see exchange.RedactResponseCredentials.
+	exchange.RedactResponseCredentials(x)
 	if x.Response != nil {
 		x.Response.Header = c.respHdrs.shared(x.Response.Header)
 	}

@@ -2,8 +2,9 @@
 // runs as more than one caller: operations, MCP tools and policy revealed
 // to callers who may not use them, existence oracles, error details shown
 // only to the less privileged, and per-caller responses a shared cache could
-// mix up.
-// With one identity every check is "not assessed".
+// mix up; and, whoever asks, credentials a response exposes.
+// With one identity every check but leakage-secret-exposed is "not
+// assessed".
 package leakage
 
 import (
@@ -18,7 +19,7 @@ import (
 // All returns the family's checks.
 func All() []checks.Check {
 	return []checks.Check{OfferedRefused{}, PolicyReason{}, NeverOffered{}, ErrorDetail{}, ExistenceOracle{}, SharedCache{},
-		MCPToolRefused{}, MCPPrivilegedToolAnonymous{}, HiddenExecuted{}, HiddenRefusal{}}
+		MCPToolRefused{}, MCPPrivilegedToolAnonymous{}, HiddenExecuted{}, HiddenRefusal{}, SecretExposed{}}
 }
 
 const notAssessed = "not assessed: the scan ran as one identity; give two or more with --identity to compare what each caller is shown"

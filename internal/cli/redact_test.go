@@ -2,11 +2,13 @@ package cli
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -260,5 +262,85 @@ func TestSplicedEchoNeverPrinted(t *testing.T) {
 		if at := strings.Index(shown, "t/enant"); at >= 0 {
 			t.Errorf("%s shows the value, or its beginning: %q", where, shown[at:min(at+40, len(shown))])
 		}
+	}
+}
+
+// TestExposedCredentialNeverPrinted scans a server that exposes
+// credentials of well-known formats in a JSON body (the demo's
+// leak-secret-in-body), a header, llms.txt and an MCP tool's description:
+// each is reported, no output holds one, and a replay of the recording,
+// which holds their placeholders, gives the same report. The credentials
+// are joined at run time and were never issued.
+func TestExposedCredentialNeverPrinted(t *testing.T) {
+	aws := "AKIA" + "QYLPMN5HHHFPZAM2"
+	github := "ghp_" + strings.Repeat("aB3d", 9)
+	enc := base64.RawURLEncoding.EncodeToString
+	jwt := enc([]byte(`{"alg":"HS256","typ":"JWT"}`)) + "." + enc([]byte(`{"sub":"svc","exp":4102444800}`)) + "." + strings.Repeat("Sig0_-", 8)
+	tools := &mcpfix.Server{Era: mcpfix.Modern, Tools: []json.RawMessage{
+		json.RawMessage(`{"name":"list_orders","description":"Lists orders. Send Authorization: Bearer ` + jwt + `.","inputSchema":{"type":"object","properties":{"status":{"type":"string"}}}}`),
+	}}
+	app := demo.New(demo.DefectLeakSecretInBody)
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", tools)
+	mux.Handle("/llms.txt", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+		w.Write([]byte("# Orders\n\n> Try it with the token " + github + ".\n"))
+	}))
+	mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Debug-Aws", aws)
+		app.ServeHTTP(w, r)
+	}))
+	sent := &sentLog{}
+	srv := httptest.NewServer(sent.wrap(mux))
+	t.Cleanup(srv.Close)
+
+	dir := t.TempDir()
+	recording, replayed := filepath.Join(dir, "scan.har"), filepath.Join(dir, "replay.json")
+	args := []string{"scan", srv.URL + "/", "-v", "--mcp", srv.URL + "/mcp", "--record", recording}
+	for _, format := range report.Formats() {
+		args = append(args, "-o", format+"="+filepath.Join(dir, "report."+format))
+	}
+	r := run(t, args...)
+	if r.code != ExitGateFailed {
+		t.Fatalf("code %d: %s", r.code, r.stderr)
+	}
+	stripe := regexp.MustCompile(`sk_live_[0-9A-Za-z]+`).FindString(sent.String())
+	if stripe == "" {
+		t.Fatal("the server sent no Stripe key: the test would not notice its leak")
+	}
+	outputs := map[string]string{"stdout": r.stdout, "stderr": r.stderr, "har": readOutput(t, recording), "har bodies": recordedBodies(t, recording)}
+	for _, format := range report.Formats() {
+		outputs[format] = readOutput(t, filepath.Join(dir, "report."+format))
+	}
+	for rule, secret := range map[string]string{"stripe-access-token": stripe, "aws-access-token": aws, "github-pat": github, "jwt": jwt} {
+		if !strings.Contains(sent.String(), secret) {
+			t.Errorf("the server never sent the %s credential", rule)
+		}
+		// The end of a credential is what a prefix never shows; nor may an
+		// output encode the whole (a URL, an HTML attribute, a HAR body).
+		tail := secret[len(secret)-16:]
+		for where, out := range outputs {
+			if strings.Contains(out, tail) {
+				t.Errorf("%s holds the %s credential", where, rule)
+			}
+			for label, form := range hostile.EchoForms(secret) {
+				if strings.Contains(out, form) {
+					t.Errorf("%s holds the %s credential as %s", where, rule, label)
+				}
+			}
+		}
+		if !strings.Contains(outputs["json"], `"subject": "`+rule+` `) {
+			t.Errorf("the JSON report has no leakage-secret-exposed finding for %s", rule)
+		}
+		if !strings.Contains(outputs["har"], "agentready-redacted:"+rule+":") {
+			t.Errorf("the recording keeps no placeholder for %s", rule)
+		}
+	}
+	again := run(t, "scan", "--replay", recording, "-q", "-o", "json="+replayed)
+	if again.code != r.code {
+		t.Fatalf("replay: code %d, want the scan's %d: %s", again.code, r.code, again.stderr)
+	}
+	if got, want := timestamps.ReplaceAllString(readOutput(t, replayed), ""), timestamps.ReplaceAllString(outputs["json"], ""); got != want {
+		t.Error("the replay's JSON report differs from the scan's beyond startedAt and finishedAt")
 	}
 }

@@ -419,6 +419,10 @@ func fromEntry(e entry) (*exchange.Exchange, error) {
 	if d.AfterHeadSize > 0 {
 		x.AfterHead = &exchange.AfterHead{Bytes: []byte(d.AfterHead), Size: d.AfterHeadSize}
 	}
+	// A HAR from elsewhere, or from a version that kept them, may hold the
+	// credentials a server exposed: a replay judges and shows their
+	// placeholders, as it would a recording made now.
+	exchange.RedactResponseCredentials(x)
 	return x, nil
 }
 

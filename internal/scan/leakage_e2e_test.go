@@ -84,10 +84,18 @@ func TestDemoAsTwoIdentitiesGradesAWithNoLeak(t *testing.T) {
 	}
 }
 
+// TestOneIdentityLeavesLeakageNotAssessed: every leakage check compares
+// callers but leakage-secret-exposed, which one identity judges.
 func TestOneIdentityLeavesLeakageNotAssessed(t *testing.T) {
 	t.Parallel()
 	rep := shared(t, conformantScanned).rep
 	for _, c := range leakage.All() {
+		if _, anyCaller := c.(leakage.SecretExposed); anyCaller {
+			if st := checkStatus(rep, c.Meta().ID); st.Status != finding.StatusPass {
+				t.Errorf("%s: %s %q, want pass on the conformant demo", c.Meta().ID, st.Status, st.Reason)
+			}
+			continue
+		}
 		if st := checkStatus(rep, c.Meta().ID); st.Status != finding.StatusSkip || !strings.HasPrefix(st.Reason, "not assessed") {
 			t.Errorf("%s: %s %q, want skip not assessed", c.Meta().ID, st.Status, st.Reason)
 		}

@@ -92,7 +92,9 @@ func TestReachedAPIIsGradedWithAbsentFamiliesNotPresent(t *testing.T) {
 			t.Errorf("family %s is %q, want not present", fam, states[fam])
 		}
 	}
-	if states["leakage"] != finding.FamilyNotAssessed {
-		t.Errorf("leakage is %q: one identity cannot judge it, but the app may leak", states["leakage"])
+	// One identity judges exposed credentials alone of the leakage family:
+	// a credential in a response is exposed whoever asks.
+	if states["leakage"] != finding.FamilyGraded {
+		t.Errorf("leakage is %q: one identity judges exposed credentials", states["leakage"])
 	}
 }

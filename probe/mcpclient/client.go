@@ -374,7 +374,10 @@ func (c *client) send(ctx context.Context, method string, h http.Header, body []
 		sent := c.secrets.String(string(body))
 		x.Request.Body = sent[:min(len(sent), maxRecordedRequestBody)]
 	}
-	defer func() { c.secrets.Scrub(x) }()
+	defer func() {
+		c.secrets.Scrub(x)
+		exchange.RedactResponseCredentials(x)
+	}()
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
 	var rd io.Reader
