@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds a release into dist/ (which it empties first):
-#   agentready_<version>_<os>_<arch>.tar.gz   linux and darwin: agentready, README.md (and LICENSE when there is one)
-#   agentready_<version>_windows_<arch>.zip   agentready.exe, README.md (and LICENSE)
+#   agentready_<version>_<os>_<arch>.tar.gz   linux and darwin: agentready, README.md, NOTICE (and LICENSE when there is one)
+#   agentready_<version>_windows_<arch>.zip   agentready.exe, README.md, NOTICE (and LICENSE)
 #   agentready_<version>_<arch>.deb / .rpm    linux packages (nfpm, .ci/nfpm.yaml)
 #   agentready_<version>_sbom.cdx.json        CycloneDX SBOM of the module (cyclonedx-gomod)
 #   checksums.txt                             SHA-256 of each of the above, in sha256sum's format
@@ -70,9 +70,12 @@ rm -rf "$dist"
 mkdir -p "$dist"
 
 docs=(README.md)
-if [ -f LICENSE ]; then
-  docs+=(LICENSE)
-fi
+# NOTICE names the sources of rules the scanner carries and their licences.
+for doc in LICENSE NOTICE; do
+  if [ -f "$doc" ]; then
+    docs+=("$doc")
+  fi
+done
 
 start=$SECONDS
 ldflags="-s -w -X $STAMP.Version=$version -X $STAMP.Commit=$commit -X $STAMP.Date=$date"
