@@ -14,10 +14,15 @@ import (
 
 func newChecksCmd(e *env) *cobra.Command {
 	var format string
+	var static bool
 	cmd := &cobra.Command{
 		Use:   "checks",
 		Short: "List every check: ID, family, severity, title",
+		Long: `checks lists every check by family, and says how many of each family
+agentready lint runs on documents alone; the others need a live scan.
+--static lists only those lint runs.`,
 		Example: `  agentready checks
+  agentready checks --static
   agentready checks --format json`,
 		Args:        cobra.NoArgs,
 		Annotations: map[string]string{usesConfig: "true"},
@@ -26,24 +31,29 @@ func newChecksCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			cs := reg.All()
+			if static {
+				cs = checks.StaticOnly(cs)
+			}
 			switch format {
 			case "text":
-				return listChecksText(e, reg)
+				return listChecksText(e, cs)
 			case "json":
-				return listChecksJSON(e, reg)
+				return listChecksJSON(e, cs)
 			}
 			return usageError("unknown --format %q for checks (want text or json)", format)
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().BoolVar(&static, "static", false, "list only the checks agentready lint runs on documents alone")
 	return cmd
 }
 
 // listChecksText lists the checks by family, fitted to the terminal, or to
 // 80 columns elsewhere.
-func listChecksText(e *env, reg *checks.Registry) error {
+func listChecksText(e *env, cs []checks.Check) error {
 	var rules []finding.RuleInfo
-	for _, c := range reg.All() {
+	for _, c := range cs {
 		rules = append(rules, checks.RuleInfo(c.Meta()))
 	}
 	return e.page("text", func(w io.Writer) error { return terminalText(e, fitWidth(e)).WriteRules(w, rules) })
@@ -64,10 +74,19 @@ func terminalText(e *env, width int) *text.Reporter {
 	return text.New(text.Options{Color: e.get("NO_COLOR") == "" && isTerminal(e.stdout), Width: width})
 }
 
-func listChecksJSON(e *env, reg *checks.Registry) error {
-	var rules []any
-	for _, c := range reg.All() {
-		rules = append(rules, checks.RuleInfo(c.Meta()))
+// listedRule is a check as `agentready checks --format json` lists it: as
+// a report's rules do, and with the documents lint judges it on.
+type listedRule struct {
+	finding.RuleInfo
+	// Documents are absent for a check that needs a live scan.
+	Documents []string `json:"documents,omitempty"`
+}
+
+func listChecksJSON(e *env, cs []checks.Check) error {
+	rules := []listedRule{}
+	for _, c := range cs {
+		r := checks.RuleInfo(c.Meta())
+		rules = append(rules, listedRule{RuleInfo: r, Documents: r.Documents})
 	}
 	enc := json.NewEncoder(e.stdout)
 	enc.SetIndent("", "  ")
