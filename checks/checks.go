@@ -122,6 +122,11 @@ type Meta struct {
 	// Needs are what the check needs sent besides the crawl and its own
 	// probes; the scan reads them instead of knowing checks by name.
 	Needs Needs
+	// Documents are what the check reads when it judges documents alone
+	// (see Documents): `agentready lint` runs it when it is given them,
+	// `agentready checks --static` lists it. Zero for a check that needs a
+	// live scan.
+	Documents Documents
 	// OncePerSite marks a check that reports at most one finding for the
 	// whole site, on the first resource that shows the problem: merging
 	// the shards of a split scan keeps the first of theirs.

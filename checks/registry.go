@@ -63,6 +63,8 @@ func NewRegistry(cs ...Check) (*Registry, error) {
 			return nil, fmt.Errorf("check %q: at least one spec clause is required", m.ID)
 		case validNeeds(m.Needs) != "":
 			return nil, fmt.Errorf("check %q: %s", m.ID, validNeeds(m.Needs))
+		case validDocuments(m.Documents) != "":
+			return nil, fmt.Errorf("check %q: %s", m.ID, validDocuments(m.Documents))
 		case m.Since != "" && !versionPattern.MatchString(m.Since):
 			return nil, fmt.Errorf("check %q: Since %q is not a version MAJOR.MINOR.PATCH", m.ID, m.Since)
 		}
@@ -152,5 +154,6 @@ func RuleInfo(m Meta) finding.RuleInfo {
 	return finding.RuleInfo{
 		ID: m.ID, Family: string(m.Family), Title: m.Title, Severity: m.Severity,
 		Security: m.Security, SpecRefs: m.SpecRefs, Help: m.Help, DocsURL: m.DocsURL(),
+		Documents: m.Documents.Names(),
 	}
 }

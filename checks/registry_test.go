@@ -37,6 +37,7 @@ func TestNewRegistryRejectsBadMetadata(t *testing.T) {
 		{"no severity", func(m *checks.Meta) { m.Severity = finding.SeverityNone }, "severity"},
 		{"no clause", func(m *checks.Meta) { m.SpecRefs = nil }, "clause"},
 		{"unknown need", func(m *checks.Meta) { m.Needs = 1 << 7 }, "unknown needs"},
+		{"unknown document", func(m *checks.Meta) { m.Documents = 1 << 7 }, "unknown documents"},
 	}
 	for _, tt := range tests {
 		m := valid("vary-x")
@@ -217,5 +218,40 @@ func TestRegistryRejectsASinceThatIsNoVersion(t *testing.T) {
 	m.Since = checks.FirstRelease
 	if _, err := checks.NewRegistry(fake{m}); err != nil {
 		t.Errorf("Since %q: %v", m.Since, err)
+	}
+}
+
+// lint selects by the documents a check declares, and only those it was
+// given: without a catalog, no check of the catalog runs.
+func TestStaticForSelectsByTheDeclaredDocuments(t *testing.T) {
+	of := func(id string, d checks.Documents) checks.Check {
+		m := valid(id)
+		m.Documents = d
+		return fake{m}
+	}
+	live, spec, tools, both := of("vary-live", 0), of("vary-spec", checks.DocOpenAPI), of("vary-tools", checks.DocMCPTools),
+		of("vary-both", checks.DocOpenAPI|checks.DocMCPTools)
+	all := []checks.Check{live, spec, tools, both}
+	ids := func(cs []checks.Check) string {
+		var out []string
+		for _, c := range cs {
+			out = append(out, c.Meta().ID)
+		}
+		return strings.Join(out, " ")
+	}
+	for _, tt := range []struct {
+		given checks.Documents
+		want  string
+	}{
+		{checks.DocOpenAPI, "vary-spec"},
+		{checks.DocMCPTools, "vary-tools"},
+		{checks.DocOpenAPI | checks.DocMCPTools, "vary-spec vary-tools vary-both"},
+	} {
+		if got := ids(checks.StaticFor(all, tt.given)); got != tt.want {
+			t.Errorf("given %v: %q, want %q", tt.given.Names(), got, tt.want)
+		}
+	}
+	if got := ids(checks.StaticOnly(all)); got != "vary-spec vary-tools vary-both" || checks.IsStatic(live) {
+		t.Errorf("static: %q", got)
 	}
 }

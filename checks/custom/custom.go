@@ -189,10 +189,12 @@ func meta(id string, r config.Rule, sev finding.Severity) checks.Meta {
 		Help:     help(r),
 	}
 	if r.Target == TargetMCPTool {
-		m.Needs = checks.NeedsMCP
+		// It reads the tool definitions alone: lint runs it on a catalog.
+		m.Needs, m.Documents = checks.NeedsMCP, checks.DocMCPTools
 	}
 	if r.Target == TargetSpec {
-		m.Needs = checks.NeedsSpecText
+		// A rule on the document reads it alone: lint runs it too.
+		m.Needs, m.Documents = checks.NeedsSpecText, checks.DocOpenAPI
 	}
 	if r.Target == TargetExchange {
 		// A rule may name any header, or all of them, and the body.
@@ -225,9 +227,6 @@ func help(r config.Rule) string {
 	b.WriteString("\n**How to fix:** change what the rule judges so that it holds, or change the rule in the configuration if it no longer states the house's intent. docs/custom-rules.md describes what each target reads.\n")
 	return b.String()
 }
-
-// Static makes a rule on the document one that lint runs too.
-func (c *Rule) Static() bool { return c.target == TargetSpec }
 
 // Meta describes the rule as a check.
 func (c *Rule) Meta() checks.Meta { return c.meta }

@@ -72,9 +72,10 @@ type ContextCost struct{}
 func (ContextCost) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "mcp-context-cost", Family: checks.FamilyMCP,
-		Since:    checks.FirstRelease,
-		Title:    "A large catalog offers a search or discovery tool",
-		Severity: finding.SeverityWarning,
+		Documents: checks.DocMCPTools,
+		Since:     checks.FirstRelease,
+		Title:     "A large catalog offers a search or discovery tool",
+		Severity:  finding.SeverityWarning,
 		SpecRefs: []finding.SpecRef{
 			{Doc: "Kate et al., LongFuncEval (2025)", Level: "advice", URL: "https://arxiv.org/abs/2505.10570"},
 			{Doc: "Bluchet and Dunglas, Hydra-to-MCP gateway pilot", Level: "advice", URL: "https://hal.science/hal-05630480"},

@@ -32,9 +32,10 @@ type ToolConfusable struct{}
 func (ToolConfusable) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "mcp-tool-confusable", Family: checks.FamilyMCP,
-		Since:    checks.FirstRelease,
-		Title:    "Sibling tools are told apart by name and description",
-		Severity: finding.SeverityWarning,
+		Documents: checks.DocMCPTools,
+		Since:     checks.FirstRelease,
+		Title:     "Sibling tools are told apart by name and description",
+		Severity:  finding.SeverityWarning,
 		SpecRefs: []finding.SpecRef{
 			mcpRef(mcp.Modern, "server/tools §Tool Names (names SHOULD be unique)", "SHOULD", "server/tools"),
 			{Doc: "Hasan et al., MCP Tool Descriptions Are Smelly! (2026)", Level: "advice", URL: "https://arxiv.org/abs/2602.14878"},

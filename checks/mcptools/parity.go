@@ -36,10 +36,11 @@ type ParityUnknownProperty struct{}
 func (ParityUnknownProperty) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "mcp-parity-unknown-property", Family: checks.FamilyMCP,
-		Since:    checks.FirstRelease,
-		Title:    "Tool arguments are operation parameters or body fields",
-		Severity: finding.SeverityError,
-		SpecRefs: []finding.SpecRef{operationRef, toolsRef},
+		Documents: checks.DocOpenAPI | checks.DocMCPTools,
+		Since:     checks.FirstRelease,
+		Title:     "Tool arguments are operation parameters or body fields",
+		Severity:  finding.SeverityError,
+		SpecRefs:  []finding.SpecRef{operationRef, toolsRef},
 		Help: "Every property of a tool's `inputSchema` must be a parameter or a request-body field of the\n" +
 			"operation it projects. An extra property is an argument the API will not receive: the agent\n" +
 			"fills it, and the value is silently lost or, worse, sent somewhere unintended.\n\n" +
@@ -58,10 +59,11 @@ type ParityMissingParameter struct{}
 func (ParityMissingParameter) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "mcp-parity-missing-parameter", Family: checks.FamilyMCP,
-		Since:    checks.FirstRelease,
-		Title:    "Required operation parameters are tool arguments",
-		Severity: finding.SeverityError,
-		SpecRefs: []finding.SpecRef{operationRef, toolsRef},
+		Documents: checks.DocOpenAPI | checks.DocMCPTools,
+		Since:     checks.FirstRelease,
+		Title:     "Required operation parameters are tool arguments",
+		Severity:  finding.SeverityError,
+		SpecRefs:  []finding.SpecRef{operationRef, toolsRef},
 		Help: "A required parameter of the operation (every path parameter is required) or a required body\n" +
 			"field that the tool's schema lacks cannot be supplied by any agent: every call fails, or the\n" +
 			"server fills a default the agent never chose.\n\n" +
@@ -80,10 +82,11 @@ type ParityType struct{}
 func (ParityType) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "mcp-parity-type", Family: checks.FamilyMCP,
-		Since:    checks.FirstRelease,
-		Title:    "Tool argument types match the operation's",
-		Severity: finding.SeverityError,
-		SpecRefs: []finding.SpecRef{operationRef, toolsRef},
+		Documents: checks.DocOpenAPI | checks.DocMCPTools,
+		Since:     checks.FirstRelease,
+		Title:     "Tool argument types match the operation's",
+		Severity:  finding.SeverityError,
+		SpecRefs:  []finding.SpecRef{operationRef, toolsRef},
 		Help: "When a tool says `string` and the operation says `integer` (or the reverse), the agent sends\n" +
 			"values the API rejects. `integer` and `number` are treated as compatible.\n\n" +
 			"**How to fix:** derive both schemas from one declaration.\n\n" + mcpmap.MappingHelp,
@@ -101,10 +104,11 @@ type ParityRequired struct{}
 func (ParityRequired) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "mcp-parity-required", Family: checks.FamilyMCP,
-		Since:    checks.FirstRelease,
-		Title:    "Tool and operation agree on what is required",
-		Severity: finding.SeverityWarning,
-		SpecRefs: []finding.SpecRef{operationRef, toolsRef},
+		Documents: checks.DocOpenAPI | checks.DocMCPTools,
+		Since:     checks.FirstRelease,
+		Title:     "Tool and operation agree on what is required",
+		Severity:  finding.SeverityWarning,
+		SpecRefs:  []finding.SpecRef{operationRef, toolsRef},
 		Help: "A parameter that the operation requires and the tool marks optional lets agents omit it and\n" +
 			"fail; one that the tool requires and the operation does not forces agents to invent values.\n\n" +
 			"**How to fix:** align `required` in the tool's schema with the operation.\n\n" + mcpmap.MappingHelp,
@@ -122,7 +126,8 @@ type ParityReadOnlyUnsafe struct{}
 func (ParityReadOnlyUnsafe) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "mcp-parity-readonly-unsafe", Since: checks.FirstRelease, Family: checks.FamilyMCP,
-		Title: "readOnlyHint is only on tools whose operation is GET or HEAD", Severity: finding.SeverityError, Security: true,
+		Documents: checks.DocOpenAPI | checks.DocMCPTools,
+		Title:     "readOnlyHint is only on tools whose operation is GET or HEAD", Severity: finding.SeverityError, Security: true,
 		SpecRefs: []finding.SpecRef{annotationsRef, methodsRef},
 		Help: "Hosts auto-approve tools marked `readOnlyHint: true`: no confirmation is asked. On a tool that\n" +
 			"projects a POST, PUT, PATCH or DELETE, the hint lets an agent change state without the user's\n" +
@@ -142,10 +147,11 @@ type ParityGetNotReadOnly struct{}
 func (ParityGetNotReadOnly) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "mcp-parity-get-not-readonly", Family: checks.FamilyMCP,
-		Since:    checks.FirstRelease,
-		Title:    "Tools of GET operations say readOnlyHint: true",
-		Severity: finding.SeverityWarning,
-		SpecRefs: []finding.SpecRef{annotationsRef, methodsRef},
+		Documents: checks.DocOpenAPI | checks.DocMCPTools,
+		Since:     checks.FirstRelease,
+		Title:     "Tools of GET operations say readOnlyHint: true",
+		Severity:  finding.SeverityWarning,
+		SpecRefs:  []finding.SpecRef{annotationsRef, methodsRef},
 		Help: "MCP's defaults presume a tool without annotations writes, destroys and reaches an open world.\n" +
 			"A tool that only reads (its operation is GET or HEAD) without `readOnlyHint: true` makes hosts\n" +
 			"ask for confirmation on every read, and teaches users to click through prompts.\n\n" +
@@ -165,10 +171,11 @@ type ParityDeleteNotDestructive struct{}
 func (ParityDeleteNotDestructive) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "mcp-parity-delete-not-destructive", Family: checks.FamilyMCP,
-		Since:    checks.FirstRelease,
-		Title:    "Tools of DELETE operations do not deny being destructive",
-		Severity: finding.SeverityError,
-		SpecRefs: []finding.SpecRef{annotationsRef, methodsRef},
+		Documents: checks.DocOpenAPI | checks.DocMCPTools,
+		Since:     checks.FirstRelease,
+		Title:     "Tools of DELETE operations do not deny being destructive",
+		Severity:  finding.SeverityError,
+		SpecRefs:  []finding.SpecRef{annotationsRef, methodsRef},
 		Help: "A DELETE removes something. `destructiveHint: false` on its tool tells hosts it cannot, and\n" +
 			"they may skip the confirmation the user relies on. Leaving the hint at its default (true) is fine.\n\n" +
 			"**How to fix:** remove `destructiveHint: false` from tools that delete.\n\n" + mcpmap.MappingHelp,
@@ -187,10 +194,11 @@ type ParityIdempotent struct{}
 func (ParityIdempotent) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "mcp-parity-idempotent", Family: checks.FamilyMCP,
-		Since:    checks.FirstRelease,
-		Title:    "Tools of PUT and DELETE operations say idempotentHint: true",
-		Severity: finding.SeverityInfo,
-		SpecRefs: []finding.SpecRef{annotationsRef, {Doc: "RFC 9110", Section: "9.2.2 Idempotent Methods", Level: "definition", URL: "https://www.rfc-editor.org/rfc/rfc9110#section-9.2.2"}},
+		Documents: checks.DocOpenAPI | checks.DocMCPTools,
+		Since:     checks.FirstRelease,
+		Title:     "Tools of PUT and DELETE operations say idempotentHint: true",
+		Severity:  finding.SeverityInfo,
+		SpecRefs:  []finding.SpecRef{annotationsRef, {Doc: "RFC 9110", Section: "9.2.2 Idempotent Methods", Level: "definition", URL: "https://www.rfc-editor.org/rfc/rfc9110#section-9.2.2"}},
 		Help: "PUT and DELETE are idempotent in HTTP: repeating them has no further effect. Saying so with\n" +
 			"`idempotentHint: true` tells agents they may retry after a timeout instead of checking state first.\n\n" +
 			"**How to fix:** set `idempotentHint: true` on those tools.\n\n" + mcpmap.MappingHelp,
@@ -210,10 +218,11 @@ type ParityDescription struct{}
 func (ParityDescription) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "mcp-parity-description", Family: checks.FamilyMCP,
-		Since:    checks.FirstRelease,
-		Title:    "Tool descriptions agree with the operation's summary",
-		Severity: finding.SeverityInfo,
-		SpecRefs: []finding.SpecRef{toolsRef, operationRef},
+		Documents: checks.DocOpenAPI | checks.DocMCPTools,
+		Since:     checks.FirstRelease,
+		Title:     "Tool descriptions agree with the operation's summary",
+		Severity:  finding.SeverityInfo,
+		SpecRefs:  []finding.SpecRef{toolsRef, operationRef},
 		Help: "When the tool's description starts with a reading verb (get, list, find) and the operation's\n" +
 			"summary with a writing one (create, cancel, delete), or the reverse, one of them is wrong, and\n" +
 			"the model reads the tool's.\n\n" +
@@ -262,10 +271,11 @@ type ParityUnmappedTool struct{}
 func (ParityUnmappedTool) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "mcp-parity-unmapped-tool", Family: checks.FamilyMCP,
-		Since:    checks.FirstRelease,
-		Title:    "Every tool projects a declared operation",
-		Severity: finding.SeverityWarning,
-		SpecRefs: []finding.SpecRef{operationRef, toolsRef},
+		Documents: checks.DocOpenAPI | checks.DocMCPTools,
+		Since:     checks.FirstRelease,
+		Title:     "Every tool projects a declared operation",
+		Severity:  finding.SeverityWarning,
+		SpecRefs:  []finding.SpecRef{operationRef, toolsRef},
 		Help: "A tool that maps to no operation of the OpenAPI document is a verb outside the declared\n" +
 			"surface: it is not reviewed with the API, not covered by its security requirements, and drifts\n" +
 			"on its own.\n\n" +
@@ -284,10 +294,11 @@ type ParityMissingTool struct{}
 func (ParityMissingTool) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "mcp-parity-missing-tool", Family: checks.FamilyMCP,
-		Since:    checks.FirstRelease,
-		Title:    "Agent-facing operations have a tool",
-		Severity: finding.SeverityInfo,
-		SpecRefs: []finding.SpecRef{operationRef, toolsRef},
+		Documents: checks.DocOpenAPI | checks.DocMCPTools,
+		Since:     checks.FirstRelease,
+		Title:     "Agent-facing operations have a tool",
+		Severity:  finding.SeverityInfo,
+		SpecRefs:  []finding.SpecRef{operationRef, toolsRef},
 		Help: "An operation with `x-hal-rel` is meant for agents: hypermedia clients reach it by relation.\n" +
 			"Without a tool, MCP clients cannot reach it at all. The catalog may rightly differ per\n" +
 			"caller: an operation the scanned caller may not call (by its OpenAPI security requirement or\n" +

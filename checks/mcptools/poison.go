@@ -173,9 +173,10 @@ type HiddenInstructions struct{}
 func (HiddenInstructions) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "mcp-hidden-instructions", Family: checks.FamilyMCP, Security: true,
-		Since:    checks.FirstRelease,
-		Title:    "Tool definitions and server instructions hide no instructions to the model",
-		Severity: finding.SeverityError,
+		Documents: checks.DocMCPTools,
+		Since:     checks.FirstRelease,
+		Title:     "Tool definitions and server instructions hide no instructions to the model",
+		Severity:  finding.SeverityError,
 		SpecRefs: []finding.SpecRef{
 			mcpRef(mcp.Legacy, "server/tools §Security Considerations (clients SHOULD show tool inputs and confirm)", "SHOULD", "server/tools"),
 			mcpRef(mcp.Legacy, "schema ToolAnnotations (clients MUST consider them untrusted)", "MUST", "schema#toolannotations"),

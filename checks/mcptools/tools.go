@@ -27,10 +27,11 @@ type ToolInputSchema struct{}
 func (ToolInputSchema) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "mcp-tool-input-schema", Family: checks.FamilyMCP,
-		Since:    checks.FirstRelease,
-		Title:    "Every tool has an inputSchema that is a valid object schema",
-		Severity: finding.SeverityError,
-		SpecRefs: []finding.SpecRef{toolsRef, mcpRef(mcp.Legacy, "server/tools §Tool", "MUST", "server/tools")},
+		Documents: checks.DocMCPTools,
+		Since:     checks.FirstRelease,
+		Title:     "Every tool has an inputSchema that is a valid object schema",
+		Severity:  finding.SeverityError,
+		SpecRefs:  []finding.SpecRef{toolsRef, mcpRef(mcp.Legacy, "server/tools §Tool", "MUST", "server/tools")},
 		Help: "`inputSchema` is required, MUST be a valid JSON Schema (2020-12 unless `$schema` says\n" +
 			"otherwise), MUST NOT be null, and its root is `type: \"object\"`. Agents build their arguments\n" +
 			"from it; a missing or broken schema makes the tool uncallable, or called with guesses. The\n" +
@@ -53,10 +54,11 @@ type ToolOutputSchema struct{}
 func (ToolOutputSchema) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "mcp-tool-output-schema", Family: checks.FamilyMCP,
-		Since:    checks.FirstRelease,
-		Title:    "Output schemas are valid (object roots in 2025-11-25)",
-		Severity: finding.SeverityError,
-		SpecRefs: []finding.SpecRef{mcpRef(mcp.Legacy, "server/tools §Output Schema", "MUST", "server/tools"), toolsRef},
+		Documents: checks.DocMCPTools,
+		Since:     checks.FirstRelease,
+		Title:     "Output schemas are valid (object roots in 2025-11-25)",
+		Severity:  finding.SeverityError,
+		SpecRefs:  []finding.SpecRef{mcpRef(mcp.Legacy, "server/tools §Output Schema", "MUST", "server/tools"), toolsRef},
 		Help: "An `outputSchema` is optional, but when present it MUST be a valid JSON Schema, and in\n" +
 			"2025-11-25 its root MUST be `type: \"object\"` (2026-07-28 allows any root). Clients validate\n" +
 			"`structuredContent` against it; an invalid one makes every structured result suspect.\n\n" +
@@ -75,10 +77,11 @@ type ToolName struct{}
 func (ToolName) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "mcp-tool-name", Family: checks.FamilyMCP,
-		Since:    checks.FirstRelease,
-		Title:    "Tool names are 1 to 128 of A-Z a-z 0-9 _ - . and unique",
-		Severity: finding.SeverityWarning,
-		SpecRefs: []finding.SpecRef{mcpRef(mcp.Modern, "server/tools §Tool Names", "SHOULD", "server/tools")},
+		Documents: checks.DocMCPTools,
+		Since:     checks.FirstRelease,
+		Title:     "Tool names are 1 to 128 of A-Z a-z 0-9 _ - . and unique",
+		Severity:  finding.SeverityWarning,
+		SpecRefs:  []finding.SpecRef{mcpRef(mcp.Modern, "server/tools §Tool Names", "SHOULD", "server/tools")},
 		Help: "Tool names SHOULD be 1 to 128 characters of `A-Z a-z 0-9 _ - .`, and unique within the\n" +
 			"server. Hosts prefix, route and display tools by name; spaces, slashes or duplicates make some\n" +
 			"hosts reject the whole server, and a duplicate shadows the other tool. A tool without a string\n" +
@@ -99,10 +102,11 @@ type ToolMCPHeader struct{}
 func (ToolMCPHeader) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "mcp-tool-mcp-header", Family: checks.FamilyMCP,
-		Since:    checks.FirstRelease,
-		Title:    "x-mcp-header declarations are valid",
-		Severity: finding.SeverityError,
-		SpecRefs: []finding.SpecRef{mcpRef(mcp.Modern, "basic/transports/streamable-http §Custom Headers (x-mcp-header)", "MUST", "basic/transports/streamable-http")},
+		Documents: checks.DocMCPTools,
+		Since:     checks.FirstRelease,
+		Title:     "x-mcp-header declarations are valid",
+		Severity:  finding.SeverityError,
+		SpecRefs:  []finding.SpecRef{mcpRef(mcp.Modern, "basic/transports/streamable-http §Custom Headers (x-mcp-header)", "MUST", "basic/transports/streamable-http")},
 		Help: "In 2026-07-28 a property of `inputSchema` can carry `x-mcp-header: Name` so that the client\n" +
 			"mirrors the argument into an `Mcp-Param-Name` header. The value MUST be a non-empty HTTP token,\n" +
 			"unique (case-insensitively) within the tool, on a `string`, `integer` or `boolean` property\n" +
@@ -124,10 +128,11 @@ type ToolHintConflict struct{}
 func (ToolHintConflict) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "mcp-tool-hint-conflict", Family: checks.FamilyMCP,
-		Since:    checks.FirstRelease,
-		Title:    "A read-only tool does not also claim to be destructive",
-		Severity: finding.SeverityInfo,
-		SpecRefs: []finding.SpecRef{mcpRef(mcp.Modern, "schema ToolAnnotations (destructiveHint is meaningful only when readOnlyHint is false)", "definition", "schema#toolannotations")},
+		Documents: checks.DocMCPTools,
+		Since:     checks.FirstRelease,
+		Title:     "A read-only tool does not also claim to be destructive",
+		Severity:  finding.SeverityInfo,
+		SpecRefs:  []finding.SpecRef{mcpRef(mcp.Modern, "schema ToolAnnotations (destructiveHint is meaningful only when readOnlyHint is false)", "definition", "schema#toolannotations")},
 		Help: "`destructiveHint` is meaningful only when `readOnlyHint` is false. A tool that says both\n" +
 			"`readOnlyHint: true` and `destructiveHint: true` contradicts itself, and hosts resolve the\n" +
 			"contradiction differently.\n\n" +
@@ -146,9 +151,10 @@ type ToolDescription struct{}
 func (ToolDescription) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "mcp-tool-description", Family: checks.FamilyMCP,
-		Since:    checks.FirstRelease,
-		Title:    "Tools and their parameters are described",
-		Severity: finding.SeverityInfo,
+		Documents: checks.DocMCPTools,
+		Since:     checks.FirstRelease,
+		Title:     "Tools and their parameters are described",
+		Severity:  finding.SeverityInfo,
 		SpecRefs: []finding.SpecRef{
 			mcpRef(mcp.Modern, "server/tools §Tool", "SHOULD", "server/tools"),
 			{Doc: "Hasan et al., MCP Tool Descriptions Are Smelly! (2026)", Level: "advice", URL: "https://arxiv.org/abs/2602.14878"},

@@ -28,10 +28,9 @@ func All() []checks.Check {
 	return []checks.Check{SpecInvalid{}, OperationIDUnique{}, PathTemplateValid{}}
 }
 
-// static marks a check as needing only the document.
+// static is what the checks of the document share: the parts of their
+// family. Each declares what it reads in its Meta (checks.DocOpenAPI).
 type static struct{}
-
-func (static) Static() bool { return true }
 
 // Parts implements checks.WithParts: these checks belong to the openapi-hal
 // family, and bring its parts like every check of it.
@@ -77,11 +76,12 @@ type SpecInvalid struct{ static }
 
 func (SpecInvalid) Meta() checks.Meta {
 	return checks.Meta{
-		ID:       "openapi-hal-spec-invalid",
-		Since:    checks.FirstRelease,
-		Family:   checks.FamilyOpenAPIHAL,
-		Title:    "The OpenAPI document parses, resolves and sticks to one version",
-		Severity: finding.SeverityError,
+		ID:        "openapi-hal-spec-invalid",
+		Documents: checks.DocOpenAPI,
+		Since:     checks.FirstRelease,
+		Family:    checks.FamilyOpenAPIHAL,
+		Title:     "The OpenAPI document parses, resolves and sticks to one version",
+		Severity:  finding.SeverityError,
 		SpecRefs: []finding.SpecRef{
 			{Doc: "OpenAPI 3.1.2", Section: "Format", Level: "MUST", URL: "https://spec.openapis.org/oas/v3.1.2#format"},
 			{Doc: "OpenAPI 3.1.2", Section: "Reference Object", Level: "MUST", URL: "https://spec.openapis.org/oas/v3.1.2#reference-object"},
@@ -133,11 +133,12 @@ type OperationIDUnique struct{ static }
 
 func (OperationIDUnique) Meta() checks.Meta {
 	return checks.Meta{
-		ID:       "openapi-hal-operation-id-unique",
-		Since:    checks.FirstRelease,
-		Family:   checks.FamilyOpenAPIHAL,
-		Title:    "Every operationId is unique",
-		Severity: finding.SeverityError,
+		ID:        "openapi-hal-operation-id-unique",
+		Documents: checks.DocOpenAPI,
+		Since:     checks.FirstRelease,
+		Family:    checks.FamilyOpenAPIHAL,
+		Title:     "Every operationId is unique",
+		Severity:  finding.SeverityError,
 		SpecRefs: []finding.SpecRef{
 			{Doc: "OpenAPI 3.1.2", Section: "Operation Object", Level: "MUST", URL: "https://spec.openapis.org/oas/v3.1.2#operation-object"},
 		},

@@ -16,11 +16,12 @@ type PathTemplateValid struct{ static }
 
 func (PathTemplateValid) Meta() checks.Meta {
 	return checks.Meta{
-		ID:       "openapi-hal-path-template-valid",
-		Since:    checks.FirstRelease,
-		Family:   checks.FamilyOpenAPIHAL,
-		Title:    "Path templates are well formed and match their path parameters",
-		Severity: finding.SeverityError,
+		ID:        "openapi-hal-path-template-valid",
+		Documents: checks.DocOpenAPI,
+		Since:     checks.FirstRelease,
+		Family:    checks.FamilyOpenAPIHAL,
+		Title:     "Path templates are well formed and match their path parameters",
+		Severity:  finding.SeverityError,
 		SpecRefs: []finding.SpecRef{
 			{Doc: "OpenAPI 3.1.2", Section: "Path Templating", Level: "MUST", URL: "https://spec.openapis.org/oas/v3.1.2#path-templating"},
 			{Doc: "OpenAPI 3.1.2", Section: "Paths Object", Level: "MUST", URL: "https://spec.openapis.org/oas/v3.1.2#paths-object"},

@@ -30,12 +30,10 @@ func All() []checks.Check {
 	}
 }
 
-// static marks the checks that need only the OpenAPI document: it
-// implements checks.Static, so that lint selects them.
+// static is what the checks that read only the OpenAPI document share:
+// the parts of their family. Each declares what it reads in its Meta
+// (checks.DocOpenAPI), which is what lint selects by.
 type static struct{}
-
-// Static reports that the check reads only in.Spec, never the recording.
-func (static) Static() bool { return true }
 
 // family is the part every check of the family brings: the reader of every
 // page's offers, shared with the other families' page readers.

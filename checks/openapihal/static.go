@@ -29,12 +29,13 @@ type Malformed struct{ static }
 
 func (Malformed) Meta() checks.Meta {
 	return checks.Meta{
-		ID:       "openapi-hal-rel-malformed",
-		Since:    checks.FirstRelease,
-		Family:   checks.FamilyOpenAPIHAL,
-		Title:    "x-hal-rel is an array of distinct, non-empty strings",
-		Severity: finding.SeverityError,
-		SpecRefs: []finding.SpecRef{hdtcBridge, oasExtensions},
+		ID:        "openapi-hal-rel-malformed",
+		Documents: checks.DocOpenAPI,
+		Since:     checks.FirstRelease,
+		Family:    checks.FamilyOpenAPIHAL,
+		Title:     "x-hal-rel is an array of distinct, non-empty strings",
+		Severity:  finding.SeverityError,
+		SpecRefs:  []finding.SpecRef{hdtcBridge, oasExtensions},
 		Help: `HDTC defines ` + "`x-hal-rel`" + ` as an array of link relations. A plain string, a
 number, an object, an empty string or a repeated entry is not what agents
 and code generators expect: some ignore the whole extension, others split a
@@ -138,12 +139,13 @@ type Ambiguous struct{ static }
 
 func (Ambiguous) Meta() checks.Meta {
 	return checks.Meta{
-		ID:       "openapi-hal-rel-ambiguous",
-		Since:    checks.FirstRelease,
-		Family:   checks.FamilyOpenAPIHAL,
-		Title:    "A relation and an href identify exactly one operation",
-		Severity: finding.SeverityWarning,
-		SpecRefs: []finding.SpecRef{hdtcCollision},
+		ID:        "openapi-hal-rel-ambiguous",
+		Documents: checks.DocOpenAPI,
+		Since:     checks.FirstRelease,
+		Family:    checks.FamilyOpenAPIHAL,
+		Title:     "A relation and an href identify exactly one operation",
+		Severity:  finding.SeverityWarning,
+		SpecRefs:  []finding.SpecRef{hdtcCollision},
 		Help: `Coordinate matching takes a relation and an href to one operation. When two
 operations on the same path template (say ` + "`POST`" + ` and ` + "`DELETE`" + ` on
 ` + "`/orders/{id}/cancellation`" + `) both list the same relation, the pair names two
@@ -213,12 +215,13 @@ type BareCollision struct{ static }
 
 func (BareCollision) Meta() checks.Meta {
 	return checks.Meta{
-		ID:       "openapi-hal-bare-rel-collision",
-		Since:    checks.FirstRelease,
-		Family:   checks.FamilyOpenAPIHAL,
-		Title:    "A bare relation shared across resources has namespaced forms",
-		Severity: finding.SeverityWarning,
-		SpecRefs: []finding.SpecRef{hdtcCollision, hdtcNegotiation},
+		ID:        "openapi-hal-bare-rel-collision",
+		Documents: checks.DocOpenAPI,
+		Since:     checks.FirstRelease,
+		Family:    checks.FamilyOpenAPIHAL,
+		Title:     "A bare relation shared across resources has namespaced forms",
+		Severity:  finding.SeverityWarning,
+		SpecRefs:  []finding.SpecRef{hdtcCollision, hdtcNegotiation},
 		Help: `When ` + "`cancel`" + ` cancels an order on one path and a subscription on another,
 an agent that sees "cancel" must fall back on the path template to tell them
 apart, and a model reasoning about the user's intent ("cancel it") can pick
@@ -321,12 +324,13 @@ type Unlinked struct{ static }
 
 func (Unlinked) Meta() checks.Meta {
 	return checks.Meta{
-		ID:       "openapi-hal-unlinked-operation",
-		Since:    checks.FirstRelease,
-		Family:   checks.FamilyOpenAPIHAL,
-		Title:    "State-changing operations list the relations that invoke them",
-		Severity: finding.SeverityWarning,
-		SpecRefs: []finding.SpecRef{hdtcServer},
+		ID:        "openapi-hal-unlinked-operation",
+		Documents: checks.DocOpenAPI,
+		Since:     checks.FirstRelease,
+		Family:    checks.FamilyOpenAPIHAL,
+		Title:     "State-changing operations list the relations that invoke them",
+		Severity:  finding.SeverityWarning,
+		SpecRefs:  []finding.SpecRef{hdtcServer},
 		Help: `Under HDTC an agent may only call what a representation offers, and it finds the
 operation through ` + "`x-hal-rel`" + `. A ` + "`POST`" + `, ` + "`PUT`" + `, ` + "`PATCH`" + ` or ` + "`DELETE`" + ` without
 ` + "`x-hal-rel`" + `, in a document that uses it elsewhere, can never be reached that

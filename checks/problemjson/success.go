@@ -83,8 +83,6 @@ func labelledSuccess(x *exchange.Exchange) bool {
 // application/problem+json for a 2xx response.
 type SuccessDeclared struct{}
 
-func (SuccessDeclared) Static() bool { return true }
-
 // Parts implements checks.WithParts: the family's note on its error probes
 // belongs to every check of it, this one included, so that the note is
 // told once whichever of them the policy keeps.
@@ -92,13 +90,14 @@ func (SuccessDeclared) Parts() []checks.Part { return []checks.Part{probeNote{}}
 
 func (SuccessDeclared) Meta() checks.Meta {
 	return checks.Meta{
-		ID:       "problem-json-success-declared",
-		Since:    checks.FirstRelease,
-		Family:   checks.FamilyProblemJSON,
-		Title:    "The OpenAPI document declares application/problem+json for errors only",
-		FiredBy:  "success declared as a problem",
-		Severity: finding.SeverityWarning,
-		SpecRefs: []finding.SpecRef{rfc9457("3", "readiness"), rfc9457("6.1", "")},
+		ID:        "problem-json-success-declared",
+		Documents: checks.DocOpenAPI,
+		Since:     checks.FirstRelease,
+		Family:    checks.FamilyProblemJSON,
+		Title:     "The OpenAPI document declares application/problem+json for errors only",
+		FiredBy:   "success declared as a problem",
+		Severity:  finding.SeverityWarning,
+		SpecRefs:  []finding.SpecRef{rfc9457("3", "readiness"), rfc9457("6.1", "")},
 		Help: successHelp + `
 
 A 2xx response declared with that media type in the OpenAPI document tells

@@ -18,11 +18,16 @@ import (
 func newChecksCmd(e *env) *cobra.Command {
 	var format string
 	var families []string
+	var static bool
 	cmd := &cobra.Command{
 		Use:   "checks",
 		Short: "List every check: ID, family, severity, title",
+		Long: `checks lists every check by family, and says how many of each family
+agentready lint runs on documents alone; the others need a live scan.
+--static lists only those lint runs.`,
 		Example: `  agentready checks
   agentready checks --family vary --family problem-json
+  agentready checks --static
   agentready checks --format json`,
 		Args:        cobra.NoArgs,
 		Annotations: map[string]string{usesConfig: "true"},
@@ -31,30 +36,32 @@ func newChecksCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			rules, err := rulesOf(reg, families)
+			cs, err := checksOf(reg, families)
 			if err != nil {
 				return err
 			}
+			if static {
+				cs = checks.StaticOnly(cs)
+			}
 			switch format {
 			case "text":
-				return e.page("text", func(w io.Writer) error { return terminalText(e, fitWidth(e)).WriteRules(w, rules) })
+				return listChecksText(e, cs)
 			case "json":
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(rules)
+				return listChecksJSON(e, cs)
 			}
 			return usageError("unknown --format %q for checks (want text or json)", format)
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
 	cmd.Flags().StringArrayVar(&families, "family", nil, "list only the checks of this family (repeatable)")
+	cmd.Flags().BoolVar(&static, "static", false, "list only the checks agentready lint runs on documents alone")
 	return cmd
 }
 
-// rulesOf is the metadata of the registry's checks, in its order, of the
-// families named, or of all when none is; a family no check belongs to is
-// a usage error, with the nearest name.
-func rulesOf(reg *checks.Registry, families []string) ([]finding.RuleInfo, error) {
+// checksOf is the registry's checks, in its order, of the families named,
+// or all when none is; a family no check belongs to is a usage error, with
+// the nearest name.
+func checksOf(reg *checks.Registry, families []string) ([]checks.Check, error) {
 	known := checks.FamilyNames()
 	for _, f := range families {
 		if slices.Contains(known, f) {
@@ -66,14 +73,26 @@ func rulesOf(reg *checks.Registry, families []string) ([]finding.RuleInfo, error
 		}
 		return nil, usageError("--family: unknown family %q%s (want one of %s)", f, hint, strings.Join(known, ", "))
 	}
-	rules := []finding.RuleInfo{}
+	if len(families) == 0 {
+		return reg.All(), nil
+	}
+	var cs []checks.Check
 	for _, c := range reg.All() {
-		m := c.Meta()
-		if len(families) == 0 || slices.Contains(families, string(m.Family)) {
-			rules = append(rules, checks.RuleInfo(m))
+		if slices.Contains(families, string(c.Meta().Family)) {
+			cs = append(cs, c)
 		}
 	}
-	return rules, nil
+	return cs, nil
+}
+
+// listChecksText lists the checks by family, fitted to the terminal, or to
+// 80 columns elsewhere.
+func listChecksText(e *env, cs []checks.Check) error {
+	var rules []finding.RuleInfo
+	for _, c := range cs {
+		rules = append(rules, checks.RuleInfo(c.Meta()))
+	}
+	return e.page("text", func(w io.Writer) error { return terminalText(e, fitWidth(e)).WriteRules(w, rules) })
 }
 
 // fitWidth is the width checks and explain fit: the terminal's when stdout
@@ -89,6 +108,25 @@ func fitWidth(e *env) int {
 // stdout, in colour when stdout is a terminal and NO_COLOR is not set.
 func terminalText(e *env, width int) *text.Reporter {
 	return text.New(text.Options{Color: e.get("NO_COLOR") == "" && isTerminal(e.stdout), Width: width})
+}
+
+// listedRule is a check as `agentready checks --format json` lists it: as
+// a report's rules do, and with the documents lint judges it on.
+type listedRule struct {
+	finding.RuleInfo
+	// Documents are absent for a check that needs a live scan.
+	Documents []string `json:"documents,omitempty"`
+}
+
+func listChecksJSON(e *env, cs []checks.Check) error {
+	rules := []listedRule{}
+	for _, c := range cs {
+		r := checks.RuleInfo(c.Meta())
+		rules = append(rules, listedRule{RuleInfo: r, Documents: r.Documents})
+	}
+	enc := json.NewEncoder(e.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rules)
 }
 
 func newExplainCmd(e *env) *cobra.Command {

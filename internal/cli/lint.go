@@ -1,111 +1,349 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/url"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/pipeline"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/internal/score"
 	"github.com/agentready/agentready/internal/spec"
+	"github.com/agentready/agentready/report/targets"
 )
 
+// stdinDocument is the argument that reads a document from stdin, and the
+// name its findings point at.
+const stdinDocument = "-"
+
+// lintFlags are what lint reads besides the documents.
+type lintFlags struct {
+	out     outputFlags
+	maxSize int64
+	// mcpTools is the tool catalog judged beside the one OpenAPI document.
+	mcpTools string
+	base     lintBaselineFlags
+}
+
 func newLintCmd(e *env) *cobra.Command {
-	var out outputFlags
-	var maxSize int64
-	var base lintBaselineFlags
+	f := &lintFlags{}
 	cmd := &cobra.Command{
-		Use:   "lint SPEC",
-		Short: "Check an OpenAPI document offline (fast enough for pre-commit)",
-		Long: `lint runs every check that needs only the OpenAPI document: that it loads
-(syntax, $refs, one OpenAPI version), operationId uniqueness, path-template
-validity, x-hal-rel well-formedness and relation collisions. Findings point at
-the file, line and column. Reports and exit codes are those of scan.`,
+		Use:   "lint DOCUMENT...",
+		Short: "Check OpenAPI documents and a tool catalog offline, for pre-commit",
+		Long: `lint runs every check whose inputs are documents (agentready checks --static
+lists them), each document on its own: that it loads (syntax, $refs, one
+OpenAPI version), operationId uniqueness, path-template validity, x-hal-rel
+well-formedness and relation collisions, problem+json declared on successes,
+and the house rules on the document. With --mcp-tools, the tool catalog is
+judged too (hidden instructions, confusable tools, descriptions, schemas,
+hints, context cost) and against the document's operations (parity).
+
+A document's $refs to other files under its directory are read: a
+description split into several files is one document. - reads a document
+from stdin. One that does not parse gets no grade and one error finding with
+its line and column (exit 1). Findings point at the file, line and column.
+Reports and exit codes are those of scan; several documents give a report
+each, then a summary, as several scan targets do.`,
 		Example: `  agentready lint openapi.yaml
+  agentready lint api/*.yaml
+  agentready lint openapi.yaml --mcp-tools tools.json
   agentready lint --format sarif openapi.yaml > agentready.sarif`,
-		Args: cobra.ExactArgs(1),
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runLint(cmd.Context(), e, args[0], maxSize, &out, &base)
+			return runLint(cmd.Context(), e, args, f)
 		},
 	}
-	out.register(cmd.Flags())
-	base.register(cmd.Flags())
-	registerMaxSpecSize(cmd.Flags(), &maxSize)
+	f.out.register(cmd.Flags())
+	f.base.register(cmd.Flags())
+	registerMaxSpecSize(cmd.Flags(), &f.maxSize)
+	cmd.Flags().StringVar(&f.mcpTools, "mcp-tools", "", "also judge this MCP tool catalog (what tools/list returns, or agentready mcp URL --format json), with the one OpenAPI document")
 	return cmd
 }
 
-func runLint(ctx context.Context, e *env, path string, maxSize int64, out *outputFlags, base *lintBaselineFlags) error {
-	failOn, err := finding.ParseSeverity(out.failOn)
+func runLint(ctx context.Context, e *env, paths []string, f *lintFlags) error {
+	failOn, err := finding.ParseSeverity(f.out.failOn)
 	if err != nil {
 		return usageError("--fail-on: %v", err)
 	}
-	if err := checkMaxSpecSize(maxSize); err != nil {
+	if err := checkMaxSpecSize(f.maxSize); err != nil {
 		return err
 	}
-	sinks, err := planOutputs(e, out)
-	if err != nil {
-		return err
+	if f.mcpTools != "" && len(paths) != 1 {
+		return usageError("--mcp-tools judges one catalog beside one OpenAPI document; give exactly one document, not %d", len(paths))
+	}
+	if n := countStdin(paths); n > 1 {
+		return usageError("- (stdin) is given %d times; it holds one document", n)
 	}
 	reg, err := e.registry()
 	if err != nil {
 		return err
 	}
-	surface, err := base.surface(maxSize)
+	if len(paths) > 1 && (f.base.baseline != "" || f.base.write != "") {
+		return usageError("--baseline and --write-baseline compare one document; %d were given", len(paths))
+	}
+	surface, err := f.base.surface(f.maxSize)
 	if err != nil {
 		return err
 	}
-	started := time.Now()
-	load := spec.LoadFile
-	if checks.NeedsOf(reg.All()).Has(checks.NeedsSpecText) {
-		load = spec.LoadFileKeeping
+	var tools *mcp.ToolsFile
+	given := checks.DocOpenAPI
+	if f.mcpTools != "" {
+		if tools, err = readToolsFile(f.mcpTools, f.maxSize); err != nil {
+			return err
+		}
+		given |= checks.DocMCPTools
 	}
-	doc, err := loadSpecFileWith(load, "lint", path, maxSize)
+	static := checks.StaticFor(reg.All(), given)
+	l := linter{e: e, all: reg.All(), surface: surface, tools: tools, maxSize: f.maxSize, keepText: checks.NeedsOf(static).Has(checks.NeedsSpecText), failOn: failOn}
+	if len(paths) == 1 {
+		sinks, err := planOutputs(e, &f.out)
+		if err != nil {
+			return err
+		}
+		rep, err := l.lint(ctx, paths[0])
+		if err != nil {
+			return err
+		}
+		if err := writeOutputs(e, sinks, rep); err != nil {
+			return &ExitError{Code: ExitIncomplete, Err: err}
+		}
+		if err := f.base.writeIfAsked(e, rep); err != nil {
+			return &ExitError{Code: ExitIncomplete, Err: err}
+		}
+		return lintExit(ctx, rep)
+	}
+	return l.lintEach(ctx, paths, &f.out)
+}
+
+func countStdin(paths []string) int {
+	n := 0
+	for _, p := range paths {
+		if p == stdinDocument {
+			n++
+		}
+	}
+	return n
+}
+
+// linter lints documents one at a time with one selection of checks.
+type linter struct {
+	e *env
+	// all are the registry's checks: lint runs those whose documents it
+	// was given, and the drift family's when surface has a baseline.
+	all      []checks.Check
+	surface  LintSurface
+	tools    *mcp.ToolsFile
+	maxSize  int64
+	keepText bool
+	failOn   finding.Severity
+}
+
+// lint loads one document and judges it. The error is a usage error (a
+// file that cannot be read) or one that stops the judging of this
+// document (no OpenAPI document at all).
+func (l *linter) lint(ctx context.Context, path string) (*finding.Report, error) {
+	started := time.Now()
+	doc, err := l.load(path)
 	var exit *ExitError
 	if errors.As(err, &exit) {
-		return err
+		return nil, err
 	}
 	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
 		// A file that cannot be read is a mistyped argument, as with
 		// scan --openapi; one that reads but is no OpenAPI document is not.
-		return usageError("lint: %v", err)
+		return nil, usageError("lint: %v", err)
 	}
 	if err != nil {
 		if errors.Is(err, spec.ErrNotOpenAPI) {
 			err = fmt.Errorf("%s has no openapi or swagger field: %w", path, err)
 		}
-		return &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("lint %s: %w", path, err)}
+		return nil, &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("lint %s: %w", path, err)}
 	}
-	rep := Lint(ctx, doc, reg.All(), version(), surface)
+	rep := LintDocuments(ctx, doc, l.tools, l.all, version(), l.surface)
 	rep.StartedAt = started.UTC()
-	rep.Gate = score.Gate(rep, score.GateOptions{FailOn: failOn})
-	if err := writeOutputs(e, sinks, rep); err != nil {
+	rep.Gate = score.Gate(rep, score.GateOptions{FailOn: l.failOn})
+	if doc.Unparsed {
+		// Nothing of a document that does not parse was judged: it fails
+		// whatever the gate's threshold, as a broken build does.
+		rep.Gate.Passed = false
+		rep.Gate.Reason = "the document does not parse"
+	}
+	return rep, nil
+}
+
+// load reads the document at path, or stdin for -, with its $refs to files
+// of its directory resolved.
+func (l *linter) load(path string) (*spec.Document, error) {
+	var data []byte
+	var err error
+	source, file, dir := path, path, filepath.Dir(path)
+	if path == stdinDocument {
+		source, file, dir = "stdin", "stdin", "."
+		data, err = readBounded(l.e.stdin, l.maxSize)
+	} else {
+		data, err = spec.ReadFile(path, l.maxSize)
+	}
+	var tooLarge *spec.TooLargeError
+	if errors.As(err, &tooLarge) {
+		return nil, usageError("lint: %v; raise the cap with --%s BYTES (or limits.%s in %s)",
+			err, maxSpecSizeFlag, maxSpecSizeFlag, config.FileName)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	doc, err := spec.LoadLocal(data, source, file, dir)
+	if doc != nil && l.keepText {
+		doc.Raw = data
+	}
+	return doc, err
+}
+
+// readBounded reads at most max bytes of r, refusing more.
+func readBounded(r io.Reader, max int64) ([]byte, error) {
+	if r == nil {
+		r = strings.NewReader("")
+	}
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(io.LimitReader(r, max+1)); err != nil {
+		return nil, err
+	}
+	if int64(buf.Len()) > max {
+		return nil, &spec.TooLargeError{Source: "stdin", Max: max}
+	}
+	return buf.Bytes(), nil
+}
+
+// readToolsFile reads the --mcp-tools catalog; a file that cannot be read
+// or holds no catalog is a usage error.
+func readToolsFile(path string, max int64) (*mcp.ToolsFile, error) {
+	data, err := spec.ReadFile(path, max)
+	if err != nil {
+		return nil, usageError("--mcp-tools: %v", err)
+	}
+	tf, err := mcp.ReadToolsFile(data, path)
+	if err != nil {
+		return nil, usageError("--mcp-tools %s: %v", path, err)
+	}
+	return tf, nil
+}
+
+// lintEach lints several documents, each on its own, and writes their
+// reports as a scan of several targets does: a report each, then a
+// summary, or one combined document.
+func (l *linter) lintEach(ctx context.Context, paths []string, out *outputFlags) error {
+	outs, err := planTargetOutputs(l.e, out)
+	if err != nil {
+		return err
+	}
+	names := documentNames(paths)
+	for _, name := range names {
+		if err := outs.checkEach(name); err != nil {
+			return err
+		}
+	}
+	results := make([]targets.Result, 0, len(paths))
+	for i, path := range paths {
+		r := targets.Result{Name: names[i], URL: path, Category: out.sarif.category + "/" + names[i], ExitCode: targets.ExitIncomplete}
+		rep, err := l.lint(ctx, path)
+		var ee *ExitError
+		switch {
+		case errors.As(err, &ee) && ee.Code == ExitUsage:
+			return err
+		case err != nil:
+			r.Error = err.Error()
+			fmt.Fprintf(l.e.stderr, "agentready: %s: %s\n", path, r.Error)
+		default:
+			r.Report, r.ExitCode = rep, targets.ExitPassed
+			if errors.As(lintExit(ctx, rep), &ee) {
+				r.ExitCode = ee.Code
+			}
+		}
+		if err := outs.writeTarget(l.e, i, len(paths), r); err != nil {
+			return &ExitError{Code: ExitIncomplete, Err: err}
+		}
+		results = append(results, r)
+	}
+	if err := outs.writeCombined(l.e, results); err != nil {
 		return &ExitError{Code: ExitIncomplete, Err: err}
 	}
-	if err := base.writeIfAsked(e, rep); err != nil {
-		return &ExitError{Code: ExitIncomplete, Err: err}
+	return targetsExit(results)
+}
+
+// documentNames names each document for {target} in -o paths and SARIF
+// categories: its path without the extension, its separators as dashes,
+// made distinct by a suffix.
+func documentNames(paths []string) []string {
+	used := map[string]int{}
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		name := "stdin"
+		if p != stdinDocument {
+			name = strings.TrimSuffix(filepath.ToSlash(filepath.Clean(p)), filepath.Ext(p))
+			name = strings.NewReplacer("/", "-", "..", "up", ":", "-").Replace(strings.TrimLeft(name, "./"))
+		}
+		if name == "" {
+			name = "document"
+		}
+		if used[name]++; used[name] > 1 {
+			name = fmt.Sprintf("%s-%d", name, used[name])
+		}
+		out[i] = name
+	}
+	return out
+}
+
+// lintExit is the exit of one document's lint: 1 when it does not parse
+// (it has no grade, which for a scan would mean that nothing could be
+// judged), otherwise the scan's.
+func lintExit(ctx context.Context, rep *finding.Report) error {
+	if rep.Score.Grade == finding.GradeNotAssessed && !rep.Gate.Passed {
+		return &ExitError{Code: ExitGateFailed}
 	}
 	return exitFor(ctx, rep)
 }
 
-// Lint evaluates the static checks among cs over a loaded document, and
-// what surface asks of its agent surface, and returns the report, graded
-// like a scan's.
+// Lint evaluates the static checks among cs that read the OpenAPI document
+// alone over a loaded document, and what surface asks of its agent surface,
+// and returns the report, graded like a scan's.
 func Lint(ctx context.Context, doc *spec.Document, cs []checks.Check, toolVersion string, surface LintSurface) *finding.Report {
-	static := append(checks.StaticOnly(cs), surface.checks(cs)...)
+	return LintDocuments(ctx, doc, nil, cs, toolVersion, surface)
+}
+
+// LintDocuments evaluates the static checks among cs whose documents are
+// given over the document and, when tools is not nil, the tool catalog, and
+// with a baseline the drift family. A document that does not parse is
+// judged by nothing else and has no grade.
+func LintDocuments(ctx context.Context, doc *spec.Document, tools *mcp.ToolsFile, cs []checks.Check, toolVersion string, surface LintSurface) *finding.Report {
+	given := checks.DocOpenAPI
+	var snapshot *mcp.Snapshot
+	if tools != nil {
+		given |= checks.DocMCPTools
+		snapshot = tools.Snapshot
+	}
+	static := append(checks.StaticFor(cs, given), surface.checks(cs)...)
 	target := documentURL(doc.Source)
 	in := checks.NewStaticInput(target, doc)
+	in.MCP = snapshot
 	in.Baseline = surface.snapshot()
 	results, findings := checks.Evaluate(context.WithoutCancel(ctx), in, static)
+	locateTools(findings, tools)
 	post := &pipeline.Pipeline{Doc: doc, Policy: surface.policy(), Results: results, Rules: scan.RuleInfos(static)}
 	findings = post.Run(findings)
 	now := time.Now().UTC()
@@ -122,9 +360,31 @@ func Lint(ctx context.Context, doc *spec.Document, cs []checks.Check, toolVersio
 		Notes:         slices.Concat(doc.Notices, post.Notes),
 		Spec:          doc.Info(finding.SpecLint),
 	}
+	if snapshot != nil {
+		rep.Notes = append(rep.Notes, snapshot.Notes...)
+	}
 	surface.annotate(in, rep, cs)
 	rep.Score = scan.Grade(rep)
+	if doc.Unparsed {
+		rep.Score = finding.Score{PolicyVersion: rep.Score.PolicyVersion, Grade: finding.GradeNotAssessed,
+			Basis: "the document does not parse, so nothing else of it could be judged", Families: rep.Score.Families}
+	}
 	return rep
+}
+
+// locateTools points the findings about a tool of the catalog file at the
+// tool's line and column, when nothing located them already.
+func locateTools(fs []finding.Finding, tools *mcp.ToolsFile) {
+	if tools == nil {
+		return
+	}
+	for i := range fs {
+		f := &fs[i]
+		if f.Location != nil || len(f.Evidence) == 0 {
+			continue
+		}
+		f.Location = tools.Location(f.Evidence[0].JSONPointer)
+	}
 }
 
 // documentURL names the linted file as a file: URL, which is what checks see

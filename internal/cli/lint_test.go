@@ -40,7 +40,7 @@ func TestLintExitCodes(t *testing.T) {
 		{"swagger 2 is said", []string{"lint", specs + "swagger2.yaml"}, ExitOK, "Swagger 2.0", ""},
 		{"missing file", []string{"lint", filepath.Join(dir, "nope.yaml")}, ExitUsage, "", "no such file"},
 		{"not a description", []string{"lint", notSpec}, ExitIncomplete, "", "no openapi or swagger field"},
-		{"no argument", []string{"lint"}, ExitUsage, "", "accepts 1 arg"},
+		{"no argument", []string{"lint"}, ExitUsage, "", "requires at least 1 arg"},
 		{"bad format", []string{"lint", "--format", "xml", specs + "lint-good.yaml"}, ExitUsage, "", "--format"},
 		{"bad gate", []string{"lint", "--fail-on", "sometimes", specs + "lint-good.yaml"}, ExitUsage, "", "--fail-on"},
 	}

@@ -134,7 +134,13 @@ func mcpExit(ctx context.Context, s *mcp.Snapshot) error {
 // own how it looks.
 func writeMCP(w io.Writer, format string, s *mcp.Snapshot) error {
 	if format == "json" {
-		return jsonreport.WriteMCP(w, s.Info())
+		// The definitions themselves, so that the output is a catalog
+		// `agentready lint --mcp-tools` can judge offline.
+		info := s.Info()
+		if info != nil {
+			info.ToolsList = s.ToolsList()
+		}
+		return jsonreport.WriteMCP(w, info)
 	}
 	return text.WriteMCP(w, s.Info())
 }

@@ -1,5 +1,7 @@
 package finding
 
+import "encoding/json"
+
 // MCPInfo is what the report says about the app's MCP face: the revision
 // verdict with its reasoning, and the tool catalog with a fingerprint per tool
 // and for the whole catalog, so that a later scan or a baseline can tell
@@ -26,6 +28,11 @@ type MCPInfo struct {
 	// Identities are the catalogs listed as each less privileged identity,
 	// least privileged first, when the scan ran as several.
 	Identities []MCPIdentity `json:"identities,omitempty"`
+	// ToolsList is the tool definitions as the first tools/list walk
+	// returned them, in one {"tools": [...]} object: set only by
+	// `agentready mcp --format json`, whose output `agentready lint
+	// --mcp-tools` reads; a scan's report leaves it out.
+	ToolsList json.RawMessage `json:"toolsList,omitempty"`
 }
 
 // MCPIdentity is what the endpoint listed to one less privileged identity.

@@ -122,6 +122,11 @@ type RuleInfo struct {
 	SpecRefs []SpecRef `json:"specRefs,omitempty"`
 	Help     string    `json:"help"`
 	DocsURL  string    `json:"docsUrl"`
+	// Documents are what the check reads when it judges documents alone
+	// ("openapi", "mcp-tools"), so that `agentready lint` runs it; empty for
+	// a check that needs a live scan. Listings of the checks show it; a
+	// report, whose checks ran, leaves it out.
+	Documents []string `json:"-"`
 }
 
 // Score is the graded verdict.

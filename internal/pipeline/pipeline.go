@@ -144,7 +144,19 @@ func fingerprint(_ *Pipeline, fs []finding.Finding) []finding.Finding {
 type fingerprintParts struct{ method, shape, subject string }
 
 func partsOf(f finding.Finding) fingerprintParts {
+	if catalogEntry(f) {
+		// A tool of an MCP catalog is the same tool whichever endpoint
+		// listed it, or whichever file holds it: a live scan and lint of
+		// the catalog give it one fingerprint, by its check and subject.
+		return fingerprintParts{subject: f.Subject}
+	}
 	return fingerprintParts{f.PrimaryMethod(), exchange.PathShape(exchange.PathOf(f.PrimaryURL())), f.Subject}
+}
+
+// catalogEntry reports a finding about an entry of a tools/list answer,
+// which its evidence points at.
+func catalogEntry(f finding.Finding) bool {
+	return len(f.Evidence) > 0 && strings.HasPrefix(f.Evidence[0].JSONPointer, "/result/tools/")
 }
 
 func (p fingerprintParts) fingerprint(checkID string) string {

@@ -91,6 +91,10 @@ func LoadFileKeeping(path string, max int64) (*Document, error) {
 	return doc, err
 }
 
+// ReadFile reads a file of at most max bytes, refusing a larger one with a
+// *TooLargeError.
+func ReadFile(path string, max int64) ([]byte, error) { return readFile(path, max) }
+
 func readFile(path string, max int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -128,8 +132,24 @@ func readFile(path string, max int64) ([]byte, error) {
 // those nodes converted into plain values. Peak memory is then the
 // library's own, not the library's plus ours.
 func Load(data []byte, source, file string) (*Document, error) {
+	return loadWith(data, source, file, LibraryConfig())
+}
+
+// LoadLocal is Load for a document on the user's own disk whose $refs may
+// name other files: those under baseDir (the document's directory) are
+// read and resolved, so that a description split into several files is
+// judged as the one document it is. Remote references stay unread. A scan
+// never uses it: what a served document names on the disk is not its own.
+func LoadLocal(data []byte, source, file, baseDir string) (*Document, error) {
+	cfg := LibraryConfig()
+	cfg.AllowFileReferences = true
+	cfg.BasePath = baseDir
+	return loadWith(data, source, file, cfg)
+}
+
+func loadWith(data []byte, source, file string, cfg *datamodel.DocumentConfiguration) (*Document, error) {
 	d := &Document{Source: source, File: file}
-	lib, err := libopenapi.NewDocumentWithConfiguration(data, LibraryConfig())
+	lib, err := libopenapi.NewDocumentWithConfiguration(data, cfg)
 	if err != nil {
 		return d.parseFailure(data, err)
 	}
@@ -232,6 +252,7 @@ func (d *Document) parseFailure(data []byte, err error) (*Document, error) {
 		loc.Line, _ = strconv.Atoi(m[1])
 	}
 	d.Problems = append(d.Problems, Problem{Message: "syntax error: " + cleanLibMessage(msg), Location: loc})
+	d.Unparsed = true
 	return d, nil
 }
 

@@ -38,6 +38,9 @@ type Document struct {
 	// PathItems lists the path templates as written, in document order, with
 	// their own (path-level) parameters and the position of their key.
 	PathItems []PathItem
+	// Unparsed is set when the text did not parse at all (a syntax error):
+	// its one problem says where, and nothing else could be read.
+	Unparsed bool
 	// Notices are facts about the document that are not defects, such as a
 	// Swagger 2.0 document being recognized but not checked.
 	Notices []string

@@ -119,7 +119,8 @@ func (p *printer) occurrence(g *view.Group, f *finding.Finding) {
 		p.evidence(&f.Evidence[i])
 	}
 	if loc := location(f.Location); loc != "" {
-		p.wrapped(detailIndent, 2, "spec: "+loc)
+		// "at", not "spec": lint also locates findings in a tool catalog.
+		p.wrapped(detailIndent, 2, "at: "+loc)
 	}
 	if g.Rule == nil || !slices.Equal(f.SpecRefs, g.Rule.SpecRefs) {
 		if refs := specRefs(f.SpecRefs); refs != "" {

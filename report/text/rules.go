@@ -26,6 +26,7 @@ func (rp *Reporter) WriteRules(w io.Writer, rules []finding.RuleInfo) error {
 	p := &printer{opts: rp.opts, b: &strings.Builder{}}
 	var families []string
 	byFamily := map[string][][]string{}
+	lint := map[string]int{}
 	idWidth, titleWidth := 0, 0
 	for _, r := range rules {
 		f := view.NonEmpty(clean(r.Family), "?")
@@ -34,6 +35,9 @@ func (rp *Reporter) WriteRules(w io.Writer, rules []finding.RuleInfo) error {
 		}
 		row := []string{severityWord(r.Severity), clean(r.ID), clean(r.Title)}
 		byFamily[f] = append(byFamily[f], row)
+		if len(r.Documents) > 0 {
+			lint[f]++
+		}
 		idWidth, titleWidth = max(idWidth, lipgloss.Width(row[1])), max(titleWidth, lipgloss.Width(row[2]))
 	}
 	sevWidth := len(finding.SeverityWarning.String())
@@ -43,7 +47,7 @@ func (rp *Reporter) WriteRules(w io.Writer, rules []finding.RuleInfo) error {
 			p.blank()
 		}
 		rows := byFamily[f]
-		p.wrapped(0, 2, styleHeading.Render(f)+fmt.Sprintf(" (%d %s)", len(rows), view.Plural(len(rows), "check", "checks")))
+		p.wrapped(0, 2, styleHeading.Render(f)+fmt.Sprintf(" (%d %s%s)", len(rows), view.Plural(len(rows), "check", "checks"), inLint(lint[f], len(rows))))
 		if sideBySide {
 			for _, row := range rows {
 				// Every family's columns line up with the others'.
@@ -58,6 +62,18 @@ func (rp *Reporter) WriteRules(w io.Writer, rules []finding.RuleInfo) error {
 		}
 	}
 	return rp.emit(w, p.b.String())
+}
+
+// inLint says how many of a family's checks `agentready lint` runs on
+// documents alone, and that the others need a live scan.
+func inLint(static, all int) string {
+	switch static {
+	case 0:
+		return "; each needs a live scan"
+	case all:
+		return "; lint runs each on documents alone"
+	}
+	return fmt.Sprintf("; lint runs %d on documents alone, %d %s a live scan", static, all-static, view.Plural(all-static, "needs", "need"))
 }
 
 // WriteRule explains one check, for `agentready explain`: its title, family,

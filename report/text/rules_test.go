@@ -81,7 +81,7 @@ func TestExplainFitsTheWidth(t *testing.T) {
 func TestChecksListSideBySideOrStacked(t *testing.T) {
 	rules := []finding.RuleInfo{
 		ruleWithMarkdown,
-		{ID: "vary-accept", Family: "vary", Severity: finding.SeverityError, Title: "Responses that depend on Accept list Accept in Vary"},
+		{ID: "vary-accept", Family: "vary", Severity: finding.SeverityError, Title: "Responses that depend on Accept list Accept in Vary", Documents: []string{"openapi"}},
 	}
 	write := func(width int) string {
 		var b bytes.Buffer
@@ -92,8 +92,8 @@ func TestChecksListSideBySideOrStacked(t *testing.T) {
 	}
 	wide := write(200)
 	for _, want := range []string{
-		"negotiation (1 check)\n  warning  negotiation-specificity  The most specific range decides a type's weight\n",
-		"vary (1 check)\n  error    vary-accept              Responses that depend on Accept list Accept in Vary\n",
+		"negotiation (1 check; each needs a live scan)\n  warning  negotiation-specificity  The most specific range decides a type's weight\n",
+		"vary (1 check; lint runs each on documents alone)\n  error    vary-accept              Responses that depend on Accept list Accept in Vary\n",
 	} {
 		if !strings.Contains(wide, want) {
 			t.Errorf("at 200 columns, missing %q in:\n%s", want, wide)

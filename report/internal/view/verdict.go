@@ -97,6 +97,10 @@ func surfaceNames(ss []string) string {
 // NoGrade says why a report has no grade, for beside "N/A".
 func NoGrade(r *finding.Report) string {
 	switch {
+	case r.Coverage == nil && r.Score.Basis != "":
+		// A linted document has no coverage: its grade's basis says why
+		// there is none (it does not parse).
+		return Line(r.Score.Basis, 200)
 	case r.Coverage.Stopped():
 		return Line(r.Coverage.Interrupted, 200)
 	case r.Coverage.Throttled():

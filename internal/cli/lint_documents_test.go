@@ -1,0 +1,225 @@
+package cli
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/internal/finding"
+)
+
+// toolsListRequest is a 2026-07-28 tools/list request, as an MCP client
+// sends it.
+const toolsListRequest = `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{` +
+	`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"test","version":"1"},` +
+	`"io.modelcontextprotocol/clientCapabilities":{}}}}`
+
+// exportDemo writes the documents the demo serves, with defects, to files:
+// its OpenAPI document and the JSON-RPC answer to tools/list, as an
+// anonymous caller (what a scan without credentials is listed). It returns
+// the demo's URL too, for a live scan of the same app.
+func exportDemo(t *testing.T, defects ...demo.Defect) (base, specPath, toolsPath string) {
+	t.Helper()
+	base = serve(t, defects...)
+	dir := t.TempDir()
+	get := func(req *http.Request, path string) {
+		t.Helper()
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s %s: %d %v", req.Method, req.URL, resp.StatusCode, err)
+		}
+		if err := os.WriteFile(path, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	specPath, toolsPath = filepath.Join(dir, "openapi.json"), filepath.Join(dir, "tools.json")
+	req, _ := http.NewRequest(http.MethodGet, strings.TrimSuffix(base, "/")+"/openapi.json", nil)
+	get(req, specPath)
+	req, _ = http.NewRequest(http.MethodPost, strings.TrimSuffix(base, "/")+"/mcp", strings.NewReader(toolsListRequest))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/list")
+	get(req, toolsPath)
+	return base, specPath, toolsPath
+}
+
+func lintReport(t *testing.T, args ...string) (*finding.Report, result) {
+	t.Helper()
+	r := run(t, append([]string{"lint", "--format", "json"}, args...)...)
+	var rep finding.Report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("exit %d, no JSON report: %v\n%s", r.code, err, r.stderr)
+	}
+	return &rep, r
+}
+
+func TestLintCleanDemoDocumentsGiveNoFinding(t *testing.T) {
+	_, specPath, toolsPath := exportDemo(t)
+	rep, r := lintReport(t, specPath, "--mcp-tools", toolsPath)
+	if r.code != ExitOK || len(rep.Findings) != 0 {
+		t.Fatalf("exit %d, %d findings: %+v", r.code, len(rep.Findings), rep.Findings)
+	}
+	ran := map[string]bool{}
+	for _, c := range rep.Checks {
+		ran[c.ID] = c.Status == finding.StatusPass
+	}
+	for _, id := range []string{"mcp-hidden-instructions", "mcp-tool-confusable", "mcp-parity-missing-parameter", "openapi-hal-spec-invalid"} {
+		if !ran[id] {
+			t.Errorf("%s did not pass in lint: %+v", id, rep.Checks)
+		}
+	}
+}
+
+// The demo's poisoned and confusable tools are caught offline, at their
+// line in the catalog, with the finding ID and fingerprint a live scan of
+// the same app gives.
+func TestLintCatchesTheDemoToolDefectsAsALiveScanDoes(t *testing.T) {
+	base, specPath, toolsPath := exportDemo(t, demo.DefectMCPPoisonedTool, demo.DefectMCPSameDescription)
+	rep, r := lintReport(t, specPath, "--mcp-tools", toolsPath)
+	if r.code != ExitGateFailed {
+		t.Fatalf("exit %d, want 1: %s", r.code, r.stderr)
+	}
+	offline := map[string]finding.Finding{}
+	for _, f := range rep.Findings {
+		offline[f.CheckID] = f
+	}
+	live := filepath.Join(t.TempDir(), "live.json")
+	if r := run(t, "scan", "-q", "--max-pages", "20", "-o", "json="+live, base); r.code != ExitGateFailed {
+		t.Fatalf("live scan: exit %d: %s", r.code, r.stderr)
+	}
+	data, err := os.ReadFile(live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var liveRep finding.Report
+	if err := json.Unmarshal(data, &liveRep); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"mcp-hidden-instructions", "mcp-tool-confusable"} {
+		f, ok := offline[id]
+		if !ok {
+			t.Errorf("%s did not fire offline: %+v", id, rep.Findings)
+			continue
+		}
+		if f.Location == nil || f.Location.File != toolsPath || f.Location.Line < 1 || f.Location.Column < 2 {
+			t.Errorf("%s is not located in the catalog: %+v", id, f.Location)
+		}
+		same := false
+		for _, lf := range liveRep.Findings {
+			same = same || (lf.CheckID == id && lf.Fingerprint == f.Fingerprint)
+		}
+		if !same {
+			t.Errorf("%s: the live scan has no finding of fingerprint %s", id, f.Fingerprint)
+		}
+	}
+	text := run(t, "lint", specPath, "--mcp-tools", toolsPath)
+	if !strings.Contains(text.stdout, filepath.Base(toolsPath)+":") {
+		t.Errorf("the text report names no file:line:col of the catalog:\n%s", text.stdout)
+	}
+}
+
+// What `agentready mcp URL --format json` writes is a catalog lint reads.
+func TestLintReadsTheOutputOfTheMCPCommand(t *testing.T) {
+	base, specPath, _ := exportDemo(t, demo.DefectMCPPoisonedTool)
+	catalog := filepath.Join(t.TempDir(), "catalog.json")
+	r := run(t, "mcp", "--format", "json", strings.TrimSuffix(base, "/")+"/mcp")
+	if err := os.WriteFile(catalog, []byte(r.stdout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, lr := lintReport(t, specPath, "--mcp-tools", catalog)
+	if lr.code != ExitGateFailed || len(rep.Findings) != 1 || rep.Findings[0].CheckID != "mcp-hidden-instructions" {
+		t.Fatalf("exit %d: %+v\n%s", lr.code, rep.Findings, lr.stderr)
+	}
+	if loc := rep.Findings[0].Location; loc == nil || !strings.HasPrefix(loc.Pointer, "/toolsList/tools/") {
+		t.Errorf("location %+v, want a pointer into toolsList", loc)
+	}
+}
+
+func TestLintCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	good, bad := specs+"lint-good.yaml", specs+"lint-bad.yaml"
+	tools := filepath.Join(dir, "tools.json")
+	if err := os.WriteFile(tools, []byte(`{"tools": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	notTools := filepath.Join(dir, "not-tools.json")
+	if err := os.WriteFile(notTools, []byte(`{"openapi": "3.1.0"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		args      []string
+		code      int
+		stdoutHas []string
+		stderrHas string
+	}{
+		{"each document its report, then the summary", []string{"lint", good, bad}, ExitGateFailed,
+			[]string{"lint-good.yaml", "lint-bad.yaml:8:5", "2 targets"}, ""},
+		{"the worst document decides", []string{"lint", good, good}, ExitOK, []string{"lint-good"}, ""},
+		{"--mcp-tools with two documents", []string{"lint", "--mcp-tools", tools, good, bad}, ExitUsage, nil, "exactly one document"},
+		{"--mcp-tools that is no catalog", []string{"lint", "--mcp-tools", notTools, good}, ExitUsage, nil, "no tools"},
+		{"stdin twice", []string{"lint", "-", "-"}, ExitUsage, nil, "stdin"},
+		{"an unparseable document has no grade", []string{"lint", specs + "syntax.yaml"}, ExitGateFailed,
+			[]string{"Grade N/A", "syntax.yaml:7:10", "1 finding: 1 error"}, ""},
+		{"even with the gate off", []string{"lint", "--fail-on", "none", specs + "syntax.yaml"}, ExitGateFailed, []string{"does not parse"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := run(t, tt.args...)
+			ok := r.code == tt.code && strings.Contains(r.stderr, tt.stderrHas)
+			for _, s := range tt.stdoutHas {
+				ok = ok && strings.Contains(r.stdout, s)
+			}
+			if !ok {
+				t.Errorf("exit %d (want %d)\nstdout: %s\nstderr: %s", r.code, tt.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+func TestLintSeveralDocumentsInJSONAndSARIF(t *testing.T) {
+	good, bad := specs+"lint-good.yaml", specs+"lint-bad.yaml"
+	r := run(t, "lint", "--format", "sarif", good, bad)
+	var log struct {
+		Runs []json.RawMessage `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &log); err != nil || len(log.Runs) != 2 {
+		t.Fatalf("exit %d: %d runs (%v), want one per document", r.code, len(log.Runs), err)
+	}
+	r = run(t, "lint", "--format", "json", good, bad)
+	if r.code != ExitGateFailed || !strings.Contains(r.stdout, "lint-bad") || !json.Valid([]byte(r.stdout)) {
+		t.Errorf("exit %d: %s", r.code, r.stdout)
+	}
+}
+
+func TestLintReadsStdinAndRefsAcrossFiles(t *testing.T) {
+	dir := t.TempDir()
+	main := "openapi: 3.1.0\ninfo: {title: split, version: '1'}\npaths:\n  /items:\n    get:\n      operationId: listItems\n" +
+		"      responses:\n        '200':\n          description: items\n          content:\n            application/json:\n" +
+		"              schema: {$ref: 'schemas.yaml#/Items'}\n"
+	schemas := "Items:\n  type: array\n  items: {type: string}\n"
+	for name, body := range map[string]string{"openapi.yaml": main, "schemas.yaml": schemas} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := run(t, "lint", filepath.Join(dir, "openapi.yaml")); r.code != ExitOK || !strings.Contains(r.stdout, "no findings") {
+		t.Errorf("a $ref to a file beside the document: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	var out, errb strings.Builder
+	code := Run(t.Context(), []string{"lint", "-"}, strings.NewReader(main), &out, &errb, []string{"NO_COLOR="})
+	if code != ExitGateFailed || !strings.Contains(out.String(), "stdin") {
+		t.Errorf("stdin, whose $refs to files do not resolve from the working directory: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+}
