@@ -36,10 +36,11 @@ type ToolClientCompat struct{}
 func (ToolClientCompat) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "mcp-tool-client-compat", Family: checks.FamilyMCP,
-		Since:    checks.FirstRelease,
-		Title:    "Tools fit the published limits of the major hosts' model APIs",
-		Severity: finding.SeverityWarning,
-		SpecRefs: []finding.SpecRef{openAIFunctionsRef, anthropicToolsRef, geminiFunctionRef, geminiSchemaRef},
+		Documents: checks.DocMCPTools,
+		Since:     checks.FirstRelease,
+		Title:     "Tools fit the published limits of the major hosts' model APIs",
+		Severity:  finding.SeverityWarning,
+		SpecRefs:  []finding.SpecRef{openAIFunctionsRef, anthropicToolsRef, geminiFunctionRef, geminiSchemaRef},
 		Help: "A host hands each MCP tool to its model's API as a function declaration, and that API has\n" +
 			"limits of its own, tighter than MCP's. A tool outside them is refused there, and often the\n" +
 			"whole request with it: a catalog that loads in one host fails in another. The scanner checks\n" +

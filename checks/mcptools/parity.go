@@ -242,10 +242,11 @@ type ParityOutputSchema struct{}
 func (ParityOutputSchema) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "mcp-parity-output-schema", Family: checks.FamilyMCP,
-		Since:    checks.FirstRelease,
-		Title:    "A tool's outputSchema agrees with its operation's 2xx response schema",
-		Severity: finding.SeverityWarning,
-		SpecRefs: []finding.SpecRef{mcpRef(mcp.Legacy, "server/tools §Output Schema", "MUST", "server/tools"), responsesRef},
+		Documents: checks.DocOpenAPI | checks.DocMCPTools,
+		Since:     checks.FirstRelease,
+		Title:     "A tool's outputSchema agrees with its operation's 2xx response schema",
+		Severity:  finding.SeverityWarning,
+		SpecRefs:  []finding.SpecRef{mcpRef(mcp.Legacy, "server/tools §Output Schema", "MUST", "server/tools"), responsesRef},
 		Help: "When a tool declares an `outputSchema`, servers MUST return structured results that conform\n" +
 			"to it, and clients validate them against it. A tool that projects an operation returns what\n" +
 			"the operation answers, so the two schemas must agree: a root of another type, a property the\n" +
