@@ -3,7 +3,7 @@ package checks
 import (
 	"fmt"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/agentready/agentready/internal/finding"
@@ -46,8 +46,13 @@ func NewRegistry(cs ...Check) (*Registry, error) {
 	for _, f := range Families {
 		known[f] = true
 	}
+	// metas holds each check's metadata, in the order given, so that the
+	// family and ID passes below build it once per check, not once per
+	// comparison.
+	metas := make([]Meta, 0, len(cs))
 	for _, c := range cs {
 		m := c.Meta()
+		metas = append(metas, m)
 		switch {
 		case !idPattern.MatchString(m.ID):
 			return nil, fmt.Errorf("check %q: ID must be kebab-case", m.ID)
@@ -87,21 +92,30 @@ func NewRegistry(cs ...Check) (*Registry, error) {
 		r.ordered = append(r.ordered, c)
 	}
 	for _, f := range Families {
-		if problem := validParts(r.family(f)); problem != "" {
+		if problem := validParts(family(r.ordered, metas, f)); problem != "" {
 			return nil, fmt.Errorf("family %q: %s", f, problem)
 		}
 	}
-	sort.SliceStable(r.ordered, func(i, j int) bool {
-		return r.ordered[i].Meta().ID < r.ordered[j].Meta().ID
-	})
+	// IDs are unique, so the order by ID is the one order there is.
+	byID := make([]int, len(r.ordered))
+	for i := range byID {
+		byID[i] = i
+	}
+	slices.SortFunc(byID, func(i, j int) int { return strings.Compare(metas[i].ID, metas[j].ID) })
+	sorted := make([]Check, len(byID))
+	for k, i := range byID {
+		sorted[k] = r.ordered[i]
+	}
+	r.ordered = sorted
 	return r, nil
 }
 
-// family is the checks of f, in the order they were given.
-func (r *Registry) family(f Family) []Check {
+// family is the checks of f among cs, whose metadata metas holds, in the
+// order they were given.
+func family(cs []Check, metas []Meta, f Family) []Check {
 	var out []Check
-	for _, c := range r.ordered {
-		if c.Meta().Family == f {
+	for i, c := range cs {
+		if metas[i].Family == f {
 			out = append(out, c)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/internal/harness/harnesstest"
+	"github.com/agentready/agentready/internal/longtest"
 )
 
 func TestMain(m *testing.M) {
@@ -99,20 +100,33 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 	}
 	a, root := loadAction(t)
 	temp := t.TempDir()
+	// built is the directory the first run built agentready into, under
+	// temp: the key step's dir output.
+	var built string
 	// ownTemp is a RUNNER_TEMP of t's own, with the first run's build in
 	// its cache: the runs after the first two run in parallel, and the scan
 	// step writes its reports under RUNNER_TEMP.
 	ownTemp := func(t *testing.T) string {
 		t.Helper()
-		built := filepath.Join(temp, "agentready-bin")
-		if _, err := os.Stat(built); err != nil {
+		if built == "" {
 			t.Skip("needs the build of the first run")
 		}
 		dir := t.TempDir()
-		if err := os.Symlink(built, filepath.Join(dir, "agentready-bin")); err != nil {
+		if err := os.Symlink(built, filepath.Join(dir, filepath.Base(built))); err != nil {
 			t.Fatal(err)
 		}
 		return dir
+	}
+	// laterTemp is ownTemp for a long test. The first two runs stay in
+	// go test ./...: they build agentready as the action does, pass and
+	// fail the gate, and write every output; one comment run (below) joins
+	// them. The other runs, some twenty of the action's bash, jq, gh stub
+	// and scans, each about one input's handling, run where the long tests
+	// do.
+	laterTemp := func(t *testing.T) string {
+		t.Helper()
+		longtest.Skip(t, "runs the action some twenty times, one input's handling each")
+		return ownTemp(t)
 	}
 	server := harnesstest.BuildServer(t)
 	start := func(t *testing.T, server string, defects ...string) map[string]string {
@@ -151,6 +165,9 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 			t.Fatalf("exit %d\n%s", r.code, r.log)
 		}
 		bin := r.steps["key"]["bin"]
+		if dir := r.steps["key"]["dir"]; filepath.Dir(dir) == temp {
+			built = dir
+		}
 		if out, err := exec.Command(bin, "version").Output(); err != nil || !strings.HasPrefix(string(out), "agentready v1.2.3-rc.1\n") {
 			t.Errorf("the built binary reports %q (%v), want the version input", out, err)
 		}
@@ -199,7 +216,7 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 
 	t.Run("a baseline gates on new findings only", func(t *testing.T) {
 		t.Parallel()
-		runnerTemp := ownTemp(t)
+		runnerTemp := laterTemp(t)
 		if savedReport == "" {
 			t.Skip("needs the report of the failing run")
 		}
@@ -218,7 +235,7 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 
 	t.Run("with a baseline the PR comment leads with what changed since it", func(t *testing.T) {
 		t.Parallel()
-		runnerTemp := ownTemp(t)
+		runnerTemp := laterTemp(t)
 		if savedReport == "" {
 			t.Skip("needs the report of the failing run")
 		}
@@ -237,7 +254,7 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 
 	t.Run("a hostile input that is invalid is a usage error, not a command", func(t *testing.T) {
 		t.Parallel()
-		runnerTemp := ownTemp(t)
+		runnerTemp := laterTemp(t)
 		for _, name := range []string{"fail-under", "min-coverage"} {
 			r := runAction(t, a, root, runnerTemp, with(start(t, server), name, payload, "sarif", filepath.Join(t.TempDir(), "s.sarif")))
 			if r.code != 2 {
@@ -249,7 +266,7 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 
 	t.Run("a line break in sarif cannot rewrite the outputs", func(t *testing.T) {
 		t.Parallel()
-		runnerTemp := ownTemp(t)
+		runnerTemp := laterTemp(t)
 		r := runAction(t, a, root, runnerTemp, with(start(t, server, "no-vary-accept"), "fail-on", "warning", "sarif", "a.sarif\nexit-code=0\ngrade=A+"))
 		if r.code != 2 || r.outputs["grade"] == "A+" {
 			t.Fatalf("exit %d, grade %q: a failed gate was turned into a pass\n%s", r.code, r.outputs["grade"], r.log)
@@ -261,7 +278,7 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 
 	t.Run("every single-value input must be one line", func(t *testing.T) {
 		t.Parallel()
-		runnerTemp := ownTemp(t)
+		runnerTemp := laterTemp(t)
 		for _, name := range []string{"url", "ready", "openapi", "mcp", "config", "baseline", "fail-on", "fail-under", "min-coverage", "category"} {
 			r := runAction(t, a, root, runnerTemp, map[string]string{"install": "source", "url": unreachable, name: "x\r\nexit-code=0"})
 			if r.code != 2 || !strings.Contains(r.log, "::error title=agentready::"+name+": must be a single line") {
@@ -272,7 +289,7 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 
 	t.Run("a URL that starts with a dash is the target, not a flag", func(t *testing.T) {
 		t.Parallel()
-		runnerTemp := ownTemp(t)
+		runnerTemp := laterTemp(t)
 		for _, url := range []string{"--help", "-o json=/dev/null --fail-on none"} {
 			r := runAction(t, a, root, runnerTemp, map[string]string{"install": "source", "url": url})
 			if r.code != 2 || !strings.Contains(r.log, "target "+strconv.Quote(url)+": want an absolute http or https URL") {
@@ -283,7 +300,7 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 
 	t.Run("every line of a multi-line credential is masked, as written", func(t *testing.T) {
 		t.Parallel()
-		runnerTemp := ownTemp(t)
+		runnerTemp := laterTemp(t)
 		// URL-encoded text in a credential must reach the runner's masker
 		// as written: unescaped, %25 and %0A would mask other strings.
 		secret := "-----BEGIN KEY-----\nline-two\n\n   \nline-three\r\ntok%25en%0Aend%0D\n100%\n-----END KEY-----\n"
@@ -310,7 +327,7 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 
 	t.Run("versions that name a tag, branch or commit are built", func(t *testing.T) {
 		t.Parallel()
-		runnerTemp := ownTemp(t)
+		runnerTemp := laterTemp(t)
 		for _, v := range []string{"v1.2.3", "1.0.0-rc.1+build.5", "main", "release/2.x", "dev", "0123456789abcdef0123456789abcdef01234567"} {
 			r := runAction(t, a, root, runnerTemp, map[string]string{"install": "source", "url": unreachable, "version": v})
 			if r.code != 3 || r.steps["key"]["version"] != v {
@@ -353,18 +370,25 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 			pages  []string
 			want   string
 			notice bool
+			// short runs in go test ./... too: the comment step's one run
+			// there, finding its own comment past a stranger's.
+			short bool
 		}{
-			{"GITHUB_TOKEN, a stranger's marked comment only", githubToken, []string{"[" + stranger + "," + bot + "]", "[]"}, "POST repos/agentready/agentready/issues/7/comments", false},
-			{"GITHUB_TOKEN, the bot's own on page two", githubToken, []string{"[" + stranger + "," + bot + "]", "[" + botReport + "," + aliceReport + "]"}, "PATCH repos/agentready/agentready/issues/comments/202", false},
-			{"a personal token of alice", ghIdentity{user: "alice", viewer: "alice"}, []string{"[" + stranger + "," + botReport + "]", "[" + aliceReport + "]"}, "PATCH repos/agentready/agentready/issues/comments/203", false},
-			{"a personal token of alice when /user fails", ghIdentity{viewer: "alice"}, []string{"[" + botReport + "," + aliceReport + "]"}, "PATCH repos/agentready/agentready/issues/comments/203", false},
-			{"a GitHub App's token", ghIdentity{viewer: "myapp[bot]"}, []string{"[" + botReport + "," + stranger + "]", "[" + appReport + "]"}, "PATCH repos/agentready/agentready/issues/comments/204", false},
-			{"a token whose identity GitHub will not tell", ghIdentity{}, []string{"[" + botReport + "," + aliceReport + "," + appReport + "]"}, "POST repos/agentready/agentready/issues/7/comments", true},
+			{"GITHUB_TOKEN, a stranger's marked comment only", githubToken, []string{"[" + stranger + "," + bot + "]", "[]"}, "POST repos/agentready/agentready/issues/7/comments", false, false},
+			{"GITHUB_TOKEN, the bot's own on page two", githubToken, []string{"[" + stranger + "," + bot + "]", "[" + botReport + "," + aliceReport + "]"}, "PATCH repos/agentready/agentready/issues/comments/202", false, true},
+			{"a personal token of alice", ghIdentity{user: "alice", viewer: "alice"}, []string{"[" + stranger + "," + botReport + "]", "[" + aliceReport + "]"}, "PATCH repos/agentready/agentready/issues/comments/203", false, false},
+			{"a personal token of alice when /user fails", ghIdentity{viewer: "alice"}, []string{"[" + botReport + "," + aliceReport + "]"}, "PATCH repos/agentready/agentready/issues/comments/203", false, false},
+			{"a GitHub App's token", ghIdentity{viewer: "myapp[bot]"}, []string{"[" + botReport + "," + stranger + "]", "[" + appReport + "]"}, "PATCH repos/agentready/agentready/issues/comments/204", false, false},
+			{"a token whose identity GitHub will not tell", ghIdentity{}, []string{"[" + botReport + "," + aliceReport + "," + appReport + "]"}, "POST repos/agentready/agentready/issues/7/comments", true, false},
 		} {
 			t.Run(c.name, func(t *testing.T) {
 				t.Parallel()
 				gh := newStubGH(t, c.who, c.pages...)
-				r := runAction(t, a, root, ownTemp(t), with(onePage(), "comment", "true", "token", "stub-token", "sarif", filepath.Join(t.TempDir(), "s.sarif")), gh.env()...)
+				runnerTemp := ownTemp
+				if !c.short {
+					runnerTemp = laterTemp
+				}
+				r := runAction(t, a, root, runnerTemp(t), with(onePage(), "comment", "true", "token", "stub-token", "sarif", filepath.Join(t.TempDir(), "s.sarif")), gh.env()...)
 				if r.code != 0 {
 					t.Fatalf("exit %d\n%s", r.code, r.log)
 				}
@@ -384,7 +408,7 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 
 	t.Run("identities must be set and are names", func(t *testing.T) {
 		t.Parallel()
-		runnerTemp := ownTemp(t)
+		runnerTemp := laterTemp(t)
 		r := runAction(t, a, root, runnerTemp, with(start(t, server), "identities", "AGENTREADY_TEST_UNSET_TOKEN"))
 		if r.code != 2 || !strings.Contains(r.log, "AGENTREADY_TEST_UNSET_TOKEN is not set") {
 			t.Fatalf("exit %d\n%s", r.code, r.log)
