@@ -78,12 +78,12 @@ func withTLSHint(err error) error {
 func tlsHint(msg string) string {
 	switch {
 	case strings.Contains(msg, "tls: certificate required"), strings.Contains(msg, "tls: bad certificate"):
-		return "the server asks for a client certificate: give it with --cert FILE --key FILE"
+		return "the server asks for a client certificate: give it with --cert FILE --key FILE (or tls: cert and key in the config file, for all targets or one)"
 	case strings.Contains(msg, "x509: certificate signed by unknown authority"),
 		strings.Contains(msg, "certificate is not trusted"):
-		return "the server's certificate is signed by a CA this machine does not trust: give the CA's certificate with --cacert FILE (or SSL_CERT_FILE), or skip verification with --insecure"
+		return "the server's certificate is signed by a CA this machine does not trust: give the CA's certificate with --cacert FILE (or tls: cacert in the config file, for all targets or one; or SSL_CERT_FILE), or skip verification with --insecure"
 	case strings.Contains(msg, "x509: "):
-		return "the server's certificate did not verify: give its CA with --cacert FILE, or skip verification with --insecure"
+		return "the server's certificate did not verify: give its CA with --cacert FILE (or tls: cacert in the config file), or skip verification with --insecure"
 	}
 	return ""
 }
