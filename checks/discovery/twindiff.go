@@ -70,6 +70,10 @@ func (c MarkdownDivergent) Run(_ context.Context, in *checks.Input) ([]finding.F
 			if !md.Response.Whole() {
 				continue
 			}
+			if why := unparsableTwin(md.Response.Body); why != "" {
+				in.Observe(c.Meta().ID, fmt.Sprintf("%s was not compared with its page: %s", exchange.PathOf(md.Request.URL), why))
+				continue
+			}
 			if page == nil {
 				if page = readHTMLTwin(t.html); page == nil {
 					break

@@ -2,6 +2,7 @@ package discovery
 
 import (
 	"bytes"
+	"fmt"
 	"html"
 	"net/url"
 	"strings"
@@ -28,6 +29,79 @@ const (
 	maxTwinLinks    = 1000
 	maxTwinText     = 200 // runes of one heading kept for evidence
 )
+
+// Bounds on the Markdown a twin may be for it to be parsed at all. CommonMark
+// parsers are superlinear in deeply nested containers and in long runs of
+// link reference definitions (goldmark takes seconds on 128 KiB of either);
+// real twins are far inside these bounds, and one outside is not compared.
+const (
+	maxTwinMarkdown = 512 << 10 // bytes
+	maxTwinNesting  = 16        // block quote and list markers opening one line
+	maxTwinIndent   = 128       // columns of indentation of one line
+	// maxTwinRefDefWork bounds, summed over paragraphs, the lines that may
+	// define a link reference times the lines of their paragraph: the
+	// parser reads the rest of a paragraph again for each definition.
+	maxTwinRefDefWork = 2000 * 2000
+)
+
+// unparsableTwin says why a Markdown body is outside the bounds above, or "".
+func unparsableTwin(body []byte) string {
+	if len(body) > maxTwinMarkdown {
+		return fmt.Sprintf("it is over %d KiB", maxTwinMarkdown>>10)
+	}
+	work, defs, lines := 0, 0, 0
+	// paragraphEnds adds the work of the run of lines that just ended.
+	paragraphEnds := func() bool {
+		work += defs * lines
+		defs, lines = 0, 0
+		return work > maxTwinRefDefWork
+	}
+	for line := range bytes.Lines(body) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			if paragraphEnds() {
+				return "its link reference definitions are too many for their paragraphs"
+			}
+			continue
+		}
+		lines++
+		nesting, indent, i := 0, 0, 0
+	prefix:
+		for i < len(line) {
+			switch c := line[i]; {
+			case c == ' ':
+				indent++
+			case c == '\t':
+				indent += 4
+			case c == '>':
+				nesting++
+			case (c == '-' || c == '*' || c == '+') && i+1 < len(line) && (line[i+1] == ' ' || line[i+1] == '\t'):
+				nesting++
+			case c >= '0' && c <= '9':
+				j := i
+				for j < len(line) && line[j] >= '0' && line[j] <= '9' {
+					j++
+				}
+				if j+1 >= len(line) || (line[j] != '.' && line[j] != ')') || (line[j+1] != ' ' && line[j+1] != '\t') {
+					break prefix
+				}
+				nesting, i = nesting+1, j
+			default:
+				break prefix
+			}
+			i++
+		}
+		if nesting > maxTwinNesting || indent > maxTwinIndent {
+			return fmt.Sprintf("a line opens %d nested blocks or is indented %d columns", nesting, indent)
+		}
+		if i < len(line) && line[i] == '[' && bytes.Contains(line[i:], []byte("]:")) {
+			defs++
+		}
+	}
+	if paragraphEnds() {
+		return "its link reference definitions are too many for their paragraphs"
+	}
+	return ""
+}
 
 // twinDoc is one representation of a page, reduced for comparison.
 type twinDoc struct {
