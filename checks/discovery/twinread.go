@@ -212,13 +212,7 @@ func readHTMLTwin(x *exchange.Exchange) *twinDoc {
 	if err != nil {
 		return nil
 	}
-	page := mustURL(x.Request.URL)
-	base := page
-	if href, ok := d.Find("base[href]").First().Attr("href"); ok {
-		if r, err := url.Parse(strings.TrimSpace(href)); err == nil {
-			base = page.ResolveReference(r)
-		}
-	}
+	base := htmlBase(d, mustURL(x.Request.URL))
 	t := &twinDoc{pageTitle: twinText(d.Find("title").First().Text())}
 	if h1 := d.Find("body h1").First(); h1.Length() > 0 {
 		t.titleText = asWritten(h1.Text())
