@@ -223,6 +223,9 @@ type Input struct {
 	// Catalog bounds what an MCP catalog may put into a model's context,
 	// from the configuration; the zero value is the defaults.
 	Catalog CatalogLimits
+	// Twins are the thresholds at which a Markdown twin diverges from its
+	// page, from the configuration; the zero value is the defaults.
+	Twins TwinLimits
 	// Baseline is the surface snapshot of the baseline report (--baseline),
 	// which the drift family compares this scan's surface with; nil when no
 	// baseline was given or it carries no snapshot.
@@ -305,6 +308,43 @@ func (l CatalogLimits) Or() CatalogLimits {
 		l.Tokens = DefaultCatalogTokens
 	}
 	return l
+}
+
+// TwinLimits are how far a page's Markdown twin may differ from its HTML
+// before discovery-markdown-divergent warns. Nil means the default; a
+// pointer tells an explicit 0 (no link may differ) from "not set".
+type TwinLimits struct {
+	// MinHeadingOverlap is the least Jaccard index of the two heading
+	// outlines, between 0 and 1.
+	MinHeadingOverlap *float64
+	// MaxLinkDifferences is the most link targets found in one of the two
+	// and not the other.
+	MaxLinkDifferences *int
+}
+
+// Defaults of TwinLimits: a generated twin matches its page exactly, and
+// these leave room for a heading or a few links a hand-kept twin words or
+// places differently (one heading in five, three links) without calling
+// it another document.
+const (
+	DefaultTwinHeadingOverlap  = 0.8
+	DefaultTwinLinkDifferences = 3
+)
+
+// HeadingOverlap is MinHeadingOverlap, or its default.
+func (l TwinLimits) HeadingOverlap() float64 {
+	if l.MinHeadingOverlap == nil {
+		return DefaultTwinHeadingOverlap
+	}
+	return *l.MinHeadingOverlap
+}
+
+// LinkDifferences is MaxLinkDifferences, or its default.
+func (l TwinLimits) LinkDifferences() int {
+	if l.MaxLinkDifferences == nil {
+		return DefaultTwinLinkDifferences
+	}
+	return *l.MaxLinkDifferences
 }
 
 // NewInput builds an Input, resolving the recording's samples.

@@ -37,7 +37,7 @@ func All() []checks.Check {
 		ServiceDesc{}, ServiceLinks{}, ServiceDescMissing{}, ServiceDescType{}, LinkHeaderDeadLinks{},
 		CatalogHead{}, CatalogLinkset{}, CatalogLinks{},
 		AgentCardLegacy{}, AgentCardFields{}, AgentCardSkills{}, AgentCardInterfaces{}, AgentCardCaching{},
-		MarkdownCharset{}, MarkdownVary{}, MarkdownTwin{}, MarkdownDeadLinks{},
+		MarkdownCharset{}, MarkdownVary{}, MarkdownTwin{}, MarkdownDeadLinks{}, MarkdownDivergent{},
 		MCPCardFormat{}, MCPCardRemotes{}, AICatalog{},
 		SitemapUnreachable{}, SitemapFormat{}, SitemapEntries{}, SitemapCoverage{},
 		LLMsFull{}, LLMsFullDeadLinks{},

@@ -124,14 +124,18 @@ func (s site) input(withSpec bool) *checks.Input {
 	}
 	slices.Sort(names)
 	var xs []*exchange.Exchange
+	var samples []string
 	for _, n := range names {
 		x := s[n].Build()
 		if n == "root" {
 			x.Source = "start"
 		}
+		if strings.HasPrefix(n, "sample-") {
+			samples = append(samples, x.Request.URL)
+		}
 		xs = append(xs, x)
 	}
-	in := checkstest.Input(origin+"/", nil, xs...)
+	in := checkstest.Input(origin+"/", samples, xs...)
 	if withSpec {
 		in.Spec = &spec.Document{Source: origin + "/openapi.json", Operations: []*spec.Operation{
 			{Method: "GET", PathTemplate: "/orders", OperationID: "listOrders"},

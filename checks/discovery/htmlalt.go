@@ -26,14 +26,7 @@ func htmlMarkdownLinks(x *exchange.Exchange) (base string, hrefs []string) {
 	if err != nil {
 		return "", nil
 	}
-	base = x.Request.URL
-	if href, ok := d.Find("base[href]").First().Attr("href"); ok {
-		if b, err := url.Parse(x.Request.URL); err == nil {
-			if r, err := url.Parse(strings.TrimSpace(href)); err == nil {
-				base = b.ResolveReference(r).String()
-			}
-		}
-	}
+	base = htmlBase(d, mustURL(x.Request.URL)).String()
 	d.Find("link[rel][href]").EachWithBreak(func(i int, s *goquery.Selection) bool {
 		if i >= maxHTMLLinks {
 			return false
@@ -47,6 +40,17 @@ func htmlMarkdownLinks(x *exchange.Exchange) (base string, hrefs []string) {
 		return true
 	})
 	return base, hrefs
+}
+
+// htmlBase is what a page's relative references resolve against: its
+// <base href>, resolved against the page's URL, or that URL.
+func htmlBase(d *goquery.Document, page *url.URL) *url.URL {
+	if href, ok := d.Find("base[href]").First().Attr("href"); ok {
+		if r, err := url.Parse(strings.TrimSpace(href)); err == nil {
+			return page.ResolveReference(r)
+		}
+	}
+	return page
 }
 
 // hasToken reports whether a space-separated, case-insensitive token list

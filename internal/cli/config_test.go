@@ -161,6 +161,34 @@ func TestConfigIgnoresAndOverridesApply(t *testing.T) {
 	}
 }
 
+// TestConfigTwinLimitsReachTheCheck: the demo's twin with one extra link
+// agrees with its page by default, and not when no link may differ.
+func TestConfigTwinLimitsReachTheCheck(t *testing.T) {
+	target := serve(t, demo.DefectMarkdownDeadLinks)
+	divergent := func(cfg string) []string {
+		out := filepath.Join(t.TempDir(), "r.json")
+		args := []string{"scan", "-q", "-o", "json=" + out, target}
+		if cfg != "" {
+			args = append(args, "--config", writeConfig(t, cfg))
+		}
+		run(t, args...)
+		var msgs []string
+		for _, f := range readJSONReport(t, out).Findings {
+			if f.CheckID == "discovery-markdown-divergent" {
+				msgs = append(msgs, f.Message)
+			}
+		}
+		return msgs
+	}
+	if got := divergent(""); len(got) != 0 {
+		t.Errorf("by default: %q", got)
+	}
+	got := divergent("limits:\n  twin-max-link-differences: 0\n")
+	if len(got) != 1 || !strings.Contains(got[0], "1 link target differs, over 0 (only in the twin: /orders/404)") {
+		t.Errorf("with twin-max-link-differences 0: %q", got)
+	}
+}
+
 func TestInitWritesAValidStarterFromAScan(t *testing.T) {
 	target := serve(t, demo.DefectNoVaryAccept)
 	p := filepath.Join(t.TempDir(), config.FileName)

@@ -324,7 +324,8 @@ func scanOptions(e *env, start *url.URL, lim *limitFlags, policy *pipeline.Polic
 		return scan.Options{}, err
 	}
 	opts := scan.Options{Probe: cfg, Checks: reg.All(), Version: version(), MCPEndpoint: lim.mcpEndpoint,
-		Policy: policy, Identities: ids, Access: e.configFile().Access, Catalog: catalogLimits(e.configFile().Limits)}
+		Policy: policy, Identities: ids, Access: e.configFile().Access, Catalog: catalogLimits(e.configFile().Limits),
+		Twins: checks.TwinLimits{MinHeadingOverlap: e.configFile().Limits.TwinHeadings, MaxLinkDifferences: e.configFile().Limits.TwinLinks}}
 	for _, id := range ids {
 		if id.OAuth == nil {
 			continue

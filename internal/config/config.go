@@ -46,7 +46,7 @@ type File struct {
 	MCP        string              `yaml:"mcp,omitempty" flag:"mcp" doc:"MCP endpoint of the target, when it is not discoverable from the target itself."`
 	Identities []Identity          `yaml:"identities,omitempty" secrets:"true" doc:"Identities to scan as. Credentials are named by environment variable, never written here."`
 	Access     map[string][]string `yaml:"access,omitempty" doc:"Operations (operationId, or 'METHOD /path/template') mapped to the roles that may call them, any one sufficing; the leakage family uses it as evidence that an operation refuses an identity."`
-	Limits     Limits              `yaml:"limits,omitempty" doc:"Bounds of the crawl, and of what an MCP catalog may put into a model's context."`
+	Limits     Limits              `yaml:"limits,omitempty" doc:"Bounds of the crawl, of what an MCP catalog may put into a model's context, and of how far a Markdown twin may differ from its page."`
 	Include    []string            `yaml:"include,omitempty" flag:"include" doc:"Crawl only paths matching these patterns (path.Match syntax; a trailing * or /** matches any suffix)."`
 	Exclude    []string            `yaml:"exclude,omitempty" flag:"exclude" doc:"Never crawl paths matching these patterns."`
 	Robots     *bool               `yaml:"respect-robots,omitempty" flag:"respect-robots" doc:"Read /robots.txt first and skip the paths it disallows for agentready (or *). Off by default: the scanner is meant for your own API, staging included."`
@@ -143,6 +143,8 @@ type Limits struct {
 	MaxRecordingSize *int64   `yaml:"max-recording-size,omitempty" min:"1" flag:"max-recording-size" doc:"Largest recording scan --replay reads, in bytes (default 536870912): a replay holds every body it recorded."`
 	MCPTools         *int     `yaml:"mcp-max-tools,omitempty" min:"1" doc:"Tools an MCP catalog may list without offering a search tool, before mcp-context-cost warns (default 40)."`
 	MCPTokens        *int     `yaml:"mcp-max-tokens,omitempty" min:"1" doc:"Tokens (o200k_base) an MCP catalog may put into every context without offering a search tool, before mcp-context-cost warns (default 15000)."`
+	TwinHeadings     *float64 `yaml:"twin-min-heading-overlap,omitempty" min:"0" max:"1" doc:"Least overlap (Jaccard index, 0 to 1) of the headings of an HTML page and of its Markdown twin, before discovery-markdown-divergent warns (default 0.8)."`
+	TwinLinks        *int     `yaml:"twin-max-link-differences,omitempty" min:"0" doc:"Link targets an HTML page and its Markdown twin may have one without the other, before discovery-markdown-divergent warns (default 3)."`
 }
 
 // Gate decides the exit status.

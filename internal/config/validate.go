@@ -239,6 +239,12 @@ func (f *File) validateScalars() []error {
 	if l.Rate != nil && *l.Rate < 0 {
 		add("limits.rate: must not be negative")
 	}
+	if v := l.TwinHeadings; v != nil && (*v < 0 || *v > 1) {
+		add("limits.twin-min-heading-overlap: %g: want a Jaccard index from 0 to 1", *v)
+	}
+	if v := l.TwinLinks; v != nil && *v < 0 {
+		add("limits.twin-max-link-differences: must not be negative")
+	}
 	sizes := map[string]*int64{"limits.max-body": l.MaxBody, "limits.max-spec-size": l.MaxSpecSize, "limits.max-recording-size": l.MaxRecordingSize}
 	for _, key := range slices.Sorted(maps.Keys(sizes)) {
 		if v := sizes[key]; v != nil && *v < 1 {

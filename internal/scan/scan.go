@@ -49,6 +49,9 @@ type Options struct {
 	Record func(*Recording)
 	// Catalog bounds an MCP catalog, from the configuration.
 	Catalog checks.CatalogLimits
+	// Twins are how far a Markdown twin may differ from its page, from the
+	// configuration.
+	Twins checks.TwinLimits
 	// Shard, when split, scans one shard of the work (--shard i/n); see
 	// shard.go. The zero value scans it all.
 	Shard finding.Shard
@@ -100,7 +103,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	in.Spec, in.MCP, in.Active = out.Spec, out.MCP, activeRun
 	in.Identities = identityViews(out.Views)
 	in.Caller, in.Access = out.Caller, opts.Access
-	in.Catalog = opts.Catalog
+	in.Catalog, in.Twins = opts.Catalog, opts.Twins
 	in.Baseline = opts.Policy.BaselineSnapshot()
 	opts.Progress.SetPhase(ctx, probe.PhaseChecks)
 	checksCtx, checksDone := watch.checksContext()
