@@ -94,7 +94,7 @@ func (c OfferedRefused) Run(ctx context.Context, in *checks.Input) ([]finding.Fi
 		fetched := gets(v.Recording)
 		who := caller(v)
 		reported, noted := map[string]bool{}, map[string]bool{}
-		for _, o := range hypermedia.Offers(v.Recording.Exchanges) {
+		for _, o := range controlsOf(in, v.Recording).offers {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
@@ -158,7 +158,7 @@ func offeredShapes(in *checks.Input, v checks.IdentityView) shapes {
 	if v.Recording == nil {
 		return out
 	}
-	for _, o := range hypermedia.Offers(v.Recording.Exchanges) {
+	for _, o := range controlsOf(in, v.Recording).offers {
 		method, _ := methodOf(in, o)
 		shape := exchange.PathShape(exchange.PathOf(o.Target))
 		out[shape] = append(out[shape], method)

@@ -115,7 +115,8 @@ func unavailable(ctx context.Context, in *checks.Input, m checks.Meta, policy bo
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		offered, negatives := affordancesOf(v.Recording)
+		c := controlsOf(in, v.Recording)
+		offered, negatives := maps.Clone(c.affordance), c.negatives
 		for name := range offeredOperations(in, v.Recording) {
 			offered[name] = true
 		}
@@ -173,39 +174,65 @@ func pagesThatFailed(rec *exchange.Recording) []*exchange.Exchange {
 	return out
 }
 
-// affordancesOf collects, over every JSON response of a recording, the
-// operations named in "affordances", with a target or not, and the
-// "unavailableAffordances" entries, in recording order.
-func affordancesOf(rec *exchange.Recording) (map[string]bool, []negative) {
-	offered := map[string]bool{}
-	var negatives []negative
+// controls is what the pages of one recording offered: their links,
+// templates and affordances (hypermedia.Offers), the operations named in
+// "affordances", with a target or not, and the "unavailableAffordances"
+// entries, in recording order. Several checks compare each identity's
+// controls, so each page is decoded once for all of them.
+type controls struct {
+	offers     []hypermedia.Offer
+	affordance map[string]bool
+	negatives  []negative
+}
+
+var controlsKey = checks.NewKey[map[*exchange.Recording]*controls]()
+
+// controlsOf is rec's controls, read once per Input for every recording
+// the scan made.
+func controlsOf(in *checks.Input, rec *exchange.Recording) *controls {
 	if rec == nil {
-		return offered, nil
+		return &controls{}
 	}
+	all := checks.Memo(in, controlsKey, func() map[*exchange.Recording]*controls {
+		out := map[*exchange.Recording]*controls{}
+		for _, r := range in.Recordings() {
+			out[r] = readControls(r)
+		}
+		return out
+	})
+	if c, ok := all[rec]; ok {
+		return c
+	}
+	return readControls(rec)
+}
+
+func readControls(rec *exchange.Recording) *controls {
+	c := &controls{affordance: map[string]bool{}}
 	for _, x := range rec.Exchanges {
-		if x.Request.Method != "GET" || x.Response == nil || x.Response.Status != 200 || !whole(x) || !exchange.IsJSONMediaType(x.Response.MediaType()) {
+		if !hypermedia.Offering(x) {
 			continue
 		}
 		v := x.Response.ReadHAL()
 		if v.Err != nil {
 			continue
 		}
+		c.offers = append(c.offers, hypermedia.OffersOf(x, v.Doc.Root)...)
 		hypermedia.WalkObjects(v.Doc.Root, func(obj *jsonorder.Value) {
 			for _, a := range hypermedia.Objects(obj.Get("affordances")) {
 				if op, ok := a.Get("operation").Str(); ok {
-					offered[op] = true
+					c.affordance[op] = true
 				}
 			}
 			for _, a := range hypermedia.Objects(obj.Get("unavailableAffordances")) {
 				op, _ := a.Get("operation").Str()
 				reason, _ := a.Get("reason").Str()
 				if op != "" {
-					negatives = append(negatives, negative{x: x, operation: op, reason: reason, pointer: a.Pointer})
+					c.negatives = append(c.negatives, negative{x: x, operation: op, reason: reason, pointer: a.Pointer})
 				}
 			}
 		})
 	}
-	return offered, negatives
+	return c
 }
 
 const maxWalkDepth = 16
@@ -423,7 +450,7 @@ func offeredOperations(in *checks.Input, rec *exchange.Recording) map[string]boo
 	if rec == nil {
 		return out
 	}
-	for _, o := range hypermedia.Offers(rec.Exchanges) {
+	for _, o := range controlsOf(in, rec).offers {
 		out[o.Name] = true
 		if _, name, ok := strings.Cut(o.Name, ":"); ok && !strings.Contains(name, "/") {
 			out[name] = true

@@ -16,23 +16,31 @@ func TestBaselineGatesOnNewFindingsOnly(t *testing.T) {
 		t.Fatalf("baseline write: exit %d: %s", r.code, r.stderr)
 	}
 	gate := []string{"scan", "-q", "--fail-on", "warning", "--baseline", base}
+	// A scan made before for other tests is judged again from its
+	// recording; the new finding needs a scan of its own.
 	tests := []struct {
-		name    string
-		defects []demo.Defect
-		extra   []string
-		code    int
-		reason  string
+		name      string
+		recording func() ([]byte, error)
+		defects   []demo.Defect
+		extra     []string
+		code      int
+		reason    string
 	}{
-		{"same findings: existing only", []demo.Defect{demo.DefectNoVaryAccept}, nil, ExitOK, ""},
-		{"a new finding fails", []demo.Defect{demo.DefectNoVaryAccept, demo.Defect405WithoutAllow}, nil, ExitGateFailed, "new finding(s) at or above warning"},
-		{"fixed, lenient", nil, nil, ExitOK, ""},
-		{"fixed, strict: stale", nil, []string{"--strict-baseline"}, ExitGateFailed, "the baseline is stale"},
+		{"same findings: existing only", noVaryAcceptRecording, nil, nil, ExitOK, ""},
+		{"a new finding fails", nil, []demo.Defect{demo.DefectNoVaryAccept, demo.Defect405WithoutAllow}, nil, ExitGateFailed, "new finding(s) at or above warning"},
+		{"fixed, lenient", demoRecording, nil, nil, ExitOK, ""},
+		{"fixed, strict: stale", demoRecording, nil, []string{"--strict-baseline"}, ExitGateFailed, "the baseline is stale"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "r.json")
 			args := append(append(append([]string{}, gate...), "-o", "json="+out), tt.extra...)
-			r := run(t, append(args, serve(t, tt.defects...))...)
+			if tt.recording != nil {
+				args = append(args, "--replay", copyOf(t, tt.recording, "scan.har"))
+			} else {
+				args = append(args, serve(t, tt.defects...))
+			}
+			r := run(t, args...)
 			if r.code != tt.code {
 				t.Fatalf("exit %d, want %d: %s", r.code, tt.code, r.stderr)
 			}
@@ -45,17 +53,14 @@ func TestBaselineGatesOnNewFindingsOnly(t *testing.T) {
 }
 
 func TestBaselineWriteFromAReport(t *testing.T) {
-	dir := t.TempDir()
-	report, base := filepath.Join(dir, "r.json"), filepath.Join(dir, "b.json")
-	if r := run(t, "scan", "-q", "--fail-on", "none", "-o", "json="+report, serve(t, demo.DefectNoVaryAccept)); r.code != ExitOK {
-		t.Fatalf("scan: %d %s", r.code, r.stderr)
-	}
+	report, base := savedReport(t), filepath.Join(t.TempDir(), "b.json")
+	recording := copyOf(t, noVaryAcceptRecording, "scan.har")
 	if r := run(t, "baseline", "write", "--from", report, "-o", base); r.code != ExitOK {
 		t.Fatalf("baseline write --from: %d %s", r.code, r.stderr)
 	}
 	// A saved report serves as a baseline as it is, and so does the trimmed one.
 	for _, b := range []string{report, base} {
-		if r := run(t, "scan", "-q", "--fail-on", "warning", "--baseline", b, serve(t, demo.DefectNoVaryAccept)); r.code != ExitOK {
+		if r := run(t, "scan", "-q", "--fail-on", "warning", "--baseline", b, "--replay", recording); r.code != ExitOK {
 			t.Errorf("--baseline %s: exit %d: %s", filepath.Base(b), r.code, r.stderr)
 		}
 	}
@@ -80,13 +85,17 @@ func TestBaselineUsageErrors(t *testing.T) {
 	}
 }
 
+// noVaryAcceptRecording is a recording of a scan of the broken demo, which
+// scores A, 95: the tests of a gate judge it again offline.
+var noVaryAcceptRecording = onceWritten(demo.New(demo.DefectNoVaryAccept), "scan", "-q", "--fail-on", "none", "--record", "{file}")
+
 func TestFailUnderGradeOrScore(t *testing.T) {
-	target := serve(t, demo.DefectNoVaryAccept) // grade A, 95
+	recording := copyOf(t, noVaryAcceptRecording, "scan.har") // grade A, 95
 	for _, tt := range []struct {
 		min  string
 		code int
 	}{{"A", ExitOK}, {"A+", ExitGateFailed}, {"95", ExitOK}, {"96", ExitGateFailed}, {"b", ExitOK}} {
-		r := run(t, "scan", "-q", "--fail-on", "none", "--fail-under", tt.min, target)
+		r := run(t, "scan", "-q", "--fail-on", "none", "--fail-under", tt.min, "--replay", recording)
 		if r.code != tt.code {
 			t.Errorf("--fail-under %s: exit %d, want %d", tt.min, r.code, tt.code)
 		}

@@ -46,27 +46,57 @@ func invoke(ctx context.Context, args ...string) result {
 // several tests only read is made once for all of them. app, when set, is
 // served for the run, its URL the last argument.
 func onceWritten(app http.Handler, args ...string) func() ([]byte, error) {
-	return sync.OnceValues(func() ([]byte, error) {
+	return nth(onceWrittenAll(app, args), 0)
+}
+
+// onceWrittenAll is onceWritten for several runs, one after the other,
+// against one serving of app, so that the reports they write name one
+// target (the shards of one scan).
+func onceWrittenAll(app http.Handler, runs ...[]string) func() ([][]byte, error) {
+	return sync.OnceValues(func() ([][]byte, error) {
 		dir, err := os.MkdirTemp("", "agentready-cli-test-")
 		if err != nil {
 			return nil, err
 		}
 		defer os.RemoveAll(dir)
-		file := filepath.Join(dir, "written")
-		args = slices.Clone(args)
-		for i := range args {
-			args[i] = strings.ReplaceAll(args[i], "{file}", file)
-		}
+		var url string
 		if app != nil {
 			srv := httptest.NewServer(app)
 			defer srv.Close()
-			args = append(args, srv.URL+"/")
+			url = srv.URL + "/"
 		}
-		if r := invoke(context.Background(), args...); r.code != ExitOK {
-			return nil, fmt.Errorf("%s: exit %d: %s", strings.Join(args, " "), r.code, r.stderr)
+		var out [][]byte
+		for i, args := range runs {
+			file := filepath.Join(dir, fmt.Sprintf("written-%d", i))
+			args = slices.Clone(args)
+			for i := range args {
+				args[i] = strings.ReplaceAll(args[i], "{file}", file)
+			}
+			if url != "" {
+				args = append(args, url)
+			}
+			if r := invoke(context.Background(), args...); r.code != ExitOK {
+				return nil, fmt.Errorf("%s: exit %d: %s", strings.Join(args, " "), r.code, r.stderr)
+			}
+			b, err := os.ReadFile(file)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, b)
 		}
-		return os.ReadFile(file)
+		return out, nil
 	})
+}
+
+// nth is what the i-th run of onceWrittenAll wrote.
+func nth(made func() ([][]byte, error), i int) func() ([]byte, error) {
+	return func() ([]byte, error) {
+		all, err := made()
+		if err != nil {
+			return nil, err
+		}
+		return all[i], nil
+	}
 }
 
 // copyOf writes what onceWritten made to name in a directory of t's.

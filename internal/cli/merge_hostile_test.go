@@ -72,7 +72,7 @@ func TestReportMergeRefusesAHugeShardTotal(t *testing.T) {
 func TestReportMergeRefusesFindingsTheChecksDeny(t *testing.T) {
 	// A real split scan, then its check results rewritten to pass: before,
 	// the merge graded it A+ while it carried the demo's error findings.
-	paths := shardReports(t, serve(t, demo.DefectProblemStatusString, demo.DefectNoVaryAccept), 2)
+	paths := shardReports(t, serve(t, demo.DefectProblemStatusString, demo.DefectNoVaryAccept), "1/2", "2/2")
 	var denied []string
 	for _, p := range paths {
 		var rep map[string]any

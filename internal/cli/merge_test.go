@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,14 +11,14 @@ import (
 	"github.com/agentready/agentready/fixtures/demo"
 )
 
-// shardReports scans the target as n shards and saves each JSON report.
-func shardReports(t *testing.T, target string, n int) []string {
+// shardReports scans the target as the given shards ("2/3") and saves each
+// JSON report.
+func shardReports(t *testing.T, target string, shards ...string) []string {
 	t.Helper()
 	dir := t.TempDir()
 	var paths []string
-	for i := 1; i <= n; i++ {
-		path := filepath.Join(dir, "shard-"+string(rune('0'+i))+".json")
-		shard := string(rune('0'+i)) + "/" + string(rune('0'+n))
+	for i, shard := range shards {
+		path := filepath.Join(dir, fmt.Sprintf("shard-%d.json", i))
 		r := run(t, "scan", "-q", "--fail-on", "none", "--shard", shard, "-o", "json="+path, target)
 		if r.code != ExitOK {
 			t.Fatalf("scan --shard %s: exit %d: %s", shard, r.code, r.stderr)
@@ -25,6 +26,18 @@ func shardReports(t *testing.T, target string, n int) []string {
 		paths = append(paths, path)
 	}
 	return paths
+}
+
+// noVaryAcceptShards are the JSON reports of the two shards of one scan of
+// the broken demo, which several tests only read.
+var noVaryAcceptShards = onceWrittenAll(demo.New(demo.DefectNoVaryAccept),
+	[]string{"scan", "-q", "--fail-on", "none", "--shard", "1/2", "-o", "json={file}"},
+	[]string{"scan", "-q", "--fail-on", "none", "--shard", "2/2", "-o", "json={file}"})
+
+// savedShards copies noVaryAcceptShards to files of t's.
+func savedShards(t *testing.T) []string {
+	t.Helper()
+	return []string{copyOf(t, nth(noVaryAcceptShards, 0), "shard-1.json"), copyOf(t, nth(noVaryAcceptShards, 1), "shard-2.json")}
 }
 
 func TestShardFlagIsValidated(t *testing.T) {
@@ -43,7 +56,7 @@ func TestShardReportSaysItIsPartial(t *testing.T) {
 	if r.code != ExitOK || !strings.Contains(r.stdout, "shard 2/2") {
 		t.Fatalf("exit %d; the text report does not name the shard:\n%s", r.code, r.stdout)
 	}
-	path := shardReports(t, target, 2)[1]
+	path := savedShards(t)[1]
 	var rep struct {
 		Shard struct{ Index, Total int } `json:"shard"`
 		Score struct{ Basis string }     `json:"score"`
@@ -55,12 +68,7 @@ func TestShardReportSaysItIsPartial(t *testing.T) {
 }
 
 func TestReportMergeWritesEveryFormatAndGates(t *testing.T) {
-	target := serve(t, demo.DefectNoVaryAccept)
-	paths := shardReports(t, target, 2)
-	whole := filepath.Join(t.TempDir(), "whole.json")
-	if r := run(t, "scan", "-q", "--fail-on", "none", "-o", "json="+whole, target); r.code != ExitOK {
-		t.Fatalf("scan: %d %s", r.code, r.stderr)
-	}
+	paths, whole := savedShards(t), savedReport(t)
 	dir := t.TempDir()
 	args := []string{"report", "merge", "-q", "--fail-on", "warning", paths[1], paths[0]}
 	for _, f := range []string{"json", "sarif", "markdown", "html", "junit", "text"} {
@@ -97,9 +105,9 @@ func TestReportMergeWritesEveryFormatAndGates(t *testing.T) {
 
 func TestReportMergeRefusesWhatIsNotOneScan(t *testing.T) {
 	target := serve(t)
-	paths := shardReports(t, target, 2)
-	other := shardReports(t, serve(t), 2)
-	three := shardReports(t, target, 3)
+	paths := shardReports(t, target, "1/2", "2/2")
+	other := shardReports(t, serve(t), "2/2")[0]
+	splitInThree := shardReports(t, target, "2/3")[0]
 	whole := savedReport(t)
 	for _, c := range []struct {
 		name string
@@ -108,8 +116,8 @@ func TestReportMergeRefusesWhatIsNotOneScan(t *testing.T) {
 	}{
 		{"overlap", []string{paths[0], paths[0], paths[1]}, "given twice"},
 		{"missing", []string{paths[0]}, "2/2 of 2 not given"},
-		{"other target", []string{paths[0], other[1]}, "one target"},
-		{"split otherwise", []string{paths[0], three[1]}, "split it alike"},
+		{"other target", []string{paths[0], other}, "one target"},
+		{"split otherwise", []string{paths[0], splitInThree}, "split it alike"},
 		{"not a shard", []string{paths[0], whole}, "not a shard"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -39,7 +39,10 @@ type CredentialRule struct {
 	// pays for a rule only where it holds one of its starts, and most
 	// bodies hold none.
 	starts []string
-	span   int
+	// firstStart is the bit of starts[0] in what startsIn returns; the
+	// rule's other starts follow it.
+	firstStart uint
+	span       int
 	// word marks a format that begins with a letter or digit: a match
 	// preceded by one is inside a longer token, and is not one.
 	word bool
@@ -243,8 +246,12 @@ type credentialMatch struct {
 func findCredentials(b []byte) []credentialMatch {
 	var out []credentialMatch
 	budget := 4*len(b) + 1<<18
+	present := startsIn(b)
+	if present == 0 {
+		return nil
+	}
 	for _, r := range credentialRules {
-		out = append(out, r.find(b, &budget)...)
+		out = append(out, r.find(b, &budget, present)...)
 	}
 	slices.SortStableFunc(out, func(a, b credentialMatch) int { return a.start - b.start })
 	kept := out[:0]
@@ -257,11 +264,51 @@ func findCredentials(b []byte) []credentialMatch {
 	return kept
 }
 
-// find tries r's expression at each of its starts in b, charging budget
-// what a failed try may have read.
-func (r CredentialRule) find(b []byte, budget *int) []credentialMatch {
+// startByFirstByte lists, for each byte, the starts of every rule that
+// begin with it, each with its bit (CredentialRule.firstStart).
+var startByFirstByte = func() (out [256][]credentialStart) {
+	bit := uint(0)
+	for i := range credentialRules {
+		credentialRules[i].firstStart = bit
+		for _, s := range credentialRules[i].starts {
+			out[s[0]] = append(out[s[0]], credentialStart{[]byte(s), 1 << bit})
+			bit++
+		}
+	}
+	if bit > 64 {
+		panic("exchange: more credential starts than startsIn has bits")
+	}
+	return out
+}()
+
+type credentialStart struct {
+	text []byte
+	bit  uint64
+}
+
+// startsIn returns the set of starts that occur in b, one bit each: one
+// pass over b in place of a search of b for each start, since most bodies
+// hold none and a start's first byte is common in text.
+func startsIn(b []byte) uint64 {
+	var present uint64
+	for i, c := range b {
+		for _, s := range startByFirstByte[c] {
+			if present&s.bit == 0 && bytes.HasPrefix(b[i:], s.text) {
+				present |= s.bit
+			}
+		}
+	}
+	return present
+}
+
+// find tries r's expression at each of its starts in b that present holds
+// (startsIn), charging budget what a failed try may have read.
+func (r CredentialRule) find(b []byte, budget *int, present uint64) []credentialMatch {
 	var out []credentialMatch
-	for _, start := range r.starts {
+	for j, start := range r.starts {
+		if present&(1<<(r.firstStart+uint(j))) == 0 {
+			continue
+		}
 		for at := 0; ; {
 			i := bytes.Index(b[at:], []byte(start))
 			if i < 0 {

@@ -60,7 +60,11 @@ func statefulResources(rec *exchange.Recording, doc *spec.Document) []stateful {
 			continue
 		}
 		r := stateful{x: x, kind: hypermedia.ShapeOf(x) + " " + member, state: state, offers: map[string]hypermedia.Offer{}}
-		for _, o := range hypermedia.Offers([]*exchange.Exchange{x}) {
+		var offers []hypermedia.Offer
+		if hypermedia.Offering(x) {
+			offers = hypermedia.OffersOf(x, v.Doc.Root)
+		}
+		for _, o := range offers {
 			if strings.HasPrefix(o.Pointer, "/_embedded/") {
 				continue
 			}

@@ -34,17 +34,30 @@ type Offer struct {
 func Offers(xs []*exchange.Exchange) []Offer {
 	var out []Offer
 	for _, x := range xs {
-		if x.Request.Method != http.MethodGet || x.Response == nil || x.Response.Status != http.StatusOK || !x.Response.Whole() || !exchange.IsJSONMediaType(x.Response.MediaType()) {
+		if !Offering(x) {
 			continue
 		}
-		v := x.Response.ReadHAL()
-		if v.Err != nil {
-			continue
+		if v := x.Response.ReadHAL(); v.Err == nil {
+			out = append(out, OffersOf(x, v.Doc.Root)...)
 		}
-		WalkObjects(v.Doc.Root, func(obj *jsonorder.Value) {
-			out = append(out, offersIn(x, obj)...)
-		})
 	}
+	return out
+}
+
+// Offering reports a response whose body Offers reads: a successful JSON
+// GET kept whole.
+func Offering(x *exchange.Exchange) bool {
+	return x.Request.Method == http.MethodGet && x.Response != nil && x.Response.Status == http.StatusOK &&
+		x.Response.Whole() && exchange.IsJSONMediaType(x.Response.MediaType())
+}
+
+// OffersOf lists what x offered, given its decoded body: for a pass that
+// derives more than the offers from each page it decodes.
+func OffersOf(x *exchange.Exchange, root *jsonorder.Value) []Offer {
+	var out []Offer
+	WalkObjects(root, func(obj *jsonorder.Value) {
+		out = append(out, offersIn(x, obj)...)
+	})
 	return out
 }
 
