@@ -116,9 +116,10 @@ type AgentCardFields struct{ plans }
 func (AgentCardFields) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-agent-card-fields", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
-		Since:    checks.FirstRelease,
-		Title:    "The A2A agent card has every required member",
-		SpecRefs: []finding.SpecRef{a2a("4.4.1 AgentCard", "REQUIRED")},
+		Since:     checks.FirstRelease,
+		Documents: checks.DocAgentCard,
+		Title:     "The A2A agent card has every required member",
+		SpecRefs:  []finding.SpecRef{a2a("4.4.1 AgentCard", "REQUIRED")},
 		Help: `The released A2A schema marks these AgentCard members REQUIRED: ` + "`name`" + `, ` + "`description`" + `,
 ` + "`supportedInterfaces`" + ` (each with ` + "`url`" + `, ` + "`protocolBinding`" + ` and ` + "`protocolVersion`" + `), ` + "`version`" + `,
 ` + "`capabilities`" + `, ` + "`defaultInputModes`" + `, ` + "`defaultOutputModes`" + ` and ` + "`skills`" + `. A client that
@@ -184,9 +185,10 @@ type AgentCardSkills struct{ plans }
 func (AgentCardSkills) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-agent-card-skills", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
-		Since:    checks.FirstRelease,
-		Title:    "A2A agent card skills have id, name, description and tags",
-		SpecRefs: []finding.SpecRef{a2a("4.4.5 AgentSkill", "REQUIRED")},
+		Since:     checks.FirstRelease,
+		Documents: checks.DocAgentCard,
+		Title:     "A2A agent card skills have id, name, description and tags",
+		SpecRefs:  []finding.SpecRef{a2a("4.4.5 AgentSkill", "REQUIRED")},
 		Help: `Each AgentSkill requires ` + "`id`" + `, ` + "`name`" + `, ` + "`description`" + ` and ` + "`tags`" + ` (an array of
 strings). Clients pick a skill by these; a skill without them cannot be selected
 or shown.
