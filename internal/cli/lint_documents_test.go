@@ -343,3 +343,41 @@ func TestLintCatchesTheDemoLLMsAndAgentCardDefectsAsALiveScanDoes(t *testing.T) 
 		})
 	}
 }
+
+// With the agent card beside the document, its skills are part of the
+// document-only snapshot: one dropped from the card is breaking drift.
+func TestLintBaselineSeesASkillDroppedFromTheAgentCard(t *testing.T) {
+	dir := t.TempDir()
+	good, base := specs+"lint-good.yaml", filepath.Join(dir, "base.json")
+	if r := run(t, "lint", "--fail-on", "none", "--write-baseline", base, good, "--agent-card", specs+"agent-card-bad.json"); r.code != ExitOK {
+		t.Fatalf("write baseline: exit %d: %s", r.code, r.stderr)
+	}
+	card, err := os.ReadFile(specs + "agent-card-bad.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(card, &obj); err != nil {
+		t.Fatal(err)
+	}
+	obj["skills"] = obj["skills"].([]any)[:1]
+	fewer := filepath.Join(dir, "agent-card.json")
+	data, _ := json.Marshal(obj)
+	if err := os.WriteFile(fewer, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		card  string
+		drift bool
+	}{{specs + "agent-card-bad.json", false}, {fewer, true}} {
+		rep, r := lintReport(t, "--baseline", base, good, "--agent-card", tt.card)
+		i := slices.IndexFunc(rep.Findings, func(f finding.Finding) bool { return f.CheckID == "drift-skills" })
+		if (i >= 0) != tt.drift || (tt.drift && r.code != ExitGateFailed) {
+			t.Errorf("%s: exit %d, drift-skills found %v, want %v: %+v", filepath.Base(tt.card), r.code, i >= 0, tt.drift, rep.Findings)
+			continue
+		}
+		if i >= 0 && (rep.Findings[i].Location == nil || rep.Findings[i].Location.File != fewer) {
+			t.Errorf("drift-skills is not located at the card: %+v", rep.Findings[i].Location)
+		}
+	}
+}
