@@ -206,7 +206,7 @@ func (c AgentCardSkills) Run(_ context.Context, in *checks.Input) ([]finding.Fin
 	if !isArray || len(skills) == 0 {
 		return nil, checks.Skip("the agent card lists no skills")
 	}
-	var out []finding.Finding
+	var out checks.Findings
 	for i, s := range skills {
 		skill, _ := s.(map[string]any)
 		var missing []string
@@ -222,10 +222,10 @@ func (c AgentCardSkills) Run(_ context.Context, in *checks.Input) ([]finding.Fin
 		ev.JSONPointer = fmt.Sprintf("/skills/%d/%s", i, missing[0])
 		ev.Expected, ev.Actual = "id, name, description and tags", "missing "+strings.Join(missing, ", ")
 		id, _ := skill["id"].(string)
-		out = append(out, checks.New(c.Meta(), fmt.Sprintf("skill %d", i), fmt.Sprintf(
+		out.Add(checks.New(c.Meta(), fmt.Sprintf("skill %d", i), fmt.Sprintf(
 			"agent card skill %d (%q) lacks %s", i, id, strings.Join(missing, ", ")), ev))
 	}
-	return out, nil
+	return out.List(), nil
 }
 
 // AgentCardInterfaces reports supportedInterfaces URLs that do not answer.

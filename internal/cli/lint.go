@@ -18,6 +18,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/jsonorder"
 	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/pipeline"
 	"github.com/agentready/agentready/internal/scan"
@@ -436,23 +437,34 @@ func LintDocuments(ctx context.Context, doc *spec.Document, tools *mcp.ToolsFile
 }
 
 // locateFiles points the findings about a file given beside the document
-// at it: at the value their JSON pointer names, else at the line their
-// subject names, else at its first line. Their evidence keeps the
-// well-known URL the file stands for, which their fingerprints hash as a
-// live scan's do, but no curl line: nothing answers it.
+// at it: at the value their JSON pointer names (or the value that lacks
+// it), else at the line their subject names, else at its first line. Their
+// evidence keeps the well-known URL the file stands for, which their
+// fingerprints hash as a live scan's do, but no curl line: nothing answers
+// it.
 func locateFiles(fs []finding.Finding, files []LintFile) {
-	for i := range fs {
-		f := &fs[i]
-		if f.Location != nil || len(f.Evidence) == 0 {
+	for _, file := range files {
+		id := checks.FileExchangeID(file.Document)
+		var mine []*finding.Finding
+		var pointers []string
+		for i := range fs {
+			f := &fs[i]
+			if f.Location == nil && len(f.Evidence) > 0 && f.Evidence[0].ExchangeID == id {
+				mine = append(mine, f)
+				pointers = append(pointers, f.Evidence[0].JSONPointer)
+			}
+		}
+		if len(mine) == 0 {
 			continue
 		}
-		for _, file := range files {
-			if f.Evidence[0].ExchangeID != checks.FileExchangeID(file.Document) {
-				continue
-			}
+		var at map[string]jsonorder.Position
+		if file.Document == checks.DocAgentCard {
+			at = jsonorder.Positions(file.Body, pointers)
+		}
+		for _, f := range mine {
 			loc := finding.SourceLocation{File: file.Path, Line: 1}
-			if ptr := f.Evidence[0].JSONPointer; ptr != "" {
-				loc = spec.PointerLocation(file.Body, file.Path, ptr)
+			if pos, ok := at[f.Evidence[0].JSONPointer]; ok {
+				loc.Line, loc.Column, loc.Pointer = pos.Line, pos.Column, f.Evidence[0].JSONPointer
 			} else if line := checks.SubjectLine(f.Subject); line > 0 {
 				loc.Line = line
 			}

@@ -8,7 +8,6 @@ import (
 
 	yaml "github.com/pb33f/go-yaml"
 
-	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/jsonorder"
 )
 
@@ -153,32 +152,21 @@ func (c *converter) resolve(ref string, depth int) any {
 	return v
 }
 
-// lookupPointer follows a "#/a/b" fragment through the YAML tree; nil when
-// it names nothing.
+// lookupPointer follows a "#/a/b" fragment through the YAML tree.
 func lookupPointer(root *yaml.Node, ref string) *yaml.Node {
 	frag := strings.TrimPrefix(ref, "#")
 	if dec, err := url.PathUnescape(frag); err == nil {
 		frag = dec
 	}
-	if n, whole := walkPointer(root, frag); whole {
-		return n
-	}
-	return nil
-}
-
-// walkPointer follows a JSON pointer through the YAML tree as far as it
-// goes: the node it names and true, or the deepest node on its way and
-// false (nil when it is no pointer).
-func walkPointer(root *yaml.Node, frag string) (*yaml.Node, bool) {
 	n := root
 	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
 		n = n.Content[0]
 	}
 	if frag == "" {
-		return n, n != nil
+		return n
 	}
 	if !strings.HasPrefix(frag, "/") {
-		return nil, false
+		return nil
 	}
 	for _, tok := range strings.Split(frag[1:], "/") {
 		tok = jsonorder.Unescape(tok)
@@ -186,44 +174,29 @@ func walkPointer(root *yaml.Node, frag string) (*yaml.Node, bool) {
 			n = n.Alias
 		}
 		if n == nil {
-			return nil, false
+			return nil
 		}
-		var next *yaml.Node
 		switch n.Kind {
 		case yaml.MappingNode:
+			var next *yaml.Node
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				if n.Content[i].Value == tok {
 					next = n.Content[i+1]
 					break
 				}
 			}
+			n = next
 		case yaml.SequenceNode:
-			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(n.Content) {
-				next = n.Content[i]
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(n.Content) {
+				return nil
 			}
+			n = n.Content[i]
+		default:
+			return nil
 		}
-		if next == nil {
-			return n, false
-		}
-		n = next
 	}
-	return n, true
-}
-
-// PointerLocation is where the value at a JSON pointer is written in a JSON
-// or YAML text, or, when the text lacks it (a finding about a missing
-// member), where its nearest enclosing value is; line 1 when the text does
-// not parse. file names the text in the location.
-func PointerLocation(data []byte, file, pointer string) finding.SourceLocation {
-	loc := finding.SourceLocation{File: file, Line: 1, Pointer: pointer}
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
-		return loc
-	}
-	if n, _ := walkPointer(&root, pointer); n != nil && n.Line > 0 {
-		loc.Line, loc.Column = n.Line, n.Column
-	}
-	return loc
+	return n
 }
 
 // scalar decodes by the resolved YAML tag; numbers become float64 as
