@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/agentready/agentready/internal/exchange"
@@ -66,4 +67,18 @@ func New(m Meta, subject, message string, ev ...finding.Evidence) finding.Findin
 		Evidence: ev,
 		SpecRefs: m.SpecRefs,
 	}
+}
+
+// LineSubject is the subject of a finding about one line of a text
+// document, "line 3": the line tells the findings of one check apart, and
+// lint, which reads the document from a file, points the finding at it.
+func LineSubject(line int) string { return fmt.Sprintf("line %d", line) }
+
+// SubjectLine is the line a LineSubject names, or 0 for any other subject.
+func SubjectLine(subject string) int {
+	var line int
+	if n, err := fmt.Sscanf(subject, "line %d", &line); n != 1 || err != nil || line < 1 || LineSubject(line) != subject {
+		return 0
+	}
+	return line
 }

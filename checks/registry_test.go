@@ -3,6 +3,8 @@ package checks_test
 import (
 	"context"
 	"maps"
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -253,5 +255,45 @@ func TestStaticForSelectsByTheDeclaredDocuments(t *testing.T) {
 	}
 	if got := ids(checks.StaticOnly(all)); got != "vary-spec vary-tools vary-both" || checks.IsStatic(live) {
 		t.Errorf("static: %q", got)
+	}
+}
+
+// A file given to lint is recorded as the 200 answer to the GET a scan
+// sends for its document, at the target's origin, so that the checks of the
+// document find it where they look in a live scan.
+func TestStaticInputRecordsFilesAtTheirWellKnownURL(t *testing.T) {
+	target := &url.URL{Scheme: "file", Path: "/repo/api/openapi.yaml"}
+	in := checks.NewStaticInput(target, nil,
+		checks.File{Document: checks.DocLLMsText, Body: []byte("# Shop\n")},
+		checks.File{Document: checks.DocAgentCard, Body: []byte(`{"name":"shop"}`)},
+		checks.File{Document: checks.DocOpenAPI, Body: []byte("openapi: 3.1.0")})
+	for _, tt := range []struct {
+		purpose, url, mediaType, body string
+	}{
+		{"discovery/llms", "file:///llms.txt", "text/plain", "# Shop\n"},
+		{"discovery/agent-card", "file:///.well-known/agent-card.json", "application/json", `{"name":"shop"}`},
+	} {
+		x := in.Probe(tt.purpose, tt.url)
+		if x == nil || x.Request.Method != http.MethodGet || x.Request.URL != tt.url || x.Response.Status != http.StatusOK ||
+			x.Response.MediaType() != tt.mediaType || string(x.Response.Body) != tt.body {
+			t.Errorf("%s: %+v", tt.purpose, x)
+		}
+	}
+	if n := len(in.Recording.Exchanges); n != 2 {
+		t.Errorf("%d exchanges recorded, want 2: a file cannot hold the OpenAPI document", n)
+	}
+	if got := strings.Join((checks.DocOpenAPI | checks.DocMCPTools | checks.DocLLMsText | checks.DocAgentCard).Names(), " "); got != "openapi mcp-tools llms agent-card" {
+		t.Errorf("names %q", got)
+	}
+}
+
+func TestSubjectLineReadsOnlyLineSubjects(t *testing.T) {
+	for subject, want := range map[string]int{
+		checks.LineSubject(12): 12, "line 1": 1, "line 0": 0, "line -3": 0, "line 3 of 4": 0, "line 03": 0,
+		"": 0, "Content-Type": 0, "skill 2": 0,
+	} {
+		if got := checks.SubjectLine(subject); got != want {
+			t.Errorf("SubjectLine(%q) = %d, want %d", subject, got, want)
+		}
 	}
 }

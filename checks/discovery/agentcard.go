@@ -116,9 +116,10 @@ type AgentCardFields struct{ plans }
 func (AgentCardFields) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-agent-card-fields", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
-		Since:    checks.FirstRelease,
-		Title:    "The A2A agent card has every required member",
-		SpecRefs: []finding.SpecRef{a2a("4.4.1 AgentCard", "REQUIRED")},
+		Since:     checks.FirstRelease,
+		Documents: checks.DocAgentCard,
+		Title:     "The A2A agent card has every required member",
+		SpecRefs:  []finding.SpecRef{a2a("4.4.1 AgentCard", "REQUIRED")},
 		Help: `The released A2A schema marks these AgentCard members REQUIRED: ` + "`name`" + `, ` + "`description`" + `,
 ` + "`supportedInterfaces`" + ` (each with ` + "`url`" + `, ` + "`protocolBinding`" + ` and ` + "`protocolVersion`" + `), ` + "`version`" + `,
 ` + "`capabilities`" + `, ` + "`defaultInputModes`" + `, ` + "`defaultOutputModes`" + ` and ` + "`skills`" + `. A client that
@@ -184,9 +185,10 @@ type AgentCardSkills struct{ plans }
 func (AgentCardSkills) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-agent-card-skills", Family: checks.FamilyDiscovery, Severity: finding.SeverityError,
-		Since:    checks.FirstRelease,
-		Title:    "A2A agent card skills have id, name, description and tags",
-		SpecRefs: []finding.SpecRef{a2a("4.4.5 AgentSkill", "REQUIRED")},
+		Since:     checks.FirstRelease,
+		Documents: checks.DocAgentCard,
+		Title:     "A2A agent card skills have id, name, description and tags",
+		SpecRefs:  []finding.SpecRef{a2a("4.4.5 AgentSkill", "REQUIRED")},
 		Help: `Each AgentSkill requires ` + "`id`" + `, ` + "`name`" + `, ` + "`description`" + ` and ` + "`tags`" + ` (an array of
 strings). Clients pick a skill by these; a skill without them cannot be selected
 or shown.
@@ -204,7 +206,7 @@ func (c AgentCardSkills) Run(_ context.Context, in *checks.Input) ([]finding.Fin
 	if !isArray || len(skills) == 0 {
 		return nil, checks.Skip("the agent card lists no skills")
 	}
-	var out []finding.Finding
+	var out checks.Findings
 	for i, s := range skills {
 		skill, _ := s.(map[string]any)
 		var missing []string
@@ -220,10 +222,10 @@ func (c AgentCardSkills) Run(_ context.Context, in *checks.Input) ([]finding.Fin
 		ev.JSONPointer = fmt.Sprintf("/skills/%d/%s", i, missing[0])
 		ev.Expected, ev.Actual = "id, name, description and tags", "missing "+strings.Join(missing, ", ")
 		id, _ := skill["id"].(string)
-		out = append(out, checks.New(c.Meta(), fmt.Sprintf("skill %d", i), fmt.Sprintf(
+		out.Add(checks.New(c.Meta(), fmt.Sprintf("skill %d", i), fmt.Sprintf(
 			"agent card skill %d (%q) lacks %s", i, id, strings.Join(missing, ", ")), ev))
 	}
-	return out, nil
+	return out.List(), nil
 }
 
 // AgentCardInterfaces reports supportedInterfaces URLs that do not answer.

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/checkstest"
+	"github.com/agentready/agentready/checks/discovery"
 	"github.com/agentready/agentready/checks/internal/purpose"
 )
 
@@ -24,4 +27,18 @@ func TestAgentCard(t *testing.T) {
 			s["card"] = get(purpose.AgentCard, "/.well-known/agent-card.json").Status(404)
 		}, []string{"discovery-agent-card-legacy"}},
 	})
+}
+
+// A card that repeats a defect thousands of times gives checks.MaxFindings
+// findings, the last of them counting the rest: lint reads a card up to
+// --max-spec-size, far past a scan's body cap (llms.txt's parser keeps at
+// most llmstxt.MaxBadItems items).
+func TestRepeatedSkillDefectsAreBounded(t *testing.T) {
+	skills := strings.Repeat(`{"id":"a","name":"a","description":"a"},`, 250)
+	s := conformant()
+	s["card"].Body(`{"name":"x","skills":[` + strings.TrimSuffix(skills, ",") + `]}`)
+	fs, _ := checkstest.Run(t, discovery.AgentCardSkills{}, s.input(false))
+	if len(fs) != checks.MaxFindings || !strings.Contains(fs[len(fs)-1].Message, "150 more findings") {
+		t.Errorf("%d findings, the last %q", len(fs), fs[len(fs)-1].Message)
+	}
 }

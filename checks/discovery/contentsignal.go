@@ -55,7 +55,7 @@ func (c ContentSignalSyntax) Run(_ context.Context, in *checks.Input) ([]finding
 		}
 		ev := evidence(x)
 		ev.Expected, ev.Actual = "search=yes|no, ai-input=yes|no, ai-train=yes|no", fmt.Sprintf("line %d: %s", s.Line, s.Value)
-		out = append(out, checks.New(c.Meta(), fmt.Sprintf("line %d", s.Line), fmt.Sprintf(
+		out = append(out, checks.New(c.Meta(), checks.LineSubject(s.Line), fmt.Sprintf(
 			"robots.txt line %d: Content-Signal %s", s.Line, strings.Join(problems, "; ")), ev))
 	}
 	return out, nil
@@ -108,7 +108,7 @@ func (c ContentSignalContradiction) Run(_ context.Context, in *checks.Input) ([]
 		ev := evidence(x)
 		ev.Expected = "no use granted to crawlers the group keeps out"
 		ev.Actual = fmt.Sprintf("line %d: Content-Signal: %s; line %d: Disallow: %s", s.Line, s.Value, rule.Line, rule.Pattern)
-		out = append(out, checks.New(c.Meta(), fmt.Sprintf("line %d", s.Line), fmt.Sprintf(
+		out = append(out, checks.New(c.Meta(), checks.LineSubject(s.Line), fmt.Sprintf(
 			"robots.txt line %d grants %s to %s, whose group disallows every path (line %d: Disallow: %s)",
 			s.Line, strings.Join(granted, ", "), strings.Join(g.Agents, ", "), rule.Line, rule.Pattern), ev))
 	}
@@ -166,7 +166,7 @@ func (c ContentSignalPlacement) Run(_ context.Context, in *checks.Input) ([]find
 		}
 		ev := evidence(x)
 		ev.Expected, ev.Actual = "Content-Signal inside a user-agent group", fmt.Sprintf("line %d: Content-Signal: %s, before the first User-agent line", s.Line, s.Value)
-		out = append(out, checks.New(c.Meta(), fmt.Sprintf("line %d", s.Line), fmt.Sprintf(
+		out = append(out, checks.New(c.Meta(), checks.LineSubject(s.Line), fmt.Sprintf(
 			"robots.txt line %d: Content-Signal comes before the first User-agent line, so it is in no group and no crawler is told to apply it", s.Line), ev))
 	}
 	return out, nil

@@ -76,9 +76,9 @@ const (
 // Well-known locations, resolved against the target's origin.
 const (
 	robotsPath          = "/robots.txt"
-	llmsPath            = "/llms.txt"
+	llmsPath            = purpose.LLMsPath
 	catalogPath         = "/.well-known/api-catalog"
-	agentCardPath       = "/.well-known/agent-card.json"
+	agentCardPath       = purpose.AgentCardPath
 	agentCardLegacyPath = "/.well-known/agent.json"
 )
 

@@ -53,9 +53,10 @@ type LLMsTitle struct{ plans }
 func (LLMsTitle) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-llms-title", Family: checks.FamilyDiscovery, Severity: finding.SeverityWarning,
-		Since:    checks.FirstRelease,
-		Title:    "llms.txt starts with an H1 naming the site",
-		SpecRefs: []finding.SpecRef{llmsRef},
+		Since:     checks.FirstRelease,
+		Documents: checks.DocLLMsText,
+		Title:     "llms.txt starts with an H1 naming the site",
+		SpecRefs:  []finding.SpecRef{llmsRef},
 		Help: `The llms.txt proposal has one required part: an H1 with the name of the project or
 site, before any section. Readers use it to know what the file describes; tools
 that parse the format expect it first.
@@ -80,9 +81,10 @@ type LLMsListItems struct{ plans }
 func (LLMsListItems) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-llms-list-items", Family: checks.FamilyDiscovery, Severity: finding.SeverityInfo,
-		Since:    checks.FirstRelease,
-		Title:    "llms.txt file lists hold [name](url) items",
-		SpecRefs: []finding.SpecRef{llmsRef},
+		Since:     checks.FirstRelease,
+		Documents: checks.DocLLMsText,
+		Title:     "llms.txt file lists hold [name](url) items",
+		SpecRefs:  []finding.SpecRef{llmsRef},
 		Help: `Under each H2 of an llms.txt, the proposal expects a Markdown list whose items are a
 link, ` + "`- [name](url)`" + `, optionally followed by ` + "`: notes`" + `. Items of another shape give
 a reader nothing to fetch.
@@ -101,7 +103,7 @@ func (c LLMsListItems) Run(_ context.Context, in *checks.Input) ([]finding.Findi
 		for _, item := range s.BadItems {
 			ev := evidence(x)
 			ev.Expected, ev.Actual = "- [name](url): notes", item.Text
-			out = append(out, checks.New(c.Meta(), fmt.Sprintf("line %d", item.Line), fmt.Sprintf(
+			out = append(out, checks.New(c.Meta(), checks.LineSubject(item.Line), fmt.Sprintf(
 				"llms.txt line %d in section %q is not a [name](url) item: %q", item.Line, s.Title, item.Text), ev))
 		}
 	}
@@ -114,9 +116,10 @@ type LLMsOptionalOrder struct{ plans }
 func (LLMsOptionalOrder) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "discovery-llms-optional-order", Family: checks.FamilyDiscovery, Severity: finding.SeverityInfo,
-		Since:    checks.FirstRelease,
-		Title:    "llms.txt puts its Optional section last",
-		SpecRefs: []finding.SpecRef{llmsRef},
+		Since:     checks.FirstRelease,
+		Documents: checks.DocLLMsText,
+		Title:     "llms.txt puts its Optional section last",
+		SpecRefs:  []finding.SpecRef{llmsRef},
 		Help: `An H2 named ` + "`Optional`" + ` marks links a reader may skip when context is short. Readers
 that truncate from the end keep what comes first; an Optional section placed before
 the others gets read while required sections get cut.

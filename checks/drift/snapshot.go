@@ -380,7 +380,7 @@ func agentCardExchange(in *checks.Input) *exchange.Exchange {
 	if in.Target == nil {
 		return nil
 	}
-	current := in.Probe(purpose.AgentCard, wellKnown(in.Target, "/.well-known/agent-card.json"))
+	current := in.Probe(purpose.AgentCard, wellKnown(in.Target, purpose.AgentCardPath))
 	if ok2xx(current) {
 		return current
 	}
@@ -434,7 +434,7 @@ func llmsOf(in *checks.Input) *finding.SnapshotLLMs {
 	if in.Target == nil {
 		return nil
 	}
-	x := in.Probe(purpose.LLMs, wellKnown(in.Target, "/llms.txt"))
+	x := in.Probe(purpose.LLMs, wellKnown(in.Target, purpose.LLMsPath))
 	if !ok2xx(x) || x.Response.MediaType() == "text/html" || len(x.Response.Body) == 0 {
 		return nil
 	}

@@ -176,7 +176,7 @@ func mcpEntries(in *checks.Input) ([]entry, string) {
 // entry in the OpenAPI document (by JSON pointer) or a path an operation
 // serves with GET.
 func llmsEntries(in *checks.Input) ([]entry, string) {
-	x := in.Probe(purpose.LLMs, wellKnown(in.Target, "/llms.txt"))
+	x := in.Probe(purpose.LLMs, wellKnown(in.Target, purpose.LLMsPath))
 	if !usable(x) {
 		return nil, "no llms.txt was found"
 	}
@@ -253,7 +253,7 @@ var methodPath = regexp.MustCompile(`\b(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) 
 func cardEntries(in *checks.Input) ([]entry, string) {
 	var x *exchange.Exchange
 	for _, loc := range []struct{ purpose, path string }{
-		{purpose.AgentCard, "/.well-known/agent-card.json"},
+		{purpose.AgentCard, purpose.AgentCardPath},
 		{purpose.AgentCardLegacy, "/.well-known/agent.json"},
 	} {
 		if c := in.Probe(loc.purpose, wellKnown(in.Target, loc.path)); usable(c) {

@@ -18,6 +18,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/jsonorder"
 	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/pipeline"
 	"github.com/agentready/agentready/internal/scan"
@@ -36,7 +37,10 @@ type lintFlags struct {
 	maxSize int64
 	// mcpTools is the tool catalog judged beside the one OpenAPI document.
 	mcpTools string
-	base     lintBaselineFlags
+	// llms and agentCard are the llms.txt file and the A2A agent card
+	// judged beside it, as if the API served them at their well-known URLs.
+	llms, agentCard string
+	base            lintBaselineFlags
 }
 
 func newLintCmd(e *env) *cobra.Command {
@@ -50,7 +54,10 @@ OpenAPI version), operationId uniqueness, path-template validity, x-hal-rel
 well-formedness and relation collisions, problem+json declared on successes,
 and the house rules on the document. With --mcp-tools, the tool catalog is
 judged too (hidden instructions, confusable tools, descriptions, schemas,
-hints, context cost) and against the document's operations (parity).
+hints, context cost) and against the document's operations (parity). With
+--llms and --agent-card, the llms.txt file and the A2A agent card are judged
+as if served at /llms.txt and /.well-known/agent-card.json, by the checks
+that read their content alone (not their links, headers or location).
 
 A document's $refs to other files under its directory are read: a
 description split into several files is one document. - reads a document
@@ -61,6 +68,7 @@ each, then a summary, as several scan targets do.`,
 		Example: `  agentready lint openapi.yaml
   agentready lint api/*.yaml
   agentready lint openapi.yaml --mcp-tools tools.json
+  agentready lint openapi.yaml --llms llms.txt --agent-card agent-card.json
   agentready lint --format sarif openapi.yaml > agentready.sarif`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -71,6 +79,8 @@ each, then a summary, as several scan targets do.`,
 	f.base.register(cmd.Flags())
 	registerMaxSpecSize(cmd.Flags(), &f.maxSize)
 	cmd.Flags().StringVar(&f.mcpTools, "mcp-tools", "", "also judge this MCP tool catalog (what tools/list returns, or agentready mcp URL --format json), with the one OpenAPI document")
+	cmd.Flags().StringVar(&f.llms, "llms", "", "also judge this llms.txt file, as if served at /llms.txt, with the one OpenAPI document")
+	cmd.Flags().StringVar(&f.agentCard, "agent-card", "", "also judge this A2A agent card, as if served at /.well-known/agent-card.json, with the one OpenAPI document")
 	return cmd
 }
 
@@ -82,8 +92,12 @@ func runLint(ctx context.Context, e *env, paths []string, f *lintFlags) error {
 	if err := checkMaxSpecSize(f.maxSize); err != nil {
 		return err
 	}
-	if f.mcpTools != "" && len(paths) != 1 {
-		return usageError("--mcp-tools judges one catalog beside one OpenAPI document; give exactly one document, not %d", len(paths))
+	for _, beside := range []struct{ flag, path, what string }{
+		{"--mcp-tools", f.mcpTools, "catalog"}, {"--llms", f.llms, "llms.txt file"}, {"--agent-card", f.agentCard, "agent card"},
+	} {
+		if beside.path != "" && len(paths) != 1 {
+			return usageError("%s judges one %s beside one OpenAPI document; give exactly one document, not %d", beside.flag, beside.what, len(paths))
+		}
 	}
 	if n := countStdin(paths); n > 1 {
 		return usageError("- (stdin) is given %d times; it holds one document", n)
@@ -107,8 +121,15 @@ func runLint(ctx context.Context, e *env, paths []string, f *lintFlags) error {
 		}
 		given |= checks.DocMCPTools
 	}
+	files, err := readLintFiles(f)
+	if err != nil {
+		return err
+	}
+	for _, file := range files {
+		given |= file.Document
+	}
 	static := checks.StaticFor(reg.All(), given)
-	l := linter{e: e, all: reg.All(), surface: surface, tools: tools, maxSize: f.maxSize, keepText: checks.NeedsOf(static).Has(checks.NeedsSpecText), failOn: failOn}
+	l := linter{e: e, all: reg.All(), surface: surface, tools: tools, files: files, maxSize: f.maxSize, keepText: checks.NeedsOf(static).Has(checks.NeedsSpecText), failOn: failOn}
 	if len(paths) == 1 {
 		sinks, err := planOutputs(e, &f.out)
 		if err != nil {
@@ -147,6 +168,7 @@ type linter struct {
 	all      []checks.Check
 	surface  LintSurface
 	tools    *mcp.ToolsFile
+	files    []LintFile
 	maxSize  int64
 	keepText bool
 	failOn   finding.Severity
@@ -173,7 +195,7 @@ func (l *linter) lint(ctx context.Context, path string) (*finding.Report, error)
 		}
 		return nil, &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("lint %s: %w", path, err)}
 	}
-	rep := LintDocuments(ctx, doc, l.tools, l.all, version(), l.surface)
+	rep := LintDocuments(ctx, doc, l.tools, l.files, l.all, version(), l.surface)
 	rep.StartedAt = started.UTC()
 	rep.Gate = score.Gate(rep, score.GateOptions{FailOn: l.failOn})
 	if doc.Unparsed {
@@ -242,6 +264,41 @@ func readToolsFile(path string, max int64) (*mcp.ToolsFile, error) {
 		return nil, usageError("--mcp-tools %s: %v", path, err)
 	}
 	return tf, nil
+}
+
+// LintFile is a document given beside the OpenAPI one that a scan fetches
+// from a well-known URL of the API (--llms, --agent-card), and the path it
+// was read from, where its findings point.
+type LintFile struct {
+	checks.File
+	Path string
+}
+
+// readLintFiles reads the files of --llms and --agent-card, each bounded
+// like a document; one that cannot be read is a usage error. What a file
+// holds is the checks' to judge: an agent card that is no JSON is a
+// finding, not a mistyped argument.
+func readLintFiles(f *lintFlags) ([]LintFile, error) {
+	var out []LintFile
+	for _, given := range []struct {
+		flag, path string
+		doc        checks.Documents
+	}{{"--llms", f.llms, checks.DocLLMsText}, {"--agent-card", f.agentCard, checks.DocAgentCard}} {
+		if given.path == "" {
+			continue
+		}
+		data, err := spec.ReadFile(given.path, f.maxSize)
+		var tooLarge *spec.TooLargeError
+		if errors.As(err, &tooLarge) {
+			return nil, usageError("%s: %v; raise the cap with --%s BYTES (or limits.%s in %s)",
+				given.flag, err, maxSpecSizeFlag, maxSpecSizeFlag, config.FileName)
+		}
+		if err != nil {
+			return nil, usageError("%s: %v", given.flag, err)
+		}
+		out = append(out, LintFile{File: checks.File{Document: given.doc, Body: data}, Path: given.path})
+	}
+	return out, nil
 }
 
 // lintEach lints several documents, each on its own, and writes their
@@ -323,26 +380,33 @@ func lintExit(ctx context.Context, rep *finding.Report) error {
 // alone over a loaded document, and what surface asks of its agent surface,
 // and returns the report, graded like a scan's.
 func Lint(ctx context.Context, doc *spec.Document, cs []checks.Check, toolVersion string, surface LintSurface) *finding.Report {
-	return LintDocuments(ctx, doc, nil, cs, toolVersion, surface)
+	return LintDocuments(ctx, doc, nil, nil, cs, toolVersion, surface)
 }
 
 // LintDocuments evaluates the static checks among cs whose documents are
-// given over the document and, when tools is not nil, the tool catalog, and
-// with a baseline the drift family. A document that does not parse is
-// judged by nothing else and has no grade.
-func LintDocuments(ctx context.Context, doc *spec.Document, tools *mcp.ToolsFile, cs []checks.Check, toolVersion string, surface LintSurface) *finding.Report {
+// given over the document and, when tools is not nil, the tool catalog,
+// with the files given beside them, and with a baseline the drift family.
+// A document that does not parse is judged by nothing else and has no
+// grade.
+func LintDocuments(ctx context.Context, doc *spec.Document, tools *mcp.ToolsFile, files []LintFile, cs []checks.Check, toolVersion string, surface LintSurface) *finding.Report {
 	given := checks.DocOpenAPI
 	var snapshot *mcp.Snapshot
 	if tools != nil {
 		given |= checks.DocMCPTools
 		snapshot = tools.Snapshot
 	}
+	recorded := make([]checks.File, 0, len(files))
+	for _, f := range files {
+		given |= f.Document
+		recorded = append(recorded, f.File)
+	}
 	static := append(checks.StaticFor(cs, given), surface.checks(cs)...)
 	target := documentURL(doc.Source)
-	in := checks.NewStaticInput(target, doc)
+	in := checks.NewStaticInput(target, doc, recorded...)
 	in.MCP = snapshot
 	in.Baseline = surface.snapshot()
 	results, findings := checks.Evaluate(context.WithoutCancel(ctx), in, static)
+	locateFiles(findings, files)
 	locateTools(findings, tools)
 	post := &pipeline.Pipeline{Doc: doc, Policy: surface.policy(), Results: results, Rules: scan.RuleInfos(static)}
 	findings = post.Run(findings)
@@ -370,6 +434,46 @@ func LintDocuments(ctx context.Context, doc *spec.Document, tools *mcp.ToolsFile
 			Basis: "the document does not parse, so nothing else of it could be judged", Families: rep.Score.Families}
 	}
 	return rep
+}
+
+// locateFiles points the findings about a file given beside the document
+// at it: at the value their JSON pointer names (or the value that lacks
+// it), else at the line their subject names, else at its first line. Their
+// evidence keeps the well-known URL the file stands for, which their
+// fingerprints hash as a live scan's do, but no curl line: nothing answers
+// it.
+func locateFiles(fs []finding.Finding, files []LintFile) {
+	for _, file := range files {
+		id := checks.FileExchangeID(file.Document)
+		var mine []*finding.Finding
+		var pointers []string
+		for i := range fs {
+			f := &fs[i]
+			if f.Location == nil && len(f.Evidence) > 0 && f.Evidence[0].ExchangeID == id {
+				mine = append(mine, f)
+				pointers = append(pointers, f.Evidence[0].JSONPointer)
+			}
+		}
+		if len(mine) == 0 {
+			continue
+		}
+		var at map[string]jsonorder.Position
+		if file.Document == checks.DocAgentCard {
+			at = jsonorder.Positions(file.Body, pointers)
+		}
+		for _, f := range mine {
+			loc := finding.SourceLocation{File: file.Path, Line: 1}
+			if pos, ok := at[f.Evidence[0].JSONPointer]; ok {
+				loc.Line, loc.Column, loc.Pointer = pos.Line, pos.Column, f.Evidence[0].JSONPointer
+			} else if line := checks.SubjectLine(f.Subject); line > 0 {
+				loc.Line = line
+			}
+			f.Location = &loc
+			for j := range f.Evidence {
+				f.Evidence[j].Curl = ""
+			}
+		}
+	}
 }
 
 // locateTools points the findings about a tool of the catalog file at the

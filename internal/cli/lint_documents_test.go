@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -169,6 +170,12 @@ func TestLintCommandLine(t *testing.T) {
 		{"the worst document decides", []string{"lint", good, good}, ExitOK, []string{"lint-good"}, ""},
 		{"--mcp-tools with two documents", []string{"lint", "--mcp-tools", tools, good, bad}, ExitUsage, nil, "exactly one document"},
 		{"--mcp-tools that is no catalog", []string{"lint", "--mcp-tools", notTools, good}, ExitUsage, nil, "no tools"},
+		{"--llms with two documents", []string{"lint", "--llms", tools, good, bad}, ExitUsage, nil, "exactly one document"},
+		{"--agent-card with two documents", []string{"lint", "--agent-card", tools, good, bad}, ExitUsage, nil, "exactly one document"},
+		{"--llms that cannot be read", []string{"lint", "--llms", filepath.Join(dir, "none.txt"), good}, ExitUsage, nil, "--llms"},
+		{"--agent-card over --max-spec-size", []string{"lint", "--max-spec-size", "4", "--agent-card", tools, good}, ExitUsage, nil, "--agent-card"},
+		{"an agent card that is no JSON is a finding", []string{"lint", "--agent-card", specs + "lint-good.yaml", good}, ExitGateFailed,
+			[]string{"discovery-agent-card-fields", "lint-good.yaml:1"}, ""},
 		{"stdin twice", []string{"lint", "-", "-"}, ExitUsage, nil, "stdin"},
 		{"an unparseable document has no grade", []string{"lint", specs + "syntax.yaml"}, ExitGateFailed,
 			[]string{"Grade N/A", "syntax.yaml:7:10", "1 finding: 1 error"}, ""},
@@ -221,5 +228,156 @@ func TestLintReadsStdinAndRefsAcrossFiles(t *testing.T) {
 	code := Run(t.Context(), []string{"lint", "-"}, strings.NewReader(main), &out, &errb, []string{"NO_COLOR="})
 	if code != ExitGateFailed || !strings.Contains(out.String(), "stdin") {
 		t.Errorf("stdin, whose $refs to files do not resolve from the working directory: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+}
+
+// exportDemoFile writes what the demo at base serves at path to a file.
+func exportDemoFile(t *testing.T, base, path string) string {
+	t.Helper()
+	resp, err := http.Get(strings.TrimSuffix(base, "/") + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d %v", path, resp.StatusCode, err)
+	}
+	file := filepath.Join(t.TempDir(), filepath.Base(path))
+	if err := os.WriteFile(file, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// The checks that read llms.txt or the agent card alone.
+var fileChecks = []string{"discovery-llms-title", "discovery-llms-list-items", "discovery-llms-optional-order",
+	"discovery-agent-card-fields", "discovery-agent-card-skills"}
+
+func TestLintCleanDemoLLMsAndAgentCardGiveNoFinding(t *testing.T) {
+	base, specPath, _ := exportDemo(t)
+	llms, card := exportDemoFile(t, base, "/llms.txt"), exportDemoFile(t, base, "/.well-known/agent-card.json")
+	rep, r := lintReport(t, specPath, "--llms", llms, "--agent-card", card)
+	if r.code != ExitOK || len(rep.Findings) != 0 {
+		t.Fatalf("exit %d, %d findings: %+v", r.code, len(rep.Findings), rep.Findings)
+	}
+	passed := map[string]bool{}
+	for _, c := range rep.Checks {
+		passed[c.ID] = c.Status == finding.StatusPass
+		if strings.HasPrefix(c.ID, "discovery-") && !slices.Contains(fileChecks, c.ID) {
+			t.Errorf("%s ran in lint, but it reads more than the file", c.ID)
+		}
+	}
+	for _, id := range fileChecks {
+		if !passed[id] {
+			t.Errorf("%s did not pass in lint: %+v", id, rep.Checks)
+		}
+	}
+	if rep, _ := lintReport(t, specPath); slices.ContainsFunc(rep.Checks, func(c finding.CheckResult) bool { return strings.HasPrefix(c.ID, "discovery-") }) {
+		t.Errorf("without --llms or --agent-card, lint ran checks of them: %+v", rep.Checks)
+	}
+}
+
+// The demo's llms.txt and agent card defects are caught offline, in the
+// file, with the finding IDs and fingerprints a live scan of the same app
+// gives.
+func TestLintCatchesTheDemoLLMsAndAgentCardDefectsAsALiveScanDoes(t *testing.T) {
+	for _, tt := range []struct {
+		defects []demo.Defect
+		// want are the checks that fire, each with the line its finding
+		// is at in the file (0: any line past the first).
+		want map[string]int
+	}{
+		{[]demo.Defect{demo.DefectLLMsNoTitleDeadLinks, demo.DefectLLMsBadItems, demo.DefectLLMsOptionalFirst, demo.DefectAgentCardSkillNoTags},
+			map[string]int{"discovery-llms-title": 1, "discovery-llms-list-items": 0, "discovery-llms-optional-order": 1, "discovery-agent-card-skills": 0}},
+		{[]demo.Defect{demo.DefectAgentCardNoSkills}, map[string]int{"discovery-agent-card-fields": 1}},
+	} {
+		t.Run(string(tt.defects[0]), func(t *testing.T) {
+			base, specPath, _ := exportDemo(t, tt.defects...)
+			llms, card := exportDemoFile(t, base, "/llms.txt"), exportDemoFile(t, base, "/.well-known/agent-card.json")
+			rep, r := lintReport(t, specPath, "--llms", llms, "--agent-card", card)
+			if r.code != ExitGateFailed && r.code != ExitOK {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			live := filepath.Join(t.TempDir(), "live.json")
+			if r := run(t, "scan", "-q", "--max-pages", "20", "-o", "json="+live, base); r.code != ExitGateFailed {
+				t.Fatalf("live scan: exit %d: %s", r.code, r.stderr)
+			}
+			data, err := os.ReadFile(live)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var liveRep finding.Report
+			if err := json.Unmarshal(data, &liveRep); err != nil {
+				t.Fatal(err)
+			}
+			fired := map[string]bool{}
+			for _, f := range rep.Findings {
+				fired[f.CheckID] = true
+				line, ok := tt.want[f.CheckID]
+				if !ok {
+					t.Errorf("%s fired offline: %s", f.CheckID, f.Message)
+					continue
+				}
+				file := llms
+				if strings.HasPrefix(f.CheckID, "discovery-agent-card") {
+					file = card
+				}
+				if loc := f.Location; loc == nil || loc.File != file || (line > 0 && loc.Line != line) || (line == 0 && loc.Line < 2) {
+					t.Errorf("%s is not located in %s at line %d: %+v", f.CheckID, filepath.Base(file), line, loc)
+				}
+				if f.Evidence[0].Curl != "" {
+					t.Errorf("%s offers a curl line for a file: %s", f.CheckID, f.Evidence[0].Curl)
+				}
+				if !slices.ContainsFunc(liveRep.Findings, func(lf finding.Finding) bool {
+					return lf.CheckID == f.CheckID && lf.Fingerprint == f.Fingerprint
+				}) {
+					t.Errorf("%s: the live scan has no finding of fingerprint %s", f.CheckID, f.Fingerprint)
+				}
+			}
+			for id := range tt.want {
+				if !fired[id] {
+					t.Errorf("%s did not fire offline: %+v", id, rep.Findings)
+				}
+			}
+		})
+	}
+}
+
+// With the agent card beside the document, its skills are part of the
+// document-only snapshot: one dropped from the card is breaking drift.
+func TestLintBaselineSeesASkillDroppedFromTheAgentCard(t *testing.T) {
+	dir := t.TempDir()
+	good, base := specs+"lint-good.yaml", filepath.Join(dir, "base.json")
+	if r := run(t, "lint", "--fail-on", "none", "--write-baseline", base, good, "--agent-card", specs+"agent-card-bad.json"); r.code != ExitOK {
+		t.Fatalf("write baseline: exit %d: %s", r.code, r.stderr)
+	}
+	card, err := os.ReadFile(specs + "agent-card-bad.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(card, &obj); err != nil {
+		t.Fatal(err)
+	}
+	obj["skills"] = obj["skills"].([]any)[:1]
+	fewer := filepath.Join(dir, "agent-card.json")
+	data, _ := json.Marshal(obj)
+	if err := os.WriteFile(fewer, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		card  string
+		drift bool
+	}{{specs + "agent-card-bad.json", false}, {fewer, true}} {
+		rep, r := lintReport(t, "--baseline", base, good, "--agent-card", tt.card)
+		i := slices.IndexFunc(rep.Findings, func(f finding.Finding) bool { return f.CheckID == "drift-skills" })
+		if (i >= 0) != tt.drift || (tt.drift && r.code != ExitGateFailed) {
+			t.Errorf("%s: exit %d, drift-skills found %v, want %v: %+v", filepath.Base(tt.card), r.code, i >= 0, tt.drift, rep.Findings)
+			continue
+		}
+		if i >= 0 && (rep.Findings[i].Location == nil || rep.Findings[i].Location.File != fewer) {
+			t.Errorf("drift-skills is not located at the card: %+v", rep.Findings[i].Location)
+		}
 	}
 }

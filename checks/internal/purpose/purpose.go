@@ -6,16 +6,26 @@
 // imports another to learn it.
 package purpose
 
+import "github.com/agentready/agentready/checks"
+
 // Discovery documents: discovery plans them; surface and drift read them.
 const (
-	LLMs            = "discovery/llms"
-	AgentCard       = "discovery/agent-card"
+	LLMs            = checks.PurposeLLMsText
+	AgentCard       = checks.PurposeAgentCard
 	AgentCardLegacy = "discovery/agent-card-legacy"
 	Sitemap         = "discovery/sitemap"
 	// SkillsIndex is the Agent Skills index; Skill is each SKILL.md it
 	// lists, fetched as a follow-up.
 	SkillsIndex = "discovery/agent-skills-index"
 	Skill       = "discovery/agent-skill"
+)
+
+// Where the documents lint also reads from files are served: lint records
+// such a file as this GET of the target's origin, so that their checks
+// read it unchanged and give the fingerprints a live scan gives.
+const (
+	LLMsPath      = checks.PathLLMsText
+	AgentCardPath = checks.PathAgentCard
 )
 
 // Robots is discovery's GET of /robots.txt, whose 5xx is
