@@ -17,7 +17,8 @@ var stubTools = []json.RawMessage{
 	json.RawMessage(`{"name":"showBoard","description":"Shows the order board","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true},"_meta":{"ui":{"resourceUri":"ui://orders/board"}}}`),
 }
 
-// scanStub scans an app whose only face is the MCP stub at /mcp, named.
+// scanStub scans an app whose only face is the MCP stub at /mcp, given as
+// the scan's MCP endpoint, and returns the MCP checks that fired.
 func scanStub(t *testing.T, fix *mcpfix.Server) []string {
 	t.Helper()
 	mux := http.NewServeMux()
