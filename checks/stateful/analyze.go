@@ -274,7 +274,7 @@ func (n *node) confirmation(e entry) {
 }
 
 func (n *node) idempotency(e entry) {
-	if !isStep(e.name, "confirm", "confirmation", "recover", "recovery") {
+	if !isStep(e.name, submissionSteps...) {
 		return
 	}
 	if declared, known := n.a.catalog.idempotency(e.name); known && !declared {

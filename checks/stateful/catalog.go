@@ -2,6 +2,7 @@ package stateful
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 
@@ -69,25 +70,42 @@ var idempotencyKeyMembers = []string{"idempotency_key", "idempotencyKey", "Idemp
 // name could be read, so that nothing is claimed about it.
 func (c *catalog) idempotency(name string) (declared, known bool) {
 	op := c.ops[name]
-	if op != nil {
-		for _, p := range op.Parameters {
-			if strings.EqualFold(p.In, "header") && strings.EqualFold(p.Name, "Idempotency-Key") {
-				return true, true
-			}
-		}
+	if op != nil && keyHeader(op) {
+		return true, true
 	}
 	schemas := c.inputs(name)
-	for _, s := range schemas {
-		props := properties(s)
-		for _, m := range idempotencyKeyMembers {
-			if _, ok := props[m]; ok {
-				return true, true
-			}
-		}
+	if slices.ContainsFunc(schemas, hasKeyMember) {
+		return true, true
 	}
 	// An operation without a request body is judged by its parameters.
 	known = len(schemas) > 0 || op != nil && len(op.RequestBody) == 0
 	return false, known
+}
+
+// operationIdempotency is idempotency for one operation of the document,
+// read alone: its Idempotency-Key header parameter or a key member of its
+// JSON body. known is false when the body it declares lists no properties.
+func operationIdempotency(op *spec.Operation) (declared, known bool) {
+	if keyHeader(op) {
+		return true, true
+	}
+	if body := jsonBody(op); properties(body) != nil {
+		return hasKeyMember(body), true
+	}
+	return false, len(op.RequestBody) == 0
+}
+
+// keyHeader reports an Idempotency-Key header parameter.
+func keyHeader(op *spec.Operation) bool {
+	return slices.ContainsFunc(op.Parameters, func(p spec.Parameter) bool {
+		return strings.EqualFold(p.In, "header") && strings.EqualFold(p.Name, "Idempotency-Key")
+	})
+}
+
+// hasKeyMember reports an input schema with an idempotency key member.
+func hasKeyMember(s map[string]any) bool {
+	props := properties(s)
+	return slices.ContainsFunc(idempotencyKeyMembers, func(m string) bool { _, ok := props[m]; return ok })
 }
 
 // patchSchema is the schema of the "patch" member that name's input takes,

@@ -24,22 +24,24 @@ import (
 
 // Check IDs.
 const (
-	idMissing        = "stateful-next-actions-missing"
-	idConfirmation   = "stateful-confirmation-skipped"
-	idIdempotency    = "stateful-idempotency-key"
-	idVerify         = "stateful-verify-missing"
-	idPatchFields    = "stateful-patch-fields"
-	idPatchVersion   = "stateful-patch-version"
-	idConfirmInvalid = "stateful-confirm-while-invalid"
-	idUndescribed    = "stateful-next-action-undescribed"
-	idResultShape    = "stateful-result-shape"
+	idMissing      = "stateful-next-actions-missing"
+	idConfirmation = "stateful-confirmation-skipped"
+	idIdempotency  = "stateful-idempotency-key"
+	// idIdempotencyDeclared judges the document alone.
+	idIdempotencyDeclared = "stateful-idempotency-key-declared"
+	idVerify              = "stateful-verify-missing"
+	idPatchFields         = "stateful-patch-fields"
+	idPatchVersion        = "stateful-patch-version"
+	idConfirmInvalid      = "stateful-confirm-while-invalid"
+	idUndescribed         = "stateful-next-action-undescribed"
+	idResultShape         = "stateful-result-shape"
 )
 
 // All returns the family's checks.
 func All() []checks.Check {
 	return []checks.Check{
 		NextActionsMissing{}, ConfirmationSkipped{}, IdempotencyKey{}, VerifyMissing{}, PatchFields{}, PatchVersion{},
-		ConfirmWhileInvalid{}, NextActionUndescribed{}, ResultShape{},
+		ConfirmWhileInvalid{}, NextActionUndescribed{}, ResultShape{}, IdempotencyKeyDeclared{},
 	}
 }
 

@@ -243,7 +243,7 @@ func TestRulesThatReadTheCatalog(t *testing.T) {
 	noKey := flow()
 	noKey.Operations[1].RequestBody = body(object(map[string]any{"approval": str}))
 	got, _ := run(t, noKey, nil, doc("/checkouts/2", seedConfirm))
-	if ids := checkstest.IDs(got); !slices.Equal(ids, []string{"stateful-idempotency-key"}) || got[0].Subject != "confirm_action" {
+	if ids := checkstest.IDs(got); !slices.Equal(ids, []string{"stateful-idempotency-key", "stateful-idempotency-key-declared"}) || got[0].Subject != "confirm_action" {
 		t.Errorf("confirm without a key: fired %v", ids)
 	}
 	// A schema that does not list its members says nothing either way.
@@ -276,12 +276,65 @@ func TestRulesThatReadTheCatalog(t *testing.T) {
 
 func TestSkipsWithoutNextActions(t *testing.T) {
 	_, skips := run(t, flow(), nil, doc("/orders/1", `{"id":1,"status":"pending"}`))
-	if len(skips) != len(stateful.All()) {
-		t.Errorf("skips %v, want every rule", skips)
+	if _, judged := skips["stateful-idempotency-key-declared"]; judged || len(skips) != len(stateful.All())-1 {
+		t.Errorf("skips %v, want every rule but the one of the document alone", skips)
 	}
 	_, skips = run(t, nil, nil, doc("/checkouts/1", seedItems))
-	if _, ok := skips["stateful-idempotency-key"]; !ok || len(skips) != 1 {
-		t.Errorf("without a document or tools only the idempotency rule skips: %v", skips)
+	if _, ok := skips["stateful-idempotency-key"]; !ok || len(skips) != 2 {
+		t.Errorf("without a document or tools only the idempotency rules skip: %v", skips)
+	}
+}
+
+// The document alone shows a confirm or recover operation without a key;
+// the rule reads the operations' names, methods and inputs, and no flow.
+func TestIdempotencyKeyDeclared(t *testing.T) {
+	op := func(method, path, id string, mod func(*spec.Operation)) *spec.Document {
+		o := &spec.Operation{Method: method, PathTemplate: path, OperationID: id,
+			RequestBody: body(object(map[string]any{"approval": str}))}
+		if mod != nil {
+			mod(o)
+		}
+		return &spec.Document{Operations: []*spec.Operation{o}}
+	}
+	keyHeader := func(o *spec.Operation) {
+		o.Parameters = []spec.Parameter{{Name: "idempotency-key", In: "header", Required: true, Schema: str}}
+	}
+	tests := []struct {
+		name string
+		doc  *spec.Document
+		want bool
+	}{
+		{"confirm operation without a key", op("POST", "/actions/{id}/confirm", "confirm_action", nil), true},
+		{"recover step named by its path", op("POST", "/payments/{id}/recovery", "", nil), true},
+		{"retry step named by x-mcp-tool", op("PATCH", "/payments/{id}", "updatePayment", func(o *spec.Operation) { o.MCPTool = "retryPayment" }), true},
+		{"no body and no header", op("POST", "/checkouts/{id}/confirmation", "confirmCheckout", func(o *spec.Operation) { o.RequestBody = nil }), true},
+		{"a key header, any case", op("POST", "/actions/{id}/confirm", "confirm_action", keyHeader), false},
+		{"a key member of the body", op("POST", "/actions/{id}/confirm", "confirm_action", func(o *spec.Operation) {
+			o.RequestBody = body(object(map[string]any{"approval": str, "idempotencyKey": str}))
+		}), false},
+		{"a body that lists no members", op("POST", "/actions/{id}/confirm", "confirm_action", func(o *spec.Operation) {
+			o.RequestBody = body(map[string]any{"type": "object"})
+		}), false},
+		{"PUT is idempotent already", op("PUT", "/actions/{id}/confirmation", "confirm_action", nil), false},
+		{"a verify step", op("POST", "/actions/{id}/verify", "verify_action", nil), false},
+		{"a read of a confirmation", op("GET", "/actions/{id}/confirmation", "getConfirmation", nil), false},
+		{"a word that only contains confirm", op("POST", "/unconfirmed", "listUnconfirmed", nil), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := checkstest.Input(base+"/", nil)
+			in.Spec = tt.doc
+			fs, skip := checkstest.Run(t, stateful.IdempotencyKeyDeclared{}, in)
+			if skip != "" {
+				t.Fatalf("skipped: %s", skip)
+			}
+			if (len(fs) > 0) != tt.want {
+				t.Fatalf("fired %d, want %v", len(fs), tt.want)
+			}
+			if len(fs) > 0 && (fs[0].Subject != tt.doc.Operations[0].Key() || fs[0].Evidence[0].URL != tt.doc.Operations[0].PathTemplate) {
+				t.Errorf("subject %q, evidence %+v", fs[0].Subject, fs[0].Evidence[0])
+			}
+		})
 	}
 }
 

@@ -35,6 +35,11 @@ func tokens(s string) []string {
 
 func hasToken(s, word string) bool { return slices.Contains(tokens(s), word) }
 
+// submissionSteps are the words that name a confirm or recover step, the
+// final submission and its retry after a timeout: the calls an agent may
+// send twice (confirm_action, recover_action, retryPayment).
+var submissionSteps = []string{"confirm", "confirmation", "recover", "recovery", "retry"}
+
 // isStep reports a tool or operation name that contains one of words.
 func isStep(name string, words ...string) bool {
 	return slices.ContainsFunc(tokens(name), func(t string) bool { return slices.Contains(words, t) })

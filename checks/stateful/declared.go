@@ -1,0 +1,103 @@
+package stateful
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/spec"
+)
+
+// IdempotencyKeyDeclared checks, from the OpenAPI document alone, that the
+// confirm and recover operations it declares take an idempotency key: the
+// rule of IdempotencyKey, for operations no crawled next_actions names yet.
+type IdempotencyKeyDeclared struct{}
+
+func (IdempotencyKeyDeclared) Meta() checks.Meta {
+	return checks.Meta{
+		ID: idIdempotencyDeclared, Family: checks.FamilyStateful, Severity: finding.SeverityWarning,
+		Documents: checks.DocOpenAPI,
+		Since:     checks.FirstRelease,
+		Title:     "Confirm and recover operations the OpenAPI document declares take an idempotency key",
+		SpecRefs:  []finding.SpecRef{ref("confirm-and-recover-take-an-idempotency-key", "SHOULD"), refIdempotencyKey},
+		Help: `The final submission and its retry after a timeout are the calls an agent may
+send twice. An operation of the document that is such a step must let the agent
+say "this is the same request": an ` + "`Idempotency-Key`" + ` header parameter, or an
+` + "`idempotency_key`" + ` member of its JSON request body. Without one a retried
+payment is charged twice.
+
+An operation is judged when it is a POST or a PATCH (PUT and DELETE are
+idempotent in HTTP already) and its operationId, its ` + "`x-mcp-tool`" + ` name or the last
+literal segment of its path names a confirm, recover or retry step
+(` + "`confirm_action`" + `, ` + "`recoverPayment`" + `, ` + "`POST /checkouts/{id}/confirmation`" + `). One whose
+body is declared without properties is not judged. The check needs only the
+document, so ` + "`agentready lint`" + ` runs it; stateful-idempotency-key judges the
+same rule for the steps a live flow's next_actions offer.
+
+**How to fix:** declare the key on the operation (a required ` + "`Idempotency-Key`" + ` header
+parameter) and deduplicate on it.`,
+	}
+}
+
+func (c IdempotencyKeyDeclared) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	if err := in.NeedSpec(); err != nil {
+		return nil, err
+	}
+	if in.Spec.Swagger2 {
+		return nil, checks.Skip("the document is Swagger 2.0, which is recognized but not checked operation by operation")
+	}
+	m := c.Meta()
+	var out []finding.Finding
+	for _, op := range in.Spec.Operations {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		step := submissionStep(op)
+		if step == "" {
+			continue
+		}
+		if declared, known := operationIdempotency(op); declared || !known {
+			continue
+		}
+		f := checks.New(m, op.Key(), fmt.Sprintf(
+			"%s (%s) is a confirm or recover step, but declares no Idempotency-Key header and no idempotency_key member: a retried submission cannot be told from a new one",
+			op.Key(), step), finding.Evidence{Method: op.Method, URL: op.PathTemplate,
+			Expected: "an Idempotency-Key header parameter or an idempotency_key member", Actual: "(none)"})
+		if op.Location.File != "" || op.Location.Line > 0 {
+			loc := op.Location
+			f.Location = &loc
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// submissionStep is the name by which a POST or PATCH operation is a
+// confirm or recover step (its operationId, x-mcp-tool or last literal
+// path segment), or "".
+func submissionStep(op *spec.Operation) string {
+	if op.Method != http.MethodPost && op.Method != http.MethodPatch {
+		return ""
+	}
+	for _, name := range []string{op.OperationID, op.MCPTool, lastLiteralSegment(op.PathTemplate)} {
+		if name != "" && isStep(name, submissionSteps...) {
+			return name
+		}
+	}
+	return ""
+}
+
+// lastLiteralSegment is the last segment of a path template that is not a
+// parameter: "confirmation" of /checkouts/{id}/confirmation.
+func lastLiteralSegment(template string) string {
+	segs := strings.Split(strings.Trim(template, "/"), "/")
+	for i := len(segs) - 1; i >= 0; i-- {
+		if s := segs[i]; s != "" && !strings.Contains(s, "{") {
+			return s
+		}
+	}
+	return ""
+}
