@@ -25,7 +25,7 @@ func All() []checks.Check {
 		MediaType{}, DeclaredMediaType{}, ServedAsJSON{}, InvalidJSON{},
 		StatusMismatch{}, MemberType{}, TypeURI{}, TitleReasonPhrase{}, TitleVaries{},
 		ExtensionNames{}, ServerError{}, Leak{}, DeclaredType{}, UndeclaredStatus{}, RetryAfter{},
-		SuccessLabelled{}, SuccessDeclared{}, QueryDecoding{},
+		SuccessLabelled{}, SuccessDeclared{}, QueryDecoding{}, ErrorsDeclared{},
 	}
 }
 

@@ -58,8 +58,21 @@ func input(rs ...errResp) *checks.Input {
 
 func runAll(t *testing.T, in *checks.Input) ([]finding.Finding, []string) {
 	t.Helper()
+	return runChecks(t, problemjson.All(), in)
+}
+
+// runLive is runAll without the checks of the document alone: the cases of
+// an exchange against testSpec, whose /plain operation declares a text
+// error on purpose, which documentCases judge.
+func runLive(t *testing.T, in *checks.Input) ([]finding.Finding, []string) {
+	t.Helper()
+	return runChecks(t, slices.DeleteFunc(problemjson.All(), checks.IsStatic), in)
+}
+
+func runChecks(t *testing.T, cs []checks.Check, in *checks.Input) ([]finding.Finding, []string) {
+	t.Helper()
 	var all []finding.Finding
-	for _, c := range problemjson.All() {
+	for _, c := range cs {
 		fs := runOne(t, c, in)
 		all = append(all, fs...)
 	}
@@ -95,19 +108,22 @@ type fireCase struct {
 	what string
 	in   func() *checks.Input
 	want []string
+	// live says the case is judged without the checks of the document
+	// alone (runLive).
+	live bool
 }
 
 // fireCases are the family's table cases, as FiredBy names them.
 func fireCases() []fireCase {
 	var out []fireCase
 	for _, tt := range errorCases() {
-		out = append(out, fireCase{tt.what, func() *checks.Input { return input(tt.rs...) }, tt.want})
+		out = append(out, fireCase{tt.what, func() *checks.Input { return input(tt.rs...) }, tt.want, false})
 	}
 	for _, tt := range specCases() {
-		out = append(out, fireCase{tt.what, func() *checks.Input { return withSpec(input(tt.rs...)) }, tt.want})
+		out = append(out, fireCase{tt.what, func() *checks.Input { return withSpec(input(tt.rs...)) }, tt.want, true})
 	}
 	for _, tt := range documentCases() {
-		out = append(out, fireCase{tt.what, func() *checks.Input { return withDocument(input(), tt.responses) }, tt.want})
+		out = append(out, fireCase{tt.what, func() *checks.Input { return withDocument(input(), tt.responses) }, tt.want, false})
 	}
 	return out
 }
@@ -226,6 +242,10 @@ func errorCases() []errorCase {
 func TestFiredByCases(t *testing.T) {
 	checkstest.FiredBy(t, problemjson.All(), func(t *testing.T, name string) ([]string, bool) {
 		for _, tt := range fireCases() {
+			if tt.what == name && tt.live {
+				_, got := runLive(t, tt.in())
+				return got, true
+			}
 			if tt.what == name {
 				_, got := runAll(t, tt.in())
 				return got, true

@@ -186,7 +186,7 @@ func (c DeclaredType) Run(ctx context.Context, in *checks.Input) ([]finding.Find
 		}
 		schema, _ := d.problemSchema()
 		for _, member := range []string{"type", "status"} {
-			allowed := allowedValues(schema, member, 0)
+			allowed := allowedValues(schema, member)
 			if len(allowed) == 0 {
 				continue
 			}
@@ -217,31 +217,12 @@ func observedValue(p problem, member string) (string, bool) {
 	return canonicalNumber(n.String()), true
 }
 
-// allowedValues collects const and enum of a property, through allOf, as
-// quoted strings or canonical numbers.
-func allowedValues(schema map[string]any, member string, depth int) []string {
-	if schema == nil || depth > 4 {
-		return nil
-	}
+// allowedValues are the values the schema pins a member to (spec.PinnedValues),
+// as quoted strings or canonical numbers.
+func allowedValues(schema map[string]any, member string) []string {
 	var out []string
-	if props, ok := schema["properties"].(map[string]any); ok {
-		if prop, ok := props[member].(map[string]any); ok {
-			if v, ok := prop["const"]; ok {
-				out = append(out, render(v))
-			}
-			if enum, ok := prop["enum"].([]any); ok {
-				for _, v := range enum {
-					out = append(out, render(v))
-				}
-			}
-		}
-	}
-	if all, ok := schema["allOf"].([]any); ok {
-		for _, sub := range all {
-			if m, ok := sub.(map[string]any); ok {
-				out = append(out, allowedValues(m, member, depth+1)...)
-			}
-		}
+	for _, v := range spec.PinnedValues(schema, member) {
+		out = append(out, render(v))
 	}
 	return out
 }

@@ -62,7 +62,7 @@ type specCase struct {
 func TestSpecChecks(t *testing.T) {
 	for _, tt := range specCases() {
 		t.Run(tt.what, func(t *testing.T) {
-			_, got := runAll(t, withSpec(input(tt.rs...)))
+			_, got := runLive(t, withSpec(input(tt.rs...)))
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("fired %v, want %v", got, tt.want)
 			}
@@ -105,6 +105,9 @@ type documentCase struct {
 	want      []string
 }
 
+// problemJSON is an error response declared as problem details.
+var problemJSON = content("application/problem+json")
+
 func content(mediaTypes ...string) spec.Response {
 	c := map[string]map[string]any{}
 	for _, mt := range mediaTypes {
@@ -116,10 +119,14 @@ func content(mediaTypes ...string) spec.Response {
 func documentCases() []documentCase {
 	return []documentCase{
 		{"errors declared as problems", map[string]spec.Response{"200": content("application/json"), "404": content("application/problem+json"), "default": content("application/problem+json")}, nil},
-		{"success declared as a problem", map[string]spec.Response{"200": content("application/json", "application/problem+json; charset=utf-8")},
+		{"success declared as a problem", map[string]spec.Response{"200": content("application/json", "application/problem+json; charset=utf-8"), "4XX": problemJSON},
 			[]string{"problem-json-success-declared"}},
-		{"success range declared as a problem", map[string]spec.Response{"2XX": content("application/problem+json")}, []string{"problem-json-success-declared"}},
-		{"problem+xml on a success is not judged", map[string]spec.Response{"200": content("application/problem+xml")}, nil},
+		{"success range declared as a problem", map[string]spec.Response{"2XX": content("application/problem+json"), "default": problemJSON}, []string{"problem-json-success-declared"}},
+		{"problem+xml on a success is not judged", map[string]spec.Response{"200": content("application/problem+xml"), "500": content("application/problem+xml")}, nil},
+		{"errors declared without problem details", map[string]spec.Response{"200": content("application/json"), "404": content("application/json"), "409": content("application/problem+json; charset=utf-8")},
+			[]string{"problem-json-errors-declared"}},
+		{"error declared without content", map[string]spec.Response{"200": content("application/json"), "5XX": {}}, []string{"problem-json-errors-declared"}},
+		{"no error response declared", map[string]spec.Response{"200": content("application/json"), "304": {}}, []string{"problem-json-errors-declared"}},
 	}
 }
 
@@ -166,5 +173,34 @@ func TestSwagger2IsSkipped(t *testing.T) {
 		if _, reason := checkstest.Run(t, c, in); !strings.Contains(reason, "Swagger 2.0") {
 			t.Errorf("%s: reason %q", c.Meta().ID, reason)
 		}
+	}
+}
+
+// Each error response without problem details is a finding at its own
+// pointer; an operation without any, one at its responses; HEAD is not
+// judged.
+func TestErrorsDeclaredFindings(t *testing.T) {
+	in := withDocument(input(), map[string]spec.Response{"200": content("application/json"),
+		"400": content("text/html", "application/json"), "404": {}, "default": problemJSON})
+	in.Spec.Operations = append(in.Spec.Operations,
+		&spec.Operation{Method: "POST", PathTemplate: "/orders", Responses: map[string]spec.Response{"201": {}},
+			Location: finding.SourceLocation{File: "openapi.yaml", Line: 20, Pointer: "/paths/~1orders/post"}},
+		&spec.Operation{Method: "HEAD", PathTemplate: "/status", Responses: map[string]spec.Response{"200": {}},
+			Location: finding.SourceLocation{File: "openapi.yaml", Line: 30, Pointer: "/paths/~1status/head"}})
+	fs := runOne(t, problemjson.ErrorsDeclared{}, in)
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Subject+" @ "+f.Location.Pointer+": "+f.Message)
+	}
+	want := []string{
+		"GET /status 400 @ /paths/~1status/get/responses/400: GET /status declares its 400 response with application/json, text/html, not application/problem+json: an agent is not told the problem's type, title and status",
+		"GET /status 404 @ /paths/~1status/get/responses/404: GET /status declares its 404 response with no content, not application/problem+json: an agent is not told the problem's type, title and status",
+		"POST /orders @ /paths/~1orders/post/responses: POST /orders declares no error response (no 4xx or 5xx status, range or default): an agent learns what can fail only by failing",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if ev := fs[2].Evidence[0]; ev.Method != "POST" || ev.URL != "/orders" {
+		t.Errorf("evidence %+v, want the operation", ev)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 // compareOperations reports operations removed or renamed, and the input
@@ -144,12 +145,6 @@ func compareSkills(before, after map[string]finding.SnapshotSkill) []Change {
 	return out
 }
 
-// isError reports a status of an error response: 4xx and 5xx, their
-// ranges, and default, which is where a document declares its problems.
-func isError(status string) bool {
-	return status == "default" || strings.HasPrefix(status, "4") || strings.HasPrefix(status, "5")
-}
-
 // compareResponses compares the responses an operation declares, as
 // clients read them: the success and redirect responses give one change
 // (drift-response-schema), the error responses another
@@ -166,7 +161,7 @@ func compareResponses(key string, before, after map[string]finding.SnapshotRespo
 		switch {
 		case inB && !inA:
 			why := "response " + status + " no longer declared"
-			if isError(status) {
+			if spec.IsErrorStatus(status) {
 				why = "error response " + status + " no longer declared" + coveredBy(status, after)
 			}
 			diffs = append(diffs, Diff{Pointer: ptr, Before: jsonText(b), Breaking: true, Why: why})
@@ -186,7 +181,7 @@ func compareResponses(key string, before, after map[string]finding.SnapshotRespo
 				diffs = append(diffs, d)
 			}
 		}
-		if isError(status) {
+		if spec.IsErrorStatus(status) {
 			problems = append(problems, diffs...)
 		} else {
 			success = append(success, diffs...)

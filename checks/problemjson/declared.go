@@ -1,0 +1,130 @@
+package problemjson
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/jsonorder"
+	"github.com/agentready/agentready/internal/spec"
+)
+
+// ErrorsDeclared reports, from the OpenAPI document alone, operations that
+// declare no error response, and error responses declared without a
+// problem details media type.
+type ErrorsDeclared struct{}
+
+// Parts implements checks.WithParts, as SuccessDeclared does.
+func (ErrorsDeclared) Parts() []checks.Part { return []checks.Part{probeNote{}} }
+
+func (ErrorsDeclared) Meta() checks.Meta {
+	return checks.Meta{
+		ID:        "problem-json-errors-declared",
+		Documents: checks.DocOpenAPI,
+		Since:     checks.FirstRelease,
+		Family:    checks.FamilyProblemJSON,
+		Title:     "The OpenAPI document declares each operation's errors as problem details",
+		FiredBy:   "errors declared without problem details",
+		Severity:  finding.SeverityWarning,
+		SpecRefs: []finding.SpecRef{rfc9457("3", "readiness"), {
+			Doc: "OpenAPI 3.1", Section: "4.8.16", Level: "readiness", URL: "https://spec.openapis.org/oas/v3.1.0#responses-object",
+		}},
+		Help: `An agent plans from the document: the error responses an operation declares tell
+it which failures to expect, and a problem details media type (RFC 9457 §3,
+` + "`application/problem+json`" + `) tells it that each carries a type URI, a title and
+the status it can branch on. Two things in the document leave it to guess,
+and each is reported at the operation or the response:
+
+- an operation that declares no error response at all: no 4xx or 5xx status,
+  no ` + "`4XX`" + ` or ` + "`5XX`" + ` range, no ` + "`default`" + `;
+- an error response (one of those) whose content names neither
+  ` + "`application/problem+json`" + ` nor ` + "`application/problem+xml`" + `: plain JSON, HTML,
+  text, or no content at all.
+
+HEAD operations are not judged: their answers have no body. RFC 9457 does not
+force its use, so this is a readiness warning. The check needs only the
+document, so ` + "`agentready lint`" + ` runs it; problem-json-media-type and
+problem-json-undeclared-status judge what a live app answers.
+
+**How to fix:** declare the errors each operation can answer (at least a
+` + "`4XX`" + ` or ` + "`default`" + ` response) with an ` + "`application/problem+json`" + ` schema, for
+instance a shared ` + "`$ref: '#/components/responses/Problem'`" + `.`,
+	}
+}
+
+func (c ErrorsDeclared) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	if err := in.NeedSpec(); err != nil {
+		return nil, err
+	}
+	if in.Spec.Swagger2 {
+		return nil, checks.Skip("the document is Swagger 2.0, which is recognized but not checked operation by operation")
+	}
+	m := c.Meta()
+	var out []finding.Finding
+	for _, op := range in.Spec.Operations {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if op.Method == http.MethodHead {
+			continue
+		}
+		codes := slices.Sorted(maps.Keys(op.Responses))
+		codes = slices.DeleteFunc(codes, func(code string) bool { return !spec.IsErrorStatus(code) })
+		if len(codes) == 0 {
+			f := checks.New(m, op.Key(), fmt.Sprintf(
+				"%s declares no error response (no 4xx or 5xx status, range or default): an agent learns what can fail only by failing",
+				op.Key()), operationEvidence(op, "a 4xx, 4XX or default response", "(none)"))
+			out = append(out, at(f, op, "responses"))
+			continue
+		}
+		for _, code := range codes {
+			declared := declaredMediaTypes(op.Responses[code])
+			if slices.ContainsFunc(declared, isProblemMediaType) {
+				continue
+			}
+			got := "no content"
+			if len(declared) > 0 {
+				got = strings.Join(declared, ", ")
+			}
+			f := checks.New(m, op.Key()+" "+code, fmt.Sprintf(
+				"%s declares its %s response with %s, not %s: an agent is not told the problem's type, title and status",
+				op.Key(), code, got, mediaProblemJSON), operationEvidence(op, mediaProblemJSON, got))
+			out = append(out, at(f, op, "responses", code))
+		}
+	}
+	return out, nil
+}
+
+// operationEvidence names the operation a finding of the document is about:
+// its method and path template, so that a finding has one fingerprint
+// whether lint or a scan read the document.
+func operationEvidence(op *spec.Operation, expected, actual string) finding.Evidence {
+	return finding.Evidence{Method: op.Method, URL: op.PathTemplate, Expected: expected, Actual: actual}
+}
+
+// at places f at the operation, or at a member under it by its path.
+func at(f finding.Finding, op *spec.Operation, under ...string) finding.Finding {
+	if op.Location.File == "" && op.Location.Line == 0 {
+		return f
+	}
+	loc := op.Location
+	loc.Pointer += jsonorder.Pointer(under)
+	f.Location = &loc
+	return f
+}
+
+// declaredMediaTypes are a response's media types, sorted.
+func declaredMediaTypes(r spec.Response) []string {
+	return slices.Sorted(maps.Keys(r.Content))
+}
+
+func isProblemMediaType(mt string) bool {
+	t, _ := exchange.MediaTypeOf(mt)
+	return t == mediaProblemJSON || t == mediaProblemXML
+}
