@@ -30,7 +30,6 @@ func (ErrorsDeclared) Meta() checks.Meta {
 		Since:     checks.FirstRelease,
 		Family:    checks.FamilyProblemJSON,
 		Title:     "The OpenAPI document declares each operation's errors as problem details",
-		FiredBy:   "errors declared without problem details",
 		Severity:  finding.SeverityWarning,
 		SpecRefs: []finding.SpecRef{rfc9457("3", "readiness"), {
 			Doc: "OpenAPI 3.1", Section: "4.8.16", Level: "readiness", URL: "https://spec.openapis.org/oas/v3.1.0#responses-object",
@@ -47,7 +46,8 @@ and each is reported at the operation or the response:
   ` + "`application/problem+json`" + ` nor ` + "`application/problem+xml`" + `: plain JSON, HTML,
   text, or no content at all.
 
-HEAD operations are not judged: their answers have no body. RFC 9457 does not
+HEAD and OPTIONS operations are not judged: an agent reads no error body of
+theirs. RFC 9457 does not
 force its use, so this is a readiness warning. The check needs only the
 document, so ` + "`agentready lint`" + ` runs it; problem-json-media-type and
 problem-json-undeclared-status judge what a live app answers.
@@ -71,7 +71,7 @@ func (c ErrorsDeclared) Run(ctx context.Context, in *checks.Input) ([]finding.Fi
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if op.Method == http.MethodHead {
+		if op.Method == http.MethodHead || op.Method == http.MethodOptions {
 			continue
 		}
 		codes := slices.Sorted(maps.Keys(op.Responses))

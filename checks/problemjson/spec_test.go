@@ -177,8 +177,8 @@ func TestSwagger2IsSkipped(t *testing.T) {
 }
 
 // Each error response without problem details is a finding at its own
-// pointer; an operation without any, one at its responses; HEAD is not
-// judged.
+// pointer; an operation without any, one at its responses; HEAD and
+// OPTIONS are not judged.
 func TestErrorsDeclaredFindings(t *testing.T) {
 	in := withDocument(input(), map[string]spec.Response{"200": content("application/json"),
 		"400": content("text/html", "application/json"), "404": {}, "default": problemJSON})
@@ -186,7 +186,9 @@ func TestErrorsDeclaredFindings(t *testing.T) {
 		&spec.Operation{Method: "POST", PathTemplate: "/orders", Responses: map[string]spec.Response{"201": {}},
 			Location: finding.SourceLocation{File: "openapi.yaml", Line: 20, Pointer: "/paths/~1orders/post"}},
 		&spec.Operation{Method: "HEAD", PathTemplate: "/status", Responses: map[string]spec.Response{"200": {}},
-			Location: finding.SourceLocation{File: "openapi.yaml", Line: 30, Pointer: "/paths/~1status/head"}})
+			Location: finding.SourceLocation{File: "openapi.yaml", Line: 30, Pointer: "/paths/~1status/head"}},
+		&spec.Operation{Method: "OPTIONS", PathTemplate: "/status", Responses: map[string]spec.Response{"204": {}},
+			Location: finding.SourceLocation{File: "openapi.yaml", Line: 40, Pointer: "/paths/~1status/options"}})
 	fs := runOne(t, problemjson.ErrorsDeclared{}, in)
 	var got []string
 	for _, f := range fs {
