@@ -302,8 +302,15 @@ schema, tells an agent which failures to expect and how to recover: a documented
 means "reload and retry", a pinned problem type selects a handler (RFC 9457 §4: a problem
 type is defined by its URI, title and status). Breaking (error): an error status no
 longer declared (also when only a range or default covers it now), its media type
-dropped, or its schema changed as drift-response-schema says, a pinned type enum
-narrowed included. Compatible (info): an error status added, a problem type added.
+dropped, a problem type no longer declared, or its schema changed as
+drift-response-schema says. Compatible (info): an error status added, a problem type
+added.
+
+A problem type is pinned in the ` + "`application/problem+json`" + ` schema of an error
+response: ` + "`const`" + ` or ` + "`enum`" + ` on its ` + "`type`" + ` property, directly, through ` + "`$ref`" + ` and
+` + "`allOf`" + `, or in every member of a ` + "`oneOf`" + ` or ` + "`anyOf`" + `. Each is compared by its URI, and
+the rest of the schema without it, so that a type dropped is one change that names
+it.
 
 ` + howToVersion,
 	}

@@ -573,3 +573,92 @@ func TestLargeResponsesAreUnknownPastTheBound(t *testing.T) {
 		t.Errorf("notes %q", rep.Notes)
 	}
 }
+
+// pinnedSpec declares a 409 whose problem schema pins its type through a
+// $ref and allOf, as documents that share one Problem schema do.
+const pinnedSpec = `openapi: 3.1.0
+info: {title: orders, version: "1"}
+paths:
+  /orders:
+    post:
+      operationId: createOrder
+      responses:
+        "201":
+          description: created
+          content:
+            application/json:
+              schema: {type: object, properties: {id: {type: string}}}
+        "409":
+          description: conflict
+          content:
+            application/problem+json:
+              schema:
+                allOf:
+                  - $ref: '#/components/schemas/Problem'
+                  - type: object
+                    properties:
+                      type: {TYPES}
+components:
+  schemas:
+    Problem:
+      type: object
+      properties:
+        type: {type: string, format: uri}
+        title: {type: string}
+`
+
+// A problem type pinned in the schema is compared by its URI: dropping one
+// is one breaking change of drift-problem-types that names it, not a
+// change of the schema; adding one is compatible.
+func TestPinnedProblemTypesAreComparedByURI(t *testing.T) {
+	const (
+		outOfStock = "https://example.com/probs/out-of-stock"
+		duplicate  = "https://example.com/probs/duplicate"
+	)
+	withTypes := func(types string) *surface {
+		return &surface{spec: strings.Replace(pinnedSpec, "{TYPES}", types, 1)}
+	}
+	both := withTypes(`{enum: ["` + outOfStock + `", "` + duplicate + `"]}`)
+	if got := drift.Snapshot(both.input(t)).OpenAPI.Operations["POST /orders"].Responses["409"]; !slices.Equal(got.ProblemTypes, []string{duplicate, outOfStock}) ||
+		strings.Contains(string(got.Schema), "enum") {
+		t.Fatalf("409 recorded %v with schema %s", got.ProblemTypes, got.Schema)
+	}
+	tests := []struct {
+		name, after string
+		want        fired
+		why         []string
+	}{
+		{"one dropped", `{enum: ["` + outOfStock + `"]}`, fired{"drift-problem-types error operation POST /orders"},
+			[]string{"problem type " + duplicate + " no longer declared for 409"}},
+		{"pinned by const", `{const: "` + duplicate + `"}`, fired{"drift-problem-types error operation POST /orders"},
+			[]string{"problem type " + outOfStock + " no longer declared for 409"}},
+		{"one added", `{enum: ["` + outOfStock + `", "` + duplicate + `", "https://example.com/probs/locked"]}`,
+			fired{"drift-problem-types info operation POST /orders"}, []string{"problem type https://example.com/probs/locked declared for 409"}},
+		{"reordered", `{enum: ["` + duplicate + `", "` + outOfStock + `"]}`, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			after := withTypes(tt.after)
+			if got := run(t, both, after); !slices.Equal(got, tt.want) {
+				t.Fatalf("fired %q, want %q", got, tt.want)
+			}
+			in := after.input(t)
+			in.Baseline = both.snapshot(t)
+			var whys []string
+			for _, c := range drift.All() {
+				fs, _ := checkstest.Run(t, c, in)
+				for _, f := range fs {
+					for _, e := range f.Evidence {
+						whys = append(whys, e.JSONPointer)
+					}
+					if !strings.Contains(f.Message, tt.why[0]) {
+						t.Errorf("message %q does not say %q", f.Message, tt.why[0])
+					}
+				}
+			}
+			if len(tt.why) > 0 && !slices.Equal(whys, []string{"/openapi/operations/POST ~1orders/responses/409/problemTypes"}) {
+				t.Errorf("evidence at %v, want the problem types alone", whys)
+			}
+		})
+	}
+}

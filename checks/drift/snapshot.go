@@ -192,7 +192,15 @@ func responsesOf(op *spec.Operation, budget *int) map[string]finding.SnapshotRes
 		for mt, schema := range r.Content {
 			content[mt] = schema
 		}
-		if body, ok := jsonBody(content); ok {
+		problem := problemSchema(status, r)
+		if problem != nil {
+			sr.ProblemTypes = problemTypes(problem)
+		}
+		if mt, ok := jsonMediaType(content); ok {
+			body, _ := content[mt].(map[string]any)
+			if isProblemJSON(mt) && sr.ProblemTypes != nil {
+				body = spec.Unpinned(body, "type")
+			}
 			raw, err := json.Marshal(prune(schemaOrAny(body), maxSchemaDepth))
 			if err == nil {
 				sr.Schema = raw
@@ -243,17 +251,58 @@ func schemaOrAny(s map[string]any) map[string]any {
 // jsonBody is the request body schema an agent sends: application/json, or
 // else the first JSON media type by name.
 func jsonBody(content map[string]any) (map[string]any, bool) {
-	if s, ok := content["application/json"]; ok {
-		m, _ := s.(map[string]any)
-		return m, true
+	mt, ok := jsonMediaType(content)
+	if !ok {
+		return nil, false
+	}
+	m, _ := content[mt].(map[string]any)
+	return m, true
+}
+
+// jsonMediaType is the media type of the JSON body among content:
+// application/json, or else the first JSON media type by name.
+func jsonMediaType(content map[string]any) (string, bool) {
+	if _, ok := content["application/json"]; ok {
+		return "application/json", true
 	}
 	for _, mt := range slices.Sorted(maps.Keys(content)) {
 		if strings.Contains(mt, "json") {
-			m, _ := content[mt].(map[string]any)
-			return m, true
+			return mt, true
 		}
 	}
-	return nil, false
+	return "", false
+}
+
+func isProblemJSON(mt string) bool {
+	t, _ := exchange.MediaTypeOf(mt)
+	return t == "application/problem+json"
+}
+
+// problemSchema is the application/problem+json schema of an error
+// response, nil for any other response.
+func problemSchema(status string, r spec.Response) map[string]any {
+	if !spec.IsErrorStatus(status) {
+		return nil
+	}
+	for _, mt := range slices.Sorted(maps.Keys(r.Content)) {
+		if isProblemJSON(mt) {
+			return r.Content[mt]
+		}
+	}
+	return nil
+}
+
+// problemTypes are the type URIs a problem schema pins, sorted and
+// distinct; nil when it pins none.
+func problemTypes(schema map[string]any) []string {
+	var out []string
+	for _, v := range spec.PinnedValues(schema, "type") {
+		if uri, ok := v.(string); ok && !slices.Contains(out, uri) {
+			out = append(out, uri)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // prune copies a schema down to depth; deeper members become {} (any).

@@ -120,6 +120,12 @@ type SnapshotResponse struct {
 	// JSON media type by name), cut as the input schema is; absent when no
 	// JSON body is declared.
 	Schema json.RawMessage `json:"schema,omitempty"`
+	// ProblemTypes are the problem type URIs an error response's
+	// application/problem+json schema pins its type member to (by const or
+	// enum, through allOf, or in every member of a oneOf or anyOf), sorted.
+	// Schema is recorded without them when it is that schema, so that a
+	// type dropped is one change, of the problem types.
+	ProblemTypes []string `json:"problemTypes,omitempty"`
 }
 
 // SnapshotHypermedia is what the crawled HAL resources offered in _links,

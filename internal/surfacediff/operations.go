@@ -180,6 +180,7 @@ func compareResponses(key string, before, after map[string]finding.SnapshotRespo
 				d.Why = status + ": " + d.Why
 				diffs = append(diffs, d)
 			}
+			diffs = append(diffs, compareProblemTypes(ptr+"/problemTypes", status, b.ProblemTypes, a.ProblemTypes)...)
 		}
 		if spec.IsErrorStatus(status) {
 			problems = append(problems, diffs...)
@@ -194,6 +195,22 @@ func compareResponses(key string, before, after map[string]finding.SnapshotRespo
 	}
 	if len(problems) > 0 {
 		out = append(out, change(KindProblemTypes, PartOpenAPI, subject, key, problems, summarize("error responses of operation "+key, problems)))
+	}
+	return out
+}
+
+// compareProblemTypes compares the problem types an error response pins,
+// each by its URI: one no longer declared is breaking (an agent that
+// branches on it never sees it again), one added is compatible.
+func compareProblemTypes(ptr, status string, before, after []string) []Diff {
+	var out []Diff
+	for _, uri := range missing(before, after) {
+		out = append(out, Diff{Pointer: ptr, Before: jsonText(before), After: jsonText(nonNil(after)), Breaking: true,
+			Why: "problem type " + uri + " no longer declared for " + status})
+	}
+	for _, uri := range missing(after, before) {
+		out = append(out, Diff{Pointer: ptr, Before: jsonText(nonNil(before)), After: jsonText(after),
+			Why: "problem type " + uri + " declared for " + status})
 	}
 	return out
 }
