@@ -21,6 +21,7 @@ import (
 	"github.com/agentready/agentready/internal/jsonorder"
 	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/pipeline"
+	"github.com/agentready/agentready/internal/sanitize"
 	"github.com/agentready/agentready/internal/scan"
 	"github.com/agentready/agentready/internal/score"
 	"github.com/agentready/agentready/internal/spec"
@@ -410,6 +411,7 @@ func LintDocuments(ctx context.Context, doc *spec.Document, tools *mcp.ToolsFile
 	locateTools(findings, tools)
 	post := &pipeline.Pipeline{Doc: doc, Policy: surface.policy(), Results: results, Rules: scan.RuleInfos(static)}
 	findings = post.Run(findings)
+	describeToolsFile(findings, tools)
 	now := time.Now().UTC()
 	rep := &finding.Report{
 		SchemaVersion: finding.SchemaVersion,
@@ -488,6 +490,37 @@ func locateTools(fs []finding.Finding, tools *mcp.ToolsFile) {
 			continue
 		}
 		f.Location = tools.Location(f.Evidence[0].JSONPointer)
+	}
+}
+
+// describeToolsFile says what the evidence of a finding about the tool
+// catalog file is: no request was sent, so instead of an HTTP method and no
+// URL it names the tools/list answer the file holds, the file, and the tool
+// its pointer names. It runs after the fingerprints are taken, which hash
+// the tool (or the operation) and never the file, so that lint and a live
+// scan give a finding one fingerprint.
+func describeToolsFile(fs []finding.Finding, tools *mcp.ToolsFile) {
+	if tools == nil {
+		return
+	}
+	names := map[int]string{}
+	if len(tools.Snapshot.Listings) > 0 {
+		for _, t := range tools.Snapshot.Listings[0].Tools {
+			names[t.Index] = t.Name
+		}
+	}
+	for i := range fs {
+		for j := range fs[i].Evidence {
+			e := &fs[i].Evidence[j]
+			if e.ExchangeID != "" || e.URL != "" || e.Purpose != mcp.PurposeUnrecorded {
+				continue
+			}
+			e.Method, e.URL = "tools/list", tools.Snapshot.Endpoint.URL
+			var index int
+			if n, _ := fmt.Sscanf(e.JSONPointer, "/result/tools/%d", &index); n == 1 && names[index] != "" {
+				e.Purpose = fmt.Sprintf("tool %q", sanitize.Truncate(names[index], 100))
+			}
+		}
 	}
 }
 

@@ -13,6 +13,11 @@ import (
 // rather than listed by a server.
 const SourceToolsFile = "--mcp-tools"
 
+// PurposeUnrecorded is the purpose of the evidence of a call that no
+// exchange records, as those of a catalog read from a file: lint replaces
+// it with what the file holds.
+const PurposeUnrecorded = "mcp"
+
 // ToolsFile is a tool catalog read from a file: the snapshot the checks of
 // the catalog judge, as if one tools/list page had returned it, and where
 // each tool is written in the file.

@@ -166,8 +166,15 @@ func web(e *finding.Evidence) (*WebRequest, *WebResponse) {
 	if target == "" && method == "" {
 		return nil, nil
 	}
+	u, err := url.Parse(e.URL)
+	overHTTP := err == nil && (u.Scheme == "http" || u.Scheme == "https")
+	if !overHTTP && e.Status == 0 {
+		// Nothing was sent: the evidence names a file lint read (the
+		// tools/list answer of --mcp-tools), which is no web request.
+		return nil, nil
+	}
 	req := &WebRequest{Target: target, Method: method, Headers: headers(e.RequestHeaders)}
-	if u, err := url.Parse(e.URL); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
+	if overHTTP {
 		req.Protocol = u.Scheme
 	}
 	resp := &WebResponse{StatusCode: e.Status, Headers: headers(e.ResponseHeaders)}

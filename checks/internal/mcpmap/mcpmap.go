@@ -29,7 +29,7 @@ var (
 // CallEvidence reduces a call to what proves a finding, with its JSON-RPC body.
 func CallEvidence(call *mcp.Call) finding.Evidence {
 	if call == nil || call.Exchange == nil {
-		return finding.Evidence{Purpose: "mcp", Method: "POST"}
+		return finding.Evidence{Purpose: mcp.PurposeUnrecorded, Method: "POST"}
 	}
 	ev := checks.Evidence(call.Exchange, RequestHeaders, responseHeaders)
 	ev.Excerpt = checks.Excerpt(call.Exchange)
