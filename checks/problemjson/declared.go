@@ -38,19 +38,20 @@ func (ErrorsDeclared) Meta() checks.Meta {
 it which failures to expect, and a problem details media type (RFC 9457 §3,
 ` + "`application/problem+json`" + `) tells it that each carries a type URI, a title and
 the status it can branch on. Two things in the document leave it to guess,
-and each is reported at the operation or the response:
+and each is reported once per operation:
 
 - an operation that declares no error response at all: no 4xx or 5xx status,
   no ` + "`4XX`" + ` or ` + "`5XX`" + ` range, no ` + "`default`" + `;
 - an error response (one of those) whose content names neither
   ` + "`application/problem+json`" + ` nor ` + "`application/problem+xml`" + `: plain JSON, HTML,
-  text, or no content at all.
+  text, or no content at all (the finding lists each such status, and points
+  at the first).
 
 HEAD and OPTIONS operations are not judged: an agent reads no error body of
-theirs. RFC 9457 does not
-force its use, so this is a readiness warning. The check needs only the
-document, so ` + "`agentready lint`" + ` runs it; problem-json-media-type and
-problem-json-undeclared-status judge what a live app answers.
+theirs. RFC 9457 does not force its use, so this is a readiness warning. The
+check needs only the document, so ` + "`agentready lint`" + ` runs it;
+problem-json-media-type and problem-json-undeclared-status judge what a live
+app answers.
 
 **How to fix:** declare the errors each operation can answer (at least a
 ` + "`4XX`" + ` or ` + "`default`" + ` response) with an ` + "`application/problem+json`" + ` schema, for
@@ -83,20 +84,27 @@ func (c ErrorsDeclared) Run(ctx context.Context, in *checks.Input) ([]finding.Fi
 			out = append(out, at(f, op, "responses"))
 			continue
 		}
+		var without []string
 		for _, code := range codes {
 			declared := declaredMediaTypes(op.Responses[code])
 			if slices.ContainsFunc(declared, isProblemMediaType) {
 				continue
 			}
-			got := "no content"
+			with := "no content"
 			if len(declared) > 0 {
-				got = strings.Join(declared, ", ")
+				with = strings.Join(declared, ", ")
 			}
-			f := checks.New(m, op.Key()+" "+code, fmt.Sprintf(
-				"%s declares its %s response with %s, not %s: an agent is not told the problem's type, title and status",
-				op.Key(), code, got, mediaProblemJSON), operationEvidence(op, mediaProblemJSON, got))
-			out = append(out, at(f, op, "responses", code))
+			without = append(without, code+" with "+with)
 		}
+		if len(without) == 0 {
+			continue
+		}
+		first, _, _ := strings.Cut(without[0], " ")
+		got := strings.Join(without, "; ")
+		f := checks.New(m, op.Key(), fmt.Sprintf(
+			"%s declares its error responses %s, not %s: an agent is not told the problem's type, title and status",
+			op.Key(), got, mediaProblemJSON), operationEvidence(op, mediaProblemJSON, got))
+		out = append(out, at(f, op, "responses", first))
 	}
 	return out, nil
 }

@@ -176,9 +176,9 @@ func TestSwagger2IsSkipped(t *testing.T) {
 	}
 }
 
-// Each error response without problem details is a finding at its own
-// pointer; an operation without any, one at its responses; HEAD and
-// OPTIONS are not judged.
+// The error responses of an operation without problem details are one
+// finding, at the first; an operation without any, one at its responses;
+// HEAD and OPTIONS are not judged.
 func TestErrorsDeclaredFindings(t *testing.T) {
 	in := withDocument(input(), map[string]spec.Response{"200": content("application/json"),
 		"400": content("text/html", "application/json"), "404": {}, "default": problemJSON})
@@ -195,14 +195,13 @@ func TestErrorsDeclaredFindings(t *testing.T) {
 		got = append(got, f.Subject+" @ "+f.Location.Pointer+": "+f.Message)
 	}
 	want := []string{
-		"GET /status 400 @ /paths/~1status/get/responses/400: GET /status declares its 400 response with application/json, text/html, not application/problem+json: an agent is not told the problem's type, title and status",
-		"GET /status 404 @ /paths/~1status/get/responses/404: GET /status declares its 404 response with no content, not application/problem+json: an agent is not told the problem's type, title and status",
+		"GET /status @ /paths/~1status/get/responses/400: GET /status declares its error responses 400 with application/json, text/html; 404 with no content, not application/problem+json: an agent is not told the problem's type, title and status",
 		"POST /orders @ /paths/~1orders/post/responses: POST /orders declares no error response (no 4xx or 5xx status, range or default): an agent learns what can fail only by failing",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if ev := fs[2].Evidence[0]; ev.Method != "POST" || ev.URL != "/orders" {
+	if ev := fs[1].Evidence[0]; ev.Method != "POST" || ev.URL != "/orders" {
 		t.Errorf("evidence %+v, want the operation", ev)
 	}
 }
