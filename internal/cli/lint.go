@@ -52,8 +52,9 @@ func newLintCmd(e *env) *cobra.Command {
 		Long: `lint runs every check whose inputs are documents (agentready checks --static
 lists them), each document on its own: that it loads (syntax, $refs, one
 OpenAPI version), operationId uniqueness, path-template validity, x-hal-rel
-well-formedness and relation collisions, problem+json declared on successes,
-and the house rules on the document. With --mcp-tools, the tool catalog is
+well-formedness and relation collisions, problem+json declared on successes
+and for errors, idempotency keys on confirm and recover operations, and the
+house rules on the document. With --mcp-tools, the tool catalog is
 judged too (hidden instructions, confusable tools, descriptions, schemas,
 hints, context cost) and against the document's operations (parity). With
 --llms and --agent-card, the llms.txt file and the A2A agent card are judged
