@@ -2,10 +2,8 @@ package stateful
 
 import (
 	"encoding/json"
-	"sort"
-	"strings"
 
-	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/checks/internal/activeplan"
 	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/spec"
 )
@@ -19,16 +17,7 @@ type catalog struct {
 }
 
 func newCatalog(doc *spec.Document, snap *mcp.Snapshot) *catalog {
-	c := &catalog{ops: map[string]*spec.Operation{}, tools: map[string]*mcp.Tool{}}
-	if doc != nil {
-		for _, op := range doc.Operations {
-			for _, id := range []string{op.OperationID, op.MCPTool, op.OperationURI} {
-				if _, dup := c.ops[id]; id != "" && !dup {
-					c.ops[id] = op
-				}
-			}
-		}
-	}
+	c := &catalog{ops: activeplan.ActionOperations(doc), tools: map[string]*mcp.Tool{}}
 	if snap != nil && len(snap.Listings) > 0 {
 		for i := range snap.Listings[0].Tools {
 			t := &snap.Listings[0].Tools[i]
@@ -48,21 +37,18 @@ func (c *catalog) any() bool { return len(c.ops) > 0 || len(c.tools) > 0 }
 func (c *catalog) inputs(name string) []map[string]any {
 	var out []map[string]any
 	if op := c.ops[name]; op != nil {
-		if s := jsonBody(op); properties(s) != nil {
+		if s := activeplan.JSONBody(op); activeplan.Properties(s) != nil {
 			out = append(out, s)
 		}
 	}
 	if t := c.tools[name]; t != nil && len(t.InputSchema) > 0 {
 		var s map[string]any
-		if json.Unmarshal(t.InputSchema, &s) == nil && properties(s) != nil {
+		if json.Unmarshal(t.InputSchema, &s) == nil && activeplan.Properties(s) != nil {
 			out = append(out, s)
 		}
 	}
 	return out
 }
-
-// idempotencyKeyMembers are the request members that carry an idempotency key.
-var idempotencyKeyMembers = []string{"idempotency_key", "idempotencyKey", "Idempotency-Key"}
 
 // idempotency reports whether the operations and tools name resolves to
 // declare an idempotency key; known is false when nothing that describes
@@ -70,16 +56,14 @@ var idempotencyKeyMembers = []string{"idempotency_key", "idempotencyKey", "Idemp
 func (c *catalog) idempotency(name string) (declared, known bool) {
 	op := c.ops[name]
 	if op != nil {
-		for _, p := range op.Parameters {
-			if strings.EqualFold(p.In, "header") && strings.EqualFold(p.Name, "Idempotency-Key") {
-				return true, true
-			}
+		if header, member := activeplan.KeyCarriers(op); header || member != "" {
+			return true, true
 		}
 	}
 	schemas := c.inputs(name)
 	for _, s := range schemas {
-		props := properties(s)
-		for _, m := range idempotencyKeyMembers {
+		props := activeplan.Properties(s)
+		for _, m := range activeplan.IdempotencyKeyMembers {
 			if _, ok := props[m]; ok {
 				return true, true
 			}
@@ -94,7 +78,7 @@ func (c *catalog) idempotency(name string) (declared, known bool) {
 // when one is declared with its properties.
 func (c *catalog) patchSchema(name string) map[string]any {
 	for _, s := range c.inputs(name) {
-		if p, ok := properties(s)["patch"].(map[string]any); ok && properties(p) != nil {
+		if p, ok := activeplan.Properties(s)["patch"].(map[string]any); ok && activeplan.Properties(p) != nil {
 			return p
 		}
 	}
@@ -111,23 +95,4 @@ func (c *catalog) irreversible(name string) bool {
 	}
 	a := t.Annotations
 	return a.DestructiveHint != nil && *a.DestructiveHint && !t.Idempotent() && !t.ReadOnly()
-}
-
-func jsonBody(op *spec.Operation) map[string]any {
-	types := make([]string, 0, len(op.RequestBody))
-	for mt := range op.RequestBody {
-		types = append(types, mt)
-	}
-	sort.Strings(types)
-	for _, mt := range types {
-		if s, ok := op.RequestBody[mt].(map[string]any); ok && exchange.IsJSONMediaType(mt) {
-			return s
-		}
-	}
-	return nil
-}
-
-func properties(s map[string]any) map[string]any {
-	p, _ := s["properties"].(map[string]any)
-	return p
 }
