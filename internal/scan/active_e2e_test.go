@@ -124,8 +124,9 @@ func TestDeclinedActiveProbesSendNothing(t *testing.T) {
 }
 
 // The conformant demo re-checks on execution: the same probes, a user
-// replaying the refund only an admin was offered, and a transition sent to
-// orders whose state does not offer it, are refused.
+// replaying the refund only an admin was offered, a transition sent to
+// orders whose state does not offer it, and a refund sent to an order whose
+// next_actions do not list it, are refused.
 func TestConformantDemoRefusesEveryActiveProbe(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -140,7 +141,7 @@ func TestConformantDemoRefusesEveryActiveProbe(t *testing.T) {
 		{"refund as user and admin", []probe.Identity{
 			{Caller: exchange.Caller{Name: "user", Roles: []string{"user"}}, Header: http.Header{"Authorization": {userAuth}}},
 			{Caller: exchange.Caller{Name: "admin", Roles: []string{"admin"}}, Header: http.Header{"Authorization": {"Bearer " + demo.AdminToken}}},
-		}, []string{"refundOrder"}, "/refund", 4},
+		}, []string{"refundOrder"}, "/refund", 5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
