@@ -288,10 +288,11 @@ func schemaValue(s map[string]any) any {
 	return placeholder
 }
 
-// step is the request behind op on the node, as the identity, with its
-// body, an idempotency key where op takes one, and the Accept the active
-// probes send.
-func (n Node) step(op *spec.Operation, target, purpose, identity string, set map[string]any) exchange.ActiveRequest {
+// Step is the request behind op at target on the node, as the identity:
+// its body from StepBody with the members of set, an idempotency key where
+// op takes one (ProbeKey, in the header or the body member it declares),
+// and the Accept the active probes send. Why is left for the caller.
+func (n Node) Step(op *spec.Operation, target, purpose, identity string, set map[string]any) exchange.ActiveRequest {
 	h := http.Header{}
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/problem+json, application/hal+json;q=0.9, application/json;q=0.8")

@@ -74,7 +74,7 @@ func (f *flowPlanner) patchOutside() []exchange.ActiveRequest {
 			if nested {
 				set = map[string]any{"patch": set}
 			}
-			req := n.step(op, target, purpose.ActivePatchOutside, f.top.Name, set)
+			req := n.Step(op, target, purpose.ActivePatchOutside, f.top.Name, set)
 			req.Why = fmt.Sprintf("%s on %s sets %s, which its allowed_patch (%s) leaves out: must be refused with a reason, and a re-read must not show it",
 				req.Operation, exchange.PathOf(n.X.Request.URL), field, strings.Join(n.AllowedPatch, ", "))
 			reread := n.Reread(purpose.ActivePatchReread, f.top.Name, target, 0)
@@ -174,7 +174,7 @@ func (f *flowPlanner) replay() []exchange.ActiveRequest {
 			probes++
 			f.take(n, target)
 			for i := range 2 {
-				req := n.step(op, target, purpose.ActiveReplay, f.top.Name, nil)
+				req := n.Step(op, target, purpose.ActiveReplay, f.top.Name, nil)
 				req.Repeat = i
 				req.Why = fmt.Sprintf("%s on %s, listed in its next_actions, sent twice with one idempotency key: the second must answer as the first and change nothing",
 					req.Operation, exchange.PathOf(n.X.Request.URL))
@@ -218,7 +218,7 @@ func (f *flowPlanner) offList() []exchange.ActiveRequest {
 					continue
 				}
 				f.take(n, target)
-				req := n.step(op, target, purpose.ActiveOffList, f.top.Name, nil)
+				req := n.Step(op, target, purpose.ActiveOffList, f.top.Name, nil)
 				state := ""
 				if n.State != "" {
 					state = fmt.Sprintf(" (%s)", n.State)
