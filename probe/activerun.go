@@ -84,7 +84,7 @@ func (s Session) sendActive(ctx context.Context, sched *schedule, out *Outcome) 
 	}
 	sent := fmt.Sprintf("%d state-changing request(s)", len(out.Active.Sent))
 	if reads := safeCount(out.Active.Sent); reads > 0 {
-		sent = fmt.Sprintf("%d request(s) (%d state-changing, %d re-reads)", len(out.Active.Sent), len(out.Active.Sent)-reads, reads)
+		sent = fmt.Sprintf("%d request(s) (%d state-changing, %d re-read(s))", len(out.Active.Sent), len(out.Active.Sent)-reads, reads)
 	}
 	out.Notes = append(out.Notes, fmt.Sprintf("active probes: %s sent, as allowed by --active-allow (listed under active in the JSON report)", sent))
 	return nil

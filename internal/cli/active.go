@@ -125,7 +125,7 @@ func printPlan(w io.Writer, plan []exchange.ActiveRequest) {
 	if reads == 0 {
 		fmt.Fprintf(w, "Active probes: %d state-changing request(s) will be sent to the target:\n", len(plan))
 	} else {
-		fmt.Fprintf(w, "Active probes: %d request(s) will be sent to the target, %d state-changing and %d re-reads of what they changed:\n", len(plan), len(plan)-reads, reads)
+		fmt.Fprintf(w, "Active probes: %d request(s) will be sent to the target, %d state-changing and %d re-read(s) of what they changed:\n", len(plan), len(plan)-reads, reads)
 	}
 	for i, r := range plan {
 		who := r.Identity

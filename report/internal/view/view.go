@@ -300,5 +300,5 @@ func ActiveSent(sent []finding.ActiveRequest, requests string) string {
 	if changing == len(sent) {
 		return fmt.Sprintf("%d state-changing %s", len(sent), requests)
 	}
-	return fmt.Sprintf("%d %s (%d state-changing, %d re-reads)", len(sent), requests, changing, len(sent)-changing)
+	return fmt.Sprintf("%d %s (%d state-changing, %d re-read(s))", len(sent), requests, changing, len(sent)-changing)
 }
