@@ -173,10 +173,11 @@ func (ReplaySecondEffect) Meta() checks.Meta {
 		Help: "The final submission carries an idempotency key, and recovery after a timeout retries \"with the original idempotency " +
 			"key\": the key is what makes the retry safe. A server that takes the retried request for a new one charges twice.\n\n" +
 			"The replay probe sends a listed step that takes an idempotency key (an `Idempotency-Key` header parameter or an " +
-			"`idempotency_key` member) twice with the same key, and reads the node after each send. " + activeHow +
-			" When the first send succeeded and the node read after the second differs from the node read after the first " +
-			"(members named for a time or a request ID aside; a version counts), the replay had a second effect. A second answer " +
-			"that differs from the first without a second effect is recorded as an observation.\n\n" +
+			"`idempotency_key` member) twice with the same key, and reads the node twice after the first send and once after the " +
+			"second. " + activeHow + " When the first send succeeded, the two reads after it agree, and the read after the second " +
+			"send differs from them (members named for a time or a request ID aside; a version counts), the replay had a second " +
+			"effect. A node that changes between two reads with nothing sent, and a second answer that differs from the first " +
+			"without a second effect, are recorded as observations.\n\n" +
 			"**How to fix:** store each key with the outcome of its first request, and answer a request with a known key with that " +
 			"outcome instead of running it again.",
 	}
@@ -198,7 +199,7 @@ func (c ReplaySecondEffect) Run(ctx context.Context, in *checks.Input) ([]findin
 		judged++
 		first := s.Probes[0]
 		op := first.Request.Method + " " + exchange.PathShape(exchange.PathOf(first.Request.URL))
-		if len(s.Probes) < 2 || len(s.Rereads) < 2 || first.Response == nil || s.Probes[1].Response == nil {
+		if len(s.Probes) < 2 || len(s.Rereads) < 3 || first.Response == nil || s.Probes[1].Response == nil {
 			in.Observe(m.ID, fmt.Sprintf("%s: the replay was not sent whole: not graded", op))
 			continue
 		}
@@ -207,17 +208,20 @@ func (c ReplaySecondEffect) Run(ctx context.Context, in *checks.Input) ([]findin
 			in.Observe(m.ID, fmt.Sprintf("%s: the first send was answered %d, so there was nothing to replay: not graded", op, st))
 			continue
 		}
-		ptr, ok := activeplan.Changed(s.Rereads[0], s.Rereads[1])
+		unstable, stableOK := activeplan.Changed(s.Rereads[0], s.Rereads[1])
+		ptr, ok := activeplan.Changed(s.Rereads[1], s.Rereads[2])
 		switch {
-		case !ok:
+		case !ok || !stableOK:
 			in.Observe(m.ID, fmt.Sprintf("%s: the node could not be read again after each send: not graded", op))
+		case unstable != "":
+			in.Observe(m.ID, fmt.Sprintf("%s: the node changed between two reads with nothing sent (at %s), so what the replay changed cannot be told: not graded", op, unstable))
 		case ptr != "":
 			ev := []finding.Evidence{
 				checks.Evidence(second, []string{"Idempotency-Key", "Content-Type"}, []string{"Content-Type"}),
-				hypermedia.Evidence(s.Rereads[0], ptr), hypermedia.Evidence(s.Rereads[1], ptr),
+				hypermedia.Evidence(s.Rereads[1], ptr), hypermedia.Evidence(s.Rereads[2], ptr),
 			}
 			msg := fmt.Sprintf("%s %s sent again with the same idempotency key was answered %d, and %s changed again (at %s): the replay had a second effect, where it should have returned the first outcome",
-				second.Request.Method, exchange.PathOf(second.Request.URL), second.Response.Status, exchange.PathOf(s.Rereads[1].Request.URL), ptr)
+				second.Request.Method, exchange.PathOf(second.Request.URL), second.Response.Status, exchange.PathOf(s.Rereads[2].Request.URL), ptr)
 			out = append(out, checks.New(m, op, msg, ev...))
 		case first.Response.Status != second.Response.Status:
 			in.Observe(m.ID, fmt.Sprintf("%s: the replay changed nothing, but was answered %d where the first send was answered %d: not graded", op, second.Response.Status, first.Response.Status))

@@ -118,19 +118,22 @@ func TestReplaySecondEffect(t *testing.T) {
 		name           string
 		first, second  int
 		secondBody     string
-		after          string
+		between, after string
 		fires, observe bool
 	}{
-		{"replayed", 200, 200, `{"v":5}`, sameLater, false, false},
-		{"charged twice", 200, 200, `{"v":6}`, charged, true, false},
-		{"charged twice, answered 409", 200, 409, `{}`, charged, true, false},
-		{"refused the second time, nothing changed", 200, 409, `{}`, sameLater, false, true},
-		{"another body, nothing changed", 200, 200, `{"v":6}`, sameLater, false, true},
-		{"first refused", 409, 409, `{}`, charged, false, true},
+		{"replayed", 200, 200, `{"v":5}`, sameLater, sameLater, false, false},
+		{"charged twice", 200, 200, `{"v":6}`, sameLater, charged, true, false},
+		{"charged twice, answered 409", 200, 409, `{}`, before, charged, true, false},
+		{"refused the second time, nothing changed", 200, 409, `{}`, before, sameLater, false, true},
+		{"another body, nothing changed", 200, 200, `{"v":6}`, before, sameLater, false, true},
+		{"first refused", 409, 409, `{}`, before, charged, false, true},
+		// A node that changes on its own says nothing about the replay.
+		{"unstable node", 200, 200, `{"v":6}`, `{"node":"PAYMENT_SUBMITTED","external_id":"payment-2","version":5,"views":8}`, charged, false, true},
 	}
 	for _, tt := range tests {
 		xs := []*exchange.Exchange{
-			answered(purpose.ActiveReplay, "POST", probe, tt.first, `{"v":5}`), reread(purpose.ActiveReplayReread, probe, before),
+			answered(purpose.ActiveReplay, "POST", probe, tt.first, `{"v":5}`),
+			reread(purpose.ActiveReplayReread, probe, before), reread(purpose.ActiveReplayReread, probe, tt.between),
 			answered(purpose.ActiveReplay, "POST", probe, tt.second, tt.secondBody), reread(purpose.ActiveReplayReread, probe, tt.after),
 		}
 		n, skip, observed, msgs := runActive(t, stateful.ReplaySecondEffect{}, xs...)

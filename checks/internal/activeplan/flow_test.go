@@ -110,6 +110,7 @@ func TestFlowKindsPlan(t *testing.T) {
 		// confirm is on node 2, which the patch took; recover on node 4.
 		"active/idempotent-replay POST /api/checkouts/4/recover",
 		"active/idempotent-replay/re-read GET /api/checkouts/4",
+		"active/idempotent-replay/re-read GET /api/checkouts/4",
 		"active/idempotent-replay POST /api/checkouts/4/recover",
 		"active/idempotent-replay/re-read GET /api/checkouts/4",
 		// One per operation in path order, each on the first node no other
@@ -128,11 +129,11 @@ func TestFlowKindsPlan(t *testing.T) {
 	if reread := plan[1]; reread.BasedOn != patch.URL || reread.Header.Get("Accept") != "application/hal+json" || len(reread.Body) != 0 {
 		t.Errorf("re-read %+v: want the node's crawl Accept, paired with the probe by its URL", reread)
 	}
-	first, second := plan[2], plan[4]
+	first, second := plan[2], plan[5]
 	if key := first.Header.Get("Idempotency-Key"); key == "" || key != second.Header.Get("Idempotency-Key") || first.Repeat != 0 || second.Repeat != 1 {
 		t.Errorf("replay keys %q %q repeats %d %d: want one key, two sends", key, second.Header.Get("Idempotency-Key"), first.Repeat, second.Repeat)
 	}
-	confirm := plan[7]
+	confirm := plan[8]
 	if want := `{"action_id":"checkout-1","approval":"approved","idempotency_key":"` + ProbeKey("POST", confirm.URL) + `"}`; string(confirm.Body) != want {
 		t.Errorf("off-list confirm body %s, want %s", confirm.Body, want)
 	}
@@ -141,7 +142,7 @@ func TestFlowKindsPlan(t *testing.T) {
 	}
 
 	// Each kind alone, and only what the allow-list names.
-	if got := describe(Plan([]checks.IdentityView{checkoutFlow()}, flowDoc(), rules, Kinds{Replay: true})); len(got) != 8 || !strings.Contains(got[0], "/checkouts/2/confirm") || !strings.Contains(got[4], "/checkouts/4/recover") {
+	if got := describe(Plan([]checks.IdentityView{checkoutFlow()}, flowDoc(), rules, Kinds{Replay: true})); len(got) != 10 || !strings.Contains(got[0], "/checkouts/2/confirm") || !strings.Contains(got[5], "/checkouts/4/recover") {
 		t.Errorf("replay alone: %v", got)
 	}
 	onlyConfirm, _ := ParseRules([]string{"POST /api/checkouts/*/confirm"})
