@@ -12,7 +12,7 @@ import (
 // Needs are what a check needs the scan to send besides the crawl and the
 // probes it plans itself. The scan sends what the selected checks need, and
 // nothing for a check the policy turned off.
-type Needs uint8
+type Needs uint16
 
 const (
 	// NeedsMCP: the app's MCP endpoint, discovered and examined as the most
@@ -32,6 +32,16 @@ const (
 	// of resource offers in one lifecycle state, sent to a resource in a
 	// state that does not offer them.
 	NeedsActiveState
+	// NeedsActiveOffList: with --active, the request behind an operation a
+	// kind of next_actions node lists in one node, sent to a node that does
+	// not list it.
+	NeedsActiveOffList
+	// NeedsActivePatch: with --active, a patch that sets a field outside
+	// the node's allowed_patch, and a re-read of the node.
+	NeedsActivePatch
+	// NeedsActiveReplay: with --active, a step that takes an idempotency
+	// key sent twice with the same key, the node re-read after each.
+	NeedsActiveReplay
 	// NeedsSpecText: the OpenAPI document's text kept in Spec.Raw, for a
 	// check that reads the document as written rather than as loaded.
 	NeedsSpecText
@@ -42,7 +52,8 @@ const (
 	// over 16 KiB stay bounded either way.
 	NeedsEveryPage
 
-	knownNeeds = NeedsMCP | NeedsMCPPerIdentity | NeedsActiveHidden | NeedsActiveStale | NeedsActiveState | NeedsSpecText | NeedsEveryPage
+	knownNeeds = NeedsMCP | NeedsMCPPerIdentity | NeedsActiveHidden | NeedsActiveStale | NeedsActiveState |
+		NeedsActiveOffList | NeedsActivePatch | NeedsActiveReplay | NeedsSpecText | NeedsEveryPage
 )
 
 // Has reports whether n holds every need of want.

@@ -38,7 +38,7 @@ func TestNewRegistryRejectsBadMetadata(t *testing.T) {
 		{"no title", func(m *checks.Meta) { m.Title = "" }, "title and help"},
 		{"no severity", func(m *checks.Meta) { m.Severity = finding.SeverityNone }, "severity"},
 		{"no clause", func(m *checks.Meta) { m.SpecRefs = nil }, "clause"},
-		{"unknown need", func(m *checks.Meta) { m.Needs = 1 << 7 }, "unknown needs"},
+		{"unknown need", func(m *checks.Meta) { m.Needs = 1 << 15 }, "unknown needs"},
 		{"unknown document", func(m *checks.Meta) { m.Documents = 1 << 7 }, "unknown documents"},
 	}
 	for _, tt := range tests {

@@ -82,8 +82,24 @@ func (s Session) sendActive(ctx context.Context, sched *schedule, out *Outcome) 
 		out.Stats.Requests += len(sent)
 		out.Stats.Probes += len(sent)
 	}
-	out.Notes = append(out.Notes, fmt.Sprintf("active probes: %d state-changing request(s) sent, as allowed by --active-allow (listed under active in the JSON report)", len(out.Active.Sent)))
+	sent := fmt.Sprintf("%d state-changing request(s)", len(out.Active.Sent))
+	if reads := safeCount(out.Active.Sent); reads > 0 {
+		sent = fmt.Sprintf("%d request(s) (%d state-changing, %d re-read(s))", len(out.Active.Sent), len(out.Active.Sent)-reads, reads)
+	}
+	out.Notes = append(out.Notes, fmt.Sprintf("active probes: %s sent, as allowed by --active-allow (listed under active in the JSON report)", sent))
 	return nil
+}
+
+// safeCount counts the re-reads among the requests sent: the GETs flow
+// probes send to see what they changed.
+func safeCount(sent []finding.ActiveRequest) int {
+	n := 0
+	for _, s := range sent {
+		if safeMethods[s.Method] {
+			n++
+		}
+	}
+	return n
 }
 
 // activeCutNote says why unsent active probes were not sent as the named

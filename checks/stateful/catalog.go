@@ -2,11 +2,8 @@ package stateful
 
 import (
 	"encoding/json"
-	"slices"
-	"sort"
-	"strings"
 
-	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/checks/internal/activeplan"
 	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/spec"
 )
@@ -20,16 +17,7 @@ type catalog struct {
 }
 
 func newCatalog(doc *spec.Document, snap *mcp.Snapshot) *catalog {
-	c := &catalog{ops: map[string]*spec.Operation{}, tools: map[string]*mcp.Tool{}}
-	if doc != nil {
-		for _, op := range doc.Operations {
-			for _, id := range []string{op.OperationID, op.MCPTool, op.OperationURI} {
-				if _, dup := c.ops[id]; id != "" && !dup {
-					c.ops[id] = op
-				}
-			}
-		}
-	}
+	c := &catalog{ops: activeplan.ActionOperations(doc), tools: map[string]*mcp.Tool{}}
 	if snap != nil && len(snap.Listings) > 0 {
 		for i := range snap.Listings[0].Tools {
 			t := &snap.Listings[0].Tools[i]
@@ -49,33 +37,34 @@ func (c *catalog) any() bool { return len(c.ops) > 0 || len(c.tools) > 0 }
 func (c *catalog) inputs(name string) []map[string]any {
 	var out []map[string]any
 	if op := c.ops[name]; op != nil {
-		if s := jsonBody(op); properties(s) != nil {
+		if s := activeplan.JSONBody(op); activeplan.Properties(s) != nil {
 			out = append(out, s)
 		}
 	}
 	if t := c.tools[name]; t != nil && len(t.InputSchema) > 0 {
 		var s map[string]any
-		if json.Unmarshal(t.InputSchema, &s) == nil && properties(s) != nil {
+		if json.Unmarshal(t.InputSchema, &s) == nil && activeplan.Properties(s) != nil {
 			out = append(out, s)
 		}
 	}
 	return out
 }
 
-// idempotencyKeyMembers are the request members that carry an idempotency key.
-var idempotencyKeyMembers = []string{"idempotency_key", "idempotencyKey", "Idempotency-Key"}
-
 // idempotency reports whether the operations and tools name resolves to
 // declare an idempotency key; known is false when nothing that describes
 // name could be read, so that nothing is claimed about it.
 func (c *catalog) idempotency(name string) (declared, known bool) {
 	op := c.ops[name]
-	if op != nil && keyHeader(op) {
-		return true, true
+	if op != nil {
+		if header, member := activeplan.KeyCarriers(op); header || member != "" {
+			return true, true
+		}
 	}
 	schemas := c.inputs(name)
-	if slices.ContainsFunc(schemas, hasKeyMember) {
-		return true, true
+	for _, s := range schemas {
+		if activeplan.KeyMember(s) != "" {
+			return true, true
+		}
 	}
 	// An operation without a request body is judged by its parameters.
 	known = len(schemas) > 0 || op != nil && len(op.RequestBody) == 0
@@ -86,33 +75,20 @@ func (c *catalog) idempotency(name string) (declared, known bool) {
 // read alone: its Idempotency-Key header parameter or a key member of its
 // JSON body. known is false when the body it declares lists no properties.
 func operationIdempotency(op *spec.Operation) (declared, known bool) {
-	if keyHeader(op) {
+	if header, member := activeplan.KeyCarriers(op); header || member != "" {
 		return true, true
 	}
-	if body := jsonBody(op); properties(body) != nil {
-		return hasKeyMember(body), true
+	if activeplan.Properties(activeplan.JSONBody(op)) != nil {
+		return false, true
 	}
 	return false, len(op.RequestBody) == 0
-}
-
-// keyHeader reports an Idempotency-Key header parameter.
-func keyHeader(op *spec.Operation) bool {
-	return slices.ContainsFunc(op.Parameters, func(p spec.Parameter) bool {
-		return strings.EqualFold(p.In, "header") && strings.EqualFold(p.Name, "Idempotency-Key")
-	})
-}
-
-// hasKeyMember reports an input schema with an idempotency key member.
-func hasKeyMember(s map[string]any) bool {
-	props := properties(s)
-	return slices.ContainsFunc(idempotencyKeyMembers, func(m string) bool { _, ok := props[m]; return ok })
 }
 
 // patchSchema is the schema of the "patch" member that name's input takes,
 // when one is declared with its properties.
 func (c *catalog) patchSchema(name string) map[string]any {
 	for _, s := range c.inputs(name) {
-		if p, ok := properties(s)["patch"].(map[string]any); ok && properties(p) != nil {
+		if p, ok := activeplan.Properties(s)["patch"].(map[string]any); ok && activeplan.Properties(p) != nil {
 			return p
 		}
 	}
@@ -129,23 +105,4 @@ func (c *catalog) irreversible(name string) bool {
 	}
 	a := t.Annotations
 	return a.DestructiveHint != nil && *a.DestructiveHint && !t.Idempotent() && !t.ReadOnly()
-}
-
-func jsonBody(op *spec.Operation) map[string]any {
-	types := make([]string, 0, len(op.RequestBody))
-	for mt := range op.RequestBody {
-		types = append(types, mt)
-	}
-	sort.Strings(types)
-	for _, mt := range types {
-		if s, ok := op.RequestBody[mt].(map[string]any); ok && exchange.IsJSONMediaType(mt) {
-			return s
-		}
-	}
-	return nil
-}
-
-func properties(s map[string]any) map[string]any {
-	p, _ := s["properties"].(map[string]any)
-	return p
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentready/agentready/checks/internal/activeplan"
 	"github.com/agentready/agentready/internal/jsonorder"
 )
 
@@ -107,7 +108,7 @@ func inSchema(schema map[string]any, path string) bool {
 			name, arrays = strings.TrimSuffix(name, "[]"), arrays+1
 		}
 		if name != "" {
-			props := properties(s)
+			props := activeplan.Properties(s)
 			if props == nil {
 				return true
 			}

@@ -35,6 +35,9 @@ const (
 	idConfirmInvalid      = "stateful-confirm-while-invalid"
 	idUndescribed         = "stateful-next-action-undescribed"
 	idResultShape         = "stateful-result-shape"
+	idOffList             = "stateful-off-list-accepted"
+	idPatchOutside        = "stateful-patch-outside-applied"
+	idReplay              = "stateful-replay-second-effect"
 )
 
 // All returns the family's checks.
@@ -42,6 +45,7 @@ func All() []checks.Check {
 	return []checks.Check{
 		NextActionsMissing{}, ConfirmationSkipped{}, IdempotencyKey{}, VerifyMissing{}, PatchFields{}, PatchVersion{},
 		ConfirmWhileInvalid{}, NextActionUndescribed{}, ResultShape{}, IdempotencyKeyDeclared{},
+		OffListAccepted{}, PatchOutsideApplied{}, ReplaySecondEffect{},
 	}
 }
 

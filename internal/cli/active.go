@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"sort"
 	"strings"
@@ -115,7 +116,17 @@ func readerIsTerminal(r io.Reader) bool {
 // credentials of the identity (and the -H headers) named but redacted, and
 // the whole body.
 func printPlan(w io.Writer, plan []exchange.ActiveRequest) {
-	fmt.Fprintf(w, "Active probes: %d state-changing request(s) will be sent to the target:\n", len(plan))
+	reads := 0
+	for _, r := range plan {
+		if r.Method == http.MethodGet {
+			reads++
+		}
+	}
+	if reads == 0 {
+		fmt.Fprintf(w, "Active probes: %d state-changing request(s) will be sent to the target:\n", len(plan))
+	} else {
+		fmt.Fprintf(w, "Active probes: %d request(s) will be sent to the target, %d state-changing and %d re-read(s) of what they changed:\n", len(plan), len(plan)-reads, reads)
+	}
 	for i, r := range plan {
 		who := r.Identity
 		if who == "" {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/fixtures/activefix"
+	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 )
 
@@ -121,5 +122,23 @@ func TestUserInfoInTargetBecomesARedactedHeader(t *testing.T) {
 		if strings.Contains(out, "pa55w0rd") {
 			t.Errorf("output %d prints the password", i)
 		}
+	}
+}
+
+// The plan says how many of its requests change state: the re-reads flow
+// probes send are GETs, shown with the rest but not counted as changes.
+func TestPlanCountsTheRereadsApart(t *testing.T) {
+	post := exchange.ActiveRequest{PlannedRequest: exchange.PlannedRequest{Purpose: "active/patch-outside", Method: "POST", URL: "http://a/c/2/patch", Body: []byte(`{}`)}}
+	get := exchange.ActiveRequest{PlannedRequest: exchange.PlannedRequest{Purpose: "active/patch-outside/re-read", Method: "GET", URL: "http://a/c/2"}}
+	var b strings.Builder
+	printPlan(&b, []exchange.ActiveRequest{post})
+	if !strings.HasPrefix(b.String(), "Active probes: 1 state-changing request(s) will be sent") {
+		t.Errorf("without re-reads: %q", b.String())
+	}
+	b.Reset()
+	printPlan(&b, []exchange.ActiveRequest{post, get})
+	if !strings.HasPrefix(b.String(), "Active probes: 2 request(s) will be sent to the target, 1 state-changing and 1 re-read(s)") ||
+		!strings.Contains(b.String(), "2. GET http://a/c/2") {
+		t.Errorf("with a re-read: %q", b.String())
 	}
 }

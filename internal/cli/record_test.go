@@ -336,3 +336,27 @@ func TestReplayPrintsNoEscapeFromTheRecording(t *testing.T) {
 		})
 	}
 }
+
+// TestReplayOfFlowProbes records the demo's checkout with the next_actions
+// flow probes, whose verdicts pair each probe with the re-reads after it,
+// and replays it: the same JSON report, the replayed second charge included.
+func TestReplayOfFlowProbes(t *testing.T) {
+	dir := t.TempDir()
+	recording, scanned, replayed := filepath.Join(dir, "scan.har"), filepath.Join(dir, "scan.json"), filepath.Join(dir, "replay.json")
+	r := run(t, "demo", "--defect", string(demo.DefectCheckoutReplayChargesTwice), "-q", "--record", recording, "-o", "json="+scanned,
+		"--active", "--active-allow", "POST /checkouts/*/patch", "--active-allow", "confirm_action", "--active-allow", "recover_action", "--yes")
+	if r.code != ExitGateFailed {
+		t.Fatalf("demo: code %d: %s", r.code, r.stderr)
+	}
+	again := run(t, "scan", "--replay", recording, "-q", "-o", "json="+replayed)
+	if again.code != r.code {
+		t.Fatalf("replay: code %d, want the scan's %d: %s", again.code, r.code, again.stderr)
+	}
+	want, got := readOutput(t, scanned), readOutput(t, replayed)
+	if !strings.Contains(want, `"stateful-replay-second-effect"`) || !strings.Contains(want, `"active/idempotent-replay/re-read"`) {
+		t.Fatal("the scan did not judge the replay probe")
+	}
+	if timestamps.ReplaceAllString(got, "") != timestamps.ReplaceAllString(want, "") {
+		t.Error("the replay's JSON report differs from the scan's beyond startedAt and finishedAt")
+	}
+}

@@ -124,8 +124,9 @@ func TestDeclinedActiveProbesSendNothing(t *testing.T) {
 }
 
 // The conformant demo re-checks on execution: the same probes, a user
-// replaying the refund only an admin was offered, and a transition sent to
-// orders whose state does not offer it, are refused.
+// replaying the refund only an admin was offered, a transition sent to
+// orders whose state does not offer it, and a refund sent to an order whose
+// next_actions do not list it, are refused.
 func TestConformantDemoRefusesEveryActiveProbe(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -140,7 +141,7 @@ func TestConformantDemoRefusesEveryActiveProbe(t *testing.T) {
 		{"refund as user and admin", []probe.Identity{
 			{Caller: exchange.Caller{Name: "user", Roles: []string{"user"}}, Header: http.Header{"Authorization": {userAuth}}},
 			{Caller: exchange.Caller{Name: "admin", Roles: []string{"admin"}}, Header: http.Header{"Authorization": {"Bearer " + demo.AdminToken}}},
-		}, []string{"refundOrder"}, "/refund", 4},
+		}, []string{"refundOrder"}, "/refund", 5},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -206,5 +207,60 @@ func TestStateTransitionProbeNeedsActive(t *testing.T) {
 	}
 	if want := []string{"POST /orders/3/cancellation"}; !slices.Equal(fired, want) {
 		t.Errorf("%s fired on %v, want %v", id, fired, want)
+	}
+}
+
+var flowChecks = []string{"stateful-off-list-accepted", "stateful-patch-outside-applied", "stateful-replay-second-effect"}
+
+// The checkout's flow probes: without --active only safe methods reach the
+// demo, and the three checks are not assessed; with the steps allowed, the
+// app receives exactly the state-changing requests the plan showed, in its
+// order, the re-reads among the GETs, and the conformant checkout refuses,
+// ignores or replays each one as the flow says.
+func TestFlowProbesNeedActive(t *testing.T) {
+	t.Parallel()
+	allow := []string{"POST /checkouts/*/patch", "confirm_action", "recover_action"}
+	log, h := methodlog.Wrap(demo.New())
+	rep := scanActiveAs(t, h, anonAndUser(userAuth), nil)
+	if got := expecttest.UnsafeRequests(log, rep); len(got) != 0 {
+		t.Errorf("without --active the scan sent %v", got)
+	}
+	for _, id := range flowChecks {
+		if st := checkStatus(rep, id); st.Status != finding.StatusSkip || !strings.HasPrefix(st.Reason, "not assessed") {
+			t.Errorf("without --active %s is %s %q, want not assessed", id, st.Status, st.Reason)
+		}
+	}
+
+	log, h = methodlog.Wrap(demo.New())
+	var planned []exchange.ActiveRequest
+	opts := expecttest.Allow(t, allow...)
+	opts.Confirm = func(p []exchange.ActiveRequest) error { planned = p; return nil }
+	rep = scanActiveAs(t, h, anonAndUser(userAuth), opts)
+	for _, id := range flowChecks {
+		if st := checkStatus(rep, id); st.Status != finding.StatusPass {
+			t.Errorf("%s %s: %s", id, st.Status, st.Reason)
+		}
+	}
+	var plannedUnsafe []string
+	for _, p := range planned {
+		if p.Method != http.MethodGet {
+			plannedUnsafe = append(plannedUnsafe, p.Method+" "+exchange.PathOf(p.URL))
+		}
+	}
+	want := []string{"POST /checkouts/2/patch", "POST /checkouts/4/recovery", "POST /checkouts/4/recovery",
+		"POST /checkouts/1/confirmation", "POST /checkouts/3/patch", "POST /checkouts/5/recovery"}
+	if !slices.Equal(plannedUnsafe, want) {
+		t.Errorf("planned %v, want %v", plannedUnsafe, want)
+	}
+	if got := expecttest.UnsafeRequests(log, rep); !slices.Equal(got, want) {
+		t.Errorf("the app received %v, want the plan's %v", got, want)
+	}
+	if len(rep.Active.Sent) != len(planned) {
+		t.Fatalf("sent %d, planned %d", len(rep.Active.Sent), len(planned))
+	}
+	for i, s := range rep.Active.Sent {
+		if s.Method != planned[i].Method || s.URL != planned[i].URL || s.Purpose != planned[i].Purpose {
+			t.Errorf("sent[%d] = %s %s [%s], planned %s %s [%s]", i, s.Method, s.URL, s.Purpose, planned[i].Method, planned[i].URL, planned[i].Purpose)
+		}
 	}
 }

@@ -473,7 +473,9 @@ func surface(m *finding.SurfaceMatrix) *matrixView {
 // activeProbes is the HTML view of the state-changing requests sent.
 type activeProbes struct {
 	Allow, Confirmed string
-	Sent             []activeSent
+	// Count says how many were sent, and how many of them changed state.
+	Count string
+	Sent  []activeSent
 }
 
 type activeSent struct {
@@ -485,7 +487,7 @@ func activeView(a *finding.ActiveInfo) *activeProbes {
 	if a == nil {
 		return nil
 	}
-	out := &activeProbes{Allow: line(strings.Join(a.Allow, ", ")), Confirmed: line(a.Confirmed)}
+	out := &activeProbes{Allow: line(strings.Join(a.Allow, ", ")), Confirmed: line(a.Confirmed), Count: view.ActiveSent(a.Sent, "request(s)")}
 	for _, s := range a.Sent {
 		who := s.Identity
 		if who == "" {

@@ -452,8 +452,8 @@ func (d *doc) scan(r *finding.Report) {
 		d.crawl(r.Stats)
 	}
 	if a := r.Active; a != nil {
-		d.add(fmt.Sprintf("**Active probes:** %d state-changing %s sent (allowed: %s; confirmed by %s).\n\n",
-			len(a.Sent), view.Plural(len(a.Sent), "request", "requests"), text(strings.Join(a.Allow, ", "), maxField), text(a.Confirmed, 20)))
+		d.add(fmt.Sprintf("**Active probes:** %s sent (allowed: %s; confirmed by %s).\n\n",
+			view.ActiveSent(a.Sent, view.Plural(len(a.Sent), "request", "requests")), text(strings.Join(a.Allow, ", "), maxField), text(a.Confirmed, 20)))
 		for _, s := range a.Sent {
 			who := s.Identity
 			if who == "" {

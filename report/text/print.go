@@ -270,8 +270,8 @@ func (p *printer) stats(r *finding.Report) {
 	}
 	if a := r.Active; a != nil {
 		p.heading("Active probes")
-		p.wrapped(2, 2, fmt.Sprintf("%d state-changing request(s) sent (allowed: %s; confirmed by %s)",
-			len(a.Sent), clean(strings.Join(a.Allow, ", ")), clean(a.Confirmed)))
+		p.wrapped(2, 2, fmt.Sprintf("%s sent (allowed: %s; confirmed by %s)",
+			view.ActiveSent(a.Sent, "request(s)"), clean(strings.Join(a.Allow, ", ")), clean(a.Confirmed)))
 		for _, s := range a.Sent {
 			p.wrapped(4, 2, fmt.Sprintf("%s %s as %s → %d [%s]", clean(s.Method), clean(view.URL(s.URL)), clean(view.NonEmpty(s.Identity, "the scan's caller")), s.Status, clean(s.Purpose)))
 		}

@@ -14,6 +14,19 @@
 //     a control its kind offers in one lifecycle state to a resource in a
 //     state where no resource offered it; it must be refused.
 //
+// Three more hold a next_actions flow (seed 003's stateful actions) to what
+// it tells the agent, on the nodes of the most privileged identity's crawl
+// and the operations the OpenAPI document gives their entries:
+//
+//   - off-list: an operation a kind of node lists in one node, sent to a
+//     node that does not list it; it must be refused with 409 or 422;
+//   - patch outside: the node's patch operation setting a field its
+//     allowed_patch leaves out, then a re-read of the node; the field must
+//     not be applied;
+//   - idempotent replay: a listed step that takes an idempotency key, sent
+//     twice with the same key, the node re-read after each; the second must
+//     answer as the first and change nothing.
+//
 // Planning is pure: it reads recordings and returns the exact requests, which
 // the CLI prints before anything is sent.
 package activeplan

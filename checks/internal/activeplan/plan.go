@@ -17,20 +17,24 @@ import (
 
 // Kinds selects the probes to plan; a kind whose check will not run is not
 // sent, since nothing would judge its answer.
-type Kinds struct{ Hidden, Stale, State bool }
+type Kinds struct{ Hidden, Stale, State, OffList, Patch, Replay bool }
 
 // PlanActive implements checks.ActivePlanner: the allow-list plans the kinds
 // of probe the selected checks judge.
 func (rs Rules) PlanActive(in *checks.ActivePlanInput) []exchange.ActiveRequest {
 	kinds := Kinds{Hidden: in.Needs.Has(checks.NeedsActiveHidden), Stale: in.Needs.Has(checks.NeedsActiveStale),
-		State: in.Needs.Has(checks.NeedsActiveState)}
+		State: in.Needs.Has(checks.NeedsActiveState), OffList: in.Needs.Has(checks.NeedsActiveOffList),
+		Patch: in.Needs.Has(checks.NeedsActivePatch), Replay: in.Needs.Has(checks.NeedsActiveReplay)}
 	return Plan(in.Views, in.Spec, rs, kinds)
 }
 
 // Plan lists the active probes the recordings of views (what each identity
 // was shown, least privileged first) call for and the rules allow,
-// stale-version probes first and state-transition probes last, in a stable
-// order, bounded by MaxPerKind each. No two kinds target the same URL, so
+// stale-version probes first, then hidden operations, state transitions,
+// and the next_actions flows' patch-outside, idempotent-replay and off-list
+// probes, in a stable order, bounded by MaxPerKind each (a flow probe is
+// the one request of its kind, or two sends of it, with the re-reads of the
+// node that follow). No two kinds target the same URL, so
 // that a probe wrongly executed cannot turn another kind's answer into a
 // refusal for another reason.
 func Plan(views []checks.IdentityView, doc *spec.Document, rules Rules, kinds Kinds) []exchange.ActiveRequest {
@@ -74,6 +78,22 @@ func Plan(views []checks.IdentityView, doc *spec.Document, rules Rules, kinds Ki
 			taken[r.URL] = true
 		}
 		out = append(out, transitions(top, doc, allowed, taken)...)
+	}
+	if kinds.OffList || kinds.Patch || kinds.Replay {
+		f := &flowPlanner{top: top, nodes: FlowNodes(top.Recording, doc), taken: map[string]bool{},
+			allowed: func(method, target string, op *spec.Operation) bool { return rules.Allows(method, target, op) }}
+		for _, r := range out {
+			f.taken[r.URL], f.taken[r.BasedOn] = true, true
+		}
+		if kinds.Patch {
+			out = append(out, f.patchOutside()...)
+		}
+		if kinds.Replay {
+			out = append(out, f.replay()...)
+		}
+		if kinds.OffList {
+			out = append(out, f.offList()...)
+		}
 	}
 	return out
 }

@@ -40,11 +40,19 @@ const CrossFetch = "leakage/cross-fetch"
 
 // Active probes: the state-changing requests activeplan plans, sent only
 // with --active; leakage judges the hidden operation, affordance the stale
-// version and the state transition.
+// version and the state transition, stateful the next_actions flows (the
+// off-list call, the patch outside allowed_patch, the idempotent replay).
+// A re-read is the GET of the resource a flow probe acted on, sent right
+// after it to see what it changed.
 const (
-	ActiveHidden = "active/hidden-operation"
-	ActiveStale  = "active/stale-version"
-	ActiveState  = "active/state-transition"
+	ActiveHidden       = "active/hidden-operation"
+	ActiveStale        = "active/stale-version"
+	ActiveState        = "active/state-transition"
+	ActiveOffList      = "active/off-list"
+	ActivePatchOutside = "active/patch-outside"
+	ActiveReplay       = "active/idempotent-replay"
+	ActivePatchReread  = "active/patch-outside/re-read"
+	ActiveReplayReread = "active/idempotent-replay/re-read"
 )
 
 // NotFoundHead is a HEAD of a URL that problem-json's not-found probes GET

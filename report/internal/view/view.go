@@ -286,3 +286,19 @@ func StatusLabel(s finding.CheckStatus) string { return statusLabels[s] }
 func FailedDetail(c finding.CheckResult) string {
 	return fmt.Sprintf("%d %s, %s", c.Findings, Plural(c.Findings, "finding", "findings"), c.Severity)
 }
+
+// ActiveSent says how many active requests were sent, in the words of a
+// format ("request(s)", or its plural of one): the state-changing ones, and
+// apart the re-reads (GET) that flow probes send to see what they changed.
+func ActiveSent(sent []finding.ActiveRequest, requests string) string {
+	changing := 0
+	for _, s := range sent {
+		if s.Method != http.MethodGet && s.Method != http.MethodHead && s.Method != http.MethodOptions {
+			changing++
+		}
+	}
+	if changing == len(sent) {
+		return fmt.Sprintf("%d state-changing %s", len(sent), requests)
+	}
+	return fmt.Sprintf("%d %s (%d state-changing, %d re-read(s))", len(sent), requests, changing, len(sent)-changing)
+}
