@@ -16,6 +16,7 @@ func TestJudgeFindsEachItemWhereItIsSaid(t *testing.T) {
 		{"Pay order: POST /orders/{id}/payment. Allowed while the resource is pending.", rubric.Preconditions, "Allowed while"},
 		{"Requires an open session.", rubric.Preconditions, "Requires"},
 		{"Call login first, then this.", rubric.Preconditions, "Call login first"},
+		{"Refund an order that has not shipped yet.", rubric.Preconditions, "that has"},
 		{"Returns the order.", rubric.Preconditions, ""},
 		{"Deletes the file.", rubric.SideEffects, "Deletes"},
 		{"The weather in Paris.", rubric.SideEffects, ""},
