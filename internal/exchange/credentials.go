@@ -430,6 +430,15 @@ func RedactResponseCredentials(x *Exchange) int {
 			}
 		}
 	}
+	if first := r.Replaced; first != nil {
+		for name, vs := range first.Header {
+			for i, v := range vs {
+				if red, n := RedactCredentials([]byte(v)); n > 0 {
+					first.Header[name][i], total = string(red), total+n
+				}
+			}
+		}
+	}
 	var n int
 	r.Body, n = RedactCredentials(r.Body)
 	total += n
