@@ -289,6 +289,8 @@ func (in *Input) Observations(checkID string) []string {
 // Zero means the default.
 type CatalogLimits struct {
 	Tools, Tokens int
+	// DescriptionTokens is the budget of one tool's description.
+	DescriptionTokens int
 }
 
 // Defaults of CatalogLimits: LongFuncEval measured function-calling accuracy
@@ -297,6 +299,10 @@ type CatalogLimits struct {
 const (
 	DefaultCatalogTools  = 40
 	DefaultCatalogTokens = 15000
+	// DefaultDescriptionTokens is one tool's share of the catalog's
+	// budget: a description over it alone spends what a whole tool, name
+	// and schema included, may cost.
+	DefaultDescriptionTokens = DefaultCatalogTokens / DefaultCatalogTools
 )
 
 // Or returns the limits with the defaults filled in.
@@ -306,6 +312,9 @@ func (l CatalogLimits) Or() CatalogLimits {
 	}
 	if l.Tokens <= 0 {
 		l.Tokens = DefaultCatalogTokens
+	}
+	if l.DescriptionTokens <= 0 {
+		l.DescriptionTokens = DefaultDescriptionTokens
 	}
 	return l
 }

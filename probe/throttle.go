@@ -85,18 +85,24 @@ func (t *throttle) delay(ctx context.Context, r *exchange.Response, retry int) (
 // attemptThrottled is c.attempt, sent again after a throttled answer as
 // long as delay allows. The scan's rate limit applies to each send, since
 // each goes through the client's transport. What it returns is the last
-// answer; the counts say how many requests were throttled and how many
-// stayed so.
+// answer, with the first throttled one (Response.Replaced) when a retry
+// got another, so that what the server said before it is judged too; the
+// counts say how many requests were throttled and how many stayed so.
 func (c *client) attemptThrottled(ctx context.Context, method, rawURL string, header http.Header, body []byte) (x *exchange.Exchange, final *url.URL) {
 	t := c.throttle
 	t.requests.Add(1)
+	var first *exchange.ThrottledAnswer
 	for retry := 0; ; retry++ {
 		x, final = c.attempt(ctx, method, rawURL, header, body)
 		if !x.Response.Throttled() {
+			if x.Response != nil {
+				x.Response.Replaced = first
+			}
 			return x, final
 		}
 		if retry == 0 {
 			t.throttled.Add(1)
+			first = exchange.KeepThrottled(x.Response)
 		}
 		d, ok := t.delay(ctx, x.Response, retry)
 		if !ok {

@@ -3,6 +3,7 @@ package probe
 import (
 	"context"
 	"net/http"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -69,6 +70,13 @@ func TestThrottledRequestsAreRetried(t *testing.T) {
 		if x.Response == nil || x.Response.Status != http.StatusOK {
 			t.Errorf("%s: %+v, want 200 after the retry", x.Request.URL, x.Response)
 		}
+		// The throttled answer is kept beside it, for the checks, and
+		// only its status, Retry-After and Content-Type.
+		want := &exchange.ThrottledAnswer{Status: http.StatusTooManyRequests,
+			Header: http.Header{"Retry-After": {"1"}, "Content-Type": {"application/problem+json"}}}
+		if !reflect.DeepEqual(x.Response.Replaced, want) {
+			t.Errorf("%s: throttled answer kept %+v, want %+v", x.Request.URL, x.Response.Replaced, want)
+		}
 	}
 	if got := crawledPaths(res); !slices.Equal(got, []string{"/", "/a", "/b", "/c"}) {
 		t.Errorf("crawled %v", got)
@@ -99,8 +107,8 @@ func TestThrottlingThatDoesNotEnd(t *testing.T) {
 	if len(w) != 2 || w[0] < throttleBackoff/2 || w[0] > throttleBackoff || w[1] < throttleBackoff || w[1] > 2*throttleBackoff {
 		t.Errorf("waits %v, want one in [%s, %s] then one in [%s, %s]", w, throttleBackoff/2, throttleBackoff, throttleBackoff, 2*throttleBackoff)
 	}
-	if x := crawlOf(res, "/"); x == nil || x.Response.Status != http.StatusTooManyRequests {
-		t.Errorf("start page %+v, want the 429 kept", x)
+	if x := crawlOf(res, "/"); x == nil || x.Response.Status != http.StatusTooManyRequests || x.Response.Replaced != nil {
+		t.Errorf("start page %+v, want the 429 kept as its answer, and no other", x)
 	}
 	want := &finding.Throttling{Requests: 1, Throttled: 1, StillThrottled: 1}
 	if *res.Throttling != *want {

@@ -20,6 +20,7 @@ func All() []checks.Check {
 	return []checks.Check{
 		RevisionUndetermined{}, LegacyOnly{}, RevisionDrift{}, ResultFields{}, UnknownMethod{}, LegacySession{},
 		ToolInputSchema{}, ToolOutputSchema{}, ToolName{}, ToolMCPHeader{}, ToolHintConflict{}, ToolDescription{}, ToolClientCompat{},
+		ToolDescriptionPreconditions{}, ToolDescriptionErrors{}, ToolDescriptionLimits{}, ToolDescriptionExamples{}, ToolDescriptionLength{},
 		HiddenInstructions{}, ToolConfusable{}, OriginValidated{}, AuthDiscovery{},
 		CatalogStable{}, CatalogOrder{}, ContextCost{}, ListChangedDeclared{}, CapabilitiesConsistent{},
 		ParityUnknownProperty{}, ParityMissingParameter{}, ParityType{}, ParityRequired{}, ParityReadOnlyUnsafe{},

@@ -42,8 +42,8 @@ func listing(label string, era mcp.Era, tools []string) mcp.Listing {
 var goodTools = []string{
 	`{"name":"listOrders","description":"Find orders, newest first","inputSchema":{"type":"object","properties":{"state":{"type":"string","description":"Order state"}}},"annotations":{"readOnlyHint":true,"openWorldHint":false}}`,
 	`{"name":"getOrder","description":"Order with its state and links","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"}},"required":["id"]},"outputSchema":{"type":"object","properties":{"id":{"type":"integer"},"state":{"type":"string"}}},"annotations":{"readOnlyHint":true}}`,
-	`{"name":"payOrder","description":"Pay a pending order","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"},"reference":{"type":"string","description":"Payment reference"}},"required":["id","reference"]},"annotations":{"readOnlyHint":false,"destructiveHint":false}}`,
-	`{"name":"deleteOrder","description":"Delete an order","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"}},"required":["id"]},"annotations":{"idempotentHint":true}}`,
+	`{"name":"payOrder","description":"Pay an order. Allowed only while it is pending; refused with 409 Conflict otherwise.","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"},"reference":{"type":"string","description":"Payment reference"}},"required":["id","reference"]},"annotations":{"readOnlyHint":false,"destructiveHint":false}}`,
+	`{"name":"deleteOrder","description":"Delete an order, in any state; refused with 404 Not Found once deleted.","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"}},"required":["id"]},"annotations":{"idempotentHint":true}}`,
 }
 
 func conformantSpec() *spec.Document {
@@ -295,6 +295,26 @@ var checkCases = []checkCase{
 	{"effects unstated", func() *mcp.Snapshot {
 		return modern(append(slices.Clone(goodTools), `{"name":"frobnicate","description":"Frobnication of the widget","inputSchema":{"type":"object"}}`))
 	}, nil, []string{"mcp-tool-description"}},
+	{"description rubric items missing", func() *mcp.Snapshot {
+		return modern(append(slices.Clone(goodTools),
+			`{"name":"cancelBooking","description":"Cancel a booking.","inputSchema":{"type":"object","properties":{"bookingId":{"type":"string","description":"Booking"}},"required":["bookingId"]}}`,
+			`{"name":"searchBookings","description":"Search the bookings of a customer.","inputSchema":{"type":"object","properties":{"filter":{"type":"string","description":"Filter expression"}}},"outputSchema":{"type":"object","properties":{"bookings":{"type":"array","maxItems":20}}},"annotations":{"readOnlyHint":true}}`,
+			`{"name":"describeBookings","description":"`+strings.Repeat("Describes the bookings of a customer. ", 60)+`","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`))
+	}, nil, []string{"mcp-tool-description-errors", "mcp-tool-description-examples", "mcp-tool-description-length", "mcp-tool-description-limits", "mcp-tool-description-preconditions"}},
+	{"description rubric items stated", func() *mcp.Snapshot {
+		return modern(append(slices.Clone(goodTools),
+			`{"name":"cancelBooking","description":"Cancel a booking. Only before it starts; refused with 409 Conflict after, so read the booking again.","inputSchema":{"type":"object","properties":{"bookingId":{"type":"string","description":"Booking"}},"required":["bookingId"]}}`,
+			`{"name":"searchBookings","description":"Search the bookings of a customer, at most 20.","inputSchema":{"type":"object","properties":{"filter":{"type":"string","description":"Filter expression, e.g. state:open"}}},"outputSchema":{"type":"object","properties":{"bookings":{"type":"array","maxItems":20}}},"annotations":{"readOnlyHint":true}}`,
+			`{"name":"listBookings","description":"Bookings, newest first.","inputSchema":{"type":"object","properties":{"cursor":{"type":"string","description":"Where the page starts"},"fields":{"type":"string","description":"Members to return, comma-separated","examples":["id,state"]}}},"annotations":{"readOnlyHint":true}}`,
+			`{"name":"describeBookings","description":"`+strings.Repeat("Describes the bookings of a customer. ", 40)+`","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`))
+	}, nil, nil},
+	// A read-only tool is asked neither preconditions nor errors, and one
+	// that names no existing resource neither.
+	{"description rubric not asked", func() *mcp.Snapshot {
+		return modern(append(slices.Clone(goodTools),
+			`{"name":"getBooking","description":"Returns a booking.","inputSchema":{"type":"object","properties":{"id":{"type":"string","description":"Booking"}},"required":["id"]},"annotations":{"readOnlyHint":true}}`,
+			`{"name":"createBooking","description":"Creates a booking.","inputSchema":{"type":"object","properties":{"room":{"type":"string","description":"Room"}},"required":["room"]}}`))
+	}, nil, nil},
 	{"effects stated by destructiveHint", func() *mcp.Snapshot {
 		return modern(append(slices.Clone(goodTools), `{"name":"frobnicate","description":"Frobnication of the widget","inputSchema":{"type":"object"},"annotations":{"destructiveHint":false}}`))
 	}, nil, nil},
@@ -342,7 +362,7 @@ var checkCases = []checkCase{
 	}, nil, []string{"mcp-tool-confusable"}},
 	{"identical descriptions", func() *mcp.Snapshot {
 		return modern(append(slices.Clone(goodTools),
-			`{"name":"archiveOrder","description":"Delete an  order","inputSchema":{"type":"object"}}`))
+			`{"name":"archiveOrder","description":"Delete an  order, in any state; refused with 404 Not Found once deleted.","inputSchema":{"type":"object"}}`))
 	}, nil, []string{"mcp-tool-confusable"}},
 	{"short names differ by a verb", func() *mcp.Snapshot {
 		return modern(append(slices.Clone(goodTools),
@@ -451,16 +471,16 @@ var checkCases = []checkCase{
 		return modern(replace(goodTools, "payOrder", strings.Replace(goodTools[2], `"required":["id","reference"]`, `"required":["id"]`, 1)))
 	}, conformantSpec(), []string{"mcp-parity-required"}},
 	{"body nested under body", func() *mcp.Snapshot {
-		return modern(replace(goodTools, "payOrder", `{"name":"payOrder","description":"Pay a pending order","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"},"body":{"type":"object","description":"Body","properties":{"reference":{"type":"string","description":"Payment reference"}},"required":["reference"]}},"required":["id","body"]},"annotations":{"destructiveHint":false}}`))
+		return modern(replace(goodTools, "payOrder", `{"name":"payOrder","description":"Pay an order. Allowed only while it is pending; refused with 409 Conflict otherwise.","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"},"body":{"type":"object","description":"Body","properties":{"reference":{"type":"string","description":"Payment reference"}},"required":["reference"]}},"required":["id","body"]},"annotations":{"destructiveHint":false}}`))
 	}, conformantSpec(), nil},
 	{"GET tool without readOnlyHint", func() *mcp.Snapshot {
 		return modern(replace(goodTools, "listOrders", `{"name":"listOrders","description":"Find orders","inputSchema":{"type":"object","properties":{"state":{"type":"string","description":"Order state"}}}}`))
 	}, conformantSpec(), []string{"mcp-parity-get-not-readonly"}},
 	{"DELETE with destructiveHint false and no idempotentHint", func() *mcp.Snapshot {
-		return modern(replace(goodTools, "deleteOrder", `{"name":"deleteOrder","description":"Delete an order","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"}},"required":["id"]},"annotations":{"destructiveHint":false}}`))
+		return modern(replace(goodTools, "deleteOrder", `{"name":"deleteOrder","description":"Delete an order, in any state; refused with 404 Not Found once deleted.","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"Order ID"}},"required":["id"]},"annotations":{"destructiveHint":false}}`))
 	}, conformantSpec(), []string{"mcp-parity-delete-not-destructive", "mcp-parity-idempotent"}},
 	{"description contradicts summary", func() *mcp.Snapshot {
-		return modern(replace(goodTools, "payOrder", strings.Replace(goodTools[2], "Pay a pending order", "Get the payment of an order", 1)))
+		return modern(replace(goodTools, "payOrder", strings.Replace(goodTools[2], "Pay an order.", "Get the payment of an order.", 1)))
 	}, conformantSpec(), []string{"mcp-parity-description"}},
 	{"outputSchema disagrees with the 2xx response", func() *mcp.Snapshot {
 		return modern(replace(goodTools, "getOrder", strings.Replace(goodTools[1], `"outputSchema":{"type":"object","properties":{"id":{"type":"integer"},"state":{"type":"string"}}}`,
@@ -660,6 +680,33 @@ func TestCatalogLimitsFromTheConfiguration(t *testing.T) {
 		in := checkstest.Input("http://api.test/", nil)
 		in.MCP, in.Catalog = modern(tools), tt.limits
 		fs, _ := checkstest.Run(t, cost, in)
+		if len(fs) != tt.want {
+			t.Errorf("%+v: %d findings, want %d", tt.limits, len(fs), tt.want)
+		}
+	}
+}
+
+// TestDescriptionBudgetFromTheConfiguration: mcp-tool-description-length
+// reads its budget from the configuration, and the default applies when it
+// says nothing.
+func TestDescriptionBudgetFromTheConfiguration(t *testing.T) {
+	var length checks.Check
+	for _, c := range mcptools.All() {
+		if c.Meta().ID == "mcp-tool-description-length" {
+			length = c
+		}
+	}
+	for _, tt := range []struct {
+		limits checks.CatalogLimits
+		want   int
+	}{
+		{checks.CatalogLimits{}, 0},
+		{checks.CatalogLimits{DescriptionTokens: 8}, 2},
+		{checks.CatalogLimits{DescriptionTokens: 1000}, 0},
+	} {
+		in := checkstest.Input("http://api.test/", nil)
+		in.MCP, in.Catalog = modern(goodTools), tt.limits
+		fs, _ := checkstest.Run(t, length, in)
 		if len(fs) != tt.want {
 			t.Errorf("%+v: %d findings, want %d", tt.limits, len(fs), tt.want)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/internal/mcpmap"
+	"github.com/agentready/agentready/checks/internal/rubric"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/sanitize"
@@ -431,17 +432,13 @@ func runHintConflict(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding
 	return out, nil
 }
 
-var nonAlnum = regexp.MustCompile(`[^a-z0-9]+`)
-
-func normalizeWords(s string) string { return nonAlnum.ReplaceAllString(strings.ToLower(s), "") }
-
 // descriptionSmells lists what is visibly wrong with a tool's descriptions.
 func descriptionSmells(t *mcp.Tool) []string {
 	var smells []string
 	switch d := strings.TrimSpace(t.Description); {
 	case d == "":
 		smells = append(smells, "empty description")
-	case normalizeWords(d) == normalizeWords(t.Name) || (t.Title != "" && normalizeWords(d) == normalizeWords(t.Title)):
+	case rubric.Restates(d, t.Name, t.Title):
 		smells = append(smells, "the description only repeats the name")
 	}
 	if d := strings.TrimSpace(t.Description); d != "" && !effectsStated(t) {
@@ -470,19 +467,14 @@ func descriptionSmells(t *mcp.Tool) []string {
 	return smells
 }
 
-// effectVerb is a word by which a description says what a tool reads or
-// changes; the list is deliberately wide, so that the smell is only the
-// description that names no action at all.
-var effectVerb = regexp.MustCompile(`(?i)\b(read|reads|get|gets|list|lists|find|finds|fetch|fetches|retrieve|retrieves|return|returns|search|searches|show|shows|look\s*up|looks\s+up|query|queries|count|counts|check|checks|validate|validates|read-only|no\s+side\s+effects?|` +
-	`create|creates|add|adds|insert|inserts|update|updates|modify|modifies|change|changes|set|sets|edit|edits|write|writes|save|saves|store|stores|delete|deletes|remove|removes|cancel|cancels|refund|refunds|pay|pays|charge|charges|send|sends|submit|submits|post|posts|publish|publishes|upload|uploads|move|moves|archive|archives|ship|ships|confirm|confirms|approve|approves|reject|rejects|toggle|toggles|enable|enables|disable|disables|start|starts|stop|stops|run|runs|execute|executes|trigger|triggers|export|exports|import|imports|compress|compresses|generate|generates)\b`)
-
 // effectsStated reports whether a tool says what it does to the world: by
 // being read-only, by an explicit destructiveHint, or in its description.
 func effectsStated(t *mcp.Tool) bool {
 	if t.ReadOnly() || (t.Annotations != nil && t.Annotations.DestructiveHint != nil) {
 		return true
 	}
-	return effectVerb.MatchString(t.Description)
+	_, named := rubric.Find(t.Description, rubric.SideEffects)
+	return named
 }
 
 func runDescription(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {

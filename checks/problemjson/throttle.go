@@ -46,10 +46,10 @@ the OpenAPI document itself declares ` + "`Retry-After`" + ` on the response for
 status, a missing or invalid one breaks the app's own contract, and the
 finding is a warning. A 429 the document does not declare at all is
 ` + "`problem-json-undeclared-status`" + `'s, like any undeclared 4xx. The scan waits out a
-throttled answer and sends the request again (see ` + "`--rate`" + `); one whose retry
-succeeded is counted in the report's coverage, not kept, so only the answers
-that stayed throttled, and 503s without ` + "`Retry-After`" + ` (which are not retried),
-are judged.
+throttled answer and sends the request again (see ` + "`--rate`" + `); when a retry is
+answered otherwise, the recording keeps the first throttled answer's status,
+` + "`Retry-After`" + ` and ` + "`Content-Type`" + ` beside it, and that answer is judged too: the
+agent that meets it gets no more help than the scan did.
 
 **How to fix:** send ` + "`Retry-After`" + ` with every 429 and 503, in seconds (or as an
 HTTP-date), computed from the limit's window or the expected recovery.`,
@@ -61,10 +61,11 @@ func (c RetryAfter) Run(ctx context.Context, in *checks.Input) ([]finding.Findin
 	var undeclared, declared []occurrence
 	ops := map[string]*spec.Operation{}
 	seen := 0
-	for _, x := range throttlingAnswers(in) {
+	for _, a := range throttlingAnswers(in) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		x := a.x
 		seen++
 		values := x.Response.Header.Values("Retry-After")
 		value := strings.Join(values, ", ")
@@ -78,6 +79,10 @@ func (c RetryAfter) Run(ctx context.Context, in *checks.Input) ([]finding.Findin
 		}
 		msg := fmt.Sprintf("the %d to %s %s: an agent is not told when to try again, so it retries at once or gives up",
 			x.Response.Status, describe(x), what)
+		if a.retried {
+			msg = fmt.Sprintf("the %d to %s (answered otherwise when the scan sent it again) %s: an agent is not told when to try again, so it retries at once or gives up",
+				x.Response.Status, describe(x), what)
+		}
 		ev := checks.Evidence(x, nil, []string{"Retry-After", "Content-Type"})
 		ev.Header, ev.Actual, ev.Expected = "Retry-After", got, "delay-seconds or an HTTP-date"
 		if d, ok := declaresRetryAfter(in.Spec, x); ok {
@@ -100,15 +105,28 @@ func (c RetryAfter) Run(ctx context.Context, in *checks.Input) ([]finding.Findin
 	return out, nil
 }
 
+// throttlingAnswer is one 429 or 503; retried marks the first answer of a
+// request that the scan sent again and got another answer to.
+type throttlingAnswer struct {
+	x       *exchange.Exchange
+	retried bool
+}
+
 // throttlingAnswers are the 429s and 503s of every identity's recording,
 // whichever request got them: a throttled answer tells the client to wait
 // whatever it asked for.
-func throttlingAnswers(in *checks.Input) []*exchange.Exchange {
-	var out []*exchange.Exchange
+func throttlingAnswers(in *checks.Input) []throttlingAnswer {
+	var out []throttlingAnswer
 	add := func(r *exchange.Recording) {
 		for _, x := range r.Exchanges {
 			if x.Response != nil && (x.Response.Status == http.StatusTooManyRequests || x.Response.Status == http.StatusServiceUnavailable) {
-				out = append(out, x)
+				out = append(out, throttlingAnswer{x: x})
+			}
+			// The request was throttled first, and the scan's retry got
+			// another answer: the throttled one still told the client
+			// nothing of when to come back.
+			if t := x.ThrottledExchange(); t != nil {
+				out = append(out, throttlingAnswer{x: t, retried: true})
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package problemjson_test
 import (
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentready/agentready/checks"
@@ -22,6 +23,20 @@ func throttled(status int, retryAfter ...string) *exchange.Exchange {
 		b.Header("Retry-After", v)
 	}
 	return b.Build()
+}
+
+// servedAfterThrottling is a 200 to a crawl of /orders whose first
+// answer was a 429 with the Retry-After lines given, before the scan's
+// retry.
+func servedAfterThrottling(retryAfter ...string) *exchange.Exchange {
+	x := checkstest.Exchange(exchange.PurposeCrawl, http.MethodGet, base+"/orders").Status(200).
+		Header("Content-Type", "application/json").Body(`[]`).Build()
+	first := &exchange.Response{Status: 429, Header: http.Header{"Content-Type": {"application/problem+json"}}}
+	for _, v := range retryAfter {
+		first.Header.Add("Retry-After", v)
+	}
+	x.Response.Replaced = exchange.KeepThrottled(first)
+	return x
 }
 
 // throttleSpec declares a 429 on GET /orders, with Retry-After when
@@ -56,6 +71,9 @@ func TestRetryAfter(t *testing.T) {
 		{"sent twice", throttled(429, "10", "10"), nil, finding.SeverityInfo},
 		{"declared as a status without the header", throttled(429), throttleSpec(false), finding.SeverityInfo},
 		{"declared with the header, not sent", throttled(429), throttleSpec(true), finding.SeverityWarning},
+		{"throttled, then served when sent again", servedAfterThrottling(), nil, finding.SeverityInfo},
+		{"throttled with a delay, then served", servedAfterThrottling("1"), nil, finding.SeverityNone},
+		{"throttled against the document, then served", servedAfterThrottling(), throttleSpec(true), finding.SeverityWarning},
 		{"an MCP POST throttled", checkstest.Exchange("mcp/tools-list", http.MethodPost, base+"/mcp").Status(429).Build(), nil, finding.SeverityInfo},
 	}
 	for _, tt := range tests {
@@ -76,6 +94,9 @@ func TestRetryAfter(t *testing.T) {
 			f := got[0]
 			if f.Severity != tt.severity || f.Evidence[0].Header != "Retry-After" {
 				t.Errorf("severity %v header %q: %s", f.Severity, f.Evidence[0].Header, f.Message)
+			}
+			if tt.x.Response.Replaced != nil && !strings.Contains(f.Message, "answered otherwise when the scan sent it again") {
+				t.Errorf("the message does not say the retry was answered: %s", f.Message)
 			}
 			if tt.severity == finding.SeverityWarning && (f.Location == nil || f.Location.Line != 7) {
 				t.Errorf("a declared Retry-After is located at its operation: %+v", f.Location)

@@ -352,6 +352,9 @@ func catalogLimits(l config.Limits) checks.CatalogLimits {
 	if l.MCPTokens != nil {
 		out.Tokens = *l.MCPTokens
 	}
+	if l.MCPDescription != nil {
+		out.DescriptionTokens = *l.MCPDescription
+	}
 	return out
 }
 

@@ -143,6 +143,7 @@ type Limits struct {
 	MaxRecordingSize *int64   `yaml:"max-recording-size,omitempty" min:"1" flag:"max-recording-size" doc:"Largest recording scan --replay reads, in bytes (default 536870912): a replay holds every body it recorded."`
 	MCPTools         *int     `yaml:"mcp-max-tools,omitempty" min:"1" doc:"Tools an MCP catalog may list without offering a search tool, before mcp-context-cost warns (default 40)."`
 	MCPTokens        *int     `yaml:"mcp-max-tokens,omitempty" min:"1" doc:"Tokens (o200k_base) an MCP catalog may put into every context without offering a search tool, before mcp-context-cost warns (default 15000)."`
+	MCPDescription   *int     `yaml:"mcp-description-max-tokens,omitempty" min:"1" doc:"Tokens (o200k_base) one MCP tool's description may cost before mcp-tool-description-length reports it (default 375, one tool's share of mcp-max-tokens over mcp-max-tools)."`
 	TwinHeadings     *float64 `yaml:"twin-min-heading-overlap,omitempty" min:"0" max:"1" doc:"Least overlap (Jaccard index, 0 to 1) of the headings of an HTML page and of its Markdown twin, before discovery-markdown-divergent warns (default 0.8)."`
 	TwinLinks        *int     `yaml:"twin-max-link-differences,omitempty" min:"0" doc:"Link targets an HTML page and its Markdown twin may have one without the other, before discovery-markdown-divergent warns (default 3)."`
 }

@@ -1,5 +1,7 @@
 package exchange
 
+//go:generate go run ./gitleaksgen -version v8.30.1 -o credentials_gitleaks.go
+
 import (
 	"bytes"
 	"encoding/base64"
@@ -21,12 +23,16 @@ import (
 // the length: enough for a check to report the exposure again from the
 // recording, nothing that could be replayed against the issuer.
 //
-// The formats follow the rules of the same IDs in gitleaks' rule file
-// (config/gitleaks.toml of github.com/gitleaks/gitleaks, v8.x, MIT
-// licence; see NOTICE), limited to those whose fixed prefix and length make
-// a false match in ordinary text all but impossible. Rules that need an
-// entropy threshold or a keyword nearby (generic API keys, passwords) are
-// left out: they would flag identifiers and hashes.
+// The expressions are gitleaks' own, generated into credentials_gitleaks.go
+// from its rule file (config/gitleaks.toml of gitleaks v8.30.1, MIT
+// licence; see NOTICE) for the rules gitleaksgen pins: those whose fixed
+// prefix and length make a false match in ordinary text all but
+// impossible. Rules that need an entropy threshold or a keyword nearby
+// (generic API keys, passwords) are left out: they would flag identifiers
+// and hashes. What is added here is where each is tried (its starts, which
+// may be narrower than gitleaks' keywords: live Stripe keys, not test ones),
+// the delimiter some end on (delimited), what a report may show, and the
+// checks an expression cannot make (valid).
 type CredentialRule struct {
 	// ID is the gitleaks rule ID, which the placeholder and the findings
 	// name.
@@ -72,69 +78,73 @@ func anchored(expr string) *regexp.Regexp { return regexp.MustCompile(`^(?:` + e
 var credentialRules = []CredentialRule{
 	{ID: "stripe-access-token", Name: "Stripe live secret or restricted key",
 		starts: []string{"sk_live_", "rk_live_"}, span: 108, word: true,
-		re:    anchored(`(?:sk|rk)_live_[a-zA-Z0-9]{20,99}\b`),
+		re:    anchored(delimited(gitleaksRegex("stripe-access-token"))),
 		shown: regexp.MustCompile(`^[a-z]{2}_live_`)},
 	{ID: "aws-access-token", Name: "AWS access key ID",
 		starts: []string{"AKIA", "ASIA", "ABIA", "ACCA"}, span: 21, word: true,
-		re:    anchored(`(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`),
+		re:    anchored(gitleaksRegex("aws-access-token")),
 		shown: regexp.MustCompile(`^[A-Z]{4}`),
 		// AWS's own documentation uses keys that end in EXAMPLE.
 		valid: func(m string) bool { return !strings.HasSuffix(m, "EXAMPLE") }},
 	{ID: "github-pat", Name: "GitHub personal access token",
 		starts: []string{"ghp_"}, span: 41, word: true,
-		re:    anchored(`ghp_[0-9a-zA-Z]{36}\b`),
+		re:    anchored(gitleaksRegex("github-pat")),
 		shown: regexp.MustCompile(`^ghp_`)},
 	{ID: "github-fine-grained-pat", Name: "GitHub fine-grained personal access token",
 		starts: []string{"github_pat_"}, span: 94, word: true,
-		re:    anchored(`github_pat_[0-9a-zA-Z_]{82}\b`),
+		re:    anchored(gitleaksRegex("github-fine-grained-pat")),
 		shown: regexp.MustCompile(`^github_pat_`)},
 	{ID: "github-oauth", Name: "GitHub OAuth access token",
 		starts: []string{"gho_"}, span: 41, word: true,
-		re:    anchored(`gho_[0-9a-zA-Z]{36}\b`),
+		re:    anchored(gitleaksRegex("github-oauth")),
 		shown: regexp.MustCompile(`^gho_`)},
 	{ID: "github-app-token", Name: "GitHub App token",
 		starts: []string{"ghu_", "ghs_"}, span: 41, word: true,
-		re:    anchored(`(?:ghu|ghs)_[0-9a-zA-Z]{36}\b`),
+		re:    anchored(gitleaksRegex("github-app-token")),
 		shown: regexp.MustCompile(`^gh[us]_`)},
 	{ID: "github-refresh-token", Name: "GitHub refresh token",
 		starts: []string{"ghr_"}, span: 41, word: true,
-		re:    anchored(`ghr_[0-9a-zA-Z]{36}\b`),
+		re:    anchored(gitleaksRegex("github-refresh-token")),
 		shown: regexp.MustCompile(`^ghr_`)},
 	{ID: "gitlab-pat", Name: "GitLab personal access token",
 		starts: []string{"glpat-"}, span: 27, word: true,
-		re:    anchored(`(glpat-[0-9a-zA-Z_-]{20})(?:[^0-9a-zA-Z_-]|$)`),
+		re:    anchored(gitleaksRegex("gitlab-pat")),
 		shown: regexp.MustCompile(`^glpat-`)},
 	{ID: "slack-bot-token", Name: "Slack bot token",
 		starts: []string{"xoxb-"}, span: 58, word: true,
-		re:    anchored(`xoxb-[0-9]{10,13}-[0-9]{10,13}-[a-zA-Z0-9]{24}\b`),
+		re:    anchored(gitleaksRegex("slack-bot-token")),
 		shown: regexp.MustCompile(`^xoxb-`)},
 	{ID: "slack-user-token", Name: "Slack user token",
 		starts: []string{"xoxp-", "xoxe-"}, span: 83, word: true,
-		re:    anchored(`xox[pe](?:-[0-9]{10,13}){3}-[a-zA-Z0-9]{28,34}\b`),
+		re:    anchored(gitleaksRegex("slack-user-token")),
 		shown: regexp.MustCompile(`^xox[pe]-`)},
 	{ID: "slack-webhook-url", Name: "Slack incoming webhook URL",
 		starts: []string{"hooks.slack.com/"}, span: 83, word: true,
-		re:    anchored(`hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56}`),
+		re:    anchored(gitleaksRegex("slack-webhook-url")),
 		shown: regexp.MustCompile(`^hooks\.slack\.com/[a-z]+/`)},
 	{ID: "gcp-api-key", Name: "Google API key",
 		starts: []string{"AIza"}, span: 40, word: true,
-		re:    anchored(`(AIza[0-9A-Za-z_-]{35})(?:[^0-9A-Za-z_-]|$)`),
+		re:    anchored(delimited(gitleaksRegex("gcp-api-key"))),
 		shown: regexp.MustCompile(`^AIza`)},
 	{ID: "openai-api-key", Name: "OpenAI API key",
 		starts: []string{"sk-"}, span: 169, word: true,
-		re:    anchored(`(sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,74}|[a-zA-Z0-9]{20})T3BlbkFJ[A-Za-z0-9_-]{20,74})(?:[^A-Za-z0-9_-]|$)`),
+		re:    anchored(delimited(gitleaksRegex("openai-api-key"))),
 		shown: regexp.MustCompile(`^sk-(?:proj-|svcacct-|admin-)?`)},
 	{ID: "anthropic-api-key", Name: "Anthropic API key",
-		starts: []string{"sk-ant-"}, span: 112, word: true,
-		re:    anchored(`(sk-ant-(?:api03|admin01)-[a-zA-Z0-9_-]{93}AA)(?:[^A-Za-z0-9_-]|$)`),
-		shown: regexp.MustCompile(`^sk-ant-[a-z]+[0-9]{2}-`)},
+		starts: []string{"sk-ant-api03-"}, span: 112, word: true,
+		re:    anchored(delimited(gitleaksRegex("anthropic-api-key"))),
+		shown: regexp.MustCompile(`^sk-ant-api03-`)},
+	{ID: "anthropic-admin-api-key", Name: "Anthropic Admin API key",
+		starts: []string{"sk-ant-admin01-"}, span: 114, word: true,
+		re:    anchored(delimited(gitleaksRegex("anthropic-admin-api-key"))),
+		shown: regexp.MustCompile(`^sk-ant-admin01-`)},
 	{ID: "sendgrid-api-token", Name: "SendGrid API key",
 		starts: []string{"SG."}, span: 70, word: true,
-		re:    anchored(`(SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})(?:[^A-Za-z0-9_-]|$)`),
+		re:    anchored(delimited(gitleaksRegex("sendgrid-api-token"))),
 		shown: regexp.MustCompile(`^SG\.`)},
 	{ID: "npm-access-token", Name: "npm access token",
 		starts: []string{"npm_"}, span: 41, word: true,
-		re:    anchored(`npm_[a-zA-Z0-9]{36}\b`),
+		re:    anchored(delimited(gitleaksRegex("npm-access-token"))),
 		shown: regexp.MustCompile(`^npm_`)},
 	{ID: "private-key", Name: "private key (PEM)",
 		// The body is at least 64 characters: documentation that shows the
@@ -142,13 +152,48 @@ var credentialRules = []CredentialRule{
 		// a JSON string. A key longer than span is not one agentready
 		// recognises (RSA 8192 is some 6,400).
 		starts: []string{"-----BEGIN", "-----begin"}, span: 16 << 10,
-		re:    anchored(`(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[A-Za-z0-9+/=\s\\:,-]{64,}?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`),
+		re:    anchored(gitleaksRegex("private-key")),
 		shown: regexp.MustCompile(`(?i)^-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`)},
 	{ID: jwtRuleID, Name: "signed JSON Web Token",
 		starts: []string{"eyJ"}, span: 16 << 10, word: true,
-		re:    anchored(`eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,}`),
+		re:    anchored(delimited(gitleaksRegex("jwt"))),
 		shown: regexp.MustCompile(`^eyJ`),
 		valid: func(m string) bool { _, ok := jwtExpiry(m); return ok }},
+}
+
+// gitleaksRule is one rule of gitleaks' rule file, as gitleaksgen copies
+// it into credentials_gitleaks.go.
+type gitleaksRule struct {
+	ID, Description, Regex string
+	Keywords               []string
+}
+
+// gitleaksDelimiter ends gitleaks' expressions whose credential is their
+// first group: a delimiter of a source file (a quote, a backquote, white
+// space, a semicolon, an escaped line break) or the end.
+const gitleaksDelimiter = `(?:[\x60'"\s;]|\\[nr]|$)`
+
+// delimited ends a gitleaks expression on any byte that cannot continue the
+// credential instead of gitleaks' delimiters, which were chosen for source
+// files: in a response a key is as often followed by "<", ",", ")" or "}",
+// and a key left unmatched there would stay in the recording unredacted.
+func delimited(expr string) string {
+	body, ok := strings.CutSuffix(expr, gitleaksDelimiter)
+	if !ok {
+		panic("exchange: gitleaks expression without its delimiter: " + expr)
+	}
+	return body + `(?:[^A-Za-z0-9_-]|$)`
+}
+
+// gitleaksRegex is the expression of gitleaks' rule id, which every rule of
+// credentialRules names; a rule with no such entry is a programming error.
+func gitleaksRegex(id string) string {
+	for _, r := range gitleaksRules {
+		if r.ID == id {
+			return r.Regex
+		}
+	}
+	panic("exchange: no generated gitleaks rule " + id)
 }
 
 // CredentialRuleByID is the rule of that ID, for a placeholder read back.
@@ -382,6 +427,15 @@ func RedactResponseCredentials(x *Exchange) int {
 		for i, v := range vs {
 			if red, n := RedactCredentials([]byte(v)); n > 0 {
 				r.Header[name][i], total = string(red), total+n
+			}
+		}
+	}
+	if first := r.Replaced; first != nil {
+		for name, vs := range first.Header {
+			for i, v := range vs {
+				if red, n := RedactCredentials([]byte(v)); n > 0 {
+					first.Header[name][i], total = string(red), total+n
+				}
 			}
 		}
 	}

@@ -64,6 +64,87 @@ type Exchange struct {
 	AfterHead *AfterHead `json:"afterHead,omitempty"`
 }
 
+// ThrottledAnswer is what is kept of a throttled answer that a retry
+// replaced: its status and the header fields that say when to come back
+// and in what form, bounded (KeepThrottled); not its body.
+type ThrottledAnswer struct {
+	Status int         `json:"status"`
+	Header http.Header `json:"header,omitempty"`
+}
+
+// Bounds of a ThrottledAnswer, which a hostile server (or recording) could
+// otherwise fill with one huge or endlessly repeated field.
+const (
+	MaxThrottledValues    = 4
+	MaxThrottledValueSize = 256
+)
+
+// throttledFields are the header fields a ThrottledAnswer keeps.
+var throttledFields = []string{"Retry-After", "Content-Type"}
+
+// KeepThrottled is what the recording keeps of r, a throttled answer: its
+// status, and of its header Retry-After and Content-Type, at most
+// MaxThrottledValues values each, each cut at MaxThrottledValueSize bytes.
+func KeepThrottled(r *Response) *ThrottledAnswer {
+	if r == nil {
+		return nil
+	}
+	a := &ThrottledAnswer{Status: r.Status}
+	for _, name := range throttledFields {
+		vs := r.Header.Values(name)
+		if len(vs) == 0 {
+			continue
+		}
+		if a.Header == nil {
+			a.Header = http.Header{}
+		}
+		for _, v := range vs[:min(len(vs), MaxThrottledValues)] {
+			if len(v) > MaxThrottledValueSize {
+				v = strings.ToValidUTF8(v[:MaxThrottledValueSize], "")
+			}
+			a.Header[name] = append(a.Header[name], v)
+		}
+	}
+	return a
+}
+
+// Within reports whether a holds only what KeepThrottled keeps, give or
+// take the placeholders of credentials redacted from it: a replay refuses a
+// recording whose throttled answer is anything more.
+func (a *ThrottledAnswer) Within() bool {
+	if a.Status != http.StatusTooManyRequests && a.Status != http.StatusServiceUnavailable {
+		return false
+	}
+	for name, vs := range a.Header {
+		if !slices.Contains(throttledFields, name) || len(vs) > MaxThrottledValues {
+			return false
+		}
+		for _, v := range vs {
+			if len(v) > 2*MaxThrottledValueSize {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// ThrottledExchange is x as it was first answered, when that answer was
+// throttled and a retry replaced it (Response.Replaced): the same request,
+// with the throttled answer as its response. Nil when there is none.
+func (x *Exchange) ThrottledExchange() *Exchange {
+	if x.Response == nil || x.Response.Replaced == nil {
+		return nil
+	}
+	first := x.Response.Replaced
+	y := &Exchange{ID: x.ID, Purpose: x.Purpose, Source: x.Source, BasedOn: x.BasedOn, Depth: x.Depth,
+		Request: x.Request, Identity: x.Identity, SharedWith: x.SharedWith, Started: x.Started}
+	y.Response = &Response{Status: first.Status, Header: first.Header.Clone()}
+	if y.Response.Header == nil {
+		y.Response.Header = http.Header{}
+	}
+	return y
+}
+
 // AfterHead is what followed a HEAD response: its first bytes, at most
 // MaxAfterHead, with credentials replaced like a body's, and how many
 // bytes were sent.
@@ -156,6 +237,12 @@ type Response struct {
 	// with Redacted in the body and header values (see Secrets). The body is
 	// otherwise as received, and BodySize still counts the bytes received.
 	Redactions int `json:"redactions,omitempty"`
+	// Replaced is the first answer to the same request, when it asked the
+	// client to wait (Throttled) and the request, sent again, got this one:
+	// a retry that succeeded hides the throttled answer, which checks still
+	// judge. Nil when the request was not throttled, or stayed so (this is
+	// then the throttled answer). Rare, so behind a pointer.
+	Replaced *ThrottledAnswer `json:"replaced,omitempty"`
 
 	// A crawl keeps a Response per page, so what only some responses use
 	// (a JSON tree, Link header lines) is held behind a pointer, the Onces sit together so that

@@ -414,6 +414,9 @@ func (s *Secrets) Scrub(x *Exchange) {
 	if r == nil {
 		return
 	}
+	if first := r.Replaced; first != nil {
+		s.ScrubHeader(first.Header)
+	}
 	n := s.ScrubHeader(r.Header)
 	var m int
 	r.Body, m = s.Bytes(r.Body, r.Truncated)

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -265,19 +266,35 @@ func TestReplayKeepsTheThrottling(t *testing.T) {
 		case r.URL.Path == "/a" && !again:
 			w.Header().Set("Retry-After", "0")
 			w.WriteHeader(http.StatusTooManyRequests)
+		case r.URL.Path == "/c" && !again:
+			// Throttled once without saying when, then served: the
+			// throttled answer is judged although the retry succeeded.
+			w.WriteHeader(http.StatusTooManyRequests)
 		case r.URL.Path == "/":
-			fmt.Fprint(w, `{"_links": {"self": {"href": "/"}, "a": {"href": "/a"}, "b": {"href": "/b"}}}`)
+			fmt.Fprint(w, `{"_links": {"self": {"href": "/"}, "a": {"href": "/a"}, "b": {"href": "/b"}, "c": {"href": "/c"}}}`)
 		default:
 			fmt.Fprint(w, `{"_links": {"self": {"href": "/a"}}}`)
 		}
 	})
 	live, doc := recorded(t, app, scan.Options{})
 	th := live.Coverage.Throttling
-	if th == nil || th.Throttled < 2 || th.StillThrottled < 1 || th.CrawlGETs != 3 || th.CrawlThrottled != 1 {
-		t.Fatalf("throttling %+v, want /a throttled then answered, /b still throttled", th)
+	if th == nil || th.Throttled < 3 || th.StillThrottled < 1 || th.CrawlGETs != 4 || th.CrawlThrottled != 1 {
+		t.Fatalf("throttling %+v, want /a and /c throttled then answered, /b still throttled", th)
 	}
 	if !bytes.Contains(doc, []byte(`"throttling"`)) {
 		t.Error("the recording does not carry the throttling counts")
+	}
+	if !regexp.MustCompile(`"throttled":\s*\{\s*"status":\s*429`).Match(doc) {
+		t.Error("the recording does not keep the throttled answers that a retry replaced")
+	}
+	var judged []string
+	for _, f := range live.Findings {
+		if f.CheckID == "problem-json-retry-after" {
+			judged = append(judged, f.Message)
+		}
+	}
+	if len(judged) != 1 || !strings.Contains(judged[0], "/c (answered otherwise when the scan sent it again) carries no Retry-After") {
+		t.Errorf("problem-json-retry-after: %q, want the 429 to /c that the retry replaced, alone", judged)
 	}
 	sameReport(t, live, replayed(t, doc, scan.Options{}))
 }
@@ -469,6 +486,14 @@ func TestReadRefuses(t *testing.T) {
 			o["text"] = o["text"].(string) + " "
 		}), "does not match its SHA-256"},
 		{"a target that is no URL", edit(func(l map[string]any) { data(l)["target"] = "mailto:x" }), "not an absolute http or https URL"},
+		{"a throttled answer kept with more than its delay", edit(func(l map[string]any) {
+			e := l["entries"].([]any)[0].(map[string]any)["_agentready"].(map[string]any)
+			e["throttled"] = map[string]any{"status": 429, "headers": []any{map[string]any{"name": "Set-Cookie", "value": "a=b"}}}
+		}), "the throttled answer kept is a 429 with more than its Retry-After"},
+		{"a throttled answer that was no throttling", edit(func(l map[string]any) {
+			e := l["entries"].([]any)[0].(map[string]any)["_agentready"].(map[string]any)
+			e["throttled"] = map[string]any{"status": 200, "headers": []any{}}
+		}), "the throttled answer kept is a 200"},
 		{"negative throttling counts", edit(func(l map[string]any) {
 			data(l)["throttling"] = map[string]any{"requests": 3, "throttled": -1, "stillThrottled": 0}
 		}), "throttling counts are negative"},

@@ -141,9 +141,19 @@ type entryData struct {
 	// have no content; AfterHeadSize counts all of it.
 	AfterHead     text  `json:"afterHead,omitempty"`
 	AfterHeadSize int64 `json:"afterHeadSize,omitempty"`
+	// Throttled is the first answer of a request that was throttled and
+	// then answered otherwise when sent again (exchange.Response.Replaced).
+	Throttled *throttledData `json:"throttled,omitempty"`
 	// SessionStart are the requests that opened the MCP session the
 	// request was sent in, which its curl line replays first.
 	SessionStart []sessionRequest `json:"sessionStart,omitempty"`
+}
+
+// throttledData is an exchange.ThrottledAnswer: a status and the few
+// header fields kept of it.
+type throttledData struct {
+	Status  int      `json:"status"`
+	Headers []header `json:"headers"`
 }
 
 // use is an exchange.Use; its base URL is a URL the server may have named.

@@ -419,6 +419,17 @@ func fromEntry(e entry) (*exchange.Exchange, error) {
 	if d.AfterHeadSize > 0 {
 		x.AfterHead = &exchange.AfterHead{Bytes: []byte(d.AfterHead), Size: d.AfterHeadSize}
 	}
+	if t := d.Throttled; t != nil {
+		h, err := fromHeaders(t.Headers)
+		if err != nil {
+			return nil, fmt.Errorf("entry %s: throttled answer: %w", d.ID, err)
+		}
+		x.Response.Replaced = &exchange.ThrottledAnswer{Status: t.Status, Header: h}
+		if !x.Response.Replaced.Within() {
+			return nil, fmt.Errorf("entry %s: the throttled answer kept is a %d with more than its Retry-After and Content-Type (at most %d values of %d bytes each)",
+				d.ID, t.Status, exchange.MaxThrottledValues, exchange.MaxThrottledValueSize)
+		}
+	}
 	// A HAR from elsewhere, or from a version that kept them, may hold the
 	// credentials a server exposed: a replay judges and shows their
 	// placeholders, as it would a recording made now.

@@ -3,6 +3,7 @@ package har_test
 import (
 	"bytes"
 	"fmt"
+	"net/http"
 	"net/url"
 	"reflect"
 	"strings"
@@ -131,6 +132,10 @@ func (f *recordingFiller) fillStruct(v reflect.Value) {
 				f.fill(reflect.ValueOf(&opening).Elem(), "sessionStart")
 				v.Addr().Interface().(*exchange.Request).SetSessionStart([]exchange.Request{opening})
 			}
+		case name == "exchange.Response.Replaced":
+			// A replay accepts what the probe keeps of a throttled answer.
+			first := &exchange.ThrottledAnswer{Status: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {fmt.Sprint(f.next())}}}
+			v.Field(i).Set(reflect.ValueOf(first))
 		case notCarried[name] != "":
 		case !field.IsExported():
 			f.t.Errorf("%s is unexported: fill it in the filler (filledApart) or say in notCarried why a replay needs it not", name)

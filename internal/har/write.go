@@ -246,6 +246,10 @@ func toEntry(x *exchange.Exchange, started time.Time) entry {
 	if a := x.AfterHead; a != nil {
 		e.Data.AfterHead, e.Data.AfterHeadSize = text(a.Bytes), a.Size
 	}
+	if x.Response != nil && x.Response.Replaced != nil {
+		first := x.Response.Replaced
+		e.Data.Throttled = &throttledData{Status: first.Status, Headers: headers(first.Header)}
+	}
 	if r := x.Response; r != nil {
 		e.Data.Truncated, e.Data.Dropped, e.Data.Unread, e.Data.Redactions = r.Truncated, r.Dropped, r.Unread, r.Redactions
 		e.Request.HTTPVersion = r.Proto

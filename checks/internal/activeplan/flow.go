@@ -174,12 +174,12 @@ func (n Node) Reread(purpose, identity, after string, repeat int) exchange.Activ
 	}
 }
 
-// IdempotencyKeyMembers are the request body members that carry an
+// idempotencyKeyMembers are the request body members that carry an
 // idempotency key.
-var IdempotencyKeyMembers = []string{"idempotency_key", "idempotencyKey", "Idempotency-Key"}
+var idempotencyKeyMembers = []string{"idempotency_key", "idempotencyKey", "Idempotency-Key"}
 
 // KeyCarriers says where op takes an idempotency key: an Idempotency-Key
-// header parameter, and the body member of IdempotencyKeyMembers its JSON
+// header parameter, and the body member of idempotencyKeyMembers its JSON
 // request schema lists ("" when none).
 func KeyCarriers(op *spec.Operation) (header bool, member string) {
 	for _, p := range op.Parameters {
@@ -190,11 +190,11 @@ func KeyCarriers(op *spec.Operation) (header bool, member string) {
 	return header, KeyMember(JSONBody(op))
 }
 
-// KeyMember is the member of IdempotencyKeyMembers that the input schema s
+// KeyMember is the member of idempotencyKeyMembers that the input schema s
 // lists, "" when none.
 func KeyMember(s map[string]any) string {
 	props := Properties(s)
-	for _, m := range IdempotencyKeyMembers {
+	for _, m := range idempotencyKeyMembers {
 		if _, ok := props[m]; ok {
 			return m
 		}
