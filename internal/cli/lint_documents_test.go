@@ -213,8 +213,9 @@ func TestLintSeveralDocumentsInJSONAndSARIF(t *testing.T) {
 func TestLintReadsStdinAndRefsAcrossFiles(t *testing.T) {
 	dir := t.TempDir()
 	main := "openapi: 3.1.0\ninfo: {title: split, version: '1'}\npaths:\n  /items:\n    get:\n      operationId: listItems\n" +
-		"      responses:\n        '200':\n          description: items\n          content:\n            application/json:\n" +
-		"              schema: {$ref: 'schemas.yaml#/Items'}\n"
+		"      summary: List every item\n      responses:\n        '200':\n          description: items\n          content:\n" +
+		"            application/json:\n              schema: {$ref: 'schemas.yaml#/Items'}\n" +
+		"        '406': {description: no acceptable type, content: {application/problem+json: {schema: {type: object}}}}\n"
 	schemas := "Items:\n  type: array\n  items: {type: string}\n"
 	for name, body := range map[string]string{"openapi.yaml": main, "schemas.yaml": schemas} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
