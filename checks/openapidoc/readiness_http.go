@@ -130,7 +130,6 @@ type RetryUnguarded struct{ static }
 func (RetryUnguarded) Meta() checks.Meta {
 	return readinessMeta(checks.Meta{
 		ID:       "openapi-hal-retry-unguarded",
-		FiredBy:  "unguarded retry",
 		Title:    "State-changing operations that may be retried declare Idempotency-Key or If-Match",
 		Severity: finding.SeverityWarning,
 		SpecRefs: []finding.SpecRef{refIdempotencyKey, refIfMatch, planning("idempotence")},
