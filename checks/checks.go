@@ -137,6 +137,11 @@ type Meta struct {
 	// resource, where those probes are sent, like a check that judges
 	// resources.
 	PerResource bool
+	// Readiness marks a check of the OpenAPI document's own agent
+	// readiness: what an agent planning calls from the document alone
+	// would have to guess. Reports grade the document's readiness over
+	// these checks alone (finding.Readiness), beside the report's grade.
+	Readiness bool
 }
 
 // FirstRelease is the version of the first release, the Since of every

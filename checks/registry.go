@@ -168,6 +168,6 @@ func RuleInfo(m Meta) finding.RuleInfo {
 	return finding.RuleInfo{
 		ID: m.ID, Family: string(m.Family), Title: m.Title, Severity: m.Severity,
 		Security: m.Security, SpecRefs: m.SpecRefs, Help: m.Help, DocsURL: m.DocsURL(),
-		Documents: m.Documents.Names(),
+		Documents: m.Documents.Names(), Readiness: m.Readiness,
 	}
 }

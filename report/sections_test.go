@@ -40,6 +40,7 @@ var sections = []section{
 	{"Surface", "html json text", ""},
 	{"MCP", "json", "the mcp family's findings judge the endpoint; `agentready mcp` prints what it learnt of it"},
 	{"Spec", "json", "shown through what it leads to: the GET operations reached, and the file and line of the findings about it"},
+	{"Readiness", "html json text", ""},
 	{"Baseline", "json", "each finding says whether it is new, and the gate's reason whether the baseline is stale; the counts serve tools"},
 	{"Ignored", "json", "ignored findings count nowhere; the JSON keeps them so that each ignore can be audited"},
 	{"App", "json", "how the scan started the app (--start), for whoever debugs the run"},

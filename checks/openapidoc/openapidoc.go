@@ -1,5 +1,6 @@
 // Package openapidoc checks the OpenAPI document itself: that it loads, that
-// its operationIds are unique and that its path templates are valid. These
+// its operationIds are unique and that its path templates are valid, and
+// how well an agent could plan calls from it alone (readiness.go). These
 // checks need only the document, so `agentready lint` runs them without a
 // network, and a scan runs them on the document it was given or found.
 // They belong to the openapi-hal family, whose other checks compare the
@@ -25,7 +26,7 @@ const PurposeFetch = "openapi/fetch"
 
 // All returns the checks of this package.
 func All() []checks.Check {
-	return []checks.Check{SpecInvalid{}, OperationIDUnique{}, PathTemplateValid{}}
+	return append([]checks.Check{SpecInvalid{}, OperationIDUnique{}, PathTemplateValid{}}, Readiness()...)
 }
 
 // static is what the checks of the document share: the parts of their

@@ -432,6 +432,7 @@ func LintDocuments(ctx context.Context, doc *spec.Document, tools *mcp.ToolsFile
 	}
 	surface.annotate(in, rep, cs)
 	rep.Score = scan.Grade(rep)
+	rep.Readiness = scan.Readiness(rep)
 	if doc.Unparsed {
 		rep.Score = finding.Score{PolicyVersion: rep.Score.PolicyVersion, Grade: finding.GradeNotAssessed,
 			Basis: "the document does not parse, so nothing else of it could be judged", Families: rep.Score.Families}

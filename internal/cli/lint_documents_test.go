@@ -75,7 +75,8 @@ func TestLintCleanDemoDocumentsGiveNoFinding(t *testing.T) {
 	for _, c := range rep.Checks {
 		ran[c.ID] = c.Status == finding.StatusPass
 	}
-	for _, id := range []string{"mcp-hidden-instructions", "mcp-tool-confusable", "mcp-parity-missing-parameter", "openapi-hal-spec-invalid"} {
+	for _, id := range []string{"mcp-hidden-instructions", "mcp-tool-confusable", "mcp-parity-missing-parameter", "openapi-hal-spec-invalid",
+		"openapi-hal-operation-purpose", "openapi-hal-input-unconstrained", "openapi-hal-retry-unguarded", "openapi-hal-errors-undeclared"} {
 		if !ran[id] {
 			t.Errorf("%s did not pass in lint: %+v", id, rep.Checks)
 		}
@@ -127,6 +128,47 @@ func TestLintCatchesTheDemoToolDefectsAsALiveScanDoes(t *testing.T) {
 	text := run(t, "lint", specPath, "--mcp-tools", toolsPath)
 	if !strings.Contains(text.stdout, filepath.Base(toolsPath)+":") {
 		t.Errorf("the text report names no file:line:col of the catalog:\n%s", text.stdout)
+	}
+}
+
+// A readiness deduction has the fingerprint of the check, the operation
+// and the JSON pointer: lint of the document and a live scan that found it
+// give the same, and lint places it at its line and in the hotspots.
+func TestLintReadinessDeductionsAreTheLiveScans(t *testing.T) {
+	base, specPath, _ := exportDemo(t, demo.DefectIfMatchUndeclared)
+	rep, _ := lintReport(t, specPath)
+	live := filepath.Join(t.TempDir(), "live.json")
+	run(t, "scan", "-q", "--max-pages", "20", "--fail-on", "none", "-o", "json="+live, base)
+	data, err := os.ReadFile(live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var liveRep finding.Report
+	if err := json.Unmarshal(data, &liveRep); err != nil {
+		t.Fatal(err)
+	}
+	fingerprints := func(r *finding.Report) []string {
+		var out []string
+		for _, f := range r.Findings {
+			if f.CheckID == "openapi-hal-retry-unguarded" {
+				out = append(out, f.Fingerprint)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	offline := fingerprints(rep)
+	if len(offline) == 0 || !slices.Equal(offline, fingerprints(&liveRep)) {
+		t.Errorf("lint fingerprints %v, live scan %v", offline, fingerprints(&liveRep))
+	}
+	for _, f := range rep.Findings {
+		if f.Location == nil || f.Location.File != specPath || f.Location.Line < 1 || !strings.HasPrefix(f.Location.Pointer, "/paths/") {
+			t.Errorf("%s is not located in the document: %+v", f.CheckID, f.Location)
+		}
+	}
+	if rep.Readiness == nil || liveRep.Readiness == nil || len(rep.Readiness.Hotspots) != len(offline) ||
+		rep.Readiness.Deductions != liveRep.Readiness.Deductions || rep.Readiness.Score.Value != 95 {
+		t.Errorf("readiness: lint %+v, live %+v", rep.Readiness, liveRep.Readiness)
 	}
 }
 
@@ -213,9 +255,9 @@ func TestLintSeveralDocumentsInJSONAndSARIF(t *testing.T) {
 func TestLintReadsStdinAndRefsAcrossFiles(t *testing.T) {
 	dir := t.TempDir()
 	main := "openapi: 3.1.0\ninfo: {title: split, version: '1'}\npaths:\n  /items:\n    get:\n      operationId: listItems\n" +
-		"      responses:\n        '200':\n          description: items\n          content:\n            application/json:\n" +
-		"              schema: {$ref: 'schemas.yaml#/Items'}\n" +
-		"        default: {description: a problem, content: {application/problem+json: {schema: {type: object}}}}\n"
+		"      summary: List every item\n      responses:\n        '200':\n          description: items\n          content:\n" +
+		"            application/json:\n              schema: {$ref: 'schemas.yaml#/Items'}\n" +
+		"        '406': {description: no acceptable type, content: {application/problem+json: {schema: {type: object}}}}\n"
 	schemas := "Items:\n  type: array\n  items: {type: string}\n"
 	for name, body := range map[string]string{"openapi.yaml": main, "schemas.yaml": schemas} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {

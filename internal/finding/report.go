@@ -44,6 +44,10 @@ type Report struct {
 	// Spec names the OpenAPI document the checks used, or is nil when none
 	// was given or found (a note then says so).
 	Spec *SpecInfo `json:"spec,omitempty"`
+	// Readiness grades the OpenAPI document's own agent readiness and lists
+	// its hotspot operations; nil when no readiness check passed or failed
+	// (no document, or one not checked operation by operation).
+	Readiness *Readiness `json:"readiness,omitempty"`
 	// Baseline compares the findings with an earlier report, when one was
 	// given (--baseline).
 	Baseline *BaselineSummary `json:"baseline,omitempty"`
@@ -122,6 +126,9 @@ type RuleInfo struct {
 	SpecRefs []SpecRef `json:"specRefs,omitempty"`
 	Help     string    `json:"help"`
 	DocsURL  string    `json:"docsUrl"`
+	// Readiness marks a check of the document's own agent readiness, which
+	// Report.Readiness grades.
+	Readiness bool `json:"readiness,omitempty"`
 	// Documents are what the check reads when it judges documents alone
 	// ("openapi", "mcp-tools"), so that `agentready lint` runs it; empty for
 	// a check that needs a live scan. Listings of the checks show it; a

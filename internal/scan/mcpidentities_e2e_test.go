@@ -193,6 +193,9 @@ func TestMCPIdentityCredentialsNeverPrinted(t *testing.T) {
 	}
 	quoted := false
 	for _, f := range rep.Findings {
+		if len(f.Evidence) == 0 {
+			continue // a finding about a document quotes no exchange
+		}
 		ev := f.Evidence[0]
 		if f.CheckID == mcpToolRefused && strings.Contains(ev.Curl, "Authorization: REDACTED") && strings.Contains(ev.Curl, "X-Tenant-Secret: REDACTED") &&
 			strings.Contains(ev.Excerpt, "Authorization: REDACTED; X-Tenant-Secret: REDACTED") && strings.Contains(ev.ResponseHeaders.Get("Content-Type"), "x-caller") {

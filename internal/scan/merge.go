@@ -109,6 +109,7 @@ func Merge(ctx context.Context, reps []*finding.Report, cs []checks.Check, allow
 	}
 	out.Notes = append(out.Notes, fmt.Sprintf("merged from the reports of shards %s", strings.Join(shards, ", ")))
 	out.Score = Grade(out)
+	out.Readiness = Readiness(out)
 	if len(missing) > 0 {
 		why := fmt.Sprintf("shards %s of %d missing", strings.Join(missing, ", "), first.Shard.Total)
 		out.Notes = append(out.Notes, "partial: "+why+": the path shapes they own were not judged")

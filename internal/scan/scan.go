@@ -150,6 +150,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 		rep.Coverage.Surfaces = slices.Sorted(slices.Values(append(rep.Coverage.Surfaces, finding.SurfaceBaseline)))
 	}
 	rep.Score = Grade(rep)
+	rep.Readiness = Readiness(rep)
 	if opts.Shard.Split() {
 		sh := opts.Shard
 		rep.Shard = &sh

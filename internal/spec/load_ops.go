@@ -300,6 +300,7 @@ func (l *loader) bodies(o *Operation, opNode *yaml.Node) {
 			for mt, schema := range content {
 				o.RequestBody[mt] = schema
 			}
+			o.RequestBodyLocations = l.schemaLocations(rb, o.Location.Pointer+"/requestBody")
 		}
 	}
 	rs := l.deref(mapValue(opNode, "responses"))
@@ -387,8 +388,8 @@ func (l *loader) content(n *yaml.Node) map[string]map[string]any {
 	return out
 }
 
-// schemaLocations says where the schema of each media type of a response is
-// written; ptr is the response's pointer.
+// schemaLocations says where the schema of each media type of a response or
+// request body is written; ptr is the pointer of the response or body.
 func (l *loader) schemaLocations(n *yaml.Node, ptr string) map[string]finding.SourceLocation {
 	c := l.deref(mapValue(n, "content"))
 	if c == nil || c.Kind != yaml.MappingNode {

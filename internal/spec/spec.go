@@ -95,6 +95,9 @@ type Operation struct {
 	// (map[string]any) with $refs resolved.
 	RequestBody         map[string]any
 	RequestBodyRequired bool
+	// RequestBodyLocations maps the same media types to where each schema
+	// is written.
+	RequestBodyLocations map[string]finding.SourceLocation
 	// Responses maps status codes as written ("200", "4XX", "default") to
 	// the media types declared for them and their schemas.
 	Responses map[string]Response

@@ -272,3 +272,25 @@ func TestInterfacesAreRenderedAndEscaped(t *testing.T) {
 		t.Error("a report without the section shows it")
 	}
 }
+
+func TestReadinessIsRenderedAndEscaped(t *testing.T) {
+	r := sample.Report()
+	r.Readiness = &finding.Readiness{Score: finding.Score{Value: 85, Grade: "A-"}, Deductions: 3, Deducted: 2, Operations: 9,
+		Hotspots: []finding.Hotspot{
+			{Operation: "POST /orders", Deductions: 2, Checks: []string{"openapi-hal-retry-unguarded"}, Location: &finding.SourceLocation{File: "o.yaml", Line: 40}},
+			{Operation: "GET /<script>alert(1)</script>", Deductions: 1, Checks: []string{"openapi-hal-pagination-undeclared"}},
+		}}
+	out := string(render(t, r))
+	for _, want := range []string{`id="readiness"`, "Document readiness", "A-", "3 deductions in 2 of 9 operations",
+		"<code>POST /orders</code> (line 40): openapi-hal-retry-unguarded", "&lt;script&gt;alert(1)&lt;/script&gt;"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("readiness section lacks %q", want)
+		}
+	}
+	if strings.Contains(out, "<script>alert(1)") {
+		t.Error("an operation path from the document was not escaped")
+	}
+	if strings.Contains(string(render(t, sample.Report())), `id="readiness"`) {
+		t.Error("a report without a readiness grade shows one")
+	}
+}

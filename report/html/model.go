@@ -35,6 +35,7 @@ type data struct {
 	Families                            []familyView
 	ChartHeight                         int
 	Gate                                *gateView
+	Readiness                           *readinessView
 	Severities, FindingFamilies         []string
 	Groups                              []groupView
 	Matrices                            []matrixView
@@ -60,6 +61,19 @@ type familyView struct {
 type unreachedView struct{ Operation, Reason, Status string }
 
 type gateView struct{ Verdict, Class, FailOn, Reason string }
+
+// readinessView is the document's own readiness grade and its hotspot
+// operations.
+type readinessView struct {
+	Grade, GradeClass                       string
+	Value, Deductions, Deducted, Operations int
+	Hotspots                                []hotspotView
+}
+
+type hotspotView struct {
+	Operation, Checks string
+	Deductions, Line  int
+}
 
 type clauseView struct{ Label, URL, Level string }
 
@@ -143,6 +157,7 @@ func build(r *finding.Report, opts Options) *data {
 	}
 	d.Families, d.ChartHeight = families(r)
 	d.Gate = gate(r.Gate)
+	d.Readiness = readiness(r.Readiness)
 	d.Groups, d.Severities, d.FindingFamilies = groups(r, opts)
 	d.Matrices = matrices(r.States)
 	d.Surface = surface(r.Surface)
@@ -222,6 +237,22 @@ func gate(g *finding.Gate) *gateView {
 	v := &gateView{Verdict: "passed", Class: "passed", FailOn: g.FailOn.String(), Reason: line(g.Reason)}
 	if !g.Passed {
 		v.Verdict, v.Class = "failed", "failed"
+	}
+	return v
+}
+
+func readiness(rd *finding.Readiness) *readinessView {
+	if rd == nil {
+		return nil
+	}
+	v := &readinessView{Grade: view.Line(rd.Score.Grade, 10), Value: rd.Score.Value, Deductions: rd.Deductions, Deducted: rd.Deducted, Operations: rd.Operations}
+	v.GradeClass = gradeClass(v.Grade)
+	for _, h := range rd.Hotspots {
+		hv := hotspotView{Operation: line(h.Operation), Checks: line(strings.Join(h.Checks, ", ")), Deductions: h.Deductions}
+		if h.Location != nil {
+			hv.Line = h.Location.Line
+		}
+		v.Hotspots = append(v.Hotspots, hv)
 	}
 	return v
 }

@@ -71,6 +71,7 @@ func (rp *Reporter) Write(w io.Writer, r *finding.Report) error {
 	p.header(r)
 	p.summary(r, groups)
 	p.families(r)
+	p.readiness(r)
 	p.findings(groups)
 	p.checks(r)
 	p.unreached(r)

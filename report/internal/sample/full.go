@@ -42,6 +42,16 @@ func Full() *finding.Report {
 			Fingerprint: "sha256:4f1c9e0d7a2b", Tokens: 42}},
 		CatalogFingerprint: "sha256:9a8b7c6d5e4f", Tokens: 42, Tokenizer: "o200k_base"}
 	r.Spec = &finding.SpecInfo{Source: "openapi.yaml", Version: "3.1.0", Operations: 4, Discovery: "--openapi"}
+	r.Readiness = &finding.Readiness{
+		Score:      finding.Score{PolicyVersion: "3", Value: 90, Grade: "A"},
+		Deductions: 3, Deducted: 2, Operations: 4,
+		Hotspots: []finding.Hotspot{
+			{Operation: "POST /orders", Deductions: 2, Checks: []string{"openapi-hal-input-unconstrained", "openapi-hal-retry-unguarded"},
+				Location: &finding.SourceLocation{File: "openapi.yaml", Line: 40, Pointer: "/paths/~1orders/post"}},
+			{Operation: "GET /orders", Deductions: 1, Checks: []string{"openapi-hal-pagination-undeclared"},
+				Location: &finding.SourceLocation{File: "openapi.yaml", Line: 12, Pointer: "/paths/~1orders/get/responses/200"}},
+		},
+	}
 	r.Baseline = &finding.BaselineSummary{File: "agentready-baseline.json", New: 1, Existing: 8,
 		Fixed: []finding.BaselineEntry{{Fingerprint: "b1e2", CheckID: "problem-json-type-uri", Severity: finding.SeverityWarning,
 			Message: "problem type is not a URI", URL: "https://api.example.com/items/0"}}, Stale: true}
