@@ -34,8 +34,6 @@ var (
 		URL: "https://spec.openapis.org/oas/v3.1.2#discriminator-object"}
 	refResponses = finding.SpecRef{Doc: "OpenAPI 3.1.2", Section: "Responses Object", Level: "expected",
 		URL: "https://spec.openapis.org/oas/v3.1.2#responses-object"}
-	refProblem = finding.SpecRef{Doc: "RFC 9457", Section: "3", Level: "readiness",
-		URL: "https://www.rfc-editor.org/rfc/rfc9457#section-3"}
 	refIdempotencyKey = finding.SpecRef{Doc: "IETF draft-ietf-httpapi-idempotency-key-header", Section: "2", Level: "SHOULD",
 		URL: "https://datatracker.ietf.org/doc/html/draft-ietf-httpapi-idempotency-key-header#section-2"}
 	refIfMatch = finding.SpecRef{Doc: "RFC 9110", Section: "13.1.1", Level: "readiness",
@@ -58,7 +56,7 @@ func planning(point string) finding.SpecRef {
 // Readiness returns the checks of the document's own agent readiness.
 func Readiness() []checks.Check {
 	return []checks.Check{OperationPurpose{}, InputUnconstrained{}, PolymorphismAmbiguous{}, ErrorsUndeclared{},
-		ErrorsNotProblem{}, RetryUnguarded{}, PaginationUndeclared{}, RateLimitUndeclared{}, SecurityUndeclared{}}
+		RetryUnguarded{}, PaginationUndeclared{}, RateLimitUndeclared{}, SecurityUndeclared{}}
 }
 
 // readinessMeta fills what the readiness checks share.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/activeplan"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/spec"
@@ -32,7 +33,9 @@ agent nothing about how it fails: whether a 400 means a field to fix, a 404
 a resource to look up again, a 409 a state to refresh. The agent meets each
 error for the first time at run time, with no schema to read it by. A live
 scan's ` + "`problem-json-undeclared-status`" + ` names each status the app answered
-without declaring it; this check needs only the document.
+without declaring it; this check needs only the document. Whether the
+errors an operation does declare are problem details is
+` + "`problem-json-errors-declared`" + `'s to judge, so each defect is reported once.
 
 **How to fix:** declare the errors the operation can answer (at least the 4xx
 its validation and lookups produce), or a ` + "`default`" + ` response, each with
@@ -58,12 +61,6 @@ func clientErrorOrDefault(code string) bool {
 	return code == "default" || (len(code) == 3 && code[0] == '4')
 }
 
-// errorCode reports a response key of an error: 4xx, 5xx, their ranges, or
-// default.
-func errorCode(code string) bool {
-	return code == "default" || (len(code) == 3 && (code[0] == '4' || code[0] == '5'))
-}
-
 // successCodes are the response keys of the 2xx range, sorted.
 func successCodes(responses map[string]spec.Response) []string {
 	var out []string
@@ -73,54 +70,6 @@ func successCodes(responses map[string]spec.Response) []string {
 		}
 	}
 	return out
-}
-
-// ErrorsNotProblem reports operations whose declared errors have no
-// problem details schema.
-type ErrorsNotProblem struct{ static }
-
-func (ErrorsNotProblem) Meta() checks.Meta {
-	return readinessMeta(checks.Meta{
-		ID:       "openapi-hal-errors-not-problem",
-		Title:    "Declared error responses are application/problem+json",
-		Severity: finding.SeverityInfo,
-		SpecRefs: []finding.SpecRef{refProblem, planning("error semantics")},
-		Help: `Problem details (RFC 9457) give every error the same machine-readable shape:
-a ` + "`type`" + ` URI an agent can branch on, a ` + "`title`" + `, the ` + "`status`" + ` and a
-` + "`detail`" + `. An operation whose declared errors carry no content, or only an
-ad hoc JSON or text body, leaves the agent to guess, per operation, where the
-reason is and whether to stop, wait, refresh state or try another operation.
-RFC 9457 does not require the format, so this is advice. The live checks of
-the ` + "`problem-json`" + ` family judge the error bodies the app actually sends.
-
-**How to fix:** declare the error responses (or ` + "`default`" + `) with
-` + "`application/problem+json`" + ` content and a problem schema, with the ` + "`type`" + `
-URIs the operation can answer.`,
-	})
-}
-
-func (c ErrorsNotProblem) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	m := c.Meta()
-	return eachOperation(ctx, in, func(op *spec.Operation) []finding.Finding {
-		var errs []string
-		for _, code := range sortedKeys(op.Responses) {
-			if !errorCode(code) {
-				continue
-			}
-			for mt := range op.Responses[code].Content {
-				if t, _ := exchange.MediaTypeOf(mt); t == "application/problem+json" || t == "application/problem+xml" {
-					return nil
-				}
-			}
-			errs = append(errs, code)
-		}
-		if len(errs) == 0 {
-			return nil
-		}
-		return []finding.Finding{deduction(m, op, at(op, "responses", errs[0]), fmt.Sprintf(
-			"%s declares %s without application/problem+json; an agent guesses, per operation, where the error's reason is",
-			op.Key(), names(errs)))}
-	})
 }
 
 // RetryUnguarded reports state-changing operations that the document says
@@ -143,6 +92,11 @@ resubmission the same submission; an ` + "`If-Match`" + ` header makes a stale
 update fail with 412 instead of overwriting. Without either the agent must
 choose between a duplicate order and a lost update.
 
+A POST or PATCH that names a confirm, recover or retry step (its
+operationId, ` + "`x-mcp-tool`" + ` name or last literal path segment) is not judged
+here: ` + "`stateful-idempotency-key-declared`" + ` requires its idempotency key
+whatever its responses say, so one missing key is reported once.
+
 **How to fix:** declare an ` + "`Idempotency-Key`" + ` header parameter on operations
 that create, and ` + "`If-Match`" + ` on those that update or delete, and honour them.`,
 	})
@@ -154,7 +108,7 @@ var retryStatuses = []string{"409", "412", "429", "503"}
 func (c RetryUnguarded) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
 	m := c.Meta()
 	return eachOperation(ctx, in, func(op *spec.Operation) []finding.Finding {
-		if op.IsSafe() || op.Method == http.MethodTrace {
+		if op.IsSafe() || op.Method == http.MethodTrace || activeplan.SubmissionStep(op) != "" {
 			return nil
 		}
 		why := retryHint(op)
@@ -182,24 +136,17 @@ func retryHint(op *spec.Operation) string {
 	return ""
 }
 
-// idempotencyMembers are the body members that carry an idempotency key.
-var idempotencyMembers = []string{"idempotency_key", "idempotencyKey", "Idempotency-Key"}
-
-// guardsRetry reports an operation that declares an Idempotency-Key or
-// If-Match header parameter, or an idempotency key member of its JSON body.
+// guardsRetry reports an operation that declares an idempotency key (an
+// Idempotency-Key header parameter or a key member of its JSON body), or an
+// If-Match or If-Unmodified-Since header parameter.
 func guardsRetry(op *spec.Operation) bool {
+	if header, member := activeplan.KeyCarriers(op); header || member != "" {
+		return true
+	}
 	for _, p := range op.Parameters {
 		if strings.EqualFold(p.In, "header") {
 			switch http.CanonicalHeaderKey(p.Name) {
-			case "Idempotency-Key", "If-Match", "If-Unmodified-Since":
-				return true
-			}
-		}
-	}
-	if _, body := jsonBody(op); body != nil {
-		props, _ := body["properties"].(map[string]any)
-		for _, name := range idempotencyMembers {
-			if _, ok := props[name]; ok {
+			case "If-Match", "If-Unmodified-Since":
 				return true
 			}
 		}

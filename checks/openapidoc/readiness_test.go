@@ -146,9 +146,9 @@ var readinessCases = []struct {
       content:
         application/problem+json:
           schema: {type: object}`, `    "500": {description: it broke}`, 1),
-		[]string{"openapi-hal-errors-not-problem", "openapi-hal-errors-undeclared"}},
-	{"error not problem+json", strings.Replace(cleanGet, "application/problem+json", "application/json", 1),
-		[]string{"openapi-hal-errors-not-problem"}},
+		[]string{"openapi-hal-errors-undeclared"}},
+	// Errors declared without problem details are problem-json-errors-declared's.
+	{"error not problem+json", strings.Replace(cleanGet, "application/problem+json", "application/json", 1), nil},
 	{"unguarded retry", `post:
   operationId: makeThing
   summary: Make a thing
@@ -158,6 +158,15 @@ var readinessCases = []struct {
     "201": {description: made}
     "409": {description: conflict, content: {application/problem+json: {schema: {type: object}}}}`,
 		[]string{"openapi-hal-retry-unguarded"}},
+	// A confirm step's missing key is stateful-idempotency-key-declared's.
+	{"confirm step left to the stateful rule", `post:
+  operationId: confirmThing
+  summary: Confirm a thing
+  parameters:
+    ` + idParam + `
+  responses:
+    "201": {description: made}
+    "409": {description: conflict, content: {application/problem+json: {schema: {type: object}}}}`, nil},
 	{"retry guarded by If-Match", `post:
   operationId: makeThing
   summary: Make a thing

@@ -15,9 +15,10 @@ import (
 	"github.com/agentready/agentready/internal/spec"
 )
 
-// ErrorsDeclared reports, from the OpenAPI document alone, operations that
-// declare no error response, and error responses declared without a
-// problem details media type.
+// ErrorsDeclared reports, from the OpenAPI document alone, operations whose
+// declared error responses have no problem details media type. An
+// operation that declares no error response at all is the document
+// readiness check openapi-hal-errors-undeclared's.
 type ErrorsDeclared struct{}
 
 // Parts implements checks.WithParts, as SuccessDeclared does.
@@ -31,31 +32,30 @@ func (ErrorsDeclared) Meta() checks.Meta {
 		Family:    checks.FamilyProblemJSON,
 		Title:     "The OpenAPI document declares each operation's errors as problem details",
 		Severity:  finding.SeverityWarning,
+		Readiness: true,
 		SpecRefs: []finding.SpecRef{rfc9457("3", "readiness"), {
 			Doc: "OpenAPI 3.1", Section: "4.8.16", Level: "readiness", URL: "https://spec.openapis.org/oas/v3.1.0#responses-object",
 		}},
-		Help: `An agent plans from the document: the error responses an operation declares tell
-it which failures to expect, and a problem details media type (RFC 9457 §3,
-` + "`application/problem+json`" + `) tells it that each carries a type URI, a title and
-the status it can branch on. Two things in the document leave it to guess,
-and each is reported once per operation:
+		Help: `An agent plans from the document: a problem details media type (RFC 9457 §3,
+` + "`application/problem+json`" + `) on an error response tells it that each failure
+carries a type URI, a title and the status it can branch on. An operation
+whose declared error responses (4xx or 5xx statuses, ` + "`4XX`" + ` or ` + "`5XX`" + ` ranges,
+` + "`default`" + `) name neither ` + "`application/problem+json`" + ` nor
+` + "`application/problem+xml`" + ` (plain JSON, HTML, text, or no content at all)
+leaves it to guess, per operation, where the reason is. It is reported once
+per operation; the finding lists each such status, and points at the first.
 
-- an operation that declares no error response at all: no 4xx or 5xx status,
-  no ` + "`4XX`" + ` or ` + "`5XX`" + ` range, no ` + "`default`" + `;
-- an error response (one of those) whose content names neither
-  ` + "`application/problem+json`" + ` nor ` + "`application/problem+xml`" + `: plain JSON, HTML,
-  text, or no content at all (the finding lists each such status, and points
-  at the first).
-
-HEAD and OPTIONS operations are not judged: an agent reads no error body of
-theirs. RFC 9457 does not force its use, so this is a readiness warning. The
+An operation that declares no error response at all is
+openapi-hal-errors-undeclared's, not this check's: each defect is reported
+once. HEAD and OPTIONS operations are not judged: an agent reads no error
+body of theirs. RFC 9457 does not force its use, so this is a readiness
+warning, and it counts in the document's readiness grade and hotspots. The
 check needs only the document, so ` + "`agentready lint`" + ` runs it;
 problem-json-media-type and problem-json-undeclared-status judge what a live
 app answers.
 
-**How to fix:** declare the errors each operation can answer (at least a
-` + "`4XX`" + ` or ` + "`default`" + ` response) with an ` + "`application/problem+json`" + ` schema, for
-instance a shared ` + "`$ref: '#/components/responses/Problem'`" + `.`,
+**How to fix:** declare the error responses with an ` + "`application/problem+json`" + `
+schema, for instance a shared ` + "`$ref: '#/components/responses/Problem'`" + `.`,
 	}
 }
 
@@ -77,13 +77,6 @@ func (c ErrorsDeclared) Run(ctx context.Context, in *checks.Input) ([]finding.Fi
 		}
 		codes := slices.Sorted(maps.Keys(op.Responses))
 		codes = slices.DeleteFunc(codes, func(code string) bool { return !spec.IsErrorStatus(code) })
-		if len(codes) == 0 {
-			f := checks.New(m, op.Key(), fmt.Sprintf(
-				"%s declares no error response (no 4xx or 5xx status, range or default): an agent learns what can fail only by failing",
-				op.Key()), operationEvidence(op, "a 4xx, 4XX or default response", "(none)"))
-			out = append(out, at(f, op, "responses"))
-			continue
-		}
 		var without []string
 		for _, code := range codes {
 			declared := declaredMediaTypes(op.Responses[code])

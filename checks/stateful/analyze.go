@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/activeplan"
 	"github.com/agentready/agentready/checks/internal/hypermedia"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/halview"
@@ -274,7 +275,7 @@ func (n *node) confirmation(e entry) {
 }
 
 func (n *node) idempotency(e entry) {
-	if !isStep(e.name, submissionSteps...) {
+	if !activeplan.NamesStep(e.name, activeplan.SubmissionSteps...) {
 		return
 	}
 	if declared, known := n.a.catalog.idempotency(e.name); known && !declared {

@@ -3,12 +3,10 @@ package stateful
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"strings"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/activeplan"
 	"github.com/agentready/agentready/internal/finding"
-	"github.com/agentready/agentready/internal/spec"
 )
 
 // IdempotencyKeyDeclared checks, from the OpenAPI document alone, that the
@@ -55,7 +53,7 @@ func (c IdempotencyKeyDeclared) Run(ctx context.Context, in *checks.Input) ([]fi
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		step := submissionStep(op)
+		step := activeplan.SubmissionStep(op)
 		if step == "" {
 			continue
 		}
@@ -73,31 +71,4 @@ func (c IdempotencyKeyDeclared) Run(ctx context.Context, in *checks.Input) ([]fi
 		out = append(out, f)
 	}
 	return out, nil
-}
-
-// submissionStep is the name by which a POST or PATCH operation is a
-// confirm or recover step (its operationId, x-mcp-tool or last literal
-// path segment), or "".
-func submissionStep(op *spec.Operation) string {
-	if op.Method != http.MethodPost && op.Method != http.MethodPatch {
-		return ""
-	}
-	for _, name := range []string{op.OperationID, op.MCPTool, lastLiteralSegment(op.PathTemplate)} {
-		if name != "" && isStep(name, submissionSteps...) {
-			return name
-		}
-	}
-	return ""
-}
-
-// lastLiteralSegment is the last segment of a path template that is not a
-// parameter: "confirmation" of /checkouts/{id}/confirmation.
-func lastLiteralSegment(template string) string {
-	segs := strings.Split(strings.Trim(template, "/"), "/")
-	for i := len(segs) - 1; i >= 0; i-- {
-		if s := segs[i]; s != "" && !strings.Contains(s, "{") {
-			return s
-		}
-	}
-	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentready/agentready/checks/internal/activeplan"
 	"github.com/agentready/agentready/internal/jsonorder"
 )
 
@@ -24,7 +25,7 @@ func (n *node) confirmWhileInvalid(entries []entry) {
 	for _, e := range entries {
 		why := ""
 		switch {
-		case isStep(e.name, "confirm", "confirmation"):
+		case activeplan.NamesStep(e.name, "confirm", "confirmation"):
 			why = "a confirm step"
 		case e.v.Get("requires_user_approval").IsTrue():
 			why = "marked requires_user_approval"

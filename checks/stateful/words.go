@@ -2,48 +2,12 @@ package stateful
 
 import (
 	"slices"
-	"strings"
-	"unicode"
+
+	"github.com/agentready/agentready/checks/internal/activeplan"
 )
 
-// tokens splits an identifier or a sentence into lower-case words:
-// confirm_action, confirmAction and "Confirm the action" all give confirm
-// and action.
-func tokens(s string) []string {
-	var out []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	rs := []rune(s)
-	for i, r := range rs {
-		switch {
-		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
-			flush()
-			continue
-		case unicode.IsUpper(r) && i > 0 && unicode.IsLower(rs[i-1]):
-			flush()
-		}
-		cur = append(cur, r)
-	}
-	flush()
-	return out
-}
-
-func hasToken(s, word string) bool { return slices.Contains(tokens(s), word) }
-
-// submissionSteps are the words that name a confirm or recover step, the
-// final submission and its retry after a timeout: the calls an agent may
-// send twice (confirm_action, recover_action, retryPayment).
-var submissionSteps = []string{"confirm", "confirmation", "recover", "recovery", "retry"}
-
-// isStep reports a tool or operation name that contains one of words.
-func isStep(name string, words ...string) bool {
-	return slices.ContainsFunc(tokens(name), func(t string) bool { return slices.Contains(words, t) })
-}
+// hasToken reports a name or sentence that contains word.
+func hasToken(s, word string) bool { return slices.Contains(activeplan.Words(s), word) }
 
 // sideEffectWords are the words by which a description says the action is
 // one of the highest-risk operations the stateful design lists: it moves
@@ -80,7 +44,7 @@ var harmlessLeads = map[string]bool{
 // namesSideEffect reports a description that says the action charges,
 // pays, refunds, deletes, changes permissions or sends data outside.
 func namesSideEffect(text string) bool {
-	ws := tokens(text)
+	ws := activeplan.Words(text)
 	if len(ws) == 0 || harmlessLeads[ws[0]] {
 		return false
 	}
@@ -91,5 +55,5 @@ func namesSideEffect(text string) bool {
 var verifyWords = []string{"verify", "verification", "check", "status", "poll", "reconcile", "refresh", "get", "read", "fetch", "context"}
 
 func isVerifyAction(e entry) bool {
-	return isStep(e.name, verifyWords...) || isStep(e.text, "verify", "check")
+	return activeplan.NamesStep(e.name, verifyWords...) || activeplan.NamesStep(e.text, "verify", "check")
 }
