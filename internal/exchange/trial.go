@@ -45,6 +45,18 @@ const (
 	ResetDistinct = "distinct"
 )
 
+// ResetWords says how the target is reset between a trial's runs, for the
+// plan printed before sending and the reports.
+func ResetWords(kind string) string {
+	switch kind {
+	case ResetRestart:
+		return "restarting it"
+	case ResetCommand:
+		return "the --trial-reset command"
+	}
+	return "nothing: each run acts on a resource of its own"
+}
+
 // TrialTask is one state-changing operation the API declares on one kind
 // of resource in one state: "cancelOrder on /orders/{id}, pending".
 type TrialTask struct {

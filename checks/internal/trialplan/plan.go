@@ -85,7 +85,10 @@ func Plan(in Input) *exchange.TrialPlan {
 	if in.Spec != nil {
 		idx = in.Spec.Index()
 	}
-	tasks := tasksOf(resourcesOf(in.Recording, in.Spec), idx)
+	tasks, flows := tasksOf(resourcesOf(in.Recording, in.Spec), idx)
+	if flows > 0 {
+		plan.Notes = append(plan.Notes, fmt.Sprintf("trial: %d operation(s) named only by next_actions, with no affordance or template to take them by, are not played as tasks", flows))
+	}
 	if len(tasks) > maxTasks {
 		plan.Notes = append(plan.Notes, fmt.Sprintf("trial: %d tasks found, the first %d played (trial.tasks)", len(tasks), maxTasks))
 		tasks = tasks[:maxTasks]
@@ -242,9 +245,13 @@ func operationName(o hypermedia.Offer, idx *spec.Index) string {
 	return o.Name
 }
 
-// tasksOf makes a task of each operation offered on a kind in a state, in
-// order of kind, state (as first seen) and operation as first offered.
-func tasksOf(resources []*resource, idx *spec.Index) []task {
+// tasksOf makes a task of each operation offered on a kind in a state by
+// an affordance or a template, in order of kind, state (as first seen) and
+// operation as first offered. An operation that next_actions alone names
+// is a step of a stateful flow, whose values (a patch, an approval) a
+// deterministic player cannot make up: those are counted in flows and
+// left out.
+func tasksOf(resources []*resource, idx *spec.Index) (tasks []task, flows int) {
 	byKey := map[string]*task{}
 	var keys []string
 	for _, r := range resources {
@@ -261,9 +268,21 @@ func tasksOf(resources []*resource, idx *spec.Index) []task {
 			}
 			return t
 		}
+		// A template that requests what an affordance of the resource
+		// names is the same operation, when no OpenAPI document names it.
+		named := map[[2]string]string{}
+		for _, o := range r.offers {
+			if strings.HasPrefix(o.Pointer, "/affordances/") {
+				named[[2]string{o.Method, o.Target}] = o.Name
+			}
+		}
 		for i := range r.offers {
 			o := &r.offers[i]
-			t := add(operationName(*o, idx))
+			name := operationName(*o, idx)
+			if n, ok := named[[2]string{o.Method, o.Target}]; ok && name == o.Name {
+				name = n
+			}
+			t := add(name)
 			first := t.resources[0] == r.url
 			switch {
 			case strings.HasPrefix(o.Pointer, "/affordances/"):
@@ -279,11 +298,15 @@ func tasksOf(resources []*resource, idx *spec.Index) []task {
 			add(name).referenced = true
 		}
 	}
-	out := make([]task, 0, len(keys))
 	for _, k := range keys {
-		out = append(out, *byKey[k])
+		t := byKey[k]
+		if t.reference == nil && t.template == nil {
+			flows++
+			continue
+		}
+		tasks = append(tasks, *t)
 	}
-	return out
+	return tasks, flows
 }
 
 // runsOf plans each player's run of the task that the allow-list permits.
@@ -442,10 +465,18 @@ func httpCall(o hypermedia.Offer, from, to string, idx *spec.Index) exchange.Tri
 			control["properties"] = props
 		}
 	}
-	if _, isTemplate := control["method"]; !isTemplate {
-		// An affordance's arguments fill the path; the body carries the
-		// request members only.
-		delete(control, "arguments")
+	if args, ok := control["arguments"].(map[string]any); ok {
+		// An affordance's argument whose value is a segment of the target
+		// is a path parameter, already in the URL; the body carries the
+		// others.
+		segments := strings.Split(pathOf(o.Target), "/")
+		body := map[string]any{}
+		for k, v := range args {
+			if !slices.Contains(segments, fmt.Sprint(v)) {
+				body[k] = v
+			}
+		}
+		control["arguments"] = body
 	}
 	body, ct := activeplan.Body(control, true)
 	h := http.Header{}
