@@ -25,11 +25,18 @@ func All() []checks.Check {
 }
 
 var (
-	annotationsRef = finding.SpecRef{Doc: "MCP " + mcp.Modern, Section: "schema ToolAnnotations: readOnlyHint, idempotentHint, destructiveHint",
+	annotationsRef = finding.SpecRef{Doc: "MCP " + mcp.Modern, Section: "schema ToolAnnotations (readOnlyHint, idempotentHint, destructiveHint)",
 		Level: "definition", URL: "https://modelcontextprotocol.io/specification/" + mcp.Modern + "/schema#toolannotations"}
 	idempotentRef = finding.SpecRef{Doc: "RFC 9110", Section: "9.2.2 Idempotent Methods", Level: "definition", URL: "https://www.rfc-editor.org/rfc/rfc9110#section-9.2.2"}
-	seed002Ref    = finding.SpecRef{Doc: "agentready seed 002", Section: "what a tool says about itself and what it does", Level: "SHOULD"}
-	seed003Ref    = finding.SpecRef{Doc: "agentready seed 003", Section: "next_actions tells the model which tools it may call next", Level: "SHOULD"}
+	// declaredRef is the guidance that a tool's declarations and its
+	// effects must agree, which only a trial can check.
+	declaredRef = finding.SpecRef{Doc: "agent-readiness guidance", Section: "What a tool says about itself and what it does", Level: "SHOULD",
+		URL: "https://github.com/agentready/agentready/blob/main/docs/trials.md#declared-versus-observed"}
+	// offeredRef is the guidance that what a resource offers applies now.
+	offeredRef = finding.SpecRef{Doc: "agent-readiness guidance", Section: "Stable Verbs, Dynamic Affordances", Level: "SHOULD",
+		URL: "https://github.com/agentready/agentready/blob/main/docs/hypermedia.md#hybrid-affordances"}
+	statefulRef = finding.SpecRef{Doc: "agent-readiness guidance", Section: "Stateful business actions for agents", Level: "SHOULD",
+		URL: "https://github.com/agentready/agentready/blob/main/docs/hypermedia.md#stateful-actions"}
 )
 
 // parts is embedded by every check: the Trials section.
@@ -278,7 +285,7 @@ func (ReadOnlyChangedState) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "trial-read-only-changed-state", Since: checks.FirstRelease, Family: checks.FamilyTrial,
 		Title: "A tool marked read-only leaves the resource as it was", Severity: finding.SeverityError, Security: true,
-		SpecRefs: []finding.SpecRef{annotationsRef, seed002Ref},
+		SpecRefs: []finding.SpecRef{annotationsRef, declaredRef},
 		Help: "Hosts run tools marked `readOnlyHint: true` without asking the user. A trial called the tool and read\n" +
 			"the resource again: it had changed. The hint promised what the tool does not keep.\n\n" +
 			"**How to fix:** set `readOnlyHint: false` on every tool that writes, or make the tool only read.",
@@ -304,7 +311,7 @@ func (IdempotentChangedAgain) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "trial-idempotent-changed-again", Since: checks.FirstRelease, Family: checks.FamilyTrial,
 		Title: "A second identical call of an idempotent operation changes nothing more", Severity: finding.SeverityWarning,
-		SpecRefs: []finding.SpecRef{annotationsRef, idempotentRef, seed002Ref},
+		SpecRefs: []finding.SpecRef{annotationsRef, idempotentRef, declaredRef},
 		Help: "An agent retries a call marked idempotent (`idempotentHint: true`, or a PUT or DELETE) after a timeout,\n" +
 			"trusting that a repeat has no further effect. A trial repeated the call that had succeeded, identical,\n" +
 			"and the resource changed again.\n\n" +
@@ -333,7 +340,7 @@ func (OfferedActionRefused) Meta() checks.Meta {
 	return checks.Meta{
 		ID: "trial-offered-action-refused", Since: checks.FirstRelease, Family: checks.FamilyTrial,
 		Title: "An action a resource offers is accepted when taken as offered", Severity: finding.SeverityWarning,
-		SpecRefs: []finding.SpecRef{seed003Ref, seed002Ref},
+		SpecRefs: []finding.SpecRef{offeredRef, statefulRef},
 		Help: "A resource that offers an action (an affordance, a `next_actions` entry, a HAL-FORMS template) tells an\n" +
 			"agent it applies now. A trial read the resource, took the action exactly as offered, and was refused:\n" +
 			"the agent followed the API and failed, and has nothing better to follow.\n\n" +
