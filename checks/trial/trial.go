@@ -14,6 +14,7 @@ import (
 	"net/http"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/hypermedia"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/mcp"
@@ -78,7 +79,19 @@ type analysis struct {
 var analysisKey = checks.NewKey[*analysis]()
 
 func analysisOf(in *checks.Input) *analysis {
-	return checks.Memo(in, analysisKey, func() *analysis { return analyze(in.Trial) })
+	return checks.Memo(in, analysisKey, func() *analysis { return analyze(in.Trial, catalogTokens(in)) })
+}
+
+// catalogTokens is what player A reads before it acts: the static catalog
+// (the MCP tools, else the OpenAPI operations), counted as the interfaces
+// section counts it; 0 when the scan saw neither.
+func catalogTokens(in *checks.Input) int {
+	for _, e := range hypermedia.InterfaceCosts(in, in.MCP).Entries {
+		if e.Interface == finding.InterfaceStatic && e.UpfrontTokens != nil {
+			return *e.UpfrontTokens
+		}
+	}
+	return 0
 }
 
 // interfaceOf names the interface each player plays by, as the interfaces
@@ -89,7 +102,7 @@ var interfaceOf = map[string]string{
 	exchange.PlayerTemplates:  finding.InterfaceDynamic,
 }
 
-func analyze(plan *exchange.TrialPlan) *analysis {
+func analyze(plan *exchange.TrialPlan, catalog int) *analysis {
 	a := &analysis{report: &finding.Trials{Reset: plan.Reset, PlanOnly: plan.PlanOnly, Players: []finding.TrialPlayer{}, Tasks: []finding.TrialTask{}}}
 	tokenizer := ""
 	count := func(x *exchange.Exchange) int {
@@ -130,7 +143,7 @@ func analyze(plan *exchange.TrialPlan) *analysis {
 		info := finding.TrialRunInfo{Player: pr.Player, Via: r.via, Resource: pr.Resource, Outcome: "planned"}
 		if plan.Sent {
 			if pr.Player == exchange.PlayerCatalog {
-				r.tokens = plan.CatalogTokens
+				r.tokens = catalog
 			} else {
 				r.tokens = count(r.read)
 			}

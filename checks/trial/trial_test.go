@@ -9,6 +9,7 @@ import (
 	"github.com/agentready/agentready/checks/checkstest"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/mcp"
 )
 
 const order = "http://a/orders/1"
@@ -149,6 +150,18 @@ func TestSection(t *testing.T) {
 	}
 	if a := rep.Trials.Players[0]; a.Tasks != 0 {
 		t.Errorf("player A played nothing, got %+v", a)
+	}
+	// A reads the catalog before it acts, as the interfaces section
+	// counts it: here an MCP catalog of 1000 tokens.
+	played := played(cancel, "A", exchange.ViaMCP, callRoles,
+		get("trial/A/read", body("pending", 1)), toolCall(false), get("trial/A/reread", body("cancelled", 2)))
+	in = checkstest.Input("http://a/", nil)
+	in.Trial = played
+	in.MCP = &mcp.Snapshot{Catalog: mcp.Catalog{Tokens: 1000, Tools: []mcp.ToolSummary{{Name: "cancelOrder"}}}}
+	rep = &finding.Report{}
+	section{}.Annotate(in, rep)
+	if a := rep.Trials.Players[0]; a.Tokens <= 1000 || a.Tokens > 1100 {
+		t.Errorf("player A read %d tokens, want the catalog's 1000 and the call's answer", a.Tokens)
 	}
 	plan.Sent, plan.PlanOnly = false, true
 	in = checkstest.Input("http://a/", nil)

@@ -115,9 +115,6 @@ type TrialPlan struct {
 	Reset string
 	// Notes say what was left out and why (bounds, a missing interface).
 	Notes []string
-	// CatalogTokens is what player A reads before its first step: the
-	// catalog, counted as the interfaces section counts it.
-	CatalogTokens int
 	// PlanOnly is set when the user asked for the plan alone: nothing of
 	// it was sent.
 	PlanOnly bool

@@ -215,13 +215,12 @@ type activeData struct {
 
 // trialData is an exchange.TrialPlan.
 type trialData struct {
-	Tasks         []exchange.TrialTask `json:"tasks"`
-	Runs          []trialRunData       `json:"runs"`
-	Reset         string               `json:"reset"`
-	Notes         []string             `json:"notes,omitempty"`
-	CatalogTokens int                  `json:"catalogTokens"`
-	PlanOnly      bool                 `json:"planOnly,omitempty"`
-	Sent          bool                 `json:"sent,omitempty"`
+	Tasks    []exchange.TrialTask `json:"tasks"`
+	Runs     []trialRunData       `json:"runs"`
+	Reset    string               `json:"reset"`
+	Notes    []string             `json:"notes,omitempty"`
+	PlanOnly bool                 `json:"planOnly,omitempty"`
+	Sent     bool                 `json:"sent,omitempty"`
 }
 
 // trialRunData is an exchange.TrialRun, its exchanges by index.

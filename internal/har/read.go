@@ -356,7 +356,7 @@ func loadSpec(d *specData) (*spec.Document, error) {
 }
 
 func (rd *reader) trial(d *trialData) (*exchange.TrialPlan, error) {
-	out := &exchange.TrialPlan{Tasks: d.Tasks, Reset: d.Reset, Notes: d.Notes, CatalogTokens: d.CatalogTokens, PlanOnly: d.PlanOnly, Sent: d.Sent}
+	out := &exchange.TrialPlan{Tasks: d.Tasks, Reset: d.Reset, Notes: d.Notes, PlanOnly: d.PlanOnly, Sent: d.Sent}
 	for _, r := range d.Runs {
 		if len(r.Roles) != len(r.Exchanges) {
 			return nil, fmt.Errorf("run of task %d: %d roles for %d exchanges", r.Task, len(r.Roles), len(r.Exchanges))

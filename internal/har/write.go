@@ -228,7 +228,7 @@ func (ix *exchangeIndex) recording(r *exchange.Recording) recordingData {
 }
 
 func (ix *exchangeIndex) trial(t *exchange.TrialPlan) *trialData {
-	d := &trialData{Tasks: t.Tasks, Runs: []trialRunData{}, Reset: t.Reset, Notes: t.Notes, CatalogTokens: t.CatalogTokens,
+	d := &trialData{Tasks: t.Tasks, Runs: []trialRunData{}, Reset: t.Reset, Notes: t.Notes,
 		PlanOnly: t.PlanOnly, Sent: t.Sent}
 	for _, r := range t.Runs {
 		rd := trialRunData{Task: r.Task, Player: r.Player, Resource: r.Resource, Identity: r.Identity, Steps: r.Steps,

@@ -78,9 +78,6 @@ func Plan(in Input) *exchange.TrialPlan {
 		return plan
 	}
 	tools := toolsOf(in.MCP)
-	if in.MCP != nil {
-		plan.CatalogTokens = in.MCP.Catalog.Tokens
-	}
 	var idx *spec.Index
 	if in.Spec != nil {
 		idx = in.Spec.Index()
