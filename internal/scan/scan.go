@@ -149,7 +149,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 		rep.Stats.Interrupted = true
 	}
 	if in.Trial != nil && in.Trial.Sent {
-		rep.Coverage.Surfaces = slices.Sorted(slices.Values(append(rep.Coverage.Surfaces, finding.SurfaceTrial)))
+		rep.Coverage.Surfaces = append(rep.Coverage.Surfaces, finding.SurfaceTrial)
 	}
 	if in.Baseline != nil {
 		rep.Coverage.Surfaces = slices.Sorted(slices.Values(append(rep.Coverage.Surfaces, finding.SurfaceBaseline)))
