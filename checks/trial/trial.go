@@ -22,12 +22,14 @@ import (
 
 // All returns the family's checks.
 func All() []checks.Check {
-	return []checks.Check{ReadOnlyChangedState{}, IdempotentChangedAgain{}, OfferedActionRefused{}}
+	return []checks.Check{ReadOnlyChangedState{}, IdempotentChangedAgain{}, OfferedActionRefused{}, ToolErrorAsProtocolError{}}
 }
 
 var (
 	annotationsRef = finding.SpecRef{Doc: "MCP " + mcp.Modern, Section: "schema ToolAnnotations (readOnlyHint, idempotentHint, destructiveHint)",
 		Level: "definition", URL: "https://modelcontextprotocol.io/specification/" + mcp.Modern + "/schema#toolannotations"}
+	toolErrorsRef = finding.SpecRef{Doc: "MCP " + mcp.Modern, Section: "server/tools: Error Handling (tool execution errors in the result, isError: true)",
+		Level: "SHOULD", URL: "https://modelcontextprotocol.io/specification/" + mcp.Modern + "/server/tools#error-handling"}
 	idempotentRef = finding.SpecRef{Doc: "RFC 9110", Section: "9.2.2 Idempotent Methods", Level: "definition", URL: "https://www.rfc-editor.org/rfc/rfc9110#section-9.2.2"}
 	// declaredRef is the guidance that a tool's declarations and its
 	// effects must agree, which only a trial can check.
@@ -372,6 +374,44 @@ func (c OfferedActionRefused) Run(_ context.Context, in *checks.Input) ([]findin
 		}
 		f := checks.New(c.Meta(), r.plan.Resource, fmt.Sprintf("%s offered %s by %s, and the request it describes was refused with %d (player %s)",
 			exchange.PathOf(r.plan.Resource), r.task.Operation, how, r.call.Response.Status, r.plan.Player), evidence(r.read, r.call)...)
+		return &f
+	})
+}
+
+// ToolErrorAsProtocolError reports a tools/call of a listed tool, with the
+// arguments its schema requires, that failed with a JSON-RPC error instead
+// of a result marked isError: the model never sees why.
+type ToolErrorAsProtocolError struct{ parts }
+
+func (ToolErrorAsProtocolError) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "trial-tool-error-as-protocol-error", Since: checks.FirstRelease, Family: checks.FamilyTrial,
+		Title: "A tool that fails says why in its result, not as a protocol error", Severity: finding.SeverityWarning,
+		SpecRefs: []finding.SpecRef{toolErrorsRef, declaredRef},
+		Help: "MCP reports a tool's execution and input-validation failures inside the result (`isError: true`), where\n" +
+			"the model reads them and can correct itself; a JSON-RPC error goes to the host, and the model learns only\n" +
+			"that the call failed. A trial called a listed tool with the arguments its schema requires and got a\n" +
+			"JSON-RPC error.\n\n" +
+			"**How to fix:** return a `CallToolResult` with `isError: true` and the reason as text content; keep\n" +
+			"JSON-RPC errors for unknown tools and malformed requests.",
+	}
+}
+
+// protocolFailures are the JSON-RPC errors about the request itself, which
+// a protocol error rightly reports.
+var protocolFailures = map[int]bool{-32700: true, -32600: true, -32601: true}
+
+func (c ToolErrorAsProtocolError) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(in, func(r *run) *finding.Finding {
+		if r.via != exchange.ViaMCP || r.call == nil || r.call.Response == nil {
+			return nil
+		}
+		m, err := mcp.ParseResponse(r.call.Response.Header.Get("Content-Type"), r.call.Response.Body, 1)
+		if err != nil || m == nil || m.Error == nil || protocolFailures[m.Error.Code] {
+			return nil
+		}
+		f := checks.New(c.Meta(), r.plan.Resource, fmt.Sprintf("the %s tool failed on %s with JSON-RPC error %d instead of a result marked isError (player %s)",
+			r.task.Operation, exchange.PathOf(r.plan.Resource), m.Error.Code, r.plan.Player), evidence(r.read, r.call)...)
 		return &f
 	})
 }

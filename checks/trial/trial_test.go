@@ -26,6 +26,11 @@ func httpCall(status int) *exchange.Exchange {
 	return checkstest.Exchange("trial/B/call", http.MethodPost, order+"/cancellation").Status(status).Header("Content-Type", "application/json").Body(`{}`).Build()
 }
 
+func rpcError(code int) *exchange.Exchange {
+	return checkstest.Exchange("trial/A/call", http.MethodPost, "http://a/mcp").Status(200).Header("Content-Type", "application/json").
+		Body(fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"error":{"code":%d,"message":"failed"}}`, code)).Build()
+}
+
 func toolCall(isError bool) *exchange.Exchange {
 	return checkstest.Exchange("trial/A/call", http.MethodPost, "http://a/mcp").Status(200).Header("Content-Type", "application/json").
 		Body(fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ok"}],"isError":%t}}`, isError)).Build()
@@ -77,6 +82,13 @@ var cases = []struct {
 	{"idempotent repeat refused", played(idem, "A", exchange.ViaMCP, repeated,
 		get("trial/A/read", body("paid", 2)), toolCall(false), get("trial/A/reread", body("shipped", 3)),
 		toolCall(true), get("trial/A/reread", body("shipped", 4))), nil, "completed"},
+	{"tool failure as a protocol error", played(cancel, "A", exchange.ViaMCP, callRoles,
+		get("trial/A/read", body("pending", 1)), rpcError(-32603), get("trial/A/reread", body("pending", 1))),
+		[]string{"trial-tool-error-as-protocol-error"}, "refused"},
+	{"unknown method as a protocol error", played(cancel, "A", exchange.ViaMCP, callRoles,
+		get("trial/A/read", body("pending", 1)), rpcError(-32601), get("trial/A/reread", body("pending", 1))), nil, "refused"},
+	{"tool failure in the result", played(cancel, "A", exchange.ViaMCP, callRoles,
+		get("trial/A/read", body("pending", 1)), toolCall(true), get("trial/A/reread", body("pending", 1))), nil, "refused"},
 	{"offered action refused", played(cancel, "B", exchange.ViaHTTP, callRoles,
 		get("trial/B/read", body("pending", 1)), httpCall(409), get("trial/B/reread", body("pending", 1))),
 		[]string{"trial-offered-action-refused"}, "refused"},
