@@ -32,6 +32,7 @@ const (
 	FamilyDiscovery   Family = "discovery"
 	FamilySurface     Family = "surface"
 	FamilyDrift       Family = "drift"
+	FamilyTrial       Family = "trial"
 	// FamilyCustom holds the house rules of the configuration (checks/custom);
 	// it has no check unless the configuration has rules.
 	FamilyCustom Family = "custom"
@@ -40,7 +41,7 @@ const (
 // Families lists every family in report order.
 var Families = []Family{
 	FamilyNegotiation, FamilyVary, FamilyProblemJSON, FamilyOpenAPIHAL, FamilyHAL,
-	FamilyHALForms, FamilyAffordance, FamilyStateful, FamilyMCP, FamilyLeakage, FamilyDiscovery, FamilySurface, FamilyDrift, FamilyCustom,
+	FamilyHALForms, FamilyAffordance, FamilyStateful, FamilyMCP, FamilyLeakage, FamilyDiscovery, FamilySurface, FamilyDrift, FamilyTrial, FamilyCustom,
 }
 
 // FamilyNames lists every family's name in report order, for what takes
@@ -64,6 +65,7 @@ var familySurfaces = map[Family]string{
 	FamilyStateful:   finding.SurfaceStatefulActions,
 	FamilyMCP:        finding.SurfaceMCP,
 	FamilyDrift:      finding.SurfaceBaseline,
+	FamilyTrial:      finding.SurfaceTrial,
 }
 
 // FamilySurfaces maps family names to the surface (a finding.Surface
@@ -225,6 +227,9 @@ type Input struct {
 	// Active is set when the user enabled active probes (--active); nil
 	// leaves the checks that judge them not assessed.
 	Active *ActiveRun
+	// Trial is the trial's plan with what each run sent, nil when no trial
+	// was asked for (--trial); see the trial family.
+	Trial *exchange.TrialPlan
 	// Catalog bounds what an MCP catalog may put into a model's context,
 	// from the configuration; the zero value is the defaults.
 	Catalog CatalogLimits

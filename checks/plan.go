@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/spec"
 )
 
@@ -190,6 +191,12 @@ type ActivePlanInput struct {
 	// check judges is not sent.
 	Needs Needs
 }
+
+// TrialPlanner plans a trial from what the identity it runs as was shown
+// and the MCP endpoint examined (checks/internal/trialplan, reached through
+// checks/builtin): the tasks the API declares and every request of the
+// three players, which the user sees before any is sent.
+type TrialPlanner func(view IdentityView, doc *spec.Document, snap *mcp.Snapshot) *exchange.TrialPlan
 
 // Planners lists the checks' planners, each planner once: the checks of a
 // family that embed one planner (an empty struct with the family's Plan,

@@ -45,6 +45,8 @@ type Session struct {
 	MCP *MCPPlan
 	// Active, when set, sends the active probes.
 	Active *ActivePlan
+	// Trial, when set, plays a trial after everything else (trial.go).
+	Trial *TrialSession
 
 	// What the scan adds to the user's Config for its checks; Config
 	// itself is the user's, as the CLI built it, and RunSession never hands
@@ -115,6 +117,9 @@ type Outcome struct {
 	// Active is what the active probes planned and sent, or nil when they
 	// were not enabled.
 	Active *ActiveOutcome
+	// Trial is the trial's plan with what each run sent, or nil when no
+	// trial was asked for.
+	Trial *exchange.TrialPlan
 }
 
 // RunSession runs the session. Like Run, it returns an error only when the
@@ -155,6 +160,9 @@ func RunSession(ctx context.Context, s Session) (*Outcome, error) {
 		return nil, err
 	}
 	s.collectMCP(ctx, sched, out)
+	if err := s.playTrial(ctx, sched, out); err != nil {
+		return nil, err
+	}
 	for _, ts := range sources {
 		out.Notes = appendNotes(out.Notes, ts.note())
 	}

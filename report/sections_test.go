@@ -36,6 +36,7 @@ var sections = []section{
 	{"Notes", "html json markdown sarif text", ""},
 	{"States", "html json text", ""},
 	{"Interfaces", "html json markdown text", ""},
+	{"Trials", "html json markdown text", ""},
 	{"Gate", "html json markdown text", ""},
 	{"Surface", "html json text", ""},
 	{"MCP", "json", "the mcp family's findings judge the endpoint; `agentready mcp` prints what it learnt of it"},

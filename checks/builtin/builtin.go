@@ -10,6 +10,7 @@ import (
 	"github.com/agentready/agentready/checks/hal"
 	"github.com/agentready/agentready/checks/halforms"
 	"github.com/agentready/agentready/checks/internal/activeplan"
+	"github.com/agentready/agentready/checks/internal/trialplan"
 	"github.com/agentready/agentready/checks/leakage"
 	"github.com/agentready/agentready/checks/mcptools"
 	"github.com/agentready/agentready/checks/negotiation"
@@ -18,7 +19,11 @@ import (
 	"github.com/agentready/agentready/checks/problemjson"
 	"github.com/agentready/agentready/checks/stateful"
 	"github.com/agentready/agentready/checks/surface"
+	"github.com/agentready/agentready/checks/trial"
 	"github.com/agentready/agentready/checks/vary"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/mcp"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 // All returns every built-in check.
@@ -39,6 +44,7 @@ func All() []checks.Check {
 		discovery.All(),
 		surface.All(),
 		drift.All(),
+		trial.All(),
 	} {
 		all = append(all, family...)
 	}
@@ -47,6 +53,29 @@ func All() []checks.Check {
 
 // Registry builds the validated registry of every built-in check.
 func Registry() (*checks.Registry, error) { return checks.NewRegistry(All()...) }
+
+// TrialOptions bound and shape a trial: the allow-list (as for active
+// probes, with mcp: entries for tools), the tasks and writes per run (0
+// takes the defaults) and how the target is reset (exchange.Reset*).
+type TrialOptions struct {
+	Allow               []string
+	MaxTasks, MaxWrites int
+	Reset               string
+}
+
+// TrialPlanner reads the trial's options into the planner the scan hands
+// the probe; the planning stays under checks/internal, like the active
+// probes'.
+func TrialPlanner(o TrialOptions) (checks.TrialPlanner, error) {
+	rules, err := activeplan.ParseRules(o.Allow)
+	if err != nil {
+		return nil, err
+	}
+	return func(view checks.IdentityView, doc *spec.Document, snap *mcp.Snapshot) *exchange.TrialPlan {
+		return trialplan.Plan(trialplan.Input{Recording: view.Recording, Identity: view.Name, Spec: doc, MCP: snap,
+			Rules: rules, MaxTasks: o.MaxTasks, MaxWrites: o.MaxWrites, Reset: o.Reset})
+	}, nil
+}
 
 // ActiveAllowList reads the user's allow-list of active probes ("POST
 // /orders/*/cancel" or an operationId) into the planner the scan hands it

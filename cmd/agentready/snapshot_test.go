@@ -94,6 +94,10 @@ func TestCLISnapshots(t *testing.T) {
 		{"lint-files", []string{"lint", good, "--llms", "../../testdata/specs/llms-bad.txt", "--agent-card", "../../testdata/specs/agent-card-bad.json"}, cli.ExitGateFailed},
 		{"demo-no-vary-accept", []string{"demo", "--defect", "no-vary-accept"}, cli.ExitOK},
 		{"demo-gate-fails", []string{"demo", "--defect", "no-vary-accept", "--fail-on", "warning", "-q"}, cli.ExitGateFailed},
+		// The plan on stderr, then the Trials section: A, B and C each
+		// complete every task the conformant demo offers them.
+		{"demo-trial", []string{"demo", "--trial", "--yes", "--active-allow", "mcp:*", "--active-allow", "POST /orders/*/*",
+			"--active-allow", "POST /subscriptions/*/*"}, cli.ExitOK},
 		{"usage-unknown-command", []string{"frobnicate"}, cli.ExitUsage},
 		{"usage-unknown-flag", []string{"scan", "--frobnicate", "http://127.0.0.1:1/"}, cli.ExitUsage},
 		{"usage-explain-typo", []string{"explain", "vary-acept"}, cli.ExitUsage},

@@ -40,10 +40,10 @@ var errActiveDeclined = usageError("active probes declined: nothing state-changi
 
 // options validates the flags against the configuration and the
 // environment, and returns nil when active probes are off.
-func (f *activeFlags) options(e *env) (*scan.ActiveOptions, error) {
+func (f *activeFlags) options(e *env, trial bool) (*scan.ActiveOptions, error) {
 	if !f.on {
-		if len(f.allow) > 0 || f.yes {
-			return nil, usageError("--active-allow and --yes only apply with --active")
+		if (len(f.allow) > 0 || f.yes) && !trial {
+			return nil, usageError("--active-allow and --yes only apply with --active or --trial")
 		}
 		return nil, nil
 	}

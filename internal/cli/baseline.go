@@ -154,8 +154,8 @@ func baselineSource(ctx context.Context, e *env, from string, args []string, lim
 // access apply, but no active probe is sent, since what these commands
 // record must not change state on the target.
 func scanOnly(ctx context.Context, e *env, raw string, lim *limitFlags, policy *pipeline.Policy) (*finding.Report, error) {
-	if lim.act.on || len(lim.act.allow) > 0 || lim.act.yes {
-		return nil, usageError("--active, --active-allow and --yes do not apply here: this command records a passive scan and sends nothing that changes state")
+	if lim.act.on || len(lim.act.allow) > 0 || lim.act.yes || lim.trial.on || lim.trial.planOnly || lim.trial.reset != "" {
+		return nil, usageError("--active, --trial and their flags do not apply here: this command records a passive scan and sends nothing that changes state")
 	}
 	start, err := parseTarget(raw)
 	if err != nil {

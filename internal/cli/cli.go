@@ -180,13 +180,15 @@ func newRoot(e *env) *cobra.Command {
 		Short: "Tell whether a web API is ready for AI agents, with evidence for every verdict",
 		Long: `agentready crawls a live API with safe requests (GET, HEAD and OPTIONS, and
 read-only MCP methods), runs checks on what agents depend on, and prints a
-graded report. State-changing active probes are sent only with --active, to
-what --active-allow names, after they are shown and confirmed.
+graded report. State-changing active probes and trials are sent only with
+--active or --trial, to what --active-allow names, after they are shown and
+confirmed.
 
 Exit codes:
   0  the scan completed and the gate passed
   1  the scan completed and the gate failed (see --fail-on)
-  2  usage or configuration error (active probes refused or declined included)
+  2  usage or configuration error (active probes or a trial refused or
+     declined included)
   3  the scan could not complete (target unreachable, interrupted, or
      nothing could be checked)`,
 		Example: `  agentready demo

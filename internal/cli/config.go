@@ -196,7 +196,7 @@ func envName(flag string) string {
 // turning on state-changing requests, or skipping their confirmation, must
 // be visible in the command that runs them, never inherited from a shell;
 // so must trusting a file found in a parent directory to start the app.
-var commandLineOnly = map[string]bool{"active": true, "yes": true, trustConfig: true}
+var commandLineOnly = map[string]bool{"active": true, "yes": true, "trial": true, "trial-reset": true, trustConfig: true}
 
 // applyEnv sets every flag not given on the command line whose variable is
 // set. A repeatable flag takes one value from its variable.

@@ -44,7 +44,8 @@ findings look like.`,
 			if err != nil {
 				return usageError("listen on %s: %v", addr, err)
 			}
-			srv := &http.Server{Handler: demo.New(defects...), ReadHeaderTimeout: 10 * time.Second}
+			handler, reset := demo.NewResettable(defects...)
+			srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 			go srv.Serve(ln)
 			defer srv.Close()
 			target := &url.URL{Scheme: "http", Host: ln.Addr().String(), Path: "/"}
@@ -57,6 +58,7 @@ findings look like.`,
 				fmt.Fprintf(e.stderr, "demo API at %s\n", target)
 			}
 			lim.ids.fallback = demoIdentities() // scan as anonymous and user unless told otherwise
+			lim.trial.restart = reset           // a trial restarts the demo between runs, in process
 			lim.spec.keepRaw = rf.record != "" || checks.NeedsOf(e.customChecks()).Has(checks.NeedsSpecText)
 			plan, err := planScan(e, target, &out, &lim)
 			if err != nil {

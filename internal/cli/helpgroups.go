@@ -21,7 +21,7 @@ var flagGroups = []flagGroup{
 	{"OpenAPI document", []string{"openapi", "base-path", "server", "no-openapi-discovery", "no-openapi-seed", "max-spec-size"}},
 	{"Identities and credentials", []string{"header", "identity", "header-for", "oauth-for", "least-privileged"}},
 	{"TLS", []string{"cacert", "cert", "key", "insecure"}},
-	{"Active probes", []string{"active", "active-allow", "yes"}},
+	{"Active probes and trials", []string{"active", "active-allow", "yes", "trial", "trial-plan", "trial-reset"}},
 	{"Output", []string{"format", "output", "color", "no-color", "quiet", "verbose", "sarif-anchor", "sarif-category",
 		"record", "replay", "max-recording-size", "from", "force"}},
 	{"Gate", []string{"fail-on", "fail-under", "fail-on-drift", "baseline", "strict-baseline", "min-coverage"}},

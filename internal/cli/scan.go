@@ -69,6 +69,7 @@ type limitFlags struct {
 	spec             specFlags     // --openapi and friends; see openapi.go
 	ids              identityFlags // --identity and friends; see identities.go
 	act              activeFlags   // --active and friends; see active.go
+	trial            trialFlags    // --trial and friends; see trial.go
 	tls              tlsFlags      // --cacert, --cert, --key, --insecure; see tls.go
 }
 
@@ -89,6 +90,7 @@ func (l *limitFlags) register(fs *pflag.FlagSet) {
 	l.spec.register(fs)
 	l.ids.register(fs)
 	l.act.register(fs)
+	l.trial.register(fs)
 	l.tls.register(fs)
 	fs.StringVar(&l.mcpEndpoint, "mcp", "", "MCP endpoint to examine (default: the one the target advertises, else /mcp on its origin)")
 }
@@ -252,6 +254,9 @@ func (p *scanPlan) splitInto(raw string) error {
 	if p.opts.Active != nil && sh.Split() {
 		return usageError("--shard and --active exclude each other: state-changing probes are sent by one whole scan")
 	}
+	if p.opts.Trial != nil && sh.Split() {
+		return usageError("--shard and --trial exclude each other: a trial is played by one whole scan")
+	}
 	p.opts.Shard = sh
 	return nil
 }
@@ -300,7 +305,10 @@ func planScan(e *env, start *url.URL, out *outputFlags, lim *limitFlags) (*scanP
 	if out.verbose {
 		opts.Probe.Log = e.stderr
 	}
-	if opts.Active, err = lim.act.options(e); err != nil {
+	if opts.Trial, err = lim.trial.options(e, lim.act.allow, lim.act.yes); err != nil {
+		return nil, err
+	}
+	if opts.Active, err = lim.act.options(e, opts.Trial != nil); err != nil {
 		return nil, err
 	}
 	return &scanPlan{opts: opts, sinks: sinks, failOn: failOn, gate: &out.gate, quiet: out.quiet}, nil
@@ -365,7 +373,7 @@ func (p *scanPlan) run(ctx context.Context, e *env) error {
 		p.opts.Record = func(r *scan.Recording) { rec = r }
 	}
 	rep, err := runScan(ctx, e, p.opts, p.quiet)
-	if errors.Is(err, errActiveDeclined) {
+	if errors.Is(err, errActiveDeclined) || errors.Is(err, errTrialDeclined) {
 		return err
 	}
 	if err != nil {
@@ -404,6 +412,15 @@ func runScan(ctx context.Context, e *env, opts scan.Options, quiet bool) (*findi
 			return confirm(plan)
 		}
 		opts.Active = &withPrompt
+	}
+	if t := opts.Trial; t != nil && t.Confirm != nil && line != nil {
+		withPrompt, confirm := *t, t.Confirm
+		withPrompt.Confirm = func(plan *exchange.TrialPlan) error {
+			line.pause()
+			defer line.resume()
+			return confirm(plan)
+		}
+		opts.Trial = &withPrompt
 	}
 	return scan.Run(ctx, opts)
 }

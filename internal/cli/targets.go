@@ -154,6 +154,8 @@ func refuseForTargets(f *targetFlags) error {
 		return usageError("--start (start: in %s) starts one app; start the apps first, then scan several targets", config.FileName)
 	case f.lim.act.on:
 		return usageError("--active sends state-changing requests to one target at a time; scan the targets one at a time")
+	case f.lim.trial.on || f.lim.trial.planOnly:
+		return usageError("--trial plays one target at a time; scan the targets one at a time")
 	case f.out.gate.baseline != "" && !strings.Contains(f.out.gate.baseline, targetPlaceholder):
 		return usageError("--baseline with several targets: put %s in its path (e.g. baselines/%s.json), so that each target is compared with its own", targetPlaceholder, targetPlaceholder)
 	}

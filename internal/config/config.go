@@ -57,6 +57,7 @@ type File struct {
 	Gate       Gate                `yaml:"gate,omitempty" doc:"When the run fails (exit 1)."`
 	Baseline   string              `yaml:"baseline,omitempty" flag:"baseline" path:"true" doc:"JSON report of an earlier scan (relative to this file): only findings not in it gate the run."`
 	Active     Active              `yaml:"active,omitempty" doc:"Active probes: state-changing requests sent only with --active, and only to what allow names."`
+	Trial      Trial               `yaml:"trial,omitempty" doc:"Bounds of a trial (--trial), which plays the tasks the API declares under the consent rules of active probes: active.allow names what it may call, active.ci lets it run in CI."`
 	Start      *Start              `yaml:"start,omitempty" runs:"true" doc:"Start the app before scanning it, and stop it afterwards."`
 	Rules      map[string]Rule     `yaml:"rules,omitempty" names:"rules" doc:"House rules in Spectral's rule shape, by kebab-case rule ID; each becomes the check custom-<id> of the custom family (docs/custom-rules.md)."`
 
@@ -126,6 +127,12 @@ type TLS struct {
 type Active struct {
 	Allow []string `yaml:"allow,omitempty" doc:"Operations active probes may send: 'METHOD /path/glob' (* matches one path segment) or an operationId."`
 	CI    bool     `yaml:"ci,omitempty" doc:"Let --active run when the CI environment variable is set; off by default, so a pipeline sends active probes only when this file says so."`
+}
+
+// Trial bounds a trial. Nothing here turns one on: --trial does.
+type Trial struct {
+	Tasks  *int `yaml:"tasks,omitempty" min:"1" doc:"Play at most this many tasks (default 20)."`
+	Writes *int `yaml:"writes,omitempty" min:"1" doc:"Send at most this many state-changing requests in all, every player's attempts and repeats counted (default 120)."`
 }
 
 // Limits bound the crawl. Pointers tell "not set" apart from an explicit 0.

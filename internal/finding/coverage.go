@@ -84,6 +84,8 @@ const (
 	// SurfaceBaseline: the scan was given a baseline (--baseline) that
 	// carries a surface snapshot to compare with.
 	SurfaceBaseline = "baseline"
+	// SurfaceTrial: a trial (--trial) was played, not only planned.
+	SurfaceTrial = "trial"
 )
 
 // Reached reports whether the scan reached the API at all: a 2xx API

@@ -34,6 +34,9 @@ type Report struct {
 	// HAL-FORMS templates cost an agent; nil when the hypermedia families
 	// were not run.
 	Interfaces *Interfaces `json:"interfaces,omitempty"`
+	// Trials is what a trial (--trial) played and measured; nil when no
+	// trial was asked for.
+	Trials *Trials `json:"trials,omitempty"`
 	// Gate is filled by the CLI once the gate has been evaluated.
 	Gate *Gate `json:"gate,omitempty"`
 	// Surface is the matrix of operations by projection, when an OpenAPI

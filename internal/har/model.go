@@ -188,7 +188,9 @@ type scanData struct {
 	Callers []exchange.Caller `json:"callers"`
 	Caller  exchange.Caller   `json:"caller"`
 	Active  *activeData       `json:"active"`
-	Stats   finding.Stats     `json:"stats"`
+	// Trial is the trial's plan, its runs naming their exchanges by index.
+	Trial *trialData    `json:"trial,omitempty"`
+	Stats finding.Stats `json:"stats"`
 	// Throttling is the probe's count of throttled requests, which the
 	// exchanges alone do not tell: a retried request keeps its last answer.
 	Throttling *finding.Throttling `json:"throttling,omitempty"`
@@ -219,6 +221,27 @@ type activeData struct {
 	Confirmed string                  `json:"confirmed"`
 	Planned   int                     `json:"planned"`
 	Sent      []finding.ActiveRequest `json:"sent"`
+}
+
+// trialData is an exchange.TrialPlan.
+type trialData struct {
+	Tasks    []exchange.TrialTask `json:"tasks"`
+	Runs     []trialRunData       `json:"runs"`
+	Reset    string               `json:"reset"`
+	Notes    []string             `json:"notes,omitempty"`
+	PlanOnly bool                 `json:"planOnly,omitempty"`
+	Sent     bool                 `json:"sent,omitempty"`
+}
+
+// trialRunData is an exchange.TrialRun, its exchanges by index.
+type trialRunData struct {
+	Task      int                  `json:"task"`
+	Player    string               `json:"player"`
+	Resource  string               `json:"resource"`
+	Identity  string               `json:"identity"`
+	Steps     []exchange.TrialStep `json:"steps"`
+	Exchanges []int                `json:"exchanges"`
+	Roles     []string             `json:"roles"`
 }
 
 // specData embeds the OpenAPI document the checks used, by its text, so

@@ -317,6 +317,11 @@ func (rd *reader) recording() (*scan.Recording, error) {
 	if a := d.Active; a != nil {
 		out.Active = &probe.ActiveOutcome{Allow: a.Allow, Confirmed: a.Confirmed, Planned: a.Planned, Sent: a.Sent}
 	}
+	if t := d.Trial; t != nil {
+		if out.Trial, err = rd.trial(t); err != nil {
+			return nil, fmt.Errorf("trial: %w", err)
+		}
+	}
 	return rec, nil
 }
 
@@ -348,6 +353,25 @@ func loadSpec(d *specData) (*spec.Document, error) {
 	// The house rules on the document's text read it (checks.NeedsSpecText).
 	doc.Raw = []byte(d.Text)
 	return doc, nil
+}
+
+func (rd *reader) trial(d *trialData) (*exchange.TrialPlan, error) {
+	out := &exchange.TrialPlan{Tasks: d.Tasks, Reset: d.Reset, Notes: d.Notes, PlanOnly: d.PlanOnly, Sent: d.Sent}
+	for _, r := range d.Runs {
+		if len(r.Roles) != len(r.Exchanges) {
+			return nil, fmt.Errorf("run of task %d: %d roles for %d exchanges", r.Task, len(r.Roles), len(r.Exchanges))
+		}
+		run := exchange.TrialRun{Task: r.Task, Player: r.Player, Resource: r.Resource, Identity: r.Identity, Steps: r.Steps, Roles: r.Roles}
+		for _, i := range r.Exchanges {
+			x, err := rd.exchange(i)
+			if err != nil {
+				return nil, err
+			}
+			run.Exchanges = append(run.Exchanges, x)
+		}
+		out.Runs = append(out.Runs, run)
+	}
+	return out, nil
 }
 
 func (rd *reader) exchange(i int) (*exchange.Exchange, error) {

@@ -64,6 +64,9 @@ func Write(w io.Writer, rec *scan.Recording, opt Options) error {
 	if a := out.Active; a != nil {
 		data.Active = &activeData{Allow: a.Allow, Confirmed: a.Confirmed, Planned: a.Planned, Sent: a.Sent}
 	}
+	if t := out.Trial; t != nil {
+		data.Trial = ix.trial(t)
+	}
 	if b := out.BasePath; b != nil {
 		data.BasePath = &basePath{Path: b.Path, How: b.How, Mismatch: b.Mismatch}
 	}
@@ -156,6 +159,13 @@ func indexExchanges(out *probe.Outcome) *exchangeIndex {
 			add(x)
 		}
 	}
+	if out.Trial != nil {
+		for _, r := range out.Trial.Runs {
+			for _, x := range r.Exchanges {
+				add(x)
+			}
+		}
+	}
 	starts := startTimes(all)
 	order := make([]int, len(all))
 	for i := range order {
@@ -213,6 +223,20 @@ func (ix *exchangeIndex) recording(r *exchange.Recording) recordingData {
 	}
 	for _, s := range r.Samples {
 		d.Samples = append(d.Samples, text(s))
+	}
+	return d
+}
+
+func (ix *exchangeIndex) trial(t *exchange.TrialPlan) *trialData {
+	d := &trialData{Tasks: t.Tasks, Runs: []trialRunData{}, Reset: t.Reset, Notes: t.Notes,
+		PlanOnly: t.PlanOnly, Sent: t.Sent}
+	for _, r := range t.Runs {
+		rd := trialRunData{Task: r.Task, Player: r.Player, Resource: r.Resource, Identity: r.Identity, Steps: r.Steps,
+			Exchanges: []int{}, Roles: r.Roles}
+		for _, x := range r.Exchanges {
+			rd.Exchanges = append(rd.Exchanges, ix.at[x])
+		}
+		d.Runs = append(d.Runs, rd)
 	}
 	return d
 }

@@ -100,6 +100,8 @@ func during(phase string) string {
 		return "during the active probes"
 	case probe.PhaseMCP:
 		return "during the MCP examination"
+	case probe.PhaseTrial:
+		return "during the trial"
 	case probe.PhaseChecks:
 		return "during the checks"
 	}

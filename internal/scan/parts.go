@@ -17,6 +17,7 @@ func session(opts Options, plan probe.Planner) probe.Session {
 		Plan:           plan,
 		PlanAsIdentity: identityPlanner(opts.Checks, opts.Shard),
 		Active:         opts.Active.activePlan(needs),
+		Trial:          opts.Trial.trialSession(),
 		KeepSpecText:   needs.Has(checks.NeedsSpecText),
 		Shard:          opts.Shard,
 		Secrets:        secretHeaders(opts),
@@ -29,7 +30,8 @@ func session(opts Options, plan probe.Planner) probe.Session {
 		s.ReadEveryPage = true
 	}
 	perIdentity := len(opts.Identities) > 1 && needs.Has(checks.NeedsMCPPerIdentity)
-	if (opts.MCPEndpoint != "" || needs.Has(checks.NeedsMCP) || perIdentity) && opts.Shard.SiteWide() {
+	// A trial calls the tools the MCP endpoint lists.
+	if (opts.MCPEndpoint != "" || needs.Has(checks.NeedsMCP) || perIdentity || s.Trial != nil) && opts.Shard.SiteWide() {
 		s.MCP = &probe.MCPPlan{Named: opts.MCPEndpoint, PerIdentity: perIdentity}
 	}
 	return s

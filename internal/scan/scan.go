@@ -40,6 +40,8 @@ type Options struct {
 	Access checks.AccessRules
 	// Active enables active probes; nil sends only safe requests.
 	Active *ActiveOptions
+	// Trial enables a trial (see trial.go); nil plays none.
+	Trial *TrialOptions
 	// Replay, when set, is a recorded scan judged again instead of running
 	// one: nothing is sent, and the options that decide what is sent are
 	// not read. See Recording.
@@ -100,7 +102,7 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 	out := rec.Outcome
 	activeRun, activeInfo := activeReported(out.Active)
 	in := checks.NewInput(rec.Target, out.Recording)
-	in.Spec, in.MCP, in.Active = out.Spec, out.MCP, activeRun
+	in.Spec, in.MCP, in.Active, in.Trial = out.Spec, out.MCP, activeRun, out.Trial
 	in.Identities = identityViews(out.Views)
 	in.Caller, in.Access = out.Caller, opts.Access
 	in.Catalog, in.Twins = opts.Catalog, opts.Twins
@@ -145,6 +147,9 @@ func Run(ctx context.Context, opts Options) (*finding.Report, error) {
 		// app's configuration: the interruption is the cause.
 		rep.Coverage.Interrupted, rep.Coverage.Cause = why, ""
 		rep.Stats.Interrupted = true
+	}
+	if in.Trial != nil && in.Trial.Sent {
+		rep.Coverage.Surfaces = append(rep.Coverage.Surfaces, finding.SurfaceTrial)
 	}
 	if in.Baseline != nil {
 		rep.Coverage.Surfaces = slices.Sorted(slices.Values(append(rep.Coverage.Surfaces, finding.SurfaceBaseline)))

@@ -35,4 +35,5 @@ var surfaceAbsent = map[string]string{
 	finding.SurfaceMCP:             "no MCP endpoint was given (--mcp) or found",
 	finding.SurfaceStatefulActions: "no response carried next_actions",
 	finding.SurfaceBaseline:        "no baseline with a surface snapshot was given (--baseline)",
+	finding.SurfaceTrial:           "no trial was played (--trial)",
 }

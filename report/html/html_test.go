@@ -294,3 +294,26 @@ func TestReadinessIsRenderedAndEscaped(t *testing.T) {
 		t.Error("a report without a readiness grade shows one")
 	}
 }
+
+func TestTrialsAreRenderedAndEscaped(t *testing.T) {
+	r := sample.Report()
+	r.Trials = &finding.Trials{Reset: "restart", Tokenizer: "o200k_base",
+		Players: []finding.TrialPlayer{{Player: "A", Interface: finding.InterfaceStatic, Tasks: 2, Completed: 2, Requests: 6, Tokens: 900},
+			{Player: "B", Interface: finding.InterfaceReferenced, Tasks: 2, Completed: 1, Refused: 1, Requests: 6, Tokens: 300},
+			{Player: "C", Interface: finding.InterfaceDynamic}},
+		Tasks: []finding.TrialTask{{ID: 1, Kind: "/orders/{id}", State: "pending", Operation: "<script>alert(1)</script>",
+			Runs: []finding.TrialRunInfo{{Player: "A", Via: "mcp", Outcome: "completed"}, {Player: "B", Via: "http", Outcome: "refused"}}}},
+	}
+	out := string(render(t, r))
+	for _, want := range []string{"<h2>Trials</h2>", "tokens read", "2 of 2", "1 of 2", "&lt;script&gt;alert(1)&lt;/script&gt;", "B refused (http)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("trials section lacks %q", want)
+		}
+	}
+	if strings.Contains(out, "<script>alert(1)") {
+		t.Error("an operation name from the app was not escaped")
+	}
+	if strings.Contains(string(render(t, sample.Report())), "<h2>Trials</h2>") {
+		t.Error("a report without a trial shows a Trials section")
+	}
+}

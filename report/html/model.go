@@ -41,6 +41,7 @@ type data struct {
 	Matrices                            []matrixView
 	Surface                             *matrixView
 	Interfaces                          *interfacesView
+	Trials                              *trialsView
 	Summary                             view.Summary
 	Checks                              []checkView
 	Stats                               *statsView
@@ -162,6 +163,7 @@ func build(r *finding.Report, opts Options) *data {
 	d.Matrices = matrices(r.States)
 	d.Surface = surface(r.Surface)
 	d.Interfaces = interfaces(r.Interfaces)
+	d.Trials = trials(r.Trials)
 	d.Checks = checkViews(r)
 	// A lint report fetched nothing: it has no scan statistics to show.
 	if !r.IsLint() {
@@ -601,6 +603,47 @@ func interfaces(s *finding.Interfaces) *interfacesView {
 			row = append(row, finding.KindSummary(c))
 		}
 		v.Kinds = append(v.Kinds, row)
+	}
+	return v
+}
+
+// trialsView is the trials section: the players' table, a bar per player
+// of the tasks it completed, and one row per task.
+type trialsView struct {
+	Caption  string
+	Columns  []string
+	PlanOnly bool
+	Rows     []interfaceRow
+	Bars     []interfaceBar
+	Height   int
+	Tasks    [][]string
+}
+
+func trials(t *finding.Trials) *trialsView {
+	if t == nil {
+		return nil
+	}
+	v := &trialsView{Caption: view.TrialCaption(t), Columns: view.TrialColumns, PlanOnly: t.PlanOnly}
+	most := 0
+	for _, p := range t.Players {
+		most = max(most, p.Tasks)
+	}
+	for _, p := range t.Players {
+		name := p.Player + " " + p.Interface
+		v.Rows = append(v.Rows, interfaceRow{Name: name, Cells: view.TrialPlayerRow(p)})
+		if t.PlanOnly {
+			continue
+		}
+		w := 0
+		if most > 0 {
+			w = p.Completed * barSpan / most
+		}
+		v.Bars = append(v.Bars, interfaceBar{Label: name, Value: fmt.Sprintf("%d of %d", p.Completed, p.Tasks), Y: 24 * len(v.Bars), Width: w})
+	}
+	v.Height = 24 * len(v.Bars)
+	for _, task := range t.Tasks {
+		what, runs := view.TrialTaskLine(task)
+		v.Tasks = append(v.Tasks, []string{what, strings.Join(runs, "; ")})
 	}
 	return v
 }

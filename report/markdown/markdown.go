@@ -90,6 +90,7 @@ func (rp *Reporter) Write(w io.Writer, r *finding.Report) error {
 	d.checks(r)
 	d.unreached(r)
 	d.interfaces(r)
+	d.trials(r)
 	d.scan(r)
 	d.truncationNote()
 	_, err := io.WriteString(w, d.b.String())

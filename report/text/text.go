@@ -77,6 +77,7 @@ func (rp *Reporter) Write(w io.Writer, r *finding.Report) error {
 	p.unreached(r)
 	p.states(r)
 	p.interfaces(r)
+	p.trials(r)
 	p.surface(r)
 	p.stats(r)
 	p.verdict(r)

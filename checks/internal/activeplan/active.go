@@ -50,17 +50,27 @@ const StaleETag = `"agentready-stale-version"`
 const MaxPerKind = 10
 
 // Rule is one entry of the allow-list: a method and a path pattern whose *
-// matches exactly one segment, or an operationId.
+// matches exactly one segment, an operationId, or an MCP tool name pattern
+// ("mcp:cancelOrder", "mcp:*"), which allows calling the tools it matches
+// with tools/call and nothing over plain HTTP.
 type Rule struct {
 	Raw         string
 	Method      string
 	Path        string
 	OperationID string
+	Tool        string
 }
 
-// ParseRule reads "POST /orders/*/cancel" or "cancelOrder".
+// mcpPrefix marks an allow-list entry that names MCP tools.
+const mcpPrefix = "mcp:"
+
+// ParseRule reads "POST /orders/*/cancel", "cancelOrder" or
+// "mcp:cancelOrder".
 func ParseRule(s string) (Rule, error) {
 	s = strings.TrimSpace(s)
+	if name, ok := strings.CutPrefix(s, mcpPrefix); ok {
+		return parseToolRule(s, name)
+	}
 	method, rest, spaced := strings.Cut(s, " ")
 	if !spaced {
 		if s == "" || strings.ContainsAny(s, "/*") {
@@ -79,6 +89,21 @@ func ParseRule(s string) (Rule, error) {
 		return Rule{}, fmt.Errorf("%q: %v", s, err)
 	}
 	return Rule{Raw: s, Method: strings.ToUpper(method), Path: rest}, nil
+}
+
+// parseToolRule reads the tool pattern of an "mcp:" entry: the characters
+// MCP allows in a tool name (letters, digits, _ - .), and * for any run of
+// them, so that "mcp:*" allows every tool.
+func parseToolRule(raw, name string) (Rule, error) {
+	if name == "" {
+		return Rule{}, fmt.Errorf("%q: want mcp: followed by a tool name, or a pattern such as mcp:*", raw)
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-.*", r)) {
+			return Rule{}, fmt.Errorf("%q: %q is not allowed in an MCP tool name (letters, digits, _ - . and * only)", raw, r)
+		}
+	}
+	return Rule{Raw: raw, Tool: name}, nil
 }
 
 func validMethod(m string) bool {
@@ -122,6 +147,9 @@ func (rs Rules) Allows(method, target string, op *spec.Operation) bool {
 		return false
 	}
 	for _, r := range rs {
+		if r.Tool != "" {
+			continue // tools are called through MCP only: AllowsTool
+		}
 		if r.OperationID != "" {
 			if op != nil && op.OperationID == r.OperationID && op.Method == method {
 				return true
@@ -129,6 +157,21 @@ func (rs Rules) Allows(method, target string, op *spec.Operation) bool {
 			continue
 		}
 		if r.Method == method && segmentsMatch(r.Path, u.EscapedPath()) {
+			return true
+		}
+	}
+	return false
+}
+
+// AllowsTool reports whether an "mcp:" entry of the list names the tool.
+// HTTP entries never allow a tools/call: the tool may do more than the
+// operation of the same name.
+func (rs Rules) AllowsTool(name string) bool {
+	for _, r := range rs {
+		if r.Tool == "" {
+			continue
+		}
+		if ok, _ := path.Match(r.Tool, name); ok && name != "" && !strings.Contains(name, "/") {
 			return true
 		}
 	}

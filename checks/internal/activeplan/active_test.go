@@ -27,6 +27,11 @@ func TestParseRule(t *testing.T) {
 		{in: "POST /orders?x=1", wantErr: true},
 		{in: "P0ST /orders", wantErr: true},
 		{in: "POST /orders/[", wantErr: true},
+		{in: "mcp:cancelOrder", want: Rule{Raw: "mcp:cancelOrder", Tool: "cancelOrder"}},
+		{in: " mcp:order.* ", want: Rule{Raw: "mcp:order.*", Tool: "order.*"}},
+		{in: "mcp:", wantErr: true},
+		{in: "mcp:cancel order", wantErr: true},
+		{in: "mcp:../x", wantErr: true},
 	}
 	for _, tt := range tests {
 		got, err := ParseRule(tt.in)
@@ -37,6 +42,28 @@ func TestParseRule(t *testing.T) {
 		if !tt.wantErr && got != tt.want {
 			t.Errorf("ParseRule(%q) = %+v, want %+v", tt.in, got, tt.want)
 		}
+	}
+}
+
+// An mcp: entry allows tools/call of the tools it matches and no HTTP
+// request; an HTTP entry or an operationId allows no tool.
+func TestAllowsTool(t *testing.T) {
+	rules, err := ParseRules([]string{"mcp:cancel*", "payOrder", "POST /orders/*/refund"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"cancelOrder": true, "cancelSubscription": true, "payOrder": false, "refundOrder": false, "": false} {
+		if got := rules.AllowsTool(name); got != want {
+			t.Errorf("AllowsTool(%q) = %v, want %v", name, got, want)
+		}
+	}
+	cancel := &spec.Operation{Method: "POST", PathTemplate: "/orders/{id}/cancel", OperationID: "cancelOrder"}
+	if rules.Allows("POST", "http://a/orders/1/cancel", cancel) {
+		t.Error("an mcp: entry allowed an HTTP request")
+	}
+	all, _ := ParseRules([]string{"mcp:*"})
+	if !all.AllowsTool("anything_at-all.v2") {
+		t.Error("mcp:* did not allow a tool")
 	}
 }
 

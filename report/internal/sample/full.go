@@ -27,6 +27,20 @@ func Full() *finding.Report {
 		},
 		Kinds: []finding.InterfaceKind{{Kind: "/items/{id}", State: "draft", Resources: 2}},
 	}
+	r.Trials = &finding.Trials{Reset: "restart", Tokenizer: "o200k_base",
+		Players: []finding.TrialPlayer{
+			{Player: "A", Interface: finding.InterfaceStatic, Tasks: 1, Completed: 1, Requests: 3, Tokens: 1450},
+			{Player: "B", Interface: finding.InterfaceReferenced, Tasks: 1, Requests: 3, Refused: 1, Tokens: 210},
+			{Player: "C", Interface: finding.InterfaceDynamic},
+		},
+		Tasks: []finding.TrialTask{{ID: 1, Kind: "/items/{id}", State: "draft", Operation: "publishItem", Resource: "https://api.example.com/items/1",
+			Runs: []finding.TrialRunInfo{
+				{Player: "A", Via: "mcp", Resource: "https://api.example.com/items/1", Outcome: "completed", Requests: 3, Tokens: 1450,
+					Sent: []finding.TrialRequest{{ExchangeID: "x0101", Step: "call", Method: "POST", URL: "https://api.example.com/mcp", Status: 200}}},
+				{Player: "B", Via: "http", Resource: "https://api.example.com/items/1", Outcome: "refused", Requests: 3, Refused: 1, Tokens: 210,
+					Sent: []finding.TrialRequest{{ExchangeID: "x0102", Step: "call", Method: "POST", URL: "https://api.example.com/items/1/publication", Status: 409}}},
+			}}},
+	}
 	r.Surface = &finding.SurfaceMatrix{
 		Projections: []finding.SurfaceProjection{{Name: "OpenAPI", Assessed: true}, {Name: "MCP tools", Reason: "no MCP endpoint was found or named"},
 			{Name: "hypermedia", Assessed: true, PerCaller: true}},

@@ -1,0 +1,417 @@
+// Package trial judges what a trial (--trial) observed against what the API
+// declared: a tool marked read-only that changed state, an operation
+// declared idempotent whose second identical call changed state again, an
+// action a resource offered that was then refused. It also fills the
+// report's Trials section: seed 000's table, measured. What a tool says
+// about itself and what it does are separate facts (seed 002); the second
+// only shows up when something runs.
+package trial
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/hypermedia"
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/mcp"
+)
+
+// All returns the family's checks.
+func All() []checks.Check {
+	return []checks.Check{ReadOnlyChangedState{}, IdempotentChangedAgain{}, OfferedActionRefused{}, ToolErrorAsProtocolError{}}
+}
+
+var (
+	annotationsRef = finding.SpecRef{Doc: "MCP " + mcp.Modern, Section: "schema ToolAnnotations (readOnlyHint, idempotentHint, destructiveHint)",
+		Level: "definition", URL: "https://modelcontextprotocol.io/specification/" + mcp.Modern + "/schema#toolannotations"}
+	toolErrorsRef = finding.SpecRef{Doc: "MCP " + mcp.Modern, Section: "server/tools: Error Handling (tool execution errors in the result, isError: true)",
+		Level: "SHOULD", URL: "https://modelcontextprotocol.io/specification/" + mcp.Modern + "/server/tools#error-handling"}
+	idempotentRef = finding.SpecRef{Doc: "RFC 9110", Section: "9.2.2 Idempotent Methods", Level: "definition", URL: "https://www.rfc-editor.org/rfc/rfc9110#section-9.2.2"}
+	// declaredRef is the guidance that a tool's declarations and its
+	// effects must agree, which only a trial can check.
+	declaredRef = finding.SpecRef{Doc: "agent-readiness guidance", Section: "What a tool says about itself and what it does", Level: "SHOULD",
+		URL: "https://github.com/agentready/agentready/blob/main/docs/trials.md#declared-versus-observed"}
+	// offeredRef is the guidance that what a resource offers applies now.
+	offeredRef = finding.SpecRef{Doc: "agent-readiness guidance", Section: "Stable Verbs, Dynamic Affordances", Level: "SHOULD",
+		URL: "https://github.com/agentready/agentready/blob/main/docs/hypermedia.md#hybrid-affordances"}
+	statefulRef = finding.SpecRef{Doc: "agent-readiness guidance", Section: "Stateful business actions for agents", Level: "SHOULD",
+		URL: "https://github.com/agentready/agentready/blob/main/docs/hypermedia.md#stateful-actions"}
+)
+
+// parts is embedded by every check: the Trials section.
+type parts struct{}
+
+// Parts implements checks.Part owners: the section comes with the family.
+func (parts) Parts() []checks.Part { return []checks.Part{section{}} }
+
+// section fills the report's Trials section.
+type section struct{}
+
+// Annotate implements checks.Annotator.
+func (section) Annotate(in *checks.Input, rep *finding.Report) {
+	if in.Trial == nil {
+		return
+	}
+	rep.Trials = analysisOf(in).report
+}
+
+// run is what one player's run did, read from its exchanges.
+type run struct {
+	plan                  *exchange.TrialRun
+	task                  exchange.TrialTask
+	via                   string
+	read, call, reread    *exchange.Exchange
+	repeat, rereadRepeat  *exchange.Exchange
+	calls, refused        int
+	accomplished, changed bool
+	changedAgain          bool
+	tokens                int
+	exchanges             []*exchange.Exchange
+}
+
+type analysis struct {
+	runs   []*run
+	report *finding.Trials
+}
+
+var analysisKey = checks.NewKey[*analysis]()
+
+func analysisOf(in *checks.Input) *analysis {
+	return checks.Memo(in, analysisKey, func() *analysis { return analyze(in.Trial, catalogTokens(in)) })
+}
+
+// catalogTokens is what player A reads before it acts: the static catalog
+// (the MCP tools, else the OpenAPI operations), counted as the interfaces
+// section counts it; 0 when the scan saw neither.
+func catalogTokens(in *checks.Input) int {
+	for _, e := range hypermedia.InterfaceCosts(in, in.MCP).Entries {
+		if e.Interface == finding.InterfaceStatic && e.UpfrontTokens != nil {
+			return *e.UpfrontTokens
+		}
+	}
+	return 0
+}
+
+// interfaceOf names the interface each player plays by, as the interfaces
+// section names it.
+var interfaceOf = map[string]string{
+	exchange.PlayerCatalog:    finding.InterfaceStatic,
+	exchange.PlayerReferences: finding.InterfaceReferenced,
+	exchange.PlayerTemplates:  finding.InterfaceDynamic,
+}
+
+func analyze(plan *exchange.TrialPlan, catalog int) *analysis {
+	a := &analysis{report: &finding.Trials{Reset: plan.Reset, PlanOnly: plan.PlanOnly, Players: []finding.TrialPlayer{}, Tasks: []finding.TrialTask{}}}
+	tokenizer := ""
+	count := func(x *exchange.Exchange) int {
+		if x == nil || x.Response == nil || len(x.Response.Body) == 0 {
+			return 0
+		}
+		n, how := mcp.CountTokens(string(x.Response.Body))
+		tokenizer = how
+		return n
+	}
+	tasks := map[int]*finding.TrialTask{}
+	for _, t := range plan.Tasks {
+		a.report.Tasks = append(a.report.Tasks, finding.TrialTask{ID: t.ID, Kind: t.Kind, State: t.State, Operation: t.Operation, Runs: []finding.TrialRunInfo{}})
+	}
+	for i := range a.report.Tasks {
+		tasks[a.report.Tasks[i].ID] = &a.report.Tasks[i]
+	}
+	players := map[string]*finding.TrialPlayer{}
+	for _, p := range []string{exchange.PlayerCatalog, exchange.PlayerReferences, exchange.PlayerTemplates} {
+		a.report.Players = append(a.report.Players, finding.TrialPlayer{Player: p, Interface: interfaceOf[p]})
+	}
+	for i := range a.report.Players {
+		players[a.report.Players[i].Player] = &a.report.Players[i]
+	}
+	for i := range plan.Runs {
+		pr := &plan.Runs[i]
+		p := players[pr.Player]
+		if p == nil || len(pr.Roles) != len(pr.Exchanges) {
+			continue // not a run the probe plays: a recording edited by hand
+		}
+		r := &run{plan: pr, via: viaOf(pr)}
+		for _, t := range plan.Tasks {
+			if t.ID == pr.Task {
+				r.task = t
+			}
+		}
+		read(r)
+		info := finding.TrialRunInfo{Player: pr.Player, Via: r.via, Resource: pr.Resource, Outcome: "planned"}
+		if plan.Sent {
+			if pr.Player == exchange.PlayerCatalog {
+				r.tokens = catalog
+			} else {
+				r.tokens = count(r.read)
+			}
+			for i, x := range r.exchanges {
+				if x != r.read && x.Request.Method != http.MethodGet {
+					r.tokens += count(x)
+				}
+				sent := finding.TrialRequest{ExchangeID: x.ID, Step: pr.Roles[i], Method: x.Request.Method, URL: x.Request.URL}
+				if x.Response != nil {
+					sent.Status = x.Response.Status
+				}
+				info.Sent = append(info.Sent, sent)
+			}
+			info.Requests, info.Refused, info.Tokens = len(r.exchanges), r.refused, r.tokens
+			info.Outcome = outcome(r)
+			a.runs = append(a.runs, r)
+			p.Tasks++
+			p.Requests += info.Requests
+			p.Refused += info.Refused
+			p.Tokens += info.Tokens
+			if info.Outcome == "completed" {
+				p.Completed++
+			}
+		}
+		if t := tasks[pr.Task]; t != nil {
+			if t.Resource == "" {
+				t.Resource = pr.Resource
+			}
+			t.Runs = append(t.Runs, info)
+		}
+	}
+	a.report.Tokenizer = tokenizer
+	return a
+}
+
+func viaOf(r *exchange.TrialRun) string {
+	for _, s := range r.Steps {
+		if s.Role == exchange.StepCall {
+			return s.Via
+		}
+	}
+	return exchange.ViaHTTP
+}
+
+// read sorts the run's exchanges by the role of their step.
+func read(r *run) {
+	pr := r.plan
+	r.exchanges = pr.Exchanges
+	for i, x := range pr.Exchanges {
+		switch pr.Roles[i] {
+		case exchange.StepRead:
+			r.read = x
+		case exchange.StepCall:
+			r.calls++
+			r.call = x
+			if mcp.Accomplished(x, r.via) {
+				r.accomplished = true
+			} else {
+				r.refused++
+			}
+		case exchange.StepRepeat:
+			r.repeat = x
+		case exchange.StepReread:
+			if r.repeat == nil {
+				r.reread = x
+			} else {
+				r.rereadRepeat = x
+			}
+		}
+	}
+	r.changed = r.accomplished && differs(r.read, r.reread)
+	r.changedAgain = r.repeat != nil && mcp.Accomplished(r.repeat, r.via) && differs(r.reread, r.rereadRepeat)
+}
+
+func outcome(r *run) string {
+	switch {
+	case r.accomplished && r.changed:
+		return "completed"
+	case r.accomplished:
+		return "no change"
+	case r.calls > 0:
+		return "refused"
+	}
+	return "not played"
+}
+
+// differs reports an observable change between two reads of a resource:
+// its state (or status) or version member, or, when it has neither, its
+// body.
+func differs(before, after *exchange.Exchange) bool {
+	if before == nil || after == nil || before.Response == nil || after.Response == nil {
+		return false
+	}
+	bv, av := before.Response.ReadHAL(), after.Response.ReadHAL()
+	if bv.Err != nil || av.Err != nil || bv.Doc.Root == nil || av.Doc.Root == nil {
+		return !bytes.Equal(before.Response.Body, after.Response.Body)
+	}
+	b, a := bv.Doc.Root, av.Doc.Root
+	compared := false
+	for _, key := range []string{"state", "status", "version"} {
+		bm, am := b.Get(key), a.Get(key)
+		if bm == nil && am == nil {
+			continue
+		}
+		compared = true
+		if (bm == nil) != (am == nil) || fmt.Sprint(bm.Any()) != fmt.Sprint(am.Any()) {
+			return true
+		}
+	}
+	if compared {
+		return false
+	}
+	return !bytes.Equal(before.Response.Body, after.Response.Body)
+}
+
+// evidence is the run's exchanges, each as the finding's evidence.
+func evidence(xs ...*exchange.Exchange) []finding.Evidence {
+	var out []finding.Evidence
+	for _, x := range xs {
+		if x != nil {
+			out = append(out, checks.Evidence(x, []string{"Content-Type", "Mcp-Name"}, []string{"Content-Type", "ETag"}))
+		}
+	}
+	return out
+}
+
+// judge runs fn over the played runs; a scan without a played trial is not
+// assessed.
+func judge(in *checks.Input, fn func(r *run) *finding.Finding) ([]finding.Finding, error) {
+	if in.Trial == nil {
+		return nil, checks.Skip("not assessed: this check judges a trial, which changes state on the target; run with --trial and an allow-list naming the operations")
+	}
+	if !in.Trial.Sent {
+		return nil, checks.Skip("not assessed: the trial was planned (--trial-plan) and not played")
+	}
+	var out []finding.Finding
+	for _, r := range analysisOf(in).runs {
+		if f := fn(r); f != nil {
+			out = append(out, *f)
+		}
+	}
+	return out, nil
+}
+
+func isTrue(b *bool) bool { return b != nil && *b }
+
+// ReadOnlyChangedState reports a tool marked readOnlyHint: true whose call
+// changed the resource.
+type ReadOnlyChangedState struct{ parts }
+
+func (ReadOnlyChangedState) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "trial-read-only-changed-state", Since: checks.FirstRelease, Family: checks.FamilyTrial,
+		Title: "A tool marked read-only leaves the resource as it was", Severity: finding.SeverityError, Security: true,
+		SpecRefs: []finding.SpecRef{annotationsRef, declaredRef},
+		Help: "Hosts run tools marked `readOnlyHint: true` without asking the user. A trial called the tool and read\n" +
+			"the resource again: it had changed. The hint promised what the tool does not keep.\n\n" +
+			"**How to fix:** set `readOnlyHint: false` on every tool that writes, or make the tool only read.",
+	}
+}
+
+func (c ReadOnlyChangedState) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(in, func(r *run) *finding.Finding {
+		if r.via != exchange.ViaMCP || !isTrue(r.task.ReadOnly) || !r.changed {
+			return nil
+		}
+		f := checks.New(c.Meta(), r.plan.Resource, fmt.Sprintf("the %s tool says readOnlyHint: true, and calling it changed %s (player %s)",
+			r.task.Operation, exchange.PathOf(r.plan.Resource), r.plan.Player), evidence(r.read, r.call, r.reread)...)
+		return &f
+	})
+}
+
+// IdempotentChangedAgain reports an operation declared idempotent whose
+// second identical call changed the resource again.
+type IdempotentChangedAgain struct{ parts }
+
+func (IdempotentChangedAgain) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "trial-idempotent-changed-again", Since: checks.FirstRelease, Family: checks.FamilyTrial,
+		Title: "A second identical call of an idempotent operation changes nothing more", Severity: finding.SeverityWarning,
+		SpecRefs: []finding.SpecRef{annotationsRef, idempotentRef, declaredRef},
+		Help: "An agent retries a call marked idempotent (`idempotentHint: true`, or a PUT or DELETE) after a timeout,\n" +
+			"trusting that a repeat has no further effect. A trial repeated the call that had succeeded, identical,\n" +
+			"and the resource changed again.\n\n" +
+			"**How to fix:** make the repeat a no-op (key the effect on the request, or compare with the current state),\n" +
+			"or stop declaring the operation idempotent.",
+	}
+}
+
+func (c IdempotentChangedAgain) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(in, func(r *run) *finding.Finding {
+		if !r.changedAgain {
+			return nil
+		}
+		f := checks.New(c.Meta(), r.plan.Resource, fmt.Sprintf("%s is declared idempotent, and its second identical call changed %s again (player %s, via %s)",
+			r.task.Operation, exchange.PathOf(r.plan.Resource), r.plan.Player, r.via), evidence(r.call, r.reread, r.repeat, r.rereadRepeat)...)
+		return &f
+	})
+}
+
+// OfferedActionRefused reports an action a resource offered (an
+// affordance, a next_actions entry resolved to one, a HAL-FORMS template)
+// whose request, built as the control describes, was refused.
+type OfferedActionRefused struct{ parts }
+
+func (OfferedActionRefused) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "trial-offered-action-refused", Since: checks.FirstRelease, Family: checks.FamilyTrial,
+		Title: "An action a resource offers is accepted when taken as offered", Severity: finding.SeverityWarning,
+		SpecRefs: []finding.SpecRef{offeredRef, statefulRef},
+		Help: "A resource that offers an action (an affordance, a `next_actions` entry, a HAL-FORMS template) tells an\n" +
+			"agent it applies now. A trial read the resource, took the action exactly as offered, and was refused:\n" +
+			"the agent followed the API and failed, and has nothing better to follow.\n\n" +
+			"**How to fix:** offer an action only in the states where it is accepted, with the fields it requires.",
+	}
+}
+
+func (c OfferedActionRefused) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(in, func(r *run) *finding.Finding {
+		if r.plan.Player == exchange.PlayerCatalog || r.call == nil || r.accomplished || r.call.Response == nil || r.call.Response.Status < 400 || r.call.Response.Status > 499 {
+			return nil
+		}
+		how := "its affordance"
+		if r.plan.Player == exchange.PlayerTemplates {
+			how = "its HAL-FORMS template"
+		}
+		f := checks.New(c.Meta(), r.plan.Resource, fmt.Sprintf("%s offered %s by %s, and the request it describes was refused with %d (player %s)",
+			exchange.PathOf(r.plan.Resource), r.task.Operation, how, r.call.Response.Status, r.plan.Player), evidence(r.read, r.call)...)
+		return &f
+	})
+}
+
+// ToolErrorAsProtocolError reports a tools/call of a listed tool, with the
+// arguments its schema requires, that failed with a JSON-RPC error instead
+// of a result marked isError: the model never sees why.
+type ToolErrorAsProtocolError struct{ parts }
+
+func (ToolErrorAsProtocolError) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "trial-tool-error-as-protocol-error", Since: checks.FirstRelease, Family: checks.FamilyTrial,
+		Title: "A tool that fails says why in its result, not as a protocol error", Severity: finding.SeverityWarning,
+		SpecRefs: []finding.SpecRef{toolErrorsRef, declaredRef},
+		Help: "MCP reports a tool's execution and input-validation failures inside the result (`isError: true`), where\n" +
+			"the model reads them and can correct itself; a JSON-RPC error goes to the host, and the model learns only\n" +
+			"that the call failed. A trial called a listed tool with the arguments its schema requires and got a\n" +
+			"JSON-RPC error.\n\n" +
+			"**How to fix:** return a `CallToolResult` with `isError: true` and the reason as text content; keep\n" +
+			"JSON-RPC errors for unknown tools and malformed requests.",
+	}
+}
+
+// protocolFailures are the JSON-RPC errors about the request itself, which
+// a protocol error rightly reports.
+var protocolFailures = map[int]bool{-32700: true, -32600: true, -32601: true}
+
+func (c ToolErrorAsProtocolError) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(in, func(r *run) *finding.Finding {
+		if r.via != exchange.ViaMCP || r.call == nil || r.call.Response == nil {
+			return nil
+		}
+		m, err := mcp.ParseResponse(r.call.Response.Header.Get("Content-Type"), r.call.Response.Body, 1)
+		if err != nil || m == nil || m.Error == nil || protocolFailures[m.Error.Code] {
+			return nil
+		}
+		f := checks.New(c.Meta(), r.plan.Resource, fmt.Sprintf("the %s tool failed on %s with JSON-RPC error %d instead of a result marked isError (player %s)",
+			r.task.Operation, exchange.PathOf(r.plan.Resource), m.Error.Code, r.plan.Player), evidence(r.read, r.call)...)
+		return &f
+	})
+}

@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/internal/finding"
+)
+
+// A trial takes the consent rules of active probes: an allow-list, a
+// terminal or --yes, active.ci in CI, and the opt-in on the command line.
+func TestTrialFlagErrors(t *testing.T) {
+	url := serve(t)
+	allow := []string{"--active-allow", "mcp:*"}
+	tests := []struct {
+		name    string
+		environ []string
+		args    []string
+		want    string
+	}{
+		{"no allow-list", nil, []string{"--trial", "--yes"}, "--trial needs an allow-list"},
+		{"bad rule", nil, []string{"--trial", "--yes", "--active-allow", "mcp:cancel order"}, "is not allowed in an MCP tool name"},
+		{"reset without trial", nil, []string{"--trial-reset", "true"}, "only applies with --trial"},
+		{"no terminal, no --yes", nil, append([]string{"--trial"}, allow...), "pass --yes"},
+		{"CI without consent", []string{"CI=true"}, append([]string{"--trial", "--yes"}, allow...), "does not set active.ci: true"},
+		{"trial from the environment is ignored", []string{"AGENTREADY_TRIAL=true", "AGENTREADY_YES=true"}, allow, "only apply with --active or --trial"},
+		{"shards", nil, append([]string{"--trial", "--yes", "--shard", "1/2"}, allow...), "--shard and --trial exclude each other"},
+	}
+	for _, tt := range tests {
+		r := runEnv(t, tt.environ, append([]string{"scan", url}, tt.args...)...)
+		if r.code != ExitUsage || !strings.Contains(r.stderr, tt.want) {
+			t.Errorf("%s: code %d, stderr %q; want %d and %q", tt.name, r.code, r.stderr, ExitUsage, tt.want)
+		}
+	}
+	if r := run(t, "baseline", "write", url, "-o", filepath.Join(t.TempDir(), "b.json"), "--trial-plan", "--active-allow", "mcp:*"); r.code != ExitUsage {
+		t.Errorf("baseline write with --trial-plan: code %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// --trial-plan prints every request of the trial, credentials redacted,
+// and the report lists the tasks as planned; in CI it needs no consent,
+// since nothing of it is sent.
+func TestTrialPlanOnly(t *testing.T) {
+	r := runEnv(t, []string{"CI=true"}, "demo", "--trial-plan", "--active-allow", "mcp:*", "--active-allow", "POST /orders/*/*", "--format", "json")
+	if r.code != ExitOK {
+		t.Fatalf("code %d: %s", r.code, r.stderr)
+	}
+	var rep finding.Report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Trials == nil || !rep.Trials.PlanOnly || rep.Trials.Reset != "restart" || len(rep.Trials.Tasks) == 0 {
+		t.Fatalf("trials section %+v", rep.Trials)
+	}
+	for _, task := range rep.Trials.Tasks {
+		for _, run := range task.Runs {
+			if run.Outcome != "planned" || len(run.Sent) > 0 {
+				t.Errorf("task %d, player %s: %+v, want planned and nothing sent", task.ID, run.Player, run)
+			}
+		}
+	}
+	for _, want := range []string{"Trial: ", "call: POST ", "Mcp-Name: payOrder", "Authorization: REDACTED", `"name":"payOrder"`} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("the printed plan lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if strings.Contains(r.stderr, demo.UserToken) {
+		t.Error("the printed plan shows a credential")
+	}
+}
+
+// --trial-reset runs its command before each run and after the last, and
+// the report says the target was reset by it.
+func TestTrialResetCommand(t *testing.T) {
+	url := serveHandler(t, demo.New())
+	log := filepath.Join(t.TempDir(), "resets")
+	r := run(t, "scan", url, "--trial", "--yes", "--active-allow", "POST /orders/*/*", "--trial-reset", "echo reset >> "+log,
+		"--format", "json", "--fail-on", "none")
+	if r.code != ExitOK {
+		t.Fatalf("code %d: %s", r.code, r.stderr)
+	}
+	var rep finding.Report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	runs := 0
+	for _, task := range rep.Trials.Tasks {
+		runs += len(task.Runs)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(string(b), "reset\n"); runs == 0 || got != runs+1 || rep.Trials.Reset != "command" {
+		t.Errorf("%d resets for %d runs (reset %q); want one before each run and one after the last", got, runs, rep.Trials.Reset)
+	}
+}

@@ -1,0 +1,136 @@
+package exchange
+
+// A trial plays the tasks an API declares, through each interface it
+// offers, with deterministic players: the checks plan it from the
+// recording, the user confirms it, the probe plays it, and the checks judge
+// what came back. These are the plain values passed between them.
+
+// The players of a trial, after seed 000's three interfaces.
+const (
+	// PlayerCatalog tries the operations of the static catalog (the MCP
+	// tools, else the OpenAPI operations) that apply to the kind.
+	PlayerCatalog = "A"
+	// PlayerReferences reads the resource and follows its references
+	// (affordances, next_actions).
+	PlayerReferences = "B"
+	// PlayerTemplates reads the resource as HAL-FORMS and follows its
+	// templates.
+	PlayerTemplates = "C"
+)
+
+// The roles of the steps of a trial run.
+const (
+	// StepRead is a read of the resource the player navigates by.
+	StepRead = "read"
+	// StepCall is one attempt at the task; the probe sends the next one
+	// only while none has succeeded.
+	StepCall = "call"
+	// StepReread reads the resource again after the attempt that succeeded
+	// (or the last one), to see what changed.
+	StepReread = "reread"
+	// StepRepeat sends the attempt that succeeded once more, identical, for
+	// an operation declared idempotent; a StepReread follows it.
+	StepRepeat = "repeat"
+)
+
+// How the target is brought back to the state the scan saw between runs.
+const (
+	// ResetRestart: the harness restarts the app (the demo resets in
+	// process).
+	ResetRestart = "restart"
+	// ResetCommand: the user's --trial-reset command runs.
+	ResetCommand = "command"
+	// ResetDistinct: nothing is reset; each run acts on a resource no other
+	// run touches.
+	ResetDistinct = "distinct"
+)
+
+// ResetWords says how the target is reset between a trial's runs, for the
+// plan printed before sending and the reports.
+func ResetWords(kind string) string {
+	switch kind {
+	case ResetRestart:
+		return "restarting it"
+	case ResetCommand:
+		return "the --trial-reset command"
+	}
+	return "nothing: each run acts on a resource of its own"
+}
+
+// TrialTask is one state-changing operation the API declares on one kind
+// of resource in one state: "cancelOrder on /orders/{id}, pending".
+type TrialTask struct {
+	ID        int
+	Kind      string // path shape of the resource
+	State     string
+	Operation string // operationId, tool name or relation
+	// Target is the state the API declares the operation leads to, "" when
+	// it declares none (success is then a 2xx and an observable change).
+	Target string
+	// Declared are the MCP tool's hints, when a tool of that name was
+	// listed; nil members were not declared.
+	ReadOnly, Idempotent, Destructive *bool
+}
+
+// TrialStep is one request of a run.
+type TrialStep struct {
+	PlannedRequest
+	Role string // StepRead, StepCall, StepReread or StepRepeat
+	// Via is "mcp" for a tools/call, "http" otherwise.
+	Via string
+	// Tool is the MCP tool a tools/call names, "" over HTTP.
+	Tool string
+	// Shown is every header that will be sent, credentials redacted; the
+	// probe fills it in before asking for confirmation.
+	Shown map[string][]string
+}
+
+// Via values.
+const (
+	ViaMCP  = "mcp"
+	ViaHTTP = "http"
+)
+
+// TrialRun is one player's attempt at one task, on one resource.
+type TrialRun struct {
+	Task     int
+	Player   string
+	Resource string // URL of the resource acted on
+	// Identity is the caller the run is sent as.
+	Identity string
+	// Steps are every request the run may send, in order; a call after one
+	// that succeeded, and a repeat after none did, are not sent.
+	Steps []TrialStep
+	// Exchanges are what was sent, filled by the probe, each with the index
+	// of its step in Roles.
+	Exchanges []*Exchange
+	Roles     []string
+}
+
+// TrialPlan is the whole trial: the tasks, the runs, and how the target is
+// reset between runs.
+type TrialPlan struct {
+	Tasks []TrialTask
+	Runs  []TrialRun
+	Reset string
+	// Notes say what was left out and why (bounds, a missing interface).
+	Notes []string
+	// PlanOnly is set when the user asked for the plan alone: nothing of
+	// it was sent.
+	PlanOnly bool
+	// Sent is set once the runs were played.
+	Sent bool
+}
+
+// Writes counts the state-changing requests the plan may send.
+func (p *TrialPlan) Writes() int {
+	n := 0
+	for _, r := range p.Runs {
+		for _, s := range r.Steps {
+			if s.Role == StepCall || s.Role == StepRepeat {
+				n++
+			}
+		}
+	}
+	return n
+}

@@ -1,0 +1,74 @@
+package finding
+
+// Trials is what a trial measured: seed 000's table (tasks, successes,
+// refused attempts, tokens read) played on the scanned API by three
+// deterministic players, beside the interfaces section's passive estimate.
+// docs/trials.md has the players, the measures and their limits.
+type Trials struct {
+	// Reset says how the target was brought back between runs: "restart"
+	// (the harness or the demo restarted it), "command" (--trial-reset) or
+	// "distinct" (each run acted on a resource of its own).
+	Reset string `json:"reset"`
+	// PlanOnly is set when the trial was planned and not sent
+	// (--trial-plan): the runs have no figures.
+	PlanOnly bool `json:"planOnly,omitempty"`
+	// Tokenizer names how tokens were counted, as in the interfaces section.
+	Tokenizer string `json:"tokenizer,omitempty"`
+	// Players are A, B and C, in that order, with their totals.
+	Players []TrialPlayer `json:"players"`
+	// Tasks are the tasks in plan order, each with its runs.
+	Tasks []TrialTask `json:"tasks"`
+}
+
+// TrialPlayer is one player's totals over the tasks it played.
+type TrialPlayer struct {
+	// Player is "A", "B" or "C"; Interface the interfaces section's name
+	// of what it plays by (static, referenced, dynamic).
+	Player    string `json:"player"`
+	Interface string `json:"interface"`
+	Tasks     int    `json:"tasks"`
+	Completed int    `json:"completed"`
+	Requests  int    `json:"requests"`
+	// Refused counts attempts the server refused: invalid transitions
+	// attempted.
+	Refused int `json:"refused"`
+	Tokens  int `json:"tokens"`
+}
+
+// TrialTask is one task and what each player's run of it did.
+type TrialTask struct {
+	ID        int    `json:"id"`
+	Kind      string `json:"kind"`
+	State     string `json:"state"`
+	Operation string `json:"operation"`
+	// Resource is the URL the first run acted on.
+	Resource string         `json:"resource"`
+	Runs     []TrialRunInfo `json:"runs"`
+}
+
+// TrialRunInfo is one player's run of a task.
+type TrialRunInfo struct {
+	Player string `json:"player"`
+	// Via is "mcp" (a tools/call) or "http".
+	Via      string `json:"via"`
+	Resource string `json:"resource"`
+	// Outcome is "completed", "refused" (every attempt refused), "no
+	// change" (accepted, and nothing observable changed) or "planned".
+	Outcome  string `json:"outcome"`
+	Requests int    `json:"requests"`
+	Refused  int    `json:"refused"`
+	Tokens   int    `json:"tokens"`
+	// Sent lists what the run sent, in order.
+	Sent []TrialRequest `json:"sent,omitempty"`
+}
+
+// TrialRequest is one request of a trial run and the status it got (0 when
+// no response came).
+type TrialRequest struct {
+	ExchangeID string `json:"exchangeId"`
+	// Step is "read", "call", "reread" or "repeat".
+	Step   string `json:"step"`
+	Method string `json:"method"`
+	URL    string `json:"url"`
+	Status int    `json:"status,omitempty"`
+}

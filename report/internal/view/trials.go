@@ -1,0 +1,37 @@
+package view
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/agentready/agentready/internal/exchange"
+	"github.com/agentready/agentready/internal/finding"
+)
+
+// TrialColumns head the trial's table of players, after the player's
+// letter and interface.
+var TrialColumns = []string{"tasks", "completed", "refused", "requests", "tokens read"}
+
+// TrialPlayerRow is one player's figures, in TrialColumns order.
+func TrialPlayerRow(p finding.TrialPlayer) []string {
+	return []string{strconv.Itoa(p.Tasks), strconv.Itoa(p.Completed), strconv.Itoa(p.Refused), strconv.Itoa(p.Requests), strconv.Itoa(p.Tokens)}
+}
+
+// TrialCaption says how the trial was played: how the target was reset and
+// how tokens were counted, or that it was planned only.
+func TrialCaption(t *finding.Trials) string {
+	if t.PlanOnly {
+		return fmt.Sprintf("planned only (--trial-plan): %d tasks, nothing sent; between runs the target would be reset by %s", len(t.Tasks), exchange.ResetWords(t.Reset))
+	}
+	return fmt.Sprintf("%d tasks; between runs the target was reset by %s; tokens: %s", len(t.Tasks), exchange.ResetWords(t.Reset), NonEmpty(t.Tokenizer, "not counted"))
+}
+
+// TrialTaskLine is one task with each player's outcome: "cancelOrder on
+// /orders/{id} pending: A completed (mcp), B refused (http)".
+func TrialTaskLine(t finding.TrialTask) (what string, runs []string) {
+	what = fmt.Sprintf("%s on %s %s", t.Operation, t.Kind, t.State)
+	for _, r := range t.Runs {
+		runs = append(runs, fmt.Sprintf("%s %s (%s)", r.Player, r.Outcome, r.Via))
+	}
+	return what, runs
+}
