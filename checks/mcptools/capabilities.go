@@ -48,8 +48,8 @@ func (c ListChangedDeclared) Run(ctx context.Context, in *checks.Input) ([]findi
 	return judge(ctx, in, c.Meta(), runListChangedDeclared)
 }
 
-func runListChangedDeclared(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
-	changes, err := catalogChanges(s)
+func runListChangedDeclared(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
+	changes, err := catalogChanges(in, s)
 	if err != nil || len(changes) == 0 {
 		return nil, err
 	}

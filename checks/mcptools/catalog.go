@@ -98,8 +98,8 @@ func (c ContextCost) Run(ctx context.Context, in *checks.Input) ([]finding.Findi
 	return judge(ctx, in, c.Meta(), runContextCost)
 }
 
-func runStable(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
-	changes, err := catalogChanges(s)
+func runStable(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
+	changes, err := catalogChanges(in, s)
 	if err != nil {
 		return nil, err
 	}
@@ -127,9 +127,31 @@ type catalogChange struct {
 	diff         string
 }
 
+// catalogComparison is what catalogChanges returns, kept for the checks
+// that share it.
+type catalogComparison struct {
+	changes []catalogChange
+	err     error
+}
+
+var catalogComparisonKey = checks.NewKey[catalogComparison]()
+
 // catalogChanges compares every later complete walk (the second, and the
-// one after the other requests) with the first.
-func catalogChanges(s *mcp.Snapshot) ([]catalogChange, error) {
+// one after the other requests) with the first. Three checks read the
+// comparison of the scan's snapshot, which fingerprints every tool of every
+// walk: it is made once for them.
+func catalogChanges(in *checks.Input, s *mcp.Snapshot) ([]catalogChange, error) {
+	if s != in.MCP {
+		return compareCatalogs(s)
+	}
+	c := checks.Memo(in, catalogComparisonKey, func() catalogComparison {
+		changes, err := compareCatalogs(s)
+		return catalogComparison{changes, err}
+	})
+	return c.changes, c.err
+}
+
+func compareCatalogs(s *mcp.Snapshot) ([]catalogChange, error) {
 	if len(s.Listings) < 2 || !s.Listings[0].Complete || !s.Listings[1].Complete {
 		return nil, checks.Skip("tools/list could not be walked completely twice")
 	}
@@ -197,15 +219,19 @@ func names(tools []mcp.Tool) []string {
 	return out
 }
 
-func runOrder(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
+func runOrder(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
 	if s.Verdict.Era != mcp.EraModern {
 		return nil, checks.Skip("deterministic order is a 2026-07-28 rule and the server is legacy")
 	}
 	if len(s.Listings) < 2 || !s.Listings[0].Complete || !s.Listings[1].Complete {
 		return nil, checks.Skip("tools/list could not be walked completely twice")
 	}
+	changes, err := catalogChanges(in, s)
+	if err != nil {
+		return nil, err
+	}
 	a, b := s.Listings[0], s.Listings[1]
-	if catalogDiff(a.Tools, b.Tools) != "" {
+	if slices.ContainsFunc(changes, func(c catalogChange) bool { return c.later == &s.Listings[1] }) {
 		return nil, checks.Skip("the two listings differ as sets (see mcp-catalog-stable)")
 	}
 	na, nb := names(a.Tools), names(b.Tools)

@@ -25,7 +25,7 @@ func BenchmarkLint(b *testing.B) {
 				b.Fatal(err)
 			}
 			args := []string{"lint", "--format", "json", "--fail-on", "none", "--max-spec-size", strconv.FormatInt(st.Size(), 10), path}
-			b.Run("floor", func(b *testing.B) { spectest.Floor(b, path, spec.LibraryConfig()) })
+			b.Run("floor", func(b *testing.B) { spectest.Floor(b, path, spec.BuildLibraryModel) })
 			b.Run("lint", func(b *testing.B) {
 				for b.Loop() {
 					if code := Run(context.Background(), args, strings.NewReader(""), io.Discard, io.Discard, []string{"NO_COLOR="}); code != ExitOK {

@@ -80,9 +80,11 @@ type ToolSummary struct {
 
 // NewCatalog summarizes tools, in the order the server listed them.
 func NewCatalog(tools []Tool) Catalog {
-	c := Catalog{Fingerprint: CatalogFingerprint(tools), Tokenizer: Tokenizer}
+	c := Catalog{Tokenizer: Tokenizer}
+	fingerprints := make([]string, len(tools))
 	for i := range tools {
 		t := &tools[i]
+		fingerprints[i] = t.Fingerprint()
 		n, how := CountTokens(t.ContextText())
 		if how != Tokenizer {
 			c.Tokenizer = how
@@ -93,10 +95,11 @@ func NewCatalog(tools []Tool) Catalog {
 			ReadOnly: t.ReadOnly(), Destructive: t.Destructive(), Idempotent: t.Idempotent(), OpenWorld: t.OpenWorld(),
 			Hints:       declaredHints(t.Annotations),
 			Schema:      SchemaSummary(t.InputSchema),
-			Fingerprint: t.Fingerprint(),
+			Fingerprint: fingerprints[i],
 			Tokens:      n,
 		})
 	}
+	c.Fingerprint = catalogFingerprint(tools, fingerprints)
 	return c
 }
 

@@ -125,9 +125,19 @@ func (t *Tool) Fingerprint() string {
 // set of name and fingerprint pairs, so that order does not count and any
 // change to any tool does.
 func CatalogFingerprint(tools []Tool) string {
+	fingerprints := make([]string, len(tools))
+	for i := range tools {
+		fingerprints[i] = tools[i].Fingerprint()
+	}
+	return catalogFingerprint(tools, fingerprints)
+}
+
+// catalogFingerprint is CatalogFingerprint of tools whose own fingerprints
+// are known already.
+func catalogFingerprint(tools []Tool, fingerprints []string) string {
 	pairs := make([]string, len(tools))
 	for i := range tools {
-		pairs[i] = tools[i].Name + "=" + tools[i].Fingerprint()
+		pairs[i] = tools[i].Name + "=" + fingerprints[i]
 	}
 	sort.Strings(pairs)
 	return digest(pairs...)

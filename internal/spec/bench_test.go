@@ -15,7 +15,7 @@ func BenchmarkLoad(b *testing.B) {
 	for _, name := range spectest.BenchDocuments {
 		b.Run(name, func(b *testing.B) {
 			path := spectest.BenchPath(b, name)
-			b.Run("floor", func(b *testing.B) { spectest.Floor(b, path, LibraryConfig()) })
+			b.Run("floor", func(b *testing.B) { spectest.Floor(b, path, BuildLibraryModel) })
 			b.Run("load", func(b *testing.B) {
 				for b.Loop() {
 					data, err := os.ReadFile(path)

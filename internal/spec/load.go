@@ -13,9 +13,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pb33f/libopenapi"
 	"github.com/pb33f/libopenapi/datamodel"
 	v3high "github.com/pb33f/libopenapi/datamodel/high/v3"
+	lowbase "github.com/pb33f/libopenapi/datamodel/low/base"
+	v3low "github.com/pb33f/libopenapi/datamodel/low/v3"
 	"github.com/pb33f/libopenapi/index"
 	"github.com/pb33f/libopenapi/utils"
 
@@ -132,7 +133,7 @@ func readFile(path string, max int64) ([]byte, error) {
 // those nodes converted into plain values. Peak memory is then the
 // library's own, not the library's plus ours.
 func Load(data []byte, source, file string) (*Document, error) {
-	return loadWith(data, source, file, LibraryConfig())
+	return loadWith(data, source, file, libraryConfig())
 }
 
 // LoadLocal is Load for a document on the user's own disk whose $refs may
@@ -141,7 +142,7 @@ func Load(data []byte, source, file string) (*Document, error) {
 // judged as the one document it is. Remote references stay unread. A scan
 // never uses it: what a served document names on the disk is not its own.
 func LoadLocal(data []byte, source, file, baseDir string) (*Document, error) {
-	cfg := LibraryConfig()
+	cfg := libraryConfig()
 	cfg.AllowFileReferences = true
 	cfg.BasePath = baseDir
 	return loadWith(data, source, file, cfg)
@@ -149,15 +150,14 @@ func LoadLocal(data []byte, source, file, baseDir string) (*Document, error) {
 
 func loadWith(data []byte, source, file string, cfg *datamodel.DocumentConfiguration) (*Document, error) {
 	d := &Document{Source: source, File: file}
-	lib, err := libopenapi.NewDocumentWithConfiguration(data, cfg)
+	info, err := datamodel.ExtractSpecInfoWithConfig(data, cfg)
 	if err != nil {
 		return d.parseFailure(data, err)
 	}
-	info := lib.GetSpecInfo()
 	root := info.RootNode
 	d.Version = info.Version
 	if info.SpecFormat == datamodel.OAS2 {
-		lib.Release()
+		info.Release()
 		d.Swagger2 = true
 		d.Notices = append(d.Notices, fmt.Sprintf("%s is a Swagger 2.0 document: it is recognized but not checked "+
 			"operation by operation (no x-hal-rel, operationId or path-template checks, no findings located in it); "+
@@ -166,7 +166,7 @@ func loadWith(data []byte, source, file string, cfg *datamodel.DocumentConfigura
 	}
 	d.Problems = append(d.Problems, duplicateKeys(d, root)...)
 	l := &loader{doc: d, root: root, conv: newConverter(root)}
-	if !l.readModel(lib) {
+	if !l.readModel(info, cfg) {
 		sortProblems(d.Problems)
 		return d, nil
 	}
@@ -183,11 +183,11 @@ func loadWith(data []byte, source, file string, cfg *datamodel.DocumentConfigura
 
 // readModel builds the library's model and reads from it everything that
 // needs no conversion, keeping the YAML nodes to convert. It releases the
-// library's document before returning, and reports whether there was a
-// model at all.
-func (l *loader) readModel(lib libopenapi.Document) bool {
-	defer lib.Release()
-	model, buildErr := lib.BuildV3Model()
+// parsed document before returning, and reports whether there was a model
+// at all.
+func (l *loader) readModel(info *datamodel.SpecInfo, cfg *datamodel.DocumentConfiguration) bool {
+	defer info.Release()
+	model, buildErr := buildV3Model(info, cfg)
 	before := len(l.doc.Problems)
 	l.doc.addBuildProblems(buildErr)
 	if model == nil {
@@ -196,14 +196,63 @@ func (l *loader) readModel(lib libopenapi.Document) bool {
 		}
 		return false
 	}
-	l.servers(model.Model.Servers)
-	l.securitySchemes(model.Model.Components)
-	l.paths(&model.Model)
+	l.servers(model.Servers)
+	l.securitySchemes(model.Components)
+	l.paths(model)
 	return true
 }
 
-// LibraryConfig is the configuration Load gives libopenapi; benchmarks parse
-// with it to measure the library alone. It keeps the library offline (no
+// buildV3Model is what libopenapi's Document.BuildV3Model does, errors
+// included, called on the model packages directly: the library's root
+// package also holds its Swagger 2, Arazzo, Overlay and document-diff
+// models, which this package never uses and which would double the time
+// it takes to compile it and its dependencies from an empty cache.
+func buildV3Model(info *datamodel.SpecInfo, cfg *datamodel.DocumentConfiguration) (*v3high.Document, error) {
+	switch info.SpecFormat {
+	case datamodel.OAS3, datamodel.OAS31, datamodel.OAS32:
+	default:
+		return nil, fmt.Errorf("unable to build openapi document, "+
+			"supplied spec is a different version (%v). Try 'BuildV2Model()'", info.SpecFormat)
+	}
+	lowDoc, docErr := v3low.CreateDocumentFromConfig(info, cfg)
+	if lowDoc == nil {
+		return nil, docErr
+	}
+	errs := utils.UnwrapErrors(docErr)
+	// Only circular references leave a model to read; the library then
+	// reports them alongside it, and addBuildProblems leaves them out.
+	for _, err := range errs {
+		var refErr *index.ResolvingError
+		if errors.As(err, &refErr) && refErr.CircularReference == nil {
+			return nil, errors.Join(errs...)
+		}
+	}
+	model := v3high.NewDocument(lowDoc)
+	// The library keeps schema hashes in a process-wide cache for the
+	// model's build; like its own BuildV3Model, empty it afterwards.
+	lowbase.SchemaQuickHashMap.Clear()
+	return model, errors.Join(errs...)
+}
+
+// BuildLibraryModel is the floor the benchmarks measure Load against:
+// libopenapi's parse and model build with the configuration Load gives it,
+// and nothing else.
+func BuildLibraryModel(data []byte) error {
+	cfg := libraryConfig()
+	info, err := datamodel.ExtractSpecInfoWithConfig(data, cfg)
+	if err != nil {
+		return err
+	}
+	defer info.Release()
+	if model, err := buildV3Model(info, cfg); model == nil {
+		return fmt.Errorf("no model: %v", err)
+	}
+	return nil
+}
+
+// libraryConfig is the configuration Load gives libopenapi, and
+// BuildLibraryModel too, so that benchmarks measure the library alone with
+// what Load asks of it. It keeps the library offline (no
 // file or remote $ref is followed: a scan must not read the user's disk or
 // the network on a document's say) and quiet (its default logger writes to
 // stdout). Two of its passes are skipped: the circular-reference walk (a
@@ -211,7 +260,7 @@ func (l *loader) readModel(lib libopenapi.Document) bool {
 // time on large descriptions), and the JSON view with its duplicate-key
 // check, which compares every pair of keys of a mapping; duplicateKeys does
 // that check in linear time.
-func LibraryConfig() *datamodel.DocumentConfiguration {
+func libraryConfig() *datamodel.DocumentConfiguration {
 	cfg := datamodel.NewDocumentConfiguration()
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	cfg.AllowFileReferences = false
