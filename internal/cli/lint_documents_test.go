@@ -10,8 +10,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/longtest"
 )
 
 // toolsListRequest is a 2026-07-28 tools/list request, as an MCP client
@@ -129,6 +133,97 @@ func TestLintCatchesTheDemoToolDefectsAsALiveScanDoes(t *testing.T) {
 	if !strings.Contains(text.stdout, filepath.Base(toolsPath)+":") {
 		t.Errorf("the text report names no file:line:col of the catalog:\n%s", text.stdout)
 	}
+}
+
+// Every check lint runs gives, on each demo defect that fires it offline,
+// the findings a live scan of the same app gives, with the same IDs and
+// fingerprints (check, operation or tool, JSON pointer; never a URL): the
+// catalog's, the parity and description checks', the document's, the
+// readiness checks' and those of llms.txt and the agent card. The cases
+// are the demo's own expectations, so a new defect is covered with no edit.
+// The suite run on every change plays the defects of the checks whose
+// fingerprints once differed (keyChecks); the long tests play them all.
+func TestLintFindingsHaveTheLiveScansFingerprints(t *testing.T) {
+	keyChecks := []string{"mcp-parity-missing-tool", "mcp-context-cost", "mcp-tool-description", "mcp-hidden-instructions",
+		"openapi-hal-spec-invalid", "openapi-hal-retry-unguarded", "stateful-idempotency-key-declared", "discovery-llms-title"}
+	reg, err := builtin.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	static := map[string]bool{}
+	for _, c := range checks.StaticOnly(reg.All()) {
+		static[c.Meta().ID] = true
+	}
+	covered := map[string]bool{}
+	for _, d := range demo.Defects() {
+		var want []string
+		for _, id := range d.Fires() {
+			if static[id] {
+				want = append(want, id)
+			}
+		}
+		if len(want) == 0 || (!longtest.Enabled() && !slices.ContainsFunc(want, func(id string) bool { return slices.Contains(keyChecks, id) })) {
+			continue
+		}
+		t.Run(string(d), func(t *testing.T) {
+			base, specPath, toolsPath := exportDemo(t, d)
+			args := []string{"--fail-on", "none", specPath, "--mcp-tools", toolsPath}
+			for flag, path := range map[string]string{"--llms": "/llms.txt", "--agent-card": "/.well-known/agent-card.json"} {
+				if file, ok := exportIfServed(t, base, path); ok {
+					args = append(args, flag, file)
+				}
+			}
+			rep, r := lintReport(t, args...)
+			live := filepath.Join(t.TempDir(), "live.json")
+			if r := run(t, "scan", "-q", "--max-pages", "20", "--fail-on", "none", "-o", "json="+live, base); r.code != ExitOK {
+				t.Fatalf("live scan: exit %d: %s", r.code, r.stderr)
+			}
+			liveRep := readJSONReport(t, live)
+			for _, id := range want {
+				offline, online := fingerprintsOf(rep, id), fingerprintsOf(liveRep, id)
+				if len(offline) == 0 {
+					t.Errorf("%s did not fire offline (exit %d): %s", id, r.code, r.stderr)
+					continue
+				}
+				if !slices.Equal(offline, online) {
+					t.Errorf("%s: lint's fingerprints %v, the live scan's %v", id, offline, online)
+				}
+				covered[id] = true
+			}
+		})
+	}
+	for _, id := range keyChecks {
+		if !covered[id] && !t.Failed() {
+			t.Errorf("no demo defect fires %s offline any more: cover it another way", id)
+		}
+	}
+}
+
+// fingerprintsOf are the sorted fingerprints of the findings of check id.
+func fingerprintsOf(rep *finding.Report, id string) []string {
+	var out []string
+	for _, f := range rep.Findings {
+		if f.CheckID == id {
+			out = append(out, f.Fingerprint)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// exportIfServed writes what the demo at base serves at path to a file,
+// when it serves it with 200.
+func exportIfServed(t *testing.T, base, path string) (string, bool) {
+	t.Helper()
+	resp, err := http.Get(strings.TrimSuffix(base, "/") + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return "", false
+	}
+	return exportDemoFile(t, base, path), true
 }
 
 // A readiness deduction has the fingerprint of the check, the operation
@@ -455,5 +550,76 @@ func TestLintToolEvidenceNamesTheFile(t *testing.T) {
 	r = run(t, "lint", "--format", "sarif", good, "--mcp-tools", tools)
 	if strings.Contains(r.stdout, "webRequest") || !strings.Contains(r.stdout, "(tools/list "+tools+")") {
 		t.Errorf("SARIF of a file's evidence:\n%s", r.stdout)
+	}
+}
+
+// lint reads the configuration a scan reads, by the same lookup: its limits
+// bound the catalog (a lower description budget fires
+// mcp-tool-description-length, at the fingerprints a live scan with the
+// same file gives), a check it turns off does not run, and its severities
+// and ignores apply.
+func TestLintHonoursTheConfiguration(t *testing.T) {
+	base, specPath, toolsPath := exportDemo(t, demo.DefectMCPPoisonedTool)
+	const lengthCheck = "mcp-tool-description-length"
+	count := func(rep *finding.Report, id string) int {
+		n := 0
+		for _, f := range rep.Findings {
+			if f.CheckID == id {
+				n++
+			}
+		}
+		return n
+	}
+	ran := func(rep *finding.Report, id string) bool {
+		return slices.ContainsFunc(rep.Checks, func(c finding.CheckResult) bool { return c.ID == id })
+	}
+	if rep, _ := lintReport(t, "--fail-on", "none", specPath, "--mcp-tools", toolsPath); count(rep, lengthCheck) != 0 || !ran(rep, lengthCheck) {
+		t.Fatalf("without a configuration: %d findings of %s, ran %v", count(rep, lengthCheck), lengthCheck, ran(rep, lengthCheck))
+	}
+
+	low := writeConfig(t, "limits:\n  mcp-description-max-tokens: 5\n")
+	rep, r := lintReport(t, "--config", low, "--fail-on", "none", specPath, "--mcp-tools", toolsPath)
+	if count(rep, lengthCheck) == 0 {
+		t.Fatalf("limits.mcp-description-max-tokens: 5 fired no %s in lint: %+v\n%s", lengthCheck, rep.Findings, r.stderr)
+	}
+	live := filepath.Join(t.TempDir(), "live.json")
+	run(t, "scan", "--config", low, "-q", "--max-pages", "20", "--fail-on", "none", "-o", "json="+live, base)
+	fingerprints := func(rep *finding.Report) []string {
+		var out []string
+		for _, f := range rep.Findings {
+			if f.CheckID == lengthCheck {
+				out = append(out, f.Fingerprint)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	if offline, online := fingerprints(rep), fingerprints(readJSONReport(t, live)); !slices.Equal(offline, online) {
+		t.Errorf("with the same configuration, lint's %s fingerprints %v, the live scan's %v", lengthCheck, offline, online)
+	}
+
+	// The file found in the working directory, as scan finds it: the check
+	// turned off does not run, the severity and the ignore apply.
+	dir := t.TempDir()
+	body := "limits:\n  mcp-description-max-tokens: 5\nchecks:\n  " + lengthCheck + ": off\n  mcp-tool-description: error\n" +
+		"ignores:\n  - check: mcp-hidden-instructions\n    tool: getOrder\n    reason: the demo's poisoned tool\n"
+	if err := os.WriteFile(filepath.Join(dir, config.FileName), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	rep, r = lintReport(t, specPath, "--mcp-tools", toolsPath)
+	if r.code != ExitOK || !strings.Contains(r.stderr, "using config") {
+		t.Errorf("exit %d, want 0 (the one error is ignored): %s", r.code, r.stderr)
+	}
+	if ran(rep, lengthCheck) || count(rep, lengthCheck) != 0 || !slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "turned off by the configuration: "+lengthCheck) }) {
+		t.Errorf("%s is off in the configuration, yet ran in lint (or no note says so): %+v", lengthCheck, rep.Notes)
+	}
+	if count(rep, "mcp-hidden-instructions") != 0 || len(rep.Ignored) != 1 || rep.Ignored[0].CheckID != "mcp-hidden-instructions" {
+		t.Errorf("the ignore left %d findings, ignored %+v", count(rep, "mcp-hidden-instructions"), rep.Ignored)
+	}
+	for _, rule := range rep.Rules {
+		if rule.ID == "mcp-tool-description" && rule.Severity != finding.SeverityError {
+			t.Errorf("mcp-tool-description at %s, want the configuration's error", rule.Severity)
+		}
 	}
 }
