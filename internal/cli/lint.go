@@ -66,7 +66,10 @@ description split into several files is one document. - reads a document
 from stdin. One that does not parse gets no grade and one error finding with
 its line and column (exit 1). Findings point at the file, line and column.
 Reports and exit codes are those of scan; several documents give a report
-each, then a summary, as several scan targets do.`,
+each, then a summary, as several scan targets do. The configuration file
+scan reads (--config, or ` + config.FileName + ` in the working directory or a
+parent) applies as it does to scan: checks turned off do not run, severities
+and ignores apply, and its limits bound the tool catalog.`,
 		Example: `  agentready lint openapi.yaml
   agentready lint api/*.yaml
   agentready lint openapi.yaml --mcp-tools tools.json
