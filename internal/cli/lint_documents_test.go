@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,7 +31,13 @@ const toolsListRequest = `{"jsonrpc":"2.0","id":1,"method":"tools/list","params"
 // the demo's URL too, for a live scan of the same app.
 func exportDemo(t *testing.T, defects ...demo.Defect) (base, specPath, toolsPath string) {
 	t.Helper()
-	base = serve(t, defects...)
+	return exportApp(t, demo.New(defects...))
+}
+
+// exportApp is exportDemo of the app h serves.
+func exportApp(t *testing.T, h http.Handler) (base, specPath, toolsPath string) {
+	t.Helper()
+	base = serveHandler(t, h)
 	dir := t.TempDir()
 	get := func(req *http.Request, path string) {
 		t.Helper()
@@ -622,4 +629,136 @@ func TestLintHonoursTheConfiguration(t *testing.T) {
 			t.Errorf("mcp-tool-description at %s, want the configuration's error", rule.Severity)
 		}
 	}
+}
+
+// No demo defect fires most readiness checks, problem-json-errors-declared
+// or the tool description checks, so the demo serves here a document and a
+// catalog stripped of what they look for (each operation's summary and
+// description, its parameters' constraints, its error responses'
+// problem+json, a GET's error responses; each tool's description but its
+// first words): lint of those documents and a live scan of the app that
+// serves them give the same findings, with the same fingerprints.
+func TestLintFindingsOfStrippedDocumentsAreTheLiveScans(t *testing.T) {
+	stripped := strippedDemoDocument(t)
+	app := demo.New()
+	base, specPath, toolsPath := exportApp(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/openapi.json" && r.Method == http.MethodGet:
+			w.Header().Set("Content-Type", "application/json")
+			w.Write(stripped)
+		case r.URL.Path == "/mcp" && r.Header.Get("Mcp-Method") == "tools/list":
+			rec := httptest.NewRecorder()
+			app.ServeHTTP(rec, r)
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			w.Header().Del("Content-Length")
+			w.WriteHeader(rec.Code)
+			w.Write(strippedToolDescriptions(t, rec.Body.Bytes()))
+		default:
+			app.ServeHTTP(w, r)
+		}
+	}))
+	rep, r := lintReport(t, "--fail-on", "none", specPath, "--mcp-tools", toolsPath)
+	live := filepath.Join(t.TempDir(), "live.json")
+	if r := run(t, "scan", "-q", "--max-pages", "20", "--fail-on", "none", "-o", "json="+live, base); r.code != ExitOK {
+		t.Fatalf("live scan: exit %d: %s", r.code, r.stderr)
+	}
+	liveRep := readJSONReport(t, live)
+	for _, id := range []string{"openapi-hal-operation-purpose", "openapi-hal-input-unconstrained", "openapi-hal-errors-undeclared",
+		"problem-json-errors-declared", "mcp-tool-description-errors", "mcp-tool-description-preconditions"} {
+		if offline := fingerprintsOf(rep, id); len(offline) == 0 {
+			t.Errorf("%s did not fire offline on the stripped documents (exit %d): %s", id, r.code, r.stderr)
+		}
+	}
+	for _, rule := range rep.Rules {
+		if !rule.Readiness && !strings.HasPrefix(rule.ID, "mcp-tool-description") && !strings.HasPrefix(rule.ID, "mcp-parity-") {
+			continue
+		}
+		if offline, online := fingerprintsOf(rep, rule.ID), fingerprintsOf(liveRep, rule.ID); !slices.Equal(offline, online) {
+			t.Errorf("%s: lint's fingerprints %v, the live scan's %v", rule.ID, offline, online)
+		}
+	}
+}
+
+// strippedToolDescriptions cuts each tool's description in a tools/list
+// answer to its words before the first colon.
+func strippedToolDescriptions(t *testing.T, answer []byte) []byte {
+	t.Helper()
+	var msg map[string]any
+	if err := json.Unmarshal(answer, &msg); err != nil {
+		t.Fatalf("tools/list answer: %v: %s", err, answer)
+	}
+	result, _ := msg["result"].(map[string]any)
+	tools, _ := result["tools"].([]any)
+	for _, tool := range tools {
+		if m, ok := tool.(map[string]any); ok {
+			if d, ok := m["description"].(string); ok {
+				m["description"], _, _ = strings.Cut(d, ":")
+			}
+		}
+	}
+	out, err := json.Marshal(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// strippedDemoDocument is the demo's OpenAPI document without what the
+// readiness checks look for.
+func strippedDemoDocument(t *testing.T) []byte {
+	t.Helper()
+	_, specPath, _ := exportDemo(t)
+	data, err := os.ReadFile(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	paths, _ := doc["paths"].(map[string]any)
+	for _, item := range paths {
+		ops, _ := item.(map[string]any)
+		for method, v := range ops {
+			op, ok := v.(map[string]any)
+			if !ok {
+				continue
+			}
+			delete(op, "summary")
+			delete(op, "description")
+			params, _ := op["parameters"].([]any)
+			for _, p := range params {
+				if schema, ok := p.(map[string]any)["schema"].(map[string]any); ok {
+					for _, k := range []string{"minimum", "maximum", "minLength", "maxLength", "pattern", "enum", "example", "examples", "format"} {
+						delete(schema, k)
+					}
+				}
+			}
+			responses, _ := op["responses"].(map[string]any)
+			for status, rv := range responses {
+				if strings.HasPrefix(status, "2") {
+					continue
+				}
+				if method == "get" {
+					delete(responses, status)
+					continue
+				}
+				if resp, ok := rv.(map[string]any); ok {
+					if content, ok := resp["content"].(map[string]any); ok {
+						if body, ok := content["application/problem+json"]; ok {
+							delete(content, "application/problem+json")
+							content["application/json"] = body
+						}
+					}
+				}
+			}
+		}
+	}
+	out, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
