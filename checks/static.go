@@ -100,6 +100,13 @@ type File struct {
 	Body     []byte
 }
 
+// PurposeOpenAPI tags the GETs that fetched the OpenAPI document (found by
+// discovery, or named with --openapi URL); the probe uses the same value.
+// A finding whose evidence is such a GET is about the document, wherever
+// it was served, and is fingerprinted so (lint reads the same document
+// from a file).
+const PurposeOpenAPI = "openapi/fetch"
+
 // Where a scan fetches the documents a File can hold, at the target's
 // origin, and the purpose of that GET; checks/internal/purpose names them
 // for the families that plan and read it.

@@ -268,7 +268,7 @@ func runContextCost(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding
 			return nil, nil
 		}
 	}
-	ev := mcpmap.CallEvidence(l.Pages[0].Call)
+	ev := mcpmap.ListingEvidence(l)
 	ev.Actual = fmt.Sprintf("%d tools, %d tokens", len(c.Tools), c.Tokens)
 	ev.Expected = fmt.Sprintf("at most %d tools and %d tokens, or a search tool", lim.Tools, lim.Tokens)
 	return []finding.Finding{checks.New(m, "catalog", fmt.Sprintf("the catalog puts %d tools and %d tokens (%s) into every context, with no search or discovery tool",

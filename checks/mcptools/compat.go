@@ -162,8 +162,7 @@ func runClientCompat(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding
 	}
 	var out []finding.Finding
 	if n := len(l.Tools); n > maxOpenAIFunctions && l.Complete {
-		ev := mcpmap.CallEvidence(l.Pages[0].Call)
-		ev.JSONPointer = "/result/tools"
+		ev := mcpmap.ListingEvidence(l)
 		ev.Actual = fmt.Sprintf("%d tools", n)
 		ev.Expected = fmt.Sprintf("at most %d", maxOpenAIFunctions)
 		out = append(out, checks.New(m, "catalog|OpenAI", fmt.Sprintf("OpenAI: the catalog lists %d tools, and a request takes at most %d functions (%s)",

@@ -694,7 +694,7 @@ func runMissingTool(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding
 		if len(op.HALRels) == 0 || !in.JudgesAbsence(m.ID, op) {
 			continue
 		}
-		ev := mcpmap.CallEvidence(l.Pages[0].Call)
+		ev := mcpmap.ListingEvidence(l)
 		ev.Expected = "a tool named " + op.OperationID
 		f := checks.New(m, op.Key(), fmt.Sprintf("%s (operationId %q, x-hal-rel %s) is agent-facing but no tool maps to it",
 			op.Key(), op.OperationID, strings.Join(op.HALRels, ", ")), ev)

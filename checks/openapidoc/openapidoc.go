@@ -20,10 +20,6 @@ import (
 	"github.com/agentready/agentready/internal/spec"
 )
 
-// PurposeFetch tags the GETs that fetched the document (discovery or
-// --openapi URL); the probe uses the same value.
-const PurposeFetch = "openapi/fetch"
-
 // All returns the checks of this package.
 func All() []checks.Check {
 	return append([]checks.Check{SpecInvalid{}, OperationIDUnique{}, PathTemplateValid{}}, Readiness()...)
@@ -56,7 +52,7 @@ func fetchEvidence(in *checks.Input) []finding.Evidence {
 		return nil
 	}
 	var best *exchange.Exchange
-	for x := range in.Recording.WithPurpose(PurposeFetch) {
+	for x := range in.Recording.WithPurpose(checks.PurposeOpenAPI) {
 		if x.Request.URL == in.Spec.Source || best == nil {
 			best = x
 		}

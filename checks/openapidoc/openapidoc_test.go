@@ -185,7 +185,7 @@ func TestSpecInvalidCarriesFetchEvidence(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := checkstest.Input("http://h.test/", nil,
-		checkstest.Exchange(PurposeFetch, "GET", "http://h.test/openapi.yaml").Status(200).Header("Content-Type", "application/yaml").Build())
+		checkstest.Exchange(checks.PurposeOpenAPI, "GET", "http://h.test/openapi.yaml").Status(200).Header("Content-Type", "application/yaml").Build())
 	in.Spec = doc
 	fs, _ := run(t, SpecInvalid{}, in)
 	if len(fs) != 1 || len(fs[0].Evidence) != 1 || fs[0].Evidence[0].URL != "http://h.test/openapi.yaml" || fs[0].Location == nil {

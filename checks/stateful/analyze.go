@@ -280,7 +280,7 @@ func (n *node) idempotency(e entry) {
 	}
 	if declared, known := n.a.catalog.idempotency(e.name); known && !declared {
 		n.a.add(idIdempotency, n.x, e.v, e.name,
-			fmt.Sprintf("next_actions offers %s, a confirm or recover step, but its operation declares no Idempotency-Key header and no idempotency_key member: a retried submission cannot be told from a new one", e.name),
+			fmt.Sprintf("next_actions offers %s, a confirm, recover or retry step, but its operation declares no Idempotency-Key header and no idempotency_key member: a retried submission cannot be told from a new one", e.name),
 			"an Idempotency-Key header parameter or an idempotency_key member", "(none)")
 	}
 }

@@ -73,22 +73,25 @@ func (c ConfirmationSkipped) Run(ctx context.Context, in *checks.Input) ([]findi
 	return judge(ctx, in, c.Meta())
 }
 
-// IdempotencyKey checks that confirm and recover steps take an idempotency key.
+// IdempotencyKey checks that confirm, recover and retry steps take an
+// idempotency key.
 type IdempotencyKey struct{}
 
 func (IdempotencyKey) Meta() checks.Meta {
 	return checks.Meta{
 		ID: idIdempotency, Family: checks.FamilyStateful, Severity: finding.SeverityWarning,
 		Since:    checks.FirstRelease,
-		Title:    "Confirm and recover steps take an idempotency key",
+		Title:    "Confirm, recover and retry steps take an idempotency key",
 		SpecRefs: []finding.SpecRef{ref("confirm-and-recover-take-an-idempotency-key", "SHOULD"), refIdempotencyKey},
 		Help: `The final submission and its retry after a timeout are the calls an agent may
-send twice. An operation reached from a confirm or recover step must let the
-agent say "this is the same request": an ` + "`Idempotency-Key`" + ` header parameter, or
-an ` + "`idempotency_key`" + ` member of its request body or tool input. Without one a
-retried payment is charged twice. The operation is the one the OpenAPI
-document (operationId, x-mcp-tool) or the MCP tool catalog gives the entry's
-name; entries that resolve to neither are not judged.
+send twice. An operation reached from a confirm, recover or retry step of
+next_actions (an entry whose name says so: ` + "`confirm_action`" + `, ` + "`recover_action`" + `,
+` + "`retryPayment`" + `) must let the agent say "this is the same request": an
+` + "`Idempotency-Key`" + ` header parameter, or an ` + "`idempotency_key`" + ` member of its request
+body or tool input. Without one a retried payment is charged twice. The
+operation is the one the OpenAPI document (operationId, x-mcp-tool) or the MCP
+tool catalog gives the entry's name; entries that resolve to neither are not
+judged.
 
 **How to fix:** declare the key on the operation and deduplicate on it.`,
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // IdempotencyKeyDeclared checks, from the OpenAPI document alone, that the
-// confirm and recover operations it declares take an idempotency key: the
+// confirm, recover and retry operations it declares take an idempotency key: the
 // rule of IdempotencyKey, for operations no crawled next_actions names yet.
 type IdempotencyKeyDeclared struct{}
 
@@ -19,7 +19,7 @@ func (IdempotencyKeyDeclared) Meta() checks.Meta {
 		ID: idIdempotencyDeclared, Family: checks.FamilyStateful, Severity: finding.SeverityWarning,
 		Documents: checks.DocOpenAPI,
 		Since:     checks.FirstRelease,
-		Title:     "Confirm and recover operations the OpenAPI document declares take an idempotency key",
+		Title:     "Confirm, recover and retry operations the OpenAPI document declares take an idempotency key",
 		SpecRefs:  []finding.SpecRef{ref("confirm-and-recover-take-an-idempotency-key", "SHOULD"), refIdempotencyKey},
 		Help: `The final submission and its retry after a timeout are the calls an agent may
 send twice. An operation of the document that is such a step must let the agent
@@ -61,7 +61,7 @@ func (c IdempotencyKeyDeclared) Run(ctx context.Context, in *checks.Input) ([]fi
 			continue
 		}
 		f := checks.New(m, op.Key(), fmt.Sprintf(
-			"%s (%s) is a confirm or recover step, but declares no Idempotency-Key header and no idempotency_key member: a retried submission cannot be told from a new one",
+			"%s (%s) is a confirm, recover or retry step, but declares no Idempotency-Key header and no idempotency_key member: a retried submission cannot be told from a new one",
 			op.Key(), step), finding.Evidence{Method: op.Method, URL: op.PathTemplate,
 			Expected: "an Idempotency-Key header parameter or an idempotency_key member", Actual: "(none)"})
 		if op.Location.File != "" || op.Location.Line > 0 {

@@ -53,7 +53,7 @@ func newLintCmd(e *env) *cobra.Command {
 lists them), each document on its own: that it loads (syntax, $refs, one
 OpenAPI version), operationId uniqueness, path-template validity, x-hal-rel
 well-formedness and relation collisions, problem+json declared on successes
-and for errors, idempotency keys on confirm and recover operations, and the
+and for errors, idempotency keys on confirm, recover and retry operations, and the
 house rules on the document. With --mcp-tools, the tool catalog is
 judged too (hidden instructions, confusable tools, descriptions, schemas,
 hints, context cost) and against the document's operations (parity). With
@@ -66,7 +66,10 @@ description split into several files is one document. - reads a document
 from stdin. One that does not parse gets no grade and one error finding with
 its line and column (exit 1). Findings point at the file, line and column.
 Reports and exit codes are those of scan; several documents give a report
-each, then a summary, as several scan targets do.`,
+each, then a summary, as several scan targets do. The configuration file
+scan reads (--config, or ` + config.FileName + ` in the working directory or a
+parent) applies as it does to scan: checks turned off do not run, severities
+and ignores apply, and its limits bound the tool catalog.`,
 		Example: `  agentready lint openapi.yaml
   agentready lint api/*.yaml
   agentready lint openapi.yaml --mcp-tools tools.json
@@ -130,8 +133,23 @@ func runLint(ctx context.Context, e *env, paths []string, f *lintFlags) error {
 	for _, file := range files {
 		given |= file.Document
 	}
-	static := checks.StaticFor(reg.All(), given)
-	l := linter{e: e, all: reg.All(), surface: surface, tools: tools, files: files, maxSize: f.maxSize, keepText: checks.NeedsOf(static).Has(checks.NeedsSpecText), failOn: failOn}
+	// The configuration applies as it does to a scan: the same file, its
+	// checks turned off or at another severity, its ignores and the
+	// catalog's limits.
+	policy, err := e.config.policy()
+	if err != nil {
+		return err
+	}
+	if surface.Baseline != nil {
+		if policy == nil {
+			policy = &pipeline.Policy{}
+		}
+		policy.Baseline = surface.Baseline
+	}
+	all, selectionNotes := policy.Select(reg.All())
+	static := checks.StaticFor(all, given)
+	l := linter{e: e, all: all, surface: surface, tools: tools, files: files, maxSize: f.maxSize, keepText: checks.NeedsOf(static).Has(checks.NeedsSpecText), failOn: failOn,
+		policy: policy, catalog: catalogLimits(e.configFile().Limits), selectionNotes: selectionNotes}
 	if len(paths) == 1 {
 		sinks, err := planOutputs(e, &f.out)
 		if err != nil {
@@ -165,8 +183,9 @@ func countStdin(paths []string) int {
 // linter lints documents one at a time with one selection of checks.
 type linter struct {
 	e *env
-	// all are the registry's checks: lint runs those whose documents it
-	// was given, and the drift family's when surface has a baseline.
+	// all are the registry's checks the configuration leaves on: lint runs
+	// those whose documents it was given, and the drift family's when
+	// surface has a baseline.
 	all      []checks.Check
 	surface  LintSurface
 	tools    *mcp.ToolsFile
@@ -174,6 +193,13 @@ type linter struct {
 	maxSize  int64
 	keepText bool
 	failOn   finding.Severity
+	// policy is the configuration's severities and ignores, with the
+	// baseline's findings; nil is none. catalog bounds the tool catalog,
+	// from the configuration's limits.
+	policy  *pipeline.Policy
+	catalog checks.CatalogLimits
+	// selectionNotes say which checks the configuration turned off.
+	selectionNotes []string
 }
 
 // lint loads one document and judges it. The error is a usage error (a
@@ -197,7 +223,7 @@ func (l *linter) lint(ctx context.Context, path string) (*finding.Report, error)
 		}
 		return nil, &ExitError{Code: ExitIncomplete, Err: fmt.Errorf("lint %s: %w", path, err)}
 	}
-	rep := LintDocuments(ctx, doc, l.tools, l.files, l.all, version(), l.surface)
+	rep := l.judge(ctx, doc)
 	rep.StartedAt = started.UTC()
 	rep.Gate = score.Gate(rep, score.GateOptions{FailOn: l.failOn})
 	if doc.Unparsed {
@@ -378,59 +404,54 @@ func lintExit(ctx context.Context, rep *finding.Report) error {
 	return exitFor(ctx, rep)
 }
 
-// Lint evaluates the static checks among cs that read the OpenAPI document
-// alone over a loaded document, and what surface asks of its agent surface,
-// and returns the report, graded like a scan's.
-func Lint(ctx context.Context, doc *spec.Document, cs []checks.Check, toolVersion string, surface LintSurface) *finding.Report {
-	return LintDocuments(ctx, doc, nil, nil, cs, toolVersion, surface)
-}
-
-// LintDocuments evaluates the static checks among cs whose documents are
-// given over the document and, when tools is not nil, the tool catalog,
-// with the files given beside them, and with a baseline the drift family.
-// A document that does not parse is judged by nothing else and has no
-// grade.
-func LintDocuments(ctx context.Context, doc *spec.Document, tools *mcp.ToolsFile, files []LintFile, cs []checks.Check, toolVersion string, surface LintSurface) *finding.Report {
+// judge evaluates the static checks whose documents are given over the
+// document and, when l.tools is not nil, the tool catalog, with the files
+// given beside them, and with a baseline the drift family; then the
+// configuration's policy, as a scan's pipeline does. A document that does
+// not parse is judged by nothing else and has no grade.
+func (l *linter) judge(ctx context.Context, doc *spec.Document) *finding.Report {
 	given := checks.DocOpenAPI
 	var snapshot *mcp.Snapshot
-	if tools != nil {
+	if l.tools != nil {
 		given |= checks.DocMCPTools
-		snapshot = tools.Snapshot
+		snapshot = l.tools.Snapshot
 	}
-	recorded := make([]checks.File, 0, len(files))
-	for _, f := range files {
+	recorded := make([]checks.File, 0, len(l.files))
+	for _, f := range l.files {
 		given |= f.Document
 		recorded = append(recorded, f.File)
 	}
-	static := append(checks.StaticFor(cs, given), surface.checks(cs)...)
+	static := append(checks.StaticFor(l.all, given), l.surface.checks(l.all)...)
 	target := documentURL(doc.Source)
 	in := checks.NewStaticInput(target, doc, recorded...)
 	in.MCP = snapshot
-	in.Baseline = surface.snapshot()
+	in.Catalog = l.catalog
+	in.Baseline = l.surface.snapshot()
 	results, findings := checks.Evaluate(context.WithoutCancel(ctx), in, static)
-	locateFiles(findings, files)
-	locateTools(findings, tools)
-	post := &pipeline.Pipeline{Doc: doc, Policy: surface.policy(), Results: results, Rules: scan.RuleInfos(static)}
+	locateFiles(findings, l.files)
+	locateTools(findings, l.tools)
+	post := &pipeline.Pipeline{Doc: doc, Policy: l.policy, Now: l.policy.Clock(), Results: results, Rules: scan.RuleInfos(static)}
 	findings = post.Run(findings)
-	describeToolsFile(findings, tools)
+	describeToolsFile(findings, l.tools)
 	now := time.Now().UTC()
 	rep := &finding.Report{
 		SchemaVersion: finding.SchemaVersion,
-		Tool:          finding.ToolInfo{Name: "agentready", Version: toolVersion, DocsURL: "https://github.com/agentready/agentready"},
+		Tool:          finding.ToolInfo{Name: "agentready", Version: version(), DocsURL: "https://github.com/agentready/agentready"},
 		Target:        doc.Source,
 		StartedAt:     now,
 		FinishedAt:    now,
 		Rules:         post.Rules,
 		Checks:        post.Results,
 		Findings:      findings,
+		Ignored:       post.Ignored,
 		Baseline:      post.Baseline,
-		Notes:         slices.Concat(doc.Notices, post.Notes),
+		Notes:         slices.Concat(doc.Notices, l.selectionNotes, post.Notes),
 		Spec:          doc.Info(finding.SpecLint),
 	}
 	if snapshot != nil {
 		rep.Notes = append(rep.Notes, snapshot.Notes...)
 	}
-	surface.annotate(in, rep, cs)
+	l.surface.annotate(in, rep, l.all)
 	rep.Score = scan.Grade(rep)
 	rep.Readiness = scan.Readiness(rep)
 	if doc.Unparsed {

@@ -4,14 +4,19 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/builtin"
 	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/longtest"
 )
 
 // toolsListRequest is a 2026-07-28 tools/list request, as an MCP client
@@ -26,7 +31,13 @@ const toolsListRequest = `{"jsonrpc":"2.0","id":1,"method":"tools/list","params"
 // the demo's URL too, for a live scan of the same app.
 func exportDemo(t *testing.T, defects ...demo.Defect) (base, specPath, toolsPath string) {
 	t.Helper()
-	base = serve(t, defects...)
+	return exportApp(t, demo.New(defects...))
+}
+
+// exportApp is exportDemo of the app h serves.
+func exportApp(t *testing.T, h http.Handler) (base, specPath, toolsPath string) {
+	t.Helper()
+	base = serveHandler(t, h)
 	dir := t.TempDir()
 	get := func(req *http.Request, path string) {
 		t.Helper()
@@ -129,6 +140,97 @@ func TestLintCatchesTheDemoToolDefectsAsALiveScanDoes(t *testing.T) {
 	if !strings.Contains(text.stdout, filepath.Base(toolsPath)+":") {
 		t.Errorf("the text report names no file:line:col of the catalog:\n%s", text.stdout)
 	}
+}
+
+// Every check lint runs gives, on each demo defect that fires it offline,
+// the findings a live scan of the same app gives, with the same IDs and
+// fingerprints (check, operation or tool, JSON pointer; never a URL): the
+// catalog's, the parity and description checks', the document's, the
+// readiness checks' and those of llms.txt and the agent card. The cases
+// are the demo's own expectations, so a new defect is covered with no edit.
+// The suite run on every change plays the defects of the checks whose
+// fingerprints once differed (keyChecks); the long tests play them all.
+func TestLintFindingsHaveTheLiveScansFingerprints(t *testing.T) {
+	keyChecks := []string{"mcp-parity-missing-tool", "mcp-context-cost", "mcp-tool-description", "mcp-hidden-instructions",
+		"openapi-hal-spec-invalid", "openapi-hal-retry-unguarded", "stateful-idempotency-key-declared", "discovery-llms-title"}
+	reg, err := builtin.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	static := map[string]bool{}
+	for _, c := range checks.StaticOnly(reg.All()) {
+		static[c.Meta().ID] = true
+	}
+	covered := map[string]bool{}
+	for _, d := range demo.Defects() {
+		var want []string
+		for _, id := range d.Fires() {
+			if static[id] {
+				want = append(want, id)
+			}
+		}
+		if len(want) == 0 || (!longtest.Enabled() && !slices.ContainsFunc(want, func(id string) bool { return slices.Contains(keyChecks, id) })) {
+			continue
+		}
+		t.Run(string(d), func(t *testing.T) {
+			base, specPath, toolsPath := exportDemo(t, d)
+			args := []string{"--fail-on", "none", specPath, "--mcp-tools", toolsPath}
+			for flag, path := range map[string]string{"--llms": "/llms.txt", "--agent-card": "/.well-known/agent-card.json"} {
+				if file, ok := exportIfServed(t, base, path); ok {
+					args = append(args, flag, file)
+				}
+			}
+			rep, r := lintReport(t, args...)
+			live := filepath.Join(t.TempDir(), "live.json")
+			if r := run(t, "scan", "-q", "--max-pages", "20", "--fail-on", "none", "-o", "json="+live, base); r.code != ExitOK {
+				t.Fatalf("live scan: exit %d: %s", r.code, r.stderr)
+			}
+			liveRep := readJSONReport(t, live)
+			for _, id := range want {
+				offline, online := fingerprintsOf(rep, id), fingerprintsOf(liveRep, id)
+				if len(offline) == 0 {
+					t.Errorf("%s did not fire offline (exit %d): %s", id, r.code, r.stderr)
+					continue
+				}
+				if !slices.Equal(offline, online) {
+					t.Errorf("%s: lint's fingerprints %v, the live scan's %v", id, offline, online)
+				}
+				covered[id] = true
+			}
+		})
+	}
+	for _, id := range keyChecks {
+		if !covered[id] && !t.Failed() {
+			t.Errorf("no demo defect fires %s offline any more: cover it another way", id)
+		}
+	}
+}
+
+// fingerprintsOf are the sorted fingerprints of the findings of check id.
+func fingerprintsOf(rep *finding.Report, id string) []string {
+	var out []string
+	for _, f := range rep.Findings {
+		if f.CheckID == id {
+			out = append(out, f.Fingerprint)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// exportIfServed writes what the demo at base serves at path to a file,
+// when it serves it with 200.
+func exportIfServed(t *testing.T, base, path string) (string, bool) {
+	t.Helper()
+	resp, err := http.Get(strings.TrimSuffix(base, "/") + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return "", false
+	}
+	return exportDemoFile(t, base, path), true
 }
 
 // A readiness deduction has the fingerprint of the check, the operation
@@ -456,4 +558,207 @@ func TestLintToolEvidenceNamesTheFile(t *testing.T) {
 	if strings.Contains(r.stdout, "webRequest") || !strings.Contains(r.stdout, "(tools/list "+tools+")") {
 		t.Errorf("SARIF of a file's evidence:\n%s", r.stdout)
 	}
+}
+
+// lint reads the configuration a scan reads, by the same lookup: its limits
+// bound the catalog (a lower description budget fires
+// mcp-tool-description-length, at the fingerprints a live scan with the
+// same file gives), a check it turns off does not run, and its severities
+// and ignores apply.
+func TestLintHonoursTheConfiguration(t *testing.T) {
+	base, specPath, toolsPath := exportDemo(t, demo.DefectMCPPoisonedTool)
+	const lengthCheck = "mcp-tool-description-length"
+	count := func(rep *finding.Report, id string) int {
+		n := 0
+		for _, f := range rep.Findings {
+			if f.CheckID == id {
+				n++
+			}
+		}
+		return n
+	}
+	ran := func(rep *finding.Report, id string) bool {
+		return slices.ContainsFunc(rep.Checks, func(c finding.CheckResult) bool { return c.ID == id })
+	}
+	if rep, _ := lintReport(t, "--fail-on", "none", specPath, "--mcp-tools", toolsPath); count(rep, lengthCheck) != 0 || !ran(rep, lengthCheck) {
+		t.Fatalf("without a configuration: %d findings of %s, ran %v", count(rep, lengthCheck), lengthCheck, ran(rep, lengthCheck))
+	}
+
+	low := writeConfig(t, "limits:\n  mcp-description-max-tokens: 5\n")
+	rep, r := lintReport(t, "--config", low, "--fail-on", "none", specPath, "--mcp-tools", toolsPath)
+	if count(rep, lengthCheck) == 0 {
+		t.Fatalf("limits.mcp-description-max-tokens: 5 fired no %s in lint: %+v\n%s", lengthCheck, rep.Findings, r.stderr)
+	}
+	live := filepath.Join(t.TempDir(), "live.json")
+	run(t, "scan", "--config", low, "-q", "--max-pages", "20", "--fail-on", "none", "-o", "json="+live, base)
+	fingerprints := func(rep *finding.Report) []string {
+		var out []string
+		for _, f := range rep.Findings {
+			if f.CheckID == lengthCheck {
+				out = append(out, f.Fingerprint)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	if offline, online := fingerprints(rep), fingerprints(readJSONReport(t, live)); !slices.Equal(offline, online) {
+		t.Errorf("with the same configuration, lint's %s fingerprints %v, the live scan's %v", lengthCheck, offline, online)
+	}
+
+	// The file found in the working directory, as scan finds it: the check
+	// turned off does not run, the severity and the ignore apply.
+	dir := t.TempDir()
+	body := "limits:\n  mcp-description-max-tokens: 5\nchecks:\n  " + lengthCheck + ": off\n  mcp-tool-description: error\n" +
+		"ignores:\n  - check: mcp-hidden-instructions\n    tool: getOrder\n    reason: the demo's poisoned tool\n"
+	if err := os.WriteFile(filepath.Join(dir, config.FileName), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	rep, r = lintReport(t, specPath, "--mcp-tools", toolsPath)
+	if r.code != ExitOK || !strings.Contains(r.stderr, "using config") {
+		t.Errorf("exit %d, want 0 (the one error is ignored): %s", r.code, r.stderr)
+	}
+	if ran(rep, lengthCheck) || count(rep, lengthCheck) != 0 || !slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "turned off by the configuration: "+lengthCheck) }) {
+		t.Errorf("%s is off in the configuration, yet ran in lint (or no note says so): %+v", lengthCheck, rep.Notes)
+	}
+	if count(rep, "mcp-hidden-instructions") != 0 || len(rep.Ignored) != 1 || rep.Ignored[0].CheckID != "mcp-hidden-instructions" {
+		t.Errorf("the ignore left %d findings, ignored %+v", count(rep, "mcp-hidden-instructions"), rep.Ignored)
+	}
+	for _, rule := range rep.Rules {
+		if rule.ID == "mcp-tool-description" && rule.Severity != finding.SeverityError {
+			t.Errorf("mcp-tool-description at %s, want the configuration's error", rule.Severity)
+		}
+	}
+}
+
+// No demo defect fires most readiness checks, problem-json-errors-declared
+// or the tool description checks, so the demo serves here a document and a
+// catalog stripped of what they look for (each operation's summary and
+// description, its parameters' constraints, its error responses'
+// problem+json, a GET's error responses; each tool's description but its
+// first words): lint of those documents and a live scan of the app that
+// serves them give the same findings, with the same fingerprints.
+func TestLintFindingsOfStrippedDocumentsAreTheLiveScans(t *testing.T) {
+	stripped := strippedDemoDocument(t)
+	app := demo.New()
+	base, specPath, toolsPath := exportApp(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/openapi.json" && r.Method == http.MethodGet:
+			w.Header().Set("Content-Type", "application/json")
+			w.Write(stripped)
+		case r.URL.Path == "/mcp" && r.Header.Get("Mcp-Method") == "tools/list":
+			rec := httptest.NewRecorder()
+			app.ServeHTTP(rec, r)
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			w.Header().Del("Content-Length")
+			w.WriteHeader(rec.Code)
+			w.Write(strippedToolDescriptions(t, rec.Body.Bytes()))
+		default:
+			app.ServeHTTP(w, r)
+		}
+	}))
+	rep, r := lintReport(t, "--fail-on", "none", specPath, "--mcp-tools", toolsPath)
+	live := filepath.Join(t.TempDir(), "live.json")
+	if r := run(t, "scan", "-q", "--max-pages", "20", "--fail-on", "none", "-o", "json="+live, base); r.code != ExitOK {
+		t.Fatalf("live scan: exit %d: %s", r.code, r.stderr)
+	}
+	liveRep := readJSONReport(t, live)
+	for _, id := range []string{"openapi-hal-operation-purpose", "openapi-hal-input-unconstrained", "openapi-hal-errors-undeclared",
+		"problem-json-errors-declared", "mcp-tool-description-errors", "mcp-tool-description-preconditions"} {
+		if offline := fingerprintsOf(rep, id); len(offline) == 0 {
+			t.Errorf("%s did not fire offline on the stripped documents (exit %d): %s", id, r.code, r.stderr)
+		}
+	}
+	for _, rule := range rep.Rules {
+		if !rule.Readiness && !strings.HasPrefix(rule.ID, "mcp-tool-description") && !strings.HasPrefix(rule.ID, "mcp-parity-") {
+			continue
+		}
+		if offline, online := fingerprintsOf(rep, rule.ID), fingerprintsOf(liveRep, rule.ID); !slices.Equal(offline, online) {
+			t.Errorf("%s: lint's fingerprints %v, the live scan's %v", rule.ID, offline, online)
+		}
+	}
+}
+
+// strippedToolDescriptions cuts each tool's description in a tools/list
+// answer to its words before the first colon.
+func strippedToolDescriptions(t *testing.T, answer []byte) []byte {
+	t.Helper()
+	var msg map[string]any
+	if err := json.Unmarshal(answer, &msg); err != nil {
+		t.Fatalf("tools/list answer: %v: %s", err, answer)
+	}
+	result, _ := msg["result"].(map[string]any)
+	tools, _ := result["tools"].([]any)
+	for _, tool := range tools {
+		if m, ok := tool.(map[string]any); ok {
+			if d, ok := m["description"].(string); ok {
+				m["description"], _, _ = strings.Cut(d, ":")
+			}
+		}
+	}
+	out, err := json.Marshal(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// strippedDemoDocument is the demo's OpenAPI document without what the
+// readiness checks look for.
+func strippedDemoDocument(t *testing.T) []byte {
+	t.Helper()
+	_, specPath, _ := exportDemo(t)
+	data, err := os.ReadFile(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	paths, _ := doc["paths"].(map[string]any)
+	for _, item := range paths {
+		ops, _ := item.(map[string]any)
+		for method, v := range ops {
+			op, ok := v.(map[string]any)
+			if !ok {
+				continue
+			}
+			delete(op, "summary")
+			delete(op, "description")
+			params, _ := op["parameters"].([]any)
+			for _, p := range params {
+				if schema, ok := p.(map[string]any)["schema"].(map[string]any); ok {
+					for _, k := range []string{"minimum", "maximum", "minLength", "maxLength", "pattern", "enum", "example", "examples", "format"} {
+						delete(schema, k)
+					}
+				}
+			}
+			responses, _ := op["responses"].(map[string]any)
+			for status, rv := range responses {
+				if strings.HasPrefix(status, "2") {
+					continue
+				}
+				if method == "get" {
+					delete(responses, status)
+					continue
+				}
+				if resp, ok := rv.(map[string]any); ok {
+					if content, ok := resp["content"].(map[string]any); ok {
+						if body, ok := content["application/problem+json"]; ok {
+							delete(content, "application/problem+json")
+							content["application/json"] = body
+						}
+					}
+				}
+			}
+		}
+	}
+	out, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

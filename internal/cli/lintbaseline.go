@@ -102,13 +102,6 @@ func (s LintSurface) snapshot() *finding.Snapshot {
 	return s.Baseline.Snapshot
 }
 
-func (s LintSurface) policy() *pipeline.Policy {
-	if s.Baseline == nil {
-		return nil
-	}
-	return &pipeline.Policy{Baseline: s.Baseline}
-}
-
 // annotate puts the surface in the report through the drift family's part,
 // as a scan does. The report then carries a snapshot and, with a baseline,
 // the baseline's summary, which is how the drift gate knows that lint's

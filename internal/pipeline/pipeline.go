@@ -144,19 +144,37 @@ func fingerprint(_ *Pipeline, fs []finding.Finding) []finding.Finding {
 type fingerprintParts struct{ method, shape, subject string }
 
 func partsOf(f finding.Finding) fingerprintParts {
-	if catalogEntry(f) {
+	if aboutCatalog(f) {
 		// A tool of an MCP catalog is the same tool whichever endpoint
-		// listed it, or whichever file holds it: a live scan and lint of
-		// the catalog give it one fingerprint, by its check and subject.
+		// listed it, or whichever file holds it, and so is a tool the
+		// catalog lacks: a live scan and lint of the catalog give the
+		// finding one fingerprint, by its check and subject.
 		return fingerprintParts{subject: f.Subject}
+	}
+	if aboutOpenAPIDocument(f) {
+		// So is the OpenAPI document whichever URL served it: a finding
+		// about it has the fingerprint it has when the document is read
+		// from a file (lint, scan --openapi FILE), with no request behind.
+		f.Evidence = nil
 	}
 	return fingerprintParts{f.PrimaryMethod(), exchange.PathShape(exchange.PathOf(f.PrimaryURL())), f.Subject}
 }
 
-// catalogEntry reports a finding about an entry of a tools/list answer,
-// which its evidence points at.
-func catalogEntry(f finding.Finding) bool {
-	return len(f.Evidence) > 0 && strings.HasPrefix(f.Evidence[0].JSONPointer, "/result/tools/")
+// aboutCatalog reports a finding about a tools/list answer, which its
+// evidence points at: one of its tools (/result/tools/N...), or the list
+// as a whole (/result/tools: a tool it lacks, what it costs).
+func aboutCatalog(f finding.Finding) bool {
+	if len(f.Evidence) == 0 {
+		return false
+	}
+	p := f.Evidence[0].JSONPointer
+	return p == "/result/tools" || strings.HasPrefix(p, "/result/tools/")
+}
+
+// aboutOpenAPIDocument reports a finding whose evidence is the GET that
+// fetched the OpenAPI document: one about the document itself.
+func aboutOpenAPIDocument(f finding.Finding) bool {
+	return len(f.Evidence) > 0 && f.Evidence[0].Purpose == checks.PurposeOpenAPI
 }
 
 func (p fingerprintParts) fingerprint(checkID string) string {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/internal/config"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/spec"
@@ -109,6 +110,56 @@ func TestFingerprint(t *testing.T) {
 	for _, tt := range tests {
 		if got := fp(tt.f) == base; got != tt.same {
 			t.Errorf("%s: same fingerprint %v, want %v", tt.name, got, tt.same)
+		}
+	}
+}
+
+// A finding about a document (the tool catalog a tools/list answer holds,
+// the OpenAPI document a GET fetched) has the fingerprint of its check and
+// subject, whichever URL served the document and whether a file held it,
+// as lint reads it; any other finding keeps its method and path.
+func TestFingerprintOfAFindingAboutADocumentHashesNoURL(t *testing.T) {
+	fp := func(f finding.Finding) string { return fingerprint(&Pipeline{}, []finding.Finding{f})[0].Fingerprint }
+	with := func(check, subject string, ev ...finding.Evidence) finding.Finding {
+		return finding.Finding{CheckID: check, Subject: subject, Evidence: ev}
+	}
+	tests := []struct {
+		name     string
+		live     finding.Finding
+		other    finding.Finding
+		sameFile bool
+	}{
+		{"a tool",
+			with("mcp-tool-name", "tool 0", finding.Evidence{Method: "POST", URL: "http://h:1/mcp", JSONPointer: "/result/tools/0/name"}),
+			with("mcp-tool-name", "tool 0", finding.Evidence{Method: "POST", URL: "http://h:1/api/mcp", JSONPointer: "/result/tools/0/name"}), true},
+		{"a tool the catalog lacks",
+			with("mcp-parity-missing-tool", "POST /orders", finding.Evidence{Method: "POST", URL: "http://h:1/mcp", Purpose: "mcp/tools/list", JSONPointer: "/result/tools"}),
+			with("mcp-parity-missing-tool", "POST /orders", finding.Evidence{Method: "POST", URL: "http://h:1/api/mcp", Purpose: "mcp/tools/list", JSONPointer: "/result/tools"}), true},
+		{"the OpenAPI document",
+			with("openapi-hal-spec-invalid", "bad $ref", finding.Evidence{Method: "GET", URL: "http://h:1/openapi.json", Purpose: checks.PurposeOpenAPI}),
+			with("openapi-hal-spec-invalid", "bad $ref", finding.Evidence{Method: "GET", URL: "http://h:1/v3/openapi.yaml", Purpose: checks.PurposeOpenAPI}), true},
+		{"a page, which is where it is",
+			with("vary-accept", "Accept", finding.Evidence{Method: "GET", URL: "http://h:1/orders"}),
+			with("vary-accept", "Accept", finding.Evidence{Method: "GET", URL: "http://h:1/items"}), false},
+		{"the MCP endpoint, whose answer is judged",
+			with("mcp-origin", "Origin", finding.Evidence{Method: "POST", URL: "http://h:1/mcp", Purpose: "mcp/foreign-origin"}),
+			with("mcp-origin", "Origin", finding.Evidence{Method: "POST", URL: "http://h:1/api/mcp", Purpose: "mcp/foreign-origin"}), false},
+	}
+	for _, tt := range tests {
+		if got := fp(tt.live) == fp(tt.other); got != tt.sameFile {
+			t.Errorf("%s: served at two URLs, the same fingerprint %v, want %v", tt.name, got, tt.sameFile)
+		}
+		if !tt.sameFile {
+			continue
+		}
+		// What lint sees: the document read from a file, no URL.
+		offline := tt.live
+		offline.Evidence = []finding.Evidence{{Method: "POST", JSONPointer: tt.live.Evidence[0].JSONPointer, Purpose: tt.live.Evidence[0].Purpose}}
+		if tt.live.Evidence[0].Purpose == checks.PurposeOpenAPI {
+			offline.Evidence = nil
+		}
+		if fp(offline) != fp(tt.live) {
+			t.Errorf("%s: lint's fingerprint differs from the live scan's", tt.name)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/openapidoc"
 	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/internal/finding"
@@ -125,5 +126,14 @@ func TestScanWithoutSpecSaysSo(t *testing.T) {
 		if documentChecks[c.ID] && c.Status != finding.StatusSkip {
 			t.Errorf("%s: %s without a document", c.ID, c.Status)
 		}
+	}
+}
+
+// The probe tags the GETs of the OpenAPI document with the purpose the
+// checks cite and the fingerprints recognize: a finding about the document
+// has the same fingerprint whichever URL served it, and in lint.
+func TestTheDocumentsFetchHasThePurposeTheChecksRead(t *testing.T) {
+	if probe.PurposeSpecFetch != checks.PurposeOpenAPI {
+		t.Errorf("probe tags %q, checks read %q", probe.PurposeSpecFetch, checks.PurposeOpenAPI)
 	}
 }

@@ -41,13 +41,13 @@ func NamesStep(name string, words ...string) bool {
 	return slices.ContainsFunc(Words(name), func(t string) bool { return slices.Contains(words, t) })
 }
 
-// SubmissionSteps are the words that name a confirm or recover step, the
+// SubmissionSteps are the words that name a confirm, recover or retry step, the
 // final submission and its retry after a timeout: the calls an agent may
 // send twice (confirm_action, recover_action, retryPayment).
 var SubmissionSteps = []string{"confirm", "confirmation", "recover", "recovery", "retry"}
 
 // SubmissionStep is the name by which a POST or PATCH operation of the
-// document is a confirm or recover step (its operationId, x-mcp-tool or
+// document is a confirm, recover or retry step (its operationId, x-mcp-tool or
 // last literal path segment), or "". The stateful family requires such a
 // step to take an idempotency key, and the document readiness checks leave
 // it to that rule, so that one missing key is reported once.

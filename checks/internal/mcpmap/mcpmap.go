@@ -39,6 +39,20 @@ func CallEvidence(call *mcp.Call) finding.Evidence {
 	return ev
 }
 
+// ListingEvidence points at the tools of a tools/list answer as a whole
+// (its first page): for a finding about the catalog, or a tool it lacks.
+// The pointer makes such a finding one about the catalog wherever it was
+// listed, as a tool's is (see ToolEvidence).
+func ListingEvidence(l *mcp.Listing) finding.Evidence {
+	var call *mcp.Call
+	if len(l.Pages) > 0 {
+		call = l.Pages[0].Call
+	}
+	ev := CallEvidence(call)
+	ev.JSONPointer = "/result/tools"
+	return ev
+}
+
 // ToolEvidence points at one tool inside its tools/list page, member
 // ("" for the whole tool) included in the JSON pointer.
 func ToolEvidence(l *mcp.Listing, t *mcp.Tool, member string) finding.Evidence {
