@@ -22,7 +22,7 @@ import (
 
 // All returns the family's checks.
 func All() []checks.Check {
-	return []checks.Check{ReadOnlyChangedState{}, IdempotentChangedAgain{}, OfferedActionRefused{}, ToolErrorAsProtocolError{}}
+	return []checks.Check{ReadOnlyChangedState{}, DestructiveNotDeclared{}, IdempotentChangedAgain{}, OfferedActionRefused{}, ToolErrorAsProtocolError{}}
 }
 
 var (
@@ -292,6 +292,10 @@ func judge(in *checks.Input, fn func(r *run) *finding.Finding) ([]finding.Findin
 
 func isTrue(b *bool) bool { return b != nil && *b }
 
+// isFalse is a hint declared false, not one left out: an absent
+// destructiveHint defaults to true, which promises nothing.
+func isFalse(b *bool) bool { return b != nil && !*b }
+
 // ReadOnlyChangedState reports a tool marked readOnlyHint: true whose call
 // changed the resource.
 type ReadOnlyChangedState struct{ parts }
@@ -316,6 +320,45 @@ func (c ReadOnlyChangedState) Run(_ context.Context, in *checks.Input) ([]findin
 			r.task.Operation, exchange.PathOf(r.plan.Resource), r.plan.Player), evidence(r.read, r.call, r.reread)...)
 		return &f
 	})
+}
+
+// DestructiveNotDeclared reports a tool marked destructiveHint: false whose
+// call removed the resource: read before the call, gone (404 or 410)
+// after it.
+type DestructiveNotDeclared struct{ parts }
+
+func (DestructiveNotDeclared) Meta() checks.Meta {
+	return checks.Meta{
+		ID: "trial-destructive-not-declared", Since: checks.FirstRelease, Family: checks.FamilyTrial,
+		Title: "A tool that removes what it acts on is not marked non-destructive", Severity: finding.SeverityError, Security: true,
+		SpecRefs: []finding.SpecRef{annotationsRef, declaredRef},
+		Help: "`destructiveHint: false` tells a host that the tool only adds to its environment, so hosts that ask the\n" +
+			"user before a destructive call let it run unconfirmed. A trial read the resource, called the tool, and\n" +
+			"read it again: it was gone (404 or 410). The hint promised what the tool does not keep.\n\n" +
+			"**How to fix:** set `destructiveHint: true` (or leave it out: it defaults to true) on every tool that\n" +
+			"deletes or overwrites, or make the tool keep the resource.",
+	}
+}
+
+func (c DestructiveNotDeclared) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(in, func(r *run) *finding.Finding {
+		if r.via != exchange.ViaMCP || !isFalse(r.task.Destructive) || isTrue(r.task.ReadOnly) || !r.accomplished || !removed(r.read, r.reread) {
+			return nil
+		}
+		f := checks.New(c.Meta(), r.plan.Resource, fmt.Sprintf("the %s tool says destructiveHint: false, and after calling it %s answers %d (player %s)",
+			r.task.Operation, exchange.PathOf(r.plan.Resource), r.reread.Response.Status, r.plan.Player), evidence(r.read, r.call, r.reread)...)
+		return &f
+	})
+}
+
+// removed reports a resource read with a 2xx and then gone: 404 Not Found
+// or 410 Gone.
+func removed(before, after *exchange.Exchange) bool {
+	if before == nil || after == nil || before.Response == nil || after.Response == nil {
+		return false
+	}
+	st := after.Response.Status
+	return before.Response.Status/100 == 2 && (st == http.StatusNotFound || st == http.StatusGone)
 }
 
 // IdempotentChangedAgain reports an operation declared idempotent whose

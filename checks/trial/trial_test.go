@@ -22,6 +22,12 @@ func get(purpose, b string) *exchange.Exchange {
 	return checkstest.Exchange(purpose, http.MethodGet, order).Status(200).Header("Content-Type", "application/json").Body(b).Build()
 }
 
+// gone is a read of a resource that is no longer there.
+func gone(purpose string, status int) *exchange.Exchange {
+	return checkstest.Exchange(purpose, http.MethodGet, order).Status(status).Header("Content-Type", "application/problem+json").
+		Body(fmt.Sprintf(`{"title":"gone","status":%d}`, status)).Build()
+}
+
 func httpCall(status int) *exchange.Exchange {
 	return checkstest.Exchange("trial/B/call", http.MethodPost, order+"/cancellation").Status(status).Header("Content-Type", "application/json").Body(`{}`).Build()
 }
@@ -53,7 +59,11 @@ var (
 	repeated  = []string{exchange.StepRead, exchange.StepCall, exchange.StepReread, exchange.StepRepeat, exchange.StepReread}
 	cancel    = exchange.TrialTask{Kind: "/orders/{id}", State: "pending", Operation: "cancelOrder"}
 	readOnly  = exchange.TrialTask{Kind: "/orders/{id}", State: "pending", Operation: "cancelOrder", ReadOnly: &yes}
-	idem      = exchange.TrialTask{Kind: "/orders/{id}", State: "paid", Operation: "shipOrder", Idempotent: &yes, ReadOnly: &no}
+	archive   = exchange.TrialTask{Kind: "/orders/{id}", State: "pending", Operation: "archiveOrder", Destructive: &no, ReadOnly: &no}
+	// unhinted leaves destructiveHint out, which defaults to true.
+	unhinted = exchange.TrialTask{Kind: "/orders/{id}", State: "pending", Operation: "archiveOrder", ReadOnly: &no}
+	destroy  = exchange.TrialTask{Kind: "/orders/{id}", State: "pending", Operation: "archiveOrder", Destructive: &yes, ReadOnly: &no}
+	idem     = exchange.TrialTask{Kind: "/orders/{id}", State: "paid", Operation: "shipOrder", Idempotent: &yes, ReadOnly: &no}
 )
 
 var cases = []struct {
@@ -72,6 +82,23 @@ var cases = []struct {
 		get("trial/A/read", body("pending", 1)), toolCall(false), get("trial/A/reread", body("pending", 1))), nil, "no change"},
 	{"read-only tool refused", played(readOnly, "A", exchange.ViaMCP, callRoles,
 		get("trial/A/read", body("pending", 1)), toolCall(true), get("trial/A/reread", body("pending", 1))), nil, "refused"},
+	{"non-destructive tool removed the resource", played(archive, "A", exchange.ViaMCP, callRoles,
+		get("trial/A/read", body("pending", 1)), toolCall(false), gone("trial/A/reread", 404)),
+		[]string{"trial-destructive-not-declared"}, "completed"},
+	{"non-destructive tool left the resource gone for good", played(archive, "A", exchange.ViaMCP, callRoles,
+		get("trial/A/read", body("pending", 1)), toolCall(false), gone("trial/A/reread", 410)),
+		[]string{"trial-destructive-not-declared"}, "completed"},
+	{"non-destructive tool that only changed the state", played(archive, "A", exchange.ViaMCP, callRoles,
+		get("trial/A/read", body("pending", 1)), toolCall(false), get("trial/A/reread", body("archived", 2))), nil, "completed"},
+	{"non-destructive tool refused, the resource gone anyway", played(archive, "A", exchange.ViaMCP, callRoles,
+		get("trial/A/read", body("pending", 1)), toolCall(true), gone("trial/A/reread", 404)), nil, "refused"},
+	{"destructive tool removed the resource", played(destroy, "A", exchange.ViaMCP, callRoles,
+		get("trial/A/read", body("pending", 1)), toolCall(false), gone("trial/A/reread", 404)), nil, "completed"},
+	{"tool without a destructive hint removed the resource", played(unhinted, "A", exchange.ViaMCP, callRoles,
+		get("trial/A/read", body("pending", 1)), toolCall(false), gone("trial/A/reread", 404)), nil, "completed"},
+	// Over HTTP there is no hint: a DELETE says what it does.
+	{"HTTP call removed the resource", played(archive, "B", exchange.ViaHTTP, callRoles,
+		get("trial/B/read", body("pending", 1)), httpCall(204), gone("trial/B/reread", 404)), nil, "completed"},
 	{"idempotent call changed state again", played(idem, "A", exchange.ViaMCP, repeated,
 		get("trial/A/read", body("paid", 2)), toolCall(false), get("trial/A/reread", body("shipped", 3)),
 		toolCall(false), get("trial/A/reread", body("shipped", 4))),

@@ -21,6 +21,7 @@ type gateFlags struct {
 	failUnder      string
 	minCoverage    int
 	failOnDrift    string
+	failOnTrial    string
 }
 
 func (g *gateFlags) register(fs *pflag.FlagSet) {
@@ -28,6 +29,7 @@ func (g *gateFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&g.strictBaseline, "strict-baseline", false, "fail when the baseline lists a finding that is no longer found (rewrite it with 'agentready baseline write')")
 	fs.StringVar(&g.failUnder, "fail-under", "", "fail when the grade is below this letter (B) or the score below this number (80)")
 	fs.StringVar(&g.failOnDrift, "fail-on-drift", finding.DriftBreaking, "with a --baseline that records a surface: fail on breaking changes to it (removed or renamed tools and operations, narrowed inputs, read-only hints turned off, relations and skills gone), on any change, or none")
+	fs.StringVar(&g.failOnTrial, "fail-on-trial", "error", "after a played --trial: fail on trial findings (what an operation did against what it declared) of this severity or worse: error, warning, info or none; they never count toward --fail-on")
 	fs.IntVar(&g.minCoverage, "min-coverage", 0, "fail when the scan reached less than this percentage of the OpenAPI document's GET operations, or had no document to count them in")
 }
 
@@ -38,6 +40,9 @@ func (g *gateFlags) policy(e *env) (*pipeline.Policy, error) {
 	}
 	if _, err := finding.ParseFailOnDrift(g.failOnDrift); err != nil {
 		return nil, usageError("--fail-on-drift: %v", err)
+	}
+	if _, err := finding.ParseSeverity(g.failOnTrial); err != nil {
+		return nil, usageError("--fail-on-trial: %v", err)
 	}
 	if g.minCoverage < 0 || g.minCoverage > 100 {
 		return nil, usageError("--min-coverage %d: want a percentage from 0 to 100", g.minCoverage)
@@ -80,7 +85,8 @@ func (g *gateFlags) minimum() (*finding.FailUnder, error) {
 func (g *gateFlags) options(failOn finding.Severity) score.GateOptions {
 	m, _ := g.minimum()
 	drift, _ := finding.ParseFailOnDrift(g.failOnDrift)
-	return score.GateOptions{FailOn: failOn, Minimum: m, StrictBaseline: g.strictBaseline, MinCoverage: g.minCoverage, FailOnDrift: drift}
+	trial, _ := finding.ParseSeverity(g.failOnTrial)
+	return score.GateOptions{FailOn: failOn, Minimum: m, StrictBaseline: g.strictBaseline, MinCoverage: g.minCoverage, FailOnDrift: drift, FailOnTrial: trial}
 }
 
 func newBaselineCmd(e *env) *cobra.Command {

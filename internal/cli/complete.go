@@ -24,8 +24,9 @@ func completeValues(root *cobra.Command) {
 		"color":   {colorAuto + "\tcolour a terminal, as NO_COLOR and FORCE_COLOR say", colorAlways + "\tcolour wherever it goes", colorNever + "\tnever colour"},
 		"fail-on-drift": {finding.DriftBreaking + "\tfail on breaking changes to the agent surface", finding.DriftAny + "\tfail on any change to it",
 			finding.DriftNone + "\tnever fail on drift"},
-		"defect": defectCompletions(),
-		"family": familyCompletions(),
+		"fail-on-trial": {"error\tfail on trial findings at error", "warning\tfail on trial warnings and errors", "info\tfail on any trial finding", "none\tnever fail on trial findings"},
+		"defect":        defectCompletions(),
+		"family":        familyCompletions(),
 	}
 	var walk func(*cobra.Command)
 	walk = func(c *cobra.Command) {

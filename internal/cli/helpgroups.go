@@ -24,7 +24,7 @@ var flagGroups = []flagGroup{
 	{"Active probes and trials", []string{"active", "active-allow", "yes", "trial", "trial-plan", "trial-reset"}},
 	{"Output", []string{"format", "output", "color", "no-color", "quiet", "verbose", "sarif-anchor", "sarif-category",
 		"record", "replay", "max-recording-size", "from", "force"}},
-	{"Gate", []string{"fail-on", "fail-under", "fail-on-drift", "baseline", "strict-baseline", "min-coverage"}},
+	{"Gate", []string{"fail-on", "fail-under", "fail-on-drift", "fail-on-trial", "baseline", "strict-baseline", "min-coverage"}},
 	{"Harness (start the app)", []string{"start", "ready", "ready-timeout", "start-log", "start-env", "stop-grace"}},
 }
 

@@ -15,7 +15,7 @@ import (
 
 func newReportMergeCmd(e *env) *cobra.Command {
 	var out outputFlags
-	gate := gateFlags{failOnDrift: finding.DriftBreaking}
+	gate := gateFlags{failOnDrift: finding.DriftBreaking, failOnTrial: "error"}
 	var allowMissing bool
 	cmd := &cobra.Command{
 		Use:   "merge SHARD.json... [-o FORMAT=PATH]",

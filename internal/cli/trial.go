@@ -140,7 +140,7 @@ func printTrialPlan(w io.Writer, plan *exchange.TrialPlan) {
 		if who == "" {
 			who = "the scan's caller"
 		}
-		fmt.Fprintf(w, "  run %d: task %d, %s on %s (%s), player %s, as %s\n", i+1, t.ID, sanitize.Line(t.Operation), sanitize.Line(t.Kind), sanitize.Line(t.State), r.Player, sanitize.Line(who))
+		fmt.Fprintf(w, "  run %d: task %d, %s on %s (%s), player %s, as %s\n", i+1, t.ID, sanitize.Line(t.Operation), sanitize.Line(t.Kind), sanitize.Line(exchange.StateWords(t.State)), r.Player, sanitize.Line(who))
 		for _, s := range r.Steps {
 			fmt.Fprintf(w, "     %s: %s %s  [%s]\n", s.Role, s.Method, sanitize.Line(s.URL), s.Purpose)
 			if s.Role == exchange.StepRead || s.Role == exchange.StepReread {

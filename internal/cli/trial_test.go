@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -97,5 +98,38 @@ func TestTrialResetCommand(t *testing.T) {
 	}
 	if got := strings.Count(string(b), "reset\n"); runs == 0 || got != runs+1 || rep.Trials.Reset != "command" {
 		t.Errorf("%d resets for %d runs (reset %q); want one before each run and one after the last", got, runs, rep.Trials.Reset)
+	}
+}
+
+// Trial findings are gated by --fail-on-trial, never by --fail-on: a
+// played trial's finding at or above it fails the run, one below it or
+// --fail-on-trial none does not, whatever --fail-on says.
+func TestFailOnTrialGatesTrialFindings(t *testing.T) {
+	allow := []string{"--trial", "--yes", "--active-allow", "mcp:*", "--active-allow", "POST /orders/*/*", "--format", "json"}
+	readOnlyWrites := []string{"demo", "--defect", string(demo.DefectTrialReadOnlyTool)} // an error
+	shipRepeats := []string{"demo", "--defect", string(demo.DefectTrialIdempotentShip)}  // a warning
+	for _, tt := range []struct {
+		name   string
+		target []string
+		flags  []string
+		want   int
+	}{
+		{"error finding, default fail-on-trial", readOnlyWrites, []string{"--fail-on", "none"}, ExitGateFailed},
+		{"error finding, fail-on-trial none", readOnlyWrites, []string{"--fail-on", "none", "--fail-on-trial", "none"}, ExitOK},
+		{"warning finding below fail-on-trial, not counted by fail-on", shipRepeats, []string{"--fail-on", "warning"}, ExitOK},
+		{"warning finding, fail-on-trial warning", shipRepeats, []string{"--fail-on", "none", "--fail-on-trial", "warning"}, ExitGateFailed},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := run(t, append(append(slices.Clone(tt.target), allow...), tt.flags...)...)
+			if r.code != tt.want {
+				t.Errorf("exit %d, want %d\n%s%s", r.code, tt.want, r.stdout, r.stderr)
+			}
+			if tt.want == ExitGateFailed && !strings.Contains(r.stdout+r.stderr, "(fail-on-trial)") {
+				t.Errorf("the gate's reason does not name fail-on-trial:\n%s%s", r.stdout, r.stderr)
+			}
+		})
+	}
+	if r := run(t, "scan", "--fail-on-trial", "fatal", "http://127.0.0.1:1/"); r.code != ExitUsage {
+		t.Errorf("--fail-on-trial fatal: exit %d, want %d", r.code, ExitUsage)
 	}
 }

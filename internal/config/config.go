@@ -162,6 +162,7 @@ type Gate struct {
 	StrictBaseline *bool  `yaml:"strict-baseline,omitempty" flag:"strict-baseline" doc:"Fail when the baseline lists a finding that is no longer found, so that the baseline only shrinks."`
 	MinCoverage    *int   `yaml:"min-coverage,omitempty" min:"0" max:"100" flag:"min-coverage" doc:"Fail when the scan reached less than this percentage of the OpenAPI document's GET operations, or had no document to count them in (0, the default, is no minimum)."`
 	FailOnDrift    string `yaml:"fail-on-drift,omitempty" flag:"fail-on-drift" enum:"breaking,any,none" doc:"With a baseline that records the agent surface: fail on breaking changes to it (default breaking), on any change, or none. Drift findings never count toward fail-on."`
+	FailOnTrial    string `yaml:"fail-on-trial,omitempty" flag:"fail-on-trial" enum:"error,warning,info,none" doc:"After a played trial: fail on trial findings of this severity or worse (default error), or none. Trial findings never count toward fail-on."`
 }
 
 // Start describes the app the scan starts itself.

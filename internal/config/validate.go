@@ -216,6 +216,11 @@ func (f *File) validateScalars() []error {
 			add("gate.fail-on: %v", err)
 		}
 	}
+	if f.Gate.FailOnTrial != "" {
+		if _, err := finding.ParseSeverity(f.Gate.FailOnTrial); err != nil {
+			add("gate.fail-on-trial: %v", err)
+		}
+	}
 	if _, err := finding.ParseFailOnDrift(f.Gate.FailOnDrift); err != nil {
 		add("gate.fail-on-drift: %v", err)
 	}

@@ -60,8 +60,10 @@ func ResetWords(kind string) string {
 // TrialTask is one state-changing operation the API declares on one kind
 // of resource in one state: "cancelOrder on /orders/{id}, pending".
 type TrialTask struct {
-	ID        int
-	Kind      string // path shape of the resource
+	ID   int
+	Kind string // path shape of the resource
+	// State is the resource's state (or status) member, "" when it has
+	// none (a task the OpenAPI document alone declares).
 	State     string
 	Operation string // operationId, tool name or relation
 	// Target is the state the API declares the operation leads to, "" when
@@ -70,6 +72,14 @@ type TrialTask struct {
 	// Declared are the MCP tool's hints, when a tool of that name was
 	// listed; nil members were not declared.
 	ReadOnly, Idempotent, Destructive *bool
+}
+
+// StateWords names a task's state as plans and reports print it.
+func StateWords(state string) string {
+	if state == "" {
+		return "no state"
+	}
+	return state
 }
 
 // TrialStep is one request of a run.

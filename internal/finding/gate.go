@@ -35,6 +35,8 @@ const (
 	// GateInterrupted: a signal or a fatal error stopped the scan before
 	// its end (Coverage.Interrupted), so nothing it reports is a pass.
 	GateInterrupted
+	// GateTrial: Count findings of the trial family reach FailOnTrial.
+	GateTrial
 )
 
 // DriftFamily is the family whose findings are changes to the agent surface
@@ -63,6 +65,12 @@ func ParseFailOnDrift(s string) (string, error) {
 	return "", fmt.Errorf("unknown value %q (want breaking, any or none)", s)
 }
 
+// TrialFamily is the family whose findings compare what a trial's
+// operations declared with what they did; the gate judges them by
+// FailOnTrial, not FailOn, since only a played trial (--trial) can find
+// them and a team opts into gating on them apart from the passive checks.
+const TrialFamily = "trial"
+
 // GateReason is one verdict of the gate. With a baseline, Count counts new
 // findings only.
 type GateReason struct {
@@ -73,7 +81,7 @@ type GateReason struct {
 // Fails reports whether the reason fails the run.
 func (r GateReason) Fails() bool {
 	switch r.Kind {
-	case GateFindings, GateBelowMinimum, GateStaleBaseline, GateNotReached, GateBelowCoverage, GateCoverageUnknown, GateDrift, GateThrottled, GateInterrupted:
+	case GateFindings, GateBelowMinimum, GateStaleBaseline, GateNotReached, GateBelowCoverage, GateCoverageUnknown, GateDrift, GateThrottled, GateInterrupted, GateTrial:
 		return true
 	}
 	return false

@@ -246,6 +246,9 @@ type Gate struct {
 	// baseline fail the run (DriftBreaking, DriftAny, DriftNone); set when
 	// the baseline carried a surface snapshot to compare with.
 	FailOnDrift string `json:"failOnDrift,omitempty"`
+	// FailOnTrial is the severity at or above which the trial family's
+	// findings fail the run ("none": never); set when a trial was played.
+	FailOnTrial string `json:"failOnTrial,omitempty"`
 	// Reasons are the gate's verdicts, of which Reason is the text. They are
 	// not written: a report read back carries the text only.
 	Reasons []GateReason `json:"-"`

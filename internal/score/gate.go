@@ -24,6 +24,10 @@ type GateOptions struct {
 	// baseline fail the run: finding.DriftBreaking ("" too), DriftAny or
 	// DriftNone. Drift findings never count toward FailOn.
 	FailOnDrift string
+	// FailOnTrial fails the run on findings of the trial family of this
+	// severity or worse, when a trial was played; SeverityNone turns that
+	// rule off. Trial findings never count toward FailOn.
+	FailOnTrial finding.Severity
 }
 
 // Gate decides whether a graded report passes. With a baseline only new
@@ -61,6 +65,12 @@ func Gate(rep *finding.Report, opts GateOptions) *finding.Gate {
 			g.Reasons = append(g.Reasons, r)
 		}
 	}
+	if rep.Coverage.Has(finding.SurfaceTrial) {
+		g.FailOnTrial = opts.FailOnTrial.String()
+		if r, ok := trialReason(rep, opts.FailOnTrial); ok {
+			g.Reasons = append(g.Reasons, r)
+		}
+	}
 	if opts.StrictBaseline && rep.Baseline != nil {
 		g.StrictBaseline = true
 		if rep.Baseline.Stale {
@@ -80,7 +90,7 @@ func severityReason(rep *finding.Report, failOn finding.Severity) finding.GateRe
 	}
 	n := 0
 	for _, f := range rep.Findings {
-		if f.Severity >= failOn && f.BaselineState != finding.BaselineExisting && f.Family != finding.DriftFamily {
+		if f.Severity >= failOn && f.BaselineState != finding.BaselineExisting && f.Family != finding.DriftFamily && f.Family != finding.TrialFamily {
 			n++
 		}
 	}
@@ -113,6 +123,21 @@ func driftReason(rep *finding.Report, failOn string) (finding.GateReason, bool) 
 		}
 	}
 	return finding.GateReason{Kind: finding.GateDrift, Count: n}, n > 0
+}
+
+// trialReason counts the trial family's findings at or above failOn,
+// leaving out those the baseline lists.
+func trialReason(rep *finding.Report, failOn finding.Severity) (finding.GateReason, bool) {
+	if failOn == finding.SeverityNone {
+		return finding.GateReason{}, false
+	}
+	n := 0
+	for _, f := range rep.Findings {
+		if f.Family == finding.TrialFamily && f.Severity >= failOn && f.BaselineState != finding.BaselineExisting {
+			n++
+		}
+	}
+	return finding.GateReason{Kind: finding.GateTrial, Count: n}, n > 0
 }
 
 // coverageReason fails a scan that reached less than min percent of the
@@ -183,6 +208,8 @@ func describe(r finding.GateReason, g *finding.Gate, rep *finding.Report) string
 			what = "change(s)"
 		}
 		return fmt.Sprintf("%d %s to the agent surface since the baseline (fail-on-drift %s)", r.Count, what, g.FailOnDrift)
+	case finding.GateTrial:
+		return fmt.Sprintf("%d %strial finding(s) at or above %s (fail-on-trial)", r.Count, newWord(g), g.FailOnTrial)
 	case finding.GateCoverageUnknown:
 		return fmt.Sprintf("coverage unknown: no OpenAPI document declared GET operations to count, so the minimum coverage %d%% is not met (pass --openapi)", g.MinCoverage)
 	}

@@ -66,6 +66,9 @@ type task struct {
 	// the first resource; zero when the interface does not offer the task.
 	reference, template *hypermedia.Offer
 	referenced          bool // named by next_actions or an affordance
+	// op is the OpenAPI operation of a task the document alone declares
+	// (catalogTasks), which only player A plays; nil for the others.
+	op *spec.Operation
 }
 
 // Plan lists the tasks and the runs of the three players, bounded by
@@ -86,6 +89,9 @@ func Plan(in Input) *exchange.TrialPlan {
 	if flows > 0 {
 		plan.Notes = append(plan.Notes, fmt.Sprintf("trial: %d operation(s) named only by next_actions, with no affordance or template to take them by, are not played as tasks", flows))
 	}
+	if idx != nil {
+		tasks = append(tasks, catalogTasks(readsOf(in.Recording, idx), in.Spec, controlled(resourcesOf(in.Recording, in.Spec)))...)
+	}
 	if len(tasks) > maxTasks {
 		plan.Notes = append(plan.Notes, fmt.Sprintf("trial: %d tasks found, the first %d played (trial.tasks)", len(tasks), maxTasks))
 		tasks = tasks[:maxTasks]
@@ -97,9 +103,24 @@ func Plan(in Input) *exchange.TrialPlan {
 		if tool, ok := tools[t.Operation]; ok && tool.Annotations != nil {
 			t.ReadOnly, t.Idempotent, t.Destructive = tool.Annotations.ReadOnlyHint, tool.Annotations.IdempotentHint, tool.Annotations.DestructiveHint
 		}
-		runs := runsOf(in, t, tools, idx)
+		if t.op != nil {
+			if tool := toolOf(t.op, tools); tool != nil && tool.Annotations != nil {
+				t.ReadOnly, t.Idempotent, t.Destructive = tool.Annotations.ReadOnlyHint, tool.Annotations.IdempotentHint, tool.Annotations.DestructiveHint
+			}
+		}
+		var runs []exchange.TrialRun
+		if t.op != nil {
+			r, why := declaredRun(in, t, tools, idx)
+			if why != "" {
+				plan.Notes = append(plan.Notes, fmt.Sprintf("trial: %s on %s (%s) is not played: %s", t.Operation, t.Kind, exchange.StateWords(t.State), why))
+				continue
+			}
+			runs = append(runs, r)
+		} else {
+			runs = runsOf(in, t, tools, idx)
+		}
 		if len(runs) == 0 {
-			plan.Notes = append(plan.Notes, fmt.Sprintf("trial: %s on %s (%s) is not played: the allow-list names none of its interfaces", t.Operation, t.Kind, t.State))
+			plan.Notes = append(plan.Notes, fmt.Sprintf("trial: %s on %s (%s) is not played: the allow-list names none of its interfaces", t.Operation, t.Kind, exchange.StateWords(t.State)))
 			continue
 		}
 		n := 0
@@ -107,7 +128,7 @@ func Plan(in Input) *exchange.TrialPlan {
 			n += writesOf(r)
 		}
 		if writes+n > maxWrites {
-			plan.Notes = append(plan.Notes, fmt.Sprintf("trial: stopped before %s on %s (%s): it would pass %d writes (trial.writes)", t.Operation, t.Kind, t.State, maxWrites))
+			plan.Notes = append(plan.Notes, fmt.Sprintf("trial: stopped before %s on %s (%s): it would pass %d writes (trial.writes)", t.Operation, t.Kind, exchange.StateWords(t.State), maxWrites))
 			break
 		}
 		writes += n
@@ -304,6 +325,19 @@ func tasksOf(resources []*resource, idx *spec.Index) (tasks []task, flows int) {
 		tasks = append(tasks, *t)
 	}
 	return tasks, flows
+}
+
+// controlled lists the kinds of resource that offer state-changing
+// controls (affordances, templates, next_actions): on those the API says
+// which operations apply in which state, and the catalog adds no task.
+func controlled(resources []*resource) map[string]bool {
+	out := map[string]bool{}
+	for _, r := range resources {
+		if len(r.offers) > 0 || len(r.nextActions) > 0 {
+			out[r.kind] = true
+		}
+	}
+	return out
 }
 
 // runsOf plans each player's run of the task that the allow-list permits.

@@ -29,7 +29,7 @@ func TrialCaption(t *finding.Trials) string {
 // TrialTaskLine is one task with each player's outcome: "cancelOrder on
 // /orders/{id} pending: A completed (mcp), B refused (http)".
 func TrialTaskLine(t finding.TrialTask) (what string, runs []string) {
-	what = fmt.Sprintf("%s on %s %s", t.Operation, t.Kind, t.State)
+	what = fmt.Sprintf("%s on %s %s", t.Operation, t.Kind, exchange.StateWords(t.State))
 	for _, r := range t.Runs {
 		runs = append(runs, fmt.Sprintf("%s %s (%s)", r.Player, r.Outcome, r.Via))
 	}
