@@ -448,8 +448,19 @@ def restates(text, *names):
 # type (JSON Schema Validation §6), and OpenAPI's example.
 FORM_KEYWORDS = {"enum", "const", "format", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
                  "minLength", "maxLength", "multipleOf", "example", "examples", "default", "contentMediaType"}
-PAGING_WORDS = ("page", "cursor", "offset", "limit", "marker", "continuation", "after", "before", "skip", "since",
-                "token", "top", "first", "last", "max", "count", "size", "start", "from", "next")
+# The words of a query parameter's name that say it pages through a list
+# (page_size, pageToken, starting_after): as a word, not a substring
+# (account_slug does not count); and the names that page only when they are
+# the whole name ($top, limit's "max"), not a word among others (a
+# max_timestamp bounds a time window, it does not page).
+PAGING_WORDS = {"page", "cursor", "offset", "limit", "marker", "continuation", "after", "before", "skip", "since",
+                "token"}
+PAGING_NAMES = {"top", "first", "last", "max", "count", "size", "start", "from", "next", "maxresults", "n"}
+
+
+def pages_by(name):
+    w = words(name)
+    return bool(PAGING_WORDS & set(w)) or "".join(w) in PAGING_NAMES
 
 
 def is_json_media(mt):
@@ -512,9 +523,8 @@ def document_readiness(rec, doc, spec, line):
                     is_json_media(mt) and isinstance(media, dict) and (media.get("schema") or {}).get("type") == "array"
                     for mt, media in ((responses[code] or {}).get("content") or {}).items())), "")
                 if array_at:
-                    paged = any(isinstance(p, dict) and p.get("in") == "query" and any(
-                        w in re.sub(r"[^a-z]", "", str(p.get("name", "")).lower()) for w in PAGING_WORDS)
-                        for p in op.get("parameters") or []) or any(
+                    paged = any(isinstance(p, dict) and p.get("in") == "query" and pages_by(str(p.get("name", "")))
+                                for p in op.get("parameters") or []) or any(
                         "link" in {h.lower() for h in ((responses[c] or {}).get("headers") or {})}
                         for c in responses if c.startswith("2"))
                     rec.row("openapi", "openapi-hal-pagination-undeclared", "GET", spec,
