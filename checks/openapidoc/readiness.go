@@ -371,7 +371,9 @@ objects with optional members both fit ` + "`{}`" + `, so a body can match
 several alternatives, or none in the way the server meant. OpenAPI's
 ` + "`discriminator`" + ` names the property whose value selects the alternative;
 JSON Schema's own way is a property every alternative declares with a
-different ` + "`const`" + ` (or one-value ` + "`enum`" + `), which this check accepts too. Judged:
+different ` + "`const`" + ` (or one-value ` + "`enum`" + `), which this check accepts too, as it
+accepts alternatives that each require a member no other one declares (a
+user that requires ` + "`login`" + `, an organization that requires ` + "`slug`" + `). Judged:
 the request bodies and the success responses, through their ` + "`$ref`" + `s.
 
 **How to fix:** add a ` + "`discriminator`" + ` with its ` + "`propertyName`" + ` (and a
@@ -462,7 +464,7 @@ func (w *polyWalker) walk(s map[string]any, depth int) polyResult {
 	var r polyResult
 	for _, kw := range []string{"oneOf", "anyOf"} {
 		alts, _ := s[kw].([]any)
-		if n := objectAlternatives(alts); n >= 2 && s["discriminator"] == nil && !constTagged(alts) {
+		if n := objectAlternatives(alts); n >= 2 && s["discriminator"] == nil && !constTagged(alts) && !requiredApart(alts) {
 			r = polyResult{path: []string{kw}, keyword: kw, objects: n}
 			break
 		}
@@ -514,6 +516,46 @@ func objectAlternatives(alts []any) int {
 		}
 	}
 	return n
+}
+
+// requiredApart reports object alternatives that their required members
+// tell apart: each requires a member no other one declares, so an object
+// that has it can be only that one (GitHub's app owner, a simple-user that
+// requires login or an enterprise that requires slug).
+func requiredApart(alts []any) bool {
+	var objects []map[string]any
+	for _, a := range alts {
+		if s, _ := a.(map[string]any); s != nil && (spec.SchemaType(s) == "object" || s["properties"] != nil) {
+			objects = append(objects, s)
+		}
+	}
+	declares := func(o map[string]any, name string) bool {
+		props, _ := o["properties"].(map[string]any)
+		if _, ok := props[name]; ok {
+			return true
+		}
+		required, _ := o["required"].([]any)
+		return slices.Contains(required, any(name))
+	}
+	for i, o := range objects {
+		required, _ := o["required"].([]any)
+		own := slices.ContainsFunc(required, func(r any) bool {
+			name, ok := r.(string)
+			if !ok {
+				return false
+			}
+			for j, other := range objects {
+				if j != i && declares(other, name) {
+					return false
+				}
+			}
+			return true
+		})
+		if !own {
+			return false
+		}
+	}
+	return len(objects) > 0
 }
 
 // constTagged reports alternatives that one property tells apart: every

@@ -79,7 +79,7 @@ type RetryUnguarded struct{ static }
 func (RetryUnguarded) Meta() checks.Meta {
 	return readinessMeta(checks.Meta{
 		ID:       "openapi-hal-retry-unguarded",
-		Title:    "State-changing operations that may be retried declare Idempotency-Key or If-Match",
+		Title:    "POST and PATCH operations that may be retried declare Idempotency-Key or If-Match",
 		Severity: finding.SeverityWarning,
 		SpecRefs: []finding.SpecRef{refIdempotencyKey, refIfMatch, planning("idempotence")},
 		Help: `When an operation's documented answers ask the client to try again — 409
@@ -90,15 +90,17 @@ has no safe answer unless the document declares how a retry is recognised:
 an ` + "`Idempotency-Key`" + ` header (or an ` + "`idempotency_key`" + ` body member) makes a
 resubmission the same submission; an ` + "`If-Match`" + ` header makes a stale
 update fail with 412 instead of overwriting. Without either the agent must
-choose between a duplicate order and a lost update.
+choose between a duplicate order and a lost update. PUT and DELETE are not
+judged: HTTP makes them idempotent (RFC 9110 §9.2.2), so a retry has the
+effect of the one call.
 
 A POST or PATCH that names a confirm, recover or retry step (its
 operationId, ` + "`x-mcp-tool`" + ` name or last literal path segment) is not judged
 here: ` + "`stateful-idempotency-key-declared`" + ` requires its idempotency key
 whatever its responses say, so one missing key is reported once.
 
-**How to fix:** declare an ` + "`Idempotency-Key`" + ` header parameter on operations
-that create, and ` + "`If-Match`" + ` on those that update or delete, and honour them.`,
+**How to fix:** declare an ` + "`Idempotency-Key`" + ` header parameter on the POSTs
+that create, and ` + "`If-Match`" + ` on the PATCHes that update, and honour them.`,
 	})
 }
 
@@ -108,7 +110,10 @@ var retryStatuses = []string{"409", "412", "429", "503"}
 func (c RetryUnguarded) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
 	m := c.Meta()
 	return eachOperation(ctx, in, func(op *spec.Operation) []finding.Finding {
-		if op.IsSafe() || op.Method == http.MethodTrace || activeplan.SubmissionStep(op) != "" {
+		// PUT and DELETE are idempotent in HTTP (RFC 9110 §9.2.2): a
+		// retry has the effect of the one call, so only the methods that
+		// are not, POST and PATCH, need the document to guard a retry.
+		if op.Method != http.MethodPost && op.Method != http.MethodPatch || activeplan.SubmissionStep(op) != "" {
 			return nil
 		}
 		why := retryHint(op)

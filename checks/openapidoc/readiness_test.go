@@ -116,6 +116,12 @@ var readinessCases = []struct {
     "201": {description: made}
     "400": {description: bad, content: {application/problem+json: {schema: {type: object}}}}`,
 		[]string{"openapi-hal-polymorphism-ambiguous"}},
+	// GitHub's app owner: a simple-user requires login, an enterprise slug.
+	{"oneOf told apart by what each requires", strings.Replace(cleanGet, "schema: {type: object, properties: {name: {type: string}}}",
+		"schema: {oneOf: [{type: object, required: [login], properties: {login: {type: string}, id: {type: integer}}}, {type: object, required: [slug], properties: {slug: {type: string}, id: {type: integer}}}]}", 1), nil},
+	{"oneOf whose one alternative requires nothing of its own", strings.Replace(cleanGet, "schema: {type: object, properties: {name: {type: string}}}",
+		"schema: {oneOf: [{type: object, required: [id], properties: {login: {type: string}, id: {type: integer}}}, {type: object, required: [slug], properties: {slug: {type: string}, id: {type: integer}}}]}", 1),
+		[]string{"openapi-hal-polymorphism-ambiguous"}},
 	{"discriminated oneOf", `post:
   operationId: makeThing
   summary: Make a thing
@@ -157,6 +163,33 @@ var readinessCases = []struct {
   responses:
     "201": {description: made}
     "409": {description: conflict, content: {application/problem+json: {schema: {type: object}}}}`,
+		[]string{"openapi-hal-retry-unguarded"}},
+	// PUT and DELETE are idempotent: a retry after a 429 has the effect of
+	// the one call (Spotify's PUT and DELETE /me/albums declare 429 alone).
+	{"idempotent PUT that may be retried", `put:
+  operationId: saveThing
+  summary: Save a thing
+  parameters:
+    ` + idParam + `
+  responses:
+    "200": {description: saved}
+    "429": {description: slow down, content: {application/problem+json: {schema: {type: object}}}}`, nil},
+	{"idempotent DELETE that may be retried", `delete:
+  operationId: removeThing
+  summary: Remove a thing
+  parameters:
+    ` + idParam + `
+  responses:
+    "200": {description: removed}
+    "429": {description: slow down, content: {application/problem+json: {schema: {type: object}}}}`, nil},
+	{"PATCH that may be retried", `patch:
+  operationId: changeThing
+  summary: Change a thing
+  parameters:
+    ` + idParam + `
+  responses:
+    "200": {description: changed}
+    "429": {description: slow down, content: {application/problem+json: {schema: {type: object}}}}`,
 		[]string{"openapi-hal-retry-unguarded"}},
 	// A confirm step's missing key is stateful-idempotency-key-declared's.
 	{"confirm step left to the stateful rule", `post:

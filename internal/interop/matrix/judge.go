@@ -245,9 +245,19 @@ func (t *Tally) Add(f *finding.Finding, d Decision) {
 	default:
 		o.False++
 	}
-	if at := f.PrimaryMethod() + " " + RequestTarget(f.PrimaryURL()); !slices.Contains(o.At, at) {
+	if at := findingAt(f); !slices.Contains(o.At, at) {
 		o.At = append(o.At, at)
 	}
+}
+
+// findingAt is where a finding is, as the results file lists it: the
+// request it was seen on, or, for a finding about the document alone,
+// which has no request, its place in the document.
+func findingAt(f *finding.Finding) string {
+	if f.PrimaryURL() == "" && f.Location != nil && f.Location.Pointer != "" {
+		return "document #" + f.Location.Pointer
+	}
+	return f.PrimaryMethod() + " " + RequestTarget(f.PrimaryURL())
 }
 
 // Outcomes are the checks counted, by check ID.

@@ -133,10 +133,13 @@ func TestTallyAndPrecision(t *testing.T) {
 	tl.Add(at("b-check", "GET", "/y", 404), Decision{Problem: "undecided"})
 	tl.Add(at("a-check", "HEAD", "/y", 0), Decision{Problem: "undecided"})
 	tl.Add(at("a-check", "HEAD", "/y", 0), Decision{True: true, By: "oracle", Curl: "three"})
+	tl.Add(&finding.Finding{CheckID: "c-check", Location: &finding.SourceLocation{File: "openapi.json", Pointer: "/paths/~1x/get"}},
+		Decision{True: true, By: "oracle", Curl: "four"})
 	got := tl.Outcomes()
 	want := []CheckOutcome{
 		{Check: "a-check", Severity: "none", Count: 2, True: 1, At: []string{"HEAD /y"}, Curl: "three"},
 		{Check: "b-check", Severity: "none", Count: 3, True: 1, False: 1, At: []string{"GET /x", "GET /y"}, Curl: "one"},
+		{Check: "c-check", Severity: "none", Count: 1, True: 1, At: []string{"document #/paths/~1x/get"}, Curl: "four"},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("outcomes %+v", got)
@@ -148,8 +151,8 @@ func TestTallyAndPrecision(t *testing.T) {
 			t.Errorf("outcome %d: %+v, want %+v", i, g, w)
 		}
 	}
-	if p, ok := Precision(got); !ok || p != 200.0/3 {
-		t.Errorf("precision %v %v, want 66.7%%", p, ok)
+	if p, ok := Precision(got); !ok || p != 300.0/4 {
+		t.Errorf("precision %v %v, want 75%%", p, ok)
 	}
 	if _, ok := Precision(nil); ok {
 		t.Error("no decided finding has no precision")

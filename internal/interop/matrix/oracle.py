@@ -370,6 +370,7 @@ def record_app(rec, start, spec, unsupported_method):
                 paths=sorted((doc or {}).get("paths", {})))
         allow_declared(rec, (doc or {}).get("paths", {}))
         declared_statuses(rec, (doc or {}).get("paths", {}))
+        document_readiness(rec, doc or {}, spec, line)
         service_desc(rec, start)
     # Every 5xx any request above met is a defect of its own.
     for r in list(rec.rows):
@@ -426,6 +427,110 @@ def declared_statuses(rec, paths):
         rec.row("problem-json", "problem-json-undeclared-status", method, path,
                 f"the {answer.status} is declared by {method} {matches[0]} (the status, {answer.status // 100}XX or default)",
                 answer, line, not declared, status=answer.status, template=matches[0], declared=responses)
+
+
+def pointer_token(s):
+    """A JSON Pointer reference token (RFC 6901 §3)."""
+    return s.replace("~", "~0").replace("/", "~1")
+
+
+def words(text):
+    return re.sub(r"[^a-z0-9]+", " ", re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text).lower()).split()
+
+
+def restates(text, *names):
+    """Whether a summary only repeats one of the operation's names:
+    ListItems, /items/{id} or GET /items, word for word."""
+    return any(n and words(text) == words(n) for n in names)
+
+
+# The JSON Schema keywords that say something of a value's form beyond its
+# type (JSON Schema Validation §6), and OpenAPI's example.
+FORM_KEYWORDS = {"enum", "const", "format", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+                 "minLength", "maxLength", "multipleOf", "example", "examples", "default", "contentMediaType"}
+# The words of a query parameter's name that say it pages through a list
+# (page_size, pageToken, starting_after): as a word, not a substring
+# (account_slug does not count); and the names that page only when they are
+# the whole name ($top, limit's "max"), not a word among others (a
+# max_timestamp bounds a time window, it does not page).
+PAGING_WORDS = {"page", "cursor", "offset", "limit", "marker", "continuation", "after", "before", "skip", "since",
+                "token"}
+PAGING_NAMES = {"top", "first", "last", "max", "count", "size", "start", "from", "next", "maxresults", "n"}
+
+
+def pages_by(name):
+    w = words(name)
+    return bool(PAGING_WORDS & set(w)) or "".join(w) in PAGING_NAMES
+
+
+def is_json_media(mt):
+    t = mt.split(";")[0].strip().lower()
+    return t == "application/json" or t.endswith("+json")
+
+
+def document_readiness(rec, doc, spec, line):
+    """What the OpenAPI document itself tells an agent of each operation,
+    read against OpenAPI 3.1 (§4.8.10 Operation Object, §4.8.16 Responses
+    Object, §4.8.12 Parameter Object) and RFC 9457: a name and a purpose, the
+    errors it can answer and their media type, the form of each parameter,
+    and how a list pages. A row per operation and check, whose "tool" is the
+    operation and the JSON Pointer the finding would be placed at."""
+    if not str(doc.get("openapi", "")).startswith("3"):
+        return
+    for template, item in sorted((doc.get("paths") or {}).items()):
+        if not isinstance(item, dict):
+            continue
+        for method in sorted(m for m in item if m in HTTP_METHODS):
+            op = item[method]
+            if not isinstance(op, dict):
+                continue
+            key = f"{method.upper()} {template}"
+            ptr = f"/paths/{pointer_token(template)}/{method}"
+            op_id = str(op.get("operationId") or "").strip()
+            purpose = any(str(op.get(k) or "").strip() and not restates(str(op[k]), op_id, template, key)
+                          for k in ("summary", "description"))
+            rec.row("openapi", "openapi-hal-operation-purpose", "GET", spec, f"{key} has an operationId and a summary that says what it is for",
+                    {"operationId": op_id, "summary": op.get("summary", ""), "description": op.get("description", "")},
+                    line, not op_id or not purpose, scope="site", tool=f"{key} {ptr}")
+
+            responses = {str(k): v for k, v in (op.get("responses") or {}).items()}
+            declares_4xx = any(k == "default" or (len(k) == 3 and k[0] == "4") for k in responses)
+            rec.row("openapi", "openapi-hal-errors-undeclared", "GET", spec, f"{key} declares a 4xx, 4XX or default response",
+                    {"responses": sorted(responses)}, line, bool(responses) and not declares_4xx,
+                    scope="site", tool=f"{key} {ptr}/responses")
+
+            if method not in ("head", "options"):
+                errors = sorted(k for k in responses if k == "default" or (len(k) == 3 and k[0] in "45"))
+                plain = [k for k in errors if not any(
+                    mt.split(";")[0].strip().lower() in ("application/problem+json", "application/problem+xml")
+                    for mt in ((responses[k] or {}).get("content") or {}))]
+                rec.row("problem-json", "problem-json-errors-declared", "GET", spec,
+                        f"{key} declares its error responses as application/problem+json",
+                        {"errors": errors, "notProblem": plain}, line, bool(plain), scope="site", tool=key)
+
+            for i, param in enumerate(op.get("parameters") or []):
+                if not isinstance(param, dict) or "$ref" in param:
+                    continue
+                schema = param.get("schema") or {}
+                loose = (schema.get("type") in ("string", "number", "integer") and not FORM_KEYWORDS & set(schema)
+                         and not param.get("example") and not param.get("examples"))
+                rec.row("openapi", "openapi-hal-input-unconstrained", "GET", spec,
+                        f"{key}: {param.get('in')} parameter {param.get('name')} has a form (enum, format, pattern, bounds or example)",
+                        {"schema": schema}, line, loose, scope="site", tool=f"{key} {ptr}/parameters/{i}")
+
+            if method == "get":
+                array_at = next((code for code in sorted(responses) if len(code) == 3 and code[0] == "2" and any(
+                    is_json_media(mt) and isinstance(media, dict) and (media.get("schema") or {}).get("type") == "array"
+                    for mt, media in ((responses[code] or {}).get("content") or {}).items())), "")
+                if array_at:
+                    paged = any(isinstance(p, dict) and p.get("in") == "query" and pages_by(str(p.get("name", "")))
+                                for p in op.get("parameters") or []) or any(
+                        "link" in {h.lower() for h in ((responses[c] or {}).get("headers") or {})}
+                        for c in responses if c.startswith("2"))
+                    rec.row("openapi", "openapi-hal-pagination-undeclared", "GET", spec,
+                            f"{key}'s array answer {array_at} declares a paging parameter or a Link header",
+                            {"response": array_at}, line, not paged, scope="site",
+                            tool=f"{key} {ptr}/responses/{array_at}")
 
 
 def link_relations(value):
