@@ -110,7 +110,7 @@ func (c ResponseSchema) Run(ctx context.Context, in *checks.Input) ([]finding.Fi
 			continue
 		}
 		judged++
-		errs := cs.validate(x.Response.Body)
+		errs := cs.validate(x.Response)
 		if len(errs) == 0 {
 			continue
 		}
@@ -229,9 +229,9 @@ func (v *schemaValidator) compile(key string, schema map[string]any) *compiledSc
 	return v.compiled[key]
 }
 
-func (cs *compiledSchema) validate(body []byte) []schemaError {
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
-	if err != nil {
+func (cs *compiledSchema) validate(r *exchange.Response) []schemaError {
+	inst, ok := instance(r)
+	if !ok {
 		return nil // not JSON: the problem-json and negotiation families judge that
 	}
 	var ve *jsonschema.ValidationError
@@ -250,6 +250,23 @@ func (cs *compiledSchema) validate(body []byte) []schemaError {
 		return cmp.Or(cmp.Compare(a.instance, b.instance), cmp.Compare(a.keyword, b.keyword))
 	})
 	return out[:min(len(out), maxSchemaErrors)]
+}
+
+// instance is r's body as the validator reads it, one JSON value with
+// numbers kept as json.Number, and whether the body is one. A whole body
+// shares the decoding the other checks made (Response.JSON, which reads the
+// first value) once json.Valid has said nothing follows it; any other body
+// is decoded here, as the validator's own reader would.
+func instance(r *exchange.Response) (any, bool) {
+	if !r.Whole() {
+		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(r.Body))
+		return inst, err == nil
+	}
+	inst, err := r.JSON()
+	if err != nil || !json.Valid(r.Body) {
+		return nil, false
+	}
+	return inst, true
 }
 
 // isLeaf leaves out the errors that only say "a subschema failed", and a

@@ -96,6 +96,10 @@ func TestResponseSchema(t *testing.T) {
 		{"a required member the properties never define", orderSchemaDoc("3.1.0", map[string]any{"type": "object", "required": []any{"id", "items"},
 			"properties": map[string]any{"id": map[string]any{"type": "integer"}}}),
 			jsonAt("/orders/1", 200, "application/json", `{"id":1}`), "", ""},
+		{"a body followed by white space is judged", orderSchemaDoc("3.1.0", order31()),
+			jsonAt("/orders/1", 200, "application/json", "{\"id\":1,\"state\":\"lost\"}\r\n"), "/state", "/properties/state/enum"},
+		{"a body with anything after its value is not JSON, and not judged", orderSchemaDoc("3.1.0", order31()),
+			jsonAt("/orders/1", 200, "application/json", `{"id":1,"state":"lost"} {"id":2}`), "", ""},
 		{"an undeclared media type is another check's", orderSchemaDoc("3.1.0", order31()),
 			jsonAt("/orders/1", 200, "application/hal+json", `{"id":"x"}`), "", ""},
 	}

@@ -140,10 +140,12 @@ func TestConfigFileIsFoundInAParentDirectory(t *testing.T) {
 }
 
 func TestConfigIgnoresAndOverridesApply(t *testing.T) {
-	target := serve(t, demo.DefectNoVaryAccept)
+	// The configuration applies to the checks, so a replay of the shared
+	// recording of the demo without Vary: Accept judges it as a scan would.
+	recording := copyOf(t, noVaryAcceptRecording, "scan.har")
 	out := filepath.Join(t.TempDir(), "r.json")
 	cfg := writeConfig(t, "checks:\n  vary-accept: error\nignores:\n  - check: vary-accept\n    url: /orders/*\n    reason: legacy shapes\n")
-	r := run(t, "scan", "--config", cfg, "-q", "-o", "json="+out, target)
+	r := run(t, "scan", "--config", cfg, "-q", "-o", "json="+out, "--replay", recording)
 	if r.code != ExitGateFailed {
 		t.Fatalf("exit %d (vary-accept raised to error must fail): %s", r.code, r.stderr)
 	}

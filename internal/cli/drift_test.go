@@ -11,7 +11,9 @@ import (
 
 // TestDriftGate scans demo defects that change the agent surface against a
 // baseline of the conformant demo: one drift finding each and exit 1; the
-// conformant demo against its own baseline passes with no drift.
+// conformant demo against its own baseline passes with no drift, judged
+// from the shared recording of the demo: drift is found by the checks,
+// which a replay runs as a scan does.
 func TestDriftGate(t *testing.T) {
 	dir := t.TempDir()
 	base := filepath.Join(dir, "baseline.json")
@@ -19,25 +21,31 @@ func TestDriftGate(t *testing.T) {
 		t.Fatalf("baseline write: exit %d: %s", r.code, r.stderr)
 	}
 	tests := []struct {
-		name   string
-		defect []demo.Defect
-		extra  []string
-		code   int
-		drift  string
+		name      string
+		recording func() ([]byte, error)
+		defect    []demo.Defect
+		extra     []string
+		code      int
+		drift     string
 	}{
-		{"conformant", nil, nil, ExitOK, ""},
-		{"tool renamed", []demo.Defect{demo.DefectMCPRenamedTool}, nil, ExitGateFailed, "drift-renamed"},
-		{"required argument added", []demo.Defect{demo.DefectMCPRequiredArgument}, nil, ExitGateFailed, "drift-input-schema"},
-		{"read-only hint turned off", []demo.Defect{demo.DefectMCPGetNotReadOnly}, nil, ExitGateFailed, "drift-annotations"},
-		{"response property undeclared", []demo.Defect{demo.DefectResponsePropertyUndeclared}, nil, ExitGateFailed, "drift-response-schema"},
-		{"declared 409 dropped", []demo.Defect{demo.DefectConflictUndeclared}, nil, ExitGateFailed, "drift-problem-types"},
-		{"drift reported, not gated", []demo.Defect{demo.DefectMCPRenamedTool}, []string{"--fail-on-drift", "none"}, ExitOK, "drift-renamed"},
+		{"conformant", demoRecording, nil, nil, ExitOK, ""},
+		{"tool renamed", nil, []demo.Defect{demo.DefectMCPRenamedTool}, nil, ExitGateFailed, "drift-renamed"},
+		{"required argument added", nil, []demo.Defect{demo.DefectMCPRequiredArgument}, nil, ExitGateFailed, "drift-input-schema"},
+		{"read-only hint turned off", nil, []demo.Defect{demo.DefectMCPGetNotReadOnly}, nil, ExitGateFailed, "drift-annotations"},
+		{"response property undeclared", nil, []demo.Defect{demo.DefectResponsePropertyUndeclared}, nil, ExitGateFailed, "drift-response-schema"},
+		{"declared 409 dropped", nil, []demo.Defect{demo.DefectConflictUndeclared}, nil, ExitGateFailed, "drift-problem-types"},
+		{"drift reported, not gated", nil, []demo.Defect{demo.DefectMCPRenamedTool}, []string{"--fail-on-drift", "none"}, ExitOK, "drift-renamed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "r.json")
 			args := append([]string{"scan", "-q", "--baseline", base, "-o", "json=" + out}, tt.extra...)
-			r := run(t, append(args, serve(t, tt.defect...))...)
+			if tt.recording != nil {
+				args = append(args, "--replay", copyOf(t, tt.recording, "scan.har"))
+			} else {
+				args = append(args, serve(t, tt.defect...))
+			}
+			r := run(t, args...)
 			if r.code != tt.code {
 				t.Fatalf("exit %d, want %d: %s", r.code, tt.code, r.stderr)
 			}

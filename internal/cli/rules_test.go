@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentready/agentready/fixtures/demo"
 	"github.com/agentready/agentready/internal/finding"
 )
 
@@ -36,15 +35,16 @@ const houseRules = `rules:
     then: {field: name, function: pattern, functionOptions: {match: "^acme_"}}
 `
 
-// TestHouseRuleFiresOnAFixtureAndIsSilentOnTheDemo scans the demo and the
-// demo without Vary: Accept with the same rules.
+// TestHouseRuleFiresOnAFixtureAndIsSilentOnTheDemo judges the demo and the
+// demo without Vary: Accept with the same rules, from the shared recordings
+// of their scans: house rules are checks, which a replay runs as a scan does.
 func TestHouseRuleFiresOnAFixtureAndIsSilentOnTheDemo(t *testing.T) {
 	cfg := writeConfig(t, houseRules)
 	dir := t.TempDir()
-	scanRules := func(name string, defects ...demo.Defect) *finding.Report {
+	scanRules := func(name string, recording func() ([]byte, error)) *finding.Report {
 		out := filepath.Join(dir, name+".json")
 		sarif := filepath.Join(dir, name+".sarif")
-		r := run(t, "scan", "--config", cfg, "-q", "-o", "json="+out, "-o", "sarif="+sarif, serve(t, defects...))
+		r := run(t, "scan", "--config", cfg, "-q", "-o", "json="+out, "-o", "sarif="+sarif, "--replay", copyOf(t, recording, name+".har"))
 		if r.code == ExitUsage || r.code == ExitIncomplete {
 			t.Fatalf("%s: exit %d: %s", name, r.code, r.stderr)
 		}
@@ -63,7 +63,7 @@ func TestHouseRuleFiresOnAFixtureAndIsSilentOnTheDemo(t *testing.T) {
 		return "absent", 0
 	}
 
-	conformant := scanRules("demo")
+	conformant := scanRules("demo", demoRecording)
 	for _, id := range []string{"custom-vary-on-accept", "custom-get-has-operation-id", "custom-link-has-href"} {
 		if s, n := status(conformant, id); s != "pass" {
 			t.Errorf("demo: %s %s with %d findings, want pass", id, s, n)
@@ -80,7 +80,7 @@ func TestHouseRuleFiresOnAFixtureAndIsSilentOnTheDemo(t *testing.T) {
 		t.Errorf("the custom family is not graded: %+v", conformant.Score.Families)
 	}
 
-	broken := scanRules("novary", demo.DefectNoVaryAccept)
+	broken := scanRules("novary", noVaryAcceptRecording)
 	if s, n := status(broken, "custom-vary-on-accept"); s != "fail" || n == 0 {
 		t.Errorf("no-vary-accept: custom-vary-on-accept %s with %d findings, want fail", s, n)
 	}

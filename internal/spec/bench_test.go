@@ -1,9 +1,10 @@
-package spec
+package spec_test
 
 import (
 	"os"
 	"testing"
 
+	"github.com/agentready/agentready/internal/spec"
 	"github.com/agentready/agentready/internal/spec/spectest"
 )
 
@@ -15,14 +16,14 @@ func BenchmarkLoad(b *testing.B) {
 	for _, name := range spectest.BenchDocuments {
 		b.Run(name, func(b *testing.B) {
 			path := spectest.BenchPath(b, name)
-			b.Run("floor", func(b *testing.B) { spectest.Floor(b, path, BuildLibraryModel) })
+			b.Run("floor", func(b *testing.B) { spectest.Floor(b, path, spec.BuildLibraryModel) })
 			b.Run("load", func(b *testing.B) {
 				for b.Loop() {
 					data, err := os.ReadFile(path)
 					if err != nil {
 						b.Fatal(err)
 					}
-					if d, err := Load(data, path, path); err != nil || len(d.Operations) == 0 {
+					if d, err := spec.Load(data, path, path); err != nil || len(d.Operations) == 0 {
 						b.Fatalf("%v, %+v", err, d)
 					}
 				}

@@ -1,14 +1,16 @@
-package spec
+package spec_test
 
 import (
 	"reflect"
 	"testing"
+
+	"github.com/agentready/agentready/internal/spec"
 )
 
 func TestBindAndExpand(t *testing.T) {
-	doc := &Document{BasePaths: []string{"/v1"}}
+	doc := &spec.Document{BasePaths: []string{"/v1"}}
 	for _, p := range []string{"/orders/{id}", "/orders/{id}/payment", "/reports/{year}-{month}.json", "/orders/mine"} {
-		doc.Operations = append(doc.Operations, &Operation{Method: "GET", PathTemplate: p})
+		doc.Operations = append(doc.Operations, &spec.Operation{Method: "GET", PathTemplate: p})
 	}
 	ix := doc.Index()
 	tests := []struct {
@@ -29,16 +31,16 @@ func TestBindAndExpand(t *testing.T) {
 	if _, _, ok := ix.Bind("/nowhere"); ok {
 		t.Error("Bind matched an unknown path")
 	}
-	if got, ok := Expand("/orders/{id}/payment", map[string]string{"id": "7"}); !ok || got != "/orders/7/payment" {
+	if got, ok := spec.Expand("/orders/{id}/payment", map[string]string{"id": "7"}); !ok || got != "/orders/7/payment" {
 		t.Errorf("Expand = %q %v", got, ok)
 	}
-	if _, ok := Expand("/customers/{cid}", map[string]string{"id": "7"}); ok {
+	if _, ok := spec.Expand("/customers/{cid}", map[string]string{"id": "7"}); ok {
 		t.Error("Expand invented a value")
 	}
-	if !HasTemplatePrefix("/orders/{id}/payment", "/orders/{id}") || HasTemplatePrefix("/customers/{id}", "/orders/{id}") || HasTemplatePrefix("/orders", "/orders/{id}") {
+	if !spec.HasTemplatePrefix("/orders/{id}/payment", "/orders/{id}") || spec.HasTemplatePrefix("/customers/{id}", "/orders/{id}") || spec.HasTemplatePrefix("/orders", "/orders/{id}") {
 		t.Error("HasTemplatePrefix")
 	}
-	if got := TemplateVars("/a/{x}/b{y}.json"); !reflect.DeepEqual(got, []string{"x", "y"}) {
+	if got := spec.TemplateVars("/a/{x}/b{y}.json"); !reflect.DeepEqual(got, []string{"x", "y"}) {
 		t.Errorf("TemplateVars = %v", got)
 	}
 }

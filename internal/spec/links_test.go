@@ -1,8 +1,10 @@
-package spec
+package spec_test
 
 import (
 	"reflect"
 	"testing"
+
+	"github.com/agentready/agentready/internal/spec"
 )
 
 const reachYAML = `openapi: 3.1.0
@@ -40,7 +42,7 @@ components:
 `
 
 func TestLoadReachFields(t *testing.T) {
-	d, err := Load([]byte(reachYAML), "r.yaml", "r.yaml")
+	d, err := spec.Load([]byte(reachYAML), "r.yaml", "r.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +66,7 @@ func TestLoadReachFields(t *testing.T) {
 	if target := d.LinkTarget(items); target == nil || target.OperationID != "listItems" {
 		t.Errorf("items link %+v: target %v", items, target)
 	}
-	for _, l := range []Link{{OperationID: "nope"}, {OperationRef: "other.yaml#/paths/~1x/get"}, {OperationRef: "#/paths/~1orders~1{id}/post"}} {
+	for _, l := range []spec.Link{{OperationID: "nope"}, {OperationRef: "other.yaml#/paths/~1x/get"}, {OperationRef: "#/paths/~1orders~1{id}/post"}} {
 		if target := d.LinkTarget(l); target != nil {
 			t.Errorf("%+v names %v", l, target.Key())
 		}

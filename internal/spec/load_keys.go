@@ -11,15 +11,15 @@ import (
 	"github.com/agentready/agentready/internal/jsonorder"
 )
 
-// maxListedProblems caps the problems of one kind in one document: a
+// MaxListedProblems caps the problems of one kind in one document: a
 // generated document repeats the same mistake thousands of times, and the
 // first ones say it all.
-const maxListedProblems = 50
+const MaxListedProblems = 50
 
-// problemList holds problems of one kind, at most maxListedProblems.
+// problemList holds problems of one kind, at most MaxListedProblems.
 type problemList = bounded.List[Problem]
 
-func newProblemList() problemList { return problemList{Max: maxListedProblems} }
+func newProblemList() problemList { return problemList{Max: MaxListedProblems} }
 
 // listed returns the problems, closed by one that counts those left out and
 // names what they are ("duplicate keys"). The count is a warning: the

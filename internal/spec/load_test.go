@@ -1,4 +1,4 @@
-package spec
+package spec_test
 
 import (
 	"errors"
@@ -12,20 +12,21 @@ import (
 
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/longtest"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 const specDir = "../../testdata/specs/"
 
-func load(t *testing.T, name string) *Document {
+func load(t *testing.T, name string) *spec.Document {
 	t.Helper()
-	d, err := LoadFile(specDir+name, DefaultMaxSize)
+	d, err := spec.LoadFile(specDir+name, spec.DefaultMaxSize)
 	if err != nil {
 		t.Fatalf("LoadFile(%s): %v", name, err)
 	}
 	return d
 }
 
-func op(t *testing.T, d *Document, key string) *Operation {
+func op(t *testing.T, d *spec.Document, key string) *spec.Operation {
 	t.Helper()
 	for _, o := range d.Operations {
 		if o.Key() == key {
@@ -54,7 +55,7 @@ func TestLoadOperations(t *testing.T) {
 	if !d.UsesHALRel {
 		t.Error("UsesHALRel not set")
 	}
-	want := map[string]SecurityScheme{"bearer": {Type: "http", Scheme: "bearer"}, "key": {Type: "apiKey", In: "header", Name: "X-Key"}}
+	want := map[string]spec.SecurityScheme{"bearer": {Type: "http", Scheme: "bearer"}, "key": {Type: "apiKey", In: "header", Name: "X-Key"}}
 	if !reflect.DeepEqual(d.SecuritySchemes, want) {
 		t.Errorf("SecuritySchemes %v", d.SecuritySchemes)
 	}
@@ -189,11 +190,11 @@ func TestLoadSwagger2(t *testing.T) {
 
 func TestLoadNotOpenAPI(t *testing.T) {
 	for _, data := range []string{"", "  \n", `{"_links": {"self": {"href": "/"}}}`, "<html><body>hi</body></html>"} {
-		if d, err := Load([]byte(data), "x", ""); !errors.Is(err, ErrNotOpenAPI) {
+		if d, err := spec.Load([]byte(data), "x", ""); !errors.Is(err, spec.ErrNotOpenAPI) {
 			t.Errorf("Load(%q) = %+v, %v; want ErrNotOpenAPI", data, d, err)
 		}
 	}
-	if _, err := LoadFile(specDir+"does-not-exist.yaml", DefaultMaxSize); err == nil || errors.Is(err, ErrNotOpenAPI) {
+	if _, err := spec.LoadFile(specDir+"does-not-exist.yaml", spec.DefaultMaxSize); err == nil || errors.Is(err, spec.ErrNotOpenAPI) {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -213,7 +214,7 @@ func TestLoadHALRelShapes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		src := "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      x-hal-rel: " + tt.yaml + "\n      responses: {'200': {description: ok}}\n"
-		d, err := Load([]byte(src), "t.yaml", "t.yaml")
+		d, err := spec.Load([]byte(src), "t.yaml", "t.yaml")
 		if err != nil || len(d.Operations) != 1 {
 			t.Fatalf("%s: %v %+v", tt.yaml, err, d)
 		}
@@ -244,7 +245,7 @@ components:
         self: {$ref: '#/components/schemas/Self'}
     Self: {$ref: '#/components/schemas/Self'}
 `
-	d, err := Load([]byte(src), "t.yaml", "t.yaml")
+	d, err := spec.Load([]byte(src), "t.yaml", "t.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,8 +263,8 @@ func TestLoadHostileShapes(t *testing.T) {
 		"x-c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nx-d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\npaths:\n  /a:\n    get:\n      x-bomb: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n      responses: {'200': {description: ok}}\n"
 	for name, src := range map[string]string{"deep": deep, "aliases": bomb, "binary": "\x00\x01\xff\xfe"} {
 		t.Run(name, func(t *testing.T) {
-			d, err := Load([]byte(src), name, name)
-			if err != nil && !errors.Is(err, ErrNotOpenAPI) {
+			d, err := spec.Load([]byte(src), name, name)
+			if err != nil && !errors.Is(err, spec.ErrNotOpenAPI) {
 				t.Fatalf("unexpected error %v", err)
 			}
 			if d != nil && len(d.Operations) == 0 && len(d.Problems) == 0 {
@@ -292,7 +293,7 @@ func TestLoadLargeFile(t *testing.T) {
 	}
 	fmt.Fprint(f, "components:\n  schemas:\n    S: {type: object, properties: {a: {type: string}}}\n")
 	f.Close()
-	d, err := LoadFile(path, DefaultMaxSize)
+	d, err := spec.LoadFile(path, spec.DefaultMaxSize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,8 +310,8 @@ func TestLoadTooLarge(t *testing.T) {
 	if err := os.WriteFile(path, make([]byte, 3<<20), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := LoadFile(path, 2<<20)
-	var tooLarge *TooLargeError
+	_, err := spec.LoadFile(path, 2<<20)
+	var tooLarge *spec.TooLargeError
 	if !errors.As(err, &tooLarge) || tooLarge.Size != 3<<20 || tooLarge.Max != 2<<20 {
 		t.Fatalf("oversized file: %v", err)
 	}
@@ -318,7 +319,7 @@ func TestLoadTooLarge(t *testing.T) {
 		t.Errorf("message %q, want it to say %q", err, want)
 	}
 	// A device has no size to check first: the cap holds while reading.
-	if _, err := LoadFile("/dev/zero", 1<<20); !errors.As(err, &tooLarge) || !strings.Contains(err.Error(), "larger than the 1 MiB cap") {
+	if _, err := spec.LoadFile("/dev/zero", 1<<20); !errors.As(err, &tooLarge) || !strings.Contains(err.Error(), "larger than the 1 MiB cap") {
 		t.Errorf("endless file: %v", err)
 	}
 }
@@ -335,14 +336,14 @@ func TestLoadDuplicateKeys(t *testing.T) {
 	}
 	b.WriteString("  /r7:\n    post: {responses: {'201': {description: created}}}\n")
 	b.WriteString("components:\n  schemas:\n    S: {type: object, type: string}\n")
-	d, err := Load([]byte(b.String()), "t.yaml", "t.yaml")
+	d, err := spec.Load([]byte(b.String()), "t.yaml", "t.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(d.Operations) < n {
 		t.Errorf("%d operations, want the document loaded despite its duplicates", len(d.Operations))
 	}
-	want := []Problem{
+	want := []spec.Problem{
 		{Message: `duplicate key "/r7": the mapping already has it, and tools disagree on which value counts`,
 			Location: finding.SourceLocation{File: "t.yaml", Line: 4 + 2*n, Column: 3, Pointer: "/paths/~1r7"}},
 		{Message: `duplicate key "type": the mapping already has it, and tools disagree on which value counts`,
@@ -355,15 +356,15 @@ func TestLoadDuplicateKeys(t *testing.T) {
 
 // TestLoadProblemsAreCapped lists the first duplicates and counts the rest.
 func TestLoadProblemsAreCapped(t *testing.T) {
-	src := "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\nx-many: {" + strings.Repeat("k: 1, ", maxListedProblems+21) + "}\n"
-	d, err := Load([]byte(src), "t.yaml", "t.yaml")
+	src := "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\nx-many: {" + strings.Repeat("k: 1, ", spec.MaxListedProblems+21) + "}\n"
+	d, err := spec.Load([]byte(src), "t.yaml", "t.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Problems) != maxListedProblems+1 {
-		t.Fatalf("%d problems, want %d and a count", len(d.Problems), maxListedProblems)
+	if len(d.Problems) != spec.MaxListedProblems+1 {
+		t.Fatalf("%d problems, want %d and a count", len(d.Problems), spec.MaxListedProblems)
 	}
-	if !slices.ContainsFunc(d.Problems, func(p Problem) bool { return p.Message == "20 more duplicate keys were not listed" && p.Warning }) {
+	if !slices.ContainsFunc(d.Problems, func(p spec.Problem) bool { return p.Message == "20 more duplicate keys were not listed" && p.Warning }) {
 		t.Errorf("no problem counts the duplicates left out: %+v", d.Problems)
 	}
 }
@@ -394,7 +395,7 @@ components:
   schemas:
     Order: {type: object}
 `
-	d, err := Load([]byte(src), "t.yaml", "t.yaml")
+	d, err := spec.Load([]byte(src), "t.yaml", "t.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -434,7 +435,7 @@ components:
   headers:
     RetryAfter: {schema: {type: integer}}
 `
-	d, err := Load([]byte(src), "t.yaml", "t.yaml")
+	d, err := spec.Load([]byte(src), "t.yaml", "t.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

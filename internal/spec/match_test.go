@@ -1,13 +1,17 @@
-package spec
+package spec_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/agentready/agentready/internal/spec"
+)
 
 func TestMatch(t *testing.T) {
-	doc := &Document{BasePaths: []string{"/api/v1"}}
+	doc := &spec.Document{BasePaths: []string{"/api/v1"}}
 	for _, p := range []string{"/pets/{petId}", "/pets/mine", "/reports/{id}.json", "/{entity}/me", "/books/{id}", "/a/{x}/c", "/a/b/{y}"} {
-		doc.Operations = append(doc.Operations, &Operation{Method: "GET", PathTemplate: p})
+		doc.Operations = append(doc.Operations, &spec.Operation{Method: "GET", PathTemplate: p})
 	}
-	ix := NewIndex(doc)
+	ix := spec.NewIndex(doc)
 	tests := []struct{ path, want string }{
 		{"/api/v1/pets/mine", "/pets/mine"},
 		{"/api/v1/pets/42", "/pets/{petId}"},

@@ -1,9 +1,11 @@
-package spec
+package spec_test
 
 import (
 	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/agentready/agentready/internal/spec"
 )
 
 func schemaOf(t *testing.T, text string) map[string]any {
@@ -28,20 +30,20 @@ func TestPinnedValues(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := schemaOf(t, tt.schema)
-			if got := fmt.Sprint(PinnedValues(s, "type")); got != tt.want {
+			if got := fmt.Sprint(spec.PinnedValues(s, "type")); got != tt.want {
 				t.Errorf("pinned %s, want %s", got, tt.want)
 			}
 			before, _ := json.Marshal(s)
-			un := Unpinned(s, "type")
+			un := spec.Unpinned(s, "type")
 			if after, _ := json.Marshal(s); string(after) != string(before) {
 				t.Errorf("Unpinned changed its argument: %s", after)
 			}
-			if got := PinnedValues(un, "type"); got != nil {
+			if got := spec.PinnedValues(un, "type"); got != nil {
 				t.Errorf("still pinned after Unpinned: %v", got)
 			}
 		})
 	}
-	un, _ := json.Marshal(Unpinned(schemaOf(t, `{"allOf":[{"properties":{"type":{"type":"string","const":"https://x.test/a"},"title":{"type":"string"}}}]}`), "type"))
+	un, _ := json.Marshal(spec.Unpinned(schemaOf(t, `{"allOf":[{"properties":{"type":{"type":"string","const":"https://x.test/a"},"title":{"type":"string"}}}]}`), "type"))
 	if want := `{"allOf":[{"properties":{"title":{"type":"string"},"type":{"type":"string"}}}]}`; string(un) != want {
 		t.Errorf("Unpinned kept %s, want %s", un, want)
 	}
@@ -52,7 +54,7 @@ func TestIsErrorStatus(t *testing.T) {
 		"400": true, "409": true, "503": true, "4XX": true, "5xx": true, "default": true,
 		"200": false, "2XX": false, "304": false, "4X1": false, "40": false, "Default": false,
 	} {
-		if got := IsErrorStatus(code); got != want {
+		if got := spec.IsErrorStatus(code); got != want {
 			t.Errorf("IsErrorStatus(%q) = %v, want %v", code, got, want)
 		}
 	}
