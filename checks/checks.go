@@ -385,6 +385,19 @@ func (in *Input) NeedSpec() error {
 	return nil
 }
 
+// NeedOperations skips a check that judges the OpenAPI document operation by
+// operation: without a document, or with a Swagger 2.0 one, whose
+// operations are recognized but not modelled.
+func (in *Input) NeedOperations() error {
+	if err := in.NeedSpec(); err != nil {
+		return err
+	}
+	if in.Spec.Swagger2 {
+		return Skip("the document is Swagger 2.0, which is recognized but not checked operation by operation")
+	}
+	return nil
+}
+
 // Probe returns the probe sent for purpose on the sample at basedOn, or nil.
 func (in *Input) Probe(purpose, basedOn string) *exchange.Exchange {
 	return in.Index.Get(purpose, basedOn)

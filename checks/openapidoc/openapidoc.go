@@ -33,18 +33,6 @@ type static struct{}
 // family, and bring its parts like every check of it.
 func (static) Parts() []checks.Part { return openapihal.Parts() }
 
-// needOpenAPI3 skips when there is no document, or one that is not checked
-// operation by operation.
-func needOpenAPI3(in *checks.Input) error {
-	if err := in.NeedSpec(); err != nil {
-		return err
-	}
-	if in.Spec.Swagger2 {
-		return checks.Skip("the document is Swagger 2.0, which is recognized but not checked operation by operation")
-	}
-	return nil
-}
-
 // fetchEvidence is the exchange that fetched the document, when the scan
 // fetched it, so that a finding about a served document shows the request.
 func fetchEvidence(in *checks.Input) []finding.Evidence {
@@ -154,7 +142,7 @@ convention that also differs after case folding (for example
 }
 
 func (c OperationIDUnique) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	if err := needOpenAPI3(in); err != nil {
+	if err := in.NeedOperations(); err != nil {
 		return nil, err
 	}
 	m := c.Meta()

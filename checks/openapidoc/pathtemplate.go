@@ -45,7 +45,7 @@ differ only in variable names.`,
 }
 
 func (c PathTemplateValid) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	if err := needOpenAPI3(in); err != nil {
+	if err := in.NeedOperations(); err != nil {
 		return nil, err
 	}
 	v := &templateValidator{m: c.Meta(), doc: in.Spec, normalized: map[string]spec.PathItem{}, reported: map[string]bool{}}

@@ -68,7 +68,7 @@ func readinessMeta(m checks.Meta) checks.Meta {
 // eachOperation runs judge over every operation of an OpenAPI 3 document,
 // collecting its deductions.
 func eachOperation(ctx context.Context, in *checks.Input, judge func(op *spec.Operation) []finding.Finding) ([]finding.Finding, error) {
-	if err := needOpenAPI3(in); err != nil {
+	if err := in.NeedOperations(); err != nil {
 		return nil, err
 	}
 	if len(in.Spec.Operations) == 0 {

@@ -60,11 +60,8 @@ schema, for instance a shared ` + "`$ref: '#/components/responses/Problem'`" + `
 }
 
 func (c ErrorsDeclared) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	if err := in.NeedSpec(); err != nil {
+	if err := in.NeedOperations(); err != nil {
 		return nil, err
-	}
-	if in.Spec.Swagger2 {
-		return nil, checks.Skip("the document is Swagger 2.0, which is recognized but not checked operation by operation")
 	}
 	m := c.Meta()
 	var out []finding.Finding

@@ -111,11 +111,8 @@ the problem schema to the 4xx and 5xx responses (or ` + "`default`" + `).`,
 }
 
 func (c SuccessDeclared) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	if err := in.NeedSpec(); err != nil {
+	if err := in.NeedOperations(); err != nil {
 		return nil, err
-	}
-	if in.Spec.Swagger2 {
-		return nil, checks.Skip("the document is Swagger 2.0, which is recognized but not checked operation by operation")
 	}
 	m := c.Meta()
 	var out []finding.Finding
