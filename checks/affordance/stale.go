@@ -3,7 +3,6 @@ package affordance
 import (
 	"context"
 	"fmt"
-	"net/http"
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/internal/activeplan"
@@ -53,32 +52,21 @@ for) before executing any state change, and answer 412 with problem+json.`,
 }
 
 func (c StaleVersion) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	if err := in.NeedActive(); err != nil {
-		return nil, err
-	}
 	m := c.Meta()
-	var out []finding.Finding
-	judged := 0
-	for _, x := range in.Recording.Exchanges {
-		if x.Purpose != purpose.ActiveStale || x.Response == nil {
-			continue
-		}
-		judged++
+	probes := activeplan.Answered(in.Recording, purpose.ActiveStale)
+	return activeplan.Judge(in, probes, "no operation named by --active-allow was offered on a resource with an ETag or validForVersion", func(x *exchange.Exchange) *finding.Finding {
 		st := x.Response.Status
-		switch {
-		case st >= 200 && st < 300:
+		switch activeplan.OutcomeOf(x, activeplan.RefusesStale) {
+		case activeplan.Executed:
 			msg := fmt.Sprintf("%s %s with If-Match: %s (matching no representation) was answered %d; expected 412 or 409, and the method not performed",
 				x.Request.Method, exchange.PathOf(x.Request.URL), activeplan.StaleETag, st)
-			out = append(out, checks.New(m, x.Request.Method+" "+exchange.PathShape(exchange.PathOf(x.Request.URL)), msg,
-				checks.Evidence(x, []string{"If-Match", "Content-Type"}, []string{"Content-Type", "ETag"})))
-		case st == http.StatusPreconditionFailed || st == http.StatusConflict:
-		default:
-			in.Observe(m.ID, fmt.Sprintf("%s %s with a stale If-Match was refused with %d before the precondition could be judged",
-				x.Request.Method, exchange.PathShape(exchange.PathOf(x.Request.URL)), st))
+			f := checks.New(m, activeplan.Operation(x), msg, checks.Evidence(x, []string{"If-Match", "Content-Type"}, []string{"Content-Type", "ETag"}))
+			return &f
+		case activeplan.OtherStatus:
+			in.Observe(m.ID, fmt.Sprintf("%s with a stale If-Match was refused with %d before the precondition could be judged", activeplan.Operation(x), st))
 		}
-	}
-	if judged == 0 {
-		return nil, checks.Skip("no operation named by --active-allow was offered on a resource with an ETag or validForVersion")
-	}
-	return out, nil
+		// A 412 or 409 refused it, problem+json or not: the precondition
+		// held, which is all this check judges.
+		return nil
+	})
 }

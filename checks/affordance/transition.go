@@ -58,53 +58,41 @@ answer 409 with problem+json naming the state.`,
 }
 
 func (c TransitionExecuted) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	if err := in.NeedActive(); err != nil {
-		return nil, err
-	}
 	m := c.Meta()
-	var out []finding.Finding
-	judged := 0
-	for _, x := range in.Recording.Exchanges {
-		if x.Purpose != purpose.ActiveState || x.Response == nil {
-			continue
-		}
-		judged++
-		st := x.Response.Status
-		op := x.Request.Method + " " + exchange.PathShape(exchange.PathOf(x.Request.URL))
-		switch mt := x.Response.MediaType(); {
-		case st >= 200 && st < 300:
+	probes := activeplan.Answered(in.Recording, purpose.ActiveState)
+	return activeplan.Judge(in, probes, "no operation named by --active-allow was offered on a resource in one state and absent from every resource of its kind in another", func(x *exchange.Exchange) *finding.Finding {
+		st, op := x.Response.Status, activeplan.Operation(x)
+		switch activeplan.OutcomeOf(x, activeplan.RefusesTransition) {
+		case activeplan.Executed:
 			ev := []finding.Evidence{checks.Evidence(x, []string{"Content-Type"}, []string{"Content-Type", "Location"})}
 			state := "a state"
-			if base, member, s := stateBefore(in.Recording, x.BasedOn); base != nil {
+			if base, member, s := stateBefore(in.Recording, x); base != nil {
 				state = fmt.Sprintf("%q", s)
 				ev = append(ev, hypermedia.Evidence(base, "/"+member))
 			}
 			msg := fmt.Sprintf("%s %s was answered %d although %s was %s, in which no resource of its kind offered it; expected 409, 422, 403 or 404 and the state unchanged",
 				x.Request.Method, exchange.PathOf(x.Request.URL), st, exchange.PathOf(x.BasedOn), state)
-			out = append(out, checks.New(m, op, msg, ev...))
-		case !activeplan.RefusesTransition(st):
+			f := checks.New(m, op, msg, ev...)
+			return &f
+		case activeplan.OtherStatus:
 			in.Observe(m.ID, fmt.Sprintf("%s refused with %d, not 409, 422, 403 or 404: not graded", op, st))
-		case mt != "application/problem+json":
-			in.Observe(m.ID, fmt.Sprintf("%s refused with %d as %q, not application/problem+json: not graded", op, st, mt))
+		case activeplan.RefusedWithoutProblem:
+			in.Observe(m.ID, fmt.Sprintf("%s refused with %d as %q, not application/problem+json: not graded", op, st, x.Response.MediaType()))
 		}
-	}
-	if judged == 0 {
-		return nil, checks.Skip("no operation named by --active-allow was offered on a resource in one state and absent from every resource of its kind in another")
-	}
-	return out, nil
+		return nil
+	})
 }
 
-// stateBefore finds the crawled representation a probe was planned from
-// and the state it named.
-func stateBefore(rec *exchange.Recording, u string) (x *exchange.Exchange, member, state string) {
-	for _, c := range rec.Exchanges {
-		if c.Purpose != exchange.PurposeCrawl || c.Request.URL != u || !hypermedia.Judgeable(c) {
-			continue
-		}
-		if root := hypermedia.Decode(c).Root(); root != nil {
-			if member, state := hypermedia.StateOf(root); state != "" {
-				return c, member, state
-			}
+// stateBefore is the crawled representation probe x was planned from and
+// the state it named; nil when the crawl read none or it named no state.
+func stateBefore(rec *exchange.Recording, x *exchange.Exchange) (base *exchange.Exchange, member, state string) {
+	c := activeplan.PlannedFrom(rec, x)
+	if c == nil {
+		return nil, "", ""
+	}
+	if root := hypermedia.Decode(c).Root(); root != nil {
+		if member, state := hypermedia.StateOf(root); state != "" {
+			return c, member, state
 		}
 	}
 	return nil, "", ""

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/activeplan"
 	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
@@ -46,28 +47,24 @@ problem+json.`,
 }
 
 func (c HiddenExecuted) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	probes, err := hiddenProbes(in)
-	if err != nil {
-		return nil, err
-	}
 	m := c.Meta()
-	var out []finding.Finding
-	for _, p := range probes {
+	return judgeHidden(in, func(p hiddenProbe) *finding.Finding {
 		st := p.x.Response.Status
 		if st >= 300 && st < 400 {
 			// A redirect to a sign-in page or a canonical URL performs
 			// nothing; whether it did cannot be told from here.
-			in.Observe(m.ID, fmt.Sprintf("as %q, %s was redirected (%d): not judged", p.identity, p.operation(), st))
-			continue
+			in.Observe(m.ID, fmt.Sprintf("as %q, %s was redirected (%d): not judged", p.identity, activeplan.Operation(p.x), st))
+			return nil
 		}
-		if st >= 200 && st < 300 {
-			msg := fmt.Sprintf("as %q, %s %s was answered %d although %s offered it only to %q; expected 401, 403, 404 or 409: the hidden control was the only gate",
-				p.identity, p.x.Request.Method, exchange.PathOf(p.x.Request.URL), st, exchange.PathOf(p.x.BasedOn), top(in.Identities).Name)
-			out = append(out, checks.New(m, p.identity+" "+p.operation(), msg,
-				checks.Evidence(p.x, []string{"Content-Type"}, []string{"Content-Type", "Location"})))
+		if activeplan.OutcomeOf(p.x, activeplan.RefusesHidden) != activeplan.Executed {
+			return nil // leakage-hidden-operation-refusal's
 		}
-	}
-	return out, nil
+		msg := fmt.Sprintf("as %q, %s %s was answered %d although %s offered it only to %q; expected 401, 403, 404 or 409: the hidden control was the only gate",
+			p.identity, p.x.Request.Method, exchange.PathOf(p.x.Request.URL), st, exchange.PathOf(p.x.BasedOn), top(in.Identities).Name)
+		f := checks.New(m, p.identity+" "+activeplan.Operation(p.x), msg,
+			checks.Evidence(p.x, []string{"Content-Type"}, []string{"Content-Type", "Location"}))
+		return &f
+	})
 }
 
 // HiddenRefusal flags a hidden operation refused in a way an agent cannot
@@ -104,74 +101,54 @@ writer the rest of the API uses.`,
 // the authorization check.
 var transient = map[int]bool{http.StatusRequestTimeout: true, http.StatusTooManyRequests: true, http.StatusBadGateway: true, http.StatusServiceUnavailable: true, http.StatusGatewayTimeout: true}
 
-var refusalStatuses = map[int]bool{http.StatusUnauthorized: true, http.StatusForbidden: true, http.StatusNotFound: true, http.StatusConflict: true}
-
 func (c HiddenRefusal) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	probes, err := hiddenProbes(in)
-	if err != nil {
-		return nil, err
-	}
 	m := c.Meta()
-	var out []finding.Finding
-	for _, p := range probes {
+	return judgeHidden(in, func(p hiddenProbe) *finding.Finding {
 		st := p.x.Response.Status
-		if st < 400 {
-			continue // leakage-hidden-operation-executed's
-		}
-		if transient[st] {
-			in.Observe(m.ID, fmt.Sprintf("as %q, %s answered %d, a transient refusal: not judged", p.identity, p.operation(), st))
-			continue
-		}
 		var why string
-		switch mt := p.x.Response.MediaType(); {
-		case !refusalStatuses[st]:
+		switch activeplan.OutcomeOf(p.x, activeplan.RefusesHidden) {
+		case activeplan.OtherStatus:
+			if st < 400 {
+				return nil // leakage-hidden-operation-executed's
+			}
+			if transient[st] {
+				in.Observe(m.ID, fmt.Sprintf("as %q, %s answered %d, a transient refusal: not judged", p.identity, activeplan.Operation(p.x), st))
+				return nil
+			}
 			why = fmt.Sprintf("status %d", st)
-		case mt != "application/problem+json":
-			why = fmt.Sprintf("status %d with Content-Type %q, not application/problem+json", st, mt)
+		case activeplan.RefusedWithoutProblem:
+			why = fmt.Sprintf("status %d with Content-Type %q, not application/problem+json", st, p.x.Response.MediaType())
 		default:
-			continue
+			return nil // executed (leakage-hidden-operation-executed's), or refused as it should be
 		}
 		msg := fmt.Sprintf("as %q, %s %s (not offered to this caller) was refused with %s; expected 401, 403, 404 or 409 with application/problem+json",
 			p.identity, p.x.Request.Method, exchange.PathOf(p.x.Request.URL), why)
-		out = append(out, checks.New(m, p.identity+" "+p.operation(), msg,
-			checks.Evidence(p.x, []string{"Content-Type"}, []string{"Content-Type"})))
-	}
-	return out, nil
+		f := checks.New(m, p.identity+" "+activeplan.Operation(p.x), msg,
+			checks.Evidence(p.x, []string{"Content-Type"}, []string{"Content-Type"}))
+		return &f
+	})
 }
 
+// hiddenProbe is a hidden-operation probe and the identity that sent it.
 type hiddenProbe struct {
 	identity string
 	x        *exchange.Exchange
 }
 
-// operation names the probed operation by method and path shape, the same
-// for every resource it was sent to.
-func (p hiddenProbe) operation() string {
-	return p.x.Request.Method + " " + exchange.PathShape(exchange.PathOf(p.x.Request.URL))
-}
-
-// hiddenProbes returns the answered hidden-operation probes, or the skip
-// that says why there are none.
-func hiddenProbes(in *checks.Input) ([]hiddenProbe, error) {
+// judgeHidden is activeplan.Judge over the answered hidden-operation probes
+// of every identity but the most privileged, which sends none.
+func judgeHidden(in *checks.Input, judge func(hiddenProbe) *finding.Finding) ([]finding.Finding, error) {
 	if err := in.NeedActive(); err != nil {
 		return nil, err
 	}
 	if len(in.Identities) < 2 {
 		return nil, checks.Skip("not assessed: active hidden-operation probes need two or more identities (--identity)")
 	}
-	var out []hiddenProbe
+	var probes []hiddenProbe
 	for _, v := range in.Identities[:len(in.Identities)-1] {
-		if v.Recording == nil {
-			continue
-		}
-		for _, x := range v.Recording.Exchanges {
-			if x.Purpose == purpose.ActiveHidden && x.Response != nil {
-				out = append(out, hiddenProbe{identity: v.Name, x: x})
-			}
+		for _, x := range activeplan.Answered(v.Recording, purpose.ActiveHidden) {
+			probes = append(probes, hiddenProbe{identity: v.Name, x: x})
 		}
 	}
-	if len(out) == 0 {
-		return nil, checks.Skip("no operation named by --active-allow was offered to a more privileged identity and hidden from a less privileged one on the same resource")
-	}
-	return out, nil
+	return activeplan.Judge(in, probes, "no operation named by --active-allow was offered to a more privileged identity and hidden from a less privileged one on the same resource", judge)
 }

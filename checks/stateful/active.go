@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/internal/activeplan"
@@ -51,38 +52,27 @@ func (OffListAccepted) Meta() checks.Meta {
 }
 
 func (c OffListAccepted) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	if err := in.NeedActive(); err != nil {
-		return nil, err
-	}
 	m := c.Meta()
-	var out []finding.Finding
-	judged := 0
-	for _, x := range in.Recording.Exchanges {
-		if x.Purpose != purpose.ActiveOffList || x.Response == nil {
-			continue
-		}
-		judged++
-		st := x.Response.Status
-		op := x.Request.Method + " " + exchange.PathShape(exchange.PathOf(x.Request.URL))
-		switch mt := x.Response.MediaType(); {
-		case st >= 200 && st < 300:
+	probes := activeplan.Answered(in.Recording, purpose.ActiveOffList)
+	return activeplan.Judge(in, probes, "no operation named by --active-allow is listed on one next_actions node and left off another of its kind", func(x *exchange.Exchange) *finding.Finding {
+		st, op := x.Response.Status, activeplan.Operation(x)
+		switch activeplan.OutcomeOf(x, activeplan.RefusesOffList) {
+		case activeplan.Executed:
 			ev := []finding.Evidence{checks.Evidence(x, []string{"Content-Type"}, []string{"Content-Type", "Location"})}
-			if node := crawled(in.Recording, x.BasedOn); node != nil {
+			if node := activeplan.PlannedFrom(in.Recording, x); node != nil {
 				ev = append(ev, hypermedia.Evidence(node, "/next_actions"))
 			}
 			msg := fmt.Sprintf("%s %s was answered %d although %s does not list it in its next_actions; expected 409 or 422 with problem+json, and nothing done",
 				x.Request.Method, exchange.PathOf(x.Request.URL), st, exchange.PathOf(x.BasedOn))
-			out = append(out, checks.New(m, op, msg, ev...))
-		case !activeplan.RefusesOffList(st):
+			f := checks.New(m, op, msg, ev...)
+			return &f
+		case activeplan.OtherStatus:
 			in.Observe(m.ID, fmt.Sprintf("%s, off the list, refused with %d, not 409 or 422: not graded", op, st))
-		case mt != "application/problem+json":
-			in.Observe(m.ID, fmt.Sprintf("%s, off the list, refused with %d as %q, not application/problem+json: not graded", op, st, mt))
+		case activeplan.RefusedWithoutProblem:
+			in.Observe(m.ID, fmt.Sprintf("%s, off the list, refused with %d as %q, not application/problem+json: not graded", op, st, x.Response.MediaType()))
 		}
-	}
-	if judged == 0 {
-		return nil, checks.Skip("no operation named by --active-allow is listed on one next_actions node and left off another of its kind")
-	}
-	return out, nil
+		return nil
+	})
 }
 
 // PatchOutsideApplied flags a patch of a field outside allowed_patch that
@@ -110,28 +100,20 @@ func (PatchOutsideApplied) Meta() checks.Meta {
 }
 
 func (c PatchOutsideApplied) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	if err := in.NeedActive(); err != nil {
-		return nil, err
-	}
 	m := c.Meta()
-	var out []finding.Finding
-	urls, by := activeplan.Sequences(in.Recording, purpose.ActivePatchOutside, purpose.ActivePatchReread)
-	judged := 0
-	for _, u := range urls {
-		s := by[u]
-		if len(s.Probes) == 0 || s.Probes[0].Response == nil {
-			continue
-		}
-		judged++
+	// A patch that was not answered says nothing: the check judges the
+	// sequences whose patch was.
+	answered := slices.DeleteFunc(activeplan.Sequences(in.Recording, purpose.ActivePatchOutside, purpose.ActivePatchReread),
+		func(s *activeplan.Sequence) bool { return s.Probes[0].Response == nil })
+	return activeplan.Judge(in, answered, "no patch operation named by --active-allow is listed on a next_actions node whose allowed_patch leaves out a field its schema declares", func(s *activeplan.Sequence) *finding.Finding {
 		x := s.Probes[0]
-		st := x.Response.Status
-		op := x.Request.Method + " " + exchange.PathShape(exchange.PathOf(x.Request.URL))
+		st, op := x.Response.Status, activeplan.Operation(x)
 		field := activeplan.PatchedField([]byte(x.Request.Body))
 		if st < 200 || st >= 300 {
 			if st < 400 || st >= 500 {
 				in.Observe(m.ID, fmt.Sprintf("%s setting %s answered %d, neither accepted nor refused: not graded", op, field, st))
 			}
-			continue
+			return nil
 		}
 		var reread *exchange.Exchange
 		if len(s.Rereads) > 0 {
@@ -139,24 +121,21 @@ func (c PatchOutsideApplied) Run(ctx context.Context, in *checks.Input) ([]findi
 		}
 		if !activeplan.Comparable(reread) {
 			in.Observe(m.ID, fmt.Sprintf("%s setting %s answered %d, and the node could not be read again: not graded", op, field, st))
-			continue
+			return nil
 		}
 		if !activeplan.Contains(reread, activeplan.PatchSentinel) {
 			in.Observe(m.ID, fmt.Sprintf("%s setting %s, outside allowed_patch, answered %d and the re-read does not show it: ignored rather than refused, not graded", op, field, st))
-			continue
+			return nil
 		}
 		ev := []finding.Evidence{checks.Evidence(x, []string{"Content-Type"}, []string{"Content-Type"}), checks.Evidence(reread, nil, []string{"Content-Type"})}
-		if node := crawled(in.Recording, x.BasedOn); node != nil {
+		if node := activeplan.PlannedFrom(in.Recording, x); node != nil {
 			ev = append(ev, hypermedia.Evidence(node, "/allowed_patch"))
 		}
 		msg := fmt.Sprintf("%s %s set %s, which the allowed_patch of %s leaves out, and was answered %d; reading %s again shows %q: the field was applied, where the patch should have been refused with a reason",
 			x.Request.Method, exchange.PathOf(x.Request.URL), field, exchange.PathOf(x.BasedOn), st, exchange.PathOf(reread.Request.URL), activeplan.PatchSentinel)
-		out = append(out, checks.New(m, op, msg, ev...))
-	}
-	if judged == 0 {
-		return nil, checks.Skip("no patch operation named by --active-allow is listed on a next_actions node whose allowed_patch leaves out a field its schema declares")
-	}
-	return out, nil
+		f := checks.New(m, op, msg, ev...)
+		return &f
+	})
 }
 
 // ReplaySecondEffect flags a step sent twice with one idempotency key that
@@ -184,29 +163,19 @@ func (ReplaySecondEffect) Meta() checks.Meta {
 }
 
 func (c ReplaySecondEffect) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	if err := in.NeedActive(); err != nil {
-		return nil, err
-	}
 	m := c.Meta()
-	var out []finding.Finding
-	urls, by := activeplan.Sequences(in.Recording, purpose.ActiveReplay, purpose.ActiveReplayReread)
-	judged := 0
-	for _, u := range urls {
-		s := by[u]
-		if len(s.Probes) == 0 {
-			continue
-		}
-		judged++
+	sent := activeplan.Sequences(in.Recording, purpose.ActiveReplay, purpose.ActiveReplayReread)
+	return activeplan.Judge(in, sent, "no step named by --active-allow that takes an idempotency key is listed on a next_actions node", func(s *activeplan.Sequence) *finding.Finding {
 		first := s.Probes[0]
-		op := first.Request.Method + " " + exchange.PathShape(exchange.PathOf(first.Request.URL))
+		op := activeplan.Operation(first)
 		if len(s.Probes) < 2 || len(s.Rereads) < 3 || first.Response == nil || s.Probes[1].Response == nil {
 			in.Observe(m.ID, fmt.Sprintf("%s: the replay was not sent whole: not graded", op))
-			continue
+			return nil
 		}
 		second := s.Probes[1]
 		if st := first.Response.Status; st < 200 || st >= 300 {
 			in.Observe(m.ID, fmt.Sprintf("%s: the first send was answered %d, so there was nothing to replay: not graded", op, st))
-			continue
+			return nil
 		}
 		unstable, stableOK := activeplan.Changed(s.Rereads[0], s.Rereads[1])
 		ptr, ok := activeplan.Changed(s.Rereads[1], s.Rereads[2])
@@ -222,27 +191,15 @@ func (c ReplaySecondEffect) Run(ctx context.Context, in *checks.Input) ([]findin
 			}
 			msg := fmt.Sprintf("%s %s sent again with the same idempotency key was answered %d, and %s changed again (at %s): the replay had a second effect, where it should have returned the first outcome",
 				second.Request.Method, exchange.PathOf(second.Request.URL), second.Response.Status, exchange.PathOf(s.Rereads[2].Request.URL), ptr)
-			out = append(out, checks.New(m, op, msg, ev...))
+			f := checks.New(m, op, msg, ev...)
+			return &f
 		case first.Response.Status != second.Response.Status:
 			in.Observe(m.ID, fmt.Sprintf("%s: the replay changed nothing, but was answered %d where the first send was answered %d: not graded", op, second.Response.Status, first.Response.Status))
 		case !sameJSON(first.Response.Body, second.Response.Body):
 			in.Observe(m.ID, fmt.Sprintf("%s: the replay changed nothing, but its body differs from the first answer's: not graded", op))
 		}
-	}
-	if judged == 0 {
-		return nil, checks.Skip("no step named by --active-allow that takes an idempotency key is listed on a next_actions node")
-	}
-	return out, nil
-}
-
-// crawled is the crawl's exchange of u, where a flow probe was planned from.
-func crawled(rec *exchange.Recording, u string) *exchange.Exchange {
-	for _, x := range rec.Exchanges {
-		if x.Purpose == exchange.PurposeCrawl && x.Request.URL == u && hypermedia.Judgeable(x) {
-			return x
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 func sameJSON(a, b []byte) bool {

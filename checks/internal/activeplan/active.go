@@ -28,7 +28,9 @@
 //     answer as the first and change nothing.
 //
 // Planning is pure: it reads recordings and returns the exact requests, which
-// the CLI prints before anything is sent.
+// the CLI prints before anything is sent. The checks that judge the answers,
+// in the families the probes test, read them back through Judge and its
+// helpers, so that each check keeps only its own judgement.
 package activeplan
 
 import (

@@ -334,20 +334,22 @@ type Sequence struct {
 
 // Sequences gathers the recorded exchanges of a flow kind by the URL they
 // acted on, in the order first sent: each probe of purpose, and each
-// re-read of purpose reread whose BasedOn names it.
-func Sequences(rec *exchange.Recording, purpose, reread string) (urls []string, by map[string]*Sequence) {
-	by = map[string]*Sequence{}
+// re-read of purpose reread whose BasedOn names it. Re-reads of a URL no
+// probe of purpose acted on make no sequence.
+func Sequences(rec *exchange.Recording, purpose, reread string) []*Sequence {
+	if rec == nil {
+		return nil
+	}
+	var order []*Sequence
+	by := map[string]*Sequence{}
 	get := func(u string) *Sequence {
 		s := by[u]
 		if s == nil {
 			s = &Sequence{}
 			by[u] = s
-			urls = append(urls, u)
+			order = append(order, s)
 		}
 		return s
-	}
-	if rec == nil {
-		return nil, by
 	}
 	for _, x := range rec.Exchanges {
 		switch x.Purpose {
@@ -361,7 +363,7 @@ func Sequences(rec *exchange.Recording, purpose, reread string) (urls []string, 
 			}
 		}
 	}
-	return urls, by
+	return slices.DeleteFunc(order, func(s *Sequence) bool { return len(s.Probes) == 0 })
 }
 
 // Contains reports whether x's JSON body holds the string value anywhere,

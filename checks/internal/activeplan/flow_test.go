@@ -264,13 +264,13 @@ func TestSequencesPairProbesWithTheirRereads(t *testing.T) {
 		return x
 	}
 	rec := &exchange.Recording{Exchanges: []*exchange.Exchange{
-		probe("p1", "http://a/c/1/go"), read("r1", "http://a/c/1/go"), probe("p2", "http://a/c/2/go"),
+		read("r0", "http://a/c/9/go"), probe("p1", "http://a/c/1/go"), read("r1", "http://a/c/1/go"), probe("p2", "http://a/c/2/go"),
 		probe("p3", "http://a/c/1/go"), read("r2", "http://a/c/1/go"), read("r3", "http://a/c/2/go")}}
-	urls, by := Sequences(rec, purpose.ActiveReplay, purpose.ActiveReplayReread)
-	if !slices.Equal(urls, []string{"http://a/c/1/go", "http://a/c/2/go"}) {
-		t.Fatalf("urls %v", urls)
+	seqs := Sequences(rec, purpose.ActiveReplay, purpose.ActiveReplayReread)
+	if len(seqs) != 2 || seqs[0].Probes[0].ID != "p1" || seqs[1].Probes[0].ID != "p2" {
+		t.Fatalf("sequences %+v", seqs)
 	}
-	one, two := by[urls[0]], by[urls[1]]
+	one, two := seqs[0], seqs[1]
 	if len(one.Probes) != 2 || one.Probes[1].ID != "p3" || len(one.Rereads) != 2 || one.Rereads[1].ID != "r2" || len(two.Probes) != 1 || len(two.Rereads) != 1 {
 		t.Errorf("sequences %+v %+v", one, two)
 	}

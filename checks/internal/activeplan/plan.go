@@ -176,6 +176,13 @@ func stale(top checks.IdentityView, offers resourceOffers, allowed func(hypermed
 	return out
 }
 
+// RefusesStale reports the refusals a stale-version probe should get: the
+// precondition failed (412), or the server reports the conflict in its own
+// terms (409).
+func RefusesStale(status int) bool {
+	return status == http.StatusPreconditionFailed || status == http.StatusConflict
+}
+
 // versioned reports a control whose request a version governs: one that
 // says which version it is valid for, or one that acts on the very resource
 // whose entity tag the response carried. A control on another URL (a POST
@@ -221,6 +228,18 @@ func hidden(low checks.IdentityView, topName string, topOffers, lowOffers resour
 		}
 	}
 	return out
+}
+
+// RefusesHidden reports the refusals a hidden-operation probe should get,
+// in terms a client can act on: authenticate (401), not allowed (403), no
+// such resource for this caller, which also hides its existence (404), or
+// not in this state (409).
+func RefusesHidden(status int) bool {
+	switch status {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusConflict:
+		return true
+	}
+	return false
 }
 
 func offered(offers []hypermedia.Offer, o hypermedia.Offer) bool {
