@@ -32,153 +32,194 @@ var (
 // resource without saying in which states it may.
 type ToolDescriptionPreconditions struct{}
 
-func (ToolDescriptionPreconditions) Meta() checks.Meta {
-	return checks.Meta{
-		ID: "mcp-tool-description-preconditions", Family: checks.FamilyMCP,
-		Documents: checks.DocMCPTools,
-		Since:     checks.FirstRelease,
-		Title:     "Tools that change a resource say when they may be called",
-		Severity:  finding.SeverityInfo,
-		SpecRefs:  []finding.SpecRef{rubricRef, smellsRef},
-		Help: "An input schema says what arguments are well formed, not which states of the resource make\n" +
-			"the call meaningful: an order is paid only while pending, a booking cancelled only before it\n" +
-			"starts. A model that is not told calls and learns from the refusal, or asks a second tool first.\n" +
-			"Asked only of a tool that may change something (no `readOnlyHint: true`) and acts on an existing\n" +
-			"resource (a required argument that identifies one, such as `id` or `orderId`); a precondition is\n" +
-			"recognised by wordings such as \"only while\", \"allowed when\", \"requires\", \"must be\", \"unless\".\n\n" +
-			"**How to fix:** say in the description which states the resource must be in, e.g. \"Allowed only\n" +
-			"while the order is pending.\"",
-		Needs: checks.NeedsMCP,
-	}
-}
+func (ToolDescriptionPreconditions) Meta() checks.Meta { return rubricChecks[preconditionsRow].Meta() }
 
-func (c ToolDescriptionPreconditions) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	return judge(ctx, in, c.Meta(), rubricItem(rubric.Preconditions, func(r toolRubric) string {
-		return fmt.Sprintf("may change the resource its required argument %q names, and its description does not say in which states it may be called", r.identifier)
-	}))
+func (ToolDescriptionPreconditions) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return rubricChecks[preconditionsRow].run(ctx, in)
 }
 
 // ToolDescriptionErrors reports a tool that can be refused without saying
 // what a refusal means.
 type ToolDescriptionErrors struct{}
 
-func (ToolDescriptionErrors) Meta() checks.Meta {
-	return checks.Meta{
-		ID: "mcp-tool-description-errors", Family: checks.FamilyMCP,
-		Documents: checks.DocMCPTools,
-		Since:     checks.FirstRelease,
-		Title:     "Tools that can be refused say what a refusal means",
-		Severity:  finding.SeverityInfo,
-		SpecRefs:  []finding.SpecRef{rubricRef, smellsRef},
-		Help: "After a failure a client must decide whether to stop, wait, refresh the resource's state or try\n" +
-			"another operation (seed 000). A tool result with `isError` carries text, not that decision; the\n" +
-			"description is where the model learns it before it calls. Asked only of a tool that can be\n" +
-			"refused for the state of what it acts on: one that may change something and takes a required\n" +
-			"argument that identifies an existing resource. Error semantics are recognised by wordings such as\n" +
-			"\"refused\", \"fails\", \"error\", \"conflict\", \"not found\", \"retry\" or a status code with its reason.\n\n" +
-			"**How to fix:** say what happens when the call cannot be made and what to do then, e.g. \"Refused\n" +
-			"with 409 Conflict once the order has shipped; read the order again before retrying.\"",
-		Needs: checks.NeedsMCP,
-	}
-}
+func (ToolDescriptionErrors) Meta() checks.Meta { return rubricChecks[errorsRow].Meta() }
 
-func (c ToolDescriptionErrors) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	return judge(ctx, in, c.Meta(), rubricItem(rubric.ErrorSemantics, func(r toolRubric) string {
-		return fmt.Sprintf("can be refused for the state of the resource %q names, and its description does not say what a refusal means or what to do then", r.identifier)
-	}))
+func (ToolDescriptionErrors) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return rubricChecks[errorsRow].run(ctx, in)
 }
 
 // ToolDescriptionLimits reports a tool that may return part of a collection
 // without saying so.
 type ToolDescriptionLimits struct{}
 
-func (ToolDescriptionLimits) Meta() checks.Meta {
-	return checks.Meta{
-		ID: "mcp-tool-description-limits", Family: checks.FamilyMCP,
-		Documents: checks.DocMCPTools,
-		Since:     checks.FirstRelease,
-		Title:     "Tools that return part of a collection say so",
-		Severity:  finding.SeverityInfo,
-		SpecRefs:  []finding.SpecRef{rubricRef, smellsRef},
-		Help: "A model takes what a tool returns as the whole answer unless it is told otherwise. Asked only of\n" +
-			"a tool whose `outputSchema` shows that a result can be partial (an array with `maxItems`, or a\n" +
-			"property such as `nextCursor`, `hasMore` or `truncated`) while its input schema has no argument to\n" +
-			"page or bound it (`limit`, `page`, `cursor`, `offset`, …): the model can neither ask for the rest\n" +
-			"nor learn from the schema alone that it exists. A tool that returns a whole collection has no\n" +
-			"limitation to state and is not asked. A limitation is recognised by wordings such as \"at most\",\n" +
-			"\"up to\", \"maximum\", \"paginated\", \"per page\", \"only returns\", \"does not include\".\n\n" +
-			"**How to fix:** say how much comes back and how to get the rest, e.g. \"Returns at most 50 orders,\n" +
-			"newest first; narrow the filter for older ones\", or add a `cursor` argument.",
-		Needs:   checks.NeedsMCP,
-		FiredBy: rubricCase,
-	}
-}
+func (ToolDescriptionLimits) Meta() checks.Meta { return rubricChecks[limitsRow].Meta() }
 
-func (c ToolDescriptionLimits) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	return judge(ctx, in, c.Meta(), rubricItem(rubric.Limitations, func(toolRubric) string {
-		return "may return part of a collection (its outputSchema says so) with no argument to page it, and its description does not say what is left out"
-	}))
+func (ToolDescriptionLimits) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return rubricChecks[limitsRow].run(ctx, in)
 }
 
 // ToolDescriptionExamples reports an argument that takes a formatted value
 // with no example of it.
 type ToolDescriptionExamples struct{}
 
-func (ToolDescriptionExamples) Meta() checks.Meta {
-	return checks.Meta{
-		ID: "mcp-tool-description-examples", Family: checks.FamilyMCP,
-		Documents: checks.DocMCPTools,
-		Since:     checks.FirstRelease,
-		Title:     "Arguments that take an expression or a list give an example",
-		Severity:  finding.SeverityInfo,
-		SpecRefs:  []finding.SpecRef{rubricRef, smellsRef},
-		Help: "A model fills a string argument that takes a filter expression, a query in some syntax or a\n" +
-			"comma-separated list by guessing the format, and the first guess is often refused. One example is\n" +
-			"the cheapest fix. Asked only of a string argument whose name or description says it takes such a\n" +
-			"format (filter, expression, syntax, query language, comma-separated, JSON, SQL, regex, cron, glob)\n" +
-			"and whose schema does not pin it (no `enum`, `const`, `format`, `pattern` or `examples`); an\n" +
-			"example in the argument's or the tool's description (\"e.g.\", \"for example\", \"such as\", a `code`\n" +
-			"span) answers it.\n\n" +
-			"**How to fix:** add `examples` to the argument's schema, or an example to its description, e.g.\n" +
-			"\"Filter expression, e.g. `state:paid AND total>100`.\"",
-		Needs:   checks.NeedsMCP,
-		FiredBy: rubricCase,
-	}
-}
+func (ToolDescriptionExamples) Meta() checks.Meta { return rubricChecks[examplesRow].Meta() }
 
-func (c ToolDescriptionExamples) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	return judge(ctx, in, c.Meta(), rubricItem(rubric.Examples, func(r toolRubric) string {
-		return fmt.Sprintf("takes a formatted value in %s with no example of it", quotedList(r.formatted))
-	}))
+func (ToolDescriptionExamples) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return rubricChecks[examplesRow].run(ctx, in)
 }
 
 // ToolDescriptionLength reports a description over the configured budget.
 type ToolDescriptionLength struct{}
 
-func (ToolDescriptionLength) Meta() checks.Meta {
-	return checks.Meta{
-		ID: "mcp-tool-description-length", Family: checks.FamilyMCP,
-		Documents: checks.DocMCPTools,
-		Since:     checks.FirstRelease,
-		Title:     "Tool descriptions keep within a token budget",
-		Severity:  finding.SeverityInfo,
-		SpecRefs:  []finding.SpecRef{rubricRef, smellsRef},
-		Help: "Every tool's description is in the model's context on every turn, whether or not the tool is\n" +
-			"used; a long one also buries its purpose. Hasan et al. found that augmenting descriptions helped\n" +
-			"some tasks and made others worse while adding steps. The budget, counted with the catalog's\n" +
-			"tokenizer (o200k_base), is `limits.mcp-description-max-tokens` (default 375: the share of one tool\n" +
-			"in the catalog budget of mcp-context-cost, 15000 tokens over 40 tools, so that a description over\n" +
-			"it alone spends a whole tool's share).\n\n" +
-			"**How to fix:** keep the purpose, preconditions, effects and errors; move tutorials, long\n" +
-			"examples and schema restatements into the schema or into documentation the tool can return.",
-		Needs:   checks.NeedsMCP,
-		FiredBy: rubricCase,
-	}
+func (ToolDescriptionLength) Meta() checks.Meta { return rubricChecks[lengthRow].Meta() }
+
+func (ToolDescriptionLength) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return rubricChecks[lengthRow].run(ctx, in)
 }
 
-func (c ToolDescriptionLength) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	m := c.Meta()
-	return judge(ctx, in, m, func(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
+// rubricCheck is one row of the table of the rubric's checks: its
+// metadata, but for what every row shares (Meta adds it), and its
+// judgement of one tool.
+type rubricCheck struct {
+	meta checks.Meta
+	// fails reports a tool whose description fails the row's item; budget
+	// is the most tokens a description may cost
+	// (limits.mcp-description-max-tokens).
+	fails func(r toolRubric, budget int) bool
+	// says what the finding on a tool that fails says.
+	says func(r toolRubric, budget int) string
+	// member is the member of the tool's definition the evidence points
+	// at.
+	member string
+}
+
+// The rows of rubricChecks, one a check.
+const (
+	preconditionsRow = iota
+	errorsRow
+	limitsRow
+	examplesRow
+	lengthRow
+)
+
+var rubricChecks = [...]rubricCheck{
+	preconditionsRow: {
+		meta: checks.Meta{
+			ID:    "mcp-tool-description-preconditions",
+			Title: "Tools that change a resource say when they may be called",
+			Help: "An input schema says what arguments are well formed, not which states of the resource make\n" +
+				"the call meaningful: an order is paid only while pending, a booking cancelled only before it\n" +
+				"starts. A model that is not told calls and learns from the refusal, or asks a second tool first.\n" +
+				"Asked only of a tool that may change something (no `readOnlyHint: true`) and acts on an existing\n" +
+				"resource (a required argument that identifies one, such as `id` or `orderId`); a precondition is\n" +
+				"recognised by wordings such as \"only while\", \"allowed when\", \"requires\", \"must be\", \"unless\".\n\n" +
+				"**How to fix:** say in the description which states the resource must be in, e.g. \"Allowed only\n" +
+				"while the order is pending.\"",
+		},
+		fails: missing(rubric.Preconditions),
+		says: func(r toolRubric, _ int) string {
+			return fmt.Sprintf("%s may change the resource its required argument %q names, and its description does not say in which states it may be called", toolLabel(r.tool), r.identifier)
+		},
+		member: "description",
+	},
+	errorsRow: {
+		meta: checks.Meta{
+			ID:    "mcp-tool-description-errors",
+			Title: "Tools that can be refused say what a refusal means",
+			Help: "After a failure a client must decide whether to stop, wait, refresh the resource's state or try\n" +
+				"another operation (seed 000). A tool result with `isError` carries text, not that decision; the\n" +
+				"description is where the model learns it before it calls. Asked only of a tool that can be\n" +
+				"refused for the state of what it acts on: one that may change something and takes a required\n" +
+				"argument that identifies an existing resource. Error semantics are recognised by wordings such as\n" +
+				"\"refused\", \"fails\", \"error\", \"conflict\", \"not found\", \"retry\" or a status code with its reason.\n\n" +
+				"**How to fix:** say what happens when the call cannot be made and what to do then, e.g. \"Refused\n" +
+				"with 409 Conflict once the order has shipped; read the order again before retrying.\"",
+		},
+		fails: missing(rubric.ErrorSemantics),
+		says: func(r toolRubric, _ int) string {
+			return fmt.Sprintf("%s can be refused for the state of the resource %q names, and its description does not say what a refusal means or what to do then", toolLabel(r.tool), r.identifier)
+		},
+		member: "description",
+	},
+	limitsRow: {
+		meta: checks.Meta{
+			ID:    "mcp-tool-description-limits",
+			Title: "Tools that return part of a collection say so",
+			Help: "A model takes what a tool returns as the whole answer unless it is told otherwise. Asked only of\n" +
+				"a tool whose `outputSchema` shows that a result can be partial (an array with `maxItems`, or a\n" +
+				"property such as `nextCursor`, `hasMore` or `truncated`) while its input schema has no argument to\n" +
+				"page or bound it (`limit`, `page`, `cursor`, `offset`, …): the model can neither ask for the rest\n" +
+				"nor learn from the schema alone that it exists. A tool that returns a whole collection has no\n" +
+				"limitation to state and is not asked. A limitation is recognised by wordings such as \"at most\",\n" +
+				"\"up to\", \"maximum\", \"paginated\", \"per page\", \"only returns\", \"does not include\".\n\n" +
+				"**How to fix:** say how much comes back and how to get the rest, e.g. \"Returns at most 50 orders,\n" +
+				"newest first; narrow the filter for older ones\", or add a `cursor` argument.",
+			FiredBy: rubricCase,
+		},
+		fails: missing(rubric.Limitations),
+		says: func(r toolRubric, _ int) string {
+			return toolLabel(r.tool) + " may return part of a collection (its outputSchema says so) with no argument to page it, and its description does not say what is left out"
+		},
+		member: "description",
+	},
+	examplesRow: {
+		meta: checks.Meta{
+			ID:    "mcp-tool-description-examples",
+			Title: "Arguments that take an expression or a list give an example",
+			Help: "A model fills a string argument that takes a filter expression, a query in some syntax or a\n" +
+				"comma-separated list by guessing the format, and the first guess is often refused. One example is\n" +
+				"the cheapest fix. Asked only of a string argument whose name or description says it takes such a\n" +
+				"format (filter, expression, syntax, query language, comma-separated, JSON, SQL, regex, cron, glob)\n" +
+				"and whose schema does not pin it (no `enum`, `const`, `format`, `pattern` or `examples`); an\n" +
+				"example in the argument's or the tool's description (\"e.g.\", \"for example\", \"such as\", a `code`\n" +
+				"span) answers it.\n\n" +
+				"**How to fix:** add `examples` to the argument's schema, or an example to its description, e.g.\n" +
+				"\"Filter expression, e.g. `state:paid AND total>100`.\"",
+			FiredBy: rubricCase,
+		},
+		fails: missing(rubric.Examples),
+		says: func(r toolRubric, _ int) string {
+			return fmt.Sprintf("%s takes a formatted value in %s with no example of it", toolLabel(r.tool), quotedList(r.formatted))
+		},
+		// The item is asked only of a tool with such an argument: the
+		// finding points at the schema that declares it.
+		member: "inputSchema",
+	},
+	lengthRow: {
+		meta: checks.Meta{
+			ID:    "mcp-tool-description-length",
+			Title: "Tool descriptions keep within a token budget",
+			Help: "Every tool's description is in the model's context on every turn, whether or not the tool is\n" +
+				"used; a long one also buries its purpose. Hasan et al. found that augmenting descriptions helped\n" +
+				"some tasks and made others worse while adding steps. The budget, counted with the catalog's\n" +
+				"tokenizer (o200k_base), is `limits.mcp-description-max-tokens` (default 375: the share of one tool\n" +
+				"in the catalog budget of mcp-context-cost, 15000 tokens over 40 tools, so that a description over\n" +
+				"it alone spends a whole tool's share).\n\n" +
+				"**How to fix:** keep the purpose, preconditions, effects and errors; move tutorials, long\n" +
+				"examples and schema restatements into the schema or into documentation the tool can return.",
+			FiredBy: rubricCase,
+		},
+		fails: func(r toolRubric, budget int) bool { return r.judgement.OverBudget(budget) },
+		says: func(r toolRubric, budget int) string {
+			return fmt.Sprintf("the description of %s costs %d tokens (%s), over the budget of %d",
+				toolLabel(r.tool), r.judgement.Tokens, r.judgement.Tokenizer, budget)
+		},
+		member: "description",
+	},
+}
+
+// Meta is the row's metadata with what every rubric check shares: each is
+// advice on the tools/list of the MCP endpoint, resting on the rubric.
+func (c rubricCheck) Meta() checks.Meta {
+	m := c.meta
+	m.Family, m.Documents, m.Since, m.Severity = checks.FamilyMCP, checks.DocMCPTools, checks.FirstRelease, finding.SeverityInfo
+	m.SpecRefs, m.Needs = []finding.SpecRef{rubricRef, smellsRef}, checks.NeedsMCP
+	return m
+}
+
+// run reports each tool of the first listing that fails the row.
+func (c rubricCheck) run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
+	return judge(ctx, in, c.Meta(), func(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
 		rs, err := toolRubrics(in, s)
 		if err != nil {
 			return nil, err
@@ -186,14 +227,18 @@ func (c ToolDescriptionLength) Run(ctx context.Context, in *checks.Input) ([]fin
 		budget := in.Catalog.Or().DescriptionTokens
 		var out []finding.Finding
 		for _, r := range rs {
-			if r.judgement.OverBudget(budget) {
-				out = append(out, checks.New(m, r.tool.Name, fmt.Sprintf("the description of %s costs %d tokens (%s), over the budget of %d",
-					toolLabel(r.tool), r.judgement.Tokens, r.judgement.Tokenizer, budget),
-					mcpmap.ToolEvidence(r.listing, r.tool, "description")))
+			if c.fails(r, budget) {
+				out = append(out, checks.New(m, r.tool.Name, c.says(r, budget), mcpmap.ToolEvidence(r.listing, r.tool, c.member)))
 			}
 		}
 		return out, nil
 	})
+}
+
+// missing is the predicate of a row that asks item: the context asks it
+// and the description does not state it.
+func missing(item rubric.Item) func(toolRubric, int) bool {
+	return func(r toolRubric, _ int) bool { return slices.Contains(r.judgement.Missing(), item) }
 }
 
 // rubricCase is the family's table case that fires every rubric check.
@@ -234,27 +279,6 @@ func toolRubrics(in *checks.Input, s *mcp.Snapshot) ([]toolRubric, error) {
 		return rubricMemo{rs: out}
 	})
 	return r.rs, r.err
-}
-
-// rubricItem is the rule of a check that reports each tool missing item.
-func rubricItem(item rubric.Item, why func(toolRubric) string) snapshotRule {
-	return func(m checks.Meta, in *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
-		rs, err := toolRubrics(in, s)
-		if err != nil {
-			return nil, err
-		}
-		var out []finding.Finding
-		for _, r := range rs {
-			if slices.Contains(r.judgement.Missing(), item) {
-				member := "description"
-				if item == rubric.Examples && len(r.formatted) > 0 {
-					member = "inputSchema"
-				}
-				out = append(out, checks.New(m, r.tool.Name, toolLabel(r.tool)+" "+why(r), mcpmap.ToolEvidence(r.listing, r.tool, member)))
-			}
-		}
-		return out, nil
-	}
 }
 
 // judgeTool applies the rubric to a tool's description, in the context its
