@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/activeplan"
 	"github.com/agentready/agentready/checks/internal/hypermedia"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/jsonorder"
@@ -142,11 +143,11 @@ func inputOf(op *spec.Operation) (map[string]field, bool) {
 	if len(op.RequestBody) == 0 {
 		return fs, true
 	}
-	schema := jsonBody(op)
+	schema := activeplan.JSONBody(op)
 	if schema == nil {
 		return nil, false
 	}
-	props, _ := schema["properties"].(map[string]any)
+	props := activeplan.Properties(schema)
 	if props == nil {
 		return nil, false
 	}
@@ -163,20 +164,6 @@ func inputOf(op *spec.Operation) (map[string]field, bool) {
 		fs[name] = field{schema: sm, required: required[name], in: "body"}
 	}
 	return fs, true
-}
-
-func jsonBody(op *spec.Operation) map[string]any {
-	types := make([]string, 0, len(op.RequestBody))
-	for mt := range op.RequestBody {
-		types = append(types, mt)
-	}
-	sort.Strings(types)
-	for _, mt := range types {
-		if s, ok := op.RequestBody[mt].(map[string]any); ok && exchange.IsJSONMediaType(mt) {
-			return s
-		}
-	}
-	return nil
 }
 
 func compareArguments(rf ref, op *spec.Operation, fs map[string]field, add addFunc) {

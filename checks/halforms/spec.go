@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentready/agentready/checks/internal/activeplan"
 	"github.com/agentready/agentready/checks/internal/hypermedia"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/spec"
@@ -105,17 +106,7 @@ func bodySchema(op *spec.Operation, contentType string) map[string]any {
 	if s, ok := op.RequestBody[want].(map[string]any); ok && want != "" {
 		return s
 	}
-	types := make([]string, 0, len(op.RequestBody))
-	for mt := range op.RequestBody {
-		types = append(types, mt)
-	}
-	sort.Strings(types)
-	for _, mt := range types {
-		if s, ok := op.RequestBody[mt].(map[string]any); ok && exchange.IsJSONMediaType(mt) {
-			return s
-		}
-	}
-	return nil
+	return activeplan.JSONBody(op)
 }
 
 // objectSchema returns the property names and required names of an object
