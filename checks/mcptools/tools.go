@@ -244,52 +244,50 @@ func inputSchemaProblem(raw json.RawMessage) string {
 	return ""
 }
 
-func runInputSchema(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
-	l, err := firstListing(s)
-	if err != nil {
-		return nil, err
-	}
-	var out []finding.Finding
-	for i := range l.Tools {
-		t := &l.Tools[i]
-		if p := inputSchemaProblem(t.InputSchema); p != "" {
-			out = append(out, checks.New(m, t.Name, toolLabel(t)+" "+p, mcpmap.ToolEvidence(l, t, "inputSchema")))
+// eachTool is the rule of a check that judges the tools of the first
+// listing one by one: problem is what is wrong with a tool, "" when
+// nothing is, and the finding on it says so after the tool's label, with
+// the member of its definition at fault as evidence.
+func eachTool(member string, problem func(s *mcp.Snapshot, t *mcp.Tool) string) snapshotRule {
+	return func(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
+		l, err := firstListing(s)
+		if err != nil {
+			return nil, err
 		}
-	}
-	return out, nil
-}
-
-func runOutputSchema(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
-	l, err := firstListing(s)
-	if err != nil {
-		return nil, err
-	}
-	legacy := s.Verdict.Era == mcp.EraLegacy
-	var out []finding.Finding
-	for i := range l.Tools {
-		t := &l.Tools[i]
-		if len(t.OutputSchema) == 0 {
-			continue
-		}
-		var problem string
-		_, typ, isObject := rootType(t.OutputSchema)
-		switch {
-		case strings.TrimSpace(string(t.OutputSchema)) == "null":
-			problem = "has outputSchema null"
-		case !isObject:
-			problem = "has an outputSchema that is not a JSON Schema object"
-		case legacy && typ != "object":
-			problem = fmt.Sprintf("has an outputSchema whose root type is %q; %s requires \"object\"", typ, s.Verdict.Version)
-		default:
-			if err := compileSchema(t.OutputSchema); err != nil {
-				problem = "has an outputSchema that is not a valid JSON Schema: " + schemaError(err)
+		var out []finding.Finding
+		for i := range l.Tools {
+			t := &l.Tools[i]
+			if p := problem(s, t); p != "" {
+				out = append(out, checks.New(m, t.Name, toolLabel(t)+" "+p, mcpmap.ToolEvidence(l, t, member)))
 			}
 		}
-		if problem != "" {
-			out = append(out, checks.New(m, t.Name, toolLabel(t)+" "+problem, mcpmap.ToolEvidence(l, t, "outputSchema")))
-		}
+		return out, nil
 	}
-	return out, nil
+}
+
+var runInputSchema = eachTool("inputSchema", func(_ *mcp.Snapshot, t *mcp.Tool) string { return inputSchemaProblem(t.InputSchema) })
+
+var runOutputSchema = eachTool("outputSchema", outputSchemaProblem)
+
+// outputSchemaProblem is what is wrong with a tool's outputSchema, if it
+// has one, for the revision the endpoint speaks.
+func outputSchemaProblem(s *mcp.Snapshot, t *mcp.Tool) string {
+	if len(t.OutputSchema) == 0 {
+		return ""
+	}
+	_, typ, isObject := rootType(t.OutputSchema)
+	switch {
+	case strings.TrimSpace(string(t.OutputSchema)) == "null":
+		return "has outputSchema null"
+	case !isObject:
+		return "has an outputSchema that is not a JSON Schema object"
+	case s.Verdict.Era == mcp.EraLegacy && typ != "object":
+		return fmt.Sprintf("has an outputSchema whose root type is %q; %s requires \"object\"", typ, s.Verdict.Version)
+	}
+	if err := compileSchema(t.OutputSchema); err != nil {
+		return "has an outputSchema that is not a valid JSON Schema: " + schemaError(err)
+	}
+	return ""
 }
 
 var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
@@ -400,37 +398,19 @@ func headerProblem(h any, schema map[string]any, path string, viaProperties bool
 	return out
 }
 
-func runMCPHeader(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
-	l, err := firstListing(s)
-	if err != nil {
-		return nil, err
+var runMCPHeader = eachTool("inputSchema", func(_ *mcp.Snapshot, t *mcp.Tool) string {
+	if ps := headerProblems(t.InputSchema); len(ps) > 0 {
+		return "will be dropped by every conforming client: " + strings.Join(ps, "; ")
 	}
-	var out []finding.Finding
-	for i := range l.Tools {
-		t := &l.Tools[i]
-		if ps := headerProblems(t.InputSchema); len(ps) > 0 {
-			out = append(out, checks.New(m, t.Name, fmt.Sprintf("%s will be dropped by every conforming client: %s", toolLabel(t), strings.Join(ps, "; ")),
-				mcpmap.ToolEvidence(l, t, "inputSchema")))
-		}
-	}
-	return out, nil
-}
+	return ""
+})
 
-func runHintConflict(m checks.Meta, _ *checks.Input, s *mcp.Snapshot) ([]finding.Finding, error) {
-	l, err := firstListing(s)
-	if err != nil {
-		return nil, err
+var runHintConflict = eachTool("annotations", func(_ *mcp.Snapshot, t *mcp.Tool) string {
+	if a := t.Annotations; a != nil && a.ReadOnlyHint != nil && *a.ReadOnlyHint && a.DestructiveHint != nil && *a.DestructiveHint {
+		return "says both readOnlyHint: true and destructiveHint: true"
 	}
-	var out []finding.Finding
-	for i := range l.Tools {
-		t := &l.Tools[i]
-		a := t.Annotations
-		if a != nil && a.ReadOnlyHint != nil && *a.ReadOnlyHint && a.DestructiveHint != nil && *a.DestructiveHint {
-			out = append(out, checks.New(m, t.Name, toolLabel(t)+" says both readOnlyHint: true and destructiveHint: true", mcpmap.ToolEvidence(l, t, "annotations")))
-		}
-	}
-	return out, nil
-}
+	return ""
+})
 
 // descriptionSmells lists what is visibly wrong with a tool's descriptions.
 func descriptionSmells(t *mcp.Tool) []string {
