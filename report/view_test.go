@@ -19,6 +19,7 @@ var viewHelpers = map[string]bool{
 	"nonemptyname":   true,
 	"groupfindings":  true,
 	"occurrenceless": true,
+	"gradedon":       true,
 }
 
 // TestFormatsShareTheViewHelpers: the grouping of findings and its order,

@@ -177,17 +177,7 @@ func build(r *finding.Report, opts Options) *data {
 }
 
 func coverage(r *finding.Report, s view.Summary) string {
-	c := fmt.Sprintf("graded on %d of %d checks", s.Passed+s.Failed, s.Total)
-	var extra []string
-	if s.Skipped > 0 {
-		extra = append(extra, fmt.Sprintf("%d skipped", s.Skipped))
-	}
-	if s.Errored > 0 {
-		extra = append(extra, fmt.Sprintf("%d errored", s.Errored))
-	}
-	if len(extra) > 0 {
-		c += " (" + strings.Join(extra, ", ") + ")"
-	}
+	c := s.GradedOn("checks")
 	if v := view.Line(r.Score.PolicyVersion, 20); v != "" {
 		c += "; scoring policy v" + v
 	}

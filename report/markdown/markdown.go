@@ -167,18 +167,7 @@ func (d *doc) header(r *finding.Report) {
 	if sh := view.ShardLabel(r); sh != "" {
 		parts = append(parts, "**"+sh+"**")
 	}
-	cov := fmt.Sprintf("graded on %d of %d checks", s.Passed+s.Failed, s.Total)
-	var extra []string
-	if s.Skipped > 0 {
-		extra = append(extra, fmt.Sprintf("%d skipped", s.Skipped))
-	}
-	if s.Errored > 0 {
-		extra = append(extra, fmt.Sprintf("%d errored", s.Errored))
-	}
-	if len(extra) > 0 {
-		cov += " (" + strings.Join(extra, ", ") + ")"
-	}
-	parts = append(parts, cov)
+	parts = append(parts, s.GradedOn("checks"))
 	if v := text(r.Score.PolicyVersion, 20); v != "" {
 		parts = append(parts, "scoring policy v"+v)
 	}

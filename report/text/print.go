@@ -183,17 +183,7 @@ func gateFlags(g *finding.Gate) string {
 // from few checks is not mistaken for a thorough one.
 func coverage(r *finding.Report) string {
 	n := view.Summarize(r)
-	s := fmt.Sprintf("graded on %d of %d %s", n.Passed+n.Failed, n.Total, view.Plural(n.Total, "check", "checks"))
-	var extra []string
-	if n.Skipped > 0 {
-		extra = append(extra, fmt.Sprintf("%d skipped", n.Skipped))
-	}
-	if n.Errored > 0 {
-		extra = append(extra, fmt.Sprintf("%d errored", n.Errored))
-	}
-	if len(extra) > 0 {
-		s += " (" + strings.Join(extra, ", ") + ")"
-	}
+	s := n.GradedOn(view.Plural(n.Total, "check", "checks"))
 	if v := clean(r.Score.PolicyVersion); v != "" {
 		s += "; scoring policy v" + v
 	}

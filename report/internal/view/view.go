@@ -204,6 +204,24 @@ type Summary struct {
 	Total, Passed, Failed, Skipped, Errored int
 }
 
+// GradedOn says how many checks the grade rests on, and what became of the
+// others: "graded on 8 of 10 checks (1 skipped, 1 errored)". checks is the
+// noun the format counts them with.
+func (s Summary) GradedOn(checks string) string {
+	out := fmt.Sprintf("graded on %d of %d %s", s.Passed+s.Failed, s.Total, checks)
+	var extra []string
+	if s.Skipped > 0 {
+		extra = append(extra, fmt.Sprintf("%d skipped", s.Skipped))
+	}
+	if s.Errored > 0 {
+		extra = append(extra, fmt.Sprintf("%d errored", s.Errored))
+	}
+	if len(extra) > 0 {
+		out += " (" + strings.Join(extra, ", ") + ")"
+	}
+	return out
+}
+
 // Summarize counts the report's check results by status.
 func Summarize(r *finding.Report) Summary {
 	s := Summary{Total: len(r.Checks)}
