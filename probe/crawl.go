@@ -237,31 +237,15 @@ func (cr *crawler) fetchLevel(ctx context.Context, jobs []job, visit func(int, *
 			}
 		}
 	}
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range min(cr.cfg.Concurrency, len(jobs)) {
-		wg.Go(func() {
-			for i := range work {
-				p := cr.fetchPage(ctx, jobs[i])
-				mu.Lock()
-				out[i], done[i] = p, true
-				if visit != nil {
-					visitReady()
-				}
-				mu.Unlock()
-			}
-		})
-	}
-feed:
-	for i := range jobs {
-		select {
-		case work <- i:
-		case <-ctx.Done():
-			break feed
+	inParallel(ctx, len(jobs), cr.cfg.Concurrency, func(i int) {
+		p := cr.fetchPage(ctx, jobs[i])
+		mu.Lock()
+		out[i], done[i] = p, true
+		if visit != nil {
+			visitReady()
 		}
-	}
-	close(work)
-	wg.Wait()
+		mu.Unlock()
+	})
 	if visit == nil {
 		return out
 	}

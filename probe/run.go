@@ -10,7 +10,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/agentready/agentready/internal/exchange"
@@ -359,25 +358,9 @@ func (s sender) planned(ctx context.Context, planned []exchange.PlannedRequest) 
 	sendingOrder(valid)
 
 	out := make([]*exchange.Exchange, len(valid))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range min(s.cfg.Concurrency, len(valid)) {
-		wg.Go(func() {
-			for i := range work {
-				out[i] = s.one(ctx, valid[i], sharedBySent[valid[i].Key()])
-			}
-		})
-	}
-feed:
-	for i := range valid {
-		select {
-		case work <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(work)
-	wg.Wait()
+	inParallel(ctx, len(valid), s.cfg.Concurrency, func(i int) {
+		out[i] = s.one(ctx, valid[i], sharedBySent[valid[i].Key()])
+	})
 	for _, x := range out {
 		if x != nil {
 			r.sent = append(r.sent, x)
