@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentready/agentready/internal/bounded"
+	"github.com/agentready/agentready/internal/sanitize"
 )
 
 // Path is the index's well-known location; LegacyPath is v0.1.0's.
@@ -139,13 +140,6 @@ func Frontmatter(body []byte) (name, description string, ok bool) {
 	return "", "", false
 }
 
-func clip(s string) string {
-	if len(s) <= 64 {
-		return s
-	}
-	s = s[:64]
-	for !utf8.ValidString(s) {
-		s = s[:len(s)-1]
-	}
-	return s + "…"
-}
+// clip bounds a value quoted in a problem. Values come from decoded JSON,
+// which is valid UTF-8, so a cut on a rune boundary leaves it valid.
+func clip(s string) string { return sanitize.Truncate(s, 64) }

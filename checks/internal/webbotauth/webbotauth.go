@@ -14,9 +14,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/agentready/agentready/internal/bounded"
+	"github.com/agentready/agentready/internal/sanitize"
 )
 
 // Path is the well-known location of the directory.
@@ -154,13 +154,6 @@ func contains(xs []string, s string) bool {
 	return false
 }
 
-func clip(s string) string {
-	if len(s) <= 64 {
-		return s
-	}
-	s = s[:64]
-	for !utf8.ValidString(s) {
-		s = s[:len(s)-1]
-	}
-	return s + "…"
-}
+// clip bounds a value quoted in a problem. Values come from decoded JSON,
+// which is valid UTF-8, so a cut on a rune boundary leaves it valid.
+func clip(s string) string { return sanitize.Truncate(s, 64) }
