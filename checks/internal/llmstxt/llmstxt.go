@@ -66,16 +66,9 @@ func Parse(body []byte) *File {
 	f := &File{}
 	links, bad := 0, 0
 	var cur *Section
-	inFence, inSummary := false, false
-	for n, line := range lines(string(body)) {
+	inSummary := false
+	for n, line := range proseLines(string(body)) {
 		trimmed := strings.TrimSpace(line)
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			inFence = !inFence
-			continue
-		}
-		if inFence {
-			continue
-		}
 		switch {
 		case strings.HasPrefix(trimmed, "# ") && cur == nil && f.TitleLine == 0:
 			f.Title, f.TitleLine = strings.TrimSpace(trimmed[2:]), n+1
@@ -120,16 +113,7 @@ func (f *File) Links() []Link {
 // broken link too.
 func InlineLinks(body []byte) []Link {
 	var out []Link
-	inFence := false
-	for n, line := range lines(string(body)) {
-		trimmed := strings.TrimSpace(line)
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			inFence = !inFence
-			continue
-		}
-		if inFence {
-			continue
-		}
+	for n, line := range proseLines(string(body)) {
 		if !strings.Contains(line, "](") {
 			continue // most lines have no link; skip the regexp
 		}
@@ -145,6 +129,25 @@ func InlineLinks(body []byte) []Link {
 
 func isListItem(s string) bool {
 	return len(s) >= 2 && (s[0] == '-' || s[0] == '*' || s[0] == '+') && (s[1] == ' ' || s[1] == '\t')
+}
+
+// proseLines iterates over the lines of s outside fenced code blocks (``` or
+// ~~~), whose headings, list items and links are text, not structure; the
+// fences are left out too.
+func proseLines(s string) func(yield func(int, string) bool) {
+	return func(yield func(int, string) bool) {
+		inFence := false
+		for n, line := range lines(s) {
+			trimmed := strings.TrimSpace(line)
+			if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
+				inFence = !inFence
+				continue
+			}
+			if !inFence && !yield(n, line) {
+				return
+			}
+		}
+	}
 }
 
 // lines iterates over the lines of s, split at LF, CR or CRLF, without
