@@ -254,18 +254,11 @@ the rule server-side, keyed by an ` + "`instance`" + ` URI you return.`,
 }
 
 func (c Leak) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	xs, err := errorsToJudge(in)
-	if err != nil {
-		return nil, err
-	}
-	var occs []occurrence
-	for _, x := range xs {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	occs, err := eachError(ctx, in, func(x *exchange.Exchange) []occurrence {
 		if x.Response.Dropped {
-			continue
+			return nil
 		}
+		var occs []occurrence
 		for _, l := range errorleak.Find(x.Response.Body, x.Response.MediaType(), x.Request.URL) {
 			if l.Kind == errorleak.KindPolicy && in.Credentialed(x) {
 				// RFC 6750 §3 lets a server tell a token which scope it
@@ -282,6 +275,10 @@ func (c Leak) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, err
 			ev.Excerpt = l.Excerpt
 			occs = append(occs, occurrence{x: x, subject: string(l.Kind), message: msg, ev: ev})
 		}
+		return occs
+	})
+	if err != nil {
+		return nil, err
 	}
 	sort.SliceStable(occs, func(i, j int) bool { return occs[i].x.ID < occs[j].x.ID })
 	return group(c.Meta(), occs), nil

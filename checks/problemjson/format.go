@@ -37,34 +37,29 @@ ASP.NET Core ` + "`AddProblemDetails()`" + `).`,
 }
 
 func (c MediaType) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	xs, err := errorsToJudge(in)
-	if err != nil {
-		return nil, err
-	}
-	var occs []occurrence
-	for _, x := range xs {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	occs, err := eachError(ctx, in, func(x *exchange.Exchange) []occurrence {
 		mt := x.Response.MediaType()
 		switch {
 		case mt == mediaProblemJSON || mt == mediaProblemXML:
-			continue
+			return nil
 		case exchange.IsJSONMediaType(mt) && !readable(x):
-			continue // a cut JSON body may well be a problem
+			return nil // a cut JSON body may well be a problem
 		}
 		if _, shaped := decodeProblem(x); shaped {
-			continue // ServedAsJSON reports it
+			return nil // ServedAsJSON reports it
 		}
 		if _, declared := declaredProblem(in, x); declared {
-			continue // DeclaredMediaType reports it, as an error
+			return nil // DeclaredMediaType reports it, as an error
 		}
 		got := mediaOrNone(x)
 		msg := fmt.Sprintf("%d to %s answered with %s, not %s", x.Response.Status, describe(x), got, mediaProblemJSON)
 		ev := evidence(x, got, mediaProblemJSON)
 		ev.Header = "Content-Type"
 		ev.Excerpt = checks.Excerpt(x)
-		occs = append(occs, occurrence{x: x, subject: got, message: msg, ev: ev})
+		return []occurrence{{x: x, subject: got, message: msg, ev: ev}}
+	})
+	if err != nil {
+		return nil, err
 	}
 	return group(c.Meta(), occs), nil
 }
@@ -92,29 +87,24 @@ The body can stay as it is.`,
 }
 
 func (c ServedAsJSON) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	xs, err := errorsToJudge(in)
-	if err != nil {
-		return nil, err
-	}
-	var occs []occurrence
-	for _, x := range xs {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	occs, err := eachError(ctx, in, func(x *exchange.Exchange) []occurrence {
 		mt := x.Response.MediaType()
 		if mt == mediaProblemJSON {
-			continue
+			return nil
 		}
 		if _, shaped := decodeProblem(x); !shaped {
-			continue
+			return nil
 		}
 		if _, declared := declaredProblem(in, x); declared {
-			continue // DeclaredMediaType reports it, as an error
+			return nil // DeclaredMediaType reports it, as an error
 		}
 		msg := fmt.Sprintf("%d to %s is a problem details object served as %s", x.Response.Status, describe(x), mt)
 		ev := evidence(x, mt, mediaProblemJSON)
 		ev.Header = "Content-Type"
-		occs = append(occs, occurrence{x: x, subject: mt, message: msg, ev: ev})
+		return []occurrence{{x: x, subject: mt, message: msg, ev: ev}}
+	})
+	if err != nil {
+		return nil, err
 	}
 	return group(c.Meta(), occs), nil
 }
@@ -144,26 +134,21 @@ paths that write before the error handler runs (middleware, proxies).`,
 }
 
 func (c InvalidJSON) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	xs, err := errorsToJudge(in)
-	if err != nil {
-		return nil, err
-	}
-	var occs []occurrence
-	for _, x := range xs {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	occs, err := eachError(ctx, in, func(x *exchange.Exchange) []occurrence {
 		if x.Response.MediaType() != mediaProblemJSON || !readable(x) {
-			continue
+			return nil
 		}
 		what := invalidBody(x.Response.Body)
 		if what == "" {
-			continue
+			return nil
 		}
 		msg := fmt.Sprintf("%d to %s is served as %s but its body %s", x.Response.Status, describe(x), mediaProblemJSON, what)
 		ev := evidence(x, what, "a JSON object")
 		ev.Excerpt = checks.Excerpt(x)
-		occs = append(occs, occurrence{x: x, subject: "", message: msg, ev: ev})
+		return []occurrence{{x: x, subject: "", message: msg, ev: ev}}
+	})
+	if err != nil {
+		return nil, err
 	}
 	return group(c.Meta(), occs), nil
 }

@@ -26,18 +26,14 @@ type judgedProblem struct {
 // problemsToJudge returns the error responses that carry problem details,
 // or a skip explaining why there are none.
 func problemsToJudge(ctx context.Context, in *checks.Input) ([]judgedProblem, error) {
-	xs, err := errorsToJudge(in)
+	out, err := eachError(ctx, in, func(x *exchange.Exchange) []judgedProblem {
+		if p, ok := decodeProblem(x); ok {
+			return []judgedProblem{{x, p}}
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
-	}
-	var out []judgedProblem
-	for _, x := range xs {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if p, ok := decodeProblem(x); ok {
-			out = append(out, judgedProblem{x, p})
-		}
 	}
 	if len(out) == 0 {
 		return nil, checks.Skip("no error response carried a problem details object")

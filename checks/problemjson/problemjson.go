@@ -7,6 +7,7 @@
 package problemjson
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -145,6 +146,24 @@ func errorsToJudge(in *checks.Input) ([]*exchange.Exchange, error) {
 		return nil, checks.Skip("no 4xx or 5xx response was observed")
 	}
 	return xs, nil
+}
+
+// eachError is the walk of a check that judges the error responses one by
+// one: what judge finds in each (occurrences, or the problems to judge), in
+// order, or the skip that says why there is no error response to judge.
+func eachError[T any](ctx context.Context, in *checks.Input, judge func(x *exchange.Exchange) []T) ([]T, error) {
+	xs, err := errorsToJudge(in)
+	if err != nil {
+		return nil, err
+	}
+	var out []T
+	for _, x := range xs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		out = append(out, judge(x)...)
+	}
+	return out, nil
 }
 
 // problem is a decoded problem details object.

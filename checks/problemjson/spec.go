@@ -111,20 +111,12 @@ func (c DeclaredMediaType) Run(ctx context.Context, in *checks.Input) ([]finding
 	if err := needSpec(in); err != nil {
 		return nil, err
 	}
-	xs, err := errorsToJudge(in)
-	if err != nil {
-		return nil, err
-	}
-	var occs []occurrence
 	ops := map[string]*spec.Operation{}
-	for _, x := range xs {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	occs, err := eachError(ctx, in, func(x *exchange.Exchange) []occurrence {
 		mt := x.Response.MediaType()
 		d, ok := declaredProblem(in, x)
 		if !ok || mt == mediaProblemJSON {
-			continue
+			return nil
 		}
 		got := mediaOrNone(x)
 		msg := fmt.Sprintf("%d to %s answered with %s; the OpenAPI document declares %s for %s (responses.%s)",
@@ -132,8 +124,11 @@ func (c DeclaredMediaType) Run(ctx context.Context, in *checks.Input) ([]finding
 		ev := evidence(x, got, mediaProblemJSON)
 		ev.Header = "Content-Type"
 		ev.Excerpt = checks.Excerpt(x)
-		occs = append(occs, occurrence{x: x, subject: d.op.Key(), message: msg, ev: ev})
 		ops[d.op.Key()] = d.op
+		return []occurrence{{x: x, subject: d.op.Key(), message: msg, ev: ev}}
+	})
+	if err != nil {
+		return nil, err
 	}
 	return locate(group(c.Meta(), occs), ops), nil
 }
@@ -278,27 +273,22 @@ func (c UndeclaredStatus) Run(ctx context.Context, in *checks.Input) ([]finding.
 	if err := needSpec(in); err != nil {
 		return nil, err
 	}
-	xs, err := errorsToJudge(in)
-	if err != nil {
-		return nil, err
-	}
-	var occs []occurrence
 	ops := map[string]*spec.Operation{}
-	for _, x := range xs {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	occs, err := eachError(ctx, in, func(x *exchange.Exchange) []occurrence {
 		if x.Response.Status >= 500 {
-			continue // a failure, not part of the contract; ServerError judges it
+			return nil // a failure, not part of the contract; ServerError judges it
 		}
 		d, ok := declared(in.Spec, x)
 		if !ok || d.key != "" {
-			continue
+			return nil
 		}
 		msg := fmt.Sprintf("%s answered %d, which %s does not declare (nor a 4XX range or default)",
 			describe(x), x.Response.Status, d.op.Key())
-		occs = append(occs, occurrence{x: x, subject: d.op.Key(), message: msg, ev: evidence(x, strconv.Itoa(x.Response.Status), "a declared status")})
 		ops[d.op.Key()] = d.op
+		return []occurrence{{x: x, subject: d.op.Key(), message: msg, ev: evidence(x, strconv.Itoa(x.Response.Status), "a declared status")}}
+	})
+	if err != nil {
+		return nil, err
 	}
 	return locate(group(c.Meta(), occs), ops), nil
 }
