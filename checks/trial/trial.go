@@ -1,8 +1,11 @@
 // Package trial judges what a trial (--trial) observed against what the API
 // declared: a tool marked read-only that changed state, an operation
 // declared idempotent whose second identical call changed state again, an
-// action a resource offered that was then refused. It also fills the
-// report's Trials section: seed 000's table, measured. What a tool says
+// action a resource offered that was then refused, a next_actions step
+// accepted with no effect, an affordance accepted again once its version
+// moved. It also fills the report's Trials section: seed 000's table,
+// measured, where a run succeeds when the resource reaches the state the
+// operation declares. What a tool says
 // about itself and what it does are separate facts (seed 002); the second
 // only shows up when something runs.
 package trial
