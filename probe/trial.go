@@ -128,6 +128,10 @@ func (s Session) playRun(ctx context.Context, r *exchange.TrialRun) (notes []str
 	c.maxHops = 0
 	defer c.close()
 	var succeeded *exchange.TrialStep
+	var readTag string
+	// skipped is set when a repeat or stale step was not sent: the re-read
+	// planned after it would show nothing new.
+	skipped := false
 	for i := range r.Steps {
 		st := r.Steps[i]
 		switch st.Role {
@@ -136,11 +140,22 @@ func (s Session) playRun(ctx context.Context, r *exchange.TrialRun) (notes []str
 				continue
 			}
 		case exchange.StepRepeat:
-			if succeeded == nil {
+			if skipped = succeeded == nil; skipped {
 				continue
 			}
 			st.PlannedRequest = succeeded.PlannedRequest
 			st.Purpose = r.Steps[i].Purpose
+		case exchange.StepStale:
+			if skipped = succeeded == nil || readTag == ""; skipped {
+				continue
+			}
+			st.Header = st.Header.Clone()
+			st.Header.Set("If-Match", readTag)
+		case exchange.StepReread:
+			if skipped {
+				skipped = false
+				continue
+			}
 		}
 		if err := validatePlanned(st.PlannedRequest, start, true); err != nil {
 			notes = append(notes, fmt.Sprintf("trial request %s %s (%s) not sent: %v", st.Method, st.URL, st.Purpose, err))
@@ -153,6 +168,9 @@ func (s Session) playRun(ctx context.Context, r *exchange.TrialRun) (notes []str
 		x.Purpose, x.BasedOn, x.Identity = st.Purpose, st.BasedOn, r.Identity
 		r.Exchanges = append(r.Exchanges, x)
 		r.Roles = append(r.Roles, st.Role)
+		if st.Role == exchange.StepRead && x.Response != nil {
+			readTag = x.Response.Header.Get("ETag")
+		}
 		if st.Role == exchange.StepCall && mcp.Accomplished(x, st.Via) {
 			succeeded = &r.Steps[i]
 		}

@@ -1,8 +1,11 @@
 // Package trial judges what a trial (--trial) observed against what the API
 // declared: a tool marked read-only that changed state, an operation
 // declared idempotent whose second identical call changed state again, an
-// action a resource offered that was then refused. It also fills the
-// report's Trials section: seed 000's table, measured. What a tool says
+// action a resource offered that was then refused, a next_actions step
+// accepted with no effect, an affordance accepted again once its version
+// moved. It also fills the report's Trials section: seed 000's table,
+// measured, where a run succeeds when the resource reaches the state the
+// operation declares. What a tool says
 // about itself and what it does are separate facts (seed 002); the second
 // only shows up when something runs.
 package trial
@@ -22,7 +25,8 @@ import (
 
 // All returns the family's checks.
 func All() []checks.Check {
-	return []checks.Check{ReadOnlyChangedState{}, DestructiveNotDeclared{}, IdempotentChangedAgain{}, OfferedActionRefused{}, ToolErrorAsProtocolError{}}
+	return []checks.Check{ReadOnlyChangedState{}, DestructiveNotDeclared{}, IdempotentChangedAgain{}, OfferedActionRefused{}, ToolErrorAsProtocolError{},
+		NextActionNoEffect{}, StaleVersionAccepted{}}
 }
 
 var (
@@ -61,16 +65,23 @@ func (section) Annotate(in *checks.Input, rep *finding.Report) {
 
 // run is what one player's run did, read from its exchanges.
 type run struct {
-	plan                  *exchange.TrialRun
-	task                  exchange.TrialTask
-	via                   string
-	read, call, reread    *exchange.Exchange
-	repeat, rereadRepeat  *exchange.Exchange
-	calls, refused        int
-	accomplished, changed bool
-	changedAgain          bool
-	tokens                int
-	exchanges             []*exchange.Exchange
+	plan               *exchange.TrialRun
+	task               exchange.TrialTask
+	via                string
+	read, call, reread *exchange.Exchange
+	// repeat is the identical second call of an operation declared
+	// idempotent, stale the affordance's request sent again once its
+	// version had moved; each has the re-read that followed it.
+	repeat, rereadRepeat *exchange.Exchange
+	stale, rereadStale   *exchange.Exchange
+	calls, refused       int
+	accomplished         bool
+	// changed: the re-read differs from the read; reached: it shows the
+	// task's declared target state.
+	changed, reached bool
+	changedAgain     bool
+	tokens           int
+	exchanges        []*exchange.Exchange
 }
 
 type analysis struct {
@@ -117,7 +128,7 @@ func analyze(plan *exchange.TrialPlan, catalog int) *analysis {
 	}
 	tasks := map[int]*finding.TrialTask{}
 	for _, t := range plan.Tasks {
-		a.report.Tasks = append(a.report.Tasks, finding.TrialTask{ID: t.ID, Kind: t.Kind, State: t.State, Operation: t.Operation, Runs: []finding.TrialRunInfo{}})
+		a.report.Tasks = append(a.report.Tasks, finding.TrialTask{ID: t.ID, Kind: t.Kind, State: t.State, Operation: t.Operation, Target: t.Target, Runs: []finding.TrialRunInfo{}})
 	}
 	for i := range a.report.Tasks {
 		tasks[a.report.Tasks[i].ID] = &a.report.Tasks[i]
@@ -166,8 +177,11 @@ func analyze(plan *exchange.TrialPlan, catalog int) *analysis {
 			p.Requests += info.Requests
 			p.Refused += info.Refused
 			p.Tokens += info.Tokens
-			if info.Outcome == "completed" {
+			switch info.Outcome {
+			case outcomeCompleted:
 				p.Completed++
+			case outcomeWrongState:
+				p.WrongState++
 			}
 		}
 		if t := tasks[pr.Task]; t != nil {
@@ -190,12 +204,14 @@ func viaOf(r *exchange.TrialRun) string {
 	return exchange.ViaHTTP
 }
 
-// read sorts the run's exchanges by the role of their step.
+// read sorts the run's exchanges by the role of their step: each re-read
+// belongs to the request sent before it.
 func read(r *run) {
 	pr := r.plan
 	r.exchanges = pr.Exchanges
+	after := exchange.StepCall
 	for i, x := range pr.Exchanges {
-		switch pr.Roles[i] {
+		switch role := pr.Roles[i]; role {
 		case exchange.StepRead:
 			r.read = x
 		case exchange.StepCall:
@@ -207,41 +223,69 @@ func read(r *run) {
 				r.refused++
 			}
 		case exchange.StepRepeat:
-			r.repeat = x
+			r.repeat, after = x, role
+		case exchange.StepStale:
+			r.stale, after = x, role
 		case exchange.StepReread:
-			if r.repeat == nil {
-				r.reread = x
-			} else {
+			switch after {
+			case exchange.StepRepeat:
 				r.rereadRepeat = x
+			case exchange.StepStale:
+				r.rereadStale = x
+			default:
+				r.reread = x
 			}
 		}
 	}
-	r.changed = r.accomplished && differs(r.read, r.reread)
-	r.changedAgain = r.repeat != nil && mcp.Accomplished(r.repeat, r.via) && differs(r.reread, r.rereadRepeat)
+	r.changed = r.accomplished && reads{r.read, r.reread}.changed()
+	r.reached = r.accomplished && r.task.Target != "" && reads{r.read, r.reread}.shows(r.task.Target)
+	r.changedAgain = r.repeat != nil && mcp.Accomplished(r.repeat, r.via) && reads{r.reread, r.rereadRepeat}.changed()
 }
 
+// The outcomes of a run.
+const (
+	outcomeCompleted = "completed"
+	// outcomeWrongState: accepted, and the resource changed, but not to
+	// the state the operation declares.
+	outcomeWrongState = "wrong state"
+	outcomeNoChange   = "no change"
+	outcomeRefused    = "refused"
+)
+
+// outcome is what the run achieved: the declared target state where the
+// API declares one, else an observable change.
 func outcome(r *run) string {
 	switch {
-	case r.accomplished && r.changed:
-		return "completed"
-	case r.accomplished:
-		return "no change"
-	case r.calls > 0:
-		return "refused"
+	case !r.accomplished && r.calls > 0:
+		return outcomeRefused
+	case !r.accomplished:
+		return "not played"
+	case r.reached, r.task.Target == "" && r.changed:
+		return outcomeCompleted
+	case r.changed:
+		return outcomeWrongState
 	}
-	return "not played"
+	return outcomeNoChange
 }
 
-// differs reports an observable change between two reads of a resource:
-// its state (or status) or version member, or, when it has neither, its
-// body.
-func differs(before, after *exchange.Exchange) bool {
-	if before == nil || after == nil || before.Response == nil || after.Response == nil {
+// reads are two reads of one resource, before and after a request: the one
+// comparison every check of the family makes.
+type reads struct{ before, after *exchange.Exchange }
+
+// answered reports both reads answered.
+func (p reads) answered() bool {
+	return p.before != nil && p.after != nil && p.before.Response != nil && p.after.Response != nil
+}
+
+// changed reports an observable change: the state (or status) or version
+// member, or, when the resource has neither, its body.
+func (p reads) changed() bool {
+	if !p.answered() {
 		return false
 	}
-	bv, av := before.Response.ReadHAL(), after.Response.ReadHAL()
+	bv, av := p.before.Response.ReadHAL(), p.after.Response.ReadHAL()
 	if bv.Err != nil || av.Err != nil || bv.Doc.Root == nil || av.Doc.Root == nil {
-		return !bytes.Equal(before.Response.Body, after.Response.Body)
+		return !bytes.Equal(p.before.Response.Body, p.after.Response.Body)
 	}
 	b, a := bv.Doc.Root, av.Doc.Root
 	compared := false
@@ -258,7 +302,31 @@ func differs(before, after *exchange.Exchange) bool {
 	if compared {
 		return false
 	}
-	return !bytes.Equal(before.Response.Body, after.Response.Body)
+	return !bytes.Equal(p.before.Response.Body, p.after.Response.Body)
+}
+
+// shows reports the second read answered 2xx with the state (or status)
+// member target.
+func (p reads) shows(target string) bool {
+	if !p.answered() || p.after.Response.Status/100 != 2 {
+		return false
+	}
+	v := p.after.Response.ReadHAL()
+	if v.Err != nil || v.Doc.Root == nil {
+		return false
+	}
+	_, st := hypermedia.StateOf(v.Doc.Root)
+	return st == target
+}
+
+// removed reports a resource read with a 2xx and then gone: 404 Not Found
+// or 410 Gone.
+func (p reads) removed() bool {
+	if !p.answered() {
+		return false
+	}
+	st := p.after.Response.Status
+	return p.before.Response.Status/100 == 2 && (st == http.StatusNotFound || st == http.StatusGone)
 }
 
 // evidence is the run's exchanges, each as the finding's evidence.
@@ -342,23 +410,13 @@ func (DestructiveNotDeclared) Meta() checks.Meta {
 
 func (c DestructiveNotDeclared) Run(_ context.Context, in *checks.Input) ([]finding.Finding, error) {
 	return judge(in, func(r *run) *finding.Finding {
-		if r.via != exchange.ViaMCP || !isFalse(r.task.Destructive) || isTrue(r.task.ReadOnly) || !r.accomplished || !removed(r.read, r.reread) {
+		if r.via != exchange.ViaMCP || !isFalse(r.task.Destructive) || isTrue(r.task.ReadOnly) || !r.accomplished || !(reads{r.read, r.reread}).removed() {
 			return nil
 		}
 		f := checks.New(c.Meta(), r.plan.Resource, fmt.Sprintf("the %s tool says destructiveHint: false, and after calling it %s answers %d (player %s)",
 			r.task.Operation, exchange.PathOf(r.plan.Resource), r.reread.Response.Status, r.plan.Player), evidence(r.read, r.call, r.reread)...)
 		return &f
 	})
-}
-
-// removed reports a resource read with a 2xx and then gone: 404 Not Found
-// or 410 Gone.
-func removed(before, after *exchange.Exchange) bool {
-	if before == nil || after == nil || before.Response == nil || after.Response == nil {
-		return false
-	}
-	st := after.Response.Status
-	return before.Response.Status/100 == 2 && (st == http.StatusNotFound || st == http.StatusGone)
 }
 
 // IdempotentChangedAgain reports an operation declared idempotent whose

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentready/agentready/checks/checkstest"
+	"github.com/agentready/agentready/checks/internal/purpose"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/mcp"
@@ -64,7 +65,21 @@ var (
 	unhinted = exchange.TrialTask{Kind: "/orders/{id}", State: "pending", Operation: "archiveOrder", ReadOnly: &no}
 	destroy  = exchange.TrialTask{Kind: "/orders/{id}", State: "pending", Operation: "archiveOrder", Destructive: &yes, ReadOnly: &no}
 	idem     = exchange.TrialTask{Kind: "/orders/{id}", State: "paid", Operation: "shipOrder", Idempotent: &yes, ReadOnly: &no}
+	// toCancelled declares its target state; listed is also in the
+	// resource's next_actions.
+	toCancelled = exchange.TrialTask{Kind: "/orders/{id}", State: "pending", Operation: "cancelOrder", Target: "cancelled"}
+	listed      = exchange.TrialTask{Kind: "/orders/{id}", State: "pending", Operation: "cancelOrder", Target: "cancelled", NextAction: true}
+	listedFree  = exchange.TrialTask{Kind: "/orders/{id}", State: "pending", Operation: "cancelOrder", NextAction: true}
+	staleRoles  = []string{exchange.StepRead, exchange.StepCall, exchange.StepReread, exchange.StepStale, exchange.StepReread}
 )
+
+// staleCall is B's affordance request sent again on the read's entity tag.
+func staleCall(status int) *exchange.Exchange {
+	x := checkstest.Exchange("trial/B/stale", http.MethodPost, order+"/cancellation").ReqHeader("If-Match", `"v1"`).
+		Status(status).Header("Content-Type", "application/json").Body(`{}`).Build()
+	x.Request.Body = `{}`
+	return x
+}
 
 var cases = []struct {
 	name string
@@ -126,6 +141,37 @@ var cases = []struct {
 	// invalid transition attempted, counted, not a broken promise.
 	{"catalog entry refused", played(cancel, "A", exchange.ViaHTTP, callRoles,
 		get("trial/A/read", body("pending", 1)), httpCall(409), get("trial/A/reread", body("pending", 1))), nil, "refused"},
+	{"reached the declared state", played(toCancelled, "B", exchange.ViaHTTP, callRoles,
+		get("trial/B/read", body("pending", 1)), httpCall(200), get("trial/B/reread", body("cancelled", 2))), nil, "completed"},
+	{"accepted, changed, not to the declared state", played(toCancelled, "B", exchange.ViaHTTP, callRoles,
+		get("trial/B/read", body("pending", 1)), httpCall(200), get("trial/B/reread", body("archived", 2))), nil, "wrong state"},
+	{"accepted, the version moved, the state did not", played(listed, "B", exchange.ViaHTTP, callRoles,
+		get("trial/B/read", body("pending", 1)), httpCall(200), get("trial/B/reread", body("pending", 2))), nil, "wrong state"},
+	{"listed next action without effect", played(listed, "A", exchange.ViaMCP, callRoles,
+		get("trial/A/read", body("pending", 1)), toolCall(false), get("trial/A/reread", body("pending", 1))),
+		[]string{"trial-next-action-no-effect"}, "no change"},
+	{"listed next action without effect, no state declared", played(listedFree, "B", exchange.ViaHTTP, callRoles,
+		get("trial/B/read", body("pending", 1)), httpCall(200), get("trial/B/reread", body("pending", 1))),
+		[]string{"trial-next-action-no-effect"}, "no change"},
+	{"operation not listed, without effect", played(toCancelled, "B", exchange.ViaHTTP, callRoles,
+		get("trial/B/read", body("pending", 1)), httpCall(200), get("trial/B/reread", body("pending", 1))), nil, "no change"},
+	{"listed next action refused", played(listed, "B", exchange.ViaHTTP, callRoles,
+		get("trial/B/read", body("pending", 1)), httpCall(409), get("trial/B/reread", body("pending", 1))),
+		[]string{"trial-offered-action-refused"}, "refused"},
+	// A re-read that failed does not show the declared state: not a
+	// success, and no proof that nothing happened either.
+	{"listed next action, the re-read failed", played(listed, "A", exchange.ViaMCP, callRoles,
+		get("trial/A/read", body("pending", 1)), toolCall(false), gone("trial/A/reread", 503)), nil, "wrong state"},
+	{"stale version accepted", played(toCancelled, "B", exchange.ViaHTTP, staleRoles,
+		get("trial/B/read", body("pending", 1)), httpCall(200), get("trial/B/reread", body("cancelled", 2)),
+		staleCall(200), get("trial/B/reread", body("cancelled", 3))),
+		[]string{"trial-stale-version-accepted"}, "completed"},
+	{"stale version refused", played(toCancelled, "B", exchange.ViaHTTP, staleRoles,
+		get("trial/B/read", body("pending", 1)), httpCall(200), get("trial/B/reread", body("cancelled", 2)),
+		staleCall(412), get("trial/B/reread", body("cancelled", 2))), nil, "completed"},
+	{"stale version answered 200, nothing changed", played(toCancelled, "B", exchange.ViaHTTP, staleRoles,
+		get("trial/B/read", body("pending", 1)), httpCall(200), get("trial/B/reread", body("cancelled", 2)),
+		staleCall(200), get("trial/B/reread", body("cancelled", 2))), nil, "completed"},
 	{"offered action failed on the server", played(cancel, "B", exchange.ViaHTTP, callRoles,
 		get("trial/B/read", body("pending", 1)), httpCall(500), get("trial/B/reread", body("pending", 1))), nil, "refused"},
 }
@@ -214,5 +260,25 @@ func TestSection(t *testing.T) {
 	section{}.Annotate(checkstest.Input("http://a/", nil), rep)
 	if rep.Trials != nil {
 		t.Error("a scan without a trial has a Trials section")
+	}
+}
+
+// A stale request the active stale-version probe already sent, identical,
+// is judged by affordance-stale-version-executed, not twice.
+func TestStaleJudgedOnceWithTheActiveProbe(t *testing.T) {
+	plan := played(toCancelled, "B", exchange.ViaHTTP, staleRoles,
+		get("trial/B/read", body("pending", 1)), httpCall(200), get("trial/B/reread", body("cancelled", 2)),
+		staleCall(200), get("trial/B/reread", body("cancelled", 3)))
+	in := checkstest.Input("http://a/", nil)
+	in.Trial = plan
+	if fs, _ := checkstest.Run(t, StaleVersionAccepted{}, in); len(fs) != 1 {
+		t.Fatalf("without an active probe: %d findings, want 1", len(fs))
+	}
+	probe := checkstest.Exchange(purpose.ActiveStale, http.MethodPost, order+"/cancellation").ReqHeader("If-Match", `"v1"`).Status(200).Build()
+	probe.Request.Body = `{}`
+	in = checkstest.Input("http://a/", nil, probe)
+	in.Trial = plan
+	if fs, _ := checkstest.Run(t, StaleVersionAccepted{}, in); len(fs) != 0 {
+		t.Errorf("the active probe sent the identical request: %d findings, want 0", len(fs))
 	}
 }

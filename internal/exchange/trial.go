@@ -31,7 +31,17 @@ const (
 	// StepRepeat sends the attempt that succeeded once more, identical, for
 	// an operation declared idempotent; a StepReread follows it.
 	StepRepeat = "repeat"
+	// StepStale sends the affordance's request that succeeded once more,
+	// conditional (If-Match) on the entity tag of the read it was offered
+	// on, which the success made stale; a StepReread follows it. The probe
+	// sends it only after the call succeeded and when that read carried an
+	// entity tag, which it fills in for StaleETag.
+	StepStale = "stale"
 )
+
+// StaleETag stands, in a planned StepStale, for the entity tag of the
+// run's read: it is known only once the read is answered.
+const StaleETag = "(the entity tag of the read)"
 
 // How the target is brought back to the state the scan saw between runs.
 const (
@@ -69,6 +79,9 @@ type TrialTask struct {
 	// Target is the state the API declares the operation leads to, "" when
 	// it declares none (success is then a 2xx and an observable change).
 	Target string
+	// NextAction is set when the resource's next_actions lists the
+	// operation: the API says what it does next, and that it applies now.
+	NextAction bool
 	// Declared are the MCP tool's hints, when a tool of that name was
 	// listed; nil members were not declared.
 	ReadOnly, Idempotent, Destructive *bool
@@ -137,7 +150,7 @@ func (p *TrialPlan) Writes() int {
 	n := 0
 	for _, r := range p.Runs {
 		for _, s := range r.Steps {
-			if s.Role == StepCall || s.Role == StepRepeat {
+			if s.Role == StepCall || s.Role == StepRepeat || s.Role == StepStale {
 				n++
 			}
 		}

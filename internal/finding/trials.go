@@ -28,7 +28,10 @@ type TrialPlayer struct {
 	Interface string `json:"interface"`
 	Tasks     int    `json:"tasks"`
 	Completed int    `json:"completed"`
-	Requests  int    `json:"requests"`
+	// WrongState counts runs accepted that left the resource in another
+	// state than the one the operation declares.
+	WrongState int `json:"wrongState"`
+	Requests   int `json:"requests"`
 	// Refused counts attempts the server refused: invalid transitions
 	// attempted.
 	Refused int `json:"refused"`
@@ -41,6 +44,9 @@ type TrialTask struct {
 	Kind      string `json:"kind"`
 	State     string `json:"state"`
 	Operation string `json:"operation"`
+	// Target is the state the API declares the operation leads to, absent
+	// when it declares none (success is then an observable change).
+	Target string `json:"target,omitempty"`
 	// Resource is the URL the first run acted on.
 	Resource string         `json:"resource"`
 	Runs     []TrialRunInfo `json:"runs"`
@@ -52,8 +58,11 @@ type TrialRunInfo struct {
 	// Via is "mcp" (a tools/call) or "http".
 	Via      string `json:"via"`
 	Resource string `json:"resource"`
-	// Outcome is "completed", "refused" (every attempt refused), "no
-	// change" (accepted, and nothing observable changed) or "planned".
+	// Outcome is "completed" (accepted, and the re-read shows the declared
+	// target state, or a change when none is declared), "wrong state"
+	// (accepted, changed, but not to the declared state), "refused" (every
+	// attempt refused), "no change" (accepted, and nothing observable
+	// changed) or "planned".
 	Outcome  string `json:"outcome"`
 	Requests int    `json:"requests"`
 	Refused  int    `json:"refused"`
@@ -66,7 +75,7 @@ type TrialRunInfo struct {
 // no response came).
 type TrialRequest struct {
 	ExchangeID string `json:"exchangeId"`
-	// Step is "read", "call", "reread" or "repeat".
+	// Step is "read", "call", "reread", "repeat" or "stale".
 	Step   string `json:"step"`
 	Method string `json:"method"`
 	URL    string `json:"url"`

@@ -204,10 +204,12 @@ func KeyMember(s map[string]any) string {
 
 // ProbeKey is the idempotency key a probe of method and target sends: the
 // same for the same request, so that planning stays pure and a replay of
-// the plan sends what was printed.
+// the plan sends what was printed. It hashes the target's path, not its
+// origin, so that the key does not change with the port a test server or
+// a preview happens to listen on.
 func ProbeKey(method, target string) string {
 	h := fnv.New64a()
-	h.Write([]byte(method + " " + target))
+	h.Write([]byte(method + " " + exchange.PathOf(target)))
 	return "agentready-" + strconv.FormatUint(h.Sum64(), 16)
 }
 
@@ -247,11 +249,11 @@ func (n Node) StepBody(op *spec.Operation, set map[string]any) []byte {
 		if name == "" {
 			continue
 		}
-		if v := n.Root.Get(name); v != nil && (v.Is(jsonorder.String) || v.Is(jsonorder.Number) || v.Is(jsonorder.Bool)) {
-			values[name] = v.Any()
+		prop, _ := props[name].(map[string]any)
+		if v, ok := n.declared(name, prop); ok {
+			values[name] = v
 			continue
 		}
-		prop, _ := props[name].(map[string]any)
 		values[name] = schemaValue(prop)
 	}
 	for k, v := range set {
@@ -264,19 +266,60 @@ func (n Node) StepBody(op *spec.Operation, set map[string]any) []byte {
 	return raw
 }
 
-// schemaValue is the value a schema names for itself, or a placeholder of
-// its type.
-func schemaValue(s map[string]any) any {
+// declared is the value of the required member name that the node or the
+// schema gives, without inventing one: the node's member of that name
+// (action_id, version), else the schema's own (schemaDeclared).
+func (n Node) declared(name string, prop map[string]any) (any, bool) {
+	if v := n.Root.Get(name); v != nil && (v.Is(jsonorder.String) || v.Is(jsonorder.Number) || v.Is(jsonorder.Bool)) {
+		return v.Any(), true
+	}
+	return schemaDeclared(prop)
+}
+
+// Undeclared names the first required member of op's JSON body, in the
+// schema's order, whose value StepBody would make up: neither the node nor
+// the schema gives it, and it is not the idempotency key, which a client
+// chooses by design. "" when every value is declared.
+func (n Node) Undeclared(op *spec.Operation) string {
+	schema := JSONBody(op)
+	props := Properties(schema)
+	_, key := KeyCarriers(op)
+	required, _ := schema["required"].([]any)
+	for _, r := range required {
+		name, _ := r.(string)
+		prop, _ := props[name].(map[string]any)
+		if name == "" || name == key {
+			continue
+		}
+		if _, ok := n.declared(name, prop); !ok {
+			return name
+		}
+	}
+	return ""
+}
+
+// schemaDeclared is the value a schema names for itself: its const, first
+// enum value, example or default.
+func schemaDeclared(s map[string]any) (any, bool) {
 	if v, ok := s["const"]; ok {
-		return v
+		return v, true
 	}
 	if e, ok := s["enum"].([]any); ok && len(e) > 0 {
-		return e[0]
+		return e[0], true
 	}
 	for _, k := range []string{"example", "default"} {
 		if v, ok := s[k]; ok && v != nil {
-			return v
+			return v, true
 		}
+	}
+	return nil, false
+}
+
+// schemaValue is the value a schema names for itself, or a placeholder of
+// its type.
+func schemaValue(s map[string]any) any {
+	if v, ok := schemaDeclared(s); ok {
+		return v
 	}
 	switch s["type"] {
 	case "integer", "number":

@@ -16,7 +16,7 @@ import (
 // read is one crawled JSON resource, as the catalog tasks see it: any kind,
 // with or without a state member.
 type read struct {
-	url, template, kind, state string
+	url, template, kind, member, state string
 }
 
 // readsOf lists the crawled JSON resources the document's paths match, in
@@ -40,7 +40,8 @@ func readsOf(rec *exchange.Recording, idx *spec.Index) []read {
 			continue
 		}
 		seen[x.Request.URL] = true
-		out = append(out, read{url: x.Request.URL, template: template, kind: exchange.PathShape(exchange.PathOf(x.Request.URL)), state: stateOf(v.Doc.Root)})
+		member, state := hypermedia.StateOf(v.Doc.Root)
+		out = append(out, read{url: x.Request.URL, template: template, kind: exchange.PathShape(exchange.PathOf(x.Request.URL)), member: member, state: state})
 	}
 	slices.SortFunc(out, func(a, b read) int { return strings.Compare(a.url, b.url) })
 	return out
@@ -89,7 +90,7 @@ func catalogTasks(reads []read, doc *spec.Document, controlled map[string]bool) 
 				resources = append(resources, r.url)
 			}
 		}
-		out = append(out, task{TrialTask: exchange.TrialTask{Kind: best.kind, State: best.state, Operation: name}, resources: resources, op: op})
+		out = append(out, task{TrialTask: exchange.TrialTask{Kind: best.kind, State: best.state, Operation: name}, resources: resources, op: op, member: best.member})
 	}
 	return out
 }

@@ -53,9 +53,13 @@ type Input struct {
 
 // resource is one crawled resource with a state and what it offered.
 type resource struct {
-	url, kind, state string
-	offers           []hypermedia.Offer
-	nextActions      []string
+	// member names the state: "state", else "status" (hypermedia.StateOf).
+	url, kind, member, state string
+	offers                   []hypermedia.Offer
+	nextActions              []string
+	// nextTargets are the URLs next_actions entries link, by the
+	// operation they name.
+	nextTargets map[string]string
 }
 
 // task is a planned task with the resources it may act on.
@@ -66,9 +70,17 @@ type task struct {
 	// the first resource; zero when the interface does not offer the task.
 	reference, template *hypermedia.Offer
 	referenced          bool // named by next_actions or an affordance
+	// member is the resource's state member, whose declared value after
+	// the operation is the task's Target.
+	member string
 	// op is the OpenAPI operation of a task the document alone declares
 	// (catalogTasks), which only player A plays; nil for the others.
 	op *spec.Operation
+	// flow marks a step of a next_actions flow: an operation next_actions
+	// alone names, with no affordance or template to take it by (flowRuns);
+	// entryTarget is the URL its entry links, "" when none.
+	flow        bool
+	entryTarget string
 }
 
 // Plan lists the tasks and the runs of the three players, bounded by
@@ -85,10 +97,8 @@ func Plan(in Input) *exchange.TrialPlan {
 	if in.Spec != nil {
 		idx = in.Spec.Index()
 	}
-	tasks, flows := tasksOf(resourcesOf(in.Recording, in.Spec), idx)
-	if flows > 0 {
-		plan.Notes = append(plan.Notes, fmt.Sprintf("trial: %d operation(s) named only by next_actions, with no affordance or template to take them by, are not played as tasks", flows))
-	}
+	tasks := tasksOf(resourcesOf(in.Recording, in.Spec), idx)
+	nodes := activeplan.FlowNodes(in.Recording, in.Spec)
 	if idx != nil {
 		tasks = append(tasks, catalogTasks(readsOf(in.Recording, idx), in.Spec, controlled(resourcesOf(in.Recording, in.Spec)))...)
 	}
@@ -100,6 +110,7 @@ func Plan(in Input) *exchange.TrialPlan {
 	for i := range tasks {
 		t := &tasks[i]
 		t.ID = len(plan.Tasks) + 1
+		t.Target = declaredTarget(operationOf(t, in.Spec, idx), t.member)
 		if tool, ok := tools[t.Operation]; ok && tool.Annotations != nil {
 			t.ReadOnly, t.Idempotent, t.Destructive = tool.Annotations.ReadOnlyHint, tool.Annotations.IdempotentHint, tool.Annotations.DestructiveHint
 		}
@@ -109,15 +120,21 @@ func Plan(in Input) *exchange.TrialPlan {
 			}
 		}
 		var runs []exchange.TrialRun
-		if t.op != nil {
-			r, why := declaredRun(in, t, tools, idx)
-			if why != "" {
-				plan.Notes = append(plan.Notes, fmt.Sprintf("trial: %s on %s (%s) is not played: %s", t.Operation, t.Kind, exchange.StateWords(t.State), why))
-				continue
+		var why string
+		switch {
+		case t.op != nil:
+			var r exchange.TrialRun
+			if r, why = declaredRun(in, t, tools, idx); why == "" {
+				runs = append(runs, r)
 			}
-			runs = append(runs, r)
-		} else {
+		case t.flow:
+			runs, why = flowRuns(in, t, tools, idx, nodes)
+		default:
 			runs = runsOf(in, t, tools, idx)
+		}
+		if why != "" {
+			plan.Notes = append(plan.Notes, fmt.Sprintf("trial: %s on %s (%s) is not played: %s", t.Operation, t.Kind, exchange.StateWords(t.State), why))
+			continue
 		}
 		if len(runs) == 0 {
 			plan.Notes = append(plan.Notes, fmt.Sprintf("trial: %s on %s (%s) is not played: the allow-list names none of its interfaces", t.Operation, t.Kind, exchange.StateWords(t.State)))
@@ -148,7 +165,7 @@ func orDefault(n, d int) int {
 func writesOf(r exchange.TrialRun) int {
 	n := 0
 	for _, s := range r.Steps {
-		if s.Role == exchange.StepCall || s.Role == exchange.StepRepeat {
+		if s.Role == exchange.StepCall || s.Role == exchange.StepRepeat || s.Role == exchange.StepStale {
 			n++
 		}
 	}
@@ -187,13 +204,13 @@ func resourcesOf(rec *exchange.Recording, doc *spec.Document) []*resource {
 			continue
 		}
 		root := v.Doc.Root
-		st := stateOf(root)
+		member, st := hypermedia.StateOf(root)
 		if st == "" {
 			continue
 		}
 		r := byURL[x.Request.URL]
 		if r == nil {
-			r = &resource{url: x.Request.URL, kind: exchange.PathShape(exchange.PathOf(x.Request.URL)), state: st}
+			r = &resource{url: x.Request.URL, kind: exchange.PathShape(exchange.PathOf(x.Request.URL)), member: member, state: st}
 			byURL[x.Request.URL] = r
 			order = append(order, x.Request.URL)
 		}
@@ -206,12 +223,16 @@ func resourcesOf(rec *exchange.Recording, doc *spec.Document) []*resource {
 			r.offers = append(r.offers, o)
 		}
 		for _, a := range hypermedia.Objects(root.Get("next_actions")) {
-			name, _ := a.Get("operation").Str()
-			if name == "" {
-				name, _ = a.Get("tool").Str()
+			name := activeplan.EntryName(a)
+			if name == "" || slices.Contains(r.nextActions, name) {
+				continue
 			}
-			if name != "" && !slices.Contains(r.nextActions, name) {
-				r.nextActions = append(r.nextActions, name)
+			r.nextActions = append(r.nextActions, name)
+			if u, ok := entryTarget(x.Request.URL, a); ok {
+				if r.nextTargets == nil {
+					r.nextTargets = map[string]string{}
+				}
+				r.nextTargets[name] = u
 			}
 		}
 	}
@@ -235,15 +256,6 @@ func topLevelOffers(x *exchange.Exchange, root *jsonorder.Value) []hypermedia.Of
 	return out
 }
 
-func stateOf(root *jsonorder.Value) string {
-	for _, key := range []string{"state", "status"} {
-		if s, ok := root.Get(key).Str(); ok && s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
 func safe(m string) bool {
 	return m == http.MethodGet || m == http.MethodHead || m == http.MethodOptions
 }
@@ -265,11 +277,10 @@ func operationName(o hypermedia.Offer, idx *spec.Index) string {
 
 // tasksOf makes a task of each operation offered on a kind in a state by
 // an affordance or a template, in order of kind, state (as first seen) and
-// operation as first offered. An operation that next_actions alone names
-// is a step of a stateful flow, whose values (a patch, an approval) a
-// deterministic player cannot make up: those are counted in flows and
-// left out.
-func tasksOf(resources []*resource, idx *spec.Index) (tasks []task, flows int) {
+// operation as first offered, then of each operation that next_actions
+// alone names there: a step of a stateful flow (flowRuns), in the same
+// order.
+func tasksOf(resources []*resource, idx *spec.Index) []task {
 	byKey := map[string]*task{}
 	var keys []string
 	for _, r := range resources {
@@ -277,7 +288,7 @@ func tasksOf(resources []*resource, idx *spec.Index) (tasks []task, flows int) {
 			key := r.kind + "\x00" + r.state + "\x00" + name
 			t := byKey[key]
 			if t == nil {
-				t = &task{TrialTask: exchange.TrialTask{Kind: r.kind, State: r.state, Operation: name}}
+				t = &task{TrialTask: exchange.TrialTask{Kind: r.kind, State: r.state, Operation: name}, member: r.member}
 				byKey[key] = t
 				keys = append(keys, key)
 			}
@@ -313,18 +324,24 @@ func tasksOf(resources []*resource, idx *spec.Index) (tasks []task, flows int) {
 			}
 		}
 		for _, name := range r.nextActions {
-			add(name).referenced = true
+			t := add(name)
+			t.referenced, t.NextAction = true, true
+			if t.resources[0] == r.url && t.entryTarget == "" {
+				t.entryTarget = r.nextTargets[name]
+			}
 		}
 	}
+	var tasks, flows []task
 	for _, k := range keys {
 		t := byKey[k]
 		if t.reference == nil && t.template == nil {
-			flows++
+			t.flow = true
+			flows = append(flows, *t)
 			continue
 		}
 		tasks = append(tasks, *t)
 	}
-	return tasks, flows
+	return append(tasks, flows...)
 }
 
 // controlled lists the kinds of resource that offer state-changing
@@ -371,7 +388,11 @@ func runsOf(in Input, t *task, tools map[string]*mcp.Tool, idx *spec.Index) []ex
 	if t.reference != nil && in.Rules.Allows(t.reference.Method, t.reference.Target, nil) {
 		if u, ok := take(); ok {
 			call := httpCall(*t.reference, t.resources[0], u, idx)
-			out = append(out, run(in, t, exchange.PlayerReferences, u, "application/hal+json, application/json;q=0.9", call, idempotentVia(t, call)))
+			r := run(in, t, exchange.PlayerReferences, u, "application/hal+json, application/json;q=0.9", call, idempotentVia(t, call))
+			if _, ok := t.reference.Control["validForVersion"]; ok {
+				r.Steps = append(r.Steps, staleSteps(r, call)...)
+			}
+			out = append(out, r)
 		}
 	}
 	if t.template != nil && in.Rules.Allows(t.template.Method, t.template.Target, nil) {
@@ -398,23 +419,39 @@ func idempotentVia(t *task, call exchange.TrialStep) bool {
 // and for an operation declared idempotent the attempt again and a
 // re-read.
 func run(in Input, t *task, player, resourceURL, accept string, call exchange.TrialStep, idempotent bool) exchange.TrialRun {
-	read := func(role string) exchange.TrialStep {
-		h := http.Header{}
-		h.Set("Accept", accept)
-		if role == exchange.StepReread {
-			h.Set("Accept", "application/json")
-		}
-		return exchange.TrialStep{Role: role, Via: exchange.ViaHTTP,
-			PlannedRequest: exchange.PlannedRequest{Purpose: Purpose(player, role), Method: http.MethodGet, URL: resourceURL, Header: h}}
-	}
 	call.Purpose, call.Role = Purpose(player, exchange.StepCall), exchange.StepCall
-	steps := []exchange.TrialStep{read(exchange.StepRead), call, read(exchange.StepReread)}
+	steps := []exchange.TrialStep{readStep(player, exchange.StepRead, resourceURL, accept), call, reread(player, resourceURL)}
 	if idempotent {
 		again := call
 		again.Role, again.Purpose = exchange.StepRepeat, Purpose(player, exchange.StepRepeat)
-		steps = append(steps, again, read(exchange.StepReread))
+		steps = append(steps, again, reread(player, resourceURL))
 	}
 	return exchange.TrialRun{Task: t.ID, Player: player, Resource: resourceURL, Identity: in.Identity, Steps: steps}
+}
+
+// readStep is a GET of the resource: the read a player navigates by, with
+// the Accept of its interface, or a re-read as JSON.
+func readStep(player, role, resourceURL, accept string) exchange.TrialStep {
+	h := http.Header{}
+	h.Set("Accept", accept)
+	return exchange.TrialStep{Role: role, Via: exchange.ViaHTTP,
+		PlannedRequest: exchange.PlannedRequest{Purpose: Purpose(player, role), Method: http.MethodGet, URL: resourceURL, Header: h}}
+}
+
+func reread(player, resourceURL string) exchange.TrialStep {
+	return readStep(player, exchange.StepReread, resourceURL, "application/json")
+}
+
+// staleSteps send an affordance bound to a version (validForVersion) once
+// more after it succeeded: the same request, conditional on the entity tag
+// of the read it was offered on, which the success made stale, then a
+// re-read. The probe fills the tag in from the read it got.
+func staleSteps(r exchange.TrialRun, call exchange.TrialStep) []exchange.TrialStep {
+	stale := call
+	stale.Role, stale.Purpose = exchange.StepStale, Purpose(r.Player, exchange.StepStale)
+	stale.Header = call.Header.Clone()
+	stale.Header.Set("If-Match", exchange.StaleETag)
+	return []exchange.TrialStep{stale, reread(r.Player, r.Resource)}
 }
 
 // catalogCall is player A's attempt: a tools/call of the tool the task

@@ -31,14 +31,16 @@ func Full() *finding.Report {
 		Players: []finding.TrialPlayer{
 			{Player: "A", Interface: finding.InterfaceStatic, Tasks: 1, Completed: 1, Requests: 3, Tokens: 1450},
 			{Player: "B", Interface: finding.InterfaceReferenced, Tasks: 1, Requests: 3, Refused: 1, Tokens: 210},
-			{Player: "C", Interface: finding.InterfaceDynamic},
+			{Player: "C", Interface: finding.InterfaceDynamic, Tasks: 1, WrongState: 1, Requests: 3, Tokens: 180},
 		},
-		Tasks: []finding.TrialTask{{ID: 1, Kind: "/items/{id}", State: "draft", Operation: "publishItem", Resource: "https://api.example.com/items/1",
+		Tasks: []finding.TrialTask{{ID: 1, Kind: "/items/{id}", State: "draft", Operation: "publishItem", Target: "published", Resource: "https://api.example.com/items/1",
 			Runs: []finding.TrialRunInfo{
 				{Player: "A", Via: "mcp", Resource: "https://api.example.com/items/1", Outcome: "completed", Requests: 3, Tokens: 1450,
 					Sent: []finding.TrialRequest{{ExchangeID: "x0101", Step: "call", Method: "POST", URL: "https://api.example.com/mcp", Status: 200}}},
 				{Player: "B", Via: "http", Resource: "https://api.example.com/items/1", Outcome: "refused", Requests: 3, Refused: 1, Tokens: 210,
 					Sent: []finding.TrialRequest{{ExchangeID: "x0102", Step: "call", Method: "POST", URL: "https://api.example.com/items/1/publication", Status: 409}}},
+				{Player: "C", Via: "http", Resource: "https://api.example.com/items/1", Outcome: "wrong state", Requests: 3, Tokens: 180,
+					Sent: []finding.TrialRequest{{ExchangeID: "x0103", Step: "call", Method: "POST", URL: "https://api.example.com/items/1/publication", Status: 200}}},
 			}}},
 	}
 	r.Surface = &finding.SurfaceMatrix{

@@ -10,11 +10,11 @@ import (
 
 // TrialColumns head the trial's table of players, after the player's
 // letter and interface.
-var TrialColumns = []string{"tasks", "completed", "refused", "requests", "tokens read"}
+var TrialColumns = []string{"tasks", "completed", "wrong state", "refused", "requests", "tokens read"}
 
 // TrialPlayerRow is one player's figures, in TrialColumns order.
 func TrialPlayerRow(p finding.TrialPlayer) []string {
-	return []string{strconv.Itoa(p.Tasks), strconv.Itoa(p.Completed), strconv.Itoa(p.Refused), strconv.Itoa(p.Requests), strconv.Itoa(p.Tokens)}
+	return []string{strconv.Itoa(p.Tasks), strconv.Itoa(p.Completed), strconv.Itoa(p.WrongState), strconv.Itoa(p.Refused), strconv.Itoa(p.Requests), strconv.Itoa(p.Tokens)}
 }
 
 // TrialCaption says how the trial was played: how the target was reset and
@@ -27,9 +27,13 @@ func TrialCaption(t *finding.Trials) string {
 }
 
 // TrialTaskLine is one task with each player's outcome: "cancelOrder on
-// /orders/{id} pending: A completed (mcp), B refused (http)".
+// /orders/{id} pending → cancelled: A completed (mcp), B refused (http)",
+// the arrow only where the API declares the state the operation leads to.
 func TrialTaskLine(t finding.TrialTask) (what string, runs []string) {
 	what = fmt.Sprintf("%s on %s %s", t.Operation, t.Kind, exchange.StateWords(t.State))
+	if t.Target != "" {
+		what += " → " + t.Target
+	}
 	for _, r := range t.Runs {
 		runs = append(runs, fmt.Sprintf("%s %s (%s)", r.Player, r.Outcome, r.Via))
 	}
