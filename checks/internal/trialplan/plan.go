@@ -97,6 +97,7 @@ func Plan(in Input) *exchange.TrialPlan {
 		tasks = tasks[:maxTasks]
 	}
 	writes := 0
+	res := &resources{distinct: in.Reset == exchange.ResetDistinct, runs: map[string]int{}}
 	for i := range tasks {
 		t := &tasks[i]
 		t.ID = len(plan.Tasks) + 1
@@ -110,14 +111,14 @@ func Plan(in Input) *exchange.TrialPlan {
 		}
 		var runs []exchange.TrialRun
 		if t.op != nil {
-			r, why := declaredRun(in, t, tools, idx)
+			r, why := declaredRun(in, t, tools, idx, res)
 			if why != "" {
 				plan.Notes = append(plan.Notes, fmt.Sprintf("trial: %s on %s (%s) is not played: %s", t.Operation, t.Kind, exchange.StateWords(t.State), why))
 				continue
 			}
 			runs = append(runs, r)
 		} else {
-			runs = runsOf(in, t, tools, idx)
+			runs = runsOf(in, t, tools, idx, res)
 		}
 		if len(runs) == 0 {
 			plan.Notes = append(plan.Notes, fmt.Sprintf("trial: %s on %s (%s) is not played: the allow-list names none of its interfaces", t.Operation, t.Kind, exchange.StateWords(t.State)))
@@ -132,10 +133,58 @@ func Plan(in Input) *exchange.TrialPlan {
 			break
 		}
 		writes += n
+		for _, r := range runs {
+			res.claim(r.Resource)
+		}
 		plan.Tasks = append(plan.Tasks, t.TrialTask)
 		plan.Runs = append(plan.Runs, runs...)
 	}
+	if res.shared > 0 {
+		plan.Notes = append(plan.Notes, fmt.Sprintf("trial: %d run(s) act on a resource a run of another task acts on too: the scan saw fewer resources of their kind and state than tasks, and without a reset their outcomes may depend on each other", res.shared))
+	}
 	return plan
+}
+
+// resources chooses the resource each run acts on. With a reset between
+// runs, every run acts on its task's first resource, in URL order. Without
+// one (distinct), a run takes, among its task's resources that no other run
+// of the task acts on, the one the fewest runs of earlier tasks act on
+// (the first in URL order on a tie): tasks on one kind then act on
+// resources of their own wherever the scan saw enough of them, and a
+// deletion in one task does not take another's resource away.
+type resources struct {
+	distinct bool
+	// runs counts the runs planned on each resource URL, by the tasks kept.
+	runs map[string]int
+	// shared counts the runs planned on a resource that a run of an
+	// earlier task acts on too.
+	shared int
+}
+
+// pick is the resource of a task's next run, given the resources its
+// earlier runs act on; false when, without a reset, none is left.
+func (rs *resources) pick(t *task, taken []string) (string, bool) {
+	if !rs.distinct {
+		return t.resources[0], true
+	}
+	best, found := "", false
+	for _, u := range t.resources {
+		if slices.Contains(taken, u) {
+			continue
+		}
+		if !found || rs.runs[u] < rs.runs[best] {
+			best, found = u, true
+		}
+	}
+	return best, found
+}
+
+// claim records a run of a task the plan keeps on resource u.
+func (rs *resources) claim(u string) {
+	if rs.distinct && rs.runs[u] > 0 {
+		rs.shared++
+	}
+	rs.runs[u]++
 }
 
 func orDefault(n, d int) int {
@@ -340,31 +389,23 @@ func controlled(resources []*resource) map[string]bool {
 	return out
 }
 
-// runsOf plans each player's run of the task that the allow-list permits.
-func runsOf(in Input, t *task, tools map[string]*mcp.Tool, idx *spec.Index) []exchange.TrialRun {
+// runsOf plans each player's run of the task that the allow-list permits,
+// each on the resource res picks for it.
+func runsOf(in Input, t *task, tools map[string]*mcp.Tool, idx *spec.Index, res *resources) []exchange.TrialRun {
 	var out []exchange.TrialRun
-	resourceFor := func(n int) (string, bool) {
-		if in.Reset != exchange.ResetDistinct {
-			return t.resources[0], true
-		}
-		if n >= len(t.resources) {
-			return "", false
-		}
-		return t.resources[n], true
-	}
-	next := 0
+	var taken []string
 	take := func() (string, bool) {
-		u, ok := resourceFor(next)
+		u, ok := res.pick(t, taken)
 		if ok {
-			next++
+			taken = append(taken, u)
 		}
 		return u, ok
 	}
 	// A: the catalog's entry of that name, the MCP tool when the catalog
 	// is MCP, else the OpenAPI operation.
-	if u, ok := resourceFor(next); ok {
+	if u, ok := res.pick(t, taken); ok {
 		if call, ok := catalogCall(in, t, tools, u); ok {
-			next++
+			taken = append(taken, u)
 			out = append(out, run(in, t, exchange.PlayerCatalog, u, "application/json", call, idempotentVia(t, call)))
 		}
 	}
