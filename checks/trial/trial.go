@@ -217,6 +217,11 @@ func read(r *run) {
 		}
 	}
 	r.changed = r.accomplished && differs(r.read, r.reread)
+	if r.read == nil && r.reread == nil {
+		// A tool that acts on no resource the scan saw has nothing to
+		// read back: its result alone says whether it did the task.
+		r.changed = r.accomplished
+	}
 	r.changedAgain = r.repeat != nil && mcp.Accomplished(r.repeat, r.via) && differs(r.reread, r.rereadRepeat)
 }
 

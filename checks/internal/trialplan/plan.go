@@ -69,6 +69,9 @@ type task struct {
 	// op is the OpenAPI operation of a task the document alone declares
 	// (catalogTasks), which only player A plays; nil for the others.
 	op *spec.Operation
+	// tool is the MCP tool of a task on no resource (toolTasks), which only
+	// player A plays; nil for the others.
+	tool *mcp.Tool
 }
 
 // Plan lists the tasks and the runs of the three players, bounded by
@@ -85,19 +88,22 @@ func Plan(in Input) *exchange.TrialPlan {
 	if in.Spec != nil {
 		idx = in.Spec.Index()
 	}
-	tasks, flows := tasksOf(resourcesOf(in.Recording, in.Spec), idx)
+	crawled := resourcesOf(in.Recording, in.Spec)
+	tasks, flows := tasksOf(crawled, idx)
 	if flows > 0 {
 		plan.Notes = append(plan.Notes, fmt.Sprintf("trial: %d operation(s) named only by next_actions, with no affordance or template to take them by, are not played as tasks", flows))
 	}
 	if idx != nil {
-		tasks = append(tasks, catalogTasks(readsOf(in.Recording, idx), in.Spec, controlled(resourcesOf(in.Recording, in.Spec)))...)
+		tasks = append(tasks, catalogTasks(readsOf(in.Recording, idx), in.Spec, controlled(crawled))...)
 	}
+	tasks = append(tasks, toolTasks(in.MCP, tools, in.Spec, namedByResources(tasks, crawled, idx))...)
 	if len(tasks) > maxTasks {
 		plan.Notes = append(plan.Notes, fmt.Sprintf("trial: %d tasks found, the first %d played (trial.tasks)", len(tasks), maxTasks))
 		tasks = tasks[:maxTasks]
 	}
 	writes := 0
 	res := &resources{distinct: in.Reset == exchange.ResetDistinct, runs: map[string]int{}}
+	toolsNotAllowed := 0
 	for i := range tasks {
 		t := &tasks[i]
 		t.ID = len(plan.Tasks) + 1
@@ -110,14 +116,26 @@ func Plan(in Input) *exchange.TrialPlan {
 			}
 		}
 		var runs []exchange.TrialRun
-		if t.op != nil {
+		switch {
+		case t.tool != nil:
+			r, why := toolRun(in, t)
+			if why == notAllowed {
+				toolsNotAllowed++
+				continue
+			}
+			if why != "" {
+				plan.Notes = append(plan.Notes, fmt.Sprintf("trial: the %s tool, which acts on no resource the scan saw, is not played: %s", t.Operation, why))
+				continue
+			}
+			runs = append(runs, r)
+		case t.op != nil:
 			r, why := declaredRun(in, t, tools, idx, res)
 			if why != "" {
 				plan.Notes = append(plan.Notes, fmt.Sprintf("trial: %s on %s (%s) is not played: %s", t.Operation, t.Kind, exchange.StateWords(t.State), why))
 				continue
 			}
 			runs = append(runs, r)
-		} else {
+		default:
 			runs = runsOf(in, t, tools, idx, res)
 		}
 		if len(runs) == 0 {
@@ -134,10 +152,15 @@ func Plan(in Input) *exchange.TrialPlan {
 		}
 		writes += n
 		for _, r := range runs {
-			res.claim(r.Resource)
+			if t.tool == nil { // a tool task's run reads no resource: nothing of it to share
+				res.claim(r.Resource)
+			}
 		}
 		plan.Tasks = append(plan.Tasks, t.TrialTask)
 		plan.Runs = append(plan.Runs, runs...)
+	}
+	if toolsNotAllowed > 0 {
+		plan.Notes = append(plan.Notes, fmt.Sprintf("trial: %d tool(s) that act on no resource the scan saw are not played: the allow-list names none of them", toolsNotAllowed))
 	}
 	if res.shared > 0 {
 		plan.Notes = append(plan.Notes, fmt.Sprintf("trial: %d run(s) act on a resource a run of another task acts on too: the scan saw fewer resources of their kind and state than tasks, and without a reset their outcomes may depend on each other", res.shared))
