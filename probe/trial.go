@@ -66,7 +66,10 @@ func (s Session) playTrial(ctx context.Context, sched *schedule, out *Outcome) e
 		return nil
 	}
 	if len(plan.Runs) == 0 {
-		out.Notes = append(out.Notes, "trial: no declared state-changing operation the allow-list names; nothing sent")
+		// Nothing is shown for confirmation: the plan's notes, which say
+		// why each task was left out, go to the report instead.
+		out.Notes = append(out.Notes, plan.Notes...)
+		out.Notes = append(out.Notes, "trial: no declared state-changing operation the allow-list names could be played; nothing sent")
 		return nil
 	}
 	asked := time.Now()

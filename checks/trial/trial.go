@@ -238,6 +238,11 @@ func read(r *run) {
 		}
 	}
 	r.changed = r.accomplished && reads{r.read, r.reread}.changed()
+	if r.read == nil && r.reread == nil {
+		// A tool that acts on no resource the scan saw has nothing to
+		// read back: its result alone says whether it did the task.
+		r.changed = r.accomplished
+	}
 	r.reached = r.accomplished && r.task.Target != "" && reads{r.read, r.reread}.shows(r.task.Target)
 	r.changedAgain = r.repeat != nil && mcp.Accomplished(r.repeat, r.via) && reads{r.reread, r.rereadRepeat}.changed()
 }

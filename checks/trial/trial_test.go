@@ -71,6 +71,9 @@ var (
 	listed      = exchange.TrialTask{Kind: "/orders/{id}", State: "pending", Operation: "cancelOrder", Target: "cancelled", NextAction: true}
 	listedFree  = exchange.TrialTask{Kind: "/orders/{id}", State: "pending", Operation: "cancelOrder", NextAction: true}
 	staleRoles  = []string{exchange.StepRead, exchange.StepCall, exchange.StepReread, exchange.StepStale, exchange.StepReread}
+	// notify is a tool that acts on no resource: its kind is the endpoint.
+	notify   = exchange.TrialTask{Kind: "/mcp", Operation: "notifyTeam"}
+	callOnly = []string{exchange.StepCall}
 )
 
 // staleCall is B's affordance request sent again on the read's entity tag.
@@ -131,6 +134,12 @@ var cases = []struct {
 		get("trial/A/read", body("pending", 1)), rpcError(-32601), get("trial/A/reread", body("pending", 1))), nil, "refused"},
 	{"tool failure in the result", played(cancel, "A", exchange.ViaMCP, callRoles,
 		get("trial/A/read", body("pending", 1)), toolCall(true), get("trial/A/reread", body("pending", 1))), nil, "refused"},
+	// A tool that acts on no resource the scan saw is sent alone, with
+	// nothing to read: its result decides.
+	{"tool on no resource, its result not an error", played(notify, "A", exchange.ViaMCP, callOnly, toolCall(false)), nil, "completed"},
+	{"tool on no resource, its result an error", played(notify, "A", exchange.ViaMCP, callOnly, toolCall(true)), nil, "refused"},
+	{"tool on no resource, its failure a protocol error", played(notify, "A", exchange.ViaMCP, callOnly, rpcError(-32603)),
+		[]string{"trial-tool-error-as-protocol-error"}, "refused"},
 	{"offered action refused", played(cancel, "B", exchange.ViaHTTP, callRoles,
 		get("trial/B/read", body("pending", 1)), httpCall(409), get("trial/B/reread", body("pending", 1))),
 		[]string{"trial-offered-action-refused"}, "refused"},

@@ -74,6 +74,30 @@ func TestTrialPlanOnly(t *testing.T) {
 	}
 }
 
+// A trial with nothing to send asks for no confirmation and prints no
+// plan: the report's notes say why each task was left out.
+func TestTrialWithNothingToSendSaysWhy(t *testing.T) {
+	r := run(t, "demo", "--trial", "--yes", "--active-allow", "mcp:createOrder", "--format", "json", "--fail-on", "none")
+	if r.code != ExitOK {
+		t.Fatalf("code %d: %s", r.code, r.stderr)
+	}
+	var rep finding.Report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"trial: createOrder on /orders (no state) is not played: in the tool's inputSchema, /customer has no example",
+		"trial: no declared state-changing operation the allow-list names could be played; nothing sent",
+	} {
+		if !slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, want) }) {
+			t.Errorf("the report's notes lack %q: %q", want, rep.Notes)
+		}
+	}
+	if rep.Trials == nil || len(rep.Trials.Tasks) != 0 {
+		t.Errorf("trials section %+v, want one with no task", rep.Trials)
+	}
+}
+
 // --trial-reset runs its command before each run and after the last, and
 // the report says the target was reset by it.
 func TestTrialResetCommand(t *testing.T) {

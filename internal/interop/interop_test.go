@@ -95,6 +95,14 @@ func startEverything(t *testing.T) string {
 	port := freePort(t)
 	cmd := exec.Command(node, "-r", shim, server, "streamableHttp")
 	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+	return "http://" + startListening(t, "server-everything", cmd, port) + "/mcp"
+}
+
+// startListening starts cmd, a server of the test's own that is to listen
+// on 127.0.0.1:port, waits until it does, and stops it, by its own process
+// handle, when the test ends. It returns the address.
+func startListening(t *testing.T, name string, cmd *exec.Cmd, port int) string {
+	t.Helper()
 	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {
@@ -113,12 +121,12 @@ func startEverything(t *testing.T) string {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("server-everything did not listen on %s: %s", addr, logs.String())
+			t.Fatalf("%s did not listen on %s: %s", name, addr, logs.String())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
 	assertLoopbackOnly(t, port)
-	return "http://" + addr + "/mcp"
+	return addr
 }
 
 // assertLoopbackOnly reads the kernel's socket table: the listener must be

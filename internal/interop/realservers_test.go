@@ -44,6 +44,8 @@ type scanned struct {
 	// offOrigin are the requests the trap proxy received: any request to a
 	// host other than the loopback target.
 	offOrigin []string
+	// stderr is what the scan printed there: -v's log, a trial's plan.
+	stderr string
 }
 
 // serverURL returns the base URL servers.sh exported as NAME, after checking
@@ -117,7 +119,7 @@ func scanReal(t *testing.T, target string, args ...string) *scanned {
 	if ctx.Err() != nil {
 		t.Fatalf("the scan did not end within 4 minutes:\n%s", stderr.String())
 	}
-	s := &scanned{offOrigin: p.requests()}
+	s := &scanned{offOrigin: p.requests(), stderr: stderr.String()}
 	var exit *exec.ExitError
 	switch {
 	case errors.As(err, &exit):

@@ -145,6 +145,10 @@ start_jsonserver() {
   launch json-server "$port" "$node22" "$cache/jsonserver/node_modules/json-server/lib/cli/bin.js" \
     --host 127.0.0.1 --port "$port" --quiet "$run/db.json"
   offer json-server JSONSERVER_URL "http://127.0.0.1:$port"
+  # What a test needs to start a json-server of its own, for a trial to
+  # write to without touching the one the other tests read.
+  offer json-server AGENTREADY_NODE22 "$node22"
+  offer json-server AGENTREADY_JSONSERVER "$cache/jsonserver/node_modules/json-server/lib/cli/bin.js"
 }
 
 start_everything() {

@@ -51,10 +51,10 @@ func readsOf(rec *exchange.Recording, idx *spec.Index) []read {
 // document declares on a path whose item the scan read: the operation's
 // path is the resource's (PATCH or DELETE /items/{id}) or under it (POST
 // /items/{id}/archive, or POST /items on the collection). The resource is
-// the one with the longest such path, the first of its kind and state in
-// URL order; only player A plays these, from the catalog. A kind in
-// controlled offers its own controls, which say what applies in each state:
-// the catalog adds no task on it.
+// one with the longest such path, of its kind and state (resources.pick
+// says which); only player A plays these, from the catalog. A kind in
+// controlled offers its own controls, which say what applies in each
+// state: the catalog adds no task on it.
 func catalogTasks(reads []read, doc *spec.Document, controlled map[string]bool) []task {
 	if doc == nil || len(reads) == 0 {
 		return nil
@@ -199,8 +199,9 @@ func toolOf(op *spec.Operation, tools map[string]*mcp.Tool) *mcp.Tool {
 // resource's URL or the document. It returns why the task is not played
 // instead when a value would have to be guessed or the allow-list names
 // neither interface.
-func declaredRun(in Input, t *task, tools map[string]*mcp.Tool, idx *spec.Index) (exchange.TrialRun, string) {
-	op, u := t.op, t.resources[0]
+func declaredRun(in Input, t *task, tools map[string]*mcp.Tool, idx *spec.Index, res *resources) (exchange.TrialRun, string) {
+	op := t.op
+	u, _ := res.pick(t, nil) // a task's only run: its resources are never all taken
 	_, vars, _ := idx.Bind(pathOf(u))
 	if tool := toolOf(op, tools); tool != nil && in.Rules.AllowsTool(tool.Name) {
 		args, why := declaredArguments(tool, vars)

@@ -80,6 +80,53 @@ func TestTasksFromTheDocument(t *testing.T) {
 	}
 }
 
+// Without a reset, each task on a kind acts on a resource of its own where
+// the scan saw several: json-server deletes a post's comments with the
+// post, so deleting the post another task retitles, or the one a comment
+// belongs to, would change what those tasks find. With a reset every task
+// acts on the first. A kind with fewer resources than tasks shares them,
+// and the plan's notes say so.
+func TestTasksOnOneKindTakeResourcesOfTheirOwn(t *testing.T) {
+	rec := recording(
+		jsonPage("/posts", `[{"id":1,"title":"t","authorId":1}]`),
+		jsonPage("/posts/1", `{"id":1,"title":"t","authorId":1}`),
+		jsonPage("/posts/2", `{"id":2,"title":"u","authorId":2}`),
+		jsonPage("/comments/1", `{"id":1,"body":"b","postId":1}`),
+	)
+	resourcesOf := func(p *exchange.TrialPlan) []string {
+		var out []string
+		for _, r := range p.Runs {
+			out = append(out, r.Steps[1].Method+" "+exchange.PathOf(r.Resource)+" "+exchange.PathOf(r.Steps[1].URL))
+		}
+		return out
+	}
+	allow := rules(t, "POST /*", "PATCH /*/*", "DELETE /*/*")
+	distinct := Plan(Input{Recording: rec, Spec: jsonServerDoc(t), Rules: allow, Reset: exchange.ResetDistinct})
+	want := []string{"POST /posts /posts", "PATCH /posts/1 /posts/1", "DELETE /posts/2 /posts/2", "DELETE /comments/1 /comments/1"}
+	if got := resourcesOf(distinct); !slices.Equal(got, want) {
+		t.Errorf("distinct: runs %q, want %q", got, want)
+	}
+	if slices.ContainsFunc(distinct.Notes, func(n string) bool { return strings.Contains(n, "another task") }) {
+		t.Errorf("distinct: notes %q say runs share a resource, and none does", distinct.Notes)
+	}
+	reset := Plan(Input{Recording: rec, Spec: jsonServerDoc(t), Rules: allow, Reset: exchange.ResetCommand})
+	want = []string{"POST /posts /posts", "PATCH /posts/1 /posts/1", "DELETE /posts/1 /posts/1", "DELETE /comments/1 /comments/1"}
+	if got := resourcesOf(reset); !slices.Equal(got, want) {
+		t.Errorf("reset: runs %q, want %q", got, want)
+	}
+	onePost := recording(jsonPage("/posts/1", `{"id":1,"title":"t","authorId":1}`))
+	shared := Plan(Input{Recording: onePost, Spec: jsonServerDoc(t), Rules: allow, Reset: exchange.ResetDistinct})
+	want = []string{"PATCH /posts/1 /posts/1", "DELETE /posts/1 /posts/1"}
+	if got := resourcesOf(shared); !slices.Equal(got, want) {
+		t.Errorf("one post: runs %q, want %q", got, want)
+	}
+	if !slices.ContainsFunc(shared.Notes, func(n string) bool {
+		return strings.Contains(n, "1 run(s) act on a resource a run of another task acts on too")
+	}) {
+		t.Errorf("one post: notes %q, want one on the DELETE that shares /posts/1 with the PATCH", shared.Notes)
+	}
+}
+
 // A kind whose resources offer their own controls says what applies in
 // each state: the document adds no task on it.
 func TestDocumentAddsNoTaskWhereResourcesOfferControls(t *testing.T) {

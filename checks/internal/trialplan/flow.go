@@ -42,7 +42,7 @@ func entryTarget(resourceURL string, entry *jsonorder.Value) (string, bool) {
 // patch) is not played, and why says so. Player A takes it from the
 // catalog (the MCP tool that projects the operation, else the operation
 // over HTTP); player B too when the entry links its target.
-func flowRuns(in Input, t *task, tools map[string]*mcp.Tool, idx *spec.Index, nodes []activeplan.Node) ([]exchange.TrialRun, string) {
+func flowRuns(in Input, t *task, tools map[string]*mcp.Tool, idx *spec.Index, nodes []activeplan.Node, res *resources) ([]exchange.TrialRun, string) {
 	op := activeplan.ActionOperations(in.Spec)[t.Operation]
 	if op == nil {
 		return nil, "no operation of the OpenAPI document has that name, so its request cannot be told"
@@ -70,18 +70,25 @@ func flowRuns(in Input, t *task, tools map[string]*mcp.Tool, idx *spec.Index, no
 	if why != "" {
 		return nil, why
 	}
-	// Every run acts on the first resource, unless each takes one of its
-	// own (no reset), as for the other tasks.
-	next := 0
+	// Each run acts on the resource res picks for it, as for the other
+	// tasks; without a reset, one whose node cannot take the step is
+	// passed over.
+	var taken []string
 	take := func() (string, exchange.TrialStep, bool) {
-		for in.Reset == exchange.ResetDistinct && next < len(t.resources) {
-			u := t.resources[next]
-			next++
+		for {
+			u, ok := res.pick(t, taken)
+			if !ok {
+				return "", exchange.TrialStep{}, false
+			}
+			if u == t.resources[0] {
+				taken = append(taken, u)
+				return u, first, true
+			}
+			taken = append(taken, u)
 			if st, why := stepOn(u); why == "" {
 				return u, st, true
 			}
 		}
-		return t.resources[0], first, in.Reset != exchange.ResetDistinct
 	}
 	var runs []exchange.TrialRun
 	if tool := toolOf(op, tools); tool != nil && in.Rules.AllowsTool(tool.Name) {

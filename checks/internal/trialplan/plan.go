@@ -81,6 +81,9 @@ type task struct {
 	// entryTarget is the URL its entry links, "" when none.
 	flow        bool
 	entryTarget string
+	// tool is the MCP tool of a task on no resource (toolTasks), which only
+	// player A plays; nil for the others.
+	tool *mcp.Tool
 }
 
 // Plan lists the tasks and the runs of the three players, bounded by
@@ -97,16 +100,20 @@ func Plan(in Input) *exchange.TrialPlan {
 	if in.Spec != nil {
 		idx = in.Spec.Index()
 	}
-	tasks := tasksOf(resourcesOf(in.Recording, in.Spec), idx)
+	crawled := resourcesOf(in.Recording, in.Spec)
+	tasks := tasksOf(crawled, idx)
 	nodes := activeplan.FlowNodes(in.Recording, in.Spec)
 	if idx != nil {
-		tasks = append(tasks, catalogTasks(readsOf(in.Recording, idx), in.Spec, controlled(resourcesOf(in.Recording, in.Spec)))...)
+		tasks = append(tasks, catalogTasks(readsOf(in.Recording, idx), in.Spec, controlled(crawled))...)
 	}
+	tasks = append(tasks, toolTasks(in.MCP, tools, in.Spec, namedByResources(tasks, crawled, idx))...)
 	if len(tasks) > maxTasks {
 		plan.Notes = append(plan.Notes, fmt.Sprintf("trial: %d tasks found, the first %d played (trial.tasks)", len(tasks), maxTasks))
 		tasks = tasks[:maxTasks]
 	}
 	writes := 0
+	res := &resources{distinct: in.Reset == exchange.ResetDistinct, runs: map[string]int{}}
+	toolsNotAllowed := 0
 	for i := range tasks {
 		t := &tasks[i]
 		t.ID = len(plan.Tasks) + 1
@@ -122,15 +129,27 @@ func Plan(in Input) *exchange.TrialPlan {
 		var runs []exchange.TrialRun
 		var why string
 		switch {
+		case t.tool != nil:
+			var r exchange.TrialRun
+			r, why = toolRun(in, t)
+			if why == notAllowed {
+				toolsNotAllowed++
+				continue
+			}
+			if why != "" {
+				plan.Notes = append(plan.Notes, fmt.Sprintf("trial: the %s tool, which acts on no resource the scan saw, is not played: %s", t.Operation, why))
+				continue
+			}
+			runs = append(runs, r)
 		case t.op != nil:
 			var r exchange.TrialRun
-			if r, why = declaredRun(in, t, tools, idx); why == "" {
+			if r, why = declaredRun(in, t, tools, idx, res); why == "" {
 				runs = append(runs, r)
 			}
 		case t.flow:
-			runs, why = flowRuns(in, t, tools, idx, nodes)
+			runs, why = flowRuns(in, t, tools, idx, nodes, res)
 		default:
-			runs = runsOf(in, t, tools, idx)
+			runs = runsOf(in, t, tools, idx, res)
 		}
 		if why != "" {
 			plan.Notes = append(plan.Notes, fmt.Sprintf("trial: %s on %s (%s) is not played: %s", t.Operation, t.Kind, exchange.StateWords(t.State), why))
@@ -149,10 +168,63 @@ func Plan(in Input) *exchange.TrialPlan {
 			break
 		}
 		writes += n
+		for _, r := range runs {
+			if t.tool == nil { // a tool task's run reads no resource: nothing of it to share
+				res.claim(r.Resource)
+			}
+		}
 		plan.Tasks = append(plan.Tasks, t.TrialTask)
 		plan.Runs = append(plan.Runs, runs...)
 	}
+	if toolsNotAllowed > 0 {
+		plan.Notes = append(plan.Notes, fmt.Sprintf("trial: %d tool(s) that act on no resource the scan saw are not played: the allow-list names none of them", toolsNotAllowed))
+	}
+	if res.shared > 0 {
+		plan.Notes = append(plan.Notes, fmt.Sprintf("trial: %d run(s) act on a resource a run of another task acts on too: the scan saw fewer resources of their kind and state than tasks, and without a reset their outcomes may depend on each other", res.shared))
+	}
 	return plan
+}
+
+// resources chooses the resource each run acts on. With a reset between
+// runs, every run acts on its task's first resource, in URL order. Without
+// one (distinct), a run takes, among its task's resources that no other run
+// of the task acts on, the one the fewest runs of earlier tasks act on
+// (the first in URL order on a tie): tasks on one kind then act on
+// resources of their own wherever the scan saw enough of them, and a
+// deletion in one task does not take another's resource away.
+type resources struct {
+	distinct bool
+	// runs counts the runs planned on each resource URL, by the tasks kept.
+	runs map[string]int
+	// shared counts the runs planned on a resource that a run of an
+	// earlier task acts on too.
+	shared int
+}
+
+// pick is the resource of a task's next run, given the resources its
+// earlier runs act on; false when, without a reset, none is left.
+func (rs *resources) pick(t *task, taken []string) (string, bool) {
+	if !rs.distinct {
+		return t.resources[0], true
+	}
+	best, found := "", false
+	for _, u := range t.resources {
+		if slices.Contains(taken, u) {
+			continue
+		}
+		if !found || rs.runs[u] < rs.runs[best] {
+			best, found = u, true
+		}
+	}
+	return best, found
+}
+
+// claim records a run of a task the plan keeps on resource u.
+func (rs *resources) claim(u string) {
+	if rs.distinct && rs.runs[u] > 0 {
+		rs.shared++
+	}
+	rs.runs[u]++
 }
 
 func orDefault(n, d int) int {
@@ -357,31 +429,23 @@ func controlled(resources []*resource) map[string]bool {
 	return out
 }
 
-// runsOf plans each player's run of the task that the allow-list permits.
-func runsOf(in Input, t *task, tools map[string]*mcp.Tool, idx *spec.Index) []exchange.TrialRun {
+// runsOf plans each player's run of the task that the allow-list permits,
+// each on the resource res picks for it.
+func runsOf(in Input, t *task, tools map[string]*mcp.Tool, idx *spec.Index, res *resources) []exchange.TrialRun {
 	var out []exchange.TrialRun
-	resourceFor := func(n int) (string, bool) {
-		if in.Reset != exchange.ResetDistinct {
-			return t.resources[0], true
-		}
-		if n >= len(t.resources) {
-			return "", false
-		}
-		return t.resources[n], true
-	}
-	next := 0
+	var taken []string
 	take := func() (string, bool) {
-		u, ok := resourceFor(next)
+		u, ok := res.pick(t, taken)
 		if ok {
-			next++
+			taken = append(taken, u)
 		}
 		return u, ok
 	}
 	// A: the catalog's entry of that name, the MCP tool when the catalog
 	// is MCP, else the OpenAPI operation.
-	if u, ok := resourceFor(next); ok {
+	if u, ok := res.pick(t, taken); ok {
 		if call, ok := catalogCall(in, t, tools, u); ok {
-			next++
+			taken = append(taken, u)
 			out = append(out, run(in, t, exchange.PlayerCatalog, u, "application/json", call, idempotentVia(t, call)))
 		}
 	}

@@ -10,7 +10,8 @@
 #   Node (node/, npm): Express, Fastify with @fastify/swagger, Koa, hapi,
 #     NestJS with @nestjs/swagger, HAL by the "hal" library, the MCP
 #     TypeScript SDK;
-#   Python and Ruby (Debian packages): Flask, aiohttp, Falcon, Sinatra.
+#   Python and Ruby (Debian packages): Flask, aiohttp, Falcon, FastAPI (the
+#     one app that accepts writes: its tutorial's items CRUD), Sinatra.
 #
 # Everything installs into the cache folder servers.sh uses, never into the
 # repo; with CI=true a failed install is a failure, otherwise that server is
@@ -40,9 +41,9 @@ NPM_PACKAGES=(
   hal@1.2.0
   @modelcontextprotocol/sdk@1.32.2 zod@4.6.7
 )
-# Debian 12 packages: Flask 2.2.2, aiohttp 3.8.4, Falcon 3.1.1, Sinatra
-# 3.0.5 (on WEBrick 1.8.1).
-DEBIAN_PACKAGES=(python3-flask python3-aiohttp python3-falcon ruby-sinatra ruby-webrick)
+# Debian 12 packages: Flask 2.2.2, aiohttp 3.8.4, Falcon 3.1.1, FastAPI
+# 0.92.0 (on uvicorn 0.17.6), Sinatra 3.0.5 (on WEBrick 1.8.1).
+DEBIAN_PACKAGES=(python3-flask python3-aiohttp python3-falcon python3-fastapi python3-uvicorn ruby-sinatra ruby-webrick)
 
 say() { echo "matrix: $*" >&2; }
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -169,6 +170,7 @@ start_debian() {
   serve py-flask app /items - /usr/bin/python3 "$here/python/flask_app.py"
   serve py-aiohttp app /items - /usr/bin/python3 "$here/python/aiohttp_app.py"
   serve py-falcon app /items - /usr/bin/python3 "$here/python/falcon_app.py"
+  serve py-fastapi app /items /openapi.json /usr/bin/python3 "$here/python/fastapi_app.py"
   serve rb-sinatra app /items - /usr/bin/ruby "$here/ruby/sinatra_app.rb"
 }
 

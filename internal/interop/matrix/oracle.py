@@ -518,6 +518,12 @@ def document_readiness(rec, doc, spec, line):
                         f"{key}: {param.get('in')} parameter {param.get('name')} has a form (enum, format, pattern, bounds or example)",
                         {"schema": schema}, line, loose, scope="site", tool=f"{key} {ptr}/parameters/{i}")
 
+            for mt, field, schema in body_fields(doc, op):
+                at = f"{ptr}/requestBody/content/{pointer_token(mt)}/schema/properties/{pointer_token(field)}"
+                rec.row("openapi", "openapi-hal-input-unconstrained", "GET", spec,
+                        f"{key}: body field {field} has a type, and a form (enum, format, pattern, bounds or example)",
+                        {"schema": schema}, line, field_guessed(schema), scope="site", tool=f"{key} {at}")
+
             if method == "get":
                 array_at = next((code for code in sorted(responses) if len(code) == 3 and code[0] == "2" and any(
                     is_json_media(mt) and isinstance(media, dict) and (media.get("schema") or {}).get("type") == "array"
@@ -531,6 +537,51 @@ def document_readiness(rec, doc, spec, line):
                             f"{key}'s array answer {array_at} declares a paging parameter or a Link header",
                             {"response": array_at}, line, not paged, scope="site",
                             tool=f"{key} {ptr}/responses/{array_at}")
+
+
+def resolve(doc, schema):
+    """A schema, its local $ref followed (#/components/schemas/Name)."""
+    for _ in range(8):
+        ref = schema.get("$ref") if isinstance(schema, dict) else None
+        if not isinstance(ref, str) or not ref.startswith("#/"):
+            break
+        node = doc
+        for token in ref[2:].split("/"):
+            node = node.get(token.replace("~1", "/").replace("~0", "~")) if isinstance(node, dict) else None
+        schema = node
+    return schema if isinstance(schema, dict) else {}
+
+
+def body_fields(doc, op):
+    """The top-level fields of an operation's JSON request body: its media
+    type, each property's name and schema."""
+    content = (op.get("requestBody") or {}).get("content") or {}
+    for mt in sorted(content):
+        if not is_json_media(mt):
+            continue
+        schema = resolve(doc, (content[mt] or {}).get("schema") or {})
+        for name, field in sorted((schema.get("properties") or {}).items()):
+            yield mt, name, field if isinstance(field, dict) else {}
+        return
+
+
+def field_guessed(schema):
+    """Whether a field leaves its value to guess (JSON Schema Validation
+    §6): no type at all, or a string or number with no form, an array
+    judged by its items. A composition or a reference says the rest."""
+    for _ in range(4):
+        if {"allOf", "oneOf", "anyOf", "$ref", "not"} & set(schema):
+            return False
+        kind = schema.get("type")
+        if kind == "array":
+            schema = schema.get("items") if isinstance(schema.get("items"), dict) else None
+            if schema is None:
+                return False
+            continue
+        if kind is None:
+            return not (FORM_KEYWORDS & set(schema) or "properties" in schema)
+        return kind in ("string", "number", "integer") and not FORM_KEYWORDS & set(schema)
+    return False
 
 
 def link_relations(value):
