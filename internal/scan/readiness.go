@@ -41,86 +41,85 @@ func Readiness(rep *finding.Report) *finding.Readiness {
 	if !judged {
 		return nil
 	}
-	var deductions []finding.Finding
-	for _, f := range rep.Findings {
-		if mine[f.CheckID] {
-			deductions = append(deductions, f)
-		}
-	}
 	operations := 0
 	if rep.Spec != nil {
 		operations = rep.Spec.Operations
 	}
-	byOp, document := byOperation(deductions)
-	in := score.ReadinessInput{Families: checks.FamilyNames(), Rules: rules, Results: results, Operations: operations, Document: document}
-	for _, op := range byOp {
-		in.ByOperation = append(in.ByOperation, op.findings)
-	}
-	out := &finding.Readiness{Score: score.Readiness(in), Deductions: len(deductions), Operations: operations}
-	out.Hotspots = hotspots(byOp)
-	out.Deducted = len(byOp)
-	if len(document) > 0 {
-		// A guess about the whole document is one on every operation.
-		out.Deducted = max(operations, len(byOp))
-	}
-	return out
-}
-
-// operationDeductions are the deductions that name one operation.
-type operationDeductions struct {
-	operation string
-	findings  []finding.Finding
-}
-
-// byOperation groups deductions by the operation they name, in the order
-// first met; those that name none are the document's.
-func byOperation(fs []finding.Finding) (ops []*operationDeductions, document []finding.Finding) {
-	index := map[string]*operationDeductions{}
-	for _, f := range fs {
+	in := score.ReadinessInput{Families: checks.FamilyNames(), Rules: rules, Results: results, Operations: operations}
+	ops, index, deductions := []*operationDeductions{}, map[string]*operationDeductions{}, 0
+	for i := range rep.Findings {
+		f := &rep.Findings[i]
+		if !mine[f.CheckID] {
+			continue
+		}
+		deductions++
+		g := score.Guess{CheckID: f.CheckID, Family: f.Family, Severity: f.Severity}
 		op := operationOf(f)
 		if op == "" {
-			document = append(document, f)
+			in.Document = score.AddGuess(in.Document, g)
 			continue
 		}
 		o := index[op]
 		if o == nil {
-			o = &operationDeductions{operation: op}
+			o = &operationDeductions{hotspot: finding.Hotspot{Operation: op}}
 			index[op] = o
 			ops = append(ops, o)
 		}
-		o.findings = append(o.findings, f)
+		o.add(f, g)
 	}
-	return ops, document
+	for _, o := range ops {
+		in.ByOperation = append(in.ByOperation, o.guesses)
+	}
+	out := &finding.Readiness{Score: score.Readiness(in), Deductions: deductions, Operations: operations}
+	out.Hotspots = hotspots(ops)
+	out.Deducted = len(ops)
+	if len(in.Document) > 0 {
+		// A guess about the whole document is one on every operation.
+		out.Deducted = max(operations, len(ops))
+	}
+	return out
+}
+
+// operationDeductions are the deductions that name one operation: the
+// hotspot they make, and the guesses they leave.
+type operationDeductions struct {
+	hotspot finding.Hotspot
+	guesses []score.Guess
+}
+
+func (o *operationDeductions) add(f *finding.Finding, g score.Guess) {
+	h := &o.hotspot
+	h.Deductions++
+	if !slices.Contains(h.Checks, f.CheckID) {
+		h.Checks = append(h.Checks, f.CheckID)
+	}
+	if f.Location != nil && (h.Location == nil || f.Location.Line < h.Location.Line) {
+		loc := *f.Location
+		h.Location = &loc
+	}
+	o.guesses = score.AddGuess(o.guesses, g)
 }
 
 // hotspots lists the operations with the most deductions, most first,
 // then by the line of their first deduction: the first MaxHotspots.
 func hotspots(ops []*operationDeductions) []finding.Hotspot {
-	all := make([]finding.Hotspot, 0, len(ops))
-	for _, o := range ops {
-		h := finding.Hotspot{Operation: o.operation, Deductions: len(o.findings)}
-		for _, f := range o.findings {
-			if !slices.Contains(h.Checks, f.CheckID) {
-				h.Checks = append(h.Checks, f.CheckID)
-			}
-			if f.Location != nil && (h.Location == nil || f.Location.Line < h.Location.Line) {
-				loc := *f.Location
-				h.Location = &loc
-			}
-		}
-		slices.Sort(h.Checks)
-		all = append(all, h)
-	}
-	line := func(h finding.Hotspot) int {
-		if h.Location == nil {
+	line := func(o *operationDeductions) int {
+		if o.hotspot.Location == nil {
 			return 0
 		}
-		return h.Location.Line
+		return o.hotspot.Location.Line
 	}
-	slices.SortFunc(all, func(a, b finding.Hotspot) int {
-		return cmp.Or(b.Deductions-a.Deductions, line(a)-line(b), strings.Compare(a.Operation, b.Operation))
+	sorted := slices.Clone(ops)
+	slices.SortFunc(sorted, func(a, b *operationDeductions) int {
+		return cmp.Or(b.hotspot.Deductions-a.hotspot.Deductions, line(a)-line(b), strings.Compare(a.hotspot.Operation, b.hotspot.Operation))
 	})
-	return all[:min(len(all), finding.MaxHotspots)]
+	out := make([]finding.Hotspot, 0, min(len(sorted), finding.MaxHotspots))
+	for _, o := range sorted[:min(len(sorted), finding.MaxHotspots)] {
+		h := o.hotspot
+		slices.Sort(h.Checks)
+		out = append(out, h)
+	}
+	return out
 }
 
 // operationOf names the operation a deduction is about ("POST /orders"),
@@ -129,7 +128,7 @@ func hotspots(ops []*operationDeductions) []finding.Hotspot {
 // path, or a schema under components, is located outside the operation,
 // and a readiness check's subject is the operation's key, then the
 // pointer (checks/openapidoc's deduction).
-func operationOf(f finding.Finding) string {
+func operationOf(f *finding.Finding) string {
 	if f.Location != nil {
 		if op := operationAt(f.Location); op != "" {
 			return op

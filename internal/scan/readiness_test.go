@@ -27,7 +27,7 @@ func TestOperationOfADeduction(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := operationOf(finding.Finding{Subject: tt.subject, Location: tt.loc}); got != tt.want {
+			if got := operationOf(&finding.Finding{Subject: tt.subject, Location: tt.loc}); got != tt.want {
 				t.Errorf("operationOf = %q, want %q", got, tt.want)
 			}
 		})

@@ -2,6 +2,7 @@ package score
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/agentready/agentready/internal/finding"
 )
@@ -15,10 +16,31 @@ type ReadinessInput struct {
 	Results []finding.CheckResult
 	// Operations is how many operations the document declares.
 	Operations int
-	// ByOperation holds, for each operation with any, the deductions that
-	// name it; Document the deductions that name no operation.
-	ByOperation [][]finding.Finding
-	Document    []finding.Finding
+	// ByOperation holds, for each operation with any, the guesses its
+	// deductions leave; Document those of the deductions that name no
+	// operation.
+	ByOperation [][]Guess
+	Document    []Guess
+}
+
+// A Guess is what the deductions of one readiness check leave an agent to
+// guess on one operation (or the whole document): the check, its family,
+// and the highest severity among them.
+type Guess struct {
+	CheckID, Family string
+	Severity        finding.Severity
+}
+
+// AddGuess adds a deduction to the guesses of one operation: a check's
+// first, or a more severe one than it had.
+func AddGuess(gs []Guess, g Guess) []Guess {
+	for i := range gs {
+		if gs[i].CheckID == g.CheckID {
+			gs[i].Severity = max(gs[i].Severity, g.Severity)
+			return gs
+		}
+	}
+	return append(gs, g)
 }
 
 // Readiness grades the document's readiness.
@@ -46,7 +68,16 @@ type ReadinessInput struct {
 //   - No grade (N/A) when the document declares no operation, or when no
 //     readiness check passed or failed.
 func Readiness(in ReadinessInput) finding.Score {
-	worst := worstSeverityByCheck(append(flatten(in.ByOperation), in.Document...))
+	worst := map[string]finding.Severity{}
+	note := func(gs []Guess) {
+		for _, g := range gs {
+			worst[g.CheckID] = max(worst[g.CheckID], g.Severity)
+		}
+	}
+	for _, gs := range in.ByOperation {
+		note(gs)
+	}
+	note(in.Document)
 	ruleFamily := make(map[string]string, len(in.Rules))
 	tallies := map[string]*tally{}
 	for _, r := range in.Rules {
@@ -73,7 +104,7 @@ func Readiness(in ReadinessInput) finding.Score {
 			if operations == 0 {
 				fs.State, fs.Assessed, fs.Reason = finding.FamilyNotAssessed, false, noOperations
 			} else {
-				fs.Value, _ = plannable(in, operations, func(f finding.Finding) bool { return familyOf(f, ruleFamily) == family })
+				fs.Value, _ = plannable(in, operations, func(g Guess) bool { return familyOf(g, ruleFamily) == family })
 				fs.Grade = Letter(fs.Value)
 				graded++
 			}
@@ -86,7 +117,7 @@ func Readiness(in ReadinessInput) finding.Score {
 	case graded == 0:
 		score.Basis = "no grade: no readiness check passed or failed"
 	default:
-		value, clear := plannable(in, operations, func(finding.Finding) bool { return true })
+		value, clear := plannable(in, operations, func(Guess) bool { return true })
 		score.Value, score.Grade = value, Letter(value)
 		score.Basis = fmt.Sprintf("%d of %d %s without a guess; each check that deducts from an operation costs it %d (error), %d (warning) or %d (info) of its %d",
 			clear, operations, plural(operations, "operation", "operations"),
@@ -97,13 +128,13 @@ func Readiness(in ReadinessInput) finding.Score {
 
 const noOperations = "the document declares no operation"
 
-// plannable is the readiness score over the deductions keep accepts, and
+// plannable is the readiness score over the guesses keep accepts, and
 // how many operations keep their whole worth.
-func plannable(in ReadinessInput, operations int, keep func(finding.Finding) bool) (value, clear int) {
-	everywhere := worstSeverityByCheck(kept(in.Document, keep))
+func plannable(in ReadinessInput, operations int, keep func(Guess) bool) (value, clear int) {
+	everywhere := guessesCost(in.Document, nil, keep)
 	lost := 0
-	for _, fs := range in.ByOperation {
-		cost := guessesCost(everywhere, worstSeverityByCheck(kept(fs, keep)))
+	for _, gs := range in.ByOperation {
+		cost := guessesCost(gs, in.Document, keep)
 		if cost == 0 {
 			clear++
 		}
@@ -111,55 +142,44 @@ func plannable(in ReadinessInput, operations int, keep func(finding.Finding) boo
 	}
 	// The operations no deduction names carry the document's guesses alone.
 	rest := operations - len(in.ByOperation)
-	if cost := guessesCost(everywhere, nil); cost > 0 {
-		lost += rest * cost
+	if everywhere > 0 {
+		lost += rest * everywhere
 	} else {
 		clear += rest
 	}
 	return (operations*operationWorth - lost) / operations, clear
 }
 
-// guessesCost is what an operation loses to the document's guesses and
-// its own, each check counted once at its highest severity.
-func guessesCost(document, own map[string]finding.Severity) int {
+// guessesCost is what an operation loses to its own guesses and the
+// document's, each check counted once at its highest severity, and at
+// most the operation's worth.
+func guessesCost(own, document []Guess, keep func(Guess) bool) int {
 	cost := 0
-	for id, sev := range own {
-		if d, ok := document[id]; ok && d > sev {
-			sev = d
+	for _, g := range own {
+		if !keep(g) {
+			continue
+		}
+		sev := g.Severity
+		for _, d := range document {
+			if d.CheckID == g.CheckID {
+				sev = max(sev, d.Severity)
+			}
 		}
 		cost += guessCost[sev]
 	}
-	for id, sev := range document {
-		if _, ok := own[id]; !ok {
-			cost += guessCost[sev]
+	for _, d := range document {
+		if keep(d) && !slices.ContainsFunc(own, func(g Guess) bool { return g.CheckID == d.CheckID }) {
+			cost += guessCost[d.Severity]
 		}
 	}
 	return min(cost, operationWorth)
 }
 
-func kept(fs []finding.Finding, keep func(finding.Finding) bool) []finding.Finding {
-	var out []finding.Finding
-	for _, f := range fs {
-		if keep(f) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-func flatten(byOp [][]finding.Finding) []finding.Finding {
-	var out []finding.Finding
-	for _, fs := range byOp {
-		out = append(out, fs...)
-	}
-	return out
-}
-
-// familyOf is the family of a finding's check, by its rule when the
-// finding does not say.
-func familyOf(f finding.Finding, ruleFamily map[string]string) string {
-	if family, ok := ruleFamily[f.CheckID]; ok {
+// familyOf is the family of a guess's check, by its rule when the guess
+// does not say.
+func familyOf(g Guess, ruleFamily map[string]string) string {
+	if family, ok := ruleFamily[g.CheckID]; ok {
 		return family
 	}
-	return f.Family
+	return g.Family
 }

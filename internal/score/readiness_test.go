@@ -7,8 +7,17 @@ import (
 	"github.com/agentready/agentready/internal/finding"
 )
 
-func deducts(id, family string, sev finding.Severity) finding.Finding {
-	return finding.Finding{CheckID: id, Family: family, Severity: sev}
+func deducts(id, family string, sev finding.Severity) Guess {
+	return Guess{CheckID: id, Family: family, Severity: sev}
+}
+
+// guesses is what the scan passes for one operation's deductions.
+func guesses(ds ...Guess) []Guess {
+	var out []Guess
+	for _, d := range ds {
+		out = AddGuess(out, d)
+	}
+	return out
 }
 
 func TestReadinessIsTheShareOfOperationsWithoutAGuess(t *testing.T) {
@@ -34,8 +43,8 @@ func TestReadinessIsTheShareOfOperationsWithoutAGuess(t *testing.T) {
 	tests := []struct {
 		name       string
 		operations int
-		byOp       [][]finding.Finding
-		document   []finding.Finding
+		byOp       [][]Guess
+		document   []Guess
 		want       int
 		grade      string
 		families   map[string]int
@@ -43,23 +52,23 @@ func TestReadinessIsTheShareOfOperationsWithoutAGuess(t *testing.T) {
 		{name: "no deduction", operations: 4, want: 100, grade: "A+",
 			families: map[string]int{"openapi-hal": 100, "problem-json": 100}},
 		{name: "one info guess in a thousand operations is no longer A+", operations: 1000,
-			byOp: [][]finding.Finding{{paging}}, want: 99, grade: "A"},
+			byOp: [][]Guess{{paging}}, want: 99, grade: "A"},
 		{name: "a warning costs an operation a quarter", operations: 4,
-			byOp: [][]finding.Finding{{purpose}}, want: 93, grade: "A",
+			byOp: [][]Guess{{purpose}}, want: 93, grade: "A",
 			families: map[string]int{"openapi-hal": 93, "problem-json": 100}},
 		{name: "the same warning on every operation", operations: 4,
-			byOp: [][]finding.Finding{{purpose}, {purpose}, {purpose}, {purpose}}, want: 75, grade: "B"},
+			byOp: [][]Guess{{purpose}, {purpose}, {purpose}, {purpose}}, want: 75, grade: "B"},
 		{name: "one check counts once per operation, at its worst", operations: 2,
-			byOp: [][]finding.Finding{{loose, input, loose}, {loose}}, want: (200 - 25 - 10) / 2, grade: "B+"},
+			byOp: [][]Guess{guesses(loose, input, loose), {loose}}, want: (200 - 25 - 10) / 2, grade: "B+"},
 		{name: "an operation loses at most its worth", operations: 2,
-			byOp: [][]finding.Finding{{purpose, input, errs, retry, paging}, {problem}}, want: (200 - 100 - 25) / 2, grade: "D"},
+			byOp: [][]Guess{{purpose, input, errs, retry, paging}, {problem}}, want: (200 - 100 - 25) / 2, grade: "D"},
 		{name: "an error leaves nothing of its operation", operations: 2,
-			byOp: [][]finding.Finding{{deducts("openapi-hal-retry", "openapi-hal", E)}}, want: 50, grade: "C"},
+			byOp: [][]Guess{{deducts("openapi-hal-retry", "openapi-hal", E)}}, want: 50, grade: "C"},
 		{name: "each family over its own checks", operations: 2,
-			byOp: [][]finding.Finding{{purpose, problem}, {problem}}, want: (200 - 50 - 25) / 2, grade: "C+",
+			byOp: [][]Guess{{purpose, problem}, {problem}}, want: (200 - 50 - 25) / 2, grade: "C+",
 			families: map[string]int{"openapi-hal": 87, "problem-json": 75}},
 		{name: "a document-wide guess is one on every operation, counted once", operations: 4,
-			byOp: [][]finding.Finding{{paging}}, document: []finding.Finding{paging, deducts("openapi-hal-retry", "openapi-hal", I)},
+			byOp: [][]Guess{{paging}}, document: []Guess{paging, deducts("openapi-hal-retry", "openapi-hal", I)},
 			want: 80, grade: "B+"},
 		{name: "no grade without operations", operations: 0, want: 0, grade: "N/A"},
 	}
@@ -86,7 +95,7 @@ func TestReadinessBasisCountsTheOperationsWithoutAGuess(t *testing.T) {
 	rules := []finding.RuleInfo{rule("openapi-hal-purpose", "openapi-hal")}
 	results := []finding.CheckResult{result("openapi-hal-purpose", "openapi-hal", finding.StatusFail, finding.SeverityWarning)}
 	s := Readiness(ReadinessInput{Rules: rules, Results: results, Operations: 3,
-		ByOperation: [][]finding.Finding{{deducts("openapi-hal-purpose", "openapi-hal", finding.SeverityWarning)}}})
+		ByOperation: [][]Guess{{deducts("openapi-hal-purpose", "openapi-hal", finding.SeverityWarning)}}})
 	if !strings.HasPrefix(s.Basis, "2 of 3 operations without a guess;") {
 		t.Errorf("basis %q", s.Basis)
 	}
@@ -102,23 +111,23 @@ func TestReadinessNeverFallsWhenADeductionIsFixed(t *testing.T) {
 	results := []finding.CheckResult{result("openapi-hal-a", "openapi-hal", finding.StatusFail, finding.SeverityWarning),
 		result("openapi-hal-b", "openapi-hal", finding.StatusFail, finding.SeverityWarning)}
 	sevs := []finding.Severity{finding.SeverityInfo, finding.SeverityWarning, finding.SeverityError}
-	var byOp [][]finding.Finding
+	var byOp [][]Guess
 	for i := range 12 {
-		op := []finding.Finding{deducts("openapi-hal-a", "openapi-hal", sevs[i%3])}
+		op := []Guess{deducts("openapi-hal-a", "openapi-hal", sevs[i%3])}
 		if i%2 == 0 {
 			op = append(op, deducts("openapi-hal-b", "openapi-hal", sevs[(i/2)%3]))
 		}
 		byOp = append(byOp, op)
 	}
-	grade := func(byOp [][]finding.Finding) int {
+	grade := func(byOp [][]Guess) int {
 		return Readiness(ReadinessInput{Rules: rules, Results: results, Operations: 20, ByOperation: byOp}).Value
 	}
 	before := grade(byOp)
 	for i := range byOp {
 		for j := range byOp[i] {
-			fixed := make([][]finding.Finding, len(byOp))
+			fixed := make([][]Guess, len(byOp))
 			copy(fixed, byOp)
-			fixed[i] = append(append([]finding.Finding{}, byOp[i][:j]...), byOp[i][j+1:]...)
+			fixed[i] = append(append([]Guess{}, byOp[i][:j]...), byOp[i][j+1:]...)
 			if after := grade(fixed); after < before {
 				t.Errorf("fixing deduction %d of operation %d: %d, was %d", j, i, after, before)
 			}
