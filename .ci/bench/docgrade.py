@@ -118,7 +118,7 @@ def main(out):
             "deducted": rd["deducted"] if rd else 0,
             "operations": rd["operations"] if rd else 0,
             "checks": Counter(c for h in (rd or {}).get("hotspots", []) for c in h["checks"]),
-            "failed": sorted({f["checkId"] for f in (ours or {}).get("findings", []) if (f.get("checkId") or "").startswith("openapi-hal-")} &
+            "failed": sorted({f.get("checkId") for f in (ours or {}).get("findings", [])} &
                              {r["id"] for r in (ours or {}).get("rules", []) if r.get("readiness")}),
             "theirs": theirs.get("agentReadiness") if theirs else None,
             "reasons": Counter(r for h in (theirs or {}).get("hotspots", []) for r in h.get("reasons", [])),
@@ -139,6 +139,11 @@ def main(out):
     p("Report grade (agentready lint): " + ", ".join(f"{g} {n}" for g, n in sorted(grades.items())))
     rgrades = Counter(r["rgrade"] for r in rows)
     p("\nDocument readiness grade: " + ", ".join(f"{g} {n}" for g, n in sorted(rgrades.items())))
+    ours = [r["ours"] for r in rows if r["ours"] is not None and r["rgrade"] != "N/A"]
+    tens = Counter(min(int(s // 10) * 10, 90) for s in ours)
+    p("\nDocument readiness score (by tens): " + ", ".join(f"{b}–{b + 9 if b < 90 else 100} {tens[b]}" for b in sorted(tens)))
+    if ours:
+        p(f"; median {statistics.median(ours):.1f}")
     scored = [r["theirs"] for r in rows if r["theirs"] is not None]
     buckets = Counter(min(int(s // 10) * 10, 90) for s in scored)
     p("\nRedocly Agent Readiness (by tens): " + ", ".join(f"{b}–{b + 9 if b < 90 else 100} {buckets[b]}" for b in sorted(buckets)))
@@ -150,7 +155,7 @@ def main(out):
     fired = Counter(c for r in rows for c in r["failed"])
     p("\nDocuments in which each readiness check fired: " + ", ".join(f"{c.removeprefix('openapi-hal-')} {n}" for c, n in fired.most_common()))
 
-    both = [r for r in rows if r["ours"] is not None and r["theirs"] is not None]
+    both = [r for r in rows if r["ours"] is not None and r["rgrade"] != "N/A" and r["theirs"] is not None]
     p("\n## Rank agreement\n")
     if len(both) >= 3:
         rho = spearman([r["ours"] for r in both], [r["theirs"] for r in both])
