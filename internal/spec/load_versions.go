@@ -49,7 +49,10 @@ func mixedFeatures(d *Document, root *yaml.Node) []Problem {
 			}
 		}
 	}
-	w.walk(root, nil, 0)
+	// Room for the deepest path the walk descends to, so that extending it
+	// in place never allocates (a schema keyword and an index can add two
+	// elements to a level).
+	w.walk(root, make([]string, 0, 2*maxConvertDepth+4), 0)
 	return listed(&w.list, "constructs of another OpenAPI version")
 }
 
