@@ -14,6 +14,7 @@ Usage: docgrade.py OUT
 import json
 import math
 import os
+import re
 import statistics
 import sys
 from collections import Counter
@@ -184,6 +185,30 @@ def main(out):
         p(f"- {tool}: wall {quantiles([t['wall'] for t in ts])} s; CPU {quantiles([t['cpu'] for t in ts])} s; "
           f"peak RSS median {statistics.median(t['rss'] for t in ts):.0f} MiB, max {max(t['rss'] for t in ts):.0f} MiB")
 
+    # Redocly prints the time of its scoring in its process ("score
+    # processed in 17ms"), from after it read and bundled the document.
+    scoring = {}
+    for r in rows:
+        try:
+            with open(os.path.join(out, "redocly", r["doc"] + ".err"), errors="replace") as f:
+                m = re.search(r"score processed in (\d+(?:\.\d+)?)(ms|s)\b", f.read())
+        except OSError:
+            m = None
+        if m:
+            scoring[r["doc"]] = float(m.group(1)) * (1000 if m.group(2) == "s" else 1)
+    if scoring:
+        v = list(scoring.values())
+        p(f"- redocly's own scoring time (after its parse and bundle): mean {statistics.fmean(v):.1f} ms, "
+          f"median {statistics.median(v):.1f} ms, over {len(v)} documents")
+    try:
+        with open(os.path.join(out, "inprocess.txt")) as f:
+            sample = [line.strip().split("/api/", 1)[-1] for line in f if line.strip()]
+    except OSError:
+        sample = []
+    v = [scoring[d] for d in sample if d in scoring]
+    if v:
+        p(f"- redocly's own scoring time over the in-process sample: mean {statistics.fmean(v):.1f} ms, "
+          f"median {statistics.median(v):.1f} ms, over {len(v)} documents")
     try:
         with open(os.path.join(out, "inprocess.log")) as f:
             bench = [line for line in f if "ms/doc" in line]
