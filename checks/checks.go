@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/jsonorder"
 	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/spec"
 )
@@ -396,6 +397,39 @@ func (in *Input) NeedOperations() error {
 		return Skip("the document is Swagger 2.0, which is recognized but not checked operation by operation")
 	}
 	return nil
+}
+
+// EachOperation judges the OpenAPI document operation by operation: it
+// skips as NeedOperations does, then runs judge over each operation in the
+// document's order, collecting what it finds, and stops when ctx is done.
+// The checks that judge the document alone share it, so that each has the
+// same skip and stops as soon as the scan is cancelled.
+func (in *Input) EachOperation(ctx context.Context, judge func(op *spec.Operation) []finding.Finding) ([]finding.Finding, error) {
+	if err := in.NeedOperations(); err != nil {
+		return nil, err
+	}
+	var out []finding.Finding
+	for _, op := range in.Spec.Operations {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		out = append(out, judge(op)...)
+	}
+	return out, nil
+}
+
+// AtOperation places a finding about one operation of the document at the
+// operation, or at a member under it named by its path (AtOperation(f, op,
+// "responses", "409")). A document read without positions leaves f where
+// it was: a location without a line would point nowhere.
+func AtOperation(f finding.Finding, op *spec.Operation, under ...string) finding.Finding {
+	if op.Location.File == "" && op.Location.Line == 0 {
+		return f
+	}
+	loc := op.Location
+	loc.Pointer += jsonorder.Pointer(under)
+	f.Location = &loc
+	return f
 }
 
 // Probe returns the probe sent for purpose on the sample at basedOn, or nil.

@@ -14,6 +14,7 @@ Usage: docgrade.py OUT
 import json
 import math
 import os
+import re
 import statistics
 import sys
 from collections import Counter
@@ -118,7 +119,7 @@ def main(out):
             "deducted": rd["deducted"] if rd else 0,
             "operations": rd["operations"] if rd else 0,
             "checks": Counter(c for h in (rd or {}).get("hotspots", []) for c in h["checks"]),
-            "failed": sorted({f["checkId"] for f in (ours or {}).get("findings", []) if (f.get("checkId") or "").startswith("openapi-hal-")} &
+            "failed": sorted({f.get("checkId") for f in (ours or {}).get("findings", [])} &
                              {r["id"] for r in (ours or {}).get("rules", []) if r.get("readiness")}),
             "theirs": theirs.get("agentReadiness") if theirs else None,
             "reasons": Counter(r for h in (theirs or {}).get("hotspots", []) for r in h.get("reasons", [])),
@@ -139,6 +140,11 @@ def main(out):
     p("Report grade (agentready lint): " + ", ".join(f"{g} {n}" for g, n in sorted(grades.items())))
     rgrades = Counter(r["rgrade"] for r in rows)
     p("\nDocument readiness grade: " + ", ".join(f"{g} {n}" for g, n in sorted(rgrades.items())))
+    ours = [r["ours"] for r in rows if r["ours"] is not None and r["rgrade"] != "N/A"]
+    tens = Counter(min(int(s // 10) * 10, 90) for s in ours)
+    p("\nDocument readiness score (by tens): " + ", ".join(f"{b}–{b + 9 if b < 90 else 100} {tens[b]}" for b in sorted(tens)))
+    if ours:
+        p(f"; median {statistics.median(ours):.1f}")
     scored = [r["theirs"] for r in rows if r["theirs"] is not None]
     buckets = Counter(min(int(s // 10) * 10, 90) for s in scored)
     p("\nRedocly Agent Readiness (by tens): " + ", ".join(f"{b}–{b + 9 if b < 90 else 100} {buckets[b]}" for b in sorted(buckets)))
@@ -150,7 +156,7 @@ def main(out):
     fired = Counter(c for r in rows for c in r["failed"])
     p("\nDocuments in which each readiness check fired: " + ", ".join(f"{c.removeprefix('openapi-hal-')} {n}" for c, n in fired.most_common()))
 
-    both = [r for r in rows if r["ours"] is not None and r["theirs"] is not None]
+    both = [r for r in rows if r["ours"] is not None and r["rgrade"] != "N/A" and r["theirs"] is not None]
     p("\n## Rank agreement\n")
     if len(both) >= 3:
         rho = spearman([r["ours"] for r in both], [r["theirs"] for r in both])
@@ -179,6 +185,30 @@ def main(out):
         p(f"- {tool}: wall {quantiles([t['wall'] for t in ts])} s; CPU {quantiles([t['cpu'] for t in ts])} s; "
           f"peak RSS median {statistics.median(t['rss'] for t in ts):.0f} MiB, max {max(t['rss'] for t in ts):.0f} MiB")
 
+    # Redocly prints the time of its scoring in its process ("score
+    # processed in 17ms"), from after it read and bundled the document.
+    scoring = {}
+    for r in rows:
+        try:
+            with open(os.path.join(out, "redocly", r["doc"] + ".err"), errors="replace") as f:
+                m = re.search(r"score processed in (\d+(?:\.\d+)?)(ms|s)\b", f.read())
+        except OSError:
+            m = None
+        if m:
+            scoring[r["doc"]] = float(m.group(1)) * (1000 if m.group(2) == "s" else 1)
+    if scoring:
+        v = list(scoring.values())
+        p(f"- redocly's own scoring time (after its parse and bundle): mean {statistics.fmean(v):.1f} ms, "
+          f"median {statistics.median(v):.1f} ms, over {len(v)} documents")
+    try:
+        with open(os.path.join(out, "inprocess.txt")) as f:
+            sample = [line.strip().split("/api/", 1)[-1] for line in f if line.strip()]
+    except OSError:
+        sample = []
+    v = [scoring[d] for d in sample if d in scoring]
+    if v:
+        p(f"- redocly's own scoring time over the in-process sample: mean {statistics.fmean(v):.1f} ms, "
+          f"median {statistics.median(v):.1f} ms, over {len(v)} documents")
     try:
         with open(os.path.join(out, "inprocess.log")) as f:
             bench = [line for line in f if "ms/doc" in line]

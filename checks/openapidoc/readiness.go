@@ -65,8 +65,9 @@ func readinessMeta(m checks.Meta) checks.Meta {
 	return m
 }
 
-// eachOperation runs judge over every operation of an OpenAPI 3 document,
-// collecting its deductions.
+// eachOperation runs judge over every operation of an OpenAPI 3 document
+// (checks.Input.EachOperation), collecting its deductions; a document
+// without operations leaves a readiness check nothing to judge.
 func eachOperation(ctx context.Context, in *checks.Input, judge func(op *spec.Operation) []finding.Finding) ([]finding.Finding, error) {
 	if err := in.NeedOperations(); err != nil {
 		return nil, err
@@ -74,14 +75,7 @@ func eachOperation(ctx context.Context, in *checks.Input, judge func(op *spec.Op
 	if len(in.Spec.Operations) == 0 {
 		return nil, checks.Skip("the document declares no operation")
 	}
-	var out []finding.Finding
-	for _, op := range in.Spec.Operations {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		out = append(out, judge(op)...)
-	}
-	return out, nil
+	return in.EachOperation(ctx, judge)
 }
 
 // deduction is a finding about op at loc; the subject names the operation

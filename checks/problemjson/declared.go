@@ -11,7 +11,6 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
-	"github.com/agentready/agentready/internal/jsonorder"
 	"github.com/agentready/agentready/internal/spec"
 )
 
@@ -60,17 +59,10 @@ schema, for instance a shared ` + "`$ref: '#/components/responses/Problem'`" + `
 }
 
 func (c ErrorsDeclared) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	if err := in.NeedOperations(); err != nil {
-		return nil, err
-	}
 	m := c.Meta()
-	var out []finding.Finding
-	for _, op := range in.Spec.Operations {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	return in.EachOperation(ctx, func(op *spec.Operation) []finding.Finding {
 		if op.Method == http.MethodHead || op.Method == http.MethodOptions {
-			continue
+			return nil
 		}
 		codes := slices.Sorted(maps.Keys(op.Responses))
 		codes = slices.DeleteFunc(codes, func(code string) bool { return !spec.IsErrorStatus(code) })
@@ -87,16 +79,15 @@ func (c ErrorsDeclared) Run(ctx context.Context, in *checks.Input) ([]finding.Fi
 			without = append(without, code+" with "+with)
 		}
 		if len(without) == 0 {
-			continue
+			return nil
 		}
 		first, _, _ := strings.Cut(without[0], " ")
 		got := strings.Join(without, "; ")
 		f := checks.New(m, op.Key(), fmt.Sprintf(
 			"%s declares its error responses %s, not %s: an agent is not told the problem's type, title and status",
 			op.Key(), got, mediaProblemJSON), operationEvidence(op, mediaProblemJSON, got))
-		out = append(out, at(f, op, "responses", first))
-	}
-	return out, nil
+		return []finding.Finding{checks.AtOperation(f, op, "responses", first)}
+	})
 }
 
 // operationEvidence names the operation a finding of the document is about:
@@ -104,17 +95,6 @@ func (c ErrorsDeclared) Run(ctx context.Context, in *checks.Input) ([]finding.Fi
 // whether lint or a scan read the document.
 func operationEvidence(op *spec.Operation, expected, actual string) finding.Evidence {
 	return finding.Evidence{Method: op.Method, URL: op.PathTemplate, Expected: expected, Actual: actual}
-}
-
-// at places f at the operation, or at a member under it by its path.
-func at(f finding.Finding, op *spec.Operation, under ...string) finding.Finding {
-	if op.Location.File == "" && op.Location.Line == 0 {
-		return f
-	}
-	loc := op.Location
-	loc.Pointer += jsonorder.Pointer(under)
-	f.Location = &loc
-	return f
 }
 
 // declaredMediaTypes are a response's media types, sorted.

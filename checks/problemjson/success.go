@@ -111,15 +111,9 @@ the problem schema to the 4xx and 5xx responses (or ` + "`default`" + `).`,
 }
 
 func (c SuccessDeclared) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	if err := in.NeedOperations(); err != nil {
-		return nil, err
-	}
 	m := c.Meta()
-	var out []finding.Finding
-	for _, op := range in.Spec.Operations {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	return in.EachOperation(ctx, func(op *spec.Operation) []finding.Finding {
+		var out []finding.Finding
 		for _, code := range successCodes(op.Responses) {
 			for mt := range op.Responses[code].Content {
 				if t, _ := exchange.MediaTypeOf(mt); t != mediaProblemJSON {
@@ -133,8 +127,8 @@ func (c SuccessDeclared) Run(ctx context.Context, in *checks.Input) ([]finding.F
 				out = append(out, f)
 			}
 		}
-	}
-	return out, nil
+		return out
+	})
 }
 
 // successCodes are the response keys of the 2xx range, sorted: "200" to

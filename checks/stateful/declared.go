@@ -7,6 +7,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/internal/activeplan"
 	"github.com/agentready/agentready/internal/finding"
+	"github.com/agentready/agentready/internal/spec"
 )
 
 // IdempotencyKeyDeclared checks, from the OpenAPI document alone, that the
@@ -41,31 +42,19 @@ parameter) and deduplicate on it.`,
 }
 
 func (c IdempotencyKeyDeclared) Run(ctx context.Context, in *checks.Input) ([]finding.Finding, error) {
-	if err := in.NeedOperations(); err != nil {
-		return nil, err
-	}
 	m := c.Meta()
-	var out []finding.Finding
-	for _, op := range in.Spec.Operations {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	return in.EachOperation(ctx, func(op *spec.Operation) []finding.Finding {
 		step := activeplan.SubmissionStep(op)
 		if step == "" {
-			continue
+			return nil
 		}
 		if declared, known := operationIdempotency(op); declared || !known {
-			continue
+			return nil
 		}
 		f := checks.New(m, op.Key(), fmt.Sprintf(
 			"%s (%s) is a confirm, recover or retry step, but declares no Idempotency-Key header and no idempotency_key member: a retried submission cannot be told from a new one",
 			op.Key(), step), finding.Evidence{Method: op.Method, URL: op.PathTemplate,
 			Expected: "an Idempotency-Key header parameter or an idempotency_key member", Actual: "(none)"})
-		if op.Location.File != "" || op.Location.Line > 0 {
-			loc := op.Location
-			f.Location = &loc
-		}
-		out = append(out, f)
-	}
-	return out, nil
+		return []finding.Finding{checks.AtOperation(f, op)}
+	})
 }

@@ -268,8 +268,11 @@ func TestLintReadinessDeductionsAreTheLiveScans(t *testing.T) {
 			t.Errorf("%s is not located in the document: %+v", f.CheckID, f.Location)
 		}
 	}
+	// Each of the 9 POSTs without a guard loses a quarter of its worth,
+	// of the document's 20 operations: (2000 - 9×25) / 20.
 	if rep.Readiness == nil || liveRep.Readiness == nil || len(rep.Readiness.Hotspots) != len(offline) ||
-		rep.Readiness.Deductions != liveRep.Readiness.Deductions || rep.Readiness.Score.Value != 95 {
+		rep.Readiness.Deductions != liveRep.Readiness.Deductions || rep.Readiness.Score.Value != 88 ||
+		liveRep.Readiness.Score.Value != 88 {
 		t.Errorf("readiness: lint %+v, live %+v", rep.Readiness, liveRep.Readiness)
 	}
 }

@@ -1,13 +1,15 @@
 package finding
 
 // Readiness is how well an agent could plan calls from the OpenAPI document
-// alone: the report's scoring applied to the checks of the document's
-// readiness only (the rules marked Readiness), and the operations with the
+// alone: a grade, over the checks of the document's readiness only (the
+// rules marked Readiness), of the share of operations an agent could plan
+// without a guess (internal/score's Readiness), and the operations with the
 // most deductions, most first. The report's own grade is unchanged by it.
 type Readiness struct {
 	Score Score `json:"score"`
 	// Deductions counts the findings of those checks; Deducted the
-	// operations with at least one, of the document's Operations.
+	// operations with at least one (every one when a finding is about the
+	// whole document), of the document's Operations.
 	Deductions int `json:"deductions"`
 	Deducted   int `json:"deducted"`
 	Operations int `json:"operations"`

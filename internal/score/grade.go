@@ -55,6 +55,10 @@
 // Families are reported in the order the caller gives (the checks' report
 // order), and only those with at least one check among the rules of the
 // report.
+//
+// The OpenAPI document's own agent readiness is graded apart, with the same
+// letters, on the share of its operations an agent could plan without a
+// guess rather than on penalties per failed check: see Readiness.
 package score
 
 import (

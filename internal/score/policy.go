@@ -19,6 +19,20 @@ var penalties = map[finding.Severity]int{
 	finding.SeverityNone:    0,
 }
 
+// guessCost is what one readiness check's deductions cost the operation
+// they name, by their highest severity, of the operationWorth it starts
+// with (Readiness).
+var guessCost = map[finding.Severity]int{
+	finding.SeverityError:   100,
+	finding.SeverityWarning: 25,
+	finding.SeverityInfo:    10,
+	finding.SeverityNone:    0,
+}
+
+// operationWorth is what an operation an agent can plan without a guess
+// counts for.
+const operationWorth = 100
+
 // letterMinimums is the MDN HTTP Observatory chart: the lowest score that
 // earns each of finding.Grades, best first (A+ 100, A 90, A- 85, B+ 80, B 70,
 // B- 65, C+ 60, C 50, C- 45, D+ 40, D 30, D- 25, F 0). Scores are bucketed to

@@ -450,3 +450,55 @@ components:
 		t.Errorf("200 declares no header, got %v", got)
 	}
 }
+
+// The walk for constructs of another version extends one path in place:
+// each problem's pointer must still name its own schema, not a sibling's
+// or a deeper one's met before it.
+func TestMixedFeaturePointers(t *testing.T) {
+	doc := `openapi: 3.0.3
+info: {title: Mixed, version: "1"}
+paths:
+  /things:
+    get:
+      parameters:
+        - {name: a, in: query, schema: {type: string}}
+        - {name: b, in: query, schema: {const: b}}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                properties:
+                  deep:
+                    properties:
+                      inner: {type: [string, "null"], items: {const: 1}}
+                  kind: {const: thing}
+                oneOf:
+                  - {properties: {x: {const: 1}}}
+                  - {prefixItems: []}
+components:
+  schemas:
+    Thing: {properties: {z: {const: z}}}
+`
+	d, err := spec.Load([]byte(doc), "mixed.yaml", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range d.Problems {
+		got = append(got, p.Location.Pointer)
+	}
+	want := []string{
+		"/paths/~1things/get/parameters/1/schema/const",
+		"/paths/~1things/get/responses/200/content/application~1json/schema/properties/deep/properties/inner/type",
+		"/paths/~1things/get/responses/200/content/application~1json/schema/properties/deep/properties/inner/items/const",
+		"/paths/~1things/get/responses/200/content/application~1json/schema/properties/kind/const",
+		"/paths/~1things/get/responses/200/content/application~1json/schema/oneOf/0/properties/x/const",
+		"/paths/~1things/get/responses/200/content/application~1json/schema/oneOf/1/prefixItems",
+		"/components/schemas/Thing/properties/z/const",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("pointers:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

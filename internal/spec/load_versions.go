@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	yaml "github.com/pb33f/go-yaml"
@@ -48,7 +49,10 @@ func mixedFeatures(d *Document, root *yaml.Node) []Problem {
 			}
 		}
 	}
-	w.walk(root, nil, 0)
+	// Room for the deepest path the walk descends to, so that extending it
+	// in place never allocates (a schema keyword and an index can add two
+	// elements to a level).
+	w.walk(root, make([]string, 0, 2*maxConvertDepth+4), 0)
 	return listed(&w.list, "constructs of another OpenAPI version")
 }
 
@@ -69,6 +73,11 @@ func (w *mixWalker) add(n *yaml.Node, path []string, warning bool, format string
 // walk visits the document looking for schemas: values of "schema" keys and
 // the entries of components.schemas. Examples and extensions are data and
 // are not entered.
+//
+// The walk extends one path, in place, as it descends: a problem copies it
+// into its pointer when it is found, and nothing else keeps it, so the
+// entries of one mapping reuse the slot of the last element instead of
+// allocating a path each.
 func (w *mixWalker) walk(n *yaml.Node, path []string, depth int) {
 	if n == nil || depth > maxConvertDepth {
 		return
@@ -80,7 +89,7 @@ func (w *mixWalker) walk(n *yaml.Node, path []string, depth int) {
 			if k == "example" || k == "examples" || strings.HasPrefix(k, "x-") {
 				continue
 			}
-			p := append(path[:len(path):len(path)], k)
+			p := append(path, k)
 			switch {
 			case k == "schema":
 				w.schema(v, p, depth+1)
@@ -92,7 +101,7 @@ func (w *mixWalker) walk(n *yaml.Node, path []string, depth int) {
 		}
 	case yaml.SequenceNode:
 		for i, e := range n.Content {
-			w.walk(e, append(path[:len(path):len(path)], fmt.Sprint(i)), depth+1)
+			w.walk(e, append(path, strconv.Itoa(i)), depth+1)
 		}
 	}
 }
@@ -102,7 +111,7 @@ func (w *mixWalker) schemaMap(n *yaml.Node, path []string, depth int) {
 		return
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		w.schema(n.Content[i+1], append(path[:len(path):len(path)], n.Content[i].Value), depth+1)
+		w.schema(n.Content[i+1], append(path, n.Content[i].Value), depth+1)
 	}
 }
 
@@ -112,22 +121,22 @@ func (w *mixWalker) schema(n *yaml.Node, path []string, depth int) {
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		kn, v := n.Content[i], n.Content[i+1]
-		w.keyword(kn, v, append(path[:len(path):len(path)], kn.Value))
+		w.keyword(kn, v, append(path, kn.Value))
 	}
 	for _, k := range subschema {
 		if v := mapValue(n, k); v != nil {
-			w.schema(v, append(path[:len(path):len(path)], k), depth+1)
+			w.schema(v, append(path, k), depth+1)
 		}
 	}
 	for _, k := range subschemaMap {
 		if v := mapValue(n, k); v != nil {
-			w.schemaMap(v, append(path[:len(path):len(path)], k), depth+1)
+			w.schemaMap(v, append(path, k), depth+1)
 		}
 	}
 	for _, k := range subschemaList {
 		if v := mapValue(n, k); v != nil && v.Kind == yaml.SequenceNode {
 			for i, e := range v.Content {
-				w.schema(e, append(path[:len(path):len(path)], k, fmt.Sprint(i)), depth+1)
+				w.schema(e, append(path, k, strconv.Itoa(i)), depth+1)
 			}
 		}
 	}

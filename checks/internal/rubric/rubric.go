@@ -17,6 +17,7 @@ package rubric
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentready/agentready/internal/mcp"
 )
@@ -200,9 +201,32 @@ func purpose(text string, names []string) (Span, bool) {
 
 var sentenceEnd = regexp.MustCompile(`[.!?](\s|$)|\n`)
 
-var nonAlnum = regexp.MustCompile(`[^a-z0-9]+`)
-
-func foldWords(s string) string { return nonAlnum.ReplaceAllString(strings.ToLower(s), "") }
+// foldWords keeps of s, lowered, its ASCII letters and digits: what is left
+// of a text once case, spaces and punctuation are ignored. It runs on every
+// operation's summary and description, so it filters bytes rather than
+// matching a pattern; a byte below 0x80 is never part of a longer UTF-8
+// sequence, so keeping those bytes keeps exactly the characters a-z and 0-9.
+// Only a text with other characters is lowered first, because lowering some
+// of them gives an ASCII letter (the Kelvin sign gives k).
+func foldWords(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			s = strings.ToLower(s)
+			break
+		}
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+			b.WriteByte(c)
+		case 'A' <= c && c <= 'Z':
+			b.WriteByte(c + 'a' - 'A')
+		}
+	}
+	return b.String()
+}
 
 // phrasings are the wordings by which descriptions state each item. They
 // are lists of common phrasings, not a grammar: a match is evidence enough
