@@ -54,10 +54,14 @@ type Options struct {
 	// LogPath is the file the app's output goes to; "" creates one in the
 	// temporary directory.
 	LogPath string
+	// appendLog keeps what LogPath holds: a restarted app writes after
+	// the output of the one it replaces.
+	appendLog bool
 }
 
 // App is a started app.
 type App struct {
+	opts    Options // as started, for Restart
 	cmd     *exec.Cmd
 	pgid    int
 	logPath string
@@ -94,11 +98,11 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	if o.Grace <= 0 {
 		o.Grace = DefaultGrace
 	}
-	logFile, err := openLog(o.LogPath)
+	logFile, err := openLog(o.LogPath, o.appendLog)
 	if err != nil {
 		return nil, err
 	}
-	a := &App{logPath: logFile.Name(), grace: o.Grace, exited: make(chan struct{})}
+	a := &App{opts: o, logPath: logFile.Name(), grace: o.Grace, exited: make(chan struct{})}
 	a.log = newLineLog(logFile, ready.pattern)
 	a.cmd = command(o, a.log)
 	if err := a.cmd.Start(); err != nil {
@@ -116,6 +120,20 @@ func Start(ctx context.Context, o Options) (*App, error) {
 		return nil, errors.Join(fmt.Errorf("%w: %w%s", ErrNotReady, err, a.tailMessage()), stopErr)
 	}
 	return a, nil
+}
+
+// Restart stops the app, starts its command again with the same options
+// (environment, readiness condition and timeout, grace), its output
+// appended to the same log, and waits for readiness as Start does. It
+// returns the new App, which replaces a; on any failure the new process
+// has already been stopped, and the error carries the tail of its output.
+func (a *App) Restart(ctx context.Context) (*App, error) {
+	if err := a.Stop(); err != nil {
+		return nil, err
+	}
+	o := a.opts
+	o.LogPath, o.appendLog = a.logPath, true
+	return Start(ctx, o)
 }
 
 // LogPath is the file the app's output is written to.
@@ -274,9 +292,12 @@ func pollURL(ctx context.Context, u string) <-chan error {
 	return done
 }
 
-func openLog(p string) (*os.File, error) {
-	if p == "" {
+func openLog(p string, keep bool) (*os.File, error) {
+	switch {
+	case p == "":
 		return os.CreateTemp("", "agentready-app-*.log")
+	case keep:
+		return os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
 	}
 	return os.Create(p)
 }

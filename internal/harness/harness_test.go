@@ -326,3 +326,46 @@ func TestHowTheAppExited(t *testing.T) {
 		app.Stop()
 	}
 }
+
+// Restart stops the whole group of the app and starts its command again,
+// with the same options, the output appended to the same log; a command
+// that does not come back fails as a start does, with nothing left running.
+func TestRestart(t *testing.T) {
+	bin := harnesstest.BuildServer(t)
+	dir := t.TempDir()
+	logPath, marker := filepath.Join(dir, "app.log"), filepath.Join(dir, "started")
+	// The second start exits at once: the app does not come back.
+	command := `if [ -e "$MARKER" ]; then echo "already started once"; exit 3; fi; touch "$MARKER"; exec ` + bin + " -addr 127.0.0.1:0 -spawn"
+	app, err := harness.Start(context.Background(), harness.Options{
+		Command: command, Env: []string{"MARKER=" + marker}, Ready: "listening on", LogPath: logPath, Grace: 2 * time.Second,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := app.Pgid()
+	// Without the marker the command starts again, so the restart succeeds.
+	if err := os.Remove(marker); err != nil {
+		t.Fatal(err)
+	}
+	again, err := app.Restart(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	harnesstest.AssertGroupGone(t, first)
+	if again.Pgid() == first || again.LogPath() != logPath || again.Exited() {
+		t.Fatalf("restarted app: pgid %d (first %d), log %s, exited %v", again.Pgid(), first, again.LogPath(), again.Exited())
+	}
+	b, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "listening on "); n != 2 {
+		t.Fatalf("the log holds %d starts, want both:\n%s", n, b)
+	}
+	// The marker is back: this restart's command exits before it is ready.
+	_, err = again.Restart(context.Background())
+	if !errors.Is(err, harness.ErrNotReady) || !strings.Contains(err.Error(), "already started once") {
+		t.Fatalf("restart of a command that exits: %v", err)
+	}
+	harnesstest.AssertGroupGone(t, again.Pgid())
+}
