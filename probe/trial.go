@@ -29,8 +29,13 @@ type TrialSession struct {
 	// PlanOnly.
 	Confirm func(*exchange.TrialPlan) error
 	// Reset brings the target back to the state the scan saw, before each
-	// run and after the last; nil when the runs act on distinct resources.
+	// run and, unless OnlyBeforeRuns, after the last; nil when the runs act
+	// on distinct resources.
 	Reset func(context.Context) error
+	// OnlyBeforeRuns skips the reset after the last run: an app the
+	// harness restarts is stopped once the scan ends, so restarting it
+	// then would only delay the report.
+	OnlyBeforeRuns bool
 }
 
 // playTrial plans, confirms and plays the trial, keeping every exchange on
@@ -102,7 +107,7 @@ func (s Session) playTrial(ctx context.Context, sched *schedule, out *Outcome) e
 		cutShort(&out.Stats, ctx, finding.CutActive)
 		out.Notes = append(out.Notes, fmt.Sprintf("trial: %d of %d runs not played: %v", len(plan.Runs)-played, len(plan.Runs), ctx.Err()))
 	}
-	if s.Trial.Reset != nil && played > 0 {
+	if s.Trial.Reset != nil && !s.Trial.OnlyBeforeRuns && played > 0 {
 		if err := s.Trial.Reset(context.WithoutCancel(ctx)); err != nil {
 			out.Notes = append(out.Notes, fmt.Sprintf("trial: the reset after the last run failed: %v", err))
 		}

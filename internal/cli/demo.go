@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -58,7 +59,8 @@ findings look like.`,
 				fmt.Fprintf(e.stderr, "demo API at %s\n", target)
 			}
 			lim.ids.fallback = demoIdentities() // scan as anonymous and user unless told otherwise
-			lim.trial.restart = reset           // a trial restarts the demo between runs, in process
+			// A trial restarts the demo between runs, in process.
+			lim.trial.restart = func(context.Context) error { reset(); return nil }
 			lim.spec.keepRaw = rf.record != "" || checks.NeedsOf(e.customChecks()).Has(checks.NeedsSpecText)
 			plan, err := planScan(e, target, &out, &lim)
 			if err != nil {

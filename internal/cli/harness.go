@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"time"
@@ -22,6 +23,8 @@ type harnessFlags struct {
 	log          string
 	env          []string
 	grace        time.Duration
+	// running is the app start started, for restartApp.
+	running *startedApp
 }
 
 func (h *harnessFlags) register(fs *pflag.FlagSet) {
@@ -55,10 +58,14 @@ func killRunningApps() error {
 
 // startedApp is the app of this run, or nil without --start.
 type startedApp struct {
+	// app is the running app: the one started, then the one each restart
+	// started; nil once a restart failed.
 	app *harness.App
-	// unwatch ends cancelOnExit's watch, and cancel its context.
+	// unwatch ends the watch of app (see watch), and cancel cancels the
+	// scan's context.
 	unwatch chan struct{}
 	cancel  context.CancelCauseFunc
+	stderr  io.Writer
 }
 
 // cancelOnExit is ctx, cancelled when the app exits before finish: what a
@@ -70,15 +77,61 @@ func (s *startedApp) cancelOnExit(ctx context.Context) context.Context {
 		return ctx
 	}
 	ctx, s.cancel = context.WithCancelCause(ctx)
-	s.unwatch = make(chan struct{})
+	s.watch()
+	return ctx
+}
+
+// watch cancels the scan when the running app exits, until unwatched.
+func (s *startedApp) watch() {
+	app, unwatch := s.app, make(chan struct{})
+	s.unwatch = unwatch
 	go func() {
 		select {
-		case <-s.app.Done():
-			s.cancel(fmt.Errorf("the app started with --start %s", s.app.HowExited()))
-		case <-s.unwatch:
+		case <-app.Done():
+			s.cancel(fmt.Errorf("the app started with --start %s", app.HowExited()))
+		case <-unwatch:
 		}
 	}()
-	return ctx
+}
+
+// stopWatching ends the watch before the app is stopped on purpose.
+func (s *startedApp) stopWatching() {
+	if s.unwatch != nil {
+		close(s.unwatch)
+		s.unwatch = nil
+	}
+}
+
+// errAppNotBack is why the scan stopped when a restart failed.
+var errAppNotBack = errors.New("the app started with --start did not come back when restarted")
+
+// restart stops the app and starts its command again, with the same
+// environment, and waits for it as --ready and --ready-timeout say: a
+// trial's reset between runs, for an app that keeps its state in memory.
+// An app that does not come back stops the scan there (exit 3), its report
+// holding the runs played: nothing more can be sent to it.
+func (s *startedApp) restart(ctx context.Context) error {
+	s.stopWatching()
+	old := s.app
+	app, err := old.Restart(ctx)
+	runningApps.Lock()
+	delete(runningApps.apps, old)
+	if app != nil {
+		runningApps.apps[app] = true
+	}
+	runningApps.Unlock()
+	s.app = app
+	if err != nil {
+		if ctx.Err() != nil {
+			// Interrupted, or out of budget: not the app's doing.
+			return err
+		}
+		fmt.Fprintf(s.stderr, "agentready: --start: restart between trial runs: %v\n", err)
+		s.cancel(errAppNotBack)
+		return fmt.Errorf("%w; its output is in %s", errAppNotBack, old.LogPath())
+	}
+	s.watch()
+	return nil
 }
 
 // check finds every usage error of the flags, so that none is found once
@@ -138,7 +191,17 @@ func (h *harnessFlags) start(ctx context.Context, e *env, target string) (*start
 	runningApps.Unlock()
 	e.app = &finding.AppInfo{Command: h.command, Ready: ready, Log: app.LogPath()}
 	fmt.Fprintf(e.stderr, "agentready: started the app (process group %d); its output goes to %s\n", app.Pgid(), app.LogPath())
-	return &startedApp{app: app}, nil
+	h.running = &startedApp{app: app, stderr: e.stderr}
+	return h.running, nil
+}
+
+// restartApp is a trial's reset with --start: it restarts the app start
+// started (see startedApp.restart).
+func (h *harnessFlags) restartApp(ctx context.Context) error {
+	if h.running == nil || h.running.app == nil {
+		return errors.New("no app started with --start is running")
+	}
+	return h.running.restart(ctx)
 }
 
 // finish stops the app whatever the outcome, and when the run failed shows
@@ -148,10 +211,15 @@ func (s *startedApp) finish(e *env, runErr error) error {
 	if s == nil {
 		return runErr
 	}
-	if s.unwatch != nil {
-		// The app is stopped now on purpose.
-		close(s.unwatch)
+	// The app is stopped now on purpose.
+	s.stopWatching()
+	if s.cancel != nil {
 		s.cancel(nil)
+	}
+	if s.app == nil {
+		// A restart failed: that app was stopped then, and its last lines
+		// shown.
+		return runErr
 	}
 	stopErr := s.app.Stop()
 	runningApps.Lock()

@@ -4,14 +4,19 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/harness/harnesstest"
 )
@@ -194,4 +199,84 @@ func TestAppThatExitsMidScanStopsIt(t *testing.T) {
 	if rep.Coverage.Interrupted != want || rep.Score.Grade != finding.GradeNotAssessed {
 		t.Errorf("coverage.interrupted %q, grade %q; want %q and N/A", rep.Coverage.Interrupted, rep.Score.Grade, want)
 	}
+}
+
+// With --start and --trial and no --trial-reset, the harness restarts the
+// app before each run: the test server keeps the demo's orders in memory,
+// so each run finds the order the scan saw, and its log shows one start
+// for the scan and one for each run. A restart after which the app does
+// not come back stops the scan (exit 3), and the report holds the run
+// played before it.
+func TestTrialRestartsTheStartedApp(t *testing.T) {
+	bin := harnesstest.BuildServer(t)
+	// starts counts the starts of the command in file N and exits before
+	// listening once there were more than LAST (0: never).
+	starter := `n=$(( $(cat "$N" 2>/dev/null || echo 0) + 1 )); echo $n > "$N"; ` +
+		`if [ "$LAST" -gt 0 ] && [ $n -gt "$LAST" ]; then echo "start $n refused"; exit 3; fi; exec ` + bin + " -spawn -addr $ADDR"
+	scanWithTrial := func(t *testing.T, last int) (result, *finding.Report, string) {
+		dir := t.TempDir()
+		addr := harnesstest.FreeAddr(t)
+		logPath, out := filepath.Join(dir, "app.log"), filepath.Join(dir, "r.json")
+		r := run(t, "scan", "-q", "-o", "json="+out, "--fail-on", "none",
+			"--start", starter, "--start-env", "N="+filepath.Join(dir, "starts"), "--start-env", fmt.Sprintf("LAST=%d", last),
+			"--start-env", "ADDR="+addr, "--start-log", logPath, "--ready", "listening on", "--stop-grace", "2s",
+			"--trial", "--yes", "--active-allow", "POST /orders/*/*", "http://"+addr+"/")
+		b, err := os.ReadFile(logPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Every process group the command started is gone.
+		for _, m := range regexp.MustCompile(`(?m)^pgid (\d+)$`).FindAllStringSubmatch(string(b), -1) {
+			pgid, _ := strconv.Atoi(m[1])
+			harnesstest.AssertGroupGone(t, pgid)
+		}
+		return r, readJSONReport(t, out), string(b)
+	}
+	t.Run("restarted before each run", func(t *testing.T) {
+		r, rep, log := scanWithTrial(t, 0)
+		if r.code != ExitOK {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		if rep.Trials == nil || rep.Trials.Reset != exchange.ResetRestart {
+			t.Fatalf("trials %+v, want reset %q", rep.Trials, exchange.ResetRestart)
+		}
+		runs := 0
+		for _, task := range rep.Trials.Tasks {
+			for _, run := range task.Runs {
+				runs++
+				// Each player of a task acts on the same order, which only a
+				// restart brings back to the state the scan saw.
+				if run.Outcome != "completed" {
+					t.Errorf("task %d (%s), player %s on %s: %s", task.ID, task.Operation, run.Player, run.Resource, run.Outcome)
+				}
+			}
+		}
+		// One start for the scan, one before each run, none after the last.
+		if starts := strings.Count(log, "listening on "); runs < 2 || starts != runs+1 {
+			t.Errorf("%d starts for %d runs, want one for the scan and one before each run", starts, runs)
+		}
+	})
+	t.Run("the app does not come back", func(t *testing.T) {
+		// The scan's start and the restart before run 1 succeed; the
+		// restart before run 2 exits.
+		r, rep, log := scanWithTrial(t, 2)
+		if r.code != ExitIncomplete || !strings.Contains(r.stderr, "did not come back when restarted") || !strings.Contains(r.stderr, "start 3 refused") {
+			t.Fatalf("exit %d, stderr %q; want %d, the app not coming back and its last line", r.code, r.stderr, ExitIncomplete)
+		}
+		if !strings.Contains(log, "start 3 refused") {
+			t.Errorf("the restarts' output is not appended to the log:\n%s", log)
+		}
+		if !strings.Contains(rep.Coverage.Interrupted, "did not come back when restarted during the trial") {
+			t.Errorf("coverage interrupted %q", rep.Coverage.Interrupted)
+		}
+		var outcomes []string
+		for _, task := range rep.Trials.Tasks {
+			for _, run := range task.Runs {
+				outcomes = append(outcomes, run.Outcome)
+			}
+		}
+		if len(outcomes) < 2 || outcomes[0] != "completed" || slices.ContainsFunc(outcomes[1:], func(o string) bool { return o != "not played" }) {
+			t.Errorf("outcomes %q, want the first run completed and the rest not played", outcomes)
+		}
+	})
 }

@@ -213,6 +213,9 @@ holds every target (text, markdown, json, sarif).`,
 				return err
 			}
 			lim.spec.keepRaw = rf.record != "" || checks.NeedsOf(e.customChecks()).Has(checks.NeedsSpecText)
+			if app.command != "" {
+				lim.trial.restart = app.restartApp // a trial restarts the app between runs
+			}
 			plan, err := planScan(e, start, &out, &lim)
 			if err != nil {
 				return err

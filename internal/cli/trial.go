@@ -25,15 +25,16 @@ import (
 type trialFlags struct {
 	on, planOnly bool
 	reset        string
-	// restart resets the target in process, set by demo: the harness's
-	// way of restarting the app between runs.
-	restart func()
+	// restart restarts the target before each run when no --trial-reset
+	// is given: scan --start restarts the app, demo resets itself in
+	// process.
+	restart func(context.Context) error
 }
 
 func (f *trialFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.on, "trial", false, "also play a trial: the state-changing operations the API declares, through each interface it offers, by three deterministic players; shown and confirmed first (see docs/trials.md)")
 	fs.BoolVar(&f.planOnly, "trial-plan", false, "print every request a trial would send, and send none of it")
-	fs.StringVar(&f.reset, "trial-reset", "", "shell command that resets the target to the state the scan saw, run before each trial run and after the last (default: each run acts on a resource of its own)")
+	fs.StringVar(&f.reset, "trial-reset", "", "shell command that resets the target to the state the scan saw, run before each trial run and after the last; it wins over the restart of an app started with --start (default: with --start, the app is restarted before each run; else each run acts on a resource of its own)")
 }
 
 // errTrialDeclined is returned when the user answers no at the prompt.
@@ -61,12 +62,13 @@ func (f *trialFlags) options(e *env, allow []string, yes bool) (*scan.TrialOptio
 	}
 	resetKind, reset := exchange.ResetDistinct, (func(context.Context) error)(nil)
 	switch {
-	case f.restart != nil:
-		resetKind = exchange.ResetRestart
-		reset = func(context.Context) error { f.restart(); return nil }
 	case f.reset != "":
+		// The user's command knows what the app keeps, which a restart
+		// may not reset (a database, files).
 		resetKind = exchange.ResetCommand
 		reset = resetCommand(f.reset, e.stderr)
+	case f.restart != nil:
+		resetKind, reset = exchange.ResetRestart, f.restart
 	}
 	o := builtin.TrialOptions{Allow: entries, Reset: resetKind}
 	if file.Trial.Tasks != nil {
@@ -79,7 +81,9 @@ func (f *trialFlags) options(e *env, allow []string, yes bool) (*scan.TrialOptio
 	if err != nil {
 		return nil, usageError("--active-allow %v", err)
 	}
-	opts := &scan.TrialOptions{Plan: planner, PlanOnly: f.planOnly, Reset: reset}
+	// A restarted app is stopped (or the demo closed) once the scan ends:
+	// nothing reads it after the last run.
+	opts := &scan.TrialOptions{Plan: planner, PlanOnly: f.planOnly, Reset: reset, ResetOnlyBeforeRuns: resetKind == exchange.ResetRestart}
 	if f.planOnly {
 		opts.Confirm = func(plan *exchange.TrialPlan) error {
 			printTrialPlan(e.stderr, plan)

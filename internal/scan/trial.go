@@ -25,6 +25,9 @@ type TrialOptions struct {
 	// Reset brings the target back to the state the scan saw between runs;
 	// nil when the runs act on distinct resources.
 	Reset func(context.Context) error
+	// ResetOnlyBeforeRuns skips the reset after the last run, for an app
+	// that is stopped once the scan ends (probe.TrialSession).
+	ResetOnlyBeforeRuns bool
 }
 
 // trialSession hands the probe the trial, planned as the identity it runs
@@ -36,5 +39,5 @@ func (t *TrialOptions) trialSession() *probe.TrialSession {
 	plan := func(v probe.View, doc *spec.Document, snap *mcp.Snapshot) *exchange.TrialPlan {
 		return t.Plan(checks.IdentityView{Caller: v.Caller, Recording: v.Recording, MCP: v.MCP}, doc, snap)
 	}
-	return &probe.TrialSession{Plan: plan, PlanOnly: t.PlanOnly, Confirm: t.Confirm, Reset: t.Reset}
+	return &probe.TrialSession{Plan: plan, PlanOnly: t.PlanOnly, Confirm: t.Confirm, Reset: t.Reset, OnlyBeforeRuns: t.ResetOnlyBeforeRuns}
 }
