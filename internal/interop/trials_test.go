@@ -2,7 +2,8 @@
 
 // Trials played on real servers that accept writes, each started fresh for
 // the test (a disposable state: nothing else reads it) and played without a
-// reset, so that each task acts on a resource of its own:
+// reset, so that each task acts on a resource of its own, or started by the
+// scan (--start), which restarts the app before each run:
 //
 //	bash internal/interop/servers.sh run go test -count=1 -tags interop -run RealServersTrial -v ./internal/interop/
 //	bash internal/interop/matrix/matrix.sh run go test -count=1 -tags interop -run MatrixTrial -v ./internal/interop/
@@ -29,8 +30,11 @@ import (
 
 // trialCase is one trial and what curl showed the server does.
 type trialCase struct {
-	target  string
-	args    []string
+	target string
+	args   []string
+	// reset is the reset the report must name: distinct, unless the scan
+	// starts the app itself (restart).
+	reset   string
 	tasks   []playedTask
 	skipped []string // what the plan's notes say of a task left out
 	after   []afterTrial
@@ -51,9 +55,9 @@ type afterTrial struct {
 	contains string
 }
 
-// playTrial scans tc.target with --trial, without a reset, and checks the
-// plan's resources, the outcomes, the trial family's silence and the
-// server's state afterwards.
+// playTrial scans tc.target with --trial, without a reset command, and
+// checks the reset, the plan's resources, the outcomes, the trial family's
+// silence and the server's state afterwards.
 func playTrial(t *testing.T, tc trialCase) {
 	t.Helper()
 	// In CI a trial needs the configuration's consent; the file says so
@@ -66,8 +70,8 @@ func playTrial(t *testing.T, tc trialCase) {
 	if tr == nil {
 		t.Fatalf("no trials section in the report:\n%s", s.stderr)
 	}
-	if tr.Reset != "distinct" {
-		t.Errorf("reset %q, want distinct (no --trial-reset)", tr.Reset)
+	if tr.Reset != tc.reset {
+		t.Errorf("reset %q, want %s (no --trial-reset)", tr.Reset, tc.reset)
 	}
 	var got []playedTask
 	for _, task := range tr.Tasks {
@@ -139,6 +143,7 @@ func TestRealServersTrialJSONServer(t *testing.T) {
 	addr := startListening(t, "json-server", exec.Command(node, server, "--host", "127.0.0.1", "--port", fmt.Sprint(port), "--quiet", db), port)
 	playTrial(t, trialCase{
 		target: "http://" + addr + "/posts",
+		reset:  "distinct",
 		args: []string{"--openapi", "../../testdata/trial/json-server.openapi.yaml",
 			"--active-allow", "POST /*", "--active-allow", "PATCH /*/*", "--active-allow", "DELETE /*/*"},
 		tasks: []playedTask{
@@ -176,6 +181,7 @@ func TestMatrixTrialFastAPI(t *testing.T) {
 	addr := startListening(t, "the FastAPI app", cmd, port)
 	playTrial(t, trialCase{
 		target: "http://" + addr + "/items",
+		reset:  "distinct",
 		args: []string{"--openapi", "http://" + addr + "/openapi.json",
 			"--active-allow", "POST /*", "--active-allow", "PUT /*/*", "--active-allow", "DELETE /*/*"},
 		tasks: []playedTask{
@@ -189,6 +195,37 @@ func TestMatrixTrialFastAPI(t *testing.T) {
 			{"/items/2", 404, ""},
 			{"/items/3", 200, `"name":"Sarah Vaughan and Clifford Brown"`},
 			{"/items/4", 200, `{"id":"4","name":null,"price":null}`},
+		},
+	})
+}
+
+// The same FastAPI app started by the scan itself (--start), which
+// restarts it before each run: the app keeps its items in memory, so every
+// run finds the item the scan saw, and the update and the delete both act
+// on the first one. The app is stopped with the scan, so nothing is read
+// afterwards.
+func TestMatrixTrialFastAPIRestarted(t *testing.T) {
+	t.Parallel()
+	python := "/usr/bin/python3"
+	if err := exec.Command(python, "-c", "import fastapi, uvicorn").Run(); err != nil {
+		missing(t, "python3-fastapi and python3-uvicorn are not installed (matrix.sh installs them): "+err.Error())
+	}
+	app, err := filepath.Abs(filepath.Join(matrixDir, "python", "fastapi_app.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	_, port, _ := strings.Cut(addr, ":")
+	playTrial(t, trialCase{
+		target: "http://" + addr + "/items",
+		reset:  "restart",
+		args: []string{"--start", python + " " + app, "--start-env", "PORT=" + port,
+			"--openapi", "http://" + addr + "/openapi.json",
+			"--active-allow", "POST /*", "--active-allow", "PUT /*/*", "--active-allow", "DELETE /*/*"},
+		tasks: []playedTask{
+			{"create_item_items_post", "/items", "completed"},
+			{"update_item_items__item_id__put", "/items/1", "completed"},
+			{"delete_item_items__item_id__delete", "/items/1", "completed"},
 		},
 	})
 }
