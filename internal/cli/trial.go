@@ -34,7 +34,7 @@ type trialFlags struct {
 func (f *trialFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.on, "trial", false, "also play a trial: the state-changing operations the API declares, through each interface it offers, by three deterministic players; shown and confirmed first (see docs/trials.md)")
 	fs.BoolVar(&f.planOnly, "trial-plan", false, "print every request a trial would send, and send none of it")
-	fs.StringVar(&f.reset, "trial-reset", "", "shell command that resets the target to the state the scan saw, run before each trial run and after the last; it wins over the restart of an app started with --start (default: with --start, the app is restarted before each run; else each run acts on a resource of its own)")
+	fs.StringVar(&f.reset, "trial-reset", "", "shell command that resets the target to the state the scan saw, run before each trial run and after the last; it wins over a restart (default: the app started with --start, or the demo, is restarted before each run; else each run acts on a resource of its own)")
 }
 
 // errTrialDeclined is returned when the user answers no at the prompt.
