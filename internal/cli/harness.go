@@ -217,8 +217,7 @@ func (s *startedApp) finish(e *env, runErr error) error {
 		s.cancel(nil)
 	}
 	if s.app == nil {
-		// A restart failed: that app was stopped then, and its last lines
-		// shown.
+		// A restart failed: the app it started was stopped then.
 		return runErr
 	}
 	stopErr := s.app.Stop()

@@ -204,7 +204,8 @@ func TestAppThatExitsMidScanStopsIt(t *testing.T) {
 // With --start and --trial and no --trial-reset, the harness restarts the
 // app before each run: the test server keeps the demo's orders in memory,
 // so each run finds the order the scan saw, and its log shows one start
-// for the scan and one for each run. A restart after which the app does
+// for the scan and one for each run. --trial-reset wins over the restart,
+// and --trial-plan restarts nothing. A restart after which the app does
 // not come back stops the scan (exit 3), and the report holds the run
 // played before it.
 func TestTrialRestartsTheStartedApp(t *testing.T) {
@@ -213,14 +214,15 @@ func TestTrialRestartsTheStartedApp(t *testing.T) {
 	// listening once there were more than LAST (0: never).
 	starter := `n=$(( $(cat "$N" 2>/dev/null || echo 0) + 1 )); echo $n > "$N"; ` +
 		`if [ "$LAST" -gt 0 ] && [ $n -gt "$LAST" ]; then echo "start $n refused"; exit 3; fi; exec ` + bin + " -spawn -addr $ADDR"
-	scanWithTrial := func(t *testing.T, last int) (result, *finding.Report, string) {
+	scanWithTrial := func(t *testing.T, last int, flags ...string) (result, *finding.Report, string) {
 		dir := t.TempDir()
 		addr := harnesstest.FreeAddr(t)
 		logPath, out := filepath.Join(dir, "app.log"), filepath.Join(dir, "r.json")
-		r := run(t, "scan", "-q", "-o", "json="+out, "--fail-on", "none",
-			"--start", starter, "--start-env", "N="+filepath.Join(dir, "starts"), "--start-env", fmt.Sprintf("LAST=%d", last),
-			"--start-env", "ADDR="+addr, "--start-log", logPath, "--ready", "listening on", "--stop-grace", "2s",
-			"--trial", "--yes", "--active-allow", "POST /orders/*/*", "http://"+addr+"/")
+		args := []string{"scan", "-q", "-o", "json=" + out, "--fail-on", "none",
+			"--start", starter, "--start-env", "N=" + filepath.Join(dir, "starts"), "--start-env", fmt.Sprintf("LAST=%d", last),
+			"--start-env", "ADDR=" + addr, "--start-log", logPath, "--ready", "listening on", "--stop-grace", "2s",
+			"--trial", "--yes", "--active-allow", "POST /orders/*/*"}
+		r := run(t, append(append(args, flags...), "http://"+addr+"/")...)
 		b, err := os.ReadFile(logPath)
 		if err != nil {
 			t.Fatal(err)
@@ -254,6 +256,26 @@ func TestTrialRestartsTheStartedApp(t *testing.T) {
 		// One start for the scan, one before each run, none after the last.
 		if starts := strings.Count(log, "listening on "); runs < 2 || starts != runs+1 {
 			t.Errorf("%d starts for %d runs, want one for the scan and one before each run", starts, runs)
+		}
+	})
+	t.Run("--trial-reset wins", func(t *testing.T) {
+		resets := filepath.Join(t.TempDir(), "resets")
+		r, rep, log := scanWithTrial(t, 0, "--trial-reset", "echo reset >> "+resets)
+		if r.code != ExitOK {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		b, _ := os.ReadFile(resets)
+		if rep.Trials == nil || rep.Trials.Reset != exchange.ResetCommand || strings.Count(log, "listening on ") != 1 || !strings.Contains(string(b), "reset") {
+			t.Errorf("trials %+v, %d starts, resets %q; want the command, and the app started once", rep.Trials, strings.Count(log, "listening on "), b)
+		}
+	})
+	t.Run("plan only", func(t *testing.T) {
+		r, rep, log := scanWithTrial(t, 0, "--trial-plan")
+		if r.code != ExitOK {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		if rep.Trials == nil || !rep.Trials.PlanOnly || rep.Trials.Reset != exchange.ResetRestart || strings.Count(log, "listening on ") != 1 {
+			t.Errorf("trials %+v, %d starts; want a plan that would restart, and the app started once", rep.Trials, strings.Count(log, "listening on "))
 		}
 	})
 	t.Run("the app does not come back", func(t *testing.T) {
