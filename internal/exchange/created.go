@@ -11,11 +11,11 @@ import (
 
 // CreatedBy is the URL of the resource an accepted attempt created, on the
 // origin of the request, "" when its answer names none: a 201 Created with
-// a Location (RFC 9110 §15.3.2), else the answer's HAL link to itself
-// (_links.self), else the answer's id filling template, the item path the
-// OpenAPI document declares under the collection the attempt was sent to
-// (its one variable taken from the member of that name, else "id"). With a
-// template, a Location or self link must fit it too, so that a cleanup
+// a Location (RFC 9110 §15.3.2), else, given template (the item path the
+// OpenAPI document declares under the collection the attempt was sent
+// to), the answer's HAL link to itself (_links.self) or its id filling the
+// template (its one variable taken from the member of that name, else
+// "id"). With a template, a Location must fit it too, so that a cleanup
 // sent to the URL is the DELETE the plan showed.
 func CreatedBy(x *Exchange, template string) string {
 	if x == nil || x.Response == nil || x.Response.Status/100 != 2 {
@@ -41,6 +41,11 @@ func CreatedBy(x *Exchange, template string) string {
 		if loc := x.Response.Header.Get("Location"); loc != "" {
 			return fits(loc)
 		}
+	}
+	if template == "" {
+		// Without an item path to fit, a body's self link may well be
+		// the resource an action acted on, not one it created.
+		return ""
 	}
 	v := x.Response.ReadHAL()
 	if v.Err != nil || v.Doc.Root == nil {
