@@ -126,7 +126,8 @@ func (s Session) trialConfig(identity string) (Identity, Config) {
 }
 
 // playRun sends one run's steps in order: the attempt until one succeeds,
-// the repeat only after one did, the reads always. Redirects are recorded,
+// the repeat only after one did, the reads always, and the cleanup only to
+// the resource the successful attempt's answer says it created. Redirects are recorded,
 // not followed, as for active probes.
 func (s Session) playRun(ctx context.Context, r *exchange.TrialRun) (notes []string) {
 	_, cfg := s.trialConfig(r.Identity)
@@ -136,7 +137,12 @@ func (s Session) playRun(ctx context.Context, r *exchange.TrialRun) (notes []str
 	c.maxHops = 0
 	defer c.close()
 	var succeeded *exchange.TrialStep
+	var succeededX *exchange.Exchange
 	var readTag string
+	// created is the URL of what the attempt created, where the run
+	// planned a cleanup and the answer names it on the item path the
+	// cleanup was planned for; "" skips the cleanup and its read.
+	created := ""
 	// skipped is set when a repeat or stale step was not sent: the re-read
 	// planned after it would show nothing new.
 	skipped := false
@@ -164,6 +170,20 @@ func (s Session) playRun(ctx context.Context, r *exchange.TrialRun) (notes []str
 				skipped = false
 				continue
 			}
+		case exchange.StepCleanup:
+			created = ""
+			if r.CreatedAt != "" {
+				created = exchange.CreatedBy(succeededX, r.CreatedAt)
+			}
+			if created == "" {
+				continue
+			}
+			st.URL = created
+		case exchange.StepCleanupRead:
+			if created == "" {
+				continue
+			}
+			st.URL = created
 		}
 		if err := validatePlanned(st.PlannedRequest, start, true); err != nil {
 			notes = append(notes, fmt.Sprintf("trial request %s %s (%s) not sent: %v", st.Method, st.URL, st.Purpose, err))
@@ -180,7 +200,7 @@ func (s Session) playRun(ctx context.Context, r *exchange.TrialRun) (notes []str
 			readTag = x.Response.Header.Get("ETag")
 		}
 		if st.Role == exchange.StepCall && mcp.Accomplished(x, st.Via) {
-			succeeded = &r.Steps[i]
+			succeeded, succeededX = &r.Steps[i], x
 		}
 	}
 	return notes

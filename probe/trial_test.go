@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -70,6 +71,79 @@ func TestTrialStaleStepTakesTheReadsTag(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	if slices.ContainsFunc(seen, func(r string) bool { return r == "POST /items/1/publish "+exchange.StaleETag }) {
+		t.Errorf("the placeholder was sent: %q", seen)
+	}
+}
+
+// A cleanup goes to the URL the attempt's answer gives: a 201's Location,
+// else the id in its body filling the item path, and only on the target's
+// origin and at the item path the cleanup was planned for; a cleanup not
+// sent takes its read with it.
+func TestTrialCleanupTakesTheCreatedURL(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Method+" "+r.URL.Path)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case r.Method == http.MethodPost && r.URL.Path == "/located":
+			w.Header().Set("Location", "/located/7")
+			w.WriteHeader(http.StatusCreated)
+			_, _ = w.Write([]byte(`{"id":"ignored"}`))
+		case r.Method == http.MethodPost && r.URL.Path == "/bodied":
+			_, _ = w.Write([]byte(`{"name":"x","id":12}`))
+		case r.Method == http.MethodPost && r.URL.Path == "/elsewhere":
+			w.Header().Set("Location", "http://other.example/elsewhere/3")
+			w.WriteHeader(http.StatusCreated)
+		case r.Method == http.MethodDelete:
+			_, _ = w.Write([]byte(`{"ok":true}`))
+		case r.Method == http.MethodGet && (r.URL.Path == "/located/7" || r.URL.Path == "/bodied/12"):
+			w.WriteHeader(http.StatusNotFound)
+		default:
+			_, _ = w.Write([]byte(`[]`))
+		}
+	}))
+	defer srv.Close()
+	start, _ := url.Parse(srv.URL + "/")
+	runOn := func(collection string) exchange.TrialRun {
+		get := func(role, u string) exchange.TrialStep {
+			return exchange.TrialStep{Role: role, Via: exchange.ViaHTTP, PlannedRequest: exchange.PlannedRequest{Purpose: "trial/A/" + role, Method: http.MethodGet, URL: u}}
+		}
+		call := exchange.TrialStep{Role: exchange.StepCall, Via: exchange.ViaHTTP, PlannedRequest: exchange.PlannedRequest{Purpose: "trial/A/call", Method: http.MethodPost, URL: srv.URL + collection, Header: http.Header{}}}
+		cleanup := exchange.TrialStep{Role: exchange.StepCleanup, Via: exchange.ViaHTTP, PlannedRequest: exchange.PlannedRequest{Purpose: "trial/A/cleanup", Method: http.MethodDelete, URL: exchange.CreatedURL}}
+		return exchange.TrialRun{Task: 1, Player: "A", Resource: srv.URL + collection, CreatedAt: srv.URL + collection + "/{item_id}",
+			Steps: []exchange.TrialStep{get(exchange.StepRead, srv.URL+collection), call, get(exchange.StepReread, srv.URL+collection), cleanup, get(exchange.StepCleanupRead, exchange.CreatedURL)}}
+	}
+	s := Session{
+		Config: Config{Start: start, Budget: 30 * time.Second, MaxPages: 1},
+		Trial: &TrialSession{
+			Plan: func(View, *spec.Document, *mcp.Snapshot) *exchange.TrialPlan {
+				return &exchange.TrialPlan{Tasks: []exchange.TrialTask{{ID: 1}}, Runs: []exchange.TrialRun{runOn("/located"), runOn("/bodied"), runOn("/elsewhere")}}
+			},
+			Confirm: func(*exchange.TrialPlan) error { return nil },
+		},
+	}
+	out, err := RunSession(t.Context(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"/located/7", "/bodied/12"} {
+		r := out.Trial.Runs[i]
+		if roles := []string{"read", "call", "reread", "cleanup", "cleanup-read"}; !slices.Equal(r.Roles, roles) {
+			t.Fatalf("run %d: roles %v, want %v", i, r.Roles, roles)
+		}
+		if d, g := r.Exchanges[3].Request, r.Exchanges[4].Request; d.Method != http.MethodDelete || d.URL != srv.URL+want || g.URL != srv.URL+want {
+			t.Errorf("run %d: cleanup %s %s then %s, want DELETE and GET %s", i, d.Method, d.URL, g.URL, want)
+		}
+	}
+	if want := []string{"read", "call", "reread"}; !slices.Equal(out.Trial.Runs[2].Roles, want) {
+		t.Errorf("created off the origin: roles %v, want %v", out.Trial.Runs[2].Roles, want)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if slices.ContainsFunc(seen, func(r string) bool { return strings.Contains(r, "(") }) {
 		t.Errorf("the placeholder was sent: %q", seen)
 	}
 }

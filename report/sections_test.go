@@ -110,3 +110,42 @@ func TestEachSectionShowsWhereItSays(t *testing.T) {
 		}
 	}
 }
+
+// The Trials section totals what the trial created, cleaned and left, and
+// lists what it left, in every format; without anything created, none says
+// so.
+func TestTrialCleanupInEveryFormat(t *testing.T) {
+	render := func(format string, r *finding.Report) string {
+		t.Helper()
+		rep, err := New(format, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := rep.Write(&b, r); err != nil {
+			t.Fatalf("%s: %v", format, err)
+		}
+		return b.String()
+	}
+	full := sample.Full()
+	for _, f := range []string{"text", "markdown", "html"} {
+		out := render(f, full)
+		for _, want := range []string{"created 2, cleaned 1, left 1", "https://api.example.com/items/8 (task 2, C): the DELETE was refused with 405", "created /items/7, cleaned"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: no %q", f, want)
+			}
+		}
+	}
+	if out := render("json", full); !strings.Contains(out, `"leftBehind"`) || !strings.Contains(out, `"cleanup": "cleaned"`) {
+		t.Errorf("json: no leftBehind or cleanup state")
+	}
+	none := *full
+	trials := *full.Trials
+	trials.Created, trials.Cleaned, trials.Left, trials.LeftBehind = 0, 0, 0, nil
+	none.Trials = &trials
+	for _, f := range []string{"text", "markdown", "html"} {
+		if out := render(f, &none); strings.Contains(out, "Resources the trial created") {
+			t.Errorf("%s: a trial that created nothing has a cleanup line", f)
+		}
+	}
+}

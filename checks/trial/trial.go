@@ -15,6 +15,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/internal/hypermedia"
@@ -74,6 +75,9 @@ type run struct {
 	// version had moved; each has the re-read that followed it.
 	repeat, rereadRepeat *exchange.Exchange
 	stale, rereadStale   *exchange.Exchange
+	// cleanup is the DELETE of what the attempt created, cleanupRead the
+	// read of it that followed.
+	cleanup, cleanupRead *exchange.Exchange
 	calls, refused       int
 	accomplished         bool
 	// changed: the re-read differs from the read; reached: it shows the
@@ -160,9 +164,13 @@ func analyze(plan *exchange.TrialPlan, catalog int) *analysis {
 			} else {
 				r.tokens = count(r.read)
 			}
+			requests := 0
 			for i, x := range r.exchanges {
-				if x != r.read && x.Request.Method != http.MethodGet {
-					r.tokens += count(x)
+				if !exchange.IsHousekeeping(pr.Roles[i]) {
+					requests++
+					if x != r.read && x.Request.Method != http.MethodGet {
+						r.tokens += count(x)
+					}
 				}
 				sent := finding.TrialRequest{ExchangeID: x.ID, Step: pr.Roles[i], Method: x.Request.Method, URL: x.Request.URL}
 				if x.Response != nil {
@@ -170,7 +178,8 @@ func analyze(plan *exchange.TrialPlan, catalog int) *analysis {
 				}
 				info.Sent = append(info.Sent, sent)
 			}
-			info.Requests, info.Refused, info.Tokens = len(r.exchanges), r.refused, r.tokens
+			info.Requests, info.Refused, info.Tokens = requests, r.refused, r.tokens
+			a.cleanup(r, &info)
 			info.Outcome = outcome(r)
 			a.runs = append(a.runs, r)
 			p.Tasks++
@@ -193,6 +202,63 @@ func analyze(plan *exchange.TrialPlan, catalog int) *analysis {
 	}
 	a.report.Tokenizer = tokenizer
 	return a
+}
+
+// cleanup says what became of the resource the run's attempt created,
+// when it created one, and counts it in the section's totals.
+func (a *analysis) cleanup(r *run, info *finding.TrialRunInfo) {
+	if !r.accomplished || r.via != exchange.ViaHTTP {
+		return
+	}
+	created := exchange.CreatedBy(r.call, r.plan.CreatedAt)
+	if created == "" && r.plan.CreatedAt != "" {
+		// A Location or self link off the item path the document declares
+		// is still a resource created, which the plan had no DELETE for.
+		created = exchange.CreatedBy(r.call, "")
+	}
+	if created == "" {
+		return
+	}
+	info.Created = created
+	a.report.Created++
+	why := cleanupFailure(r)
+	if why == "" {
+		info.Cleanup = cleanupCleaned
+		a.report.Cleaned++
+		return
+	}
+	info.Cleanup, info.CleanupNote = cleanupLeft, why
+	a.report.Left++
+	a.report.LeftBehind = append(a.report.LeftBehind, finding.TrialLeftBehind{URL: created, Task: r.plan.Task, Player: r.plan.Player, Why: why})
+}
+
+// What became of a resource a run created.
+const (
+	cleanupCleaned = "cleaned"
+	cleanupLeft    = "left"
+)
+
+// cleanupFailure says why the created resource was left, "" when the
+// cleanup was accepted and a read then found it gone (404 or 410).
+func cleanupFailure(r *run) string {
+	planned := slices.ContainsFunc(r.plan.Steps, func(s exchange.TrialStep) bool { return s.Role == exchange.StepCleanup })
+	switch {
+	case !planned && r.plan.NoCleanup != "":
+		return r.plan.NoCleanup
+	case !planned:
+		return "the document declares no DELETE on it"
+	case r.cleanup == nil:
+		return "it is not on the item path the cleanup was planned for"
+	case r.cleanup.Response == nil:
+		return "the DELETE got no answer"
+	case r.cleanup.Response.Status/100 != 2:
+		return fmt.Sprintf("the DELETE was refused with %d", r.cleanup.Response.Status)
+	case r.cleanupRead == nil || r.cleanupRead.Response == nil:
+		return "the DELETE was accepted, and the read that followed got no answer"
+	case r.cleanupRead.Response.Status != http.StatusNotFound && r.cleanupRead.Response.Status != http.StatusGone:
+		return fmt.Sprintf("the DELETE was accepted, and the resource still answers %d", r.cleanupRead.Response.Status)
+	}
+	return ""
 }
 
 func viaOf(r *exchange.TrialRun) string {
@@ -226,6 +292,10 @@ func read(r *run) {
 			r.repeat, after = x, role
 		case exchange.StepStale:
 			r.stale, after = x, role
+		case exchange.StepCleanup:
+			r.cleanup = x
+		case exchange.StepCleanupRead:
+			r.cleanupRead = x
 		case exchange.StepReread:
 			switch after {
 			case exchange.StepRepeat:

@@ -37,7 +37,33 @@ const (
 	// sends it only after the call succeeded and when that read carried an
 	// entity tag, which it fills in for StaleETag.
 	StepStale = "stale"
+	// StepCleanup deletes what the run's attempt created, after the run's
+	// last re-read: the DELETE the OpenAPI document declares on the
+	// created resource's path. The probe fills CreatedURL in from the
+	// attempt's answer (CreatedBy) and sends it only when that answer
+	// names a resource at the run's CreatedAt; a StepCleanupRead follows.
+	StepCleanup = "cleanup"
+	// StepCleanupRead reads the created resource once more after the
+	// cleanup: 404 or 410 says it is gone.
+	StepCleanupRead = "cleanup-read"
 )
+
+// CreatedURL stands, in a planned StepCleanup or StepCleanupRead, for the
+// URL of the resource the run's attempt created: it is known only once
+// the attempt is answered.
+const CreatedURL = "(the created resource's URL)"
+
+// IsTrialWrite reports a step that changes state: every one counts against
+// trial.writes.
+func IsTrialWrite(role string) bool {
+	return role == StepCall || role == StepRepeat || role == StepStale || role == StepCleanup
+}
+
+// IsHousekeeping reports a step that cleans up after the task rather than
+// plays it: it is not counted as the player's requests or tokens.
+func IsHousekeeping(role string) bool {
+	return role == StepCleanup || role == StepCleanupRead
+}
 
 // StaleETag stands, in a planned StepStale, for the entity tag of the
 // run's read: it is known only once the read is answered.
@@ -128,6 +154,14 @@ type TrialRun struct {
 	// of its step in Roles.
 	Exchanges []*Exchange
 	Roles     []string
+	// CreatedAt is the absolute URL template ("http://api/items/{item_id}")
+	// of the item of the collection the attempt is sent to, as the OpenAPI
+	// document declares it: where a resource the attempt creates is found
+	// by its id (CreatedBy). "" when the document declares none.
+	CreatedAt string
+	// NoCleanup says why no cleanup is planned for what the attempt may
+	// create ("" when one is, or when the attempt creates nothing).
+	NoCleanup string
 }
 
 // TrialPlan is the whole trial: the tasks, the runs, and how the target is
@@ -150,7 +184,7 @@ func (p *TrialPlan) Writes() int {
 	n := 0
 	for _, r := range p.Runs {
 		for _, s := range r.Steps {
-			if s.Role == StepCall || s.Role == StepRepeat || s.Role == StepStale {
+			if IsTrialWrite(s.Role) {
 				n++
 			}
 		}

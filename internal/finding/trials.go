@@ -18,6 +18,25 @@ type Trials struct {
 	Players []TrialPlayer `json:"players"`
 	// Tasks are the tasks in plan order, each with its runs.
 	Tasks []TrialTask `json:"tasks"`
+	// Created counts the resources the runs' attempts created (a 201 with
+	// a Location, else the answer's self link or id on the item path the
+	// OpenAPI document declares); Cleaned those a cleanup deleted and a
+	// read then found gone; Left the others, listed in LeftBehind for the
+	// user to remove.
+	Created    int               `json:"created"`
+	Cleaned    int               `json:"cleaned"`
+	Left       int               `json:"left"`
+	LeftBehind []TrialLeftBehind `json:"leftBehind,omitempty"`
+}
+
+// TrialLeftBehind is a resource a trial created and did not remove.
+type TrialLeftBehind struct {
+	URL    string `json:"url"`
+	Task   int    `json:"task"`
+	Player string `json:"player"`
+	// Why it was left: no DELETE declared, the allow-list does not name
+	// it, or the DELETE failed.
+	Why string `json:"why"`
 }
 
 // TrialPlayer is one player's totals over the tasks it played.
@@ -63,10 +82,18 @@ type TrialRunInfo struct {
 	// (accepted, changed, but not to the declared state), "refused" (every
 	// attempt refused), "no change" (accepted, and nothing observable
 	// changed) or "planned".
-	Outcome  string `json:"outcome"`
-	Requests int    `json:"requests"`
-	Refused  int    `json:"refused"`
-	Tokens   int    `json:"tokens"`
+	Outcome string `json:"outcome"`
+	// Requests and Tokens leave out the cleanup, which is housekeeping,
+	// not the task.
+	Requests int `json:"requests"`
+	Refused  int `json:"refused"`
+	Tokens   int `json:"tokens"`
+	// Created is the URL of the resource the run's attempt created, absent
+	// when it created none; Cleanup is then "cleaned" or "left", and
+	// CleanupNote says why it was left.
+	Created     string `json:"created,omitempty"`
+	Cleanup     string `json:"cleanup,omitempty"`
+	CleanupNote string `json:"cleanupNote,omitempty"`
 	// Sent lists what the run sent, in order.
 	Sent []TrialRequest `json:"sent,omitempty"`
 }
@@ -75,7 +102,8 @@ type TrialRunInfo struct {
 // no response came).
 type TrialRequest struct {
 	ExchangeID string `json:"exchangeId"`
-	// Step is "read", "call", "reread", "repeat" or "stale".
+	// Step is "read", "call", "reread", "repeat", "stale", "cleanup" or
+	// "cleanup-read".
 	Step   string `json:"step"`
 	Method string `json:"method"`
 	URL    string `json:"url"`

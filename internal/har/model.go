@@ -242,6 +242,8 @@ type trialRunData struct {
 	Steps     []exchange.TrialStep `json:"steps"`
 	Exchanges []int                `json:"exchanges"`
 	Roles     []string             `json:"roles"`
+	CreatedAt string               `json:"createdAt,omitempty"`
+	NoCleanup string               `json:"noCleanup,omitempty"`
 }
 
 // specData embeds the OpenAPI document the checks used, by its text, so

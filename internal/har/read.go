@@ -361,7 +361,8 @@ func (rd *reader) trial(d *trialData) (*exchange.TrialPlan, error) {
 		if len(r.Roles) != len(r.Exchanges) {
 			return nil, fmt.Errorf("run of task %d: %d roles for %d exchanges", r.Task, len(r.Roles), len(r.Exchanges))
 		}
-		run := exchange.TrialRun{Task: r.Task, Player: r.Player, Resource: r.Resource, Identity: r.Identity, Steps: r.Steps, Roles: r.Roles}
+		run := exchange.TrialRun{Task: r.Task, Player: r.Player, Resource: r.Resource, Identity: r.Identity, Steps: r.Steps, Roles: r.Roles,
+			CreatedAt: r.CreatedAt, NoCleanup: r.NoCleanup}
 		for _, i := range r.Exchanges {
 			x, err := rd.exchange(i)
 			if err != nil {

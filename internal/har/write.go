@@ -232,7 +232,7 @@ func (ix *exchangeIndex) trial(t *exchange.TrialPlan) *trialData {
 		PlanOnly: t.PlanOnly, Sent: t.Sent}
 	for _, r := range t.Runs {
 		rd := trialRunData{Task: r.Task, Player: r.Player, Resource: r.Resource, Identity: r.Identity, Steps: r.Steps,
-			Exchanges: []int{}, Roles: r.Roles}
+			Exchanges: []int{}, Roles: r.Roles, CreatedAt: r.CreatedAt, NoCleanup: r.NoCleanup}
 		for _, x := range r.Exchanges {
 			rd.Exchanges = append(rd.Exchanges, ix.at[x])
 		}

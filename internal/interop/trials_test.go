@@ -37,6 +37,9 @@ type trialCase struct {
 	reset   string
 	tasks   []playedTask
 	skipped []string // what the plan's notes say of a task left out
+	// cleaned are the paths of what the runs created, each reported
+	// created and cleaned; nothing may be left.
+	cleaned []string
 	after   []afterTrial
 }
 
@@ -88,6 +91,24 @@ func playTrial(t *testing.T, tc trialCase) {
 	}
 	if !slices.Equal(got, tc.tasks) {
 		t.Errorf("tasks played\n  %v\nwant\n  %v", got, tc.tasks)
+	}
+	var cleaned []string
+	for _, task := range tr.Tasks {
+		for _, r := range task.Runs {
+			if r.Created == "" {
+				continue
+			}
+			u, err := url.Parse(r.Created)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Cleanup == "cleaned" {
+				cleaned = append(cleaned, u.Path)
+			}
+		}
+	}
+	if !slices.Equal(cleaned, tc.cleaned) || tr.Created != len(tc.cleaned) || tr.Cleaned != len(tc.cleaned) || tr.Left != 0 {
+		t.Errorf("created %d, cleaned %d %v, left %d %+v; want %v cleaned and nothing left", tr.Created, tr.Cleaned, cleaned, tr.Left, tr.LeftBehind, tc.cleaned)
 	}
 	for _, p := range tr.Players {
 		want := 0
@@ -153,11 +174,14 @@ func TestRealServersTrialJSONServer(t *testing.T) {
 			{"deleteComment", "/comments/1", "completed"},
 		},
 		skipped: []string{"createComment on /comments (no state) is not played: /postId has no example"},
+		// createPost answers 201 with the new post's id, and the document
+		// declares DELETE /posts/{id}: the post is removed after the run.
+		cleaned: []string{"/posts/4"},
 		after: []afterTrial{
 			{"/posts/1", 200, `"title": "Retitled by a trial"`},
 			{"/posts/2", 404, ""},
 			{"/posts/3", 200, `"title": "Problem details for errors"`},
-			{"/posts/4", 200, `"title": "Written by a trial"`},
+			{"/posts/4", 404, ""},
 			{"/comments/1", 404, ""},
 			// Gone with post 2, not by a task.
 			{"/comments/2", 404, ""},
@@ -189,12 +213,15 @@ func TestMatrixTrialFastAPI(t *testing.T) {
 			{"update_item_items__item_id__put", "/items/1", "completed"},
 			{"delete_item_items__item_id__delete", "/items/2", "completed"},
 		},
+		// POST answers 201 with the item's id, which fills
+		// /items/{item_id}, whose DELETE FastAPI's document declares.
+		cleaned: []string{"/items/4"},
 		after: []afterTrial{
 			// PUT replaces the item with the empty object's defaults, twice alike.
 			{"/items/1", 200, `{"id":"1","name":null,"price":null}`},
 			{"/items/2", 404, ""},
 			{"/items/3", 200, `"name":"Sarah Vaughan and Clifford Brown"`},
-			{"/items/4", 200, `{"id":"4","name":null,"price":null}`},
+			{"/items/4", 404, ""},
 		},
 	})
 }

@@ -607,13 +607,18 @@ type trialsView struct {
 	Bars     []interfaceBar
 	Height   int
 	Tasks    [][]string
+	// Cleanup totals what the trial created, cleaned and left; Left lists
+	// what it left.
+	Cleanup string
+	Left    []string
 }
 
 func trials(t *finding.Trials) *trialsView {
 	if t == nil {
 		return nil
 	}
-	v := &trialsView{Caption: view.TrialCaption(t), Columns: view.TrialColumns, PlanOnly: t.PlanOnly}
+	v := &trialsView{Caption: view.TrialCaption(t), Columns: view.TrialColumns, PlanOnly: t.PlanOnly,
+		Cleanup: view.TrialCleanup(t), Left: view.TrialLeftLines(t)}
 	most := 0
 	for _, p := range t.Players {
 		most = max(most, p.Tasks)

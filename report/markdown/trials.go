@@ -23,6 +23,15 @@ func (d *doc) trials(r *finding.Report) {
 		}
 		d.add("\n")
 	}
+	if c := view.TrialCleanup(t); c != "" {
+		d.add("Resources the trial created: " + text(c, 100) + ".\n\n")
+		for _, l := range view.TrialLeftLines(t) {
+			if !d.add("- left: " + text(l, maxField) + "\n") {
+				break
+			}
+		}
+		d.add("\n")
+	}
 	if len(t.Tasks) == 0 {
 		return
 	}

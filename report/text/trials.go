@@ -36,4 +36,10 @@ func (p *printer) trials(r *finding.Report) {
 		what, runs := view.TrialTaskLine(task)
 		p.wrapped(2, 4, clean(what)+": "+clean(strings.Join(runs, "; ")))
 	}
+	if c := view.TrialCleanup(t); c != "" {
+		p.wrapped(2, 4, "Resources the trial created: "+c)
+		for _, l := range view.TrialLeftLines(t) {
+			p.wrapped(4, 6, "left: "+clean(l))
+		}
+	}
 }

@@ -160,8 +160,9 @@ func Plan(in Input) *exchange.TrialPlan {
 			continue
 		}
 		n := 0
-		for _, r := range runs {
-			n += writesOf(r)
+		for i := range runs {
+			planCleanup(in, &runs[i], idx)
+			n += writesOf(runs[i])
 		}
 		if writes+n > maxWrites {
 			plan.Notes = append(plan.Notes, fmt.Sprintf("trial: stopped before %s on %s (%s): it would pass %d writes (trial.writes)", t.Operation, t.Kind, exchange.StateWords(t.State), maxWrites))
@@ -237,7 +238,7 @@ func orDefault(n, d int) int {
 func writesOf(r exchange.TrialRun) int {
 	n := 0
 	for _, s := range r.Steps {
-		if s.Role == exchange.StepCall || s.Role == exchange.StepRepeat || s.Role == exchange.StepStale {
+		if exchange.IsTrialWrite(s.Role) {
 			n++
 		}
 	}

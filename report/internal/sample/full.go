@@ -29,9 +29,9 @@ func Full() *finding.Report {
 	}
 	r.Trials = &finding.Trials{Reset: "restart", Tokenizer: "o200k_base",
 		Players: []finding.TrialPlayer{
-			{Player: "A", Interface: finding.InterfaceStatic, Tasks: 1, Completed: 1, Requests: 3, Tokens: 1450},
+			{Player: "A", Interface: finding.InterfaceStatic, Tasks: 2, Completed: 2, Requests: 6, Tokens: 2920},
 			{Player: "B", Interface: finding.InterfaceReferenced, Tasks: 1, Requests: 3, Refused: 1, Tokens: 210},
-			{Player: "C", Interface: finding.InterfaceDynamic, Tasks: 1, WrongState: 1, Requests: 3, Tokens: 180},
+			{Player: "C", Interface: finding.InterfaceDynamic, Tasks: 2, Completed: 1, WrongState: 1, Requests: 6, Tokens: 370},
 		},
 		Tasks: []finding.TrialTask{{ID: 1, Kind: "/items/{id}", State: "draft", Operation: "publishItem", Target: "published", Resource: "https://api.example.com/items/1",
 			Runs: []finding.TrialRunInfo{
@@ -41,7 +41,22 @@ func Full() *finding.Report {
 					Sent: []finding.TrialRequest{{ExchangeID: "x0102", Step: "call", Method: "POST", URL: "https://api.example.com/items/1/publication", Status: 409}}},
 				{Player: "C", Via: "http", Resource: "https://api.example.com/items/1", Outcome: "wrong state", Requests: 3, Tokens: 180,
 					Sent: []finding.TrialRequest{{ExchangeID: "x0103", Step: "call", Method: "POST", URL: "https://api.example.com/items/1/publication", Status: 200}}},
-			}}},
+			}},
+			{ID: 2, Kind: "/items", Operation: "createItem", Resource: "https://api.example.com/items",
+				Runs: []finding.TrialRunInfo{
+					{Player: "A", Via: "http", Resource: "https://api.example.com/items", Outcome: "completed", Requests: 3, Tokens: 1470,
+						Created: "https://api.example.com/items/7", Cleanup: "cleaned",
+						Sent: []finding.TrialRequest{{ExchangeID: "x0104", Step: "call", Method: "POST", URL: "https://api.example.com/items", Status: 201},
+							{ExchangeID: "x0105", Step: "cleanup", Method: "DELETE", URL: "https://api.example.com/items/7", Status: 204},
+							{ExchangeID: "x0106", Step: "cleanup-read", Method: "GET", URL: "https://api.example.com/items/7", Status: 404}}},
+					{Player: "C", Via: "http", Resource: "https://api.example.com/items", Outcome: "completed", Requests: 3, Tokens: 190,
+						Created: "https://api.example.com/items/8", Cleanup: "left", CleanupNote: "the DELETE was refused with 405",
+						Sent: []finding.TrialRequest{{ExchangeID: "x0107", Step: "call", Method: "POST", URL: "https://api.example.com/items", Status: 201},
+							{ExchangeID: "x0108", Step: "cleanup", Method: "DELETE", URL: "https://api.example.com/items/8", Status: 405},
+							{ExchangeID: "x0109", Step: "cleanup-read", Method: "GET", URL: "https://api.example.com/items/8", Status: 200}}},
+				}}},
+		Created: 2, Cleaned: 1, Left: 1,
+		LeftBehind: []finding.TrialLeftBehind{{URL: "https://api.example.com/items/8", Task: 2, Player: "C", Why: "the DELETE was refused with 405"}},
 	}
 	r.Surface = &finding.SurfaceMatrix{
 		Projections: []finding.SurfaceProjection{{Name: "OpenAPI", Assessed: true}, {Name: "MCP tools", Reason: "no MCP endpoint was found or named"},

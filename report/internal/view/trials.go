@@ -35,7 +35,31 @@ func TrialTaskLine(t finding.TrialTask) (what string, runs []string) {
 		what += " → " + t.Target
 	}
 	for _, r := range t.Runs {
-		runs = append(runs, fmt.Sprintf("%s %s (%s)", r.Player, r.Outcome, r.Via))
+		line := fmt.Sprintf("%s %s (%s)", r.Player, r.Outcome, r.Via)
+		if r.Created != "" {
+			line += fmt.Sprintf(", created %s, %s", exchange.PathOf(r.Created), r.Cleanup)
+		}
+		runs = append(runs, line)
 	}
 	return what, runs
+}
+
+// TrialCleanup totals what the trial created and what became of it:
+// "created 2, cleaned 1, left 1"; "" when it created nothing.
+func TrialCleanup(t *finding.Trials) string {
+	if t.Created == 0 {
+		return ""
+	}
+	return fmt.Sprintf("created %d, cleaned %d, left %d", t.Created, t.Cleaned, t.Left)
+}
+
+// TrialLeftLines list what the trial created and left, for the user to
+// remove: "http://api/items/4 (task 1, A): the allow-list does not name
+// DELETE /items/{item_id}".
+func TrialLeftLines(t *finding.Trials) []string {
+	var out []string
+	for _, l := range t.LeftBehind {
+		out = append(out, fmt.Sprintf("%s (task %d, %s): %s", l.URL, l.Task, l.Player, l.Why))
+	}
+	return out
 }
