@@ -17,10 +17,10 @@ import (
 )
 
 // TestScanStartsAndStopsTheApp starts the demo as a real child process
-// (internal/harness/testserver, with a child of its own), scans it, and proves the
+// (harnesstest.Serve, with a child of its own), scans it, and proves the
 // whole process group is gone afterwards, whatever the outcome.
 func TestScanStartsAndStopsTheApp(t *testing.T) {
-	bin := harnesstest.BuildServer(t)
+	server := harnesstest.ServerCommand(t)
 	type tc struct {
 		name     string
 		server   string // extra test-server flags
@@ -63,7 +63,7 @@ func TestScanStartsAndStopsTheApp(t *testing.T) {
 			url := "http://" + addr + "/"
 			logPath = filepath.Join(dir, "app.log")
 			out := filepath.Join(dir, "r.json")
-			command := strings.TrimSpace(bin + " -spawn -addr " + addr + " " + tt.server)
+			command := strings.TrimSpace(server + " -spawn -addr " + addr + " " + tt.server)
 			ctx, cancel := tt.ctx(url)
 			defer cancel()
 			args := append([]string{"scan", "-q", "-o", "json=" + out, "--start", command, "--start-log", logPath, "--stop-grace", "2s"}, tt.flags...)

@@ -1,9 +1,13 @@
+//go:build unix
+
 package cli
 
 import (
 	"os"
 	"runtime/debug"
 	"testing"
+
+	"github.com/agentready/agentready/internal/harness/harnesstest"
 )
 
 // TestMain lets the heap grow to five times what is live before the
@@ -11,8 +15,9 @@ import (
 // hundreds of times over, whose garbage a small live heap would have
 // collected again and again, at a cost of up to a third of the package's
 // CPU time. The few hundred megabytes this holds at most are nothing to a
-// test run.
+// test run. harnesstest.Main lets TestScanStartsAndStopsTheApp start this
+// binary as its app.
 func TestMain(m *testing.M) {
 	debug.SetGCPercent(400)
-	os.Exit(m.Run())
+	os.Exit(harnesstest.Main(m))
 }
