@@ -15,6 +15,7 @@ import (
 	"github.com/agentready/agentready/checks"
 	"github.com/agentready/agentready/checks/internal/mcpmap"
 	"github.com/agentready/agentready/checks/internal/rubric"
+	"github.com/agentready/agentready/checks/internal/schemacache"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/mcp"
 	"github.com/agentready/agentready/internal/sanitize"
@@ -178,10 +179,18 @@ func (c ToolDescription) Run(ctx context.Context, in *checks.Input) ([]finding.F
 	return judge(ctx, in, c.Meta(), runDescription)
 }
 
+// compiledSchemas holds what compiling each schema text gave: every
+// identity's catalog, and several checks, compile the same tools' schemas.
+var compiledSchemas schemacache.Cache[error]
+
 // compileSchema compiles a schema offline. Patterns use an ECMA-262 engine,
 // the dialect JSON Schema specifies, so valid patterns that Go's RE2 lacks
 // (lookahead) are not reported.
 func compileSchema(raw json.RawMessage) error {
+	return compiledSchemas.Get(string(raw), func() error { return compileSchemaText(raw) })
+}
+
+func compileSchemaText(raw json.RawMessage) error {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return err

@@ -18,6 +18,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/agentready/agentready/checks"
+	"github.com/agentready/agentready/checks/internal/schemacache"
 	"github.com/agentready/agentready/internal/exchange"
 	"github.com/agentready/agentready/internal/finding"
 	"github.com/agentready/agentready/internal/sanitize"
@@ -210,6 +211,16 @@ func (v *schemaValidator) compile(key string, schema map[string]any) *compiledSc
 	if err != nil {
 		return nil
 	}
+	v.compiled[key] = compiledSchemas.Get(string(raw), func() *compiledSchema { return compileSchemaText(raw) })
+	return v.compiled[key]
+}
+
+// compiledSchemas holds what compiling each schema text gave: operations
+// share their response schemas, and a validated schema is left as it was,
+// so that scans after the first reuse it.
+var compiledSchemas schemacache.Cache[*compiledSchema]
+
+func compileSchemaText(raw []byte) *compiledSchema {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return nil
@@ -225,8 +236,7 @@ func (v *schemaValidator) compile(key string, schema map[string]any) *compiledSc
 	if err != nil {
 		return nil
 	}
-	v.compiled[key] = &compiledSchema{s: s}
-	return v.compiled[key]
+	return &compiledSchema{s: s}
 }
 
 func (cs *compiledSchema) validate(r *exchange.Response) []schemaError {

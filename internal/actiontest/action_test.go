@@ -128,7 +128,7 @@ func TestActionRunsAgainstTheDemo(t *testing.T) {
 		longtest.Skip(t, "runs the action some twenty times, one input's handling each")
 		return ownTemp(t)
 	}
-	server := harnesstest.BuildServer(t)
+	server := harnesstest.ServerCommand(t)
 	start := func(t *testing.T, server string, defects ...string) map[string]string {
 		addr := harnesstest.FreeAddr(t)
 		cmd := server + " -addr " + addr

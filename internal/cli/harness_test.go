@@ -22,10 +22,10 @@ import (
 )
 
 // TestScanStartsAndStopsTheApp starts the demo as a real child process
-// (internal/harness/testserver, with a child of its own), scans it, and proves the
+// (harnesstest.Serve, with a child of its own), scans it, and proves the
 // whole process group is gone afterwards, whatever the outcome.
 func TestScanStartsAndStopsTheApp(t *testing.T) {
-	bin := harnesstest.BuildServer(t)
+	server := harnesstest.ServerCommand(t)
 	type tc struct {
 		name     string
 		server   string // extra test-server flags
@@ -68,7 +68,7 @@ func TestScanStartsAndStopsTheApp(t *testing.T) {
 			url := "http://" + addr + "/"
 			logPath = filepath.Join(dir, "app.log")
 			out := filepath.Join(dir, "r.json")
-			command := strings.TrimSpace(bin + " -spawn -addr " + addr + " " + tt.server)
+			command := strings.TrimSpace(server + " -spawn -addr " + addr + " " + tt.server)
 			ctx, cancel := tt.ctx(url)
 			defer cancel()
 			args := append([]string{"scan", "-q", "-o", "json=" + out, "--start", command, "--start-log", logPath, "--stop-grace", "2s"}, tt.flags...)
@@ -209,7 +209,7 @@ func TestAppThatExitsMidScanStopsIt(t *testing.T) {
 // not come back stops the scan (exit 3), and the report holds the run
 // played before it.
 func TestTrialRestartsTheStartedApp(t *testing.T) {
-	bin := harnesstest.BuildServer(t)
+	bin := harnesstest.ServerCommand(t)
 	// starts counts the starts of the command in file N and exits before
 	// listening once there were more than LAST (0: never).
 	starter := `n=$(( $(cat "$N" 2>/dev/null || echo 0) + 1 )); echo $n > "$N"; ` +

@@ -326,6 +326,23 @@ var startByFirstByte = func() (out [256][]credentialStart) {
 	return out
 }()
 
+// startPairs holds, one bit per pair of bytes, the first two bytes of every
+// start: several starts begin with a letter common in text (s, e, h, n),
+// but few text positions hold both of a start's first two bytes, so
+// startsIn compares whole starts only there.
+var startPairs = func() (out [1 << 16 / 64]uint64) {
+	for i := range credentialRules {
+		for _, s := range credentialRules[i].starts {
+			if len(s) < 2 {
+				panic("exchange: a credential start of fewer than two bytes")
+			}
+			pair := uint16(s[0])<<8 | uint16(s[1])
+			out[pair>>6] |= 1 << (pair & 63)
+		}
+	}
+	return out
+}()
+
 type credentialStart struct {
 	text []byte
 	bit  uint64
@@ -336,9 +353,13 @@ type credentialStart struct {
 // hold none and a start's first byte is common in text.
 func startsIn(b []byte) uint64 {
 	var present uint64
-	for i, c := range b {
-		for _, s := range startByFirstByte[c] {
-			if present&s.bit == 0 && bytes.HasPrefix(b[i:], s.text) {
+	for i := 1; i < len(b); i++ {
+		pair := uint16(b[i-1])<<8 | uint16(b[i])
+		if startPairs[pair>>6]&(1<<(pair&63)) == 0 {
+			continue
+		}
+		for _, s := range startByFirstByte[b[i-1]] {
+			if present&s.bit == 0 && bytes.HasPrefix(b[i-1:], s.text) {
 				present |= s.bit
 			}
 		}

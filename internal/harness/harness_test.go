@@ -23,10 +23,10 @@ import (
 func TestMain(m *testing.M) { os.Exit(harnesstest.Main(m)) }
 
 func TestStartReadyOnOutputThenStop(t *testing.T) {
-	bin := harnesstest.BuildServer(t)
+	server := harnesstest.ServerCommand(t)
 	logPath := filepath.Join(t.TempDir(), "app.log")
 	app, err := harness.Start(context.Background(), harness.Options{
-		Command: bin + " -addr 127.0.0.1:0 -spawn",
+		Command: server + " -addr 127.0.0.1:0 -spawn",
 		Ready:   `listening on http://`,
 		LogPath: logPath,
 	})
@@ -82,10 +82,10 @@ func TestGoRunIsStoppedWithItsServer(t *testing.T) {
 }
 
 func TestStartReadyOnURL(t *testing.T) {
-	bin := harnesstest.BuildServer(t)
+	server := harnesstest.ServerCommand(t)
 	addr := harnesstest.FreeAddr(t)
 	app, err := harness.Start(context.Background(), harness.Options{
-		Command: bin + " -silent -addr " + addr,
+		Command: server + " -silent -addr " + addr,
 		Ready:   "http://" + addr + "/",
 	})
 	if err != nil {
@@ -120,10 +120,10 @@ func TestEnvironmentReachesTheApp(t *testing.T) {
 }
 
 func TestTimeoutStopsTheGroupAndShowsTheLog(t *testing.T) {
-	bin := harnesstest.BuildServer(t)
+	server := harnesstest.ServerCommand(t)
 	logPath := filepath.Join(t.TempDir(), "app.log")
 	app, err := harness.Start(context.Background(), harness.Options{
-		Command:      "echo starting up; " + bin + " -silent -spawn -addr 127.0.0.1:0",
+		Command:      "echo starting up; " + server + " -silent -spawn -addr 127.0.0.1:0",
 		Ready:        "never printed",
 		ReadyTimeout: 300 * time.Millisecond,
 		LogPath:      logPath,
@@ -158,10 +158,10 @@ func TestAppThatExitsEarlyIsReported(t *testing.T) {
 }
 
 func TestSIGKILLAfterGrace(t *testing.T) {
-	bin := harnesstest.BuildServer(t)
+	server := harnesstest.ServerCommand(t)
 	logPath := filepath.Join(t.TempDir(), "app.log")
 	app, err := harness.Start(context.Background(), harness.Options{
-		Command: "exec " + bin + " -ignore-term -addr 127.0.0.1:0",
+		Command: "exec " + server + " -ignore-term -addr 127.0.0.1:0",
 		Ready:   "listening on",
 		Grace:   200 * time.Millisecond,
 		LogPath: logPath,
@@ -176,7 +176,7 @@ func TestSIGKILLAfterGrace(t *testing.T) {
 }
 
 func TestCancelWhileWaiting(t *testing.T) {
-	bin := harnesstest.BuildServer(t)
+	server := harnesstest.ServerCommand(t)
 	logPath := filepath.Join(t.TempDir(), "app.log")
 	ctx, cancel := context.WithCancel(context.Background())
 	// Cancel as soon as the app is up but before it is "ready": the way
@@ -191,7 +191,7 @@ func TestCancelWhileWaiting(t *testing.T) {
 		}
 	}()
 	_, err := harness.Start(ctx, harness.Options{
-		Command: bin + " -silent -addr 127.0.0.1:0",
+		Command: server + " -silent -addr 127.0.0.1:0",
 		Ready:   "never printed",
 		LogPath: logPath,
 	})
@@ -253,9 +253,9 @@ func TestNpmStartIsStoppedWithItsServer(t *testing.T) {
 		}
 		t.Skip("npm is not installed; skipping the npm start harness test")
 	}
-	bin := harnesstest.BuildServer(t)
+	server := harnesstest.ServerCommand(t)
 	dir := t.TempDir()
-	pkg := `{"name":"harness-fixture","version":"1.0.0","private":true,"scripts":{"start":` + strconv.Quote(bin+" -spawn -addr 127.0.0.1:0") + `}}`
+	pkg := `{"name":"harness-fixture","version":"1.0.0","private":true,"scripts":{"start":` + strconv.Quote(server+" -spawn -addr 127.0.0.1:0") + `}}`
 	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(pkg), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -331,7 +331,7 @@ func TestHowTheAppExited(t *testing.T) {
 // with the same options, the output appended to the same log; a command
 // that does not come back fails as a start does, with nothing left running.
 func TestRestart(t *testing.T) {
-	bin := harnesstest.BuildServer(t)
+	bin := harnesstest.ServerCommand(t)
 	dir := t.TempDir()
 	logPath, marker := filepath.Join(dir, "app.log"), filepath.Join(dir, "started")
 	// The second start exits at once: the app does not come back.

@@ -1,7 +1,8 @@
 //go:build unix
 
 // Package harnesstest helps tests start the demo API as a real child
-// process (internal/harness/testserver) and prove that its process group is gone.
+// process (Serve, in the test binary itself or as internal/harness/testserver)
+// and prove that its process group is gone.
 package harnesstest
 
 import (
@@ -9,8 +10,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"syscall"
@@ -18,43 +17,39 @@ import (
 	"time"
 )
 
-// built is the binary Main compiled, shared by every test of the package.
-var built string
+// serveArg, first among a test binary's arguments, makes Main serve the
+// demo as the test server (Serve) in place of running the tests: the tests
+// start their own binary so, as an app in a process of its own, and no
+// build of the server apart costs them a run of the go command.
+const serveArg = "-harnesstest.serve"
 
-// Main builds the test server once for the whole test binary, runs the
-// tests, and removes it: call it from TestMain as os.Exit(harnesstest.Main(m)).
+// self is the test binary, which Main found.
+var self string
+
+// Main runs the tests, or, in a process that a command of ServerCommand
+// started, the test server: call it from TestMain as
+// os.Exit(harnesstest.Main(m)).
 func Main(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "agentready-testserver-")
+	if len(os.Args) > 1 && os.Args[1] == serveArg {
+		return Serve(os.Args[2:])
+	}
+	exe, err := os.Executable()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
+		fmt.Fprintln(os.Stderr, "find the test binary to start as the test server:", err)
 		return 1
 	}
-	defer os.RemoveAll(dir)
-	bin := filepath.Join(dir, "testserver")
-	if out, err := build(bin); err != nil {
-		fmt.Fprintf(os.Stderr, "build the test server: %v\n%s", err, out)
-		return 1
-	}
-	built = bin
+	self = exe
 	return m.Run()
 }
 
-// BuildServer returns the test server binary: the one Main built, or one
-// compiled into the test's temporary directory.
-func BuildServer(t testing.TB) string {
+// ServerCommand returns the command that starts the test server, for a
+// shell: flags of Serve may follow it. The package's TestMain must call Main.
+func ServerCommand(t testing.TB) string {
 	t.Helper()
-	if built != "" {
-		return built
+	if self == "" {
+		t.Fatal("the test server needs harnesstest.Main in the package's TestMain")
 	}
-	bin := filepath.Join(t.TempDir(), "testserver")
-	if out, err := build(bin); err != nil {
-		t.Fatalf("build the test server: %v\n%s", err, out)
-	}
-	return bin
-}
-
-func build(bin string) ([]byte, error) {
-	return exec.Command("go", "build", "-o", bin, "github.com/agentready/agentready/internal/harness/testserver").CombinedOutput()
+	return self + " " + serveArg
 }
 
 // FreeAddr returns a 127.0.0.1 address that was free a moment ago, for apps

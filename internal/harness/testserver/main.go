@@ -1,90 +1,15 @@
-// Command testserver serves the demo API for tests that need it in another
-// process: the harness tests start it as a real child, the way users start
-// their own apps. It prints "listening on URL" once it accepts connections.
+// Command testserver serves the demo API in a process of its own, as
+// harnesstest.Serve describes: the harness tests start it through
+// `go run`, the way developers start their apps; the other tests start
+// their own binary as the same server.
 //
 //	testserver -addr 127.0.0.1:0 [-defect NAME]... [-ignore-term] [-spawn] [-silent] [-mark-after N]
-//
-// -ignore-term makes it survive SIGTERM (to prove the SIGKILL that follows);
-// -spawn starts a long-lived child in the same process group (to prove the
-// whole group is stopped); -silent never prints the readiness line;
-// -mark-after N prints "served N requests" once it has, so that a test can
-// act while a scan is under way without guessing at timing.
 package main
 
 import (
-	"flag"
-	"fmt"
-	"net"
-	"net/http"
 	"os"
-	"os/exec"
-	"os/signal"
-	"sync/atomic"
-	"syscall"
-	"time"
 
-	"github.com/agentready/agentready/fixtures/demo"
+	"github.com/agentready/agentready/internal/harness/harnesstest"
 )
 
-type defects []demo.Defect
-
-func (d *defects) String() string { return fmt.Sprint(*d) }
-
-func (d *defects) Set(s string) error {
-	def, err := demo.ParseDefect(s)
-	if err != nil {
-		return err
-	}
-	*d = append(*d, def)
-	return nil
-}
-
-func main() {
-	addr := flag.String("addr", "127.0.0.1:0", "address to listen on")
-	ignoreTerm := flag.Bool("ignore-term", false, "ignore SIGTERM")
-	spawn := flag.Bool("spawn", false, "start a long-lived child process in the same process group")
-	silent := flag.Bool("silent", false, "never print the readiness line")
-	markAfter := flag.Int64("mark-after", 0, "print a line once this many requests were served")
-	var ds defects
-	flag.Var(&ds, "defect", "break the demo on purpose (repeatable)")
-	flag.Parse()
-
-	// The process group, for tests that prove it is gone afterwards.
-	fmt.Printf("pgid %d\n", syscall.Getpgrp())
-	if *ignoreTerm {
-		signal.Ignore(syscall.SIGTERM)
-	}
-	if *spawn {
-		child := exec.Command("sleep", "300")
-		if err := child.Start(); err != nil {
-			fmt.Fprintln(os.Stderr, "spawn:", err)
-			os.Exit(1)
-		}
-		fmt.Printf("spawned child %d\n", child.Process.Pid)
-	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "listen:", err)
-		os.Exit(1)
-	}
-	if !*silent {
-		fmt.Printf("listening on http://%s/\n", ln.Addr())
-	}
-	srv := &http.Server{Handler: marked(demo.New(ds...), *markAfter), ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintln(os.Stderr, srv.Serve(ln))
-	os.Exit(1)
-}
-
-// marked prints "served N requests" after the n-th request.
-func marked(h http.Handler, n int64) http.Handler {
-	if n <= 0 {
-		return h
-	}
-	var served atomic.Int64
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.ServeHTTP(w, r)
-		if served.Add(1) == n {
-			fmt.Printf("served %d requests\n", n)
-		}
-	})
-}
+func main() { os.Exit(harnesstest.Serve(os.Args[1:])) }
