@@ -59,8 +59,7 @@ func (c NextActionNoEffect) Run(_ context.Context, in *checks.Input) ([]finding.
 // bothRead reports two reads of the resource that each answered 2xx: a
 // failed read shows nothing about what the call did.
 func bothRead(before, after *exchange.Exchange) bool {
-	p := reads{before, after}
-	return p.answered() && before.Response.Status/100 == 2 && after.Response.Status/100 == 2
+	return accepted(before) && accepted(after)
 }
 
 // StaleVersionAccepted reports an affordance's request accepted again

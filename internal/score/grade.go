@@ -94,21 +94,19 @@ func Compute(families []string, rules []finding.RuleInfo, results []finding.Chec
 	return Grade(Input{Families: families, Rules: rules, Results: results, Findings: findings})
 }
 
-// Grade grades a scan. A result whose family has no rule is left out, as is
-// any finding of a check without a failed result: the result, not the
-// finding, says whether a check failed.
-func Grade(in Input) finding.Score {
-	worst := worstSeverityByCheck(in.Findings)
-	ruleFamily := make(map[string]string, len(in.Rules))
-	tallies := map[string]*tally{}
-	for _, r := range in.Rules {
+// tallyByFamily tallies each result under its family (its own, else its
+// rule's); a family with no rule is left out. ruleFamily is each rule's
+// family, by check ID.
+func tallyByFamily(rules []finding.RuleInfo, results []finding.CheckResult, worst map[string]finding.Severity) (tallies map[string]*tally, ruleFamily map[string]string) {
+	ruleFamily = make(map[string]string, len(rules))
+	tallies = map[string]*tally{}
+	for _, r := range rules {
 		ruleFamily[r.ID] = r.Family
 		if tallies[r.Family] == nil {
 			tallies[r.Family] = &tally{}
 		}
 	}
-
-	for _, res := range sortedByID(in.Results) {
+	for _, res := range sortedByID(results) {
 		family := res.Family
 		if family == "" {
 			family = ruleFamily[res.ID]
@@ -117,6 +115,15 @@ func Grade(in Input) finding.Score {
 			t.add(res, worst)
 		}
 	}
+	return tallies, ruleFamily
+}
+
+// Grade grades a scan. A result whose family has no rule is left out, as is
+// any finding of a check without a failed result: the result, not the
+// finding, says whether a check failed.
+func Grade(in Input) finding.Score {
+	worst := worstSeverityByCheck(in.Findings)
+	tallies, _ := tallyByFamily(in.Rules, in.Results, worst)
 
 	score := finding.Score{PolicyVersion: PolicyVersion}
 	for _, family := range familyOrder(in.Families, tallies) {

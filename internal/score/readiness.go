@@ -78,23 +78,7 @@ func Readiness(in ReadinessInput) finding.Score {
 		note(gs)
 	}
 	note(in.Document)
-	ruleFamily := make(map[string]string, len(in.Rules))
-	tallies := map[string]*tally{}
-	for _, r := range in.Rules {
-		ruleFamily[r.ID] = r.Family
-		if tallies[r.Family] == nil {
-			tallies[r.Family] = &tally{}
-		}
-	}
-	for _, res := range sortedByID(in.Results) {
-		family := res.Family
-		if family == "" {
-			family = ruleFamily[res.ID]
-		}
-		if t := tallies[family]; t != nil {
-			t.add(res, worst)
-		}
-	}
+	tallies, ruleFamily := tallyByFamily(in.Rules, in.Results, worst)
 	operations := max(in.Operations, len(in.ByOperation))
 	score := finding.Score{PolicyVersion: PolicyVersion, Grade: finding.GradeNotAssessed}
 	graded := 0

@@ -3,6 +3,7 @@ package trialplan
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"net/http"
 	"slices"
 	"strings"
@@ -154,13 +155,7 @@ func declaredValue(schema map[string]any, at string, depth int) (any, bool, stri
 		return nil, false, fmt.Sprintf("%s nests deeper than %d levels", at, maxDepth)
 	}
 	out := map[string]any{}
-	required, _ := schema["required"].([]any)
-	for _, r := range required {
-		name, _ := r.(string)
-		p, _ := props[name].(map[string]any)
-		if name == "" {
-			continue
-		}
+	for name, p := range requiredMembers(schema) {
 		if p == nil {
 			return nil, false, fmt.Sprintf("required member %q has no schema", at+"/"+name)
 		}
@@ -180,6 +175,26 @@ func declaredValue(schema map[string]any, at string, depth int) (any, bool, stri
 		}
 	}
 	return out, true, ""
+}
+
+// requiredMembers yields each member an object schema requires, with its
+// schema (nil when the schema does not describe it), in the order required
+// lists them.
+func requiredMembers(schema map[string]any) iter.Seq2[string, map[string]any] {
+	return func(yield func(string, map[string]any) bool) {
+		props, _ := schema["properties"].(map[string]any)
+		required, _ := schema["required"].([]any)
+		for _, r := range required {
+			name, _ := r.(string)
+			if name == "" {
+				continue
+			}
+			p, _ := props[name].(map[string]any)
+			if !yield(name, p) {
+				return
+			}
+		}
+	}
 }
 
 // toolOf is the listed tool that projects op: the tool its x-mcp-tool

@@ -633,14 +633,7 @@ func requestSchema(op *spec.Operation) map[string]any {
 // properties, which activeplan.Body fills with a placeholder of their type.
 func schemaProperties(schema map[string]any) []any {
 	var out []any
-	props, _ := schema["properties"].(map[string]any)
-	required, _ := schema["required"].([]any)
-	for _, r := range required {
-		name, _ := r.(string)
-		p, _ := props[name].(map[string]any)
-		if name == "" {
-			continue
-		}
+	for name, p := range requiredMembers(schema) {
 		kind := "text"
 		switch p["type"] {
 		case "integer", "number":
